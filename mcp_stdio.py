@@ -1012,3 +1012,1426 @@ def _if_check(if_fn, then_fn, else_fn):
         fn = then_fn if cond else else_fn
         return fn is None or fn(x, st, loc)
     return check
+
+
+###############################################################################
+# Wire: JSON-RPC codec and line splitter ######################################
+###############################################################################
+
+MODERN_VERSION = "2026-07-28"
+LEGACY_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+LATEST_LEGACY = "2025-11-25"
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+RESOURCE_NOT_FOUND_LEGACY = -32002
+MISSING_CLIENT_CAPABILITY = -32021
+UNSUPPORTED_VERSION = -32022
+
+_MAX_ID = 2 ** 53 - 1
+_BOM = b"\xef\xbb\xbf"
+
+
+class ProtocolError(Exception):
+    """A JSON-RPC error to send back: code, one-sentence message, optional data.
+
+    Handlers may raise it for protocol-level failures (for example -32021 when
+    a client capability is missing); ordinary tool failures use ToolError.
+    """
+
+    def __init__(self, code, message, data=None):
+        Exception.__init__(self, message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+def _pairs_hook(pairs):
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        raise ValueError("duplicate object key")
+    return d
+
+
+def _no_constant(name):
+    raise ValueError("%s is not valid JSON" % name)
+
+
+_decoder = json.JSONDecoder(object_pairs_hook=_pairs_hook, parse_constant=_no_constant)
+_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_STRING_RE = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _nesting(line):
+    """Return the deepest nesting of arrays and objects in a JSON text (strings skipped)."""
+    if b'"' in line:
+        line = _STRING_RE.sub(b"", line)
+    depth = deepest = 0
+    for c in line.translate(None, _NOT_BRACKETS):
+        if c == 91 or c == 123:
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        else:
+            depth -= 1
+    return deepest
+
+
+def _has_surrogate(v):
+    if isinstance(v, str):
+        return _SURROGATE_RE.search(v) is not None
+    if isinstance(v, dict):
+        return any(_has_surrogate(k) or _has_surrogate(x) for k, x in v.items())
+    if isinstance(v, list):
+        return any(_has_surrogate(x) for x in v)
+    return False
+
+
+def decode_message(line, max_depth=32):
+    """Decode one line (bytes, without its LF) strictly into a JSON value.
+
+    Raises ProtocolError: -32700 for bytes that are not strict JSON in UTF-8
+    (invalid UTF-8, NaN/Infinity, lone surrogates, duplicate keys, trailing
+    garbage) and -32600 for nesting deeper than max_depth.
+    """
+    if line.count(b"[") + line.count(b"{") > max_depth:
+        depth = _nesting(line)
+        if depth > max_depth:
+            raise ProtocolError(INVALID_REQUEST, "Invalid Request: nesting depth %d exceeds "
+                                "the limit of %d" % (depth, max_depth))
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ProtocolError(PARSE_ERROR, "Parse error: invalid UTF-8 at byte %d" % e.start)
+    try:
+        value = _decoder.decode(text)
+    except json.JSONDecodeError as e:
+        raise ProtocolError(PARSE_ERROR, "Parse error: %s at column %d" % (e.msg, e.colno))
+    except (ValueError, RecursionError) as e:
+        raise ProtocolError(PARSE_ERROR, "Parse error: %s" % (str(e).split(":")[0][:80],))
+    if (b"\\ud" in line or b"\\uD" in line) and _has_surrogate(value):
+        raise ProtocolError(PARSE_ERROR, "Parse error: lone surrogate escape in a string")
+    return value
+
+
+def encode_message(message):
+    """Encode a message as one canonical line: compact UTF-8 JSON ending in LF."""
+    return _encoder.encode(message).encode("utf-8") + b"\n"
+
+
+class LineSplitter:
+    """Split a byte stream into lines on LF, with bounded memory.
+
+    feed() returns complete lines (one trailing CR stripped, blank lines skipped,
+    a BOM at the very start of the stream dropped) and OVERSIZED for each line
+    longer than max_line, which is discarded up to its LF.
+    """
+
+    OVERSIZED = None
+
+    def __init__(self, max_line=1 << 20):
+        self.max_line = max_line
+        self._buf = b""
+        self._discarding = False
+        self._at_start = True
+
+    def feed(self, data):
+        out = []
+        if self._discarding:
+            i = data.find(b"\n")
+            if i < 0:
+                return out
+            self._discarding = False
+            data = data[i + 1:]
+        if self._buf:
+            data = self._buf + data
+            self._buf = b""
+        if self._at_start:
+            if len(data) < 3 and _BOM.startswith(data):
+                self._buf = data
+                return out
+            self._at_start = False
+            if data.startswith(_BOM):
+                data = data[3:]
+        limit = self.max_line
+        start = 0
+        find = data.find
+        while True:
+            i = find(b"\n", start)
+            if i < 0:
+                break
+            line = data[start:i]
+            start = i + 1
+            if line.endswith(b"\r"):
+                line = line[:-1]
+            if len(line) > limit:
+                out.append(None)
+            elif line and not line.isspace():
+                out.append(line)
+        rest = data[start:]
+        if len(rest) > limit + 1:
+            out.append(None)
+            self._discarding = True
+        else:
+            self._buf = rest
+        return out
+
+    def pending(self):
+        """Return True when a partial, non-blank line is buffered (or being discarded)."""
+        return self._discarding or bool(self._buf.strip())
+
+
+###############################################################################
+# Catalog: tools and results ##################################################
+###############################################################################
+
+class ToolError(Exception):
+    """Raise in a tool handler to return an actionable isError result with this message."""
+
+
+class CatalogError(ValueError):
+    """A tool or server definition is invalid; the message names the tool and the problem."""
+
+
+_TOOL_NAME_RE = re.compile(r"^[A-Za-z0-9_.\-]{1,128}\Z")
+_BASE64_RE = re.compile(r"^[A-Za-z0-9+/]*={0,2}\Z")
+_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+_LEVEL_RANK = {name: i for i, name in enumerate(_LEVELS)}
+
+
+class Tool:
+    """A tool: a name, a handler(arguments, ctx) and its schemas and metadata.
+
+    The handler returns a str (text content), a JSON value (structured content
+    with a JSON text copy), a list of content blocks, or a ToolResult; it raises
+    ToolError for failures the model should see.
+    """
+
+    def __init__(self, name, handler, *, input_schema=None, output_schema=None, title=None,
+                 description=None, annotations=None, icons=None, timeout=None, meta=None):
+        if not isinstance(name, str) or not _TOOL_NAME_RE.match(name):
+            raise CatalogError("tool %r: the name must be 1-128 characters of A-Z, a-z, 0-9, "
+                               "'_', '-' or '.'" % (name,))
+        if not callable(handler):
+            raise CatalogError("tool %r: the handler is missing or not callable" % name)
+        if input_schema is None:
+            input_schema = {"type": "object", "additionalProperties": False}
+        if not isinstance(input_schema, dict) or input_schema.get("type") != "object":
+            raise CatalogError("tool %r: inputSchema must be a JSON Schema object with "
+                               "\"type\": \"object\" at its root" % name)
+        try:
+            self.input_validator = compile_schema(input_schema)
+            self.output_validator = (None if output_schema is None
+                                     else compile_schema(output_schema))
+        except SchemaError as e:
+            raise CatalogError("tool %r: %s schema rejected: %s" % (
+                name, "input" if not hasattr(self, "input_validator") else "output", e))
+        if timeout is not None and (not _is_number(timeout) or timeout <= 0):
+            raise CatalogError("tool %r: timeout must be a positive number of seconds" % name)
+        for field, value in (("title", title), ("description", description)):
+            if value is not None and not isinstance(value, str):
+                raise CatalogError("tool %r: %s must be a string" % (name, field))
+        if annotations is not None and not isinstance(annotations, dict):
+            raise CatalogError("tool %r: annotations must be an object" % name)
+        self.name = name
+        self.handler = handler
+        self.input_schema = input_schema
+        self.output_schema = output_schema
+        self.title = title
+        self.description = description
+        self.annotations = annotations
+        self.icons = icons
+        self.timeout = timeout
+        self.meta = meta
+
+    def describe(self, revision):
+        """Return the Tool object of tools/list, shaped for a protocol revision."""
+        d = {"name": self.name}
+        newer = revision >= "2025-06-18"
+        if self.title is not None and newer:
+            d["title"] = self.title
+        if self.description is not None:
+            d["description"] = self.description
+        d["inputSchema"] = self.input_schema
+        if self.output_schema is not None and newer and (
+                revision == MODERN_VERSION or _object_rooted(self.output_schema)):
+            d["outputSchema"] = self.output_schema
+        if self.annotations is not None and revision >= "2025-03-26":
+            d["annotations"] = self.annotations
+        if self.icons is not None and revision >= "2025-11-25":
+            d["icons"] = self.icons
+        if self.meta is not None and newer:
+            d["_meta"] = self.meta
+        return d
+
+
+def _object_rooted(schema):
+    return isinstance(schema, dict) and schema.get("type") == "object"
+
+
+class ToolResult:
+    """An explicit tool result: content blocks, optional structured content, isError."""
+
+    __slots__ = ("content", "structured", "is_error")
+
+    def __init__(self, content=(), structured=None, is_error=False):
+        self.content = list(content)
+        self.structured = structured
+        self.is_error = is_error
+
+
+def text(value, annotations=None):
+    """Return a text content block."""
+    block = {"type": "text", "text": value}
+    if annotations:
+        block["annotations"] = annotations
+    return block
+
+
+_CONTENT_FIELDS = {
+    "text": (("text", str),),
+    "image": (("data", str), ("mimeType", str)),
+    "audio": (("data", str), ("mimeType", str)),
+    "resource": (("resource", dict),),
+    "resource_link": (("uri", str), ("name", str)),
+}
+
+
+def _check_content(blocks):
+    """Return None when blocks is a valid content list, else the reason."""
+    if not isinstance(blocks, list):
+        return "content must be a list"
+    for i, b in enumerate(blocks):
+        if not isinstance(b, dict):
+            return "content[%d] is not an object" % i
+        fields = _CONTENT_FIELDS.get(b.get("type"))
+        if fields is None:
+            return "content[%d] has an unknown type" % i
+        for f, kind in fields:
+            if not isinstance(b.get(f), kind):
+                return "content[%d] (%s) needs a %s %r" % (i, b["type"], kind.__name__, f)
+        if b["type"] in ("image", "audio") and (len(b["data"]) % 4 or
+                                                 not _BASE64_RE.match(b["data"])):
+            return "content[%d] (%s) data is not base64" % (i, b["type"])
+        if b["type"] == "resource":
+            r = b["resource"]
+            if not isinstance(r.get("uri"), str) or not (
+                    isinstance(r.get("text"), str) or isinstance(r.get("blob"), str)):
+                return "content[%d] (resource) needs a uri and a text or blob" % i
+    return None
+
+
+def _down_level_block(b, revision):
+    t = b["type"]
+    if revision < "2025-06-18":
+        if t == "resource_link":
+            return {"type": "text", "text": "Resource: %s (%s)" % (b.get("name"), b.get("uri"))}
+        if "_meta" in b or "lastModified" in b.get("annotations", ()):
+            b = dict(b)
+            b.pop("_meta", None)
+            if "annotations" in b:
+                b["annotations"] = {k: v for k, v in b["annotations"].items()
+                                    if k != "lastModified"}
+    if t == "audio" and revision < "2025-03-26":
+        return {"type": "text", "text": "[audio content (%s) is not supported by protocol %s]"
+                % (b.get("mimeType"), revision)}
+    if t == "resource_link" and revision < "2025-11-25" and "icons" in b:
+        b = {k: v for k, v in b.items() if k != "icons"}
+    return b
+
+
+###############################################################################
+# Protocol engine (sans-IO) ###################################################
+###############################################################################
+#
+# A Connection turns inbound bytes into outbound lines and Calls. It does no
+# I/O: feed() returns lines to write now and Calls to run (on any thread);
+# everything a Call produces later goes through the connection's emit().
+#
+# Era state machine per connection (decision D-02):
+#   UNLOCKED --initialize ok--> LEGACY(revision)
+#   UNLOCKED --admitted modern request (not server/discover)--> MODERN
+# After the lock, traffic of the other era is refused with -32600 era-mismatch.
+
+PV_KEY = "io.modelcontextprotocol/protocolVersion"
+CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
+INFO_KEY = "io.modelcontextprotocol/clientInfo"
+LEVEL_KEY = "io.modelcontextprotocol/logLevel"
+SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
+
+UNLOCKED, LEGACY, MODERN = "unlocked", "legacy", "modern"
+
+
+class Context:
+    """What a handler knows about its request, and how it reports while it runs.
+
+    Attributes: request_id, method, era ("legacy" or "modern"), revision,
+    client_capabilities, client_info, deadline (time.monotonic() value or None),
+    progress_token. cancelled is a threading.Event set on cancellation or timeout.
+    """
+
+    __slots__ = ("request_id", "method", "era", "revision", "client_capabilities",
+                 "client_info", "deadline", "progress_token", "log_level", "_call",
+                 "_event", "_cancelled", "_last_progress", "__weakref__")
+
+    def __init__(self, request_id, method, era, revision, client_capabilities, client_info,
+                 progress_token=None, log_level=None, deadline=None):
+        self.request_id = request_id
+        self.method = method
+        self.era = era
+        self.revision = revision
+        self.client_capabilities = client_capabilities
+        self.client_info = client_info
+        self.progress_token = progress_token
+        self.log_level = log_level
+        self.deadline = deadline
+        self._call = None
+        self._event = None
+        self._cancelled = False
+        self._last_progress = None
+
+    @property
+    def cancelled(self):
+        """A threading.Event that is set when the request is cancelled or times out."""
+        if self._event is None:
+            import threading
+            ev = threading.Event()
+            if self._cancelled:
+                ev.set()
+            self._event = ev
+        return self._event
+
+    @property
+    def is_cancelled(self):
+        """True once the request was cancelled or timed out."""
+        return self._cancelled
+
+    def _cancel(self):
+        self._cancelled = True
+        if self._event is not None:
+            self._event.set()
+
+    def sleep(self, seconds):
+        """Sleep up to seconds; return True early if the request is cancelled meanwhile."""
+        return self.cancelled.wait(seconds)
+
+    def progress(self, progress, total=None, message=None):
+        """Send notifications/progress when the client asked for it (a progressToken).
+
+        Values must increase; a value that does not is dropped. Nothing is sent
+        after the response or a cancellation.
+        """
+        if self.progress_token is None or self._call is None or not _is_number(progress):
+            return False
+        if self._last_progress is not None and progress <= self._last_progress:
+            return False
+        self._last_progress = progress
+        params = {"progressToken": self.progress_token, "progress": progress}
+        if _is_number(total):
+            params["total"] = total
+        if isinstance(message, str) and self.revision >= "2025-03-26":
+            params["message"] = message
+        return self._call._notify("notifications/progress", params)
+
+    def log(self, level, message, data=None):
+        """Log for the client when it asked for logs at this level, else one line on stderr."""
+        if level not in _LEVEL_RANK:
+            raise ValueError("unknown log level %r; use one of %s" % (level, ", ".join(_LEVELS)))
+        call = self._call
+        threshold = self.log_level if self.era == MODERN else (
+            call.conn.log_level if call is not None else None)
+        if call is not None and threshold is not None and \
+                _LEVEL_RANK[level] >= _LEVEL_RANK[threshold]:
+            payload = message if data is None else {"message": message, "data": data}
+            params = {"level": level, "logger": call.tool.name, "data": payload}
+            if call._notify("notifications/message", params):
+                return True
+        _diag("%s: %s" % (level, str(message)[:500]))
+        return False
+
+
+def _diag(line):
+    """Write one diagnostic line to stderr (never request payloads)."""
+    try:
+        sys.stderr.write("mcp_stdio: %s\n" % line.replace("\n", " "))
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+class Call:
+    """A tools/call admitted by a Connection, to be run on a worker thread.
+
+    Exactly one of run(), cancel() and expire() settles it; only the first one
+    that settles sends anything.
+    """
+
+    __slots__ = ("conn", "id", "key", "tool", "arguments", "ctx", "batch", "timeout",
+                 "_settled", "_lock")
+
+    def __init__(self, conn, request_id, key, tool, arguments, ctx, batch, timeout):
+        import threading
+        self.conn = conn
+        self.id = request_id
+        self.key = key
+        self.tool = tool
+        self.arguments = arguments
+        self.ctx = ctx
+        self.batch = batch
+        self.timeout = timeout
+        self._settled = False
+        self._lock = threading.Lock()
+        ctx._call = self
+
+    @property
+    def settled(self):
+        return self._settled
+
+    def run(self):
+        """Run the handler and send its response (unless already cancelled or timed out)."""
+        if self._settled:
+            return
+        conn = self.conn
+        try:
+            value = self.tool.handler(self.arguments, self.ctx)
+            if self._settled:
+                return
+            result = conn._tool_result(self.tool, value, self.ctx.revision)
+            line = conn._result_line(self.id, result, self.ctx.era)
+        except ToolError as e:
+            line = conn._result_line(self.id, _error_result(str(e)), self.ctx.era)
+        except ProtocolError as e:
+            line = conn._error_line(self.id, e.code, e.message, e.data)
+        except BaseException as e:   # noqa: B902 - a tool must never take the server down
+            line = conn._internal_error(self.id, "tool %r" % self.tool.name, e)
+        self._settle(line)
+
+    def cancel(self):
+        """Settle without a response (notifications/cancelled); tell the handler."""
+        self.ctx._cancel()
+        self._settle(None)
+
+    def expire(self):
+        """Settle with an isError result saying the call timed out; tell the handler."""
+        self.ctx._cancel()
+        msg = "Tool %r timed out after %g seconds." % (self.tool.name, self.timeout)
+        self._settle(self.conn._result_line(self.id, _error_result(msg), self.ctx.era))
+
+    def reject(self, message):
+        """Settle with an isError result carrying message (for example: server busy)."""
+        self.ctx._cancel()
+        self._settle(self.conn._result_line(self.id, _error_result(message), self.ctx.era))
+
+    def _settle(self, line):
+        with self._lock:
+            if self._settled:
+                return
+            self._settled = True
+            self.conn._finished(self, line)
+
+    def _notify(self, method, params):
+        with self._lock:
+            if self._settled:
+                return False
+            self.conn._emit_notification(method, params, self.ctx.era)
+            return True
+
+
+def _error_result(message):
+    return {"content": [{"type": "text", "text": message}], "isError": True}
+
+
+class _Batch:
+    """Collects the responses of one 2025-03-26 batch and emits them as one array."""
+
+    def __init__(self, conn):
+        import threading
+        self.conn = conn
+        self.parts = []
+        self.waiting = 0
+        self.lock = threading.Lock()
+
+    def add(self, line, done=True):
+        with self.lock:
+            if line is not None:
+                self.parts.append(line[:-1])
+            if done:
+                self.waiting -= 1
+            if self.waiting == 0 and self.parts is not None:
+                parts, self.parts = self.parts, None
+                if parts:
+                    self.conn.emit(b"[" + b",".join(parts) + b"]\n")
+
+
+class Connection:
+    """The protocol state machine of one stdio connection (sans-IO).
+
+    feed(data) takes raw bytes and returns a list whose items are bytes (lines to
+    write now, in order) or Call objects (to run on a worker). Lines produced
+    later by Calls (responses, progress, logs) go to emit(line), which defaults
+    to appending to self.outbox.
+    """
+
+    def __init__(self, server, emit=None):
+        self.server = server
+        self.outbox = []
+        self.emit = emit if emit is not None else self.outbox.append
+        self.era = UNLOCKED
+        self.revision = None
+        self.initialized = False
+        self.client_capabilities = None
+        self.client_info = None
+        self.log_level = None
+        self.inflight = {}
+        self.splitter = LineSplitter(server.max_line)
+
+    # -- input ----------------------------------------------------------------
+    def feed(self, data):
+        """Accept raw bytes from the client; return lines to write and Calls to run."""
+        out = []
+        for line in self.splitter.feed(data):
+            if line is None:
+                out.append(self._error_line(None, INVALID_REQUEST, "Invalid Request: message "
+                                            "line exceeds the limit of %d bytes"
+                                            % self.server.max_line))
+            else:
+                self.receive_line(line, out)
+        return out
+
+    def receive_line(self, line, out=None):
+        """Handle one complete line (bytes, no LF); return the out list."""
+        if out is None:
+            out = []
+        try:
+            msg = decode_message(line, self.server.max_depth)
+        except ProtocolError as e:
+            out.append(self._error_line(None, e.code, e.message))
+            return out
+        if type(msg) is list:
+            self._receive_batch(msg, out, len(line))
+        else:
+            self._receive(msg, out, len(line), None)
+        return out
+
+    def _receive_batch(self, msgs, out, size):
+        if self.era != LEGACY or self.revision != "2025-03-26":
+            out.append(self._error_line(None, INVALID_REQUEST, "Invalid Request: batches are "
+                                        "only accepted on a 2025-03-26 connection"))
+            return
+        if not msgs:
+            out.append(self._error_line(None, INVALID_REQUEST, "Invalid Request: empty batch"))
+            return
+        batch = _Batch(self)
+        batch.waiting = 1     # held until every element was admitted
+        for m in msgs:
+            sub = []
+            if type(m) is dict and m.get("method") == "initialize":
+                rid = m.get("id")
+                sub.append(self._error_line(rid if _valid_id(rid) else None, INVALID_REQUEST,
+                                            "Invalid Request: initialize must not be batched"))
+            else:
+                self._receive(m, sub, size, batch)
+            for item in sub:
+                if type(item) is bytes:
+                    batch.add(item, done=False)
+                else:
+                    batch.waiting += 1
+                    out.append(item)
+        batch.add(None)
+
+    def _receive(self, msg, out, size, batch):
+        if type(msg) is not dict:
+            out.append(self._error_line(None, INVALID_REQUEST,
+                                        "Invalid Request: a message must be a JSON object"))
+            return
+        has_id = "id" in msg
+        rid = msg.get("id")
+        id_ok = has_id and _valid_id(rid)
+        reply_id = rid if id_ok else None
+        if msg.get("jsonrpc") != "2.0":
+            out.append(self._error_line(reply_id, INVALID_REQUEST,
+                                        'Invalid Request: "jsonrpc" must be "2.0"'))
+            return
+        if "method" not in msg:
+            if has_id and (("result" in msg) != ("error" in msg)):
+                self._receive_response(msg)
+                return
+            out.append(self._error_line(reply_id, INVALID_REQUEST,
+                                        'Invalid Request: a request needs a "method"'))
+            return
+        method = msg["method"]
+        if type(method) is not str:
+            out.append(self._error_line(reply_id, INVALID_REQUEST,
+                                        'Invalid Request: "method" must be a string'))
+            return
+        if has_id and not id_ok:
+            out.append(self._error_line(None, INVALID_REQUEST, 'Invalid Request: "id" must be '
+                                        'a string or an integer within +/-(2^53-1)'))
+            return
+        if len(method) > self.server.max_method // 4 and \
+                len(method.encode("utf-8", "surrogatepass")) > self.server.max_method:
+            out.append(self._error_line(reply_id, INVALID_REQUEST, "Invalid Request: method name "
+                                        "exceeds %d bytes" % self.server.max_method))
+            return
+        params = msg.get("params")
+        if not has_id:
+            self._receive_notification(method, params)
+            return
+        if params is not None and type(params) is not dict:
+            out.append(self._error_line(rid, INVALID_PARAMS,
+                                        'Invalid params: "params" must be an object'))
+            return
+        if params and size > self.server.max_params:
+            n = len(encode_message(params)) - 1
+            if n > self.server.max_params:
+                out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: params of %d "
+                                            "bytes exceed the limit of %d"
+                                            % (n, self.server.max_params)))
+                return
+        key = (type(rid) is str, rid)
+        if key in self.inflight:
+            out.append(self._error_line(rid, INVALID_REQUEST, "Invalid Request: id is already "
+                                        "in use by a request in flight"))
+            return
+        self._route(rid, key, method, params, out, batch)
+
+    # -- routing by era ------------------------------------------------------------
+    def _route(self, rid, key, method, params, out, batch):
+        meta = params.get("_meta") if params else None
+        modern = type(meta) is dict and PV_KEY in meta
+        if method == "initialize":
+            out.append(self._initialize(rid, params))
+        elif modern:
+            self._route_modern(rid, key, method, params, meta, out)
+        elif self.era == LEGACY:
+            self._route_legacy(rid, key, method, params, out, batch)
+        elif self.era == MODERN:
+            out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: missing required "
+                                        "_meta key %s" % PV_KEY))
+        elif method == "ping":
+            out.append(self._result_line(rid, {}, LEGACY))
+        else:
+            out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: missing required "
+                                        "_meta; send initialize first, or per-request _meta with "
+                                        "%s" % PV_KEY))
+
+    def _initialize(self, rid, params):
+        if self.era == MODERN:
+            return self._error_line(rid, INVALID_REQUEST, "Invalid Request: this connection "
+                                    "uses protocol %s with per-request _meta; initialize is not "
+                                    "available (supported: %s)" % (MODERN_VERSION, MODERN_VERSION),
+                                    {"reason": "era-mismatch", "era": MODERN,
+                                     "supported": [MODERN_VERSION]})
+        if self.era == LEGACY:
+            return self._error_line(rid, INVALID_REQUEST, "Invalid Request: already initialized "
+                                    "(protocol %s)" % self.revision,
+                                    {"reason": "already-initialized", "era": LEGACY,
+                                     "negotiatedVersion": self.revision})
+        params = params or {}
+        caps, info = params.get("capabilities"), params.get("clientInfo")
+        if type(caps) is not dict or type(info) is not dict:
+            return self._error_line(rid, INVALID_PARAMS, 'Invalid params: initialize needs '
+                                    '"capabilities" and "clientInfo" objects')
+        requested = params.get("protocolVersion")
+        rev = requested if requested in LEGACY_VERSIONS else LATEST_LEGACY
+        self.era, self.revision = LEGACY, rev
+        self.client_capabilities, self.client_info = caps, info
+        s = self.server
+        result = {"protocolVersion": rev, "capabilities": s._capabilities(rev),
+                  "serverInfo": s._implementation(rev)}
+        if s.instructions is not None:
+            result["instructions"] = s.instructions
+        return self._result_line(rid, result, LEGACY)
+
+    def _route_modern(self, rid, key, method, params, meta, out):
+        if self.era == LEGACY:
+            out.append(self._error_line(rid, INVALID_REQUEST, "Invalid Request: this connection "
+                                        "was initialized with protocol %s; per-request _meta "
+                                        "(protocol %s) cannot be mixed in" % (self.revision,
+                                                                               MODERN_VERSION),
+                                        {"reason": "era-mismatch", "era": LEGACY,
+                                         "negotiatedVersion": self.revision}))
+            return
+        version = meta[PV_KEY]
+        if type(version) is not str:
+            out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: _meta %s must be "
+                                        "a string" % PV_KEY))
+            return
+        if version != MODERN_VERSION:
+            out.append(self._error_line(rid, UNSUPPORTED_VERSION, "Unsupported protocol version",
+                                        {"supported": [MODERN_VERSION], "requested": version}))
+            return
+        caps = meta.get(CAPS_KEY)
+        if type(caps) is not dict:
+            out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: missing required "
+                                        "_meta key %s (an object)" % CAPS_KEY))
+            return
+        level = meta.get(LEVEL_KEY)
+        if level is not None and level not in _LEVEL_RANK:
+            out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: _meta %s must be "
+                                        "one of %s" % (LEVEL_KEY, ", ".join(_LEVELS))))
+            return
+        if method != "server/discover":
+            self.era = MODERN
+        if method == "tools/call":
+            info = meta.get(INFO_KEY)
+            item = self._call_tool(rid, key, params, MODERN, MODERN_VERSION, caps,
+                                   info if type(info) is dict else None, meta, level, None)
+            out.append(item)
+            return
+        handler = _MODERN_METHODS.get(method)
+        if handler is None:
+            out.append(self._error_line(rid, METHOD_NOT_FOUND, "Method not found"))
+            return
+        try:
+            result = handler(self, params, MODERN_VERSION)
+        except ProtocolError as e:
+            out.append(self._error_line(rid, e.code, e.message, e.data))
+            return
+        out.append(self._result_line(rid, result, MODERN))
+
+    def _route_legacy(self, rid, key, method, params, out, batch):
+        if method == "tools/call":
+            meta = params.get("_meta") if params else None
+            out.append(self._call_tool(rid, key, params, LEGACY, self.revision,
+                                       self.client_capabilities, self.client_info,
+                                       meta if type(meta) is dict else None, None, batch))
+            return
+        if method == "server/discover":
+            out.append(self._error_line(rid, INVALID_REQUEST, "Invalid Request: this connection "
+                                        "was initialized with protocol %s; server/discover "
+                                        "belongs to protocol %s" % (self.revision,
+                                                                    MODERN_VERSION),
+                                        {"reason": "era-mismatch", "era": LEGACY,
+                                         "negotiatedVersion": self.revision}))
+            return
+        handler = _LEGACY_METHODS.get(method)
+        if handler is None:
+            out.append(self._error_line(rid, METHOD_NOT_FOUND, "Method not found"))
+            return
+        try:
+            result = handler(self, params, self.revision)
+        except ProtocolError as e:
+            out.append(self._error_line(rid, e.code, e.message, e.data))
+            return
+        out.append(self._result_line(rid, result, LEGACY))
+
+    # -- notifications and responses ------------------------------------------------
+    def _receive_notification(self, method, params):
+        if method == "notifications/cancelled":
+            if type(params) is dict:
+                rid = params.get("requestId")
+                if _valid_id(rid):
+                    call = self.inflight.get((type(rid) is str, rid))
+                    if call is not None:
+                        call.cancel()
+        elif method in ("notifications/initialized", "initialized"):
+            if self.era == LEGACY:
+                self.initialized = True
+        # Every other notification is ignored without an answer (D-16).
+
+    def _receive_response(self, msg):
+        # The server sends no requests of its own yet, so every response is stray.
+        _diag("ignored a response message with no matching server request")
+
+    # -- methods ---------------------------------------------------------------
+    def _discover(self, params, revision):
+        s = self.server
+        result = {"supportedVersions": [MODERN_VERSION],
+                  "capabilities": s._capabilities(MODERN_VERSION)}
+        if s.instructions is not None:
+            result["instructions"] = s.instructions
+        result["ttlMs"] = s.ttl_ms
+        result["cacheScope"] = "public"
+        return result
+
+    def _ping(self, params, revision):
+        return {}
+
+    def _list_tools(self, params, revision):
+        cursor = params.get("cursor") if params else None
+        if cursor is not None:
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown cursor")
+        result = {"tools": self.server._tool_list(revision)}
+        if revision == MODERN_VERSION:
+            result["ttlMs"] = self.server.ttl_ms
+            result["cacheScope"] = "public"
+        return result
+
+    def _set_level(self, params, revision):
+        level = params.get("level") if params else None
+        if level not in _LEVEL_RANK:
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: level must be one of %s"
+                                % ", ".join(_LEVELS))
+        self.log_level = level
+        return {}
+
+    def _call_tool(self, rid, key, params, era, revision, caps, info, meta, level, batch):
+        s = self.server
+        name = params.get("name") if params else None
+        if type(name) is not str:
+            return self._error_line(rid, INVALID_PARAMS, 'Invalid params: tools/call needs a '
+                                    'string "name"')
+        tool = s.tools.get(name)
+        if tool is None:
+            return self._error_line(rid, INVALID_PARAMS, "Unknown tool: %s" % _short(name, 80))
+        args = params.get("arguments")
+        if args is None:
+            args = {}
+        elif type(args) is not dict:
+            return self._error_line(rid, INVALID_PARAMS, 'Invalid params: "arguments" must be '
+                                    'an object')
+        problems = tool.input_validator.errors(args)
+        if problems:
+            msg = "Invalid arguments for tool %r:\n%s" % (
+                name, "\n".join("- " + p for p in problems))
+            return self._result_line(rid, _error_result(msg), era)
+        token = meta.get("progressToken") if meta else None
+        if token is not None and (type(token) is not str and
+                                  (type(token) is not int or abs(token) > _MAX_ID)):
+            token = None
+        timeout = tool.timeout if tool.timeout is not None else s.timeout
+        deadline = None
+        if timeout is not None:
+            import time
+            deadline = time.monotonic() + timeout
+        ctx = Context(rid, "tools/call", era, revision, caps, info, token, level, deadline)
+        call = Call(self, rid, key, tool, args, ctx, batch, timeout)
+        self.inflight[key] = call
+        return call
+
+    # -- output ------------------------------------------------------------------
+    def _finished(self, call, line):
+        self.inflight.pop(call.key, None)
+        if call.batch is not None:
+            call.batch.add(line)
+        elif line is not None:
+            self.emit(line)
+
+    def _emit_notification(self, method, params, era):
+        self.emit(encode_message({"jsonrpc": "2.0", "method": method, "params": params}))
+
+    def _result_line(self, rid, result, era):
+        if era == MODERN:
+            result["resultType"] = "complete"
+            meta = result.get("_meta")
+            if meta is None:
+                result["_meta"] = self.server._result_meta
+            else:
+                meta.setdefault(SERVER_INFO_KEY, self.server._info_modern)
+        try:
+            line = encode_message({"jsonrpc": "2.0", "id": rid, "result": result})
+        except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as e:
+            return self._internal_error(rid, "result encoding", e)
+        limit = self.server.max_response
+        if len(line) > limit + 1:
+            return self._error_line(rid, INTERNAL_ERROR, "Internal error: the result is too "
+                                    "large to send", {"size": len(line) - 1, "limit": limit})
+        return line
+
+    def _error_line(self, rid, code, message, data=None):
+        err = {"code": code, "message": message}
+        if data is not None:
+            err["data"] = data
+        if rid is None:
+            if self.server.null_error_id:
+                return encode_message({"jsonrpc": "2.0", "id": None, "error": err})
+            return encode_message({"jsonrpc": "2.0", "error": err})
+        return encode_message({"jsonrpc": "2.0", "id": rid, "error": err})
+
+    def _internal_error(self, rid, where, exc):
+        import traceback
+        incident = os.urandom(4).hex()
+        _diag("incident %s in %s: %s" % (incident, where, type(exc).__name__))
+        try:
+            sys.stderr.write("".join(traceback.format_exception(type(exc), exc,
+                                                                exc.__traceback__)))
+        except (OSError, ValueError):
+            pass
+        return self._error_line(rid, INTERNAL_ERROR, "Internal error (incident %s)" % incident,
+                                {"incident": incident})
+
+    def _tool_result(self, tool, value, revision):
+        """Turn a handler's return value into a CallToolResult for the revision."""
+        structured = _MISSING
+        if isinstance(value, ToolResult):
+            content, is_error = value.content, value.is_error
+            if value.structured is not None:
+                structured = value.structured
+        elif isinstance(value, str):
+            content, is_error = [{"type": "text", "text": value}], False
+        elif value is None and tool.output_schema is None:
+            content, is_error = [], False
+        elif tool.output_schema is None and _looks_like_content(value):
+            content, is_error = list(value), False
+        else:
+            content, is_error, structured = None, False, value
+        if structured is not _MISSING and not is_error:
+            if tool.output_validator is not None:
+                problems = tool.output_validator.errors(structured)
+                if problems:
+                    raise _ResultInvalid("structuredContent does not match outputSchema: "
+                                         + problems[0])
+            if content is None:
+                content = [{"type": "text", "text": _encoder.encode(structured)}]
+        elif tool.output_validator is not None and not is_error:
+            raise _ResultInvalid("the tool declares an outputSchema but returned no "
+                                 "structured content")
+        problem = _check_content(content)
+        if problem:
+            raise _ResultInvalid(problem)
+        result = {"content": content}
+        if is_error:
+            result["isError"] = True
+        elif structured is not _MISSING:
+            if revision == MODERN_VERSION or (
+                    revision >= "2025-06-18" and isinstance(structured, dict) and
+                    (tool.output_schema is None or _object_rooted(tool.output_schema))):
+                result["structuredContent"] = structured
+        if revision != MODERN_VERSION:
+            result["content"] = [_down_level_block(b, revision) for b in content]
+        return result
+
+
+_MISSING = object()
+
+
+class _ResultInvalid(Exception):
+    """A handler's result failed its own checks (reported as -32603)."""
+
+
+def _looks_like_content(value):
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(b, dict) and b.get("type") in _CONTENT_FIELDS for b in value)
+
+
+def _valid_id(rid):
+    t = type(rid)
+    return t is str or (t is int and -_MAX_ID <= rid <= _MAX_ID)
+
+
+_MODERN_METHODS = {
+    "server/discover": Connection._discover,
+    "tools/list": Connection._list_tools,
+}
+_LEGACY_METHODS = {
+    "ping": Connection._ping,
+    "tools/list": Connection._list_tools,
+    "logging/setLevel": Connection._set_level,
+}
+
+
+class Server:
+    """An MCP server: an identity and a frozen catalog of tools, with its limits.
+
+    Everything is validated at creation; a bad definition raises CatalogError
+    and no server exists. Serve it with run() (stdio) or drive a Connection.
+    """
+
+    def __init__(self, name, version, *, title=None, description=None, instructions=None,
+                 website_url=None, icons=None, tools=(), grant=None,
+                 max_line=1 << 20, max_method=128, max_params=256 << 10, max_depth=32,
+                 max_response=1 << 20, ttl_ms=3600000, null_error_id=False,
+                 workers=4, backlog=64, timeout=300.0, grace=10.0):
+        if not isinstance(name, str) or not name or not isinstance(version, str) or not version:
+            raise CatalogError("server: name and version must be non-empty strings")
+        table = {}
+        for t in tools:
+            if not isinstance(t, Tool):
+                raise CatalogError("server: %r is not a Tool" % (t,))
+            if t.name in table:
+                raise CatalogError("tool %r: registered twice" % t.name)
+            table[t.name] = t
+        if grant is not None:
+            unknown = sorted(set(grant) - set(table))
+            if unknown:
+                raise CatalogError("grant: unknown tool(s): %s" % ", ".join(unknown))
+            table = {n: t for n, t in table.items() if n in set(grant)}
+        for field, value in (("max_line", max_line), ("max_method", max_method),
+                             ("max_params", max_params), ("max_depth", max_depth),
+                             ("max_response", max_response), ("ttl_ms", ttl_ms),
+                             ("workers", workers), ("backlog", backlog)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < (
+                    0 if field in ("ttl_ms", "backlog") else 1):
+                raise CatalogError("server: %s must be a positive integer" % field)
+        self.name, self.version = name, version
+        self.title, self.description = title, description
+        self.instructions = instructions
+        self.website_url, self.icons = website_url, icons
+        self.tools = dict(sorted(table.items()))
+        self.max_line, self.max_method, self.max_params = max_line, max_method, max_params
+        self.max_depth, self.max_response = max_depth, max_response
+        self.ttl_ms, self.null_error_id = ttl_ms, null_error_id
+        self.workers, self.backlog = workers, backlog
+        self.timeout, self.grace = timeout, grace
+        self._info_modern = self._implementation(MODERN_VERSION)
+        self._result_meta = {SERVER_INFO_KEY: self._info_modern}
+        self._tool_lists = {}
+
+    def connection(self, emit=None):
+        """Return a new sans-IO Connection to this server."""
+        return Connection(self, emit)
+
+    def run(self):
+        """Serve on stdin/stdout until EOF; return the exit status."""
+        return serve_stdio(self)
+
+    def _implementation(self, revision):
+        d = {"name": self.name, "version": self.version}
+        if revision >= "2025-06-18" and self.title is not None:
+            d["title"] = self.title
+        if revision >= "2025-11-25":
+            if self.description is not None:
+                d["description"] = self.description
+            if self.icons is not None:
+                d["icons"] = self.icons
+            if self.website_url is not None:
+                d["websiteUrl"] = self.website_url
+        return d
+
+    def _capabilities(self, revision):
+        caps = {"logging": {}}
+        if self.tools:
+            caps["tools"] = {"listChanged": False}
+        return caps
+
+    def _tool_list(self, revision):
+        lst = self._tool_lists.get(revision)
+        if lst is None:
+            lst = self._tool_lists[revision] = [t.describe(revision) for t in self.tools.values()]
+        return lst
+
+
+###############################################################################
+# Stdio runtime ###############################################################
+###############################################################################
+#
+# A thin shell around Connection: the main thread reads stdin and writes the
+# immediate answers; tool calls run on a bounded pool of daemon threads; a
+# watchdog thread expires calls past their deadline. stdout belongs to the
+# protocol: fd 1 and sys.stdout point at stderr while serving (decision D-30).
+
+class _Writer:
+    """Writes whole lines to the protocol fd, one writer at a time."""
+
+    def __init__(self, fd):
+        import threading
+        self.fd = fd
+        self.lock = threading.Lock()
+
+    def write(self, data):
+        with self.lock:
+            try:
+                while data:
+                    n = os.write(self.fd, data)
+                    data = data[n:]
+            except OSError:
+                _diag("stdout was closed by the client; exiting")
+                os._exit(1)
+
+
+class _Pool:
+    """A bounded pool of daemon worker threads, started on demand."""
+
+    def __init__(self, size, backlog):
+        import queue
+        import threading
+        self.size, self.limit = size, size + backlog
+        self.queue = queue.SimpleQueue()
+        self.threads = 0
+        self.busy = 0
+        self.lock = threading.Lock()
+        self.idle = threading.Condition(self.lock)
+        self._thread = threading.Thread
+
+    def submit(self, call):
+        """Queue call; return False when the pool and its backlog are full."""
+        with self.lock:
+            if self.busy >= self.limit:
+                return False
+            self.busy += 1
+            spawn = self.threads < self.size and self.busy > self.threads
+            if spawn:
+                self.threads += 1
+        if spawn:
+            self._thread(target=self._work, name="mcp-worker", daemon=True).start()
+        self.queue.put(call)
+        return True
+
+    def _work(self):
+        get = self.queue.get
+        while True:
+            call = get()
+            try:
+                call.run()
+            finally:
+                with self.lock:
+                    self.busy -= 1
+                    if self.busy == 0:
+                        self.idle.notify_all()
+
+    def wait_idle(self, timeout):
+        """Wait until no call is queued or running; return False on timeout."""
+        with self.lock:
+            return self.idle.wait_for(lambda: self.busy == 0, timeout)
+
+
+class _Watchdog:
+    """Expires calls whose deadline passed, from one lazily started thread."""
+
+    def __init__(self):
+        import threading
+        self.heap = []
+        self.seq = 0
+        self.cv = threading.Condition()
+        self.started = False
+
+    def add(self, call):
+        import heapq
+        import threading
+        with self.cv:
+            self.seq += 1
+            heapq.heappush(self.heap, (call.ctx.deadline, self.seq, call))
+            if not self.started:
+                self.started = True
+                threading.Thread(target=self._run, name="mcp-watchdog", daemon=True).start()
+            elif self.heap[0][2] is call:
+                self.cv.notify()
+
+    def _run(self):
+        import heapq
+        import time
+        while True:
+            with self.cv:
+                while True:
+                    now = time.monotonic()
+                    while self.heap and (self.heap[0][2].settled or self.heap[0][0] <= now):
+                        deadline, _, call = heapq.heappop(self.heap)
+                        if not call.settled:
+                            break
+                    else:
+                        self.cv.wait(None if not self.heap else self.heap[0][0] - now)
+                        continue
+                    break
+            call.expire()
+
+
+def _on_signal(signum, frame):
+    _diag("stopping on signal %d" % signum)
+    os._exit(0)
+
+
+def serve_stdio(server, stdin_fd=0, stdout_fd=1):
+    """Serve server on the stdio file descriptors until EOF; return the exit status.
+
+    Exit status 0 after a clean EOF (calls in flight get up to server.grace
+    seconds to finish), 1 when the input ended inside a line without LF or
+    stdout was closed.
+    """
+    out_fd = os.dup(stdout_fd)
+    if stdout_fd == 1:
+        os.dup2(2, 1)                   # stray writes to fd 1 now land on stderr
+        sys.stdout = sys.stderr
+    if os.name == "nt":
+        import msvcrt
+        msvcrt.setmode(stdin_fd, os.O_BINARY)
+        msvcrt.setmode(out_fd, os.O_BINARY)
+    import signal
+    import threading
+    if threading.current_thread() is threading.main_thread():
+        for sig in ("SIGTERM", "SIGINT"):
+            if hasattr(signal, sig):
+                signal.signal(getattr(signal, sig), _on_signal)
+    writer = _Writer(out_fd)
+    write = writer.write
+    conn = Connection(server, write)
+    pool = _Pool(server.workers, server.backlog)
+    watchdog = _Watchdog()
+    read = os.read
+    while True:
+        try:
+            data = read(stdin_fd, 1 << 16)
+        except OSError:
+            break
+        if not data:
+            break
+        pending = []
+        for item in conn.feed(data):
+            if type(item) is bytes:
+                pending.append(item)
+                continue
+            if pending:
+                write(b"".join(pending))
+                pending = []
+            if not pool.submit(item):
+                item.reject("The server is busy (%d calls in flight); try again shortly."
+                            % pool.limit)
+            elif item.timeout is not None:
+                watchdog.add(item)
+        if pending:
+            write(b"".join(pending) if len(pending) > 1 else pending[0])
+    partial = conn.splitter.pending()
+    if not pool.wait_idle(server.grace):
+        _diag("abandoning %d call(s) still running after the %g s grace period"
+              % (pool.busy, server.grace))
+    if partial:
+        _diag("input ended inside a message without a final LF; it was not executed")
+        return 1
+    return 0
+
+
+###############################################################################
+# Demo catalog and command line ###############################################
+###############################################################################
+
+def _demo_echo(arguments, ctx):
+    t = arguments["text"]
+    return ToolResult([{"type": "text", "text": t}], structured={"text": t})
+
+
+def _demo_add(arguments, ctx):
+    return {"sum": arguments["a"] + arguments["b"]}
+
+
+def _demo_divide(arguments, ctx):
+    if arguments["divisor"] == 0:
+        raise ToolError("Cannot divide by zero: pass a non-zero 'divisor'.")
+    return {"quotient": arguments["dividend"] / arguments["divisor"]}
+
+
+def _demo_countdown(arguments, ctx):
+    import time
+    seconds = arguments["seconds"]
+    start = time.monotonic()
+    step = 0.1
+    steps = int(round(seconds / step))
+    done = 0
+    for done in range(1, steps + 1):
+        if ctx.sleep(step):
+            break
+        ctx.progress(done, steps, "%d of %d steps" % (done, steps))
+    ran = round(time.monotonic() - start, 3)
+    return {"ran_seconds": ran, "completed": not ctx.is_cancelled and done == steps}
+
+
+def demo_server(**options):
+    """Return the demo server of ``python mcp_stdio.py``: echo, add, divide, countdown."""
+    num = {"type": "number"}
+    tools = [
+        Tool("echo", _demo_echo, title="Echo",
+             description="Return the given text unchanged.",
+             input_schema={"type": "object", "properties": {"text": {"type": "string"}},
+                           "required": ["text"], "additionalProperties": False},
+             output_schema={"type": "object", "properties": {"text": {"type": "string"}},
+                            "required": ["text"], "additionalProperties": False},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+        Tool("add", _demo_add, title="Add two numbers",
+             description="Add a and b and return the sum as structured content.",
+             input_schema={"type": "object", "properties": {"a": num, "b": num},
+                           "required": ["a", "b"], "additionalProperties": False},
+             output_schema={"type": "object", "properties": {"sum": num}, "required": ["sum"]},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+        Tool("divide", _demo_divide, title="Divide",
+             description="Divide dividend by divisor; a zero divisor is reported as a tool "
+                         "error the model can fix.",
+             input_schema={"type": "object", "properties": {"dividend": num, "divisor": num},
+                           "required": ["dividend", "divisor"], "additionalProperties": False},
+             output_schema={"type": "object", "properties": {"quotient": num},
+                            "required": ["quotient"]},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+        Tool("countdown", _demo_countdown, title="Countdown",
+             description="Wait the given number of seconds (at most 60), reporting progress "
+                         "every 0.1 s; stops early when cancelled.",
+             input_schema={"type": "object", "properties": {
+                 "seconds": {"type": "number", "minimum": 0, "maximum": 60}},
+                 "required": ["seconds"], "additionalProperties": False},
+             output_schema={"type": "object", "properties": {
+                 "ran_seconds": num, "completed": {"type": "boolean"}},
+                 "required": ["ran_seconds", "completed"]},
+             annotations={"readOnlyHint": True, "openWorldHint": False}, timeout=90),
+    ]
+    return Server("mcp-stdio-demo", __version__, title="mcp_stdio demo",
+                  instructions="Demo tools of mcp_stdio: echo text, add or divide numbers, "
+                               "and count down with progress.",
+                  tools=tools, **options)
+
+
+USAGE = """\
+usage: python mcp_stdio.py [options]
+
+Serve the mcp_stdio demo catalog (echo, add, divide, countdown) as an MCP server
+on stdin/stdout, for modern (2026-07-28) and legacy (initialize) clients.
+
+options:
+  --tools A,B         serve only these tools (others are neither listed nor callable)
+  --workers N         worker threads for tool calls (default 4)
+  --timeout SECONDS   default tool timeout (default 300)
+  --grace SECONDS     time given to calls in flight after stdin closes (default 10)
+  --max-line BYTES    longest accepted message line (default 1048576)
+  --max-params BYTES  largest accepted encoded params (default 262144)
+  --ttl-ms MS         cache hint for list results of the modern era (default 3600000)
+  --null-error-id     send "id": null on errors whose request id is unknown
+  --version           print the version and exit
+  -h, --help          print this help and exit
+
+exit status: 0 after stdin closes, 1 when input ended inside a line or stdout
+was closed, 2 for bad command-line arguments.
+"""
+
+_CLI_OPTIONS = {
+    "--tools": ("grant", lambda v: [n for n in v.split(",") if n]),
+    "--workers": ("workers", int),
+    "--timeout": ("timeout", float),
+    "--grace": ("grace", float),
+    "--max-line": ("max_line", int),
+    "--max-params": ("max_params", int),
+    "--ttl-ms": ("ttl_ms", int),
+}
+
+
+def _usage_error(message):
+    sys.stderr.write("mcp_stdio: %s\n\n%s" % (message, USAGE))
+    return 2
+
+
+def main(argv=None):
+    """Run the command line; return the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    options = {}
+    while args:
+        a = args.pop(0)
+        if a in ("-h", "--help"):
+            sys.stdout.write(USAGE)
+            return 0
+        if a == "--version":
+            sys.stdout.write("mcp_stdio %s\n" % __version__)
+            return 0
+        if a == "--null-error-id":
+            options["null_error_id"] = True
+            continue
+        name, _, value = a.partition("=")
+        spec = _CLI_OPTIONS.get(name)
+        if spec is None:
+            return _usage_error("unknown argument %r" % a)
+        if not _:
+            if not args:
+                return _usage_error("%s needs a value" % name)
+            value = args.pop(0)
+        try:
+            options[spec[0]] = spec[1](value)
+        except ValueError:
+            return _usage_error("bad value for %s: %r" % (name, value))
+    try:
+        server = demo_server(**options)
+    except CatalogError as e:
+        return _usage_error(str(e))
+    return server.run()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
