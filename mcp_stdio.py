@@ -1108,6 +1108,8 @@ def decode_message(line, max_depth=32):
         text = line.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ProtocolError(PARSE_ERROR, "Parse error: invalid UTF-8 at byte %d" % e.start)
+    if text.startswith("\ufeff"):
+        raise ProtocolError(PARSE_ERROR, "Parse error: unexpected byte order mark at column 1")
     try:
         value = _decoder.decode(text)
     except json.JSONDecodeError as e:
@@ -2310,6 +2312,7 @@ def _demo_countdown(arguments, ctx):
     start = time.monotonic()
     step = 0.1
     steps = int(round(seconds / step))
+    ctx.log("info", "countdown of %d steps started" % steps)
     done = 0
     for done in range(1, steps + 1):
         if ctx.sleep(step):

@@ -1,0 +1,1370 @@
+"""Tests for mcp_stdio: run with ``python -m unittest``.
+
+Most tests spawn ``python mcp_stdio.py`` (or a small server script) through pipes
+and check exact bytes and codes. Every response they see is validated against the
+official MCP schema of the revision in use when ``../shared/mcp-schema`` exists;
+tests that need ``../shared/`` are skipped cleanly without it.
+"""
+
+import copy
+import glob
+import json
+import os
+import queue
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import textwrap
+import threading
+import time
+import unittest
+
+import mcp_stdio
+from mcp_stdio import SchemaError, compile_schema, validate
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SERVER = os.path.join(HERE, "mcp_stdio.py")
+SHARED = os.path.join(os.path.dirname(HERE), "shared")
+SUITE = os.path.join(SHARED, "json-schema-test-suite", "tests", "draft2020-12")
+MCP_SCHEMAS = os.path.join(SHARED, "mcp-schema")
+MODERN = "2026-07-28"
+LEGACY = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+TIMEOUT = 10.0
+
+
+def modern_meta(**extra):
+    meta = {"io.modelcontextprotocol/protocolVersion": MODERN,
+            "io.modelcontextprotocol/clientCapabilities": {}}
+    meta.update(extra)
+    return meta
+
+
+def init_msg(rid=1, version="2025-11-25", caps=None):
+    return {"jsonrpc": "2.0", "id": rid, "method": "initialize",
+            "params": {"protocolVersion": version, "capabilities": caps or {},
+                       "clientInfo": {"name": "test", "version": "1"}}}
+
+
+###############################################################################
+# Wire conformance: validate messages against the official schemas ############
+###############################################################################
+
+_RESULT_DEFS = {
+    "initialize": "InitializeResult", "ping": "EmptyResult", "logging/setLevel": "EmptyResult",
+    "tools/list": "ListToolsResult", "tools/call": "CallToolResult",
+    "server/discover": "DiscoverResult",
+}
+_NOTIFICATION_DEFS = {"notifications/progress": "ProgressNotification",
+                      "notifications/message": "LoggingMessageNotification"}
+
+
+class WireSchemas:
+    """Validators for the definitions of the official schema.json of each revision."""
+
+    _cache = {}
+
+    @classmethod
+    def available(cls):
+        return os.path.isdir(MCP_SCHEMAS)
+
+    @classmethod
+    def validator(cls, rev, name):
+        key = (rev, name)
+        if key not in cls._cache:
+            path = os.path.join(MCP_SCHEMAS, rev, "schema.json")
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+            defs = "$defs" if "$defs" in doc else "definitions"
+            if name not in doc[defs]:
+                cls._cache[key] = None
+            else:
+                root = dict(doc)
+                root["$ref"] = "#/%s/%s" % (defs, name)
+                cls._cache[key] = compile_schema(root)
+        return cls._cache[key]
+
+    @classmethod
+    def problems(cls, rev, msg, method=None):
+        """Return schema violations of one server message for revision rev (or [])."""
+        if not cls.available():
+            return []
+        out = []
+
+        def check(r, name, value):
+            v = cls.validator(r, name)
+            if v is not None:
+                out.extend("%s %s: %s" % (r, name, e) for e in v.errors(value))
+
+        if "error" in msg:
+            # An id-less error is only expressible in 2025-11-25 and later (D-13).
+            r = rev if ("id" in msg and rev in ("2024-11-05", "2025-03-26", "2025-06-18")) \
+                else (rev if rev in ("2025-11-25", MODERN) else "2025-11-25")
+            check(r, "JSONRPCErrorResponse" if r >= "2025-11-25" else "JSONRPCError", msg)
+        elif "result" in msg:
+            check(rev, "JSONRPCResultResponse" if rev >= "2025-11-25" else "JSONRPCResponse", msg)
+            if method in _RESULT_DEFS:
+                check(rev, _RESULT_DEFS[method], msg["result"])
+        elif "method" in msg:
+            check(rev, "JSONRPCNotification", msg)
+            if msg["method"] in _NOTIFICATION_DEFS:
+                check(rev, _NOTIFICATION_DEFS[msg["method"]], msg)
+        else:
+            out.append("not a JSON-RPC message: %r" % (msg,))
+        return out
+
+
+###############################################################################
+# Driving real server processes ###############################################
+###############################################################################
+
+class Proc:
+    """A server process driven through pipes; every line it writes is checked."""
+
+    def __init__(self, test, *args, script=None, env=None):
+        self.test = test
+        cmd = [sys.executable, script or SERVER] + list(args)
+        e = dict(os.environ)
+        e.pop("PYTHONIOENCODING", None)
+        if env:
+            e.update(env)
+        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, cwd=HERE, env=e)
+        self.lines = queue.Queue()
+        self.raw = []
+        self.stderr = b""
+        self.rev = "2025-11-25"  # revision used to validate what the server writes
+        self.methods = {}        # request id key -> method, for result validation
+        self._out = threading.Thread(target=self._read_out, daemon=True)
+        self._out.start()
+        self._err = threading.Thread(target=self._read_err, daemon=True)
+        self._err.start()
+
+    def _read_out(self):
+        for line in iter(self.p.stdout.readline, b""):
+            self.raw.append(line)
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def _read_err(self):
+        self.stderr = self.p.stderr.read()
+
+    def send_bytes(self, data):
+        self.p.stdin.write(data)
+        self.p.stdin.flush()
+
+    def send(self, msg):
+        if isinstance(msg, dict) and "id" in msg and "method" in msg:
+            self.methods[json.dumps(msg["id"])] = msg["method"]
+        self.send_bytes(json.dumps(msg).encode("utf-8") + b"\n")
+
+    def recv_line(self, timeout=TIMEOUT):
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            self.test.fail("no output from the server within %s s" % timeout)
+        if line is None:
+            self.lines.put(None)
+            self.test.fail("the server closed stdout; stderr: %r" % self.stderr[-500:])
+        return line
+
+    def recv(self, timeout=TIMEOUT, rev=None):
+        """Return the next message, checked for framing and against the official schema."""
+        line = self.recv_line(timeout)
+        self.test.assertTrue(line.endswith(b"\n"))
+        self.test.assertNotIn(b"\n", line[:-1])
+        msg = json.loads(line)
+        self.test.assertEqual(line, mcp_stdio.encode_message(msg), "non-canonical output")
+        method = self.methods.get(json.dumps(msg.get("id"))) if "id" in msg else None
+        problems = WireSchemas.problems(rev or self.rev or MODERN, msg, method)
+        self.test.assertEqual(problems, [], "schema violations in %s" % line[:300])
+        return msg
+
+    def request(self, msg, **kw):
+        self.send(msg)
+        return self.recv(**kw)
+
+    def silent(self, seconds=0.3):
+        """Assert nothing arrives within seconds."""
+        try:
+            line = self.lines.get(timeout=seconds)
+        except queue.Empty:
+            return
+        self.lines.put(line)
+        self.test.fail("unexpected output: %r" % (line,))
+
+    def initialize(self, version="2025-11-25", caps=None):
+        self.rev = version if version in LEGACY else "2025-11-25"
+        r = self.request(init_msg(0, version, caps))
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return r
+
+    def close(self, timeout=TIMEOUT):
+        """Close stdin and return the exit status."""
+        try:
+            self.p.stdin.close()
+        except OSError:
+            pass
+        try:
+            return self.p.wait(timeout)
+        finally:
+            self._out.join(timeout)
+            self._err.join(timeout)
+
+    def kill(self):
+        if self.p.poll() is None:
+            self.p.kill()
+        self.p.wait()
+        for f in (self.p.stdin, self.p.stdout, self.p.stderr):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+
+class ProcTest(unittest.TestCase):
+    """Base class: spawn servers that are always reaped."""
+
+    def spawn(self, *args, **kw):
+        p = Proc(self, *args, **kw)
+        self.addCleanup(p.kill)
+        return p
+
+
+TEST_SERVER = textwrap.dedent('''
+    import os, subprocess, sys, time
+    sys.path.insert(0, %r)
+    import mcp_stdio
+    from mcp_stdio import Tool, ToolError, ToolResult
+
+    def sleepy(a, ctx):
+        time.sleep(a.get("seconds", 30))      # ignores cancellation on purpose
+        return "slept"
+
+    def polite(a, ctx):
+        ctx.sleep(a.get("seconds", 30))
+        return "cancelled" if ctx.is_cancelled else "done"
+
+    def boom(a, ctx):
+        raise RuntimeError("secret internal detail")
+
+    def noisy(a, ctx):
+        print("hello from print")
+        sys.stdout.write("raw write\\n")
+        sys.stdout.flush()
+        os.write(1, b"fd one write\\n")
+        subprocess.call(["echo", "child process output"])
+        return "quiet"
+
+    def big(a, ctx):
+        return "x" * a["size"]
+
+    def bad_output(a, ctx):
+        return {"n": "not a number"}
+
+    def unserialisable(a, ctx):
+        return ToolResult([{"type": "text", "text": "ok"}], structured={"s": {1, 2}})
+
+    def leave(a, ctx):
+        sys.exit(3)
+
+    def logger(a, ctx):
+        for level in ("debug", "info", "warning", "error"):
+            ctx.log(level, "at " + level)
+        return "logged"
+
+    def bad_content(a, ctx):
+        return ToolResult([{"type": "image", "data": "***", "mimeType": "image/png"}])
+
+    def mixed(a, ctx):
+        return [{"type": "text", "text": "t", "_meta": {"k": 1}},
+                {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"},
+                {"type": "resource_link", "uri": "file:///x", "name": "x"}]
+
+    obj = {"type": "object"}
+    tools = [
+        Tool("sleepy", sleepy, input_schema=obj),
+        Tool("polite", polite, input_schema=obj),
+        Tool("boom", boom),
+        Tool("noisy", noisy),
+        Tool("big", big, input_schema={"type": "object", "properties": {"size": {"type": "integer"}}}),
+        Tool("bad_output", bad_output, output_schema={"type": "object", "properties": {"n": {"type": "number"}}}),
+        Tool("unserialisable", unserialisable),
+        Tool("leave", leave),
+        Tool("logger", logger),
+        Tool("bad_content", bad_content),
+        Tool("mixed", mixed),
+        Tool("quick", lambda a, ctx: "quick"),
+        Tool("short_timeout", sleepy, input_schema=obj, timeout=0.3),
+    ]
+    opts = {}
+    for arg in sys.argv[1:]:
+        k, v = arg.split("=")
+        opts[k] = float(v) if "." in v else int(v)
+    sys.exit(mcp_stdio.Server("test-server", "9.9", tools=tools, **opts).run())
+''') % HERE
+
+
+class ScriptTest(ProcTest):
+    """Tests that use the test server script (tools that misbehave on purpose)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.script = os.path.join(cls.tmp.name, "test_server.py")
+        with open(cls.script, "w", encoding="utf-8") as f:
+            f.write(TEST_SERVER)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def spawn_script(self, *opts):
+        return self.spawn(*opts, script=self.script)
+
+
+###############################################################################
+# JSON Schema checker ##########################################################
+###############################################################################
+
+def _suite_groups(folder):
+    for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            for group in json.load(f):
+                yield os.path.basename(path), group
+
+
+@unittest.skipUnless(os.path.isdir(SUITE), "JSON-Schema-Test-Suite not found in ../shared")
+class OfficialSuite(unittest.TestCase):
+    """The JSON-Schema-Test-Suite, 2020-12: every in-subset test passes, the rest is rejected."""
+
+    def run_folder(self, folder):
+        passed, rejected, failures = 0, 0, []
+        for fname, group in _suite_groups(folder):
+            try:
+                v = compile_schema(group["schema"])
+            except SchemaError:
+                rejected += len(group["tests"])
+                continue
+            for t in group["tests"]:
+                ok = not v.errors(t["data"])
+                if ok == t["valid"]:
+                    passed += 1
+                else:
+                    failures.append("%s | %s | %s" % (fname, group["description"],
+                                                      t["description"]))
+        return passed, rejected, failures
+
+    def test_required_files(self):
+        passed, rejected, failures = self.run_folder(SUITE)
+        self.assertEqual(failures, [])
+        self.assertEqual((passed, rejected), (969, 330))
+
+    def test_out_of_subset_schemas_are_rejected_for_the_documented_reasons(self):
+        reasons = {}
+        for fname, group in _suite_groups(SUITE):
+            try:
+                compile_schema(group["schema"])
+            except SchemaError as e:
+                reasons.setdefault(fname, set()).add(str(e).split(": ", 1)[0].rsplit("/", 1)[-1])
+        self.assertEqual(set(reasons), {
+            "anchor.json", "defs.json", "dynamicRef.json", "not.json", "pattern.json",
+            "patternProperties.json", "ref.json", "refRemote.json", "unevaluatedItems.json",
+            "unevaluatedProperties.json", "vocabulary.json"})
+
+    def test_optional_files(self):
+        # ECMA-262 regex classes (\\d, \\w, \\s with U+FEFF) are translated, so every
+        # optional test inside the subset passes.
+        passed, rejected, failures = self.run_folder(os.path.join(SUITE, "optional"))
+        self.assertEqual(failures, [])
+        self.assertEqual(passed, 95)
+
+    def test_optional_format_files_never_crash(self):
+        # format is an annotation (the 2020-12 default): those tests that expect a
+        # format assertion fail by design, and none may crash.
+        passed, rejected, failures = self.run_folder(os.path.join(SUITE, "optional", "format"))
+        self.assertEqual(passed + len(failures), 764)
+        self.assertEqual(rejected, 0)
+
+
+class SchemaChecker(unittest.TestCase):
+
+    def errors(self, schema, instance):
+        return compile_schema(schema).errors(instance)
+
+    def test_message_names_pointer_and_keyword(self):
+        s = {"type": "object", "properties": {"address": {"type": "object", "properties": {
+            "zip": {"type": "string", "pattern": "^[0-9]{5}$"}}}}}
+        self.assertEqual(self.errors(s, {"address": {"zip": "1234"}}),
+                         ["/address/zip: does not match pattern '^[0-9]{5}$'"])
+        self.assertEqual(self.errors({"required": ["a"]}, {}),
+                         ['(root): missing required property "a"'])
+        self.assertEqual(self.errors({"items": {"minimum": 3}}, [5, 1]),
+                         ["/1: 1 is less than minimum 3"])
+        self.assertEqual(self.errors({"properties": {"a/b~": {"type": "string"}}}, {"a/b~": 1}),
+                         ["/a~1b~0: expected type string, got integer"])
+        self.assertEqual(self.errors({"additionalProperties": False}, {"x": 1}),
+                         ['(root): unexpected property "x" (additionalProperties)'])
+
+    def test_json_value_semantics(self):
+        self.assertTrue(self.errors({"type": "integer"}, True))
+        self.assertTrue(self.errors({"type": "number"}, False))
+        self.assertFalse(self.errors({"type": "integer"}, 1.0))
+        self.assertFalse(self.errors({"type": "integer"}, 1e308))
+        self.assertTrue(self.errors({"enum": [1]}, True))
+        self.assertTrue(self.errors({"const": False}, 0))
+        self.assertFalse(self.errors({"const": 1}, 1.0))
+        self.assertTrue(self.errors({"const": [False]}, [0]))
+        self.assertFalse(self.errors({"uniqueItems": True}, [1, True]))
+        self.assertTrue(self.errors({"uniqueItems": True}, [1, 1.0]))
+        self.assertTrue(self.errors({"uniqueItems": True}, [{"a": 1}, {"a": 1.0}]))
+        self.assertFalse(self.errors({"maxLength": 1}, "\U0001F600"))
+
+    def test_multiple_of_is_exact(self):
+        self.assertFalse(self.errors({"multipleOf": 0.1}, 0.3))
+        self.assertFalse(self.errors({"multipleOf": 0.0001}, 0.0075))
+        self.assertTrue(self.errors({"multipleOf": 0.123}, 1e308))
+        self.assertTrue(self.errors({"multipleOf": 2}, 7))
+
+    def test_pattern_is_searched_and_ecma_anchored(self):
+        self.assertFalse(self.errors({"pattern": "b"}, "abc"))
+        self.assertTrue(self.errors({"pattern": "^abc$"}, "abc\n"))
+        self.assertTrue(self.errors({"pattern": "^\\d$"}, "\u0661"))     # ECMA \d is ASCII
+        self.assertFalse(self.errors({"pattern": "^[$]$"}, "$"))
+
+    def test_unsupported_keywords_say_what_to_use(self):
+        cases = {
+            "unevaluatedProperties": "additionalProperties",
+            "dependencies": "dependentRequired",
+            "additionalItems": "prefixItems",
+        }
+        for kw, hint in cases.items():
+            with self.assertRaises(SchemaError) as cm:
+                compile_schema({"properties": {"x": {kw: False}}})
+            self.assertIn("#/properties/x/" + kw, str(cm.exception))
+            self.assertIn(hint, str(cm.exception))
+        with self.assertRaisesRegex(SchemaError, "prefixItems"):
+            compile_schema({"items": [{"type": "string"}]})
+
+    def test_rejected_at_compile_time(self):
+        bad = [
+            {"$ref": "https://example.com/schema"}, {"$ref": "#/$defs/missing"},
+            {"$ref": "#nowhere"}, {"$dynamicRef": "#x"},
+            {"$schema": "http://json-schema.org/draft-04/schema#"},
+            {"properties": {"a": {"$id": "inner"}}}, {"properties": {"a": {"$schema": "x"}}},
+            {"pattern": "\\p{L}"}, {"pattern": "(?P<x>a)"}, {"pattern": "a++"}, {"pattern": "("},
+            {"minimum": "3"}, {"required": "a"}, {"type": "int"}, {"maxLength": -1},
+            {"multipleOf": 0}, {"enum": 3}, {"anyOf": []}, {"properties": []}, 3, None,
+            {"type": ["string", "string"]}, {"required": ["a", "a"]}, {"$anchor": "1x"},
+            {"$ref": "#"}, {"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}}},
+        ]
+        for s in bad:
+            with self.subTest(schema=s), self.assertRaises(SchemaError):
+                compile_schema(s)
+
+    def test_refs_pointers_anchors(self):
+        s = {"$defs": {"a/b": {"type": "integer"}, "c%d": {"type": "string"},
+                       "n": {"$anchor": "num", "minimum": 0}},
+             "properties": {"x": {"$ref": "#/$defs/a~1b"}, "y": {"$ref": "#/$defs/c%25d"},
+                            "z": {"$ref": "#num"}, "t": {"$ref": "#"}}}
+        v = compile_schema(s)
+        self.assertEqual(v.errors({"x": 1, "y": "s", "z": 3, "t": {"x": 2}}), [])
+        self.assertEqual(len(v.errors({"x": "1", "y": 2, "z": -1, "t": {"x": "2"}})), 4)
+
+    def test_recursive_schema_and_deep_instance_are_bounded(self):
+        v = compile_schema({"type": "array", "items": {"$ref": "#"}})
+        deep = []
+        for _ in range(500):
+            deep = [deep]
+        errs = v.errors(deep)
+        self.assertEqual(len(errs), 1)
+        self.assertIn("deeper than", errs[0])
+
+    def test_nested_anyof_bomb_is_linear(self):
+        defs = {"L0": {"type": "integer"}}
+        for k in range(1, 17):
+            branch = {"type": "array", "items": {"$ref": "#/$defs/L%d" % (k - 1)}}
+            defs["L%d" % k] = {"anyOf": [branch, copy.deepcopy(branch)]}
+        v = compile_schema({"$defs": defs, "$ref": "#/$defs/L16"})
+        inst = "leaf"
+        for _ in range(16):
+            inst = [inst]
+        calls = []
+        real = mcp_stdio._State.fail
+        # Count the work through the error path: memoisation keeps it to ~2 per level.
+        mcp_stdio._State.fail = lambda self, loc, msg: calls.append(1) or real(self, loc, msg)
+        try:
+            self.assertTrue(v.errors(inst))
+        finally:
+            mcp_stdio._State.fail = real
+        self.assertLess(len(calls), 200)
+
+    def test_caps(self):
+        deep = {}
+        for _ in range(80):
+            deep = {"items": deep}
+        with self.assertRaisesRegex(SchemaError, "deeper"):
+            compile_schema(deep)
+        with self.assertRaisesRegex(SchemaError, "subschemas"):
+            compile_schema({"properties": {str(i): {} for i in range(10001)}})
+        v = compile_schema({"items": {"type": "string"}})
+        self.assertEqual(len(v.errors(list(range(1000)))), 20)
+
+    def test_draft07_accepted_where_it_agrees(self):
+        d7 = "http://json-schema.org/draft-07/schema#"
+        v = compile_schema({"$schema": d7, "type": "object", "properties": {
+            "a": {"$ref": "#/definitions/A", "description": "annotations beside $ref are fine"}},
+            "definitions": {"A": {"type": "string"}}})
+        self.assertEqual(v.errors({"a": "x"}), [])
+        self.assertTrue(v.errors({"a": 1}))
+        for bad in ({"$ref": "#/definitions/A", "minLength": 1, "definitions": {"A": {}}},
+                    {"items": [{}]}, {"dependencies": {}}, {"additionalItems": False}):
+            bad = dict(bad, **{"$schema": d7})
+            with self.subTest(schema=bad), self.assertRaises(SchemaError):
+                compile_schema(bad)
+
+    def test_annotations_and_unknown_keywords_are_accepted(self):
+        v = compile_schema({"format": "email", "x-mcp-header": "X", "discriminator": {},
+                            "contentMediaType": "application/json", "title": "t",
+                            "$comment": "c", "deprecated": True})
+        self.assertEqual(v.errors("not an email"), [])
+
+    def test_schema_object_is_left_unchanged(self):
+        s = {"type": "object", "$defs": {"a": {"$anchor": "x"}}, "properties": {
+            "a": {"$ref": "#x"}, "b": {"anyOf": [{"type": "null"}, {"type": "string"}]}}}
+        before = copy.deepcopy(s)
+        v = compile_schema(s)
+        v.errors({"a": 1, "b": 2})
+        self.assertEqual(s, before)
+        self.assertIs(v.schema, s)
+
+    def test_validate_caches(self):
+        s = {"type": "string"}
+        self.assertEqual(validate(s, "x"), [])
+        self.assertEqual(validate(s, 1), ["(root): expected type string, got integer"])
+
+    def test_conformance_fixture(self):
+        fixture = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+            "$defs": {"address": {"$anchor": "addressDef", "type": "object", "properties": {
+                "street": {"type": "string"}, "city": {"type": "string"}}}},
+            "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"},
+                           "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                           "phone": {"type": "string"}, "email": {"type": "string"}},
+            "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+            "if": {"properties": {"contactMethod": {"const": "phone"}},
+                   "required": ["contactMethod"]},
+            "then": {"required": ["phone"]}, "else": {"required": ["email"]},
+            "additionalProperties": False}
+        v = compile_schema(fixture)
+        self.assertEqual(v.errors({"contactMethod": "phone", "phone": "1"}), [])
+        self.assertTrue(v.errors({"contactMethod": "phone", "email": "a@b"}))
+        self.assertTrue(v.errors({"phone": "1", "extra": 1}))
+
+
+class SchemaProperties(unittest.TestCase):
+    """Random schemas and instances (fixed seed): only SchemaError, stable verdicts."""
+
+    KEYWORDS = ["type", "enum", "const", "minimum", "maximum", "exclusiveMinimum", "multipleOf",
+                "minLength", "maxLength", "pattern", "items", "prefixItems", "contains",
+                "minItems", "uniqueItems", "properties", "required", "additionalProperties",
+                "patternProperties", "propertyNames", "dependentRequired", "dependentSchemas",
+                "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "$ref", "$defs",
+                "unevaluatedItems", "minContains", "maxProperties", "bogus"]
+
+    def value(self, r, depth=0):
+        k = r.randrange(9 if depth < 3 else 6)
+        if k == 6:
+            return [self.value(r, depth + 1) for _ in range(r.randrange(3))]
+        if k == 7:
+            return {r.choice("abc"): self.value(r, depth + 1) for _ in range(r.randrange(3))}
+        return [None, True, r.randint(-5, 5), r.random() * 10 - 5, r.choice(["", "a", "ab", "1"]),
+                r.choice([0.5, -0.0, 3.0]), None, None, r.choice(["x", "aa", "2"])][k]
+
+    def schema(self, r, depth=0):
+        if depth > 3 or r.random() < 0.15:
+            return r.choice([True, False, {}])
+        s = {}
+        for _ in range(r.randrange(1, 4)):
+            kw = r.choice(self.KEYWORDS)
+            sub = lambda: self.schema(r, depth + 1)  # noqa: E731
+            s[kw] = {
+                "type": lambda: r.choice(["string", "integer", ["null", "number"], "array", "obj"]),
+                "enum": lambda: [self.value(r) for _ in range(r.randrange(3))],
+                "const": lambda: self.value(r),
+                "pattern": lambda: r.choice(["^a", "b$", "[", "\\d+", "(a|b)*"]),
+                "items": sub, "contains": sub, "not": sub, "if": sub, "then": sub, "else": sub,
+                "additionalProperties": sub, "propertyNames": sub, "prefixItems": lambda: [sub()],
+                "properties": lambda: {r.choice("abc"): sub()},
+                "patternProperties": lambda: {r.choice(["^a", "b"]): sub()},
+                "dependentSchemas": lambda: {"a": sub()},
+                "dependentRequired": lambda: {"a": ["b"]},
+                "required": lambda: r.choice([["a"], ["a", "b"], "a"]),
+                "allOf": lambda: [sub(), sub()], "anyOf": lambda: [sub()], "oneOf": lambda: [sub(), sub()],
+                "$ref": lambda: r.choice(["#", "#/$defs/x", "#/properties/a", "http://x"]),
+                "$defs": lambda: {"x": sub()},
+            }.get(kw, lambda: r.choice([0, 1, 2.5, -1, "3", True]))()
+        return s
+
+    def test_random_schemas(self):
+        r = random.Random(20261130)
+        compiled = 0
+        for _ in range(1500):
+            s = self.schema(r)
+            try:
+                v1 = compile_schema(s)
+            except SchemaError:
+                continue
+            v2 = compile_schema(copy.deepcopy(s))
+            compiled += 1
+            for _ in range(5):
+                x = self.value(r)
+                self.assertEqual(v1.errors(x), v2.errors(x))
+        self.assertGreater(compiled, 300)
+
+
+###############################################################################
+# Wire codec and line splitter (sans-IO) ######################################
+###############################################################################
+
+class Codec(unittest.TestCase):
+
+    def code(self, line):
+        with self.assertRaises(mcp_stdio.ProtocolError) as cm:
+            mcp_stdio.decode_message(line)
+        return cm.exception.code
+
+    def test_strict_json(self):
+        for bad in (b"\xff{}", b'{"a":NaN}', b'{"a":Infinity}', b'{"a":-Infinity}',
+                    b'{"a":"\\ud800"}', b'{"\\udc00":1}', b'{"a":1,"a":2}', b'{} x', b"{",
+                    b"1" * 10000, b"\xef\xbb\xbf{}", b"{\x00}"):
+            with self.subTest(line=bad[:20]):
+                self.assertEqual(self.code(bad), -32700)
+        self.assertEqual(mcp_stdio.decode_message(b'{"a":"\\ud83d\\ude00"}'), {"a": "\U0001F600"})
+
+    def test_nesting_limit(self):
+        self.assertEqual(mcp_stdio.decode_message(b"[" * 32 + b"]" * 32), [[[]]] and
+                         mcp_stdio.decode_message(b"[" * 32 + b"]" * 32))
+        self.assertEqual(self.code(b"[" * 33 + b"]" * 33), -32600)
+        self.assertEqual(self.code(b"[" * 100000), -32600)
+        # brackets inside strings do not count
+        self.assertEqual(mcp_stdio.decode_message(b'{"a":"' + b"[" * 100 + b'"}'),
+                         {"a": "[" * 100})
+
+    def test_canonical_encoding(self):
+        self.assertEqual(mcp_stdio.encode_message({"a": "\u00e9", "b": [1, 2.5]}),
+                         '{"a":"\u00e9","b":[1,2.5]}\n'.encode("utf-8"))
+        with self.assertRaises(ValueError):
+            mcp_stdio.encode_message({"a": float("nan")})
+
+    def test_splitter(self):
+        s = mcp_stdio.LineSplitter(max_line=10)
+        self.assertEqual(s.feed(b"\xef\xbb"), [])
+        self.assertEqual(s.feed(b"\xbfab\r\n\n  \r\ncd"), [b"ab"])
+        self.assertEqual(s.feed(b"e\n" + b"x" * 10 + b"\n" + b"y" * 11 + b"\nz\n"),
+                         [b"cde", b"x" * 10, None, b"z"])
+        self.assertEqual(s.feed(b"q" * 50), [None])
+        self.assertEqual(s.feed(b"q" * 50 + b"\nok\n"), [b"ok"])
+        self.assertFalse(s.pending())
+        s.feed(b"partial")
+        self.assertTrue(s.pending())
+        s2 = mcp_stdio.LineSplitter()
+        self.assertEqual(s2.feed(b'{"a":1}\xef\xbb\xbf\n'), [b'{"a":1}\xef\xbb\xbf'])
+        self.assertEqual(s2.feed(b"a\rb\n"), [b"a\rb"])
+
+    def test_splitter_memory_is_bounded(self):
+        s = mcp_stdio.LineSplitter(max_line=1000)
+        chunk = b"z" * 65536
+        out = []
+        for _ in range(200):
+            out += s.feed(chunk)
+            self.assertLessEqual(len(s._buf), 1001)
+        self.assertEqual(out, [None])
+        self.assertEqual(s.feed(b"\n{}\n"), [b"{}"])
+
+
+
+###############################################################################
+# The server through pipes: framing, admission, limits #######################
+###############################################################################
+
+def err_code(msg):
+    return msg["error"]["code"]
+
+
+class Framing(ProcTest):
+
+    def test_crlf_blank_lines_and_leading_bom(self):
+        p = self.spawn()
+        p.send_bytes(b"\xef\xbb\xbf" + b'{"jsonrpc":"2.0","id":1,"method":"ping"}\r\n\r\n  \n\n')
+        self.assertEqual(p.recv_line(), b'{"jsonrpc":"2.0","id":1,"result":{}}\n')
+        p.send_bytes(b'\xef\xbb\xbf{"jsonrpc":"2.0","id":2,"method":"ping"}\n')
+        self.assertEqual(p.recv_line(), b'{"jsonrpc":"2.0","error":{"code":-32700,'
+                         b'"message":"Parse error: unexpected byte order mark at column 1"}}\n')
+        self.assertEqual(p.close(), 0)
+
+    def test_bytes_split_across_writes(self):
+        p = self.spawn()
+        data = b'{"jsonrpc":"2.0","id":"a","method":"ping"}\n{"jsonrpc":"2.0","id":"b","method":"ping"}\n'
+        for i in range(len(data)):
+            p.send_bytes(data[i:i + 1])
+        self.assertEqual(p.recv()["id"], "a")
+        self.assertEqual(p.recv()["id"], "b")
+
+    def test_clean_eof_exits_zero_without_output(self):
+        p = self.spawn()
+        self.assertEqual(p.close(), 0)
+        self.assertEqual(p.raw, [])
+
+    def test_partial_line_at_eof_is_not_executed(self):
+        p = self.spawn()
+        p.send_bytes(b'{"jsonrpc":"2.0","id":1,"method":"ping"}')
+        self.assertEqual(p.close(), 1)
+        self.assertEqual(p.raw, [])
+        self.assertIn(b"without a final LF", p.stderr)
+        self.assertNotIn(b"ping", p.stderr)
+
+    def test_line_limit_at_the_boundary_and_one_over(self):
+        p = self.spawn("--max-line", "100")
+        head = b'{"jsonrpc":"2.0","id":1,"method":"ping","x":"'
+        exact = head + b"a" * (100 - len(head) - 2) + b'"}'
+        self.assertEqual(len(exact), 100)
+        p.send_bytes(exact + b"\r\n")
+        self.assertEqual(p.recv(), {"jsonrpc": "2.0", "id": 1, "result": {}})
+        over = head + b"a" * (101 - len(head) - 2) + b'"}'
+        p.send_bytes(over + b"\n")
+        r = p.recv()
+        self.assertEqual(r, {"jsonrpc": "2.0", "error": {"code": -32600, "message":
+                             "Invalid Request: message line exceeds the limit of 100 bytes"}})
+        p.send_bytes(b'{"jsonrpc":"2.0","id":2,"method":"ping"}\n')
+        self.assertEqual(p.recv()["id"], 2)
+
+    def test_default_line_limit_is_one_mebibyte(self):
+        p = self.spawn()
+        head = b'{"jsonrpc":"2.0","id":1,"method":"ping","x":"'
+        for size, ok in ((1 << 20, True), ((1 << 20) + 1, False)):
+            line = head + b"a" * (size - len(head) - 2) + b'"}'
+            p.send_bytes(line + b"\n")
+            r = p.recv()
+            self.assertEqual("result" in r, ok)
+
+    def test_huge_line_without_lf_keeps_memory_bounded(self):
+        p = self.spawn()
+        chunk = b"x" * (1 << 20)
+        rss = []
+        for i in range(100):
+            p.send_bytes(chunk)
+            if i in (5, 99):
+                with open("/proc/%d/status" % p.p.pid) as f:
+                    rss.append(int([l for l in f if l.startswith("VmRSS")][0].split()[1]))
+        r = p.recv()
+        self.assertEqual(err_code(r), -32600)
+        p.send_bytes(b'\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n')
+        self.assertEqual(p.recv()["id"], 7)
+        self.assertLess(rss[1] - rss[0], 4096, "RSS grew by more than 4 MiB: %r" % rss)
+
+    def test_tool_output_to_stdout_does_not_corrupt_the_stream(self):
+        pass  # see ScriptTools.test_print_and_child_processes
+
+
+class Admission(ProcTest):
+
+    def setUp(self):
+        self.p = self.spawn()
+
+    def expect(self, raw, code, rid=None, has_id=False):
+        self.p.send_bytes(raw + b"\n")
+        r = self.p.recv()
+        self.assertEqual(err_code(r), code, r)
+        if has_id:
+            self.assertEqual(r["id"], rid)
+        else:
+            self.assertNotIn("id", r)
+        return r
+
+    def test_parse_errors(self):
+        for raw in (b"{", b"\xc3\x28", b'{"jsonrpc":"2.0","id":1,"method":"ping","x":NaN}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"ping","x":"\\udead"}',
+                    b'{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"ping"} {}', b"\x00",
+                    b'{"jsonrpc":"2.0","id":1,"method":"ping","x":' + b"9" * 10000 + b"}"):
+            with self.subTest(raw=raw[:30]):
+                self.expect(raw, -32700)
+
+    def test_invalid_requests_without_id(self):
+        for raw in (b"1", b'"x"', b"null", b'{"id":null}', b'{"jsonrpc":"2.0"}',
+                    b'{"jsonrpc":"2.0","method":1}', b'{"jsonrpc":"1.0","method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":null,"method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":true,"method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":1.5,"method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":[1],"method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":{},"method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":-9007199254740992,"method":"ping"}',
+                    b"[]", b"[1,2]"):
+            with self.subTest(raw=raw):
+                self.expect(raw, -32600)
+
+    def test_invalid_requests_with_id(self):
+        self.expect(b'{"id":5,"method":"ping"}', -32600, 5, True)
+        self.expect(b'{"id":4}', -32600, 4, True)
+        self.expect(b'{"jsonrpc":"2.0","id":"s","method":null}', -32600, "s", True)
+        self.expect(b'{"jsonrpc":"2.0","id":6,"method":"ping","params":[]}', -32602, 6, True)
+        self.expect(b'{"jsonrpc":"2.0","id":7,"method":"ping","params":1}', -32602, 7, True)
+
+    def test_ids_are_echoed_exactly(self):
+        for rid in (0, "", "1", 1, -5, 9007199254740991, -9007199254740991, "\u00e9\U0001F600"):
+            with self.subTest(rid=rid):
+                r = self.p.request({"jsonrpc": "2.0", "id": rid, "method": "ping"})
+                self.assertEqual(r, {"jsonrpc": "2.0", "id": rid, "result": {}})
+                self.assertIs(type(r["id"]), type(rid))
+
+    def test_method_name_limit(self):
+        m128 = "m" * 128
+        r = self.p.request({"jsonrpc": "2.0", "id": 1, "method": m128})
+        self.assertEqual(err_code(r), -32602)      # unlocked: admitted, then needs _meta
+        self.expect(json.dumps({"jsonrpc": "2.0", "id": 2, "method": m128 + "m"}).encode(),
+                    -32600, 2, True)
+        self.expect(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "\u00e9" * 65}).encode(),
+                    -32600, 3, True)
+
+    def test_notifications_and_responses_are_never_answered(self):
+        for raw in (b'{"jsonrpc":"2.0","method":"nope"}',
+                    b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}',
+                    b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}',
+                    b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+                    b'{"jsonrpc":"2.0","method":"initialize","params":{}}',
+                    b'{"jsonrpc":"2.0","id":1,"result":{}}',
+                    b'{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x"}}'):
+            self.p.send_bytes(raw + b"\n")
+        self.p.send_bytes(b'{"jsonrpc":"2.0","id":"last","method":"ping"}\n')
+        self.assertEqual(self.p.recv()["id"], "last")
+
+    def test_nesting_limit_boundary(self):
+        inner = b"[" * 30 + b"]" * 30
+        ok = b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":' + inner + b"}}"
+        self.p.send_bytes(ok + b"\n")
+        self.assertIn("result", self.p.recv())
+        deeper = ok.replace(inner, b"[" + inner + b"]")
+        self.expect(deeper, -32600)
+        self.expect(b"[" * 100000 + b"]" * 100000, -32600)
+
+    def test_params_size_limit(self):
+        p = self.spawn("--max-params", "100")
+        p.rev = "2025-11-25"
+        p.initialize()
+
+        def call(n):
+            args = {"text": "a" * n}
+            params = {"name": "echo", "arguments": args}
+            size = len(json.dumps(params, separators=(",", ":")))
+            return size, p.request({"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                                    "params": params})
+        base, _ = call(0)
+        size, r = call(100 - base)
+        self.assertEqual(size, 100)
+        self.assertIn("result", r)
+        size, r = call(101 - base)
+        self.assertEqual(err_code(r), -32602)
+        self.assertIn("exceed the limit of 100", r["error"]["message"])
+
+
+###############################################################################
+# Eras ###########################################################################
+###############################################################################
+
+class LegacyEra(ProcTest):
+
+    def test_initialize_each_revision(self):
+        for version, answered in (("2024-11-05", "2024-11-05"), ("2025-03-26", "2025-03-26"),
+                                  ("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"),
+                                  ("2026-07-28", "2025-11-25"), ("1999-01-01", "2025-11-25"),
+                                  (None, "2025-11-25"), (42, "2025-11-25")):
+            with self.subTest(version=version):
+                p = self.spawn()
+                p.rev = answered
+                r = p.request(init_msg(1, version))["result"]
+                self.assertEqual(r["protocolVersion"], answered)
+                self.assertEqual(r["capabilities"]["tools"], {"listChanged": False})
+                self.assertEqual(set(r["serverInfo"]),
+                                 {"name", "version"} | ({"title"} if answered >= "2025-06-18" else set()))
+                self.assertNotIn("resultType", r)
+                p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+                tools = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})["result"]
+                self.assertEqual([t["name"] for t in tools["tools"]],
+                                 ["add", "countdown", "divide", "echo"])
+                self.assertNotIn("ttlMs", tools)
+                fields = set().union(*(set(t) for t in tools["tools"]))
+                expect = {"name", "description", "inputSchema"}
+                if answered >= "2025-03-26":
+                    expect.add("annotations")
+                if answered >= "2025-06-18":
+                    expect |= {"title", "outputSchema"}
+                self.assertEqual(fields, expect)
+                r = p.request({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                               "params": {"name": "add", "arguments": {"a": 1, "b": 2.5}}})["result"]
+                self.assertEqual(r["content"], [{"type": "text", "text": '{"sum":3.5}'}])
+                self.assertEqual("structuredContent" in r, answered >= "2025-06-18")
+                self.assertEqual(p.close(), 0)
+
+    def test_old_initialized_notification_and_ping(self):
+        p = self.spawn()
+        p.rev = "2025-06-18"
+        p.request(init_msg(1, "2025-06-18"))
+        p.send({"jsonrpc": "2.0", "method": "initialized"})
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 2, "method": "ping"})["result"], {})
+
+    def test_initialize_params_are_checked(self):
+        p = self.spawn()
+        for params in (None, {}, {"capabilities": {}, "clientInfo": "x"},
+                       {"capabilities": [], "clientInfo": {}}):
+            msg = {"jsonrpc": "2.0", "id": 1, "method": "initialize"}
+            if params is not None:
+                msg["params"] = params
+            self.assertEqual(err_code(p.request(msg)), -32602)
+        p.rev = "2025-11-25"
+        self.assertIn("result", p.request(init_msg(2)))     # the errors did not lock
+
+    def test_requests_before_initialize(self):
+        p = self.spawn()
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 1, "method": "ping"})["result"], {})
+        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        self.assertEqual(err_code(r), -32602)
+        self.assertIn("initialize", r["error"]["message"])
+
+    def test_unknown_and_modern_only_methods(self):
+        p = self.spawn()
+        p.initialize()
+        for m in ("nope", "subscriptions/listen", "resources/subscribe"):
+            self.assertEqual(err_code(p.request({"jsonrpc": "2.0", "id": 1, "method": m})), -32601)
+        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "server/discover"})
+        self.assertEqual(err_code(r), -32600)
+        self.assertEqual(r["error"]["data"]["reason"], "era-mismatch")
+
+    def test_progress_token_in_meta_is_ordinary_on_legacy(self):
+        p = self.spawn()
+        p.initialize("2025-11-25")
+        r = p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "echo", "arguments": {"text": "hi"}, "_meta": {"progressToken": "t1"}}})
+        self.assertEqual(r["result"]["structuredContent"], {"text": "hi"})
+
+    def test_set_level(self):
+        p = self.spawn()
+        p.initialize()
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel",
+                                    "params": {"level": "debug"}})["result"], {})
+        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel",
+                       "params": {"level": "loud"}})
+        self.assertEqual(err_code(r), -32602)
+
+
+class Batches(ProcTest):
+
+    def test_batches_on_2025_03_26(self):
+        p = self.spawn()
+        p.initialize("2025-03-26")
+        p.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                 "params": {"name": "add", "arguments": {"a": 1, "b": 1}}},
+                {"jsonrpc": "2.0", "id": 3, "method": "initialize"}, 5])
+        line = p.recv_line()
+        batch = json.loads(line)
+        self.assertIsInstance(batch, list)
+        by_id = {json.dumps(m.get("id")): m for m in batch}
+        self.assertEqual(len(batch), 4)
+        self.assertEqual(by_id["1"]["result"], {})
+        self.assertEqual(by_id["2"]["result"]["content"][0]["text"], '{"sum":2}')
+        self.assertEqual(by_id["3"]["error"]["code"], -32600)
+        self.assertEqual(by_id["null"]["error"]["code"], -32600)
+        if WireSchemas.available():
+            v = WireSchemas.validator("2025-03-26", "JSONRPCBatchResponse")
+            self.assertEqual(v.errors([m for m in batch if "id" in m]), [])
+        p.send([{"jsonrpc": "2.0", "method": "notifications/initialized"}])
+        p.send([])
+        self.assertEqual(p.recv()["error"]["code"], -32600)
+
+    def test_batches_refused_elsewhere(self):
+        for version in (None, "2025-06-18", "2025-11-25", MODERN):
+            p = self.spawn()
+            if version == MODERN:
+                p.request({"jsonrpc": "2.0", "id": 0, "method": "tools/list",
+                           "params": {"_meta": modern_meta()}})
+            elif version:
+                p.initialize(version)
+            p.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"}])
+            r = p.recv()
+            self.assertEqual(r, {"jsonrpc": "2.0", "error": {"code": -32600, "message":
+                                 "Invalid Request: batches are only accepted on a 2025-03-26 connection"}})
+
+
+class ModernEra(ProcTest):
+
+    def req(self, p, rid, method, params=None, **meta):
+        params = dict(params or {})
+        params["_meta"] = modern_meta(**meta)
+        return p.request({"jsonrpc": "2.0", "id": rid, "method": method, "params": params},
+                         rev=MODERN)
+
+    def test_discover(self):
+        p = self.spawn()
+        r = self.req(p, 1, "server/discover")["result"]
+        self.assertEqual(r["resultType"], "complete")
+        self.assertEqual(r["supportedVersions"], [MODERN])
+        self.assertEqual(r["capabilities"], {"logging": {}, "tools": {"listChanged": False}})
+        self.assertEqual((r["ttlMs"], r["cacheScope"]), (3600000, "public"))
+        self.assertEqual(r["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "mcp-stdio-demo")
+        self.assertIn("instructions", r)
+
+    def test_every_result_is_stamped(self):
+        p = self.spawn("--ttl-ms", "5")
+        r = self.req(p, 1, "tools/list")["result"]
+        self.assertEqual((r["resultType"], r["ttlMs"], r["cacheScope"]), ("complete", 5, "public"))
+        self.assertEqual([t["name"] for t in r["tools"]], ["add", "countdown", "divide", "echo"])
+        r = self.req(p, 2, "tools/call", {"name": "echo", "arguments": {"text": "x"}})["result"]
+        self.assertEqual(r, {"content": [{"type": "text", "text": "x"}],
+                             "structuredContent": {"text": "x"}, "resultType": "complete",
+                             "_meta": {"io.modelcontextprotocol/serverInfo": {
+                                 "name": "mcp-stdio-demo", "version": mcp_stdio.__version__,
+                                 "title": "mcp_stdio demo"}}})
+        self.assertNotIn("ttlMs", r)
+
+    def test_meta_errors(self):
+        p = self.spawn()
+        cases = [
+            ({"io.modelcontextprotocol/protocolVersion": MODERN}, -32602),
+            ({"io.modelcontextprotocol/protocolVersion": MODERN,
+              "io.modelcontextprotocol/clientCapabilities": []}, -32602),
+            ({"io.modelcontextprotocol/protocolVersion": 7,
+              "io.modelcontextprotocol/clientCapabilities": {}}, -32602),
+            (modern_meta(**{"io.modelcontextprotocol/logLevel": "loud"}), -32602),
+        ]
+        for meta, code in cases:
+            r = p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+                           "params": {"_meta": meta}}, rev=MODERN)
+            self.assertEqual(err_code(r), code)
+        for version in ("2025-11-25", "2099-01-01"):
+            r = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {
+                "io.modelcontextprotocol/protocolVersion": version,
+                "io.modelcontextprotocol/clientCapabilities": {}}}}, rev=MODERN)
+            self.assertEqual(r["error"], {"code": -32022, "message": "Unsupported protocol version",
+                                          "data": {"supported": [MODERN], "requested": version}})
+        # none of these locked the era: initialize still works
+        p.rev = "2025-11-25"
+        self.assertIn("result", p.request(init_msg(3)))
+
+    def test_unknown_and_removed_methods(self):
+        p = self.spawn()
+        for m in ("ping", "logging/setLevel", "resources/subscribe", "nope", "initialize2"):
+            self.assertEqual(err_code(self.req(p, 1, m)), -32601)
+        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, rev=MODERN)
+        self.assertEqual(err_code(r), -32602)
+
+    def test_client_info_is_optional_and_unverified(self):
+        p = self.spawn()
+        r = self.req(p, 1, "tools/list", **{"io.modelcontextprotocol/clientInfo": "junk",
+                                            "traceparent": "00-x", "progressToken": 3})
+        self.assertIn("result", r)
+
+
+class EraMixing(ProcTest):
+
+    def test_discover_then_initialize(self):
+        # Claude Code 2.1.280, Copilot CLI 1.0.81-1: probe, then initialize anyway.
+        p = self.spawn()
+        r = p.request({"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+                       "params": {"_meta": modern_meta()}}, rev=MODERN)
+        self.assertIn("result", r)
+        p.initialize("2025-11-25")
+        self.assertIn("result", p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+
+    def test_discover_then_modern(self):
+        p = self.spawn()
+        for rid, method in ((1, "server/discover"), (2, "tools/list"), (3, "server/discover")):
+            r = p.request({"jsonrpc": "2.0", "id": rid, "method": method,
+                           "params": {"_meta": modern_meta()}}, rev=MODERN)
+            self.assertEqual(r["result"]["resultType"], "complete")
+
+    def test_legacy_then_modern_request(self):
+        p = self.spawn()
+        p.initialize("2025-06-18")
+        r = p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+                       "params": {"_meta": modern_meta()}})
+        self.assertEqual(r["error"]["code"], -32600)
+        self.assertEqual(r["error"]["data"], {"reason": "era-mismatch", "era": "legacy",
+                                              "negotiatedVersion": "2025-06-18"})
+
+    def test_modern_then_initialize(self):
+        p = self.spawn()
+        p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+                   "params": {"_meta": modern_meta()}}, rev=MODERN)
+        r = p.request(init_msg(2), rev=MODERN)
+        self.assertEqual(r["error"]["code"], -32600)
+        self.assertEqual(r["error"]["data"], {"reason": "era-mismatch", "era": "modern",
+                                              "supported": [MODERN]})
+        self.assertIn(MODERN, r["error"]["message"])
+        r = p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"}, rev=MODERN)
+        self.assertEqual(err_code(r), -32602)
+
+    def test_second_initialize(self):
+        p = self.spawn()
+        p.initialize()
+        r = p.request(init_msg(5))
+        self.assertEqual(err_code(r), -32600)
+        self.assertIn("already initialized", r["error"]["message"])
+
+    def test_modern_initialize_with_meta_is_legacy(self):
+        p = self.spawn()
+        msg = init_msg(1, "2025-06-18")
+        msg["params"]["_meta"] = modern_meta()
+        p.rev = "2025-06-18"
+        self.assertEqual(p.request(msg)["result"]["protocolVersion"], "2025-06-18")
+
+
+###############################################################################
+# Tools ##########################################################################
+###############################################################################
+
+class DemoTools(ProcTest):
+
+    def setUp(self):
+        self.p = self.spawn()
+        self.p.initialize("2025-11-25")
+
+    def call(self, name, args=None, rid=1, **params):
+        params.update({"name": name})
+        if args is not None:
+            params["arguments"] = args
+        return self.p.request({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
+                               "params": params})
+
+    def test_echo(self):
+        r = self.call("echo", {"text": "h\u00e9llo \U0001F600"})["result"]
+        self.assertEqual(r, {"content": [{"type": "text", "text": "h\u00e9llo \U0001F600"}],
+                             "structuredContent": {"text": "h\u00e9llo \U0001F600"}})
+
+    def test_divide_reports_actionable_error(self):
+        r = self.call("divide", {"dividend": 1, "divisor": 0})["result"]
+        self.assertEqual(r, {"content": [{"type": "text", "text":
+                             "Cannot divide by zero: pass a non-zero 'divisor'."}], "isError": True})
+        r = self.call("divide", {"dividend": 1, "divisor": 4})["result"]
+        self.assertEqual(r["structuredContent"], {"quotient": 0.25})
+
+    def test_protocol_errors(self):
+        for params in ({}, {"name": 5}, {"name": "echo", "arguments": []},
+                       {"name": "echo", "arguments": "x"}):
+            r = self.p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+            self.assertEqual(err_code(r), -32602)
+        r = self.call("nope", {})
+        self.assertEqual(r["error"], {"code": -32602, "message": 'Unknown tool: "nope"'})
+
+    def test_invalid_arguments_are_a_tool_error(self):
+        r = self.call("add", {"a": "1", "c": 2})["result"]
+        self.assertTrue(r["isError"])
+        self.assertEqual(r["content"][0]["text"], "Invalid arguments for tool 'add':\n"
+                         '- /a: expected type number, got string\n'
+                         '- (root): unexpected property "c" (additionalProperties)\n'
+                         '- (root): missing required property "b"')
+        self.assertNotIn("structuredContent", r)
+        r = self.call("echo")["result"]          # arguments absent means {}
+        self.assertTrue(r["isError"])
+
+    def test_grant_hides_tools(self):
+        p = self.spawn("--tools", "echo,add")
+        p.initialize()
+        names = [t["name"] for t in p.request({"jsonrpc": "2.0", "id": 1,
+                                               "method": "tools/list"})["result"]["tools"]]
+        self.assertEqual(names, ["add", "echo"])
+        hidden = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                            "params": {"name": "divide", "arguments": {}}})
+        missing = p.request({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                             "params": {"name": "divide2", "arguments": {}}})
+        self.assertEqual(hidden["error"]["message"].replace("divide", "X"),
+                         missing["error"]["message"].replace("divide2", "X"))
+
+
+class ScriptTools(ScriptTest):
+
+    def start(self, *opts, version="2025-11-25"):
+        p = self.spawn_script(*opts)
+        p.initialize(version)
+        return p
+
+    def call(self, p, name, args=None, rid=1, meta=None):
+        params = {"name": name, "arguments": args or {}}
+        if meta:
+            params["_meta"] = meta
+        p.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+
+    def test_exception_is_internal_error_with_incident(self):
+        p = self.start()
+        self.call(p, "boom")
+        r = p.recv()
+        self.assertEqual(r["error"]["code"], -32603)
+        incident = r["error"]["data"]["incident"]
+        self.assertEqual(r["error"]["message"], "Internal error (incident %s)" % incident)
+        self.assertNotIn("secret", json.dumps(r))
+        p.close()
+        self.assertIn(incident.encode(), p.stderr)
+        self.assertIn(b"secret internal detail", p.stderr)       # the traceback, on stderr
+
+    def test_print_and_child_processes(self):
+        p = self.start()
+        self.call(p, "noisy")
+        self.assertEqual(p.recv()["result"]["content"], [{"type": "text", "text": "quiet"}])
+        self.call(p, "quick", rid=2)
+        self.assertEqual(p.recv()["id"], 2)
+        p.close()
+        self.assertEqual(len(p.raw), 3)
+        for s in (b"hello from print", b"raw write", b"fd one write", b"child process output"):
+            self.assertIn(s, p.stderr)
+
+    def test_bad_results_are_internal_errors(self):
+        p = self.start()
+        for i, name in enumerate(("bad_output", "unserialisable", "leave", "bad_content")):
+            self.call(p, name, rid=i)
+            self.assertEqual(p.recv()["error"]["code"], -32603, name)
+        self.call(p, "quick", rid=99)
+        self.assertEqual(p.recv()["result"]["content"][0]["text"], "quick")
+
+    def test_oversized_result(self):
+        p = self.start("max_response=2000")
+        self.call(p, "big", {"size": 1900}, rid=1)
+        self.assertIn("result", p.recv())
+        self.call(p, "big", {"size": 1990}, rid=2)
+        r = p.recv()
+        self.assertEqual(r["error"]["code"], -32603)
+        self.assertEqual(r["error"]["data"]["limit"], 2000)
+        self.assertGreater(r["error"]["data"]["size"], 2000)
+        self.call(p, "quick", rid=3)
+        self.assertEqual(p.recv()["id"], 3)
+
+    def test_two_mebibyte_result(self):
+        p = self.start("max_response=4000000")
+        self.call(p, "big", {"size": 2 << 20})
+        r = p.recv()
+        self.assertEqual(len(r["result"]["content"][0]["text"]), 2 << 20)
+
+    def test_content_is_down_levelled(self):
+        expect = {
+            "2024-11-05": ["text", "text", "text"],
+            "2025-03-26": ["text", "audio", "text"],
+            "2025-06-18": ["text", "audio", "resource_link"],
+            MODERN: ["text", "audio", "resource_link"],
+        }
+        for version, types in expect.items():
+            p = self.spawn_script()
+            if version == MODERN:
+                p.rev = MODERN
+                self.call(p, "mixed", meta=modern_meta())
+            else:
+                p.initialize(version)
+                self.call(p, "mixed")
+            content = p.recv()["result"]["content"]
+            self.assertEqual([b["type"] for b in content], types, version)
+            self.assertEqual("_meta" in content[0], version >= "2025-06-18")
+
+    def test_sigterm_during_a_call(self):
+        p = self.start()
+        self.call(p, "sleepy", {"seconds": 30})
+        time.sleep(0.2)
+        p.p.send_signal(signal.SIGTERM)
+        self.assertEqual(p.p.wait(5), 0)
+        p.close()
+        self.assertNotIn(b"Traceback", p.stderr)
+
+    def test_closed_stdout(self):
+        r, w = os.pipe()
+        p = subprocess.Popen([sys.executable, self.script], stdin=subprocess.PIPE, stdout=w,
+                             stderr=subprocess.PIPE)
+        self.addCleanup(p.kill)
+        os.close(w)
+        os.close(r)                      # the client closes its end of stdout
+        msgs = [init_msg(), {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                             "params": {"name": "big", "arguments": {"size": 100000}}}]
+        out, err = p.communicate(b"".join(json.dumps(m).encode() + b"\n" for m in msgs),
+                                 timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(b"stdout was closed", err)
+        self.assertNotIn(b"Traceback", err)
+
+
+class Registration(unittest.TestCase):
+
+    def test_bad_definitions(self):
+        ok = lambda a, c: "x"  # noqa: E731
+        cases = [
+            (lambda: mcp_stdio.Tool("bad name", ok), "'bad name'"),
+            (lambda: mcp_stdio.Tool("x" * 129, ok), "1-128"),
+            (lambda: mcp_stdio.Tool("t", None), "handler"),
+            (lambda: mcp_stdio.Tool("t", ok, input_schema={"type": "string"}), "type"),
+            (lambda: mcp_stdio.Tool("t", ok, input_schema=True), "inputSchema"),
+            (lambda: mcp_stdio.Tool("t", ok, input_schema={"type": "object",
+                                                           "unevaluatedProperties": False}),
+             "additionalProperties"),
+            (lambda: mcp_stdio.Tool("t", ok, output_schema={"$ref": "http://x"}), "output"),
+            (lambda: mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("t", ok),
+                                                        mcp_stdio.Tool("t", ok)]), "twice"),
+            (lambda: mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("t", ok)], grant=["u"]),
+             "unknown tool"),
+        ]
+        for make, fragment in cases:
+            with self.assertRaises(mcp_stdio.CatalogError) as cm:
+                make()
+            self.assertIn(fragment, str(cm.exception))
+        self.assertIn("'t'", str(mcp_stdio.CatalogError("tool 't': x")))
+
+
+class CommandLine(ProcTest):
+
+    def run_cli(self, *args):
+        return subprocess.run([sys.executable, SERVER] + list(args), stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=TIMEOUT)
+
+    def test_help_and_version(self):
+        r = self.run_cli("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertTrue(r.stdout.startswith(b"usage: python mcp_stdio.py"))
+        r = self.run_cli("--version")
+        self.assertEqual((r.returncode, r.stdout),
+                         (0, ("mcp_stdio %s\n" % mcp_stdio.__version__).encode()))
+
+    def test_bad_arguments(self):
+        for args in (["--nope"], ["--workers"], ["--workers", "x"], ["--tools", "echo,nope"],
+                     ["--workers", "0"]):
+            r = self.run_cli(*args)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertEqual(r.stdout, b"")
+            self.assertIn(b"usage:", r.stderr)
+
+
+class Engine(unittest.TestCase):
+    """The sans-IO core, driven without processes."""
+
+    def test_feed_returns_lines_and_calls(self):
+        conn = mcp_stdio.demo_server().connection()
+        out = conn.feed(json.dumps(init_msg()).encode() + b"\n" + json.dumps(
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+             "params": {"name": "add", "arguments": {"a": 2, "b": 3}}}).encode() + b"\n")
+        self.assertEqual(conn.era, "legacy")
+        self.assertIsInstance(out[0], bytes)
+        call = out[1]
+        self.assertIsInstance(call, mcp_stdio.Call)
+        call.run()
+        self.assertEqual(json.loads(conn.outbox[0])["result"]["structuredContent"], {"sum": 5})
+        call.run()                      # settled calls never answer twice
+        self.assertEqual(len(conn.outbox), 1)
+
+    def test_rejected_messages_change_nothing(self):
+        conn = mcp_stdio.demo_server().connection()
+        for raw in (b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":'
+                    b'{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"initialize","x":NaN}'):
+            conn.feed(raw + b"\n")
+            self.assertEqual((conn.era, conn.inflight), ("unlocked", {}))
+
+
+if __name__ == "__main__":
+    unittest.main()
