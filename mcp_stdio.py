@@ -2039,7 +2039,7 @@ class Server:
                  website_url=None, icons=None, tools=(), grant=None,
                  max_line=1 << 20, max_method=128, max_params=256 << 10, max_depth=32,
                  max_response=1 << 20, ttl_ms=3600000, null_error_id=False,
-                 workers=4, backlog=64, timeout=300.0, grace=10.0):
+                 workers=4, max_workers=32, backlog=64, timeout=300.0, grace=10.0):
         if not isinstance(name, str) or not name or not isinstance(version, str) or not version:
             raise CatalogError("server: name and version must be non-empty strings")
         table = {}
@@ -2057,7 +2057,8 @@ class Server:
         for field, value in (("max_line", max_line), ("max_method", max_method),
                              ("max_params", max_params), ("max_depth", max_depth),
                              ("max_response", max_response), ("ttl_ms", ttl_ms),
-                             ("workers", workers), ("backlog", backlog)):
+                             ("workers", workers), ("max_workers", max_workers),
+                             ("backlog", backlog)):
             if not isinstance(value, int) or isinstance(value, bool) or value < (
                     0 if field in ("ttl_ms", "backlog") else 1):
                 raise CatalogError("server: %s must be a positive integer" % field)
@@ -2069,7 +2070,7 @@ class Server:
         self.max_line, self.max_method, self.max_params = max_line, max_method, max_params
         self.max_depth, self.max_response = max_depth, max_response
         self.ttl_ms, self.null_error_id = ttl_ms, null_error_id
-        self.workers, self.backlog = workers, backlog
+        self.workers, self.max_workers, self.backlog = workers, max(workers, max_workers), backlog
         self.timeout, self.grace = timeout, grace
         self._info_modern = self._implementation(MODERN_VERSION)
         self._result_meta = {SERVER_INFO_KEY: self._info_modern}
@@ -2138,12 +2139,18 @@ class _Writer:
 
 
 class _Pool:
-    """A bounded pool of daemon worker threads, started on demand."""
+    """Worker threads for tool calls: core threads, bounded bursts, a bounded backlog.
 
-    def __init__(self, size, backlog):
+    Up to `size` threads stay for reuse; when every thread is busy a burst thread
+    starts (up to `burst` threads in all) so a quick call is not stuck behind slow
+    ones; past that, calls wait in a backlog of `backlog`; past that, submit()
+    refuses them.
+    """
+
+    def __init__(self, size, burst, backlog):
         import queue
         import threading
-        self.size, self.limit = size, size + backlog
+        self.size, self.burst, self.backlog = size, max(size, burst), backlog
         self.queue = queue.SimpleQueue()
         self.threads = 0
         self.busy = 0
@@ -2152,12 +2159,12 @@ class _Pool:
         self._thread = threading.Thread
 
     def submit(self, call):
-        """Queue call; return False when the pool and its backlog are full."""
+        """Queue call; return False when every thread is busy and the backlog is full."""
         with self.lock:
-            if self.busy >= self.limit:
+            if self.threads >= self.burst and self.busy - self.threads >= self.backlog:
                 return False
             self.busy += 1
-            spawn = self.threads < self.size and self.busy > self.threads
+            spawn = self.busy > self.threads and self.threads < self.burst
             if spawn:
                 self.threads += 1
         if spawn:
@@ -2176,6 +2183,11 @@ class _Pool:
                     self.busy -= 1
                     if self.busy == 0:
                         self.idle.notify_all()
+                    surplus = self.threads > self.size and self.busy < self.threads
+                    if surplus:
+                        self.threads -= 1
+            if surplus:
+                return
 
     def wait_idle(self, timeout):
         """Wait until no call is queued or running; return False on timeout."""
@@ -2252,7 +2264,7 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
     writer = _Writer(out_fd)
     write = writer.write
     conn = Connection(server, write)
-    pool = _Pool(server.workers, server.backlog)
+    pool = _Pool(server.workers, server.max_workers, server.backlog)
     watchdog = _Watchdog()
     read = os.read
     while True:
@@ -2272,7 +2284,7 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
                 pending = []
             if not pool.submit(item):
                 item.reject("The server is busy (%d calls in flight); try again shortly."
-                            % pool.limit)
+                            % pool.busy)
             elif item.timeout is not None:
                 watchdog.add(item)
         if pending:
@@ -2372,7 +2384,10 @@ on stdin/stdout, for modern (2026-07-28) and legacy (initialize) clients.
 
 options:
   --tools A,B         serve only these tools (others are neither listed nor callable)
-  --workers N         worker threads for tool calls (default 4)
+  --workers N         worker threads kept for tool calls (default 4)
+  --max-workers N     most tool calls running at once; more wait in a backlog
+                      of --backlog calls (defaults 32 and 64)
+  --backlog N         calls that may wait for a worker before "busy" results
   --timeout SECONDS   default tool timeout (default 300)
   --grace SECONDS     time given to calls in flight after stdin closes (default 10)
   --max-line BYTES    longest accepted message line (default 1048576)
@@ -2389,6 +2404,8 @@ was closed, 2 for bad command-line arguments.
 _CLI_OPTIONS = {
     "--tools": ("grant", lambda v: [n for n in v.split(",") if n]),
     "--workers": ("workers", int),
+    "--max-workers": ("max_workers", int),
+    "--backlog": ("backlog", int),
     "--timeout": ("timeout", float),
     "--grace": ("grace", float),
     "--max-line": ("max_line", int),

@@ -1366,5 +1366,208 @@ class Engine(unittest.TestCase):
             self.assertEqual((conn.era, conn.inflight), ("unlocked", {}))
 
 
+
+###############################################################################
+# Concurrency, cancellation, progress, logging, timeouts, shutdown ############
+###############################################################################
+
+def call_msg(rid, name, args=None, meta=None):
+    params = {"name": name, "arguments": args or {}}
+    if meta is not None:
+        params["_meta"] = meta
+    return {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params}
+
+
+class Concurrency(ScriptTest):
+
+    def test_reader_answers_while_every_worker_is_busy_modern(self):
+        p = self.spawn("--workers", "2")
+        p.rev = MODERN
+        p.send(call_msg("slow1", "countdown", {"seconds": 3}, modern_meta()))
+        p.send(call_msg("slow2", "countdown", {"seconds": 3}, modern_meta()))
+        time.sleep(0.3)
+        start = time.monotonic()
+        p.send({"jsonrpc": "2.0", "id": "d", "method": "server/discover",
+                "params": {"_meta": modern_meta()}})
+        p.send({"jsonrpc": "2.0", "id": "l", "method": "tools/list",
+                "params": {"_meta": modern_meta()}})
+        p.send(call_msg("fast", "echo", {"text": "now"}, modern_meta()))
+        got = [p.recv()["id"] for _ in range(3)]
+        self.assertEqual(sorted(got), ["d", "fast", "l"])
+        self.assertLess(time.monotonic() - start, 2.0)
+        self.assertEqual(sorted([p.recv()["id"], p.recv()["id"]]), ["slow1", "slow2"])
+
+    def test_reader_answers_while_every_worker_is_busy_legacy(self):
+        p = self.spawn("--workers", "1")
+        p.initialize()
+        p.send(call_msg("slow", "countdown", {"seconds": 2}))
+        time.sleep(0.2)
+        p.send({"jsonrpc": "2.0", "id": "p", "method": "ping"})
+        p.send({"jsonrpc": "2.0", "id": "l", "method": "tools/list"})
+        p.send(call_msg("fast", "echo", {"text": "now"}))
+        self.assertEqual(sorted(p.recv()["id"] for _ in range(3)), ["fast", "l", "p"])
+        self.assertEqual(p.recv()["id"], "slow")
+
+    def test_busy_beyond_the_backlog(self):
+        p = self.spawn("--workers", "1", "--max-workers", "1", "--backlog", "1")
+        p.initialize()
+        p.send(call_msg(1, "countdown", {"seconds": 1}))
+        p.send(call_msg(2, "echo", {"text": "queued"}))
+        p.send(call_msg(3, "echo", {"text": "refused"}))
+        r = p.recv()
+        self.assertEqual(r["id"], 3)
+        self.assertTrue(r["result"]["isError"])
+        self.assertIn("busy", r["result"]["content"][0]["text"])
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 4, "method": "ping"})["id"], 4)
+        self.assertEqual([p.recv()["id"], p.recv()["id"]], [1, 2])
+
+    def test_cancel_a_running_call(self):
+        p = self.spawn()
+        p.initialize()
+        p.send(call_msg("c", "countdown", {"seconds": 5}, {"progressToken": "tok"}))
+        first = p.recv()
+        self.assertEqual(first["method"], "notifications/progress")
+        p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": "c", "reason": "user"}})
+        time.sleep(0.3)
+        while not p.lines.empty():          # progress sent before the cancel arrived
+            self.assertEqual(p.recv()["method"], "notifications/progress")
+        p.silent(0.5)
+        self.assertEqual(p.request(call_msg("n", "echo", {"text": "next"}))["id"], "n")
+        p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": "c"}})        # finished: ignored
+        self.assertEqual(p.close(), 0)
+        self.assertFalse(any(b'"id":"c"' in line for line in p.raw))
+
+    def test_progress_only_with_a_token_and_in_order(self):
+        p = self.spawn()
+        p.initialize("2025-06-18")
+        r = p.request(call_msg(1, "countdown", {"seconds": 0.3}))
+        self.assertEqual(r["id"], 1)
+        p.send(call_msg(2, "countdown", {"seconds": 0.5}, {"progressToken": 77}))
+        seen = []
+        while True:
+            m = p.recv()
+            if "id" in m:
+                break
+            self.assertEqual(m["method"], "notifications/progress")
+            self.assertEqual(m["params"]["progressToken"], 77)
+            self.assertEqual(m["params"]["total"], 5)
+            seen.append(m["params"]["progress"])
+        self.assertEqual(m["id"], 2)
+        self.assertEqual(seen, [1, 2, 3, 4, 5])
+        self.assertTrue(m["result"]["structuredContent"]["completed"])
+
+    def test_progress_message_absent_on_2024_11_05(self):
+        p = self.spawn()
+        p.initialize("2024-11-05")
+        p.send(call_msg(1, "countdown", {"seconds": 0.1}, {"progressToken": "t"}))
+        m = p.recv()
+        self.assertEqual(m["params"], {"progressToken": "t", "progress": 1, "total": 1})
+
+    def test_modern_logging_follows_the_request_level(self):
+        p = self.spawn_script()
+        p.rev = MODERN
+        p.send(call_msg(1, "logger", {}, modern_meta(**{"io.modelcontextprotocol/logLevel": "warning"})))
+        msgs = [p.recv(), p.recv(), p.recv()]
+        self.assertEqual([m.get("params", {}).get("level") for m in msgs[:2]], ["warning", "error"])
+        self.assertEqual(msgs[0]["params"], {"level": "warning", "logger": "logger",
+                                             "data": "at warning"})
+        self.assertEqual(msgs[2]["id"], 1)
+        self.assertEqual(p.request(call_msg(2, "logger", {}, modern_meta()))["id"], 2)
+        p.close()
+        self.assertIn(b"at debug", p.stderr)
+
+    def test_legacy_logging_after_set_level(self):
+        p = self.spawn_script()
+        p.initialize()
+        self.assertEqual(p.request(call_msg(1, "logger"))["id"], 1)
+        p.request({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel",
+                   "params": {"level": "info"}})
+        p.send(call_msg(3, "logger"))
+        levels = [p.recv()["params"]["level"] for _ in range(3)]
+        self.assertEqual(levels, ["info", "warning", "error"])
+        self.assertEqual(p.recv()["id"], 3)
+
+    def test_timeout_gives_an_error_result(self):
+        p = self.spawn_script()
+        p.initialize()
+        r = p.request(call_msg(1, "short_timeout", {"seconds": 30}))
+        self.assertEqual(r["result"], {"content": [{"type": "text", "text":
+                         "Tool 'short_timeout' timed out after 0.3 seconds."}], "isError": True})
+        self.assertEqual(p.request(call_msg(2, "quick"))["id"], 2)
+
+    def test_default_timeout(self):
+        p = self.spawn_script("timeout=0.2")
+        p.initialize()
+        r = p.request(call_msg(1, "polite", {"seconds": 30}))
+        self.assertTrue(r["result"]["isError"])
+
+    def test_eof_lets_calls_in_flight_finish(self):
+        p = self.spawn()
+        p.initialize()
+        p.send(call_msg(1, "countdown", {"seconds": 0.5}))
+        p.send(call_msg(2, "countdown", {"seconds": 0.3}))
+        self.assertEqual(p.close(), 0)
+        ids = sorted(json.loads(line)["id"] for line in p.raw[1:])
+        self.assertEqual(ids, [1, 2])
+
+    def test_stuck_handler_is_abandoned_after_grace(self):
+        p = self.spawn_script("grace=0.5")
+        p.initialize()
+        p.send(call_msg(1, "sleepy", {"seconds": 60}))
+        start = time.monotonic()
+        self.assertEqual(p.close(), 0)
+        self.assertLess(time.monotonic() - start, 5)
+        self.assertIn(b"abandoning 1 call", p.stderr)
+
+    def test_duplicate_id_in_flight(self):
+        p = self.spawn()
+        p.initialize()
+        p.send(call_msg(7, "countdown", {"seconds": 0.5}))
+        r = p.request(call_msg(7, "echo", {"text": "dup"}))
+        self.assertEqual((r["id"], r["error"]["code"]), (7, -32600))
+        r = p.recv()
+        self.assertEqual((r["id"], "structuredContent" in r["result"]), (7, True))
+        self.assertEqual(p.request(call_msg(7, "echo", {"text": "again"}))["id"], 7)
+
+    def test_randomised_mix_answers_every_id_once(self):
+        r = random.Random(4242)
+        p = self.spawn_script("workers=3")
+        p.initialize()
+        sent, cancelled = [], set()
+        for i in range(80):
+            kind = r.choice(["quick", "polite", "boom", "nope", "cancel", "ping", "bad"])
+            if kind == "cancel" and sent:
+                victim = r.choice(sent)
+                cancelled.add(victim)
+                p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": victim}})
+                continue
+            rid = r.choice([i, "r%d" % i])
+            if kind == "ping":
+                p.send({"jsonrpc": "2.0", "id": rid, "method": "ping"})
+            elif kind == "bad":
+                p.send(call_msg(rid, "big", {"size": "x"}))
+            else:
+                p.send(call_msg(rid, kind if kind != "polite" else "polite",
+                                {"seconds": r.uniform(0.01, 0.2)} if kind == "polite" else {}))
+            sent.append(rid)
+        self.assertEqual(p.close(), 0)
+        answered = {}
+        for line in p.raw[1:]:
+            m = json.loads(line)
+            key = json.dumps(m["id"])
+            answered[key] = answered.get(key, 0) + 1
+            self.assertEqual(WireSchemas.problems("2025-11-25", m), [])
+        for rid in sent:
+            n = answered.get(json.dumps(rid), 0)
+            if rid in cancelled:
+                self.assertLessEqual(n, 1)
+            else:
+                self.assertEqual(n, 1, rid)
+        self.assertEqual(sum(answered.values()), len(answered))
+
+
 if __name__ == "__main__":
     unittest.main()
