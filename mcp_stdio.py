@@ -32,6 +32,8 @@ import json
 import os
 import re
 import sys
+import threading
+from time import monotonic as _monotonic
 
 __version__ = "0.1.0"
 
@@ -1060,8 +1062,19 @@ def _no_constant(name):
     raise ValueError("%s is not valid JSON" % name)
 
 
+def _not_json(value):
+    raise TypeError("%s is not JSON serializable" % type(value).__name__)
+
+
 _decoder = json.JSONDecoder(object_pairs_hook=_pairs_hook, parse_constant=_no_constant)
 _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+try:
+    # One C encoder for the process: JSONEncoder.encode() builds a new one per call.
+    # Without the circular-reference markers a cycle ends in RecursionError instead.
+    from json.encoder import c_make_encoder as _c_make_encoder, encode_basestring as _eb
+    _c_encode = _c_make_encoder(None, _not_json, _eb, None, ":", ",", False, False, False)
+except (ImportError, TypeError):
+    _c_encode = None
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _STRING_RE = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
@@ -1110,12 +1123,17 @@ def decode_message(line, max_depth=32):
         raise ProtocolError(PARSE_ERROR, "Parse error: invalid UTF-8 at byte %d" % e.start)
     if text.startswith("\ufeff"):
         raise ProtocolError(PARSE_ERROR, "Parse error: unexpected byte order mark at column 1")
+    if text[:1] in (" ", "\t", "\r"):
+        text = text.lstrip(" \t\r")
     try:
-        value = _decoder.decode(text)
+        value, end = _decoder.raw_decode(text)
     except json.JSONDecodeError as e:
         raise ProtocolError(PARSE_ERROR, "Parse error: %s at column %d" % (e.msg, e.colno))
     except (ValueError, RecursionError) as e:
         raise ProtocolError(PARSE_ERROR, "Parse error: %s" % (str(e).split(":")[0][:80],))
+    if end != len(text) and text[end:].strip(" \t\r"):
+        raise ProtocolError(PARSE_ERROR, "Parse error: extra data after the JSON value at "
+                            "column %d" % (end + 1))
     if (b"\\ud" in line or b"\\uD" in line) and _has_surrogate(value):
         raise ProtocolError(PARSE_ERROR, "Parse error: lone surrogate escape in a string")
     return value
@@ -1123,7 +1141,10 @@ def decode_message(line, max_depth=32):
 
 def encode_message(message):
     """Encode a message as one canonical line: compact UTF-8 JSON ending in LF."""
-    return _encoder.encode(message).encode("utf-8") + b"\n"
+    if _c_encode is not None:
+        chunks = _c_encode(message, 0)       # a list or tuple of str, usually one
+        return ((chunks[0] if len(chunks) == 1 else "".join(chunks)) + "\n").encode("utf-8")
+    return (_encoder.encode(message) + "\n").encode("utf-8")
 
 
 class LineSplitter:
@@ -1401,7 +1422,6 @@ class Context:
     def cancelled(self):
         """A threading.Event that is set when the request is cancelled or times out."""
         if self._event is None:
-            import threading
             ev = threading.Event()
             if self._cancelled:
                 ev.set()
@@ -1477,7 +1497,6 @@ class Call:
                  "_settled", "_lock")
 
     def __init__(self, conn, request_id, key, tool, arguments, ctx, batch, timeout):
-        import threading
         self.conn = conn
         self.id = request_id
         self.key = key
@@ -1552,7 +1571,6 @@ class _Batch:
     """Collects the responses of one 2025-03-26 batch and emits them as one array."""
 
     def __init__(self, conn):
-        import threading
         self.conn = conn
         self.parts = []
         self.waiting = 0
@@ -1900,8 +1918,7 @@ class Connection:
         timeout = tool.timeout if tool.timeout is not None else s.timeout
         deadline = None
         if timeout is not None:
-            import time
-            deadline = time.monotonic() + timeout
+            deadline = _monotonic() + timeout
         ctx = Context(rid, "tools/call", era, revision, caps, info, token, level, deadline)
         call = Call(self, rid, key, tool, args, ctx, batch, timeout)
         self.inflight[key] = call
@@ -1960,20 +1977,23 @@ class Connection:
 
     def _tool_result(self, tool, value, revision):
         """Turn a handler's return value into a CallToolResult for the revision."""
+        checked = False               # content built here needs no checking
         structured = _MISSING
-        if isinstance(value, ToolResult):
+        if type(value) is str:
+            content, is_error, checked = [{"type": "text", "text": value}], False, True
+        elif isinstance(value, ToolResult):
             content, is_error = value.content, value.is_error
             if value.structured is not None:
                 structured = value.structured
-        elif isinstance(value, str):
-            content, is_error = [{"type": "text", "text": value}], False
         elif value is None and tool.output_schema is None:
-            content, is_error = [], False
+            content, is_error, checked = [], False, True
         elif tool.output_schema is None and _looks_like_content(value):
             content, is_error = list(value), False
         else:
             content, is_error, structured = None, False, value
-        if structured is not _MISSING and not is_error:
+        if is_error:
+            structured = _MISSING
+        elif structured is not _MISSING:
             if tool.output_validator is not None:
                 problems = tool.output_validator.errors(structured)
                 if problems:
@@ -1981,22 +2001,23 @@ class Connection:
                                          + problems[0])
             if content is None:
                 content = [{"type": "text", "text": _encoder.encode(structured)}]
-        elif tool.output_validator is not None and not is_error:
+                checked = True
+        elif tool.output_validator is not None:
             raise _ResultInvalid("the tool declares an outputSchema but returned no "
                                  "structured content")
-        problem = _check_content(content)
-        if problem:
-            raise _ResultInvalid(problem)
+        if not checked:
+            problem = _check_content(content)
+            if problem:
+                raise _ResultInvalid(problem)
+        if not checked and revision != MODERN_VERSION:   # blocks built here suit every revision
+            content = [_down_level_block(b, revision) for b in content]
         result = {"content": content}
         if is_error:
             result["isError"] = True
-        elif structured is not _MISSING:
-            if revision == MODERN_VERSION or (
-                    revision >= "2025-06-18" and isinstance(structured, dict) and
-                    (tool.output_schema is None or _object_rooted(tool.output_schema))):
-                result["structuredContent"] = structured
-        if revision != MODERN_VERSION:
-            result["content"] = [_down_level_block(b, revision) for b in content]
+        elif structured is not _MISSING and (revision == MODERN_VERSION or (
+                revision >= "2025-06-18" and type(structured) is dict and
+                (tool.output_schema is None or _object_rooted(tool.output_schema)))):
+            result["structuredContent"] = structured
         return result
 
 
@@ -2039,7 +2060,7 @@ class Server:
                  website_url=None, icons=None, tools=(), grant=None,
                  max_line=1 << 20, max_method=128, max_params=256 << 10, max_depth=32,
                  max_response=1 << 20, ttl_ms=3600000, null_error_id=False,
-                 workers=4, max_workers=32, backlog=64, timeout=300.0, grace=10.0):
+                 workers=16, backlog=64, timeout=300.0, grace=10.0):
         if not isinstance(name, str) or not name or not isinstance(version, str) or not version:
             raise CatalogError("server: name and version must be non-empty strings")
         table = {}
@@ -2057,8 +2078,7 @@ class Server:
         for field, value in (("max_line", max_line), ("max_method", max_method),
                              ("max_params", max_params), ("max_depth", max_depth),
                              ("max_response", max_response), ("ttl_ms", ttl_ms),
-                             ("workers", workers), ("max_workers", max_workers),
-                             ("backlog", backlog)):
+                             ("workers", workers), ("backlog", backlog)):
             if not isinstance(value, int) or isinstance(value, bool) or value < (
                     0 if field in ("ttl_ms", "backlog") else 1):
                 raise CatalogError("server: %s must be a positive integer" % field)
@@ -2070,7 +2090,7 @@ class Server:
         self.max_line, self.max_method, self.max_params = max_line, max_method, max_params
         self.max_depth, self.max_response = max_depth, max_response
         self.ttl_ms, self.null_error_id = ttl_ms, null_error_id
-        self.workers, self.max_workers, self.backlog = workers, max(workers, max_workers), backlog
+        self.workers, self.backlog = workers, backlog
         self.timeout, self.grace = timeout, grace
         self._info_modern = self._implementation(MODERN_VERSION)
         self._result_meta = {SERVER_INFO_KEY: self._info_modern}
@@ -2120,119 +2140,228 @@ class Server:
 # protocol: fd 1 and sys.stdout point at stderr while serving (decision D-30).
 
 class _Writer:
-    """Writes whole lines to the protocol fd, one writer at a time."""
+    """Writes whole lines to the protocol fd, one writer at a time.
+
+    Lines written by the leading thread are gathered and flushed in one system
+    call before it blocks on input; every other thread writes at once.
+    """
 
     def __init__(self, fd):
-        import threading
         self.fd = fd
         self.lock = threading.Lock()
+        self.owner = None
+        self.buf = []
+        self._ident = threading.get_ident
 
     def write(self, data):
         with self.lock:
-            try:
-                while data:
-                    n = os.write(self.fd, data)
-                    data = data[n:]
-            except OSError:
-                _diag("stdout was closed by the client; exiting")
-                os._exit(1)
+            if self.owner == self._ident():
+                self.buf.append(data)
+                if len(self.buf) < 256:
+                    return
+                data = b"".join(self.buf)
+                self.buf = []
+            elif self.buf:
+                data = b"".join(self.buf) + data
+                self.buf = []
+            self._write(data)
+
+    def flush(self, owner=None):
+        """Write what is gathered; then gather for owner (a thread ident) or nobody."""
+        with self.lock:
+            if self.buf:
+                data = b"".join(self.buf)
+                self.buf = []
+                self._write(data)
+            self.owner = owner
+
+    def _write(self, data):
+        try:
+            while data:
+                n = os.write(self.fd, data)
+                data = data[n:]
+        except OSError:
+            _diag("stdout was closed by the client; exiting")
+            os._exit(1)
 
 
-class _Pool:
-    """Worker threads for tool calls: core threads, bounded bursts, a bounded backlog.
+class _Runtime:
+    """Serves one Connection on stdio with leader/follower threads.
 
-    Up to `size` threads stay for reuse; when every thread is busy a burst thread
-    starts (up to `burst` threads in all) so a quick call is not stuck behind slow
-    ones; past that, calls wait in a backlog of `backlog`; past that, submit()
-    refuses them.
+    One thread at a time leads: it reads stdin, feeds the Connection, writes the
+    immediate answers and runs each tool call itself, so a quick call costs no
+    thread hand-off. When a call is still running after STALL seconds, the
+    watchdog hands the lead to a new thread and the old one finishes the call as
+    a worker. At most server.workers calls run on such workers, plus one on the
+    leader; further calls wait in a backlog of server.backlog; beyond that they
+    get an isError "busy" result. The watchdog also expires calls past their
+    deadline.
     """
 
-    def __init__(self, size, burst, backlog):
-        import queue
-        import threading
-        self.size, self.burst, self.backlog = size, max(size, burst), backlog
-        self.queue = queue.SimpleQueue()
-        self.threads = 0
-        self.busy = 0
-        self.lock = threading.Lock()
-        self.idle = threading.Condition(self.lock)
-        self._thread = threading.Thread
+    STALL = 0.01
 
-    def submit(self, call):
-        """Queue call; return False when every thread is busy and the backlog is full."""
+    def __init__(self, server, in_fd, out_fd):
+        import collections
+        self.server = server
+        self.in_fd = in_fd
+        self.writer = _Writer(out_fd)
+        self.conn = Connection(server, self.writer.write)
+        self.items = collections.deque()
+        self.backlog = collections.deque()
+        self.lock = threading.Lock()
+        self.wake = threading.Condition(self.lock)      # the watchdog waits here
+        self.idle = threading.Condition(self.lock)      # notified when no worker is busy
+        self.finished = threading.Event()
+        self.generation = 0      # bumped at each hand-over of the lead
+        self.inline = None       # (call, start) the leader is running, or None
+        self.inline_count = 0
+        self.workers = 0         # threads finishing calls after losing the lead
+        self.deadlines = []
+        self.seq = 0
+        self.parked = True       # the watchdog is not polling (or not started)
+        self.watching = False
+        self.exit_code = 0
+        self._thread = threading.Thread
+        self._now = _monotonic
+
+    def start(self):
+        self._thread(target=self._lead, args=(0,), name="mcp-leader", daemon=True).start()
+
+    # -- the leader ------------------------------------------------------------
+    def _lead(self, generation):
+        items, conn, writer = self.items, self.conn, self.writer
+        me = threading.get_ident()
+        writer.flush(me)
+        read, fd, now = os.read, self.in_fd, self._now
+        workers = self.server.workers
+        while True:
+            if not items:
+                writer.flush(me)
+                try:
+                    data = read(fd, 1 << 16)
+                except OSError:
+                    data = b""
+                if not data:
+                    writer.flush()
+                    self._shutdown()
+                    return
+                items.extend(conn.feed(data))
+                continue
+            item = items.popleft()
+            if type(item) is bytes:
+                writer.write(item)
+                continue
+            if self.workers > workers and not self._enqueue(item):
+                continue
+            self.inline = (item, now())
+            self.inline_count += 1
+            if self.parked:
+                self._wake_watchdog()
+            item.run()
+            with self.lock:
+                if self.generation != generation:
+                    break                  # the lead moved on while this call ran
+                self.inline = None
+        self._work()
+
+    def _enqueue(self, call):
+        """Queue call for a worker; return True when the leader should run it instead."""
         with self.lock:
-            if self.threads >= self.burst and self.busy - self.threads >= self.backlog:
-                return False
-            self.busy += 1
-            spawn = self.busy > self.threads and self.threads < self.burst
-            if spawn:
-                self.threads += 1
-        if spawn:
-            self._thread(target=self._work, name="mcp-worker", daemon=True).start()
-        self.queue.put(call)
-        return True
+            if self.workers <= self.server.workers:
+                return True
+            if len(self.backlog) >= self.server.backlog:
+                refuse = True
+            else:
+                refuse = False
+                self.backlog.append(call)
+                self._add_deadline(call)
+        if refuse:
+            call.reject("The server is busy (%d calls running, %d waiting); try again shortly."
+                        % (self.workers + 1, len(self.backlog)))
+        return False
 
     def _work(self):
-        get = self.queue.get
+        """Finish queued calls after losing the lead, then end the thread."""
         while True:
-            call = get()
-            try:
-                call.run()
-            finally:
-                with self.lock:
-                    self.busy -= 1
-                    if self.busy == 0:
+            with self.lock:
+                if not self.backlog:
+                    self.workers -= 1
+                    if self.workers == 0:
                         self.idle.notify_all()
-                    surplus = self.threads > self.size and self.busy < self.threads
-                    if surplus:
-                        self.threads -= 1
-            if surplus:
-                return
+                    return
+                call = self.backlog.popleft()
+            call.run()
 
-    def wait_idle(self, timeout):
-        """Wait until no call is queued or running; return False on timeout."""
+    def _shutdown(self):
+        partial = self.conn.splitter.pending()
         with self.lock:
-            return self.idle.wait_for(lambda: self.busy == 0, timeout)
+            done = self.idle.wait_for(lambda: self.workers == 0 and not self.backlog,
+                                      self.server.grace)
+            running = self.workers + len(self.backlog)
+        if not done:
+            _diag("abandoning %d call(s) still running after the %g s grace period"
+                  % (running, self.server.grace))
+        if partial:
+            _diag("input ended inside a message without a final LF; it was not executed")
+        self.exit_code = 1 if partial else 0
+        self.finished.set()
 
-
-class _Watchdog:
-    """Expires calls whose deadline passed, from one lazily started thread."""
-
-    def __init__(self):
-        import threading
-        self.heap = []
-        self.seq = 0
-        self.cv = threading.Condition()
-        self.started = False
-
-    def add(self, call):
-        import heapq
-        import threading
-        with self.cv:
+    # -- the watchdog ------------------------------------------------------------
+    def _add_deadline(self, call):
+        # Called with self.lock held.
+        if call.timeout is not None:
+            import heapq
             self.seq += 1
-            heapq.heappush(self.heap, (call.ctx.deadline, self.seq, call))
-            if not self.started:
-                self.started = True
-                threading.Thread(target=self._run, name="mcp-watchdog", daemon=True).start()
-            elif self.heap[0][2] is call:
-                self.cv.notify()
+            heapq.heappush(self.deadlines, (call.ctx.deadline, self.seq, call))
 
-    def _run(self):
+    def _wake_watchdog(self):
+        with self.lock:
+            if not self.watching:
+                self.watching = True
+                self._thread(target=self._watch, name="mcp-watchdog", daemon=True).start()
+            self.parked = False
+            self.wake.notify()
+
+    def _watch(self):
         import heapq
-        import time
+        now, heap, stall = self._now, self.deadlines, self.STALL
+        quiet = 0
+        seen = -1
         while True:
-            with self.cv:
+            expired, promoted = [], None
+            with self.lock:
                 while True:
-                    now = time.monotonic()
-                    while self.heap and (self.heap[0][2].settled or self.heap[0][0] <= now):
-                        deadline, _, call = heapq.heappop(self.heap)
+                    t = now()
+                    inline = self.inline
+                    if inline is not None and t - inline[1] >= stall:
+                        self.generation += 1
+                        self.inline = None
+                        self.workers += 1
+                        promoted = self.generation
+                        self._add_deadline(inline[0])
+                    while heap and (heap[0][2].settled or heap[0][0] <= t):
+                        call = heapq.heappop(heap)[2]
                         if not call.settled:
-                            break
+                            expired.append(call)
+                    if expired or promoted is not None:
+                        break
+                    if self.inline is not None or self.inline_count != seen:
+                        seen = self.inline_count
+                        quiet = 0
+                        timeout = stall / 2
+                    elif quiet < 100:
+                        quiet += 1
+                        timeout = stall / 2
                     else:
-                        self.cv.wait(None if not self.heap else self.heap[0][0] - now)
-                        continue
-                    break
-            call.expire()
+                        self.parked = True
+                        timeout = (heap[0][0] - t) if heap else None
+                    self.wake.wait(timeout)
+            if promoted is not None:
+                self.writer.flush()      # the old leader's lines go out before its next ones
+                self._thread(target=self._lead, args=(promoted,), name="mcp-leader",
+                             daemon=True).start()
+            for call in expired:
+                call.expire()
 
 
 def _on_signal(signum, frame):
@@ -2256,47 +2385,14 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
         msvcrt.setmode(stdin_fd, os.O_BINARY)
         msvcrt.setmode(out_fd, os.O_BINARY)
     import signal
-    import threading
     if threading.current_thread() is threading.main_thread():
         for sig in ("SIGTERM", "SIGINT"):
             if hasattr(signal, sig):
                 signal.signal(getattr(signal, sig), _on_signal)
-    writer = _Writer(out_fd)
-    write = writer.write
-    conn = Connection(server, write)
-    pool = _Pool(server.workers, server.max_workers, server.backlog)
-    watchdog = _Watchdog()
-    read = os.read
-    while True:
-        try:
-            data = read(stdin_fd, 1 << 16)
-        except OSError:
-            break
-        if not data:
-            break
-        pending = []
-        for item in conn.feed(data):
-            if type(item) is bytes:
-                pending.append(item)
-                continue
-            if pending:
-                write(b"".join(pending))
-                pending = []
-            if not pool.submit(item):
-                item.reject("The server is busy (%d calls in flight); try again shortly."
-                            % pool.busy)
-            elif item.timeout is not None:
-                watchdog.add(item)
-        if pending:
-            write(b"".join(pending) if len(pending) > 1 else pending[0])
-    partial = conn.splitter.pending()
-    if not pool.wait_idle(server.grace):
-        _diag("abandoning %d call(s) still running after the %g s grace period"
-              % (pool.busy, server.grace))
-    if partial:
-        _diag("input ended inside a message without a final LF; it was not executed")
-        return 1
-    return 0
+    runtime = _Runtime(server, stdin_fd, out_fd)
+    runtime.start()
+    runtime.finished.wait()
+    return runtime.exit_code
 
 
 ###############################################################################
@@ -2319,9 +2415,8 @@ def _demo_divide(arguments, ctx):
 
 
 def _demo_countdown(arguments, ctx):
-    import time
     seconds = arguments["seconds"]
-    start = time.monotonic()
+    start = _monotonic()
     step = 0.1
     steps = int(round(seconds / step))
     ctx.log("info", "countdown of %d steps started" % steps)
@@ -2330,7 +2425,7 @@ def _demo_countdown(arguments, ctx):
         if ctx.sleep(step):
             break
         ctx.progress(done, steps, "%d of %d steps" % (done, steps))
-    ran = round(time.monotonic() - start, 3)
+    ran = round(_monotonic() - start, 3)
     return {"ran_seconds": ran, "completed": not ctx.is_cancelled and done == steps}
 
 
@@ -2384,10 +2479,10 @@ on stdin/stdout, for modern (2026-07-28) and legacy (initialize) clients.
 
 options:
   --tools A,B         serve only these tools (others are neither listed nor callable)
-  --workers N         worker threads kept for tool calls (default 4)
-  --max-workers N     most tool calls running at once; more wait in a backlog
-                      of --backlog calls (defaults 32 and 64)
-  --backlog N         calls that may wait for a worker before "busy" results
+  --workers N         slow tool calls that may run at once (default 16); quick
+                      calls run on the reading thread without a hand-off
+  --backlog N         calls that may wait for a worker (default 64); more get
+                      an isError "busy" result
   --timeout SECONDS   default tool timeout (default 300)
   --grace SECONDS     time given to calls in flight after stdin closes (default 10)
   --max-line BYTES    longest accepted message line (default 1048576)
@@ -2404,7 +2499,6 @@ was closed, 2 for bad command-line arguments.
 _CLI_OPTIONS = {
     "--tools": ("grant", lambda v: [n for n in v.split(",") if n]),
     "--workers": ("workers", int),
-    "--max-workers": ("max_workers", int),
     "--backlog": ("backlog", int),
     "--timeout": ("timeout", float),
     "--grace": ("grace", float),
@@ -2450,7 +2544,12 @@ def main(argv=None):
         server = demo_server(**options)
     except CatalogError as e:
         return _usage_error(str(e))
-    return server.run()
+    status = server.run()
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    os._exit(status)            # do not wait for abandoned handler threads
 
 
 if __name__ == "__main__":

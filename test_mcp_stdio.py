@@ -1409,17 +1409,19 @@ class Concurrency(ScriptTest):
         self.assertEqual(p.recv()["id"], "slow")
 
     def test_busy_beyond_the_backlog(self):
-        p = self.spawn("--workers", "1", "--max-workers", "1", "--backlog", "1")
+        # workers=1: one slow call on a worker, one more on the leader, one waits, one is refused
+        p = self.spawn("--workers", "1", "--backlog", "1")
         p.initialize()
         p.send(call_msg(1, "countdown", {"seconds": 1}))
-        p.send(call_msg(2, "echo", {"text": "queued"}))
-        p.send(call_msg(3, "echo", {"text": "refused"}))
+        p.send(call_msg(2, "countdown", {"seconds": 1}))
+        p.send(call_msg(3, "echo", {"text": "queued"}))
+        p.send(call_msg(4, "echo", {"text": "refused"}))
         r = p.recv()
-        self.assertEqual(r["id"], 3)
+        self.assertEqual(r["id"], 4)
         self.assertTrue(r["result"]["isError"])
         self.assertIn("busy", r["result"]["content"][0]["text"])
-        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 4, "method": "ping"})["id"], 4)
-        self.assertEqual([p.recv()["id"], p.recv()["id"]], [1, 2])
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 5, "method": "ping"})["id"], 5)
+        self.assertEqual(sorted([p.recv()["id"], p.recv()["id"], p.recv()["id"]]), [1, 2, 3])
 
     def test_cancel_a_running_call(self):
         p = self.spawn()
