@@ -1074,7 +1074,21 @@ try:
     from json.encoder import c_make_encoder as _c_make_encoder, encode_basestring as _eb
     _c_encode = _c_make_encoder(None, _not_json, _eb, None, ":", ",", False, False, False)
 except (ImportError, TypeError):
-    _c_encode = None
+    _c_encode = _eb = None
+
+_SAFE_ASCII = bytes(b for b in range(0x20, 0x7f) if b not in b'"\\')
+
+
+def _encode_str(s):
+    # Large ASCII strings that need no escaping are just quoted: the C escaper
+    # goes character by character at about 200 MB/s, this check at 800 MB/s.
+    if len(s) > 4096 and s.isascii() and not s.encode("ascii").translate(None, _SAFE_ASCII):
+        return '"' + s + '"'
+    return _eb(s)
+
+
+_c_encode_large = None if _c_encode is None else _c_make_encoder(
+    None, _not_json, _encode_str, None, ":", ",", False, False, False)
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _STRING_RE = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
@@ -1139,10 +1153,14 @@ def decode_message(line, max_depth=32):
     return value
 
 
-def encode_message(message):
-    """Encode a message as one canonical line: compact UTF-8 JSON ending in LF."""
+def encode_message(message, large=False):
+    """Encode a message as one canonical line: compact UTF-8 JSON ending in LF.
+
+    large=True suits messages that carry long strings (it quotes clean ones
+    without re-escaping them).
+    """
     if _c_encode is not None:
-        chunks = _c_encode(message, 0)       # a list or tuple of str, usually one
+        chunks = (_c_encode_large if large else _c_encode)(message, 0)   # list or tuple of str
         return ((chunks[0] if len(chunks) == 1 else "".join(chunks)) + "\n").encode("utf-8")
     return (_encoder.encode(message) + "\n").encode("utf-8")
 
@@ -1159,7 +1177,8 @@ class LineSplitter:
 
     def __init__(self, max_line=1 << 20):
         self.max_line = max_line
-        self._buf = b""
+        self._buf = []          # pieces of an incomplete line
+        self._held = 0          # their total length
         self._discarding = False
         self._at_start = True
 
@@ -1172,11 +1191,17 @@ class LineSplitter:
             self._discarding = False
             data = data[i + 1:]
         if self._buf:
-            data = self._buf + data
-            self._buf = b""
+            if data.find(b"\n") < 0 and len(data) + self._held <= self.max_line + 1:
+                self._buf.append(data)          # still no LF: keep the pieces, copy once
+                self._held += len(data)
+                return out
+            self._buf.append(data)
+            data = b"".join(self._buf)
+            self._buf = []
+            self._held = 0
         if self._at_start:
             if len(data) < 3 and _BOM.startswith(data):
-                self._buf = data
+                self._buf, self._held = [data], len(data)
                 return out
             self._at_start = False
             if data.startswith(_BOM):
@@ -1188,25 +1213,25 @@ class LineSplitter:
             i = find(b"\n", start)
             if i < 0:
                 break
-            line = data[start:i]
-            start = i + 1
-            if line.endswith(b"\r"):
-                line = line[:-1]
-            if len(line) > limit:
+            end = i - 1 if i > start and data[i - 1] == 13 else i
+            if end - start > limit:
                 out.append(None)
-            elif line and not line.isspace():
-                out.append(line)
-        rest = data[start:]
-        if len(rest) > limit + 1:
+            elif end > start:
+                line = data[start:end]
+                if not line.isspace():
+                    out.append(line)
+            start = i + 1
+        rest = len(data) - start
+        if rest > limit + 1:
             out.append(None)
             self._discarding = True
-        else:
-            self._buf = rest
+        elif rest:
+            self._buf, self._held = [data[start:]], rest
         return out
 
     def pending(self):
         """Return True when a partial, non-blank line is buffered (or being discarded)."""
-        return self._discarding or bool(self._buf.strip())
+        return self._discarding or bool(b"".join(self._buf).strip())
 
 
 ###############################################################################
@@ -1515,15 +1540,24 @@ class Call:
 
     def run(self):
         """Run the handler and send its response (unless already cancelled or timed out)."""
-        if self._settled:
-            return
+        try:
+            if not self._settled:
+                self._run()
+        finally:
+            # Break the Call <-> Context cycle so the arguments are freed at once,
+            # not at the next garbage collection.
+            self.ctx._call = None
+            self.arguments = None
+
+    def _run(self):
         conn = self.conn
         try:
             value = self.tool.handler(self.arguments, self.ctx)
             if self._settled:
                 return
             result = conn._tool_result(self.tool, value, self.ctx.revision)
-            line = conn._result_line(self.id, result, self.ctx.era)
+            large = any(len(b.get("text", "")) > 4096 for b in result["content"])
+            line = conn._result_line(self.id, result, self.ctx.era, large)
         except ToolError as e:
             line = conn._result_line(self.id, _error_result(str(e)), self.ctx.era)
         except ProtocolError as e:
@@ -1935,7 +1969,7 @@ class Connection:
     def _emit_notification(self, method, params, era):
         self.emit(encode_message({"jsonrpc": "2.0", "method": method, "params": params}))
 
-    def _result_line(self, rid, result, era):
+    def _result_line(self, rid, result, era, large=False):
         if era == MODERN:
             result["resultType"] = "complete"
             meta = result.get("_meta")
@@ -1944,7 +1978,7 @@ class Connection:
             else:
                 meta.setdefault(SERVER_INFO_KEY, self.server._info_modern)
         try:
-            line = encode_message({"jsonrpc": "2.0", "id": rid, "result": result})
+            line = encode_message({"jsonrpc": "2.0", "id": rid, "result": result}, large)
         except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as e:
             return self._internal_error(rid, "result encoding", e)
         limit = self.server.max_response
@@ -2177,9 +2211,11 @@ class _Writer:
 
     def _write(self, data):
         try:
-            while data:
-                n = os.write(self.fd, data)
-                data = data[n:]
+            n = os.write(self.fd, data)
+            if n < len(data):
+                view = memoryview(data)[n:]
+                while view:
+                    view = view[os.write(self.fd, view):]
         except OSError:
             _diag("stdout was closed by the client; exiting")
             os._exit(1)
@@ -2487,6 +2523,7 @@ options:
   --grace SECONDS     time given to calls in flight after stdin closes (default 10)
   --max-line BYTES    longest accepted message line (default 1048576)
   --max-params BYTES  largest accepted encoded params (default 262144)
+  --max-response BYTES  largest response line sent (default 1048576)
   --ttl-ms MS         cache hint for list results of the modern era (default 3600000)
   --null-error-id     send "id": null on errors whose request id is unknown
   --version           print the version and exit
@@ -2504,6 +2541,7 @@ _CLI_OPTIONS = {
     "--grace": ("grace", float),
     "--max-line": ("max_line", int),
     "--max-params": ("max_params", int),
+    "--max-response": ("max_response", int),
     "--ttl-ms": ("ttl_ms", int),
 }
 

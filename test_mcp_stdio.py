@@ -679,7 +679,7 @@ class Codec(unittest.TestCase):
         out = []
         for _ in range(200):
             out += s.feed(chunk)
-            self.assertLessEqual(len(s._buf), 1001)
+            self.assertLessEqual(s._held, 1001)
         self.assertEqual(out, [None])
         self.assertEqual(s.feed(b"\n{}\n"), [b"{}"])
 

@@ -45,6 +45,13 @@ class Session:
             n = os.write(self.fd_in, view)
             view = view[n:]
 
+    def answer(self):
+        """Read the next response line and fail loudly on an error response."""
+        line = self.readline()
+        if b'"error"' in line[:200] and "error" in json.loads(line):
+            raise RuntimeError("server error: %s" % json.loads(line)["error"].get("message"))
+        return line
+
     def readline(self):
         while True:
             i = self.buf.find(b"\n")
@@ -114,7 +121,7 @@ def measure(cmd, modern, calls, pipelined, big_kib, big_calls):
         line = s.echo_line(100 + i, "hello %d" % i)
         t = time.perf_counter()
         s.write(line)
-        s.readline()
+        s.answer()
         lat.append(time.perf_counter() - t)
     lat.sort()
     lock_rate = calls / sum(lat)
@@ -126,7 +133,10 @@ def measure(cmd, modern, calls, pipelined, big_kib, big_calls):
     def reader():
         try:
             for _ in range(pipelined):
-                seen.add(json.loads(s.readline())["id"])
+                reply = json.loads(s.readline())
+                if "result" not in reply:
+                    raise RuntimeError("error response: %s" % reply.get("error"))
+                seen.add(reply["id"])
         except Exception as e:  # noqa: BLE001 - reported below
             errors.append(e)
 
@@ -145,7 +155,7 @@ def measure(cmd, modern, calls, pipelined, big_kib, big_calls):
     t = time.perf_counter()
     for i in range(big_calls):
         s.write(s.echo_line(2000000 + i, text))
-        s.readline()
+        s.answer()
     big_rate = big_calls * len(text) / (time.perf_counter() - t) / 1e6
     rss = s.peak_rss_kib()
     exit_time = s.close()
@@ -175,8 +185,10 @@ def main():
     a = ap.parse_args()
     py = sys.executable
     servers = [("limit loop", [py, os.path.join(HERE, "limit_loop.py")]),
-               # 512 KiB echo needs params above the 256 KiB default limit (decision D-10)
-               ("mcp_stdio", [py, os.path.join(ROOT, "mcp_stdio.py"), "--max-params", "1048576"])]
+               # A 512 KiB echo needs limits above the defaults of decision D-10 (256 KiB of
+               # params; 1 MiB of response, and the demo echo returns the text twice).
+               ("mcp_stdio", [py, os.path.join(ROOT, "mcp_stdio.py"), "--max-params", "1048576",
+                              "--max-response", "4194304"])]
     for spec in a.server:
         name, _, cmd = spec.partition("=")
         servers.append((name, shlex.split(cmd)))
