@@ -39,7 +39,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
-    "Tool", "ToolError", "Server", "Connection", "Context", "Call",
+    "Tool", "ToolError", "ToolResult", "Resource", "ResourceTemplate", "ResourceNotFound",
+    "Prompt", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
     "encode_message", "decode_message", "LineSplitter", "serve_stdio", "main",
 ]
 
@@ -1393,6 +1394,239 @@ def _down_level_block(b, revision):
     return b
 
 
+class ResourceNotFound(Exception):
+    """Raise in a resource or template handler when the URI names nothing."""
+
+    def __init__(self, uri):
+        Exception.__init__(self, "resource not found: %s" % uri)
+        self.uri = uri
+
+
+def _check_meta_fields(owner, title, description, annotations, icons):
+    for field, value in (("title", title), ("description", description)):
+        if value is not None and not isinstance(value, str):
+            raise CatalogError("%s: %s must be a string" % (owner, field))
+    if annotations is not None and not isinstance(annotations, dict):
+        raise CatalogError("%s: annotations must be an object" % owner)
+    if icons is not None and (not isinstance(icons, list) or any(
+            not isinstance(i, dict) or not isinstance(i.get("src"), str) for i in icons)):
+        raise CatalogError("%s: icons must be a list of objects with a \"src\"" % owner)
+
+
+def _describe(obj, revision, first):
+    """The listing object of a resource, template or prompt, shaped for a revision."""
+    d = dict(first)
+    d["name"] = obj.name
+    if obj.title is not None and revision >= "2025-06-18":
+        d["title"] = obj.title
+    if obj.description is not None:
+        d["description"] = obj.description
+    for attr, key in (("mime_type", "mimeType"), ("size", "size"),
+                      ("annotations", "annotations")):
+        value = getattr(obj, attr, None)
+        if value is not None:
+            d[key] = value
+    if getattr(obj, "arguments", None):
+        d["arguments"] = [a if revision >= "2025-06-18" else
+                          {k: v for k, v in a.items() if k != "title"} for a in obj.arguments]
+    if obj.icons is not None and revision >= "2025-11-25":
+        d["icons"] = obj.icons
+    if obj.meta is not None and revision >= "2025-06-18":
+        d["_meta"] = obj.meta
+    if "annotations" in d and revision < "2025-06-18":
+        d["annotations"] = {k: v for k, v in d["annotations"].items() if k != "lastModified"}
+    return d
+
+
+class Resource:
+    """A fixed resource: a URI and a handler(uri, ctx) returning its contents.
+
+    The handler returns a str (text), bytes (sent as a base64 blob), or a list of
+    contents objects ({"uri", "text" or "blob", "mimeType"?}).
+    """
+
+    def __init__(self, uri, handler, *, name=None, title=None, description=None,
+                 mime_type=None, size=None, annotations=None, icons=None, meta=None,
+                 ttl_ms=0, cache_scope="private"):
+        if not isinstance(uri, str) or ":" not in uri:
+            raise CatalogError("resource %r: the URI must be a string with a scheme" % (uri,))
+        if not callable(handler):
+            raise CatalogError("resource %r: the handler is missing or not callable" % uri)
+        _check_meta_fields("resource %r" % uri, title, description, annotations, icons)
+        if size is not None and (not isinstance(size, int) or size < 0):
+            raise CatalogError("resource %r: size must be a non-negative integer" % uri)
+        if cache_scope not in ("public", "private") or not isinstance(ttl_ms, int) or ttl_ms < 0:
+            raise CatalogError("resource %r: ttl_ms must be >= 0 and cache_scope 'public' or "
+                               "'private'" % uri)
+        self.uri, self.handler = uri, handler
+        self.name = name if name is not None else uri
+        self.title, self.description, self.mime_type, self.size = title, description, mime_type, size
+        self.annotations, self.icons, self.meta = annotations, icons, meta
+        self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
+
+    def describe(self, revision):
+        return _describe(self, revision, {"uri": self.uri})
+
+
+_TEMPLATE_VAR_RE = re.compile(r"\{([+]?)([A-Za-z0-9_]+)\}")
+
+
+class ResourceTemplate:
+    """A family of resources: an RFC 6570 URI template ({var}, {+var}) and a handler.
+
+    handler(uri, variables, ctx) returns contents like a Resource handler; it may
+    raise ResourceNotFound. complete(argument, value, context_arguments) may
+    return suggestions for a variable.
+    """
+
+    def __init__(self, uri_template, handler, *, name, title=None, description=None,
+                 mime_type=None, annotations=None, icons=None, meta=None, complete=None,
+                 ttl_ms=0, cache_scope="private"):
+        owner = "resource template %r" % (uri_template,)
+        if not isinstance(uri_template, str) or ":" not in uri_template:
+            raise CatalogError("%s: the template must be a string with a scheme" % owner)
+        if not callable(handler):
+            raise CatalogError("%s: the handler is missing or not callable" % owner)
+        if not isinstance(name, str) or not name:
+            raise CatalogError("%s: a name is required" % owner)
+        _check_meta_fields(owner, title, description, annotations, icons)
+        pattern, pos, names = [], 0, []
+        for m in _TEMPLATE_VAR_RE.finditer(uri_template):
+            literal = uri_template[pos:m.start()]
+            if "{" in literal or "}" in literal:
+                raise CatalogError("%s: only {var} and {+var} expressions are supported" % owner)
+            pattern.append(re.escape(literal))
+            pattern.append("(.+?)" if m.group(1) else "([^/?#]+?)")
+            names.append((m.group(2), bool(m.group(1))))
+            pos = m.end()
+        tail = uri_template[pos:]
+        if "{" in tail or "}" in tail:
+            raise CatalogError("%s: only {var} and {+var} expressions are supported" % owner)
+        if len(set(n for n, _ in names)) != len(names):
+            raise CatalogError("%s: a variable appears twice" % owner)
+        pattern.append(re.escape(tail))
+        self._regex = re.compile("".join(pattern) + r"\Z")
+        self._names = names
+        self.uri_template, self.handler, self.name = uri_template, handler, name
+        self.title, self.description, self.mime_type = title, description, mime_type
+        self.annotations, self.icons, self.meta, self.complete = annotations, icons, meta, complete
+        self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
+
+    def match(self, uri):
+        """Return the variables of uri when it matches the template, else None."""
+        m = self._regex.match(uri)
+        if m is None:
+            return None
+        from urllib.parse import unquote
+        return {name: (value if reserved else unquote(value))
+                for (name, reserved), value in zip(self._names, m.groups())}
+
+    def expand(self, **variables):
+        """Return the URI for these variable values (simple expansion percent-encodes)."""
+        from urllib.parse import quote
+        values = dict(variables)
+
+        def sub(m):
+            v = str(values[m.group(2)])
+            return v if m.group(1) else quote(v, safe="-._~")
+        return _TEMPLATE_VAR_RE.sub(sub, self.uri_template)
+
+    def describe(self, revision):
+        return _describe(self, revision, {"uriTemplate": self.uri_template})
+
+
+class Prompt:
+    """A prompt: a name, declared arguments and a handler(arguments, ctx).
+
+    arguments is a list of {"name", "description"?, "title"?, "required"?}. The
+    handler returns a str (one user message), a list of messages ({"role",
+    "content"}), or {"description"?, "messages"}. complete(argument, value,
+    context_arguments) may return suggestions for an argument.
+    """
+
+    def __init__(self, name, handler, *, title=None, description=None, arguments=(),
+                 icons=None, meta=None, complete=None):
+        if not isinstance(name, str) or not name:
+            raise CatalogError("prompt %r: the name must be a non-empty string" % (name,))
+        if not callable(handler):
+            raise CatalogError("prompt %r: the handler is missing or not callable" % name)
+        _check_meta_fields("prompt %r" % name, title, description, None, icons)
+        args = []
+        for a in arguments:
+            if isinstance(a, str):
+                a = {"name": a}
+            if not isinstance(a, dict) or not isinstance(a.get("name"), str) or \
+                    set(a) - {"name", "title", "description", "required"}:
+                raise CatalogError("prompt %r: each argument needs a \"name\" and may have "
+                                   "\"title\", \"description\" and \"required\"" % name)
+            args.append(dict(a))
+        if len(set(a["name"] for a in args)) != len(args):
+            raise CatalogError("prompt %r: an argument is declared twice" % name)
+        self.name, self.handler, self.title, self.description = name, handler, title, description
+        self.arguments, self.icons, self.meta, self.complete = args, icons, meta, complete
+        self.annotations = None
+
+    def describe(self, revision):
+        return _describe(self, revision, {})
+
+
+def _resource_contents(value, uri, mime_type, revision):
+    """Turn a resource handler's return value into checked contents for a revision."""
+    if isinstance(value, str):
+        c = {"uri": uri, "text": value}
+        if mime_type:
+            c["mimeType"] = mime_type
+        return [c]
+    if isinstance(value, (bytes, bytearray)):
+        import base64
+        c = {"uri": uri, "blob": base64.b64encode(bytes(value)).decode("ascii")}
+        if mime_type:
+            c["mimeType"] = mime_type
+        return [c]
+    if not isinstance(value, list) or not value:
+        raise _ResultInvalid("a resource handler must return str, bytes or a non-empty list "
+                             "of contents")
+    out = []
+    for i, c in enumerate(value):
+        if not isinstance(c, dict) or not isinstance(c.get("uri"), str) or \
+                (isinstance(c.get("text"), str)) == (isinstance(c.get("blob"), str)):
+            raise _ResultInvalid("contents[%d] needs a uri and exactly one of text or blob" % i)
+        if "blob" in c and (len(c["blob"]) % 4 or not _BASE64_RE.match(c["blob"])):
+            raise _ResultInvalid("contents[%d] blob is not base64" % i)
+        if "_meta" in c and revision < "2025-06-18":
+            c = {k: v for k, v in c.items() if k != "_meta"}
+        out.append(c)
+    return out
+
+
+def _prompt_result(prompt, value, revision):
+    """Turn a prompt handler's return value into a checked GetPromptResult."""
+    description = prompt.description
+    if isinstance(value, str):
+        messages = [{"role": "user", "content": {"type": "text", "text": value}}]
+    elif isinstance(value, dict) and "messages" in value:
+        messages, description = value["messages"], value.get("description", description)
+    else:
+        messages = value
+    if not isinstance(messages, list):
+        raise _ResultInvalid("a prompt handler must return str, a list of messages or "
+                             "{\"messages\": [...]}")
+    out = []
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict) or m.get("role") not in ("user", "assistant"):
+            raise _ResultInvalid("messages[%d] needs a role of 'user' or 'assistant'" % i)
+        problem = _check_content([m.get("content")])
+        if problem:
+            raise _ResultInvalid("messages[%d]: %s" % (i, problem))
+        content = m["content"] if revision == MODERN_VERSION else \
+            _down_level_block(m["content"], revision)
+        out.append({"role": m["role"], "content": content})
+    result = {"messages": out}
+    if isinstance(description, str):
+        result = {"description": description, "messages": out}
+    return result
+
+
 ###############################################################################
 # Protocol engine (sans-IO) ###################################################
 ###############################################################################
@@ -1411,6 +1645,7 @@ CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
 INFO_KEY = "io.modelcontextprotocol/clientInfo"
 LEVEL_KEY = "io.modelcontextprotocol/logLevel"
 SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
+SUB_KEY = "io.modelcontextprotocol/subscriptionId"
 
 UNLOCKED, LEGACY, MODERN = "unlocked", "legacy", "modern"
 
@@ -1495,7 +1730,7 @@ class Context:
         if call is not None and threshold is not None and \
                 _LEVEL_RANK[level] >= _LEVEL_RANK[threshold]:
             payload = message if data is None else {"message": message, "data": data}
-            params = {"level": level, "logger": call.tool.name, "data": payload}
+            params = {"level": level, "logger": call.name, "data": payload}
             if call._notify("notifications/message", params):
                 return True
         _diag("%s: %s" % (level, str(message)[:500]))
@@ -1512,27 +1747,36 @@ def _diag(line):
 
 
 class Call:
-    """A tools/call admitted by a Connection, to be run on a worker thread.
+    """A request whose handler may take time: tools/call, resources/read, prompts/get.
 
+    A Connection returns it from feed(); the runtime calls run() on any thread.
     Exactly one of run(), cancel() and expire() settles it; only the first one
     that settles sends anything.
     """
 
-    __slots__ = ("conn", "id", "key", "tool", "arguments", "ctx", "batch", "timeout",
+    __slots__ = ("conn", "id", "key", "kind", "name", "ctx", "batch", "timeout", "_work",
                  "_settled", "_lock")
 
-    def __init__(self, conn, request_id, key, tool, arguments, ctx, batch, timeout):
+    def __init__(self, conn, req, kind, name, work, timeout):
         self.conn = conn
-        self.id = request_id
-        self.key = key
-        self.tool = tool
-        self.arguments = arguments
-        self.ctx = ctx
-        self.batch = batch
+        self.id = req.id
+        self.key = req.key
+        self.kind = kind              # "tool", "resource" or "prompt"
+        self.name = name
+        self.batch = req.batch
         self.timeout = timeout
+        self._work = work             # work(ctx) -> (result dict, large)
         self._settled = False
         self._lock = threading.Lock()
-        ctx._call = self
+        meta = req.meta
+        token = meta.get("progressToken") if meta else None
+        if token is not None and (type(token) is not str and
+                                  (type(token) is not int or abs(token) > _MAX_ID)):
+            token = None
+        self.ctx = Context(req.id, req.method, req.era, req.revision, req.caps, req.info,
+                           token, req.level,
+                           None if timeout is None else _monotonic() + timeout)
+        self.ctx._call = self
 
     @property
     def settled(self):
@@ -1547,23 +1791,26 @@ class Call:
             # Break the Call <-> Context cycle so the arguments are freed at once,
             # not at the next garbage collection.
             self.ctx._call = None
-            self.arguments = None
+            self._work = None
 
     def _run(self):
-        conn = self.conn
+        conn, era = self.conn, self.ctx.era
         try:
-            value = self.tool.handler(self.arguments, self.ctx)
+            result, large = self._work(self.ctx)
             if self._settled:
                 return
-            result = conn._tool_result(self.tool, value, self.ctx.revision)
-            large = any(len(b.get("text", "")) > 4096 for b in result["content"])
-            line = conn._result_line(self.id, result, self.ctx.era, large)
+            line = conn._result_line(self.id, result, era, large)
         except ToolError as e:
-            line = conn._result_line(self.id, _error_result(str(e)), self.ctx.era)
+            if self.kind == "tool":
+                line = conn._result_line(self.id, _error_result(str(e)), era)
+            else:
+                line = conn._error_line(self.id, INVALID_PARAMS, str(e))
+        except ResourceNotFound as e:
+            line = conn._not_found_line(self.id, e.uri)
         except ProtocolError as e:
             line = conn._error_line(self.id, e.code, e.message, e.data)
-        except BaseException as e:   # noqa: B902 - a tool must never take the server down
-            line = conn._internal_error(self.id, "tool %r" % self.tool.name, e)
+        except BaseException as e:   # noqa: B902 - a handler must never take the server down
+            line = conn._internal_error(self.id, "%s %r" % (self.kind, self.name), e)
         self._settle(line)
 
     def cancel(self):
@@ -1572,15 +1819,25 @@ class Call:
         self._settle(None)
 
     def expire(self):
-        """Settle with an isError result saying the call timed out; tell the handler."""
+        """Settle with the timeout answer (an isError result for tools); tell the handler."""
         self.ctx._cancel()
-        msg = "Tool %r timed out after %g seconds." % (self.tool.name, self.timeout)
-        self._settle(self.conn._result_line(self.id, _error_result(msg), self.ctx.era))
+        conn = self.conn
+        if self.kind == "tool":
+            msg = "Tool %r timed out after %g seconds." % (self.name, self.timeout)
+            line = conn._result_line(self.id, _error_result(msg), self.ctx.era)
+        else:
+            line = conn._error_line(self.id, INTERNAL_ERROR, "Internal error: %s %r timed out "
+                                    "after %g seconds" % (self.kind, self.name, self.timeout))
+        self._settle(line)
 
     def reject(self, message):
-        """Settle with an isError result carrying message (for example: server busy)."""
+        """Settle at once with message (for example: server busy)."""
         self.ctx._cancel()
-        self._settle(self.conn._result_line(self.id, _error_result(message), self.ctx.era))
+        if self.kind == "tool":
+            line = self.conn._result_line(self.id, _error_result(message), self.ctx.era)
+        else:
+            line = self.conn._error_line(self.id, INTERNAL_ERROR, message)
+        self._settle(line)
 
     def _settle(self, line):
         with self._lock:
@@ -1642,6 +1899,7 @@ class Connection:
         self.client_info = None
         self.log_level = None
         self.inflight = {}
+        self.listens = {}
         self.splitter = LineSplitter(server.max_line)
 
     # -- input ----------------------------------------------------------------
@@ -1757,13 +2015,24 @@ class Connection:
     # -- routing by era ------------------------------------------------------------
     def _route(self, rid, key, method, params, out, batch):
         meta = params.get("_meta") if params else None
-        modern = type(meta) is dict and PV_KEY in meta
+        if type(meta) is not dict:
+            meta = None
         if method == "initialize":
             out.append(self._initialize(rid, params))
-        elif modern:
+        elif meta is not None and PV_KEY in meta:
             self._route_modern(rid, key, method, params, meta, out)
         elif self.era == LEGACY:
-            self._route_legacy(rid, key, method, params, out, batch)
+            if method == "server/discover":
+                out.append(self._mismatch(rid, "server/discover belongs to protocol %s"
+                                          % MODERN_VERSION))
+                return
+            entry = _METHODS.get(method)
+            if entry is None or not entry[2]:
+                out.append(self._error_line(rid, METHOD_NOT_FOUND, "Method not found"))
+                return
+            self._dispatch(entry, _Request(rid, key, method, params, LEGACY, self.revision,
+                                           self.client_capabilities, self.client_info, meta,
+                                           None, batch), out)
         elif self.era == MODERN:
             out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: missing required "
                                         "_meta key %s" % PV_KEY))
@@ -1802,14 +2071,16 @@ class Connection:
             result["instructions"] = s.instructions
         return self._result_line(rid, result, LEGACY)
 
+    def _mismatch(self, rid, what):
+        return self._error_line(rid, INVALID_REQUEST, "Invalid Request: this connection was "
+                                "initialized with protocol %s; %s" % (self.revision, what),
+                                {"reason": "era-mismatch", "era": LEGACY,
+                                 "negotiatedVersion": self.revision})
+
     def _route_modern(self, rid, key, method, params, meta, out):
         if self.era == LEGACY:
-            out.append(self._error_line(rid, INVALID_REQUEST, "Invalid Request: this connection "
-                                        "was initialized with protocol %s; per-request _meta "
-                                        "(protocol %s) cannot be mixed in" % (self.revision,
-                                                                               MODERN_VERSION),
-                                        {"reason": "era-mismatch", "era": LEGACY,
-                                         "negotiatedVersion": self.revision}))
+            out.append(self._mismatch(rid, "per-request _meta (protocol %s) cannot be mixed in"
+                                      % MODERN_VERSION))
             return
         version = meta[PV_KEY]
         if type(version) is not str:
@@ -1832,48 +2103,32 @@ class Connection:
             return
         if method != "server/discover":
             self.era = MODERN
-        if method == "tools/call":
-            info = meta.get(INFO_KEY)
-            item = self._call_tool(rid, key, params, MODERN, MODERN_VERSION, caps,
-                                   info if type(info) is dict else None, meta, level, None)
-            out.append(item)
-            return
-        handler = _MODERN_METHODS.get(method)
-        if handler is None:
+        entry = _METHODS.get(method)
+        if entry is None or not entry[1]:
             out.append(self._error_line(rid, METHOD_NOT_FOUND, "Method not found"))
             return
-        try:
-            result = handler(self, params, MODERN_VERSION)
-        except ProtocolError as e:
-            out.append(self._error_line(rid, e.code, e.message, e.data))
-            return
-        out.append(self._result_line(rid, result, MODERN))
+        info = meta.get(INFO_KEY)
+        self._dispatch(entry, _Request(rid, key, method, params, MODERN, MODERN_VERSION, caps,
+                                       info if type(info) is dict else None, meta, level, None),
+                       out)
 
-    def _route_legacy(self, rid, key, method, params, out, batch):
-        if method == "tools/call":
-            meta = params.get("_meta") if params else None
-            out.append(self._call_tool(rid, key, params, LEGACY, self.revision,
-                                       self.client_capabilities, self.client_info,
-                                       meta if type(meta) is dict else None, None, batch))
-            return
-        if method == "server/discover":
-            out.append(self._error_line(rid, INVALID_REQUEST, "Invalid Request: this connection "
-                                        "was initialized with protocol %s; server/discover "
-                                        "belongs to protocol %s" % (self.revision,
-                                                                    MODERN_VERSION),
-                                        {"reason": "era-mismatch", "era": LEGACY,
-                                         "negotiatedVersion": self.revision}))
-            return
-        handler = _LEGACY_METHODS.get(method)
-        if handler is None:
-            out.append(self._error_line(rid, METHOD_NOT_FOUND, "Method not found"))
+    def _dispatch(self, entry, req, out):
+        capability = entry[3]
+        if capability is not None and capability not in self.server._offered:
+            out.append(self._error_line(req.id, METHOD_NOT_FOUND, "Method not found"))
             return
         try:
-            result = handler(self, params, self.revision)
+            r = entry[0](self, req)
         except ProtocolError as e:
-            out.append(self._error_line(rid, e.code, e.message, e.data))
+            out.append(self._error_line(req.id, e.code, e.message, e.data))
             return
-        out.append(self._result_line(rid, result, LEGACY))
+        if type(r) is dict:
+            out.append(self._result_line(req.id, r, req.era))
+        elif type(r) is Call:
+            self.inflight[req.key] = r
+            out.append(r)
+        elif r is not None:
+            out.append(r)                 # a line made by the method itself
 
     # -- notifications and responses ------------------------------------------------
     def _receive_notification(self, method, params):
@@ -1881,9 +2136,12 @@ class Connection:
             if type(params) is dict:
                 rid = params.get("requestId")
                 if _valid_id(rid):
-                    call = self.inflight.get((type(rid) is str, rid))
+                    key = (type(rid) is str, rid)
+                    call = self.inflight.get(key)
                     if call is not None:
                         call.cancel()
+                    elif key in self.listens:
+                        del self.listens[key]
         elif method in ("notifications/initialized", "initialized"):
             if self.era == LEGACY:
                 self.initialized = True
@@ -1893,8 +2151,19 @@ class Connection:
         # The server sends no requests of its own yet, so every response is stray.
         _diag("ignored a response message with no matching server request")
 
+    def close(self):
+        """End the connection: return the lines that close open subscription streams."""
+        out = []
+        for key, rid in list(self.listens.items()):
+            out.append(self._result_line(rid, {"_meta": {SUB_KEY: rid}}, MODERN))
+            out.append(encode_message({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                       "params": {"requestId": rid,
+                                                  "reason": "server shutdown"}}))
+        self.listens.clear()
+        return out
+
     # -- methods ---------------------------------------------------------------
-    def _discover(self, params, revision):
+    def _discover(self, req):
         s = self.server
         result = {"supportedVersions": [MODERN_VERSION],
                   "capabilities": s._capabilities(MODERN_VERSION)}
@@ -1904,59 +2173,191 @@ class Connection:
         result["cacheScope"] = "public"
         return result
 
-    def _ping(self, params, revision):
+    def _ping(self, req):
         return {}
 
-    def _list_tools(self, params, revision):
-        cursor = params.get("cursor") if params else None
-        if cursor is not None:
-            raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown cursor")
-        result = {"tools": self.server._tool_list(revision)}
-        if revision == MODERN_VERSION:
-            result["ttlMs"] = self.server.ttl_ms
-            result["cacheScope"] = "public"
-        return result
-
-    def _set_level(self, params, revision):
-        level = params.get("level") if params else None
+    def _set_level(self, req):
+        level = req.params.get("level") if req.params else None
         if level not in _LEVEL_RANK:
             raise ProtocolError(INVALID_PARAMS, "Invalid params: level must be one of %s"
                                 % ", ".join(_LEVELS))
         self.log_level = level
         return {}
 
-    def _call_tool(self, rid, key, params, era, revision, caps, info, meta, level, batch):
+    def _list(self, req, kind, field):
         s = self.server
+        items = s._described(kind, req.revision)
+        cursor = req.params.get("cursor") if req.params else None
+        start = 0 if cursor is None else s._cursor_offset(kind, cursor)
+        end = start + s.page_size
+        result = {field: items[start:end] if start or end < len(items) else items}
+        if end < len(items):
+            result["nextCursor"] = s._cursor(kind, end)
+        if req.era == MODERN:
+            result["ttlMs"] = s.ttl_ms
+            result["cacheScope"] = "public"
+        return result
+
+    def _list_tools(self, req):
+        return self._list(req, "tools", "tools")
+
+    def _list_resources(self, req):
+        return self._list(req, "resources", "resources")
+
+    def _list_templates(self, req):
+        return self._list(req, "templates", "resourceTemplates")
+
+    def _list_prompts(self, req):
+        return self._list(req, "prompts", "prompts")
+
+    def _call_tool(self, req):
+        s = self.server
+        params = req.params
         name = params.get("name") if params else None
         if type(name) is not str:
-            return self._error_line(rid, INVALID_PARAMS, 'Invalid params: tools/call needs a '
-                                    'string "name"')
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: tools/call needs a string "name"')
         tool = s.tools.get(name)
         if tool is None:
-            return self._error_line(rid, INVALID_PARAMS, "Unknown tool: %s" % _short(name, 80))
+            raise ProtocolError(INVALID_PARAMS, "Unknown tool: %s" % _short(name, 80))
         args = params.get("arguments")
         if args is None:
             args = {}
         elif type(args) is not dict:
-            return self._error_line(rid, INVALID_PARAMS, 'Invalid params: "arguments" must be '
-                                    'an object')
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object')
         problems = tool.input_validator.errors(args)
         if problems:
             msg = "Invalid arguments for tool %r:\n%s" % (
                 name, "\n".join("- " + p for p in problems))
-            return self._result_line(rid, _error_result(msg), era)
-        token = meta.get("progressToken") if meta else None
-        if token is not None and (type(token) is not str and
-                                  (type(token) is not int or abs(token) > _MAX_ID)):
-            token = None
-        timeout = tool.timeout if tool.timeout is not None else s.timeout
-        deadline = None
-        if timeout is not None:
-            deadline = _monotonic() + timeout
-        ctx = Context(rid, "tools/call", era, revision, caps, info, token, level, deadline)
-        call = Call(self, rid, key, tool, args, ctx, batch, timeout)
-        self.inflight[key] = call
-        return call
+            return self._result_line(req.id, _error_result(msg), req.era)
+        revision = req.revision
+
+        def work(ctx):
+            result = self._tool_result(tool, tool.handler(args, ctx), revision)
+            return result, any(len(b.get("text", "")) > 4096 for b in result["content"])
+        return Call(self, req, "tool", name, work,
+                    tool.timeout if tool.timeout is not None else s.timeout)
+
+    def _read_resource(self, req):
+        s = self.server
+        uri = req.params.get("uri") if req.params else None
+        if type(uri) is not str:
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: resources/read needs a string '
+                                '"uri"')
+        resource = s.resources.get(uri)
+        variables = None
+        if resource is None:
+            for template in s.templates.values():
+                variables = template.match(uri)
+                if variables is not None:
+                    resource = template
+                    break
+            else:
+                return self._not_found_line(req.id, uri)
+        revision = req.revision
+
+        def work(ctx):
+            value = (resource.handler(uri, ctx) if variables is None
+                     else resource.handler(uri, variables, ctx))
+            contents = _resource_contents(value, uri, resource.mime_type, revision)
+            result = {"contents": contents}
+            if revision == MODERN_VERSION:
+                result["ttlMs"] = resource.ttl_ms
+                result["cacheScope"] = resource.cache_scope
+            return result, any(len(c.get("text") or c.get("blob") or "") > 4096
+                               for c in contents)
+        return Call(self, req, "resource", uri, work, s.timeout)
+
+    def _subscribe(self, req):
+        uri = req.params.get("uri") if req.params else None
+        if type(uri) is not str:
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: needs a string "uri"')
+        if not self.server._knows_uri(uri):
+            return self._not_found_line(req.id, uri)
+        return {}        # the catalog is frozen: no update will ever be sent
+
+    def _get_prompt(self, req):
+        s = self.server
+        params = req.params
+        name = params.get("name") if params else None
+        if type(name) is not str:
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: prompts/get needs a string '
+                                '"name"')
+        prompt = s.prompts.get(name)
+        if prompt is None:
+            raise ProtocolError(INVALID_PARAMS, "Unknown prompt: %s" % _short(name, 80))
+        args = params.get("arguments")
+        if args is None:
+            args = {}
+        if type(args) is not dict or any(type(v) is not str for v in args.values()):
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object '
+                                'of strings')
+        missing = [a["name"] for a in prompt.arguments if a.get("required") and
+                   a["name"] not in args]
+        if missing:
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: missing required argument(s) "
+                                "for prompt %r: %s" % (name, ", ".join(missing)))
+        revision = req.revision
+
+        def work(ctx):
+            return _prompt_result(prompt, prompt.handler(args, ctx), revision), False
+        return Call(self, req, "prompt", name, work, s.timeout)
+
+    def _complete(self, req):
+        s = self.server
+        params = req.params or {}
+        ref, argument = params.get("ref"), params.get("argument")
+        if type(ref) is not dict or type(argument) is not dict or \
+                type(argument.get("name")) is not str or type(argument.get("value")) is not str:
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: completion/complete needs '
+                                '"ref" and "argument" {name, value}')
+        context = params.get("context")
+        known = context.get("arguments") if type(context) is dict else None
+        known = known if type(known) is dict else {}
+        if ref.get("type") == "ref/prompt":
+            target = s.prompts.get(ref.get("name"))
+            if target is None:
+                raise ProtocolError(INVALID_PARAMS, "Unknown prompt: %s"
+                                    % _short(ref.get("name"), 80))
+        elif ref.get("type") == "ref/resource":
+            uri = ref.get("uri")
+            target = s.templates.get(uri) or s.resources.get(uri)
+            if target is None:
+                raise ProtocolError(INVALID_PARAMS, "Unknown resource or template: %s"
+                                    % _short(uri, 80), {"uri": uri})
+        else:
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: ref.type must be "ref/prompt" '
+                                'or "ref/resource"')
+        values = []
+        if getattr(target, "complete", None) is not None:
+            try:
+                values = target.complete(argument["name"], argument["value"], known)
+                values = [v for v in values if type(v) is str]
+            except Exception as e:   # noqa: BLE001 - a completer must not break the call
+                return self._internal_error(req.id, "completion of %r" % argument["name"], e)
+        completion = {"values": values[:100], "total": len(values),
+                      "hasMore": len(values) > 100}
+        return {"completion": completion}
+
+    def _listen(self, req):
+        filt = req.params.get("notifications")
+        if type(filt) is not dict:
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: subscriptions/listen needs a '
+                                '"notifications" object')
+        subs = filt.get("resourceSubscriptions")
+        if subs is not None and (type(subs) is not list or
+                                 any(type(u) is not str for u in subs)):
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: resourceSubscriptions must be "
+                                "an array of URIs")
+        honoured = {}
+        # The catalog is frozen and every capability says listChanged: false, so list
+        # changes are not offered; subscriptions to known resources are (they never fire).
+        if subs and "resources" in self.server._offered:
+            honoured["resourceSubscriptions"] = [u for u in subs if self.server._knows_uri(u)]
+        self.listens[req.key] = req.id
+        return encode_message({"jsonrpc": "2.0",
+                               "method": "notifications/subscriptions/acknowledged",
+                               "params": {"_meta": {SUB_KEY: req.id},
+                                          "notifications": honoured}})
 
     # -- output ------------------------------------------------------------------
     def _finished(self, call, line):
@@ -1965,6 +2366,12 @@ class Connection:
             call.batch.add(line)
         elif line is not None:
             self.emit(line)
+
+    def _not_found_line(self, rid, uri):
+        if self.era == LEGACY:
+            return self._error_line(rid, RESOURCE_NOT_FOUND_LEGACY, "Resource not found",
+                                    {"uri": uri})
+        return self._error_line(rid, INVALID_PARAMS, "Resource not found", {"uri": uri})
 
     def _emit_notification(self, method, params, era):
         self.emit(encode_message({"jsonrpc": "2.0", "method": method, "params": params}))
@@ -2072,47 +2479,73 @@ def _valid_id(rid):
     return t is str or (t is int and -_MAX_ID <= rid <= _MAX_ID)
 
 
-_MODERN_METHODS = {
-    "server/discover": Connection._discover,
-    "tools/list": Connection._list_tools,
-}
-_LEGACY_METHODS = {
-    "ping": Connection._ping,
-    "tools/list": Connection._list_tools,
-    "logging/setLevel": Connection._set_level,
+class _Request:
+    """One admitted request and the era facts it is served under."""
+
+    __slots__ = ("id", "key", "method", "params", "era", "revision", "caps", "info", "meta",
+                 "level", "batch")
+
+    def __init__(self, rid, key, method, params, era, revision, caps, info, meta, level, batch):
+        self.id, self.key, self.method, self.params = rid, key, method, params
+        self.era, self.revision, self.caps, self.info = era, revision, caps, info
+        self.meta, self.level, self.batch = meta, level, batch
+
+
+# method -> (handler, served in the modern era, in the legacy era, server capability)
+_METHODS = {
+    "server/discover": (Connection._discover, True, False, None),
+    "ping": (Connection._ping, False, True, None),
+    "logging/setLevel": (Connection._set_level, False, True, "logging"),
+    "tools/list": (Connection._list_tools, True, True, "tools"),
+    "tools/call": (Connection._call_tool, True, True, "tools"),
+    "resources/list": (Connection._list_resources, True, True, "resources"),
+    "resources/templates/list": (Connection._list_templates, True, True, "resources"),
+    "resources/read": (Connection._read_resource, True, True, "resources"),
+    "resources/subscribe": (Connection._subscribe, False, True, "resources"),
+    "resources/unsubscribe": (Connection._subscribe, False, True, "resources"),
+    "prompts/list": (Connection._list_prompts, True, True, "prompts"),
+    "prompts/get": (Connection._get_prompt, True, True, "prompts"),
+    "completion/complete": (Connection._complete, True, True, "completions"),
+    "subscriptions/listen": (Connection._listen, True, False, None),
 }
 
 
 class Server:
-    """An MCP server: an identity and a frozen catalog of tools, with its limits.
+    """An MCP server: an identity and a frozen catalog of tools, resources and prompts.
 
     Everything is validated at creation; a bad definition raises CatalogError
     and no server exists. Serve it with run() (stdio) or drive a Connection.
+    grant, grant_resources and grant_prompts restrict what is served (by tool
+    name, resource URI or template, prompt name): the rest is neither listed nor
+    usable, and nothing reveals that it exists.
     """
 
     def __init__(self, name, version, *, title=None, description=None, instructions=None,
-                 website_url=None, icons=None, tools=(), grant=None,
-                 max_line=1 << 20, max_method=128, max_params=256 << 10, max_depth=32,
-                 max_response=1 << 20, ttl_ms=3600000, null_error_id=False,
+                 website_url=None, icons=None, tools=(), resources=(), templates=(),
+                 prompts=(), grant=None, grant_resources=None, grant_prompts=None,
+                 page_size=100, max_line=1 << 20, max_method=128, max_params=256 << 10,
+                 max_depth=32, max_response=1 << 20, ttl_ms=3600000, null_error_id=False,
                  workers=16, backlog=64, timeout=300.0, grace=10.0):
         if not isinstance(name, str) or not name or not isinstance(version, str) or not version:
             raise CatalogError("server: name and version must be non-empty strings")
-        table = {}
-        for t in tools:
-            if not isinstance(t, Tool):
-                raise CatalogError("server: %r is not a Tool" % (t,))
-            if t.name in table:
-                raise CatalogError("tool %r: registered twice" % t.name)
-            table[t.name] = t
-        if grant is not None:
-            unknown = sorted(set(grant) - set(table))
+        self.tools = _catalog(tools, Tool, "tool", "name", grant, "grant")
+        self.resources = _catalog(resources, Resource, "resource", "uri", None, None)
+        self.templates = _catalog(templates, ResourceTemplate, "resource template",
+                                  "uri_template", None, None)
+        if grant_resources is not None:
+            known = set(self.resources) | set(self.templates)
+            unknown = sorted(set(grant_resources) - known)
             if unknown:
-                raise CatalogError("grant: unknown tool(s): %s" % ", ".join(unknown))
-            table = {n: t for n, t in table.items() if n in set(grant)}
+                raise CatalogError("grant_resources: unknown resource(s): %s" % ", ".join(unknown))
+            keep = set(grant_resources)
+            self.resources = {k: v for k, v in self.resources.items() if k in keep}
+            self.templates = {k: v for k, v in self.templates.items() if k in keep}
+        self.prompts = _catalog(prompts, Prompt, "prompt", "name", grant_prompts, "grant_prompts")
         for field, value in (("max_line", max_line), ("max_method", max_method),
                              ("max_params", max_params), ("max_depth", max_depth),
                              ("max_response", max_response), ("ttl_ms", ttl_ms),
-                             ("workers", workers), ("backlog", backlog)):
+                             ("workers", workers), ("backlog", backlog),
+                             ("page_size", page_size)):
             if not isinstance(value, int) or isinstance(value, bool) or value < (
                     0 if field in ("ttl_ms", "backlog") else 1):
                 raise CatalogError("server: %s must be a positive integer" % field)
@@ -2120,7 +2553,7 @@ class Server:
         self.title, self.description = title, description
         self.instructions = instructions
         self.website_url, self.icons = website_url, icons
-        self.tools = dict(sorted(table.items()))
+        self.page_size = page_size
         self.max_line, self.max_method, self.max_params = max_line, max_method, max_params
         self.max_depth, self.max_response = max_depth, max_response
         self.ttl_ms, self.null_error_id = ttl_ms, null_error_id
@@ -2128,7 +2561,22 @@ class Server:
         self.timeout, self.grace = timeout, grace
         self._info_modern = self._implementation(MODERN_VERSION)
         self._result_meta = {SERVER_INFO_KEY: self._info_modern}
-        self._tool_lists = {}
+        self._kinds = {"tools": self.tools, "resources": self.resources,
+                       "templates": self.templates, "prompts": self.prompts}
+        self._lists = {}
+        self._offered = {"logging"}
+        if self.tools:
+            self._offered.add("tools")
+        if self.resources or self.templates:
+            self._offered.add("resources")
+        if self.prompts:
+            self._offered.add("prompts")
+        if any(x.complete is not None for x in list(self.prompts.values()) +
+               list(self.templates.values())):
+            self._offered.add("completions")
+        import zlib
+        self._fingerprints = {k: "%08x" % zlib.crc32("\n".join(v).encode("utf-8", "replace"))
+                              for k, v in self._kinds.items()}
 
     def connection(self, emit=None):
         """Return a new sans-IO Connection to this server."""
@@ -2153,15 +2601,69 @@ class Server:
 
     def _capabilities(self, revision):
         caps = {"logging": {}}
-        if self.tools:
+        offered = self._offered
+        if "completions" in offered and revision >= "2025-03-26":
+            caps["completions"] = {}
+        if "prompts" in offered:
+            caps["prompts"] = {"listChanged": False}
+        if "resources" in offered:
+            caps["resources"] = {"subscribe": True, "listChanged": False}
+        if "tools" in offered:
             caps["tools"] = {"listChanged": False}
         return caps
 
-    def _tool_list(self, revision):
-        lst = self._tool_lists.get(revision)
+    def _described(self, kind, revision):
+        """The sorted listing objects of one kind, shaped for a revision (cached)."""
+        key = (kind, revision)
+        lst = self._lists.get(key)
         if lst is None:
-            lst = self._tool_lists[revision] = [t.describe(revision) for t in self.tools.values()]
+            lst = self._lists[key] = [x.describe(revision) for x in self._kinds[kind].values()]
         return lst
+
+    def _cursor(self, kind, offset):
+        import base64
+        raw = "%s:%d:%s" % (kind, offset, self._fingerprints[kind])
+        return base64.urlsafe_b64encode(raw.encode("ascii")).decode("ascii").rstrip("=")
+
+    def _cursor_offset(self, kind, cursor):
+        """Return the offset a cursor of ours points at, or raise -32602."""
+        if type(cursor) is str and 0 < len(cursor) <= 200:
+            import base64
+            import binascii
+            try:
+                raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
+                k, offset, fp = raw.split(":")
+                offset = int(offset)
+                if k == kind and fp == self._fingerprints[kind] and \
+                        0 < offset < len(self._kinds[kind]) and self._cursor(kind, offset) == cursor:
+                    return offset
+            except (ValueError, binascii.Error, UnicodeDecodeError):
+                pass
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: invalid cursor")
+
+    def _knows_uri(self, uri):
+        return uri in self.resources or any(t.match(uri) is not None
+                                            for t in self.templates.values())
+
+
+def _catalog(items, cls, noun, key, grant, grant_name):
+    """Check a list of catalog entries and return them by key, sorted, granted only."""
+    table = {}
+    for item in items:
+        if not isinstance(item, cls):
+            raise CatalogError("server: %r is not a %s" % (item, cls.__name__))
+        k = getattr(item, key)
+        if k in table:
+            raise CatalogError("%s %r: registered twice" % (noun, k))
+        table[k] = item
+    if grant is not None:
+        if isinstance(grant, str):
+            raise CatalogError("%s: give a list of names, not a string" % grant_name)
+        unknown = sorted(set(grant) - set(table))
+        if unknown:
+            raise CatalogError("%s: unknown %s(s): %s" % (grant_name, noun, ", ".join(unknown)))
+        table = {k: v for k, v in table.items() if k in set(grant)}
+    return dict(sorted(table.items()))
 
 
 ###############################################################################
@@ -2330,6 +2832,8 @@ class _Runtime:
 
     def _shutdown(self):
         partial = self.conn.splitter.pending()
+        for line in self.conn.close():       # end open subscription streams (A-08)
+            self.writer.write(line)
         with self.lock:
             done = self.idle.wait_for(lambda: self.workers == 0 and not self.backlog,
                                       self.server.grace)
@@ -2465,8 +2969,45 @@ def _demo_countdown(arguments, ctx):
     return {"ran_seconds": ran, "completed": not ctx.is_cancelled and done == steps}
 
 
+_DEMO_README = """# mcp_stdio demo
+
+This server shows what mcp_stdio serves from one standard-library file:
+
+- tools: echo, add, divide (an actionable tool error), countdown (progress and cancellation);
+- resources: this page, a small PNG, and greetings from the template demo://greeting/{name};
+- a prompt, summarize, whose style argument offers completions.
+"""
+
+_DEMO_NAMES = ("Ada", "Alan", "Barbara", "Grace", "Katherine", "Linus", "Margaret")
+_DEMO_STYLES = ("bullet points", "detailed", "one sentence", "short")
+# A 1x1 transparent PNG.
+_DEMO_PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                          "1f15c4890000000d49444154789c6360000002000100e527de00000000"
+                          "49454e44ae426082")
+
+
+def _demo_greeting(uri, variables, ctx):
+    return "Hello, %s!" % variables["name"]
+
+
+def _demo_complete_name(argument, value, known):
+    return [n for n in _DEMO_NAMES if n.lower().startswith(value.lower())]
+
+
+def _demo_summarize(arguments, ctx):
+    style = arguments.get("style", "short")
+    return [{"role": "user", "content": {"type": "text", "text":
+             "Summarize the following text (style: %s):\n\n%s" % (style, arguments["text"])}}]
+
+
+def _demo_complete_style(argument, value, known):
+    if argument != "style":
+        return []
+    return [s for s in _DEMO_STYLES if s.startswith(value.lower())]
+
+
 def demo_server(**options):
-    """Return the demo server of ``python mcp_stdio.py``: echo, add, divide, countdown."""
+    """Return the demo server of ``python mcp_stdio.py``: tools, resources, a prompt."""
     num = {"type": "number"}
     tools = [
         Tool("echo", _demo_echo, title="Echo",
@@ -2501,20 +3042,50 @@ def demo_server(**options):
                  "required": ["ran_seconds", "completed"]},
              annotations={"readOnlyHint": True, "openWorldHint": False}, timeout=90),
     ]
+    resources = [
+        Resource("demo://readme", lambda uri, ctx: _DEMO_README, name="readme",
+                 title="About this demo", mime_type="text/markdown",
+                 description="What the demo server offers."),
+        Resource("demo://logo.png", lambda uri, ctx: _DEMO_PNG, name="logo",
+                 title="A tiny PNG", mime_type="image/png", size=len(_DEMO_PNG),
+                 description="A 1x1 PNG, served as a base64 blob."),
+    ]
+    templates = [
+        ResourceTemplate("demo://greeting/{name}", _demo_greeting, name="greeting",
+                         title="Greeting", mime_type="text/plain",
+                         description="A greeting for anyone; names complete.",
+                         complete=_demo_complete_name),
+    ]
+    prompts = [
+        Prompt("summarize", _demo_summarize, title="Summarize",
+               description="Ask for a summary of a text in a chosen style.",
+               arguments=[{"name": "text", "description": "The text to summarize.",
+                           "required": True},
+                          {"name": "style", "description": "short, detailed, one sentence "
+                           "or bullet points."}],
+               complete=_demo_complete_style),
+    ]
     return Server("mcp-stdio-demo", __version__, title="mcp_stdio demo",
-                  instructions="Demo tools of mcp_stdio: echo text, add or divide numbers, "
-                               "and count down with progress.",
-                  tools=tools, **options)
+                  instructions="Demo server of mcp_stdio: echo text, add or divide numbers, "
+                               "count down with progress, read demo:// resources, and use the "
+                               "summarize prompt.",
+                  tools=tools, resources=resources, templates=templates, prompts=prompts,
+                  **options)
 
 
 USAGE = """\
 usage: python mcp_stdio.py [options]
 
-Serve the mcp_stdio demo catalog (echo, add, divide, countdown) as an MCP server
-on stdin/stdout, for modern (2026-07-28) and legacy (initialize) clients.
+Serve the mcp_stdio demo catalog as an MCP server on stdin/stdout, for modern
+(2026-07-28) and legacy (initialize) clients: tools echo, add, divide and
+countdown; resources demo://readme, demo://logo.png and the template
+demo://greeting/{name}; the prompt summarize.
 
 options:
   --tools A,B         serve only these tools (others are neither listed nor callable)
+  --resources U,V     serve only these resource URIs and URI templates
+  --prompts P,Q       serve only these prompts
+  --page-size N       items per page of the list methods (default 100)
   --workers N         slow tool calls that may run at once (default 16); quick
                       calls run on the reading thread without a hand-off
   --backlog N         calls that may wait for a worker (default 64); more get
@@ -2535,6 +3106,9 @@ was closed, 2 for bad command-line arguments.
 
 _CLI_OPTIONS = {
     "--tools": ("grant", lambda v: [n for n in v.split(",") if n]),
+    "--resources": ("grant_resources", lambda v: [n for n in v.split(",") if n]),
+    "--prompts": ("grant_prompts", lambda v: [n for n in v.split(",") if n]),
+    "--page-size": ("page_size", int),
     "--workers": ("workers", int),
     "--backlog": ("backlog", int),
     "--timeout": ("timeout", float),

@@ -54,10 +54,18 @@ def init_msg(rid=1, version="2025-11-25", caps=None):
 _RESULT_DEFS = {
     "initialize": "InitializeResult", "ping": "EmptyResult", "logging/setLevel": "EmptyResult",
     "tools/list": "ListToolsResult", "tools/call": "CallToolResult",
-    "server/discover": "DiscoverResult",
+    "server/discover": "DiscoverResult", "resources/list": "ListResourcesResult",
+    "resources/templates/list": "ListResourceTemplatesResult",
+    "resources/read": "ReadResourceResult", "prompts/list": "ListPromptsResult",
+    "prompts/get": "GetPromptResult", "completion/complete": "CompleteResult",
+    "resources/subscribe": "EmptyResult", "resources/unsubscribe": "EmptyResult",
+    "subscriptions/listen": "SubscriptionsListenResult",
 }
 _NOTIFICATION_DEFS = {"notifications/progress": "ProgressNotification",
-                      "notifications/message": "LoggingMessageNotification"}
+                      "notifications/message": "LoggingMessageNotification",
+                      "notifications/cancelled": "CancelledNotification",
+                      "notifications/subscriptions/acknowledged":
+                          "SubscriptionsAcknowledgedNotification"}
 
 
 class WireSchemas:
@@ -1012,7 +1020,10 @@ class ModernEra(ProcTest):
         r = self.req(p, 1, "server/discover")["result"]
         self.assertEqual(r["resultType"], "complete")
         self.assertEqual(r["supportedVersions"], [MODERN])
-        self.assertEqual(r["capabilities"], {"logging": {}, "tools": {"listChanged": False}})
+        self.assertEqual(r["capabilities"], {
+            "logging": {}, "completions": {}, "prompts": {"listChanged": False},
+            "resources": {"subscribe": True, "listChanged": False},
+            "tools": {"listChanged": False}})
         self.assertEqual((r["ttlMs"], r["cacheScope"]), (3600000, "public"))
         self.assertEqual(r["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "mcp-stdio-demo")
         self.assertIn("instructions", r)
@@ -1569,6 +1580,269 @@ class Concurrency(ScriptTest):
             else:
                 self.assertEqual(n, 1, rid)
         self.assertEqual(sum(answered.values()), len(answered))
+
+
+
+###############################################################################
+# Resources, templates, prompts, completion, pagination, subscriptions ########
+###############################################################################
+
+def req_msg(rid, method, params=None, modern=False):
+    params = dict(params or {})
+    if modern:
+        params["_meta"] = modern_meta()
+    return {"jsonrpc": "2.0", "id": rid, "method": method, "params": params}
+
+
+CATALOG_SERVER = textwrap.dedent('''
+    import sys
+    sys.path.insert(0, %r)
+    import mcp_stdio as m
+    kind = sys.argv[1]
+    tools = [m.Tool("t%%02d" %% i, lambda a, c: "x") for i in range(25)]
+    resources = [m.Resource("res://%%02d" %% i, lambda u, c: u, name="r%%02d" %% i,
+                            title="R", icons=[{"src": "https://x/i.png"}],
+                            annotations={"priority": 0.5, "lastModified": "2026-01-01T00:00:00Z"})
+                 for i in range(25)]
+    prompts = [m.Prompt("p%%02d" %% i, lambda a, c: "hi", arguments=[{"name": "a", "title": "A"}])
+               for i in range(25)]
+    def fail(uri, variables, ctx):
+        raise m.ResourceNotFound(uri)
+    templates = [m.ResourceTemplate("res://missing/{id}", fail, name="missing")]
+    opts = {"tools": tools}
+    if kind == "all":
+        opts.update(resources=resources, prompts=prompts, templates=templates)
+    sys.exit(m.Server("catalog", "1", page_size=10, **opts).run())
+''') % HERE
+
+
+class Resources(ProcTest):
+
+    def legacy(self, version="2025-11-25", *args):
+        p = self.spawn(*args)
+        p.initialize(version)
+        return p
+
+    def test_read_text_blob_and_template(self):
+        for version in LEGACY + (MODERN,):
+            p = self.spawn()
+            modern = version == MODERN
+            if modern:
+                p.rev = MODERN
+            else:
+                p.initialize(version)
+            r = p.request(req_msg(1, "resources/read", {"uri": "demo://readme"}, modern))["result"]
+            self.assertEqual(r["contents"][0]["mimeType"], "text/markdown")
+            self.assertIn("mcp_stdio demo", r["contents"][0]["text"])
+            self.assertEqual((r.get("ttlMs"), r.get("cacheScope")),
+                             (0, "private") if modern else (None, None))
+            r = p.request(req_msg(2, "resources/read", {"uri": "demo://logo.png"}, modern))["result"]
+            import base64
+            self.assertEqual(base64.b64decode(r["contents"][0]["blob"])[:4], b"\x89PNG")
+            r = p.request(req_msg(3, "resources/read", {"uri": "demo://greeting/Ada%20L"},
+                                  modern))["result"]
+            self.assertEqual(r["contents"], [{"uri": "demo://greeting/Ada%20L",
+                                              "text": "Hello, Ada L!", "mimeType": "text/plain"}])
+
+    def test_not_found_codes_per_era(self):
+        p = self.legacy()
+        r = p.request(req_msg(1, "resources/read", {"uri": "demo://nope"}))
+        self.assertEqual(r["error"], {"code": -32002, "message": "Resource not found",
+                                      "data": {"uri": "demo://nope"}})
+        p = self.spawn()
+        p.rev = MODERN
+        r = p.request(req_msg(1, "resources/read", {"uri": "demo://nope"}, True))
+        self.assertEqual(r["error"], {"code": -32602, "message": "Resource not found",
+                                      "data": {"uri": "demo://nope"}})
+        for params in ({}, {"uri": 5}):
+            self.assertEqual(err_code(p.request(req_msg(2, "resources/read", params, True))),
+                             -32602)
+
+    def test_handler_raising_not_found(self):
+        p = self.spawn("all", script=self.catalog_script())
+        p.initialize()
+        r = p.request(req_msg(1, "resources/read", {"uri": "res://missing/7"}))
+        self.assertEqual((r["error"]["code"], r["error"]["data"]), (-32002, {"uri": "res://missing/7"}))
+
+    def catalog_script(self):
+        path = os.path.join(self.tmp.name, "catalog_server.py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(CATALOG_SERVER)
+        return path
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def test_listing_shapes_per_revision(self):
+        for version in LEGACY + (MODERN,):
+            p = self.spawn("all", script=self.catalog_script())
+            modern = version == MODERN
+            if modern:
+                p.rev = MODERN
+            else:
+                p.initialize(version)
+            res = p.request(req_msg(1, "resources/list", {}, modern))["result"]["resources"][0]
+            self.assertEqual("title" in res, version >= "2025-06-18")
+            self.assertEqual("icons" in res, version >= "2025-11-25")
+            self.assertEqual("lastModified" in res["annotations"], version >= "2025-06-18")
+            pr = p.request(req_msg(2, "prompts/list", {}, modern))["result"]["prompts"][0]
+            self.assertEqual("title" in pr["arguments"][0], version >= "2025-06-18")
+
+    def test_pagination_sees_every_item_once_in_order(self):
+        p = self.spawn("all", script=self.catalog_script())
+        p.rev = MODERN
+        for method, field, prefix in (("tools/list", "tools", "t"),
+                                      ("resources/list", "resources", "r"),
+                                      ("prompts/list", "prompts", "p")):
+            seen, cursor, pages = [], None, 0
+            while True:
+                params = {} if cursor is None else {"cursor": cursor}
+                r = p.request(req_msg(pages, method, params, True))["result"]
+                self.assertEqual((r["cacheScope"], r["ttlMs"]), ("public", 3600000))
+                seen += [x["name"] for x in r[field]]
+                pages += 1
+                cursor = r.get("nextCursor")
+                if cursor is None:
+                    break
+                self.assertNotEqual(cursor, "")
+            self.assertEqual(pages, 3)
+            self.assertEqual(seen, ["%s%02d" % (prefix, i) for i in range(25)])
+        first = p.request(req_msg(9, "tools/list", {}, True))["result"]["nextCursor"]
+        for bad in ("nope", "", first + "x", 5):
+            r = p.request(req_msg(10, "tools/list", {"cursor": bad}, True))
+            self.assertEqual(r["error"]["code"], -32602, bad)
+        r = p.request(req_msg(11, "prompts/list", {"cursor": first}, True))   # a tools cursor
+        self.assertEqual(r["error"], {"code": -32602, "message": "Invalid params: invalid cursor"})
+
+    def test_page_size_option_on_the_demo(self):
+        p = self.legacy("2025-11-25", "--page-size", "1")
+        r = p.request(req_msg(1, "resources/list"))["result"]
+        self.assertEqual(len(r["resources"]), 1)
+        r = p.request(req_msg(2, "resources/list", {"cursor": r["nextCursor"]}))["result"]
+        self.assertEqual(len(r["resources"]), 1)
+        self.assertNotIn("nextCursor", r)
+
+    def test_capabilities_follow_the_catalog(self):
+        p = self.spawn("tools", script=self.catalog_script())
+        r = p.initialize()["result"]
+        self.assertEqual(r["capabilities"], {"logging": {}, "tools": {"listChanged": False}})
+        for m in ("resources/list", "resources/read", "prompts/list", "prompts/get",
+                  "completion/complete", "resources/templates/list", "resources/subscribe"):
+            self.assertEqual(err_code(p.request(req_msg(1, m, {"uri": "x", "name": "x"}))),
+                             -32601, m)
+
+    def test_scoping(self):
+        p = self.legacy("2025-11-25", "--resources", "demo://readme", "--prompts", "summarize")
+        r = p.request(req_msg(1, "resources/list"))["result"]
+        self.assertEqual([x["uri"] for x in r["resources"]], ["demo://readme"])
+        self.assertEqual(p.request(req_msg(2, "resources/templates/list"))["result"],
+                         {"resourceTemplates": []})
+        hidden = p.request(req_msg(3, "resources/read", {"uri": "demo://logo.png"}))["error"]
+        absent = p.request(req_msg(4, "resources/read", {"uri": "demo://none.png"}))["error"]
+        self.assertEqual(hidden["message"], absent["message"])
+        self.assertEqual(hidden["code"], absent["code"])
+        r = subprocess.run([sys.executable, SERVER, "--resources", "demo://nope"],
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT)
+        self.assertEqual(r.returncode, 2)
+
+    def test_legacy_subscribe(self):
+        p = self.legacy()
+        for m in ("resources/subscribe", "resources/unsubscribe"):
+            self.assertEqual(p.request(req_msg(1, m, {"uri": "demo://readme"}))["result"], {})
+            self.assertEqual(p.request(req_msg(2, m, {"uri": "demo://greeting/x"}))["result"], {})
+            self.assertEqual(err_code(p.request(req_msg(3, m, {"uri": "demo://zz"}))), -32002)
+
+
+class Prompts(ProcTest):
+
+    def test_get_and_argument_checks(self):
+        for version in ("2024-11-05", "2025-11-25", MODERN):
+            p = self.spawn()
+            modern = version == MODERN
+            if modern:
+                p.rev = MODERN
+            else:
+                p.initialize(version)
+            r = p.request(req_msg(1, "prompts/get", {"name": "summarize", "arguments": {
+                "text": "abc", "style": "detailed"}}, modern))["result"]
+            self.assertEqual(r["messages"], [{"role": "user", "content": {
+                "type": "text", "text": "Summarize the following text (style: detailed):\n\nabc"}}])
+            self.assertEqual("resultType" in r, modern)
+            for params, fragment in (({"name": "summarize"}, "missing required argument"),
+                                     ({"name": "summarize", "arguments": {"text": 1}}, "strings"),
+                                     ({"name": "nope"}, "Unknown prompt"), ({}, "name")):
+                r = p.request(req_msg(2, "prompts/get", params, modern))
+                self.assertEqual(r["error"]["code"], -32602)
+                self.assertIn(fragment, r["error"]["message"])
+
+    def test_completion(self):
+        p = self.spawn()
+        p.initialize("2025-06-18")
+        r = p.request(req_msg(1, "completion/complete", {
+            "ref": {"type": "ref/prompt", "name": "summarize"},
+            "argument": {"name": "style", "value": "d"}}))["result"]
+        self.assertEqual(r, {"completion": {"values": ["detailed"], "total": 1, "hasMore": False}})
+        r = p.request(req_msg(2, "completion/complete", {
+            "ref": {"type": "ref/resource", "uri": "demo://greeting/{name}"},
+            "argument": {"name": "name", "value": ""},
+            "context": {"arguments": {}}}))["result"]
+        self.assertEqual(r["completion"]["total"], 7)
+        for params in ({"ref": {"type": "ref/prompt", "name": "nope"},
+                        "argument": {"name": "a", "value": ""}},
+                       {"ref": {"type": "ref/other"}, "argument": {"name": "a", "value": ""}},
+                       {"ref": {"type": "ref/prompt", "name": "summarize"}}):
+            self.assertEqual(err_code(p.request(req_msg(3, "completion/complete", params))), -32602)
+
+    def test_completion_is_capped_at_100(self):
+        server = mcp_stdio.Server("s", "1", prompts=[mcp_stdio.Prompt(
+            "p", lambda a, c: "x", arguments=["a"],
+            complete=lambda arg, value, known: [str(i) for i in range(250)])])
+        conn = server.connection()
+        out = conn.receive_line(json.dumps(req_msg(1, "completion/complete", {
+            "ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": ""}},
+            True)).encode())
+        r = json.loads(out[0])["result"]["completion"]
+        self.assertEqual((len(r["values"]), r["total"], r["hasMore"]), (100, 250, True))
+
+
+class Subscriptions(ProcTest):
+
+    def listen(self, p, rid, notifications):
+        p.send(req_msg(rid, "subscriptions/listen", {"notifications": notifications}, True))
+
+    def test_listen_ack_cancel_and_shutdown(self):
+        p = self.spawn()
+        p.rev = MODERN
+        self.listen(p, "s1", {"toolsListChanged": True,
+                              "resourceSubscriptions": ["demo://readme", "demo://zz"]})
+        ack = p.recv()
+        self.assertEqual(ack, {"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                               "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": "s1"},
+                                          "notifications": {"resourceSubscriptions":
+                                                            ["demo://readme"]}}})
+        self.listen(p, 7, {})
+        self.assertEqual(p.recv()["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 7)
+        p.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}})
+        self.assertEqual(p.request(req_msg(2, "tools/list", {}, True))["id"], 2)
+        p.silent(0.3)
+        self.assertEqual(p.close(), 0)
+        tail = [json.loads(line) for line in p.raw[-2:]]
+        self.assertEqual(tail[0]["id"], "s1")
+        self.assertEqual(tail[0]["result"]["resultType"], "complete")
+        self.assertEqual(tail[0]["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "s1")
+        self.assertEqual(tail[1], {"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                   "params": {"requestId": "s1", "reason": "server shutdown"}})
+        for msg in tail:
+            self.assertEqual(WireSchemas.problems(MODERN, msg, "subscriptions/listen"), [])
+        self.assertFalse(any(b'"id":7' in line for line in p.raw))
+
+    def test_listen_needs_a_filter(self):
+        p = self.spawn()
+        p.rev = MODERN
+        for params in ({}, {"notifications": {"resourceSubscriptions": "x"}}):
+            r = p.request(req_msg(1, "subscriptions/listen", params, True))
+            self.assertEqual(err_code(r), -32602)
 
 
 if __name__ == "__main__":
