@@ -944,7 +944,7 @@ class LegacyEra(ProcTest):
     def test_unknown_and_modern_only_methods(self):
         p = self.spawn()
         p.initialize()
-        for m in ("nope", "subscriptions/listen", "resources/subscribe"):
+        for m in ("nope", "subscriptions/listen", "tasks/list"):
             self.assertEqual(err_code(p.request({"jsonrpc": "2.0", "id": 1, "method": m})), -32601)
         r = p.request({"jsonrpc": "2.0", "id": 2, "method": "server/discover"})
         self.assertEqual(err_code(r), -32600)
