@@ -1924,10 +1924,19 @@ class Connection:
         except ProtocolError as e:
             out.append(self._error_line(None, e.code, e.message))
             return out
-        if type(msg) is list:
-            self._receive_batch(msg, out, len(line))
-        else:
-            self._receive(msg, out, len(line), None)
+        mark = len(out)
+        try:
+            if type(msg) is list:
+                self._receive_batch(msg, out, len(line))
+            else:
+                self._receive(msg, out, len(line), None)
+        except Exception as e:   # noqa: BLE001 - a bug here must not stop the connection
+            for item in out[mark:]:
+                if type(item) is Call:
+                    self.inflight.pop(item.key, None)
+            del out[mark:]
+            rid = msg.get("id") if type(msg) is dict else None
+            out.append(self._internal_error(rid if _valid_id(rid) else None, "the engine", e))
         return out
 
     def _receive_batch(self, msgs, out, size):
@@ -2097,7 +2106,7 @@ class Connection:
                                         "_meta key %s (an object)" % CAPS_KEY))
             return
         level = meta.get(LEVEL_KEY)
-        if level is not None and level not in _LEVEL_RANK:
+        if level is not None and (type(level) is not str or level not in _LEVEL_RANK):
             out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: _meta %s must be "
                                         "one of %s" % (LEVEL_KEY, ", ".join(_LEVELS))))
             return
@@ -2178,7 +2187,7 @@ class Connection:
 
     def _set_level(self, req):
         level = req.params.get("level") if req.params else None
-        if level not in _LEVEL_RANK:
+        if type(level) is not str or level not in _LEVEL_RANK:
             raise ProtocolError(INVALID_PARAMS, "Invalid params: level must be one of %s"
                                 % ", ".join(_LEVELS))
         self.log_level = level
@@ -2314,13 +2323,14 @@ class Connection:
         known = context.get("arguments") if type(context) is dict else None
         known = known if type(known) is dict else {}
         if ref.get("type") == "ref/prompt":
-            target = s.prompts.get(ref.get("name"))
+            name = ref.get("name")
+            target = s.prompts.get(name) if type(name) is str else None
             if target is None:
                 raise ProtocolError(INVALID_PARAMS, "Unknown prompt: %s"
                                     % _short(ref.get("name"), 80))
         elif ref.get("type") == "ref/resource":
             uri = ref.get("uri")
-            target = s.templates.get(uri) or s.resources.get(uri)
+            target = (s.templates.get(uri) or s.resources.get(uri)) if type(uri) is str else None
             if target is None:
                 raise ProtocolError(INVALID_PARAMS, "Unknown resource or template: %s"
                                     % _short(uri, 80), {"uri": uri})

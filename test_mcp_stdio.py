@@ -962,8 +962,15 @@ class LegacyEra(ProcTest):
         p.initialize()
         self.assertEqual(p.request({"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel",
                                     "params": {"level": "debug"}})["result"], {})
-        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel",
-                       "params": {"level": "loud"}})
+        for level in ("loud", ["debug"], {"a": 1}, None, 3):
+            r = p.request({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel",
+                           "params": {"level": level}})
+            self.assertEqual(err_code(r), -32602)     # found by the fuzzer: a list crashed it
+        r = p.request({"jsonrpc": "2.0", "id": 3, "method": "completion/complete", "params": {
+            "ref": {"type": "ref/prompt", "name": ["x"]}, "argument": {"name": "a", "value": ""}}})
+        self.assertEqual(err_code(r), -32602)
+        r = p.request({"jsonrpc": "2.0", "id": 4, "method": "completion/complete", "params": {
+            "ref": {"type": "ref/resource", "uri": {}}, "argument": {"name": "a", "value": ""}}})
         self.assertEqual(err_code(r), -32602)
 
 
@@ -1050,6 +1057,7 @@ class ModernEra(ProcTest):
             ({"io.modelcontextprotocol/protocolVersion": 7,
               "io.modelcontextprotocol/clientCapabilities": {}}, -32602),
             (modern_meta(**{"io.modelcontextprotocol/logLevel": "loud"}), -32602),
+            (modern_meta(**{"io.modelcontextprotocol/logLevel": ["debug"]}), -32602),
         ]
         for meta, code in cases:
             r = p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
@@ -1352,6 +1360,18 @@ class CommandLine(ProcTest):
 
 class Engine(unittest.TestCase):
     """The sans-IO core, driven without processes."""
+
+    def test_a_bug_in_a_method_is_an_internal_error_not_a_crash(self):
+        conn = mcp_stdio.demo_server().connection()
+        conn.feed(json.dumps(init_msg()).encode() + b"\n")
+        real = mcp_stdio._METHODS["tools/list"]
+        mcp_stdio._METHODS["tools/list"] = (lambda self, req: 1 / 0,) + real[1:]
+        try:
+            out = conn.feed(b'{"jsonrpc":"2.0","id":9,"method":"tools/list"}\n')
+        finally:
+            mcp_stdio._METHODS["tools/list"] = real
+        self.assertEqual(json.loads(out[0])["error"]["code"], -32603)
+        self.assertEqual(json.loads(out[0])["id"], 9)
 
     def test_feed_returns_lines_and_calls(self):
         conn = mcp_stdio.demo_server().connection()
@@ -1843,6 +1863,424 @@ class Subscriptions(ProcTest):
         for params in ({}, {"notifications": {"resourceSubscriptions": "x"}}):
             r = p.request(req_msg(1, "subscriptions/listen", params, True))
             self.assertEqual(err_code(r), -32602)
+
+
+
+###############################################################################
+# Fuzzing (fixed seeds) #########################################################
+###############################################################################
+#
+# Structure-aware mutations of valid messages of both eras, random bytes, invalid
+# UTF-8, CR/LF/BOM placement, random splits of the stream. Properties: the server
+# never dies; it writes only complete, valid JSON-RPC lines; every well-formed
+# request ("ok-N" ids) is answered exactly once; no id is answered twice (every
+# message gets its own id); every message validates against the official schema
+# of the revision in use. MCP_STDIO_FUZZ=N runs a long campaign of about N
+# messages per era through the sans-IO engine (plus N/20 through processes).
+
+FUZZ_ERAS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", MODERN)
+
+
+class Fuzzer:
+    """Generates one session's byte stream and remembers what must be answered."""
+
+    def __init__(self, seed, era):
+        self.r = random.Random(seed)
+        self.era = era
+        self.n = 0
+        self.must_answer = set()      # json.dumps(id) of well-formed requests
+        self.methods = {}             # json.dumps(id) -> method
+
+    def valid(self):
+        r = self.r
+        choices = [
+            ("tools/list", {}), ("tools/call", {"name": "echo", "arguments": {"text": "hi \u00e9"}}),
+            ("tools/call", {"name": "add", "arguments": {"a": r.randint(-9, 9), "b": 2.5}}),
+            ("tools/call", {"name": "divide", "arguments": {"dividend": 1, "divisor": 0}}),
+            ("tools/call", {"name": "add", "arguments": {"a": "x"}}),
+            ("resources/list", {}), ("resources/templates/list", {}),
+            ("resources/read", {"uri": r.choice(["demo://readme", "demo://logo.png",
+                                                 "demo://greeting/Zo%C3%A9", "demo://none"])}),
+            ("prompts/list", {}), ("prompts/get", {"name": "summarize", "arguments": {"text": "t"}}),
+            ("completion/complete", {"ref": {"type": "ref/prompt", "name": "summarize"},
+                                     "argument": {"name": "style", "value": "s"}}),
+        ]
+        if self.era == MODERN:
+            choices.append(("server/discover", {}))
+        else:
+            choices += [("ping", {}), ("logging/setLevel", {"level": "error"})]
+        method, params = r.choice(choices)
+        params = copy.deepcopy(params)
+        if self.era == MODERN:
+            params["_meta"] = modern_meta()
+        elif r.random() < 0.3:
+            params["_meta"] = {"progressToken": r.choice(["t", 5])}
+        return {"jsonrpc": "2.0", "id": None, "method": method, "params": params}
+
+    def new_id(self, prefix, method):
+        self.n += 1
+        rid = self.r.choice(["%s-%d" % (prefix, self.n), self.n * 2 + (prefix == "ok")])
+        self.methods[json.dumps(rid)] = method
+        return rid
+
+    def mutate(self, msg):
+        r = self.r
+        kind = r.randrange(16)
+        p = msg["params"]
+        if kind == 0:
+            del msg[r.choice(["jsonrpc", "method", "params", "id"])]
+        elif kind == 1:
+            msg[r.choice(["jsonrpc", "method", "params"])] = r.choice(
+                [None, 1, -1, 2.5, True, [], {}, "", "x" * 300, [1, 2]])
+        elif kind == 2:
+            msg["id"] = r.choice([None, True, 1.5, [], {}, 2 ** 53, -(2 ** 60), 10 ** 10 + self.n])
+        elif kind == 3:
+            msg["method"] = r.choice(["nope", "rpc.x", "tools/nope", "initialize", "ping",
+                                      "notifications/cancelled", "server/discover",
+                                      "subscriptions/listen", "\u00e9" * 70])
+        elif kind == 4:
+            del msg["id"]                  # a notification that looks like a request
+        elif kind == 5:
+            nest = "x"
+            for _ in range(r.randint(25, 36)):
+                nest = [nest] if r.random() < 0.5 else {"k": nest}
+            p["deep"] = nest
+        elif kind == 6:
+            p[r.choice(["name", "arguments", "uri", "cursor", "level", "ref", "_meta"])] = \
+                r.choice([None, 1, "z" * r.randint(0, 5000), [], {"a": 1}, -1e308, 10 ** 30])
+        elif kind == 7:
+            p["extra"] = {"\u2028": "\u0000", "\U0001F600": [1e-300, -0.0]}
+        elif kind == 8 and "_meta" in p:
+            p["_meta"] = r.choice([{}, {"io.modelcontextprotocol/protocolVersion": r.choice(
+                ["2025-11-25", "2099-01-01", 3])}, [], modern_meta(
+                **{"io.modelcontextprotocol/logLevel": "loud"})])
+        elif kind == 9:
+            p.clear()
+        elif kind == 10:
+            msg = {"jsonrpc": "2.0", "id": msg.get("id"), "result": {}}
+        elif kind == 11:
+            msg = [msg, self.valid()] if r.random() < 0.5 else []
+        elif kind == 12:
+            p["cursor"] = r.choice(["", "abc", "dG9vbHM6MTAwOmZmZmY", 7])
+        else:
+            if "arguments" in p and isinstance(p["arguments"], dict):
+                p["arguments"][r.choice(["text", "a", "b", "zz"])] = r.choice(
+                    [None, [], "q" * 20000, 1e308, -(10 ** 15), True])
+        return msg
+
+    def garbage(self):
+        r = self.r
+        kind = r.randrange(8)
+        if kind == 0:
+            return bytes(r.randrange(256) for _ in range(r.randrange(1, 80))).replace(b"\n", b"")
+        if kind == 1:
+            return b'{"jsonrpc":"2.0","id":"g","method":"ping","x":"\xff\xfe"}'
+        if kind == 2:
+            return b'{"jsonrpc":"2.0","id":1,"method":"ping"' [:r.randrange(1, 40)]
+        if kind == 3:
+            return b"\xef\xbb\xbf" + b'{"jsonrpc":"2.0","method":"x"}'
+        if kind == 4:
+            return b'{"a":1}\r{"b":2}'
+        if kind == 5:
+            return r.choice([b"NaN", b"[NaN]", b'{"a":Infinity}', b"\x00", b"[]", b"null",
+                             b'"\\ud800"', b"1" * 5000])
+        if kind == 6:
+            return b"[" * r.randint(30, 40) + b"]" * r.randint(30, 40)
+        return b"   \t  "
+
+    def stream(self, count):
+        """Return the session's bytes: a valid opening, then count fuzzed lines."""
+        r = self.r
+        out = []
+        if self.era != MODERN:
+            rid = self.new_id("ok", "initialize")
+            self.must_answer.add(json.dumps(rid))
+            out.append(json.dumps(init_msg(rid, self.era)).encode() + b"\n")
+            out.append(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        for _ in range(count):
+            roll = r.random()
+            if roll < 0.45:
+                msg = self.valid()
+                msg["id"] = self.new_id("ok", msg["method"])
+                self.must_answer.add(json.dumps(msg["id"]))
+                if self.era == "2025-03-26" and r.random() < 0.2:
+                    msg = [msg]
+                line = json.dumps(msg, ensure_ascii=r.random() < 0.5).encode()
+            elif roll < 0.85:
+                msg = self.valid()
+                msg["id"] = self.new_id("m", msg["method"])
+                msg = self.mutate(msg)
+                for m in (msg if isinstance(msg, list) else [msg]):
+                    if isinstance(m, dict) and "id" in m:      # what was sent, after mutation
+                        try:
+                            self.methods[json.dumps(m["id"])] = m.get("method")
+                        except (TypeError, ValueError):
+                            pass
+                    if isinstance(m, dict) and m is not msg and m.get("id") is None and \
+                            "method" in m:
+                        m["id"] = self.new_id("m", m["method"])
+                try:
+                    line = json.dumps(msg).encode()
+                except ValueError:
+                    continue
+            else:
+                line = self.garbage()
+            if r.random() < 0.05:
+                line += b"\r"
+            out.append(line + b"\n")
+            if r.random() < 0.02:
+                out.append(b"\n" if r.random() < 0.5 else b"\r\n")
+        return b"".join(out)
+
+    def splits(self, data):
+        """Split data at random points, as a pipe might deliver it."""
+        r, i, parts = self.r, 0, []
+        while i < len(data):
+            n = r.choice([1, 7, 64, 500, 4096, 65536])
+            parts.append(data[i:i + n])
+            i += n
+        return parts
+
+
+def check_output(test, fuzzer, lines, rev):
+    """Check every line the server wrote against the fuzz properties."""
+    answered = {}
+    for line in lines:
+        test.assertTrue(line.endswith(b"\n"), line[-50:])
+        msg = json.loads(line)
+        for m in (msg if isinstance(msg, list) else [msg]):
+            test.assertIsInstance(m, dict)
+            test.assertEqual(m.get("jsonrpc"), "2.0")
+            if "id" in m:
+                key = json.dumps(m["id"])
+                answered[key] = answered.get(key, 0) + 1
+                test.assertEqual(answered[key], 1, "answered twice: %s" % key)
+                method = fuzzer.methods.get(key)
+                test.assertIn(key, fuzzer.methods, "answer to an id never sent: %s" % key)
+            else:
+                method = None
+                if "method" not in m:
+                    test.assertIn("error", m)
+            test.assertEqual(WireSchemas.problems(rev, m, method), [], line[:300])
+    missing = fuzzer.must_answer - set(answered)
+    test.assertEqual(missing, set(), "well-formed requests never answered")
+    return sum(answered.values())
+
+
+def fuzz_engine(test, seed, era, count):
+    """One fuzz session through the sans-IO engine, Calls run inline."""
+    fz = Fuzzer(seed, era)
+    server = mcp_stdio.demo_server(grant=["echo", "add", "divide"])
+    lines = []
+    conn = server.connection(emit=lines.append)
+    for part in fz.splits(fz.stream(count)):
+        for item in conn.feed(part):
+            if type(item) is bytes:
+                lines.append(item)
+            else:
+                item.run()
+    lines += conn.close()
+    return check_output(test, fz, lines, era if era in LEGACY else MODERN)
+
+
+def fuzz_process(test, seed, era, count):
+    """One fuzz session through a real server process."""
+    fz = Fuzzer(seed, era)
+    p = test.spawn("--tools", "echo,add,divide")
+    parts = fz.splits(fz.stream(count))
+
+    def write():
+        try:
+            for part in parts:
+                p.send_bytes(part)
+        except OSError:
+            pass
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    writer.join(60 + count / 500)
+    if writer.is_alive():
+        p.kill()
+        test.fail("the server stopped reading its input (seed %d, era %s)" % (seed, era))
+    test.assertEqual(p.close(), 0, p.stderr[-500:])
+    test.assertNotIn(b"Traceback", p.stderr)
+    return check_output(test, fz, p.raw, era if era in LEGACY else MODERN)
+
+
+class Fuzz(ProcTest):
+
+    def test_engine(self):
+        total = int(os.environ.get("MCP_STDIO_FUZZ", "0"))
+        for i, era in enumerate(FUZZ_ERAS):
+            with self.subTest(era=era):
+                if total:
+                    done, seed = 0, 1000 * i
+                    while done < total:
+                        fuzz_engine(self, seed, era, min(20000, total - done))
+                        done += 20000
+                        seed += 1
+                else:
+                    fuzz_engine(self, 7 + i, era, 1500)
+
+    def test_processes(self):
+        total = int(os.environ.get("MCP_STDIO_FUZZ", "0")) // 20
+        for i, era in enumerate(FUZZ_ERAS):
+            with self.subTest(era=era):
+                fuzz_process(self, 100 + i, era, max(total, 400))
+
+
+###############################################################################
+# Adversarial catalogue ##########################################################
+###############################################################################
+
+class Adversarial(ScriptTest):
+
+    def test_lone_surrogates_in_keys_and_strings(self):
+        p = self.spawn()
+        for raw in (b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"\\udfff":1}}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"x\\ud83d"}}'):
+            p.send_bytes(raw + b"\n")
+            self.assertEqual(err_code(p.recv()), -32700)
+
+    def test_carriage_return_alone(self):
+        p = self.spawn()
+        p.send_bytes(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\r{"jsonrpc":"2.0","id":2,"method":"ping"}\n')
+        self.assertEqual(err_code(p.recv()), -32700)
+        p.send_bytes(b"\r\n\r\r\n")
+        p.send_bytes(b'{"jsonrpc":"2.0","id":3,"method":"ping"}\n')
+        r = p.recv()
+        if "error" in r:                       # "\r\r" is a line of one CR after stripping
+            self.assertEqual(err_code(r), -32700)
+            r = p.recv()
+        self.assertEqual(r["id"], 3)
+
+    def test_ten_thousand_requests_in_an_array_without_batches(self):
+        p = self.spawn()
+        p.initialize("2025-11-25")
+        batch = [{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(10000)]
+        p.send(batch)
+        self.assertEqual(err_code(p.recv()), -32600)
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": "after", "method": "ping"})["id"], "after")
+
+    def test_batch_of_ten_thousand_on_2025_03_26(self):
+        p = self.spawn()
+        p.initialize("2025-03-26")
+        p.send([{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(10000)])
+        answers = json.loads(p.recv_line())
+        self.assertEqual(sorted(a["id"] for a in answers), list(range(10000)))
+
+    def test_ten_thousand_unknown_cancellations(self):
+        p = self.spawn()
+        p.initialize()
+        p.send_bytes(b"".join(json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                          "params": {"requestId": i}}).encode() + b"\n"
+                              for i in range(10000)))
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": "x", "method": "ping"})["id"], "x")
+        self.assertEqual(len(p.raw), 2)
+
+    def test_stdin_closed_while_a_large_response_is_written(self):
+        p = self.spawn_script("max_response=4000000")
+        p.send(init_msg(0))
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "big", "arguments": {"size": 3000000}}})
+        self.assertEqual(p.close(), 0)
+        self.assertEqual(len(json.loads(p.raw[1])["result"]["content"][0]["text"]), 3000000)
+
+    def test_tool_printing_two_mebibytes(self):
+        p = self.spawn_script()
+        p.initialize()
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "noisy", "arguments": {}}})
+        self.assertEqual(p.recv()["id"], 1)
+
+    def test_huge_and_odd_numbers(self):
+        p = self.spawn()
+        p.initialize()
+        for value in (1e308, -1e308, 10 ** 300, -0.0, 5e-324):
+            r = p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                           "params": {"name": "add", "arguments": {"a": value, "b": 0}}})
+            self.assertIn("result", r)
+        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                       "params": {"name": "add", "arguments": {"a": 1e308, "b": 1e308}}})
+        self.assertEqual(r["error"]["code"], -32603)      # inf is not JSON: internal error
+
+
+
+###############################################################################
+# A real client: the official MCP Python SDK ####################################
+###############################################################################
+
+SDK_PROBE = textwrap.dedent('''
+    import asyncio, json, sys
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    async def session(mode):
+        params = StdioServerParameters(command=sys.argv[1], args=[sys.argv[2]])
+        out = {}
+        async with Client(params, mode=mode) as c:
+            out["protocol"] = c.protocol_version
+            out["tools"] = [t.name for t in (await c.list_tools()).tools]
+            r = await c.call_tool("echo", {"text": "hi"})
+            out["echo"] = [r.content[0].text, r.structured_content, bool(r.is_error)]
+            r = await c.call_tool("divide", {"dividend": 1, "divisor": 0})
+            out["divide"] = [r.content[0].text, bool(r.is_error)]
+            try:
+                await c.call_tool("nope", {})
+                out["unknown"] = "no error"
+            except Exception as e:
+                out["unknown"] = str(e)
+            r = await c.read_resource("demo://readme")
+            out["resource"] = r.contents[0].text.splitlines()[0]
+            r = await c.get_prompt("summarize", {"text": "abc"})
+            out["prompt"] = r.messages[0].content.text.splitlines()[0]
+        return out
+
+    async def main():
+        print(json.dumps({m: await session(m) for m in sys.argv[3:]}))
+
+    asyncio.run(main())
+''')
+
+
+def _sdk_python():
+    """A Python that has the official `mcp` package, or None."""
+    py = os.environ.get("MCP_STDIO_SDK_PYTHON")
+    if py and os.path.exists(py):
+        return py
+    try:
+        import importlib.util
+        if importlib.util.find_spec("mcp") is not None and \
+                importlib.util.find_spec("mcp.client.stdio") is not None:
+            return sys.executable
+    except (ImportError, ValueError):
+        pass
+    return None
+
+
+@unittest.skipUnless(_sdk_python(), "the official MCP SDK (pip install mcp) is not installed")
+class OfficialSDK(unittest.TestCase):
+
+    def test_sdk_client_in_each_mode(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            probe = os.path.join(tmp, "probe.py")
+            with open(probe, "w", encoding="utf-8") as f:
+                f.write(SDK_PROBE)
+            r = subprocess.run([_sdk_python(), probe, sys.executable, SERVER,
+                                "legacy", "auto", MODERN], capture_output=True, timeout=120,
+                               cwd=tmp)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-2000:])
+        results = json.loads(r.stdout.decode().strip().splitlines()[-1])
+        expect_protocol = {"legacy": "2025-11-25", "auto": MODERN, MODERN: MODERN}
+        for mode, out in results.items():
+            with self.subTest(mode=mode):
+                self.assertEqual(out["protocol"], expect_protocol[mode])
+                self.assertEqual(out["tools"], ["add", "countdown", "divide", "echo"])
+                self.assertEqual(out["echo"], ["hi", {"text": "hi"}, False])
+                self.assertEqual(out["divide"],
+                                 ["Cannot divide by zero: pass a non-zero 'divisor'.", True])
+                self.assertIn("Unknown tool", out["unknown"])
+                self.assertEqual(out["resource"], "# mcp_stdio demo")
+                self.assertTrue(out["prompt"].startswith("Summarize the following text"))
 
 
 if __name__ == "__main__":
