@@ -2521,13 +2521,16 @@ _METHODS = {
 
 
 class Server:
-    """An MCP server: an identity and a frozen catalog of tools, resources and prompts.
+    """An MCP server: an identity and a catalog of tools, resources and prompts.
 
-    Everything is validated at creation; a bad definition raises CatalogError
-    and no server exists. Serve it with run() (stdio) or drive a Connection.
-    grant, grant_resources and grant_prompts restrict what is served (by tool
-    name, resource URI or template, prompt name): the rest is neither listed nor
-    usable, and nothing reveals that it exists.
+    Pass the catalog to the constructor, or register entries with add() and the
+    decorators (tool(), resource(), resource_template(), prompt()) until the
+    server starts serving; then it is frozen. Every entry is validated when it
+    is added: a bad definition raises CatalogError. grant, grant_resources and
+    grant_prompts restrict what is served (tool names, resource URIs or
+    templates, prompt names): the rest is neither listed nor usable, and
+    nothing reveals that it exists. Serve with run() (stdio) or drive a
+    Connection from connection().
     """
 
     def __init__(self, name, version, *, title=None, description=None, instructions=None,
@@ -2538,39 +2541,85 @@ class Server:
                  workers=16, backlog=64, timeout=300.0, grace=10.0):
         if not isinstance(name, str) or not name or not isinstance(version, str) or not version:
             raise CatalogError("server: name and version must be non-empty strings")
-        self.tools = _catalog(tools, Tool, "tool", "name", grant, "grant")
-        self.resources = _catalog(resources, Resource, "resource", "uri", None, None)
-        self.templates = _catalog(templates, ResourceTemplate, "resource template",
-                                  "uri_template", None, None)
-        if grant_resources is not None:
-            known = set(self.resources) | set(self.templates)
-            unknown = sorted(set(grant_resources) - known)
-            if unknown:
-                raise CatalogError("grant_resources: unknown resource(s): %s" % ", ".join(unknown))
-            keep = set(grant_resources)
-            self.resources = {k: v for k, v in self.resources.items() if k in keep}
-            self.templates = {k: v for k, v in self.templates.items() if k in keep}
-        self.prompts = _catalog(prompts, Prompt, "prompt", "name", grant_prompts, "grant_prompts")
-        for field, value in (("max_line", max_line), ("max_method", max_method),
-                             ("max_params", max_params), ("max_depth", max_depth),
-                             ("max_response", max_response), ("ttl_ms", ttl_ms),
-                             ("workers", workers), ("backlog", backlog),
-                             ("page_size", page_size)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < (
-                    0 if field in ("ttl_ms", "backlog") else 1):
-                raise CatalogError("server: %s must be a positive integer" % field)
         self.name, self.version = name, version
         self.title, self.description = title, description
         self.instructions = instructions
         self.website_url, self.icons = website_url, icons
-        self.page_size = page_size
-        self.max_line, self.max_method, self.max_params = max_line, max_method, max_params
-        self.max_depth, self.max_response = max_depth, max_response
-        self.ttl_ms, self.null_error_id = ttl_ms, null_error_id
-        self.workers, self.backlog = workers, backlog
-        self.timeout, self.grace = timeout, grace
+        self.tools, self.resources, self.templates, self.prompts = {}, {}, {}, {}
+        self._frozen = False
+        self.configure(grant=grant, grant_resources=grant_resources, grant_prompts=grant_prompts,
+                       page_size=page_size, max_line=max_line, max_method=max_method,
+                       max_params=max_params, max_depth=max_depth, max_response=max_response,
+                       ttl_ms=ttl_ms, null_error_id=null_error_id, workers=workers,
+                       backlog=backlog, timeout=timeout, grace=grace)
+        self.add(*tools, *resources, *templates, *prompts)
         self._info_modern = self._implementation(MODERN_VERSION)
         self._result_meta = {SERVER_INFO_KEY: self._info_modern}
+
+    def configure(self, **options):
+        """Set limits and options (the keyword arguments of the constructor) before serving."""
+        if self._frozen:
+            raise CatalogError("server %r: options cannot change once it serves" % self.name)
+        for field in ("page_size", "max_line", "max_method", "max_params", "max_depth",
+                      "max_response", "ttl_ms", "workers", "backlog"):
+            value = options.get(field, getattr(self, field, None))
+            if not isinstance(value, int) or isinstance(value, bool) or value < (
+                    0 if field in ("ttl_ms", "backlog") else 1):
+                raise CatalogError("server: %s must be a positive integer" % field)
+        for field in ("timeout", "grace"):
+            value = options.get(field, getattr(self, field, None))
+            if value is not None and (not _is_number(value) or value <= 0):
+                raise CatalogError("server: %s must be a positive number of seconds" % field)
+        unknown = set(options) - {"grant", "grant_resources", "grant_prompts", "page_size",
+                                  "max_line", "max_method", "max_params", "max_depth",
+                                  "max_response", "ttl_ms", "null_error_id", "workers",
+                                  "backlog", "timeout", "grace"}
+        if unknown:
+            raise CatalogError("server: unknown option(s): %s" % ", ".join(sorted(unknown)))
+        for k, v in options.items():
+            if k.startswith("grant"):
+                if isinstance(v, str):
+                    raise CatalogError("%s: give a list of names, not a string" % k)
+                v = None if v is None else list(v)
+            setattr(self, k, v)
+
+    def add(self, *entries):
+        """Register Tool, Resource, ResourceTemplate and Prompt objects."""
+        if self._frozen:
+            raise CatalogError("server %r: entries cannot be added once it serves" % self.name)
+        for e in entries:
+            for cls, table, noun, key in ((Tool, self.tools, "tool", "name"),
+                                          (Resource, self.resources, "resource", "uri"),
+                                          (ResourceTemplate, self.templates, "resource template",
+                                           "uri_template"),
+                                          (Prompt, self.prompts, "prompt", "name")):
+                if isinstance(e, cls):
+                    k = getattr(e, key)
+                    if k in table:
+                        raise CatalogError("%s %r: registered twice" % (noun, k))
+                    table[k] = e
+                    break
+            else:
+                raise CatalogError("server: %r is not a Tool, Resource, ResourceTemplate or "
+                                   "Prompt" % (e,))
+
+    def freeze(self):
+        """Apply the grants and freeze the catalog (done when serving starts)."""
+        if self._frozen:
+            return self
+        tools = _granted(self.tools, self.grant, "grant", "tool")
+        prompts = _granted(self.prompts, self.grant_prompts, "grant_prompts", "prompt")
+        resources, templates = self.resources, self.templates
+        if self.grant_resources is not None:
+            unknown = sorted(set(self.grant_resources) - set(resources) - set(templates))
+            if unknown:
+                raise CatalogError("grant_resources: unknown resource(s): %s" % ", ".join(unknown))
+            keep = set(self.grant_resources)
+            resources = {k: v for k, v in resources.items() if k in keep}
+            templates = {k: v for k, v in templates.items() if k in keep}
+        self.tools, self.prompts = dict(sorted(tools.items())), dict(sorted(prompts.items()))
+        self.resources = dict(sorted(resources.items()))
+        self.templates = dict(sorted(templates.items()))
         self._kinds = {"tools": self.tools, "resources": self.resources,
                        "templates": self.templates, "prompts": self.prompts}
         self._lists = {}
@@ -2587,13 +2636,29 @@ class Server:
         import zlib
         self._fingerprints = {k: "%08x" % zlib.crc32("\n".join(v).encode("utf-8", "replace"))
                               for k, v in self._kinds.items()}
+        self._frozen = True
+        return self
 
     def connection(self, emit=None):
-        """Return a new sans-IO Connection to this server."""
+        """Return a new sans-IO Connection to this server (freezing it)."""
+        self.freeze()
         return Connection(self, emit)
 
-    def run(self):
-        """Serve on stdin/stdout until EOF; return the exit status."""
+    def run(self, argv=None):
+        """Serve on stdin/stdout until EOF and return the exit status.
+
+        The command-line options of ``python mcp_stdio.py`` (--tools, --workers,
+        --timeout, ...) are read from argv (default: sys.argv[1:]); --help
+        prints them.
+        """
+        options = _parse_options(sys.argv[1:] if argv is None else argv)
+        if isinstance(options, int):
+            return options
+        try:
+            self.configure(**options)
+            self.freeze()
+        except CatalogError as e:
+            return _usage_error(str(e))
         return serve_stdio(self)
 
     def _implementation(self, revision):
@@ -2656,24 +2721,13 @@ class Server:
                                             for t in self.templates.values())
 
 
-def _catalog(items, cls, noun, key, grant, grant_name):
-    """Check a list of catalog entries and return them by key, sorted, granted only."""
-    table = {}
-    for item in items:
-        if not isinstance(item, cls):
-            raise CatalogError("server: %r is not a %s" % (item, cls.__name__))
-        k = getattr(item, key)
-        if k in table:
-            raise CatalogError("%s %r: registered twice" % (noun, k))
-        table[k] = item
-    if grant is not None:
-        if isinstance(grant, str):
-            raise CatalogError("%s: give a list of names, not a string" % grant_name)
-        unknown = sorted(set(grant) - set(table))
-        if unknown:
-            raise CatalogError("%s: unknown %s(s): %s" % (grant_name, noun, ", ".join(unknown)))
-        table = {k: v for k, v in table.items() if k in set(grant)}
-    return dict(sorted(table.items()))
+def _granted(table, grant, grant_name, noun):
+    if grant is None:
+        return table
+    unknown = sorted(set(grant) - set(table))
+    if unknown:
+        raise CatalogError("%s: unknown %s(s): %s" % (grant_name, noun, ", ".join(unknown)))
+    return {k: v for k, v in table.items() if k in set(grant)}
 
 
 ###############################################################################
@@ -3135,9 +3189,9 @@ def _usage_error(message):
     return 2
 
 
-def main(argv=None):
-    """Run the command line; return the exit status."""
-    args = list(sys.argv[1:] if argv is None else argv)
+def _parse_options(args):
+    """Parse the serving options; return a dict, or an exit status after --help/--version."""
+    args = list(args)
     options = {}
     while args:
         a = args.pop(0)
@@ -3150,11 +3204,11 @@ def main(argv=None):
         if a == "--null-error-id":
             options["null_error_id"] = True
             continue
-        name, _, value = a.partition("=")
+        name, eq, value = a.partition("=")
         spec = _CLI_OPTIONS.get(name)
         if spec is None:
             return _usage_error("unknown argument %r" % a)
-        if not _:
+        if not eq:
             if not args:
                 return _usage_error("%s needs a value" % name)
             value = args.pop(0)
@@ -3162,12 +3216,14 @@ def main(argv=None):
             options[spec[0]] = spec[1](value)
         except ValueError:
             return _usage_error("bad value for %s: %r" % (name, value))
+    return options
+
+
+def main(argv=None):
+    """Run the command line; return the exit status."""
+    status = demo_server().run(sys.argv[1:] if argv is None else argv)
     try:
-        server = demo_server(**options)
-    except CatalogError as e:
-        return _usage_error(str(e))
-    status = server.run()
-    try:
+        sys.stdout.flush()
         sys.stderr.flush()
     except (OSError, ValueError):
         pass

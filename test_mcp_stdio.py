@@ -310,7 +310,7 @@ TEST_SERVER = textwrap.dedent('''
     for arg in sys.argv[1:]:
         k, v = arg.split("=")
         opts[k] = float(v) if "." in v else int(v)
-    sys.exit(mcp_stdio.Server("test-server", "9.9", tools=tools, **opts).run())
+    sys.exit(mcp_stdio.Server("test-server", "9.9", tools=tools, **opts).run([]))
 ''') % HERE
 
 
@@ -1325,8 +1325,8 @@ class Registration(unittest.TestCase):
             (lambda: mcp_stdio.Tool("t", ok, output_schema={"$ref": "http://x"}), "output"),
             (lambda: mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("t", ok),
                                                         mcp_stdio.Tool("t", ok)]), "twice"),
-            (lambda: mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("t", ok)], grant=["u"]),
-             "unknown tool"),
+            (lambda: mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("t", ok)],
+                                      grant=["u"]).connection(), "unknown tool"),
         ]
         for make, fragment in cases:
             with self.assertRaises(mcp_stdio.CatalogError) as cm:
@@ -1632,7 +1632,7 @@ CATALOG_SERVER = textwrap.dedent('''
     opts = {"tools": tools}
     if kind == "all":
         opts.update(resources=resources, prompts=prompts, templates=templates)
-    sys.exit(m.Server("catalog", "1", page_size=10, **opts).run())
+    sys.exit(m.Server("catalog", "1", page_size=10, **opts).run([]))
 ''') % HERE
 
 
