@@ -41,6 +41,8 @@ __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
     "Tool", "ToolError", "ToolResult", "Resource", "ResourceTemplate", "ResourceNotFound",
     "Prompt", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
+    "Field", "tool_from_function", "text", "image", "audio", "resource_link",
+    "embedded_resource",
     "encode_message", "decode_message", "LineSplitter", "serve_stdio", "main",
 ]
 
@@ -1297,6 +1299,7 @@ class Tool:
         self.icons = icons
         self.timeout = timeout
         self.meta = meta
+        self.nullable = frozenset()    # optional parameters for which null means "absent"
 
     def describe(self, revision):
         """Return the Tool object of tools/list, shaped for a protocol revision."""
@@ -1625,6 +1628,702 @@ def _prompt_result(prompt, value, revision):
     if isinstance(description, str):
         result = {"description": description, "messages": out}
     return result
+
+
+###############################################################################
+# Authoring API: decorators, schemas from type hints, results from values #####
+###############################################################################
+#
+#     server = mcp_stdio.Server("notes", "1.0")
+#
+#     @server.tool()
+#     def add(a: float, b: float) -> dict:
+#         """Add two numbers.
+#
+#         Args:
+#             a: The first number.
+#             b: The second number.
+#         """
+#         return {"sum": a + b}
+#
+# The input schema comes from the signature (stdlib inspect and typing only),
+# flat and closed; descriptions come from the docstring; arguments are converted
+# to the annotated types; the return annotation gives the output schema.
+
+class Field:
+    """Constraints and a description for a parameter: ``Annotated[int, Field(minimum=0)]``."""
+
+    _KEYS = {"description": "description", "title": "title", "minimum": "minimum",
+             "maximum": "maximum", "exclusive_minimum": "exclusiveMinimum",
+             "exclusive_maximum": "exclusiveMaximum", "multiple_of": "multipleOf",
+             "min_length": "minLength", "max_length": "maxLength", "pattern": "pattern",
+             "min_items": "minItems", "max_items": "maxItems", "examples": "examples",
+             "format": "format"}
+
+    def __init__(self, **constraints):
+        unknown = set(constraints) - set(self._KEYS)
+        if unknown:
+            raise CatalogError("Field: unknown constraint(s): %s (use %s)" % (
+                ", ".join(sorted(unknown)), ", ".join(sorted(self._KEYS))))
+        self.schema = {self._KEYS[k]: v for k, v in constraints.items() if v is not None}
+
+
+def image(data, mime_type="image/png", annotations=None):
+    """Return an image content block from raw bytes."""
+    return _binary_block("image", data, mime_type, annotations)
+
+
+def audio(data, mime_type="audio/wav", annotations=None):
+    """Return an audio content block from raw bytes."""
+    return _binary_block("audio", data, mime_type, annotations)
+
+
+def _binary_block(kind, data, mime_type, annotations):
+    import base64
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError("%s() takes bytes" % kind)
+    block = {"type": kind, "data": base64.b64encode(bytes(data)).decode("ascii"),
+             "mimeType": mime_type}
+    if annotations:
+        block["annotations"] = annotations
+    return block
+
+
+def resource_link(uri, name, *, title=None, description=None, mime_type=None, size=None):
+    """Return a resource_link content block (a URI the client may read)."""
+    block = {"type": "resource_link", "uri": uri, "name": name}
+    for key, value in (("title", title), ("description", description),
+                       ("mimeType", mime_type), ("size", size)):
+        if value is not None:
+            block[key] = value
+    return block
+
+
+def embedded_resource(uri, text=None, *, blob=None, mime_type=None):
+    """Return an embedded resource content block with text or binary (bytes) contents."""
+    contents = {"uri": uri}
+    if (text is None) == (blob is None):
+        raise TypeError("embedded_resource() takes text or blob")
+    if text is not None:
+        contents["text"] = text
+    else:
+        import base64
+        contents["blob"] = base64.b64encode(bytes(blob)).decode("ascii")
+    if mime_type is not None:
+        contents["mimeType"] = mime_type
+    return {"type": "resource", "resource": contents}
+
+
+_SECTION_RE = re.compile(r"^\s*(Args|Arguments|Parameters|Params|Returns|Return|Raises|Yields|"
+                         r"Examples?|Notes?)\s*:\s*$")
+_GOOGLE_PARAM_RE = re.compile(r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+_REST_PARAM_RE = re.compile(r"^\s*:param\s+(?:[^:]*\s)?(\w+)\s*:\s*(.*)$")
+
+
+def _parse_docstring(doc):
+    """Return (description, {parameter: description}) from a Google or reST docstring."""
+    import inspect
+    doc = inspect.cleandoc(doc or "")
+    lines = doc.splitlines()
+    summary, params, section, current = [], {}, None, None
+    for line in lines:
+        m = _SECTION_RE.match(line)
+        if m:
+            section = m.group(1).lower()
+            current = None
+            continue
+        m = _REST_PARAM_RE.match(line)
+        if m:
+            current = m.group(1)
+            params[current] = m.group(2).strip()
+            section = "rest"
+            continue
+        if line.lstrip().startswith(":") and section == "rest":
+            current = None
+            continue
+        if section in ("args", "arguments", "parameters", "params"):
+            m = _GOOGLE_PARAM_RE.match(line)
+            if m and len(line) - len(line.lstrip()) <= 4:
+                current = m.group(1)
+                params[current] = m.group(2).strip()
+            elif current and line.strip():
+                params[current] = (params[current] + " " + line.strip()).strip()
+            continue
+        if section is None:
+            summary.append(line)
+        elif section == "rest" and current and line.strip():
+            params[current] += " " + line.strip()
+    return "\n".join(summary).strip() or None, params
+
+
+def _is_context(annotation):
+    return annotation is Context
+
+
+class _SchemaBuilder:
+    """Turns annotations into flat JSON Schemas and JSON values into Python values."""
+
+    def __init__(self, owner):
+        import typing
+        self.owner = owner
+        self.typing = typing
+        self.active = set()
+
+    def fail(self, where, annotation, why=""):
+        raise CatalogError("%s: %s: cannot express %s as a JSON Schema%s" % (
+            self.owner, where, _type_name(annotation), why and " (%s)" % why))
+
+    def build(self, annotation, where):
+        """Return (schema, convert) for an annotation; convert(json_value) -> Python value."""
+        t = self.typing
+        origin, args = t.get_origin(annotation), t.get_args(annotation)
+        ident = lambda x: x  # noqa: E731
+        if annotation is t.Any:
+            return {}, ident
+        if origin is t.Annotated:
+            schema, convert = self.build(args[0], where)
+            schema = dict(schema)
+            for extra in args[1:]:
+                if isinstance(extra, str):
+                    schema["description"] = extra
+                elif isinstance(extra, Field):
+                    schema.update(extra.schema)
+            return schema, convert
+        if annotation is str:
+            return {"type": "string"}, ident
+        if annotation is bool:
+            return {"type": "boolean"}, ident
+        if annotation is int:
+            return {"type": "integer"}, int
+        if annotation is float:
+            return {"type": "number"}, float
+        if annotation is None or annotation is type(None):
+            return {"type": "null"}, ident
+        if origin is t.Literal:
+            values = list(args)
+            schema = {"enum": values}
+            kinds = set(_json_type(v) for v in values)
+            if len(kinds) == 1 and None not in values:
+                schema = {"type": kinds.pop().replace("integer", "integer"), "enum": values}
+            return schema, ident
+        if _union_origin(origin):
+            members = [a for a in args if a is not type(None)]
+            parts = [self.build(a, where) for a in members]
+            if len(members) < len(args):
+                parts.append(({"type": "null"}, ident))
+            if len(parts) == 1:
+                return parts[0]
+            schemas = [p[0] for p in parts]
+            if all(set(s) == {"type"} and isinstance(s["type"], str) for s in schemas):
+                schema = {"anyOf": schemas}
+            else:
+                schema = {"anyOf": schemas}
+
+            def convert(x, parts=parts):
+                for s, conv in parts:
+                    if not compile_schema(s).errors(x):
+                        return conv(x)
+                return x
+            return schema, convert
+        import enum
+        if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+            values = [m.value for m in annotation]
+            schema = {"enum": values}
+            kinds = set(_json_type(v) for v in values)
+            if len(kinds) == 1:
+                schema = {"type": kinds.pop(), "enum": values}
+            return schema, annotation
+        if annotation in (list, tuple, set, frozenset) or origin in (list, set, frozenset) or \
+                _is_abc_sequence(origin):
+            item_schema, item_conv = self.build(args[0], where + "[]") if args else ({}, ident)
+            schema = {"type": "array", "items": item_schema}
+            if origin in (set, frozenset) or annotation in (set, frozenset):
+                schema["uniqueItems"] = True
+            kind = origin if origin in (set, frozenset, tuple) else (
+                annotation if annotation in (set, frozenset, tuple) else list)
+            return schema, lambda x: kind(item_conv(v) for v in x)
+        if origin is tuple:
+            if len(args) == 2 and args[1] is Ellipsis:
+                item_schema, item_conv = self.build(args[0], where + "[]")
+                return {"type": "array", "items": item_schema}, \
+                    lambda x: tuple(item_conv(v) for v in x)
+            if args == ((),):
+                args = ()
+            parts = [self.build(a, "%s[%d]" % (where, i)) for i, a in enumerate(args)]
+            schema = {"type": "array", "minItems": len(parts), "maxItems": len(parts)}
+            if parts:
+                schema["prefixItems"] = [p[0] for p in parts]
+                schema["items"] = False
+            return schema, lambda x: tuple(p[1](v) for p, v in zip(parts, x))
+        if annotation is dict or origin is dict or _is_abc_mapping(origin):
+            if args and args[0] is not str:
+                self.fail(where, annotation, "object keys are strings")
+            value_schema, value_conv = self.build(args[1], where + "{}") if args else ({}, ident)
+            schema = {"type": "object"}
+            if args:
+                schema["additionalProperties"] = value_schema
+            return schema, lambda x: {k: value_conv(v) for k, v in x.items()}
+        if _is_typeddict(annotation):
+            return self.record(annotation, where, _typeddict_fields(annotation), dict)
+        if _is_dataclass(annotation):
+            return self.record(annotation, where, _dataclass_fields(annotation),
+                               lambda kw, cls=annotation: cls(**kw))
+        self.fail(where, annotation)
+
+    def record(self, annotation, where, fields, make):
+        """A closed object from (name, annotation, required, default) fields."""
+        if annotation in self.active:
+            self.fail(where, annotation, "it refers to itself; flat schemas cannot recurse")
+        self.active.add(annotation)
+        try:
+            props, required, convs = {}, [], {}
+            for name, ann, is_required, default in fields:
+                schema, conv = self.build(ann, "%s.%s" % (where, name))
+                if not is_required and default is not _MISSING:
+                    schema = _with_default(schema, default)
+                props[name] = schema
+                convs[name] = conv
+                if is_required:
+                    required.append(name)
+        finally:
+            self.active.discard(annotation)
+        schema = {"type": "object", "properties": props}
+        if required:
+            schema["required"] = required
+        schema["additionalProperties"] = False
+        return schema, lambda x: make({k: convs[k](v) if k in convs else v for k, v in x.items()})
+
+
+def _type_name(annotation):
+    return getattr(annotation, "__name__", None) or repr(annotation)
+
+
+def _union_origin(origin):
+    import typing
+    if origin is typing.Union:
+        return True
+    union_type = getattr(__import__("types"), "UnionType", None)
+    return union_type is not None and origin is union_type
+
+
+def _is_abc_sequence(origin):
+    import collections.abc as abc
+    return origin in (abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection)
+
+
+def _is_abc_mapping(origin):
+    import collections.abc as abc
+    return origin in (abc.Mapping, abc.MutableMapping)
+
+
+def _is_typeddict(annotation):
+    return isinstance(annotation, type) and issubclass(annotation, dict) and \
+        hasattr(annotation, "__required_keys__")
+
+
+def _hints(obj):
+    import typing
+    try:
+        return typing.get_type_hints(obj, include_extras=True)
+    except (NameError, TypeError) as e:
+        raise CatalogError("cannot resolve the annotations of %s (%s)" % (_type_name(obj), e))
+
+
+def _typeddict_fields(td):
+    import typing
+    hints = _hints(td)
+    out = []
+    for name, ann in hints.items():
+        if typing.get_origin(ann) in (getattr(typing, "Required", None),
+                                      getattr(typing, "NotRequired", None)):
+            ann = typing.get_args(ann)[0]
+        out.append((name, ann, name in td.__required_keys__, _MISSING))
+    return out
+
+
+def _is_dataclass(annotation):
+    return isinstance(annotation, type) and hasattr(annotation, "__dataclass_fields__")
+
+
+def _dataclass_fields(cls):
+    import dataclasses
+    hints = _hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        has_default = f.default is not dataclasses.MISSING or \
+            f.default_factory is not dataclasses.MISSING
+        default = f.default if f.default is not dataclasses.MISSING else _MISSING
+        out.append((f.name, hints.get(f.name, f.type), not has_default, default))
+    return out
+
+
+def _with_default(schema, default):
+    try:
+        default = _to_json(default)
+        encode_message(default)
+    except (TypeError, ValueError, RecursionError):
+        return schema
+    schema = dict(schema)
+    schema["default"] = default
+    return schema
+
+
+def _to_json(value):
+    """Convert dataclasses, Enums, tuples and sets in a return value to JSON values."""
+    import enum
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value.value if isinstance(value, enum.Enum) else value
+    if isinstance(value, dict):
+        return {str(k): _to_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_to_json(v) for v in value]
+    if isinstance(value, enum.Enum):
+        return _to_json(value.value)
+    if _is_dataclass(type(value)):
+        import dataclasses
+        return {f.name: _to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    raise TypeError("%s is not JSON serializable" % type(value).__name__)
+
+
+def _signature(fn, owner):
+    import inspect
+    import typing
+    try:
+        sig = inspect.signature(fn)
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except (TypeError, ValueError, NameError) as e:
+        raise CatalogError("%s: cannot read the signature (%s)" % (owner, e))
+    return sig, hints
+
+
+def tool_from_function(fn, *, name=None, title=None, description=None, annotations=None,
+                       icons=None, timeout=None, meta=None):
+    """Return a Tool whose schemas come from fn's signature, annotations and docstring.
+
+    A parameter named ctx (or annotated Context) receives the handler context.
+    Raises CatalogError naming the parameter it cannot express.
+    """
+    import inspect
+    owner = "tool %r" % (name or getattr(fn, "__name__", fn),)
+    sig, hints = _signature(fn, owner)
+    summary, docs = _parse_docstring(getattr(fn, "__doc__", None))
+    builder = _SchemaBuilder(owner)
+    props, required, convs, nullable = {}, [], {}, set()
+    ctx_name = None
+    for pname, p in sig.parameters.items():
+        ann = hints.get(pname, p.annotation)
+        if pname == "ctx" or _is_context(ann):
+            ctx_name = pname
+            continue
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            raise CatalogError("%s: parameter %r: *args and **kwargs cannot be described; "
+                               "name each parameter" % (owner, pname))
+        if p.kind is p.POSITIONAL_ONLY:
+            raise CatalogError("%s: parameter %r is positional-only" % (owner, pname))
+        if ann is inspect.Parameter.empty:
+            raise CatalogError("%s: parameter %r needs a type annotation" % (owner, pname))
+        optional_none = p.default is None and _union_origin(
+            __import__("typing").get_origin(_strip_annotated(ann))) and \
+            type(None) in __import__("typing").get_args(_strip_annotated(ann))
+        schema_ann = _without_none(ann) if optional_none else ann
+        schema, conv = builder.build(schema_ann, "parameter %r" % pname)
+        if pname in docs and "description" not in schema:
+            schema = dict(schema)
+            schema["description"] = docs[pname]
+        if p.default is inspect.Parameter.empty:
+            required.append(pname)
+        elif p.default is not None:
+            schema = _with_default(schema, p.default)
+        if optional_none:
+            nullable.add(pname)       # explicit null means "not given"
+        props[pname] = schema
+        convs[pname] = conv
+    if props:
+        input_schema = {"type": "object", "properties": props}
+        if required:
+            input_schema["required"] = required
+        input_schema["additionalProperties"] = False
+    else:
+        input_schema = {"type": "object", "additionalProperties": False}
+    ret = hints.get("return", sig.return_annotation)
+    output_schema, structured = None, False
+    if ret is not inspect.Signature.empty and ret is not None and ret is not type(None) and \
+            _wants_structure(ret):
+        output_schema, _ = _SchemaBuilder(owner).build(ret, "return value")
+        structured = True
+    is_async = inspect.iscoroutinefunction(fn)
+
+    def handler(arguments, ctx):
+        kwargs = {}
+        for k, v in arguments.items():
+            if v is None and k in nullable:
+                continue
+            kwargs[k] = convs[k](v) if k in convs else v
+        if ctx_name is not None:
+            kwargs[ctx_name] = ctx
+        value = fn(**kwargs)
+        if is_async:
+            value = _run_coroutine(value)
+        return _tool_value(value, structured)
+
+    tool = Tool(name or fn.__name__, handler, input_schema=input_schema,
+                output_schema=output_schema, title=title,
+                description=description if description is not None else summary,
+                annotations=annotations, icons=icons, timeout=timeout, meta=meta)
+    tool.nullable = frozenset(nullable)
+    return tool
+
+
+def _strip_annotated(ann):
+    import typing
+    while typing.get_origin(ann) is typing.Annotated:
+        ann = typing.get_args(ann)[0]
+    return ann
+
+
+def _without_none(ann):
+    import typing
+    extras = ()
+    if typing.get_origin(ann) is typing.Annotated:
+        extras = typing.get_args(ann)[1:]
+        ann = typing.get_args(ann)[0]
+    members = [a for a in typing.get_args(ann) if a is not type(None)]
+    inner = members[0] if len(members) == 1 else typing.Union[tuple(members)]
+    return typing.Annotated[(inner,) + extras] if extras else inner
+
+
+def _wants_structure(ret):
+    """True when a return annotation calls for structuredContent and an outputSchema."""
+    import typing
+    ret = _strip_annotated(ret)
+    origin = typing.get_origin(ret)
+    if _union_origin(origin):
+        members = [a for a in typing.get_args(ret) if a is not type(None)]
+        return len(members) == 1 and _wants_structure(members[0])
+    return ret in (dict, list) or origin in (dict, list) or _is_typeddict(ret) or \
+        _is_dataclass(ret) or _is_abc_mapping(origin)
+
+
+def _tool_value(value, structured):
+    """Map a decorated tool's return value to what Connection._tool_result accepts."""
+    if isinstance(value, ToolResult) or isinstance(value, str) or value is None:
+        return value
+    if isinstance(value, dict) and value.get("type") in _CONTENT_FIELDS and not structured:
+        return [value]
+    if isinstance(value, (bytes, bytearray)):
+        raise TypeError("a tool returned bytes: wrap them with mcp_stdio.image() or "
+                        "mcp_stdio.audio()")
+    if structured or isinstance(value, dict) or _is_dataclass(type(value)):
+        data = _to_json(value)
+        return ToolResult([{"type": "text", "text": _encoder.encode(data)}], structured=data)
+    if _looks_like_content(value):
+        return value
+    return _encoder.encode(_to_json(value))
+
+
+_LOOP = threading.local()
+
+
+def _run_coroutine(coro):
+    """Run a coroutine to completion on this thread's own event loop."""
+    import asyncio
+    loop = getattr(_LOOP, "loop", None)
+    if loop is None or loop.is_closed():
+        loop = _LOOP.loop = asyncio.new_event_loop()
+    return loop.run_until_complete(coro)
+
+
+def _wrap_handler(fn, owner, allowed, convert=None):
+    """Return call(values, ctx) that calls fn with the allowed names it declares.
+
+    Parameters named ctx (or annotated Context) get the context; any other
+    parameter must be one of allowed or have a default.
+    """
+    import inspect
+    sig, hints = _signature(fn, owner)
+    names, ctx_name = [], None
+    for pname, p in sig.parameters.items():
+        if pname == "ctx" or _is_context(hints.get(pname)):
+            ctx_name = pname
+        elif pname in allowed:
+            names.append(pname)
+        elif p.default is p.empty and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+            raise CatalogError("%s: parameter %r is not one of %s" % (
+                owner, pname, ", ".join(sorted(allowed)) or "(none)"))
+    is_async = inspect.iscoroutinefunction(fn)
+    convert = convert or {}
+
+    def call(values, ctx):
+        kwargs = {n: (convert[n](values[n]) if n in convert else values[n])
+                  for n in names if n in values}
+        if ctx_name is not None:
+            kwargs[ctx_name] = ctx
+        result = fn(**kwargs)
+        return _run_coroutine(result) if is_async else result
+    return call, sig, hints
+
+
+def _resource_value(value):
+    if isinstance(value, (str, bytes, bytearray, list)) and not (
+            isinstance(value, list) and value and not isinstance(value[0], dict)):
+        return value
+    return _encoder.encode(_to_json(value))
+
+
+def _decorator(register, fn):
+    # Allow both @server.tool and @server.tool(...)
+    return register(fn) if fn is not None else register
+
+
+class _Decorators:
+    """The decorator half of Server: sugar over Server.add()."""
+
+    def tool(self, fn=None, *, name=None, title=None, description=None, annotations=None,
+             icons=None, timeout=None, meta=None):
+        """Register a function as a tool; its signature and docstring give the schema.
+
+        Annotation hints may be given as annotations={"readOnlyHint": True, ...}.
+        """
+        if annotations is not None:
+            bad = set(annotations) - {"title", "readOnlyHint", "destructiveHint",
+                                      "idempotentHint", "openWorldHint"}
+            if bad:
+                raise CatalogError("tool %r: unknown annotation(s): %s" % (
+                    name or getattr(fn, "__name__", "?"), ", ".join(sorted(bad))))
+
+        def register(f):
+            self.add(tool_from_function(f, name=name, title=title, description=description,
+                                        annotations=annotations, icons=icons, timeout=timeout,
+                                        meta=meta))
+            return f
+        return _decorator(register, fn)
+
+    def resource(self, uri, *, name=None, title=None, description=None, mime_type=None,
+                 size=None, annotations=None, icons=None, meta=None, ttl_ms=0,
+                 cache_scope="private"):
+        """Register a function returning a resource's contents (str, bytes or JSON data).
+
+        The function may take uri and ctx.
+        """
+        def register(f):
+            owner = "resource %r" % uri
+            call, _, _ = _wrap_handler(f, owner, {"uri"})
+            summary = _parse_docstring(f.__doc__)[0]
+            mime = mime_type
+            self.add(Resource(uri, lambda u, ctx: _resource_value(call({"uri": u}, ctx)),
+                              name=name or f.__name__, title=title,
+                              description=description if description is not None else summary,
+                              mime_type=mime, size=size, annotations=annotations, icons=icons,
+                              meta=meta, ttl_ms=ttl_ms, cache_scope=cache_scope))
+            return f
+        return register
+
+    def resource_template(self, uri_template, *, name=None, title=None, description=None,
+                          mime_type=None, annotations=None, icons=None, meta=None,
+                          complete=None, ttl_ms=0, cache_scope="private"):
+        """Register a function serving the resources of a URI template such as notes://{id}.
+
+        The function takes the template's variables by name (converted to their
+        annotated types: str, int, float, Enum, Literal), and may take uri and ctx.
+        """
+        def register(f):
+            owner = "resource template %r" % uri_template
+            variables = {m.group(2) for m in _TEMPLATE_VAR_RE.finditer(uri_template)}
+            _, hints = _signature(f, owner)
+            builder, convert = _SchemaBuilder(owner), {}
+            for v in variables:
+                if v in hints:
+                    convert[v] = _checked_conversion(builder, hints[v], "variable %r" % v)
+            call, _, _ = _wrap_handler(f, owner, variables | {"uri"}, convert)
+            summary = _parse_docstring(f.__doc__)[0]
+
+            def handler(uri, values, ctx):
+                try:
+                    return _resource_value(call(dict(values, uri=uri), ctx))
+                except (ValueError, _ConversionError):
+                    raise ResourceNotFound(uri)
+            self.add(ResourceTemplate(uri_template, handler, name=name or f.__name__,
+                                      title=title,
+                                      description=description if description is not None
+                                      else summary, mime_type=mime_type,
+                                      annotations=annotations, icons=icons, meta=meta,
+                                      complete=complete, ttl_ms=ttl_ms, cache_scope=cache_scope))
+            return f
+        return register
+
+    def prompt(self, fn=None, *, name=None, title=None, description=None, icons=None,
+               meta=None, complete=None):
+        """Register a function as a prompt; its parameters (strings) are the arguments.
+
+        Parameters without a default are required; descriptions come from the
+        docstring. It returns a str (one user message), messages, or
+        {"description", "messages"}.
+        """
+        def register(f):
+            import inspect
+            owner = "prompt %r" % (name or f.__name__)
+            sig, hints = _signature(f, owner)
+            summary, docs = _parse_docstring(f.__doc__)
+            arguments = []
+            for pname, p in sig.parameters.items():
+                ann = hints.get(pname, p.annotation)
+                if pname == "ctx" or _is_context(ann):
+                    continue
+                base = _strip_annotated(ann)
+                if base is not inspect.Parameter.empty and base is not str and \
+                        _without_none_or(base) is not str:
+                    raise CatalogError("%s: parameter %r: prompt arguments are strings; "
+                                       "annotate it str" % (owner, pname))
+                arg = {"name": pname}
+                if pname in docs:
+                    arg["description"] = docs[pname]
+                if p.default is p.empty:
+                    arg["required"] = True
+                arguments.append(arg)
+            call, _, _ = _wrap_handler(f, owner, {a["name"] for a in arguments})
+            self.add(Prompt(name or f.__name__, lambda args, ctx: call(args, ctx), title=title,
+                            description=description if description is not None else summary,
+                            arguments=arguments, icons=icons, meta=meta, complete=complete))
+            return f
+        return _decorator(register, fn)
+
+
+class _ConversionError(ValueError):
+    """A template variable does not convert to its annotated type."""
+
+
+def _without_none_or(ann):
+    import typing
+    if _union_origin(typing.get_origin(ann)):
+        members = [a for a in typing.get_args(ann) if a is not type(None)]
+        if len(members) == 1:
+            return members[0]
+    return ann
+
+
+def _checked_conversion(builder, annotation, where):
+    """A converter from a URI template string to the annotated type, checked by schema."""
+    schema, convert = builder.build(annotation, where)
+    kind = schema.get("type")
+    validator = compile_schema(schema)
+
+    def conv(text):
+        value = text
+        if kind == "integer":
+            if not re.match(r"^-?[0-9]{1,18}\Z", text):
+                raise _ConversionError(where)
+            value = int(text)
+        elif kind == "number":
+            try:
+                value = float(text)
+            except ValueError:
+                raise _ConversionError(where)
+        if validator.errors(value):
+            raise _ConversionError(where)
+        return convert(value)
+    return conv
 
 
 ###############################################################################
@@ -2233,6 +2932,8 @@ class Connection:
             args = {}
         elif type(args) is not dict:
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object')
+        if tool.nullable:
+            args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
         problems = tool.input_validator.errors(args)
         if problems:
             msg = "Invalid arguments for tool %r:\n%s" % (
@@ -2520,7 +3221,7 @@ _METHODS = {
 }
 
 
-class Server:
+class Server(_Decorators):
     """An MCP server: an identity and a catalog of tools, resources and prompts.
 
     Pass the catalog to the constructor, or register entries with add() and the

@@ -2283,5 +2283,365 @@ class OfficialSDK(unittest.TestCase):
                 self.assertTrue(out["prompt"].startswith("Summarize the following text"))
 
 
+
+###############################################################################
+# Authoring API: decorators, schemas from type hints ##########################
+###############################################################################
+
+import dataclasses  # noqa: E402
+import enum  # noqa: E402
+import typing  # noqa: E402
+from typing import Annotated, Literal, Optional, TypedDict, Union  # noqa: E402
+
+from mcp_stdio import Field  # noqa: E402
+
+
+class Color(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Movie(TypedDict, total=False):
+    title: str
+    year: int
+
+
+class Book(TypedDict):
+    isbn: str
+
+
+@dataclasses.dataclass
+class Point:
+    x: float
+    y: float = 0.0
+
+
+@dataclasses.dataclass
+class Tree:
+    child: "Tree"
+
+
+def call_tool(server, name, args, modern=True):
+    conn = server.connection()
+    out = conn.receive_line(json.dumps(req_msg(1, "tools/call", {"name": name, "arguments": args},
+                                               modern)).encode())
+    if isinstance(out[0], mcp_stdio.Call):
+        out[0].run()
+        return json.loads(conn.outbox.pop())
+    return json.loads(out[0])
+
+
+class SchemasFromHints(unittest.TestCase):
+
+    def schema(self, annotation, **kw):
+        server = mcp_stdio.Server("s", "1")
+        ns = {"T": annotation}
+        if "default" in kw:
+            exec("def f(x: T = D): return 'ok'", dict(ns, D=kw["default"]), ns)
+        else:
+            exec("def f(x: T): return 'ok'", ns, ns)
+        server.tool(ns["f"])
+        return server.tools["f"].input_schema["properties"]["x"]
+
+    def test_each_supported_annotation(self):
+        cases = [
+            (str, {"type": "string"}), (int, {"type": "integer"}), (float, {"type": "number"}),
+            (bool, {"type": "boolean"}), (type(None), {"type": "null"}), (typing.Any, {}),
+            (list[int], {"type": "array", "items": {"type": "integer"}}),
+            (typing.List[str], {"type": "array", "items": {"type": "string"}}),
+            (tuple[int, str], {"type": "array", "minItems": 2, "maxItems": 2,
+                               "prefixItems": [{"type": "integer"}, {"type": "string"}],
+                               "items": False}),
+            (tuple[int, ...], {"type": "array", "items": {"type": "integer"}}),
+            (dict[str, float], {"type": "object", "additionalProperties": {"type": "number"}}),
+            (Union[int, str], {"anyOf": [{"type": "integer"}, {"type": "string"}]}),
+            (Optional[int], {"anyOf": [{"type": "integer"}, {"type": "null"}]}),
+            (Literal["a", "b"], {"type": "string", "enum": ["a", "b"]}),
+            (Literal[1, "a"], {"enum": [1, "a"]}),
+            (Color, {"type": "string", "enum": ["red", "blue"]}),
+            (Movie, {"type": "object", "properties": {"title": {"type": "string"},
+                                                      "year": {"type": "integer"}},
+                     "additionalProperties": False}),
+            (Book, {"type": "object", "properties": {"isbn": {"type": "string"}},
+                    "required": ["isbn"], "additionalProperties": False}),
+            (Point, {"type": "object", "properties": {"x": {"type": "number"},
+                                                      "y": {"type": "number", "default": 0.0}},
+                     "required": ["x"], "additionalProperties": False}),
+            (Annotated[str, "A name"], {"type": "string", "description": "A name"}),
+            (Annotated[int, Field(minimum=1, maximum=5, description="d")],
+             {"type": "integer", "minimum": 1, "maximum": 5, "description": "d"}),
+            (Annotated[str, Field(min_length=2, max_length=4, pattern="^a")],
+             {"type": "string", "minLength": 2, "maxLength": 4, "pattern": "^a"}),
+            (Annotated[list[int], Field(min_items=1)],
+             {"type": "array", "items": {"type": "integer"}, "minItems": 1}),
+        ]
+        if sys.version_info >= (3, 10):
+            cases.append((eval("int | None"), {"anyOf": [{"type": "integer"}, {"type": "null"}]}))
+        for annotation, expected in cases:
+            with self.subTest(annotation=annotation):
+                self.assertEqual(self.schema(annotation), expected)
+
+    def test_defaults_optional_and_required(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool
+        def f(a: int, b: str = "x", c: Optional[int] = None, color: Color = Color.BLUE):
+            return "ok"
+        s = server.tools["f"].input_schema
+        self.assertEqual(s, {"type": "object", "properties": {
+            "a": {"type": "integer"}, "b": {"type": "string", "default": "x"},
+            "c": {"type": "integer"}, "color": {"type": "string", "enum": ["red", "blue"],
+                                                "default": "blue"}},
+            "required": ["a"], "additionalProperties": False})
+
+    def test_no_parameters(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool()
+        def f(ctx) -> str:
+            return "ok"
+        self.assertEqual(server.tools["f"].input_schema,
+                         {"type": "object", "additionalProperties": False})
+
+    def test_docstrings(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool
+        def google(a: int, b: int) -> str:
+            """Add numbers.
+
+            More text.
+
+            Args:
+                a: The first
+                    number.
+                b (int): The second.
+
+            Returns:
+                The sum.
+            """
+            return "x"
+
+        @server.tool(description="Given.")
+        def rest(a: int) -> str:
+            """Ignored.
+
+            :param a: The value.
+            :returns: nothing
+            """
+            return "x"
+        g = server.tools["google"]
+        self.assertEqual(g.description, "Add numbers.\n\nMore text.")
+        self.assertEqual(g.input_schema["properties"]["a"]["description"], "The first number.")
+        self.assertEqual(g.input_schema["properties"]["b"]["description"], "The second.")
+        self.assertEqual(server.tools["rest"].description, "Given.")
+        self.assertEqual(server.tools["rest"].input_schema["properties"]["a"]["description"],
+                         "The value.")
+
+    def test_unsupported_annotations_name_the_parameter(self):
+        class Node:
+            pass
+
+        def no_hint(x):
+            return "x"
+
+        def star(*args: int):
+            return "x"
+
+        def bad_key(x: dict[int, str]):
+            return "x"
+
+        def odd(x: Node):
+            return "x"
+
+        def recursive(x: Tree):
+            return "x"
+        for fn, fragment in ((no_hint, "'x' needs a type annotation"), (star, "*args"),
+                             (bad_key, "parameter 'x'"), (odd, "Node"),
+                             (recursive, "refers to itself")):
+            with self.subTest(fn=fn.__name__), self.assertRaises(mcp_stdio.CatalogError) as cm:
+                mcp_stdio.Server("s", "1").tool(fn)
+            self.assertIn(fragment, str(cm.exception))
+        with self.assertRaises(mcp_stdio.CatalogError):
+            mcp_stdio.Server("s", "1").tool(annotations={"readOnly": True})(lambda: "x")
+        with self.assertRaises(mcp_stdio.CatalogError):
+            mcp_stdio.Field(minimun=1)
+
+    def test_arguments_are_converted(self):
+        server = mcp_stdio.Server("s", "1")
+        seen = {}
+
+        @server.tool
+        def f(p: Point, c: Color, t: tuple[int, str], pts: list[Point], n: Optional[int] = None,
+              u: Union[int, Point] = 0) -> str:
+            seen.update(p=p, c=c, t=t, pts=pts, n=n, u=u)
+            return "ok"
+        r = call_tool(server, "f", {"p": {"x": 1, "y": 2}, "c": "blue", "t": [1, "a"],
+                                    "pts": [{"x": 3}], "n": None, "u": {"x": 5}})
+        self.assertEqual(r["result"]["content"], [{"type": "text", "text": "ok"}])
+        self.assertEqual(seen, {"p": Point(1, 2), "c": Color.BLUE, "t": (1, "a"),
+                                "pts": [Point(3, 0.0)], "n": None, "u": Point(5, 0.0)})
+
+    def test_return_values(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool
+        def as_text() -> str:
+            return "hi"
+
+        @server.tool
+        def as_dict() -> dict:
+            return {"a": 1}
+
+        @server.tool
+        def as_dataclass() -> Point:
+            return Point(1.5)
+
+        @server.tool
+        def as_typeddict() -> Book:
+            return {"isbn": "1"}
+
+        @server.tool
+        def as_list() -> list[int]:
+            return [1, 2]
+
+        @server.tool
+        def as_image():
+            return mcp_stdio.image(b"\x89PNG", "image/png")
+
+        @server.tool
+        def as_mixed():
+            return [mcp_stdio.text("t"), mcp_stdio.audio(b"RIFF", "audio/wav"),
+                    mcp_stdio.resource_link("file:///a", "a"),
+                    mcp_stdio.embedded_resource("file:///b", "body")]
+
+        @server.tool
+        def as_error():
+            raise mcp_stdio.ToolError("Try again with b.")
+
+        @server.tool
+        async def as_async(x: int) -> dict:
+            return {"x": x}
+
+        @server.tool
+        def as_bytes():
+            return b"raw"
+        r = lambda n, a=None: call_tool(server, n, a or {})  # noqa: E731
+        self.assertEqual(r("as_text")["result"]["content"], [{"type": "text", "text": "hi"}])
+        self.assertEqual(r("as_dict")["result"]["structuredContent"], {"a": 1})
+        self.assertEqual(server.tools["as_dict"].output_schema, {"type": "object"})
+        res = r("as_dataclass")["result"]
+        self.assertEqual(res["structuredContent"], {"x": 1.5, "y": 0.0})
+        self.assertEqual(res["content"], [{"type": "text", "text": '{"x":1.5,"y":0.0}'}])
+        self.assertEqual(server.tools["as_dataclass"].output_schema["required"], ["x"])
+        self.assertEqual(r("as_typeddict")["result"]["structuredContent"], {"isbn": "1"})
+        self.assertEqual(r("as_list")["result"]["structuredContent"], [1, 2])
+        self.assertEqual(r("as_image")["result"]["content"],
+                         [{"type": "image", "data": "iVBORw==", "mimeType": "image/png"}])
+        self.assertEqual([b["type"] for b in r("as_mixed")["result"]["content"]],
+                         ["text", "audio", "resource_link", "resource"])
+        self.assertEqual(r("as_error")["result"], {
+            "content": [{"type": "text", "text": "Try again with b."}], "isError": True,
+            "resultType": "complete", "_meta": {"io.modelcontextprotocol/serverInfo":
+                                                {"name": "s", "version": "1"}}})
+        self.assertEqual(r("as_async", {"x": 4})["result"]["structuredContent"], {"x": 4})
+        self.assertEqual(r("as_bytes")["error"]["code"], -32603)
+        self.assertNotIn("structuredContent", call_tool(server, "as_list", {}, modern=False)
+                         .get("result", {}))
+
+    def test_resources_templates_and_prompts(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.resource("notes://all", mime_type="application/json")
+        def notes():
+            """All the notes."""
+            return {"n": 2}
+
+        @server.resource_template("notes://{id}")
+        def note(id: int, uri: str, ctx):
+            return "note %d at %s" % (id, uri)
+
+        @server.prompt
+        def review(code: str, language: Optional[str] = None, ctx=None) -> str:
+            """Review code.
+
+            Args:
+                code: The code.
+            """
+            return "Review %s" % code
+        def counted(n: int) -> str:
+            return "x"
+        with self.assertRaises(mcp_stdio.CatalogError):
+            server.prompt(counted)                              # ...prompt arguments are strings
+        self.assertEqual(server.resources["notes://all"].description, "All the notes.")
+        conn = server.connection()
+
+        def rpc(method, params):
+            out = conn.receive_line(json.dumps(req_msg(1, method, params, True)).encode())
+            if isinstance(out[0], mcp_stdio.Call):
+                out[0].run()
+                return json.loads(conn.outbox.pop())
+            return json.loads(out[0])
+        self.assertEqual(rpc("resources/read", {"uri": "notes://all"})["result"]["contents"],
+                         [{"uri": "notes://all", "text": '{"n":2}', "mimeType": "application/json"}])
+        self.assertEqual(rpc("resources/read", {"uri": "notes://7"})["result"]["contents"][0]["text"],
+                         "note 7 at notes://7")
+        self.assertEqual(rpc("resources/read", {"uri": "notes://x"})["error"]["code"], -32602)
+        self.assertEqual(rpc("prompts/list", {})["result"]["prompts"][0]["arguments"],
+                         [{"name": "code", "description": "The code.", "required": True},
+                          {"name": "language"}])
+        self.assertEqual(rpc("prompts/get", {"name": "review", "arguments": {"code": "x"}})
+                         ["result"]["messages"][0]["content"]["text"], "Review x")
+
+    def test_registration_after_serving_is_refused(self):
+        server = mcp_stdio.Server("s", "1")
+        server.connection()
+        with self.assertRaises(mcp_stdio.CatalogError):
+            server.tool(lambda: "x")
+
+
+class Examples(ProcTest):
+    """Each example server, started through pipes and called."""
+
+    def test_examples(self):
+        folder = os.path.join(HERE, "examples")
+        scripts = sorted(glob.glob(os.path.join(folder, "*.py")))
+        self.assertGreaterEqual(len(scripts), 2)
+        for script in scripts:
+            with self.subTest(example=os.path.basename(script)), \
+                    tempfile.TemporaryDirectory() as tmp:
+                p = self.spawn(script=script, env={"NOTES_DIR": tmp})
+                p.initialize("2025-11-25")
+                tools = p.request(req_msg(1, "tools/list"))["result"]["tools"]
+                self.assertTrue(tools)
+                for i, (name, args, check) in enumerate(EXAMPLE_CALLS[os.path.basename(script)]):
+                    r = p.request(req_msg(10 + i, "tools/call", {"name": name, "arguments": args}))
+                    self.assertFalse(r["result"].get("isError"), r)
+                    self.assertEqual(check(r["result"]), True, r)
+                if os.path.basename(script) == "notes_server.py":
+                    r = p.request(req_msg(3, "resources/read", {"uri": "notes://groceries"}))
+                    self.assertEqual(r["result"]["contents"][0]["text"], "eggs, milk")
+                    r = p.request(req_msg(4, "prompts/get", {"name": "summarize_note",
+                                                             "arguments": {"name": "groceries"}}))
+                    self.assertIn("notes://groceries", json.dumps(r["result"]))
+                self.assertEqual(p.close(), 0)
+
+
+EXAMPLE_CALLS = {
+    "notes_server.py": [
+        ("add_note", {"name": "groceries", "text": "eggs, milk"},
+         lambda r: r["structuredContent"] == {"uri": "notes://groceries", "characters": 10}),
+        ("search_notes", {"query": "MILK"},
+         lambda r: r["structuredContent"] == {"matches": ["groceries"]}),
+    ],
+    "progress_server.py": [
+        ("hash_rounds", {"text": "x", "rounds": 20000},
+         lambda r: r["structuredContent"]["rounds"] == 20000),
+        ("wait_then_echo", {"text": "later", "seconds": 0.01},
+         lambda r: r["content"] == [{"type": "text", "text": "later"}]),
+    ],
+}
+
+
 if __name__ == "__main__":
     unittest.main()

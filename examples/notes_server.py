@@ -1,0 +1,79 @@
+"""A notes server: tools to add and search notes, each note a resource, and a prompt.
+
+Run it:  python examples/notes_server.py      (notes live in $NOTES_DIR, default ./notes)
+"""
+
+import os
+import sys
+from typing import Annotated, Optional
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import mcp_stdio  # noqa: E402  (vendored: the single file next to your code)
+from mcp_stdio import Field, ToolError  # noqa: E402
+
+NOTES = os.path.abspath(os.environ.get("NOTES_DIR", "notes"))
+server = mcp_stdio.Server("notes", "1.0", instructions="Keeps short plain-text notes.")
+
+
+def _path(slug):
+    if not slug.replace("-", "").isalnum():
+        raise ToolError("A note name uses letters, digits and '-' only.")
+    return os.path.join(NOTES, slug + ".txt")
+
+
+@server.tool(annotations={"destructiveHint": False, "idempotentHint": True})
+def add_note(name: Annotated[str, Field(min_length=1, max_length=40)],
+             text: Annotated[str, Field(max_length=10000)]) -> dict:
+    """Save a note, replacing any note of the same name.
+
+    Args:
+        name: Letters, digits and '-' (it becomes the resource notes://NAME).
+        text: The note's text.
+    """
+    os.makedirs(NOTES, exist_ok=True)
+    with open(_path(name), "w", encoding="utf-8") as f:
+        f.write(text)
+    return {"uri": "notes://" + name, "characters": len(text)}
+
+
+@server.tool(annotations={"readOnlyHint": True})
+def search_notes(query: str, limit: Optional[int] = None) -> dict:
+    """Find notes whose text contains query (case-insensitive).
+
+    Args:
+        query: Text to look for.
+        limit: The most results to return.
+    """
+    hits = []
+    for name in sorted(os.listdir(NOTES)) if os.path.isdir(NOTES) else []:
+        with open(os.path.join(NOTES, name), encoding="utf-8") as f:
+            if query.lower() in f.read().lower():
+                hits.append(name[:-4])
+    return {"matches": hits[:limit] if limit else hits}
+
+
+@server.resource_template("notes://{name}", mime_type="text/plain",
+                          complete=lambda arg, value, known: [
+                              n[:-4] for n in sorted(os.listdir(NOTES))
+                              if n.startswith(value)] if os.path.isdir(NOTES) else [])
+def read_note(name: str):
+    """A saved note."""
+    try:
+        with open(_path(name), encoding="utf-8") as f:
+            return f.read()
+    except (OSError, ToolError):
+        raise mcp_stdio.ResourceNotFound("notes://" + name)
+
+
+@server.prompt
+def summarize_note(name: str) -> str:
+    """Ask for a summary of one note.
+
+    Args:
+        name: The note to summarize.
+    """
+    return "Summarize the note notes://%s in three bullet points." % name
+
+
+if __name__ == "__main__":
+    raise SystemExit(server.run())
