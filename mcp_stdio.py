@@ -2436,10 +2436,26 @@ class Context:
         return False
 
 
+_DIAG_STATE = {"last": None, "at": 0.0, "repeats": 0}
+
+
 def _diag(line):
-    """Write one diagnostic line to stderr (never request payloads)."""
+    """Write one diagnostic line to stderr (never request payloads).
+
+    A line identical to the previous one within a second is counted instead of
+    written, so hostile input cannot flood a client that does not drain stderr.
+    """
+    st = _DIAG_STATE
+    now = _monotonic()
+    if line == st["last"] and now - st["at"] < 1.0:
+        st["repeats"] += 1
+        return
+    text = line
+    if st["repeats"]:
+        text = "(previous message repeated %d times) %s" % (st["repeats"], line)
+    st["last"], st["at"], st["repeats"] = line, now, 0
     try:
-        sys.stderr.write("mcp_stdio: %s\n" % line.replace("\n", " "))
+        sys.stderr.write("mcp_stdio: %s\n" % text.replace("\n", " ")[:1000])
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
