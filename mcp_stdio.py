@@ -42,7 +42,7 @@ __all__ = [
     "Tool", "ToolError", "ToolResult", "Resource", "ResourceTemplate", "ResourceNotFound",
     "Prompt", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
     "Field", "tool_from_function", "text", "image", "audio", "resource_link",
-    "embedded_resource",
+    "embedded_resource", "Client", "ClientError", "PendingRequest",
     "encode_message", "decode_message", "LineSplitter", "serve_stdio", "main",
 ]
 
@@ -3717,6 +3717,473 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
 
 
 ###############################################################################
+# Client ######################################################################
+###############################################################################
+#
+# A small dual-era MCP client over a subprocess's stdio, used by the inspect and
+# call commands and by tests that want readable transcripts. It checks what the
+# server writes and reports misbehaviour as ClientError.
+
+class ClientError(Exception):
+    """The server misbehaved, exited, or did not answer in time."""
+
+
+class PendingRequest:
+    """A request in flight: wait() for its result, or cancel() it."""
+
+    def __init__(self, client, rid, method):
+        self.client, self.id, self.method = client, rid, method
+        self._done = threading.Event()
+        self._result = self._error = None
+        self.on_progress = None
+
+    def _resolve(self, result=None, error=None):
+        self._result, self._error = result, error
+        self._done.set()
+
+    def wait(self, timeout=None):
+        """Return the result dict; raise ProtocolError for an error answer, ClientError else."""
+        timeout = self.client.timeout if timeout is None else timeout
+        if not self._done.wait(timeout):
+            self.client._forget(self.id)
+            raise ClientError("no answer to %s within %g s" % (self.method, timeout))
+        if self._error is not None:
+            raise self._error
+        return self._result
+
+    def cancel(self, reason=None):
+        """Send notifications/cancelled for this request; wait() then raises ClientError."""
+        params = {"requestId": self.id}
+        if reason:
+            params["reason"] = reason
+        self.client._forget(self.id)
+        self.client.notify("notifications/cancelled", params)
+        self._resolve(error=ClientError("%s was cancelled" % self.method))
+
+
+class Client:
+    """An MCP client for a server started as a subprocess (an argument list, no shell).
+
+    era="auto" probes with server/discover and falls back to initialize on any
+    error that is not a recognised modern one, or on a short timeout;
+    era="modern" and era="legacy" force one (legacy at `revision`). Use as a
+    context manager, or call connect() and close().
+    """
+
+    def __init__(self, command, *, era="auto", revision=LATEST_LEGACY, env=None, cwd=None,
+                 timeout=30.0, probe_timeout=3.0, on_log=None, capabilities=None,
+                 client_info=None, max_line=64 << 20):
+        if isinstance(command, str) or not command:
+            raise ValueError("command must be a non-empty list of arguments (no shell)")
+        if era not in ("auto", "modern", "legacy"):
+            raise ValueError("era must be 'auto', 'modern' or 'legacy'")
+        self.command, self.era_choice, self.requested_revision = list(command), era, revision
+        self.env, self.cwd, self.timeout, self.probe_timeout = env, cwd, timeout, probe_timeout
+        self.on_log = on_log
+        self.capabilities = capabilities or {}
+        self.client_info = client_info or {"name": "mcp_stdio-client", "version": __version__}
+        self.era = self.revision = self.server_info = self.instructions = None
+        self.server_capabilities = {}
+        self._splitter = LineSplitter(max_line)
+        self._pending = {}
+        self._forgotten = set()
+        self._lock = threading.Lock()
+        self._next_id = 0
+        self._broken = None
+        self._proc = None
+        self._stderr = []
+        self.problems = []
+
+    # -- process --------------------------------------------------------------
+    def __enter__(self):
+        self.connect()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def start(self):
+        import subprocess
+        try:
+            self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                          env=self.env, cwd=self.cwd)
+        except OSError as e:
+            raise ClientError("cannot start %s: %s" % (self.command[0], e))
+        threading.Thread(target=self._read, daemon=True, name="mcp-client-out").start()
+        threading.Thread(target=self._read_stderr, daemon=True, name="mcp-client-err").start()
+
+    def close(self):
+        """Close stdin, then terminate, then kill; return the exit status."""
+        p = self._proc
+        if p is None:
+            return None
+        import subprocess
+        try:
+            p.stdin.close()
+        except OSError:
+            pass
+        for stop in (None, p.terminate, p.kill):
+            if stop is not None:
+                try:
+                    stop()
+                except OSError:
+                    pass
+            try:
+                return p.wait(2.0)
+            except subprocess.TimeoutExpired:
+                continue
+        return p.wait()
+
+    @property
+    def stderr(self):
+        """What the server wrote to stderr (the last 64 KiB)."""
+        return b"".join(self._stderr)[-65536:].decode("utf-8", "replace")
+
+    def _read_stderr(self):
+        for chunk in iter(lambda: self._proc.stderr.read1(65536)
+                          if hasattr(self._proc.stderr, "read1")
+                          else self._proc.stderr.read(65536), b""):
+            self._stderr.append(chunk)
+            if len(self._stderr) > 64:
+                del self._stderr[:32]
+
+    def _read(self):
+        fd = self._proc.stdout.fileno()
+        while True:
+            try:
+                data = os.read(fd, 1 << 16)
+            except OSError:
+                data = b""
+            if not data:
+                break
+            for line in self._splitter.feed(data):
+                if line is None:
+                    self._fail("the server wrote a line longer than %d bytes" %
+                               self._splitter.max_line)
+                else:
+                    self._receive(line)
+        code = self._proc.wait()
+        self._fail("the server exited (status %s)%s" % (
+            code, "; stderr: " + self.stderr.strip()[-300:] if self.stderr.strip() else ""))
+
+    def _fail(self, reason):
+        with self._lock:
+            if self._broken is None:
+                self._broken = reason
+            pending, self._pending = list(self._pending.values()), {}
+        for req in pending:
+            req._resolve(error=ClientError(reason))
+
+    def _receive(self, line):
+        try:
+            msg = decode_message(line, 128)
+        except ProtocolError:
+            self._fail("the server wrote a line that is not JSON-RPC: %r" % line[:120])
+            return
+        for m in (msg if isinstance(msg, list) else [msg]):
+            if not isinstance(m, dict) or m.get("jsonrpc") != "2.0":
+                self._fail("the server wrote a message that is not JSON-RPC: %r" % line[:120])
+                return
+            if "method" in m:
+                self._notification(m)
+                continue
+            if "id" not in m:
+                self.problems.append("an error without id: %s" % _short(m.get("error"), 200))
+                continue
+            key = (type(m["id"]) is str, m["id"])
+            with self._lock:
+                req = self._pending.pop(key, None)
+                forgotten = key in self._forgotten
+                self._forgotten.discard(key)
+            if req is None:
+                if not forgotten:
+                    self._fail("the server answered id %s, which is not in flight"
+                               % _short(m["id"]))
+                continue
+            if "error" in m and isinstance(m["error"], dict):
+                e = m["error"]
+                req._resolve(error=ProtocolError(e.get("code"), str(e.get("message")),
+                                                 e.get("data")))
+            elif "result" in m and isinstance(m["result"], dict):
+                req._resolve(result=m["result"])
+            else:
+                self._fail("the server sent a malformed response: %r" % line[:120])
+
+    def _notification(self, m):
+        params = m.get("params") if isinstance(m.get("params"), dict) else {}
+        if m["method"] == "notifications/progress":
+            token = params.get("progressToken")
+            with self._lock:
+                req = self._pending.get((type(token) is str, token))
+            if req is not None and req.on_progress is not None:
+                req.on_progress(params.get("progress"), params.get("total"), params.get("message"))
+        elif m["method"] == "notifications/message" and self.on_log is not None:
+            self.on_log(params.get("level"), params.get("data"))
+
+    def _forget(self, rid):
+        with self._lock:
+            key = (type(rid) is str, rid)
+            if self._pending.pop(key, None) is not None:
+                self._forgotten.add(key)
+
+    # -- requests --------------------------------------------------------------------
+    def send(self, method, params=None, *, on_progress=None, modern=None):
+        """Send a request and return its PendingRequest (per-request _meta when modern)."""
+        if self._broken is not None:
+            raise ClientError(self._broken)
+        with self._lock:
+            self._next_id += 1
+            rid = self._next_id
+            req = PendingRequest(self, rid, method)
+            req.on_progress = on_progress
+            self._pending[(False, rid)] = req
+        params = dict(params or {})
+        meta = dict(params.get("_meta") or {})
+        if modern if modern is not None else self.era == MODERN:
+            meta[PV_KEY] = MODERN_VERSION
+            meta[CAPS_KEY] = self.capabilities
+            meta[INFO_KEY] = self.client_info
+        if on_progress is not None:
+            meta["progressToken"] = rid
+        if meta:
+            params["_meta"] = meta
+        self._write({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        return req
+
+    def request(self, method, params=None, timeout=None, **kw):
+        """Send a request and wait for its result."""
+        return self.send(method, params, **kw).wait(timeout)
+
+    def notify(self, method, params=None):
+        msg = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        self._write(msg)
+
+    def _write(self, msg):
+        try:
+            self._proc.stdin.write(encode_message(msg))
+            self._proc.stdin.flush()
+        except (OSError, ValueError):
+            raise ClientError(self._broken or "the server's stdin is closed")
+
+    # -- era ------------------------------------------------------------------------
+    def connect(self):
+        """Start the server if needed and settle the era; return self."""
+        if self._proc is None:
+            self.start()
+        if self.era_choice in ("auto", "modern"):
+            probe = self.send("server/discover", modern=True)
+            try:
+                result = probe.wait(self.probe_timeout if self.era_choice == "auto"
+                                    else self.timeout)
+                self._adopt_modern(result)
+                return self
+            except ProtocolError as e:
+                if self.era_choice == "modern" or (e.code == UNSUPPORTED_VERSION and
+                                                   isinstance(e.data, dict)):
+                    raise
+            except ClientError:
+                if self.era_choice == "modern" or self._broken is not None:
+                    raise
+        result = self.request("initialize", {"protocolVersion": self.requested_revision,
+                                             "capabilities": self.capabilities,
+                                             "clientInfo": self.client_info})
+        self.era, self.revision = LEGACY, result.get("protocolVersion")
+        self.server_info = result.get("serverInfo")
+        self.server_capabilities = result.get("capabilities") or {}
+        self.instructions = result.get("instructions")
+        self.notify("notifications/initialized")
+        return self
+
+    def _adopt_modern(self, result):
+        self.era, self.revision = MODERN, MODERN_VERSION
+        self.server_capabilities = result.get("capabilities") or {}
+        self.instructions = result.get("instructions")
+        self.server_info = (result.get("_meta") or {}).get(SERVER_INFO_KEY)
+
+    # -- methods ------------------------------------------------------------------------
+    def discover(self):
+        return self.request("server/discover", modern=True)
+
+    def _all(self, method, field):
+        items, cursor = [], None
+        for _ in range(10000):
+            result = self.request(method, {} if cursor is None else {"cursor": cursor})
+            items += result.get(field) or []
+            cursor = result.get("nextCursor")
+            if cursor is None:
+                return items
+        raise ClientError("%s never stopped paginating" % method)
+
+    def list_tools(self):
+        return self._all("tools/list", "tools")
+
+    def list_resources(self):
+        return self._all("resources/list", "resources")
+
+    def list_resource_templates(self):
+        return self._all("resources/templates/list", "resourceTemplates")
+
+    def list_prompts(self):
+        return self._all("prompts/list", "prompts")
+
+    def call_tool(self, name, arguments=None, *, timeout=None, on_progress=None):
+        return self.request("tools/call", {"name": name, "arguments": arguments or {}},
+                            timeout, on_progress=on_progress)
+
+    def read_resource(self, uri, timeout=None):
+        return self.request("resources/read", {"uri": uri}, timeout)
+
+    def get_prompt(self, name, arguments=None, timeout=None):
+        return self.request("prompts/get", {"name": name, "arguments": arguments or {}}, timeout)
+
+    def complete(self, ref, argument, value, context=None, timeout=None):
+        params = {"ref": ref, "argument": {"name": argument, "value": value}}
+        if context:
+            params["context"] = {"arguments": context}
+        return self.request("completion/complete", params, timeout)
+
+
+CLIENT_USAGE = """\
+usage: python mcp_stdio.py inspect [options] -- COMMAND [ARGS...]
+       python mcp_stdio.py call TOOL [JSON_ARGUMENTS] [options] -- COMMAND [ARGS...]
+
+Start an MCP stdio server (COMMAND, run without a shell) and inspect it, or call
+one of its tools.
+
+options:
+  --era auto|modern|legacy   era to speak (default auto: probe, then fall back)
+  --revision VERSION         legacy revision to request (default 2025-11-25)
+  --timeout SECONDS          time to wait for each answer (default 30)
+  --json                     print machine-readable JSON
+
+exit status: 0 success; 1 the tool returned isError; 2 bad arguments;
+3 the server misbehaved, exited or did not answer; 4 the server answered
+with a JSON-RPC error.
+"""
+
+
+def _client_main(command, args):
+    """The inspect and call commands; return the exit status."""
+    if "--" not in args:
+        if any(a in ("-h", "--help") for a in args):
+            sys.stdout.write(CLIENT_USAGE)
+            return 0
+        sys.stderr.write("mcp_stdio: put the server command after --\n\n" + CLIENT_USAGE)
+        return 2
+    i = args.index("--")
+    opts, server_cmd = args[:i], args[i + 1:]
+    era, revision, timeout, as_json, positional = "auto", LATEST_LEGACY, 30.0, False, []
+    while opts:
+        a = opts.pop(0)
+        try:
+            if a == "--era" and opts and opts[0] in ("auto", "modern", "legacy"):
+                era = opts.pop(0)
+            elif a == "--revision" and opts:
+                revision = opts.pop(0)
+            elif a == "--timeout" and opts:
+                timeout = float(opts.pop(0))
+            elif a == "--json":
+                as_json = True
+            elif a in ("-h", "--help"):
+                sys.stdout.write(CLIENT_USAGE)
+                return 0
+            elif a.startswith("-"):
+                raise ValueError(a)
+            else:
+                positional.append(a)
+        except ValueError:
+            sys.stderr.write("mcp_stdio: bad argument %r\n\n%s" % (a, CLIENT_USAGE))
+            return 2
+    if not server_cmd or (command == "inspect" and positional) or \
+            (command == "call" and not 1 <= len(positional) <= 2):
+        sys.stderr.write("mcp_stdio: wrong arguments for %s\n\n%s" % (command, CLIENT_USAGE))
+        return 2
+    arguments = {}
+    if command == "call" and len(positional) == 2:
+        try:
+            arguments = json.loads(positional[1])
+        except ValueError:
+            arguments = None
+        if not isinstance(arguments, dict):
+            sys.stderr.write("mcp_stdio: the arguments must be a JSON object\n")
+            return 2
+    client = Client(server_cmd, era=era, revision=revision, timeout=timeout,
+                    probe_timeout=min(timeout, 3.0))
+    try:
+        client.connect()
+        if command == "inspect":
+            return _print_inspection(client, as_json)
+        result = client.call_tool(positional[0], arguments)
+        if as_json:
+            sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+        else:
+            for block in result.get("content") or []:
+                if block.get("type") == "text" and "structuredContent" not in result:
+                    sys.stdout.write(block.get("text", "") + "\n")
+                elif block.get("type") != "text":
+                    sys.stdout.write("[%s content%s]\n" % (block.get("type"), (
+                        ": " + block.get("uri", block.get("mimeType", "")))))
+            if "structuredContent" in result:
+                sys.stdout.write(json.dumps(result["structuredContent"], indent=2,
+                                            ensure_ascii=False) + "\n")
+        return 1 if result.get("isError") else 0
+    except ProtocolError as e:
+        sys.stderr.write("mcp_stdio: the server answered with error %s: %s\n" % (e.code, e.message))
+        return 4
+    except ClientError as e:
+        sys.stderr.write("mcp_stdio: %s\n" % e)
+        return 3
+    finally:
+        client.close()
+
+
+def _print_inspection(client, as_json):
+    caps = client.server_capabilities
+    report = {"era": client.era, "revision": client.revision, "server": client.server_info,
+              "instructions": client.instructions, "capabilities": caps,
+              "tools": client.list_tools() if "tools" in caps else [],
+              "resources": client.list_resources() if "resources" in caps else [],
+              "resourceTemplates": client.list_resource_templates() if "resources" in caps else [],
+              "prompts": client.list_prompts() if "prompts" in caps else []}
+    if as_json:
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    info = client.server_info or {}
+    w = sys.stdout.write
+    w("server: %s %s%s\n" % (info.get("name", "?"), info.get("version", "?"),
+                             " (%s)" % info["title"] if info.get("title") else ""))
+    w("era: %s, protocol %s\n" % (client.era, client.revision))
+    if client.instructions:
+        w("instructions: %s\n" % client.instructions)
+
+    def table(title, rows):
+        w("\n%s (%d)\n" % (title, len(rows)))
+        for row in rows:
+            w("  " + "  ".join(row) + "\n")
+
+    def params(schema):
+        props = (schema or {}).get("properties") or {}
+        req = set((schema or {}).get("required") or [])
+        return ", ".join("%s%s: %s" % (k, "" if k in req else "?",
+                                       v.get("type", "any") if isinstance(v, dict) else "any")
+                         for k, v in props.items())
+    table("tools", [(t["name"], "(%s)" % params(t.get("inputSchema")),
+                     (t.get("description") or "").splitlines()[0][:60] if t.get("description")
+                     else "") for t in report["tools"]])
+    table("resources", [(r["uri"], r.get("name", ""), r.get("mimeType", ""))
+                        for r in report["resources"]])
+    table("resource templates", [(r["uriTemplate"], r.get("name", ""), r.get("mimeType", ""))
+                                 for r in report["resourceTemplates"]])
+    table("prompts", [(p["name"], "(%s)" % ", ".join(
+        a["name"] + ("" if a.get("required") else "?") for a in p.get("arguments") or []))
+        for p in report["prompts"]])
+    return 0
+
+
+###############################################################################
 # Demo catalog and command line ###############################################
 ###############################################################################
 
@@ -3856,6 +4323,7 @@ def demo_server(**options):
 
 USAGE = """\
 usage: python mcp_stdio.py [options]
+       python mcp_stdio.py inspect|call ... -- COMMAND [ARGS...]   (see inspect --help)
 
 Serve the mcp_stdio demo catalog as an MCP server on stdin/stdout, for modern
 (2026-07-28) and legacy (initialize) clients: tools echo, add, divide and
@@ -3938,7 +4406,11 @@ def _parse_options(args):
 
 def main(argv=None):
     """Run the command line; return the exit status."""
-    status = demo_server().run(sys.argv[1:] if argv is None else argv)
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in ("inspect", "call"):
+        status = _client_main(args[0], args[1:])
+    else:
+        status = demo_server().run(args)
     try:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -2643,5 +2643,177 @@ EXAMPLE_CALLS = {
 }
 
 
+
+###############################################################################
+# The client and the inspect / call commands ##################################
+###############################################################################
+
+BROKEN_SERVER = textwrap.dedent("""
+    import json, sys, time
+    mode = sys.argv[1]
+    if mode == "banner":
+        print("Starting my server v1.0", flush=True)
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if mode == "exit":
+            sys.stderr.write("fatal: config missing\\n")
+            sys.exit(3)
+        if mode == "silent" or "id" not in msg:
+            continue
+        rid = msg["id"] + 1000 if mode == "wrong-id" else msg["id"]
+        if mode == "legacy-only" and msg["method"] == "server/discover":
+            print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601,
+                              "message": "Method not found"}}), flush=True)
+            continue
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "broken", "version": "0"}}
+        if msg["method"] == "tools/list":
+            result = {"tools": []}
+        print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}), flush=True)
+        if mode == "answers-notifications":
+            print(json.dumps({"jsonrpc": "2.0", "error": {"code": -32600, "message": "x"}}),
+                  flush=True)
+""")
+
+
+class ClientTests(unittest.TestCase):
+
+    def client(self, *args, **kw):
+        c = mcp_stdio.Client([sys.executable, SERVER] + list(args), timeout=TIMEOUT, **kw)
+        self.addCleanup(c.close)
+        return c.connect()
+
+    def test_each_era_and_revision(self):
+        cases = [("auto", None, "modern", MODERN), ("modern", None, "modern", MODERN)]
+        cases += [("legacy", r, "legacy", r) for r in LEGACY]
+        for era, revision, got_era, got_rev in cases:
+            with self.subTest(era=era, revision=revision):
+                c = self.client(era=era, **({"revision": revision} if revision else {}))
+                self.assertEqual((c.era, c.revision), (got_era, got_rev))
+                self.assertEqual(c.server_info["name"], "mcp-stdio-demo")
+                self.assertEqual([t["name"] for t in c.list_tools()],
+                                 ["add", "countdown", "divide", "echo"])
+                r = c.call_tool("add", {"a": 2, "b": 3})
+                self.assertEqual(r["content"][0]["text"], '{"sum":5}')
+                self.assertEqual(c.read_resource("demo://readme")["contents"][0]["mimeType"],
+                                 "text/markdown")
+                self.assertEqual(c.get_prompt("summarize", {"text": "x"})["messages"][0]["role"],
+                                 "user")
+                self.assertEqual(c.complete({"type": "ref/prompt", "name": "summarize"},
+                                            "style", "s")["completion"]["values"], ["short"])
+                with self.assertRaises(mcp_stdio.ProtocolError) as cm:
+                    c.call_tool("nope")
+                self.assertEqual(cm.exception.code, -32602)
+                self.assertEqual(c.close(), 0)
+
+    def test_pagination_is_followed(self):
+        c = self.client("--page-size", "1", era="legacy")
+        self.assertEqual(len(c.list_tools()), 4)
+        self.assertEqual(len(c.list_resources()), 2)
+
+    def test_progress_cancel_and_timeout(self):
+        c = self.client(era="legacy")
+        seen = []
+        r = c.call_tool("countdown", {"seconds": 0.3},
+                        on_progress=lambda p, total, msg: seen.append((p, total)))
+        self.assertEqual(seen, [(1, 3), (2, 3), (3, 3)])
+        self.assertTrue(r["structuredContent"]["completed"])
+        pending = c.send("tools/call", {"name": "countdown", "arguments": {"seconds": 5}})
+        time.sleep(0.2)
+        pending.cancel()
+        with self.assertRaises(mcp_stdio.ClientError):
+            pending.wait()
+        with self.assertRaises(mcp_stdio.ClientError) as cm:
+            c.call_tool("countdown", {"seconds": 3}, timeout=0.3)
+        self.assertIn("no answer", str(cm.exception))
+        self.assertEqual(c.call_tool("echo", {"text": "still fine"})["structuredContent"],
+                         {"text": "still fine"})
+
+    def test_logs_reach_the_callback(self):
+        logs = []
+        c = self.client(era="legacy", on_log=lambda level, data: logs.append(level))
+        c.request("logging/setLevel", {"level": "info"})
+        c.call_tool("countdown", {"seconds": 0.1})
+        self.assertEqual(logs, ["info"])
+
+    def test_misbehaving_servers(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "broken.py")
+            with open(script, "w") as f:
+                f.write(BROKEN_SERVER)
+
+            def connect(mode, **kw):
+                c = mcp_stdio.Client([sys.executable, script, mode], timeout=2,
+                                     probe_timeout=0.5, **kw)
+                self.addCleanup(c.close)
+                return c
+            with self.assertRaisesRegex(mcp_stdio.ClientError, "not JSON-RPC.*Starting my server"):
+                connect("banner", era="legacy").connect()
+            with self.assertRaisesRegex(mcp_stdio.ClientError, "answered id 1001"):
+                connect("wrong-id", era="legacy").connect()
+            with self.assertRaisesRegex(mcp_stdio.ClientError, "no answer to initialize"):
+                connect("silent").connect()          # probe times out, initialize too
+            with self.assertRaisesRegex(mcp_stdio.ClientError, "exited.*fatal: config missing"):
+                connect("exit", era="legacy").connect()
+            c = connect("legacy-only").connect()      # -32601 to the probe: fall back
+            self.assertEqual((c.era, c.revision), ("legacy", "2025-06-18"))
+            c = connect("answers-notifications", era="legacy").connect()
+            c.list_tools()
+            time.sleep(0.2)
+            self.assertTrue(any("without id" in p for p in c.problems))
+
+    def test_command_must_be_a_list(self):
+        with self.assertRaises(ValueError):
+            mcp_stdio.Client("python server.py")
+
+
+class ClientCommandLine(unittest.TestCase):
+
+    def run_cli(self, *args):
+        return subprocess.run([sys.executable, SERVER] + list(args), capture_output=True,
+                              timeout=60, stdin=subprocess.DEVNULL)
+
+    def test_inspect(self):
+        r = self.run_cli("inspect", "--", sys.executable, SERVER)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout.decode()
+        self.assertIn("server: mcp-stdio-demo %s (mcp_stdio demo)" % mcp_stdio.__version__, out)
+        self.assertIn("era: modern, protocol 2026-07-28", out)
+        self.assertIn("  add  (a: number, b: number)", out)
+        self.assertIn("  demo://greeting/{name}  greeting  text/plain", out)
+        self.assertIn("  summarize  (text, style?)", out)
+        r = self.run_cli("inspect", "--json", "--era", "legacy", "--revision", "2025-03-26", "--",
+                         sys.executable, SERVER)
+        report = json.loads(r.stdout)
+        self.assertEqual((report["era"], report["revision"]), ("legacy", "2025-03-26"))
+        self.assertEqual(len(report["tools"]), 4)
+
+    def test_call(self):
+        r = self.run_cli("call", "echo", '{"text": "hello"}', "--", sys.executable, SERVER)
+        self.assertEqual((r.returncode, r.stdout), (0, b'{\n  "text": "hello"\n}\n'))
+        r = self.run_cli("call", "divide", '{"dividend": 1, "divisor": 0}', "--",
+                         sys.executable, SERVER)
+        self.assertEqual((r.returncode, r.stdout),
+                         (1, b"Cannot divide by zero: pass a non-zero 'divisor'.\n"))
+        r = self.run_cli("call", "nope", "--", sys.executable, SERVER)
+        self.assertEqual(r.returncode, 4)
+        self.assertIn(b"Unknown tool", r.stderr)
+        r = self.run_cli("call", "add", '{"a": 1, "b": 2}', "--json", "--", sys.executable, SERVER)
+        self.assertEqual(json.loads(r.stdout)["structuredContent"], {"sum": 3})
+
+    def test_usage_and_failures(self):
+        for args in (["inspect"], ["call", "echo", "[1]", "--", "x"], ["call", "--", "x"],
+                     ["inspect", "--era", "new", "--", "x"]):
+            r = self.run_cli(*args)
+            self.assertEqual(r.returncode, 2, args)
+        r = self.run_cli("inspect", "--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn(b"exit status", r.stdout)
+        r = self.run_cli("inspect", "--timeout", "2", "--", sys.executable, "-c", "pass")
+        self.assertEqual(r.returncode, 3)
+        r = self.run_cli("inspect", "--", "/nonexistent/server")
+        self.assertEqual(r.returncode, 3)
+
+
 if __name__ == "__main__":
     unittest.main()
