@@ -42,7 +42,7 @@ __all__ = [
     "Tool", "ToolError", "ToolResult", "Resource", "ResourceTemplate", "ResourceNotFound",
     "Prompt", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
     "Field", "tool_from_function", "text", "image", "audio", "resource_link",
-    "embedded_resource", "Client", "ClientError", "PendingRequest",
+    "embedded_resource", "Client", "ClientError", "PendingRequest", "ElicitResult",
     "encode_message", "decode_message", "LineSplitter", "serve_stdio", "main",
 ]
 
@@ -2419,6 +2419,24 @@ class Context:
             params["message"] = message
         return self._call._notify("notifications/progress", params)
 
+    def elicit(self, message, schema):
+        """Ask the user for input (a flat object schema of primitives); return an ElicitResult.
+
+        Modern clients get an InputRequiredResult and retry the request with the
+        answer: the handler then runs again from the start, so it must be safe
+        to repeat up to its elicit() calls. Legacy clients (2025-06-18 and later)
+        get an elicitation/create request and the handler waits for the answer.
+        A client without the elicitation capability gets -32021 (modern) or a
+        ToolError (legacy).
+        """
+        _check_elicitation_schema(schema)
+        call = self._call
+        if call is None or call.settled:
+            raise ToolError("the request is no longer in flight")
+        if self.era == MODERN:
+            return call._elicit_modern(message, schema)
+        return call._elicit_legacy(message, schema)
+
     def log(self, level, message, data=None):
         """Log for the client when it asked for logs at this level, else one line on stderr."""
         if level not in _LEVEL_RANK:
@@ -2461,6 +2479,73 @@ def _diag(line):
         pass
 
 
+class ElicitResult:
+    """The user's answer to ctx.elicit(): action is "accept", "decline" or "cancel"."""
+
+    __slots__ = ("action", "content")
+
+    def __init__(self, action, content=None):
+        self.action, self.content = action, content
+
+    @property
+    def accepted(self):
+        return self.action == "accept"
+
+    def __repr__(self):
+        return "ElicitResult(%r, %r)" % (self.action, self.content)
+
+
+class _InputRequired(BaseException):
+    """Unwinds a modern handler that needs an answer it does not have yet.
+
+    A BaseException so that a handler's own ``except Exception`` cannot swallow it.
+    """
+
+    def __init__(self, key, request):
+        BaseException.__init__(self, key)
+        self.key, self.request = key, request
+
+
+_PRIMITIVE_TYPES = ("string", "number", "integer", "boolean")
+
+
+def _check_elicitation_schema(schema):
+    """Raise ValueError unless schema is a flat object of primitive properties."""
+    if not isinstance(schema, dict) or schema.get("type") != "object" or \
+            not isinstance(schema.get("properties"), dict):
+        raise ValueError("elicit() needs {\"type\": \"object\", \"properties\": {...}}")
+    for name, prop in schema["properties"].items():
+        if not isinstance(prop, dict) or (prop.get("type") not in _PRIMITIVE_TYPES and
+                                          not (prop.get("type") == "array" and "items" in prop)):
+            raise ValueError("elicit(): property %r must be a string, number, integer or "
+                             "boolean (elicitation forms are flat)" % name)
+    compile_schema(schema)
+
+
+def _elicit_answer(value, schema, where):
+    """Turn an ElicitResult object from the client into an ElicitResult, checked."""
+    if not isinstance(value, dict) or value.get("action") not in ("accept", "decline", "cancel"):
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: %s is not an ElicitResult "
+                            "(action accept, decline or cancel)" % where)
+    content = value.get("content")
+    if value["action"] == "accept":
+        problems = validate(schema, content if content is not None else {})
+        if problems:
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: %s does not match the "
+                                "requested schema: %s" % (where, problems[0]))
+    return ElicitResult(value["action"], content if value["action"] == "accept" else None)
+
+
+def _b64(data):
+    import base64
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def _unb64(text):
+    import base64
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
 class Call:
     """A request whose handler may take time: tools/call, resources/read, prompts/get.
 
@@ -2470,7 +2555,7 @@ class Call:
     """
 
     __slots__ = ("conn", "id", "key", "kind", "name", "ctx", "batch", "timeout", "_work",
-                 "_settled", "_lock")
+                 "_settled", "_lock", "answers", "binding", "_asked", "_elicit_seq")
 
     def __init__(self, conn, req, kind, name, work, timeout):
         self.conn = conn
@@ -2483,6 +2568,10 @@ class Call:
         self._work = work             # work(ctx) -> (result dict, large)
         self._settled = False
         self._lock = threading.Lock()
+        self.answers = req.answers    # modern: input responses so far, by key
+        self.binding = req.binding    # what a requestState must be bound to
+        self._asked = 0
+        self._elicit_seq = 0
         meta = req.meta
         token = meta.get("progressToken") if meta else None
         if token is not None and (type(token) is not str and
@@ -2514,7 +2603,12 @@ class Call:
             result, large = self._work(self.ctx)
             if self._settled:
                 return
+            if self.answers is not None and self.kind == "resource":
+                result["ttlMs"], result["cacheScope"] = 0, "private"   # a retry: never cache
             line = conn._result_line(self.id, result, era, large)
+        except _InputRequired as e:
+            line = conn._result_line(self.id, conn.server._input_required(
+                self.binding, dict(self.answers or {}), e.key, e.request), era)
         except ToolError as e:
             if self.kind == "tool":
                 line = conn._result_line(self.id, _error_result(str(e)), era)
@@ -2568,6 +2662,48 @@ class Call:
             self.conn._emit_notification(method, params, self.ctx.era)
             return True
 
+    def _elicit_modern(self, message, schema):
+        if "elicitation" not in (self.ctx.client_capabilities or {}):
+            raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
+                                {"requiredCapabilities": {"elicitation": {}}})
+        self._asked += 1
+        key = "elicit-%d" % self._asked
+        answer = (self.answers or {}).get(key)
+        if answer is None:
+            raise _InputRequired(key, {"method": "elicitation/create", "params": {
+                "mode": "form", "message": message, "requestedSchema": schema}})
+        return _elicit_answer(answer, schema, "inputResponses[%r]" % key)
+
+    def _elicit_legacy(self, message, schema):
+        ctx, conn = self.ctx, self.conn
+        if ctx.revision < "2025-06-18" or "elicitation" not in (ctx.client_capabilities or {}):
+            raise ToolError("This tool needs to ask the user for input, but the client does not "
+                            "support elicitation.")
+        params = {"message": message, "requestedSchema": schema}
+        if ctx.revision >= "2025-11-25":
+            params = {"mode": "form", "message": message, "requestedSchema": schema}
+        waiter = conn._server_request("elicitation/create", params)
+        limit = conn.server.elicit_timeout
+        if ctx.deadline is not None:
+            limit = min(limit, max(0.0, ctx.deadline - _monotonic()))
+        end = _monotonic() + limit
+        while not waiter.done.wait(min(0.05, max(0.0, end - _monotonic()))):
+            if ctx.is_cancelled or _monotonic() >= end:
+                conn._server_requests.pop(waiter.key, None)
+                if ctx.is_cancelled:
+                    raise ToolError("The request was cancelled while waiting for the user.")
+                raise ToolError("The user did not answer within %g seconds." % limit)
+        msg = waiter.response
+        if "error" in msg:
+            err = msg["error"] if isinstance(msg["error"], dict) else {}
+            raise ToolError("The client could not ask the user: %s" % _short(err.get("message"),
+                                                                               200))
+        try:
+            return _elicit_answer(msg.get("result"), schema, "the elicitation answer")
+        except ProtocolError as e:
+            raise ToolError(e.message.replace("Invalid params: ", "The client sent an invalid "
+                                              "answer: "))
+
 
 def _error_result(message):
     return {"content": [{"type": "text", "text": message}], "isError": True}
@@ -2615,6 +2751,8 @@ class Connection:
         self.log_level = None
         self.inflight = {}
         self.listens = {}
+        self._server_requests = {}
+        self._request_seq = 0
         self.splitter = LineSplitter(server.max_line)
 
     # -- input ----------------------------------------------------------------
@@ -2872,8 +3010,23 @@ class Connection:
         # Every other notification is ignored without an answer (D-16).
 
     def _receive_response(self, msg):
-        # The server sends no requests of its own yet, so every response is stray.
-        _diag("ignored a response message with no matching server request")
+        rid = msg["id"]
+        waiter = self._server_requests.pop((type(rid) is str, rid), None) \
+            if _valid_id(rid) else None
+        if waiter is None:
+            _diag("ignored a response message with no matching server request")
+            return
+        waiter.response = msg
+        waiter.done.set()
+
+    def _server_request(self, method, params):
+        """Send a request of the server's own (legacy era); return its waiter."""
+        self._request_seq += 1
+        waiter = _Waiter("mcp-%s-%d" % (method.split("/")[0], self._request_seq))
+        self._server_requests[waiter.key] = waiter
+        self.emit(encode_message({"jsonrpc": "2.0", "id": waiter.key[1], "method": method,
+                                  "params": params}))
+        return waiter
 
     def close(self):
         """End the connection: return the lines that close open subscription streams."""
@@ -2950,6 +3103,8 @@ class Connection:
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object')
         if tool.nullable:
             args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
+        if req.era == MODERN:
+            req.admit_round_trip(s, name, args)
         problems = tool.input_validator.errors(args)
         if problems:
             msg = "Invalid arguments for tool %r:\n%s" % (
@@ -2969,6 +3124,7 @@ class Connection:
         if type(uri) is not str:
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: resources/read needs a string '
                                 '"uri"')
+        req.admit_round_trip(s, uri, {})
         resource = s.resources.get(uri)
         variables = None
         if resource is None:
@@ -3017,6 +3173,7 @@ class Connection:
         if type(args) is not dict or any(type(v) is not str for v in args.values()):
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object '
                                 'of strings')
+        req.admit_round_trip(s, name, args)
         missing = [a["name"] for a in prompt.arguments if a.get("required") and
                    a["name"] not in args]
         if missing:
@@ -3105,7 +3262,8 @@ class Connection:
 
     def _result_line(self, rid, result, era, large=False):
         if era == MODERN:
-            result["resultType"] = "complete"
+            if "resultType" not in result:
+                result["resultType"] = "complete"
             meta = result.get("_meta")
             if meta is None:
                 result["_meta"] = self.server._result_meta
@@ -3206,16 +3364,53 @@ def _valid_id(rid):
     return t is str or (t is int and -_MAX_ID <= rid <= _MAX_ID)
 
 
+class _Waiter:
+    """A request the server sent, waiting for the client's response."""
+
+    __slots__ = ("key", "done", "response")
+
+    def __init__(self, rid):
+        self.key = (True, rid)
+        self.done = threading.Event()
+        self.response = None
+
+
 class _Request:
     """One admitted request and the era facts it is served under."""
 
     __slots__ = ("id", "key", "method", "params", "era", "revision", "caps", "info", "meta",
-                 "level", "batch")
+                 "level", "batch", "answers", "binding")
 
     def __init__(self, rid, key, method, params, era, revision, caps, info, meta, level, batch):
         self.id, self.key, self.method, self.params = rid, key, method, params
         self.era, self.revision, self.caps, self.info = era, revision, caps, info
         self.meta, self.level, self.batch = meta, level, batch
+        self.answers = self.binding = None
+
+    def admit_round_trip(self, server, name, args):
+        """Bind a modern request to its target; verify requestState and collect answers.
+
+        Raises -32602 for malformed inputResponses or a state that fails
+        verification (tampered, expired, or made for another request).
+        """
+        if self.era != MODERN:
+            return
+        import hashlib
+        digest = hashlib.sha256(json.dumps(args, sort_keys=True, separators=(",", ":"),
+                                           ensure_ascii=False).encode("utf-8", "surrogatepass")
+                                ).hexdigest()[:32]
+        self.binding = [self.method, name, digest]
+        responses, state = self.params.get("inputResponses"), self.params.get("requestState")
+        if responses is None and state is None:
+            return
+        if state is None or type(state) is not str or (
+                responses is not None and (type(responses) is not dict or any(
+                    type(v) is not dict for v in responses.values()))):
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: a retry needs the requestState "
+                                "it was given and inputResponses as an object of objects")
+        answers = server._verify_state(self.binding, state)
+        answers.update(responses or {})
+        self.answers = answers
 
 
 # method -> (handler, served in the modern era, in the legacy era, server capability)
@@ -3255,9 +3450,14 @@ class Server(_Decorators):
                  prompts=(), grant=None, grant_resources=None, grant_prompts=None,
                  page_size=100, max_line=1 << 20, max_method=128, max_params=256 << 10,
                  max_depth=32, max_response=1 << 20, ttl_ms=3600000, null_error_id=False,
-                 workers=16, backlog=64, timeout=300.0, grace=10.0):
+                 workers=16, backlog=64, timeout=300.0, grace=10.0, state_key=None,
+                 elicit_timeout=300.0):
         if not isinstance(name, str) or not name or not isinstance(version, str) or not version:
             raise CatalogError("server: name and version must be non-empty strings")
+        if state_key is not None and (not isinstance(state_key, bytes) or len(state_key) < 16):
+            raise CatalogError("server: state_key must be at least 16 bytes")
+        self._state_key = state_key
+        self.elicit_timeout = elicit_timeout
         self.name, self.version = name, version
         self.title, self.description = title, description
         self.instructions = instructions
@@ -3432,6 +3632,49 @@ class Server(_Decorators):
             except (ValueError, binascii.Error, UnicodeDecodeError):
                 pass
         raise ProtocolError(INVALID_PARAMS, "Invalid params: invalid cursor")
+
+    _STATE_TTL = 600
+
+    def _sign(self, payload):
+        import hmac
+        import hashlib
+        if self._state_key is None:
+            self._state_key = os.urandom(32)     # per process: restarts void old states
+        body = _b64(json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+                    .encode("utf-8"))
+        mac = hmac.new(self._state_key, body.encode("ascii"), hashlib.sha256).digest()
+        return body + "." + _b64(mac)
+
+    def _input_required(self, binding, answers, key, request):
+        """The InputRequiredResult asking for `request` under `key`, with a signed state."""
+        import time
+        state = self._sign({"b": binding, "a": answers, "e": int(time.time()) + self._STATE_TTL})
+        return {"resultType": "input_required", "inputRequests": {key: request},
+                "requestState": state}
+
+    def _verify_state(self, binding, state):
+        """Return the answers a requestState carries, or raise -32602."""
+        import hmac
+        import hashlib
+        import time
+        bad = ProtocolError(INVALID_PARAMS, "Invalid params: requestState is invalid, expired "
+                            "or made for another request; send the original request again "
+                            "without requestState")
+        if self._state_key is None or len(state) > 1 << 20 or state.count(".") != 1:
+            raise bad
+        body, mac = state.split(".")
+        want = hmac.new(self._state_key, body.encode("ascii", "replace"),
+                        hashlib.sha256).digest()
+        try:
+            if not hmac.compare_digest(_unb64(mac), want):
+                raise bad
+            payload = json.loads(_unb64(body))
+        except (ValueError, TypeError):
+            raise bad
+        if payload.get("b") != binding or payload.get("e", 0) < time.time() or \
+                type(payload.get("a")) is not dict:
+            raise bad
+        return payload["a"]
 
     def _knows_uri(self, uri):
         return uri in self.resources or any(t.match(uri) is not None
@@ -4217,11 +4460,26 @@ def _demo_countdown(arguments, ctx):
     return {"ran_seconds": ran, "completed": not ctx.is_cancelled and done == steps}
 
 
+def _demo_confirm_echo(arguments, ctx):
+    answer = ctx.elicit("Echo this text?\n\n%s" % arguments["text"],
+                        {"type": "object", "properties": {
+                            "confirm": {"type": "boolean", "title": "Echo it",
+                                        "description": "Tick to echo the text."}},
+                         "required": ["confirm"]})
+    if answer.accepted and answer.content.get("confirm"):
+        return arguments["text"]
+    if answer.action == "accept":
+        return "You chose not to echo the text."
+    return "Nothing was echoed: the user %s." % ("declined" if answer.action == "decline"
+                                                 else "dismissed the question")
+
+
 _DEMO_README = """# mcp_stdio demo
 
 This server shows what mcp_stdio serves from one standard-library file:
 
-- tools: echo, add, divide (an actionable tool error), countdown (progress and cancellation);
+- tools: echo, add, divide (an actionable tool error), countdown (progress and cancellation),
+  confirm_echo (asks the user first);
 - resources: this page, a small PNG, and greetings from the template demo://greeting/{name};
 - a prompt, summarize, whose style argument offers completions.
 """
@@ -4289,6 +4547,11 @@ def demo_server(**options):
                  "ran_seconds": num, "completed": {"type": "boolean"}},
                  "required": ["ran_seconds", "completed"]},
              annotations={"readOnlyHint": True, "openWorldHint": False}, timeout=90),
+        Tool("confirm_echo", _demo_confirm_echo, title="Echo after confirmation",
+             description="Ask the user to confirm, then echo the text (elicitation).",
+             input_schema={"type": "object", "properties": {"text": {"type": "string"}},
+                           "required": ["text"], "additionalProperties": False},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
     ]
     resources = [
         Resource("demo://readme", lambda uri, ctx: _DEMO_README, name="readme",
@@ -4326,8 +4589,8 @@ usage: python mcp_stdio.py [options]
        python mcp_stdio.py inspect|call ... -- COMMAND [ARGS...]   (see inspect --help)
 
 Serve the mcp_stdio demo catalog as an MCP server on stdin/stdout, for modern
-(2026-07-28) and legacy (initialize) clients: tools echo, add, divide and
-countdown; resources demo://readme, demo://logo.png and the template
+(2026-07-28) and legacy (initialize) clients: tools echo, add, divide,
+countdown and confirm_echo; resources demo://readme, demo://logo.png and the template
 demo://greeting/{name}; the prompt summarize.
 
 options:

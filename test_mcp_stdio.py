@@ -112,8 +112,15 @@ class WireSchemas:
             check(r, "JSONRPCErrorResponse" if r >= "2025-11-25" else "JSONRPCError", msg)
         elif "result" in msg:
             check(rev, "JSONRPCResultResponse" if rev >= "2025-11-25" else "JSONRPCResponse", msg)
-            if method in _RESULT_DEFS:
+            if isinstance(msg["result"], dict) and \
+                    msg["result"].get("resultType") == "input_required":
+                check(rev, "InputRequiredResult", msg["result"])
+            elif method in _RESULT_DEFS:
                 check(rev, _RESULT_DEFS[method], msg["result"])
+        elif "method" in msg and "id" in msg:
+            check(rev, "JSONRPCRequest", msg)               # a request of the server's own
+            if msg["method"] == "elicitation/create":
+                check(rev, "ElicitRequest", msg)
         elif "method" in msg:
             check(rev, "JSONRPCNotification", msg)
             if msg["method"] in _NOTIFICATION_DEFS:
@@ -305,6 +312,8 @@ TEST_SERVER = textwrap.dedent('''
         Tool("mixed", mixed),
         Tool("quick", lambda a, ctx: "quick"),
         Tool("short_timeout", sleepy, input_schema=obj, timeout=0.3),
+        Tool("confirm_echo", mcp_stdio._demo_confirm_echo, input_schema={
+            "type": "object", "properties": {"text": {"type": "string"}}}),
     ]
     opts = {}
     for arg in sys.argv[1:]:
@@ -901,7 +910,7 @@ class LegacyEra(ProcTest):
                 p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
                 tools = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})["result"]
                 self.assertEqual([t["name"] for t in tools["tools"]],
-                                 ["add", "countdown", "divide", "echo"])
+                                 ["add", "confirm_echo", "countdown", "divide", "echo"])
                 self.assertNotIn("ttlMs", tools)
                 fields = set().union(*(set(t) for t in tools["tools"]))
                 expect = {"name", "description", "inputSchema"}
@@ -1039,7 +1048,7 @@ class ModernEra(ProcTest):
         p = self.spawn("--ttl-ms", "5")
         r = self.req(p, 1, "tools/list")["result"]
         self.assertEqual((r["resultType"], r["ttlMs"], r["cacheScope"]), ("complete", 5, "public"))
-        self.assertEqual([t["name"] for t in r["tools"]], ["add", "countdown", "divide", "echo"])
+        self.assertEqual([t["name"] for t in r["tools"]], ["add", "confirm_echo", "countdown", "divide", "echo"])
         r = self.req(p, 2, "tools/call", {"name": "echo", "arguments": {"text": "x"}})["result"]
         self.assertEqual(r, {"content": [{"type": "text", "text": "x"}],
                              "structuredContent": {"text": "x"}, "resultType": "complete",
@@ -2274,7 +2283,7 @@ class OfficialSDK(unittest.TestCase):
         for mode, out in results.items():
             with self.subTest(mode=mode):
                 self.assertEqual(out["protocol"], expect_protocol[mode])
-                self.assertEqual(out["tools"], ["add", "countdown", "divide", "echo"])
+                self.assertEqual(out["tools"], ["add", "confirm_echo", "countdown", "divide", "echo"])
                 self.assertEqual(out["echo"], ["hi", {"text": "hi"}, False])
                 self.assertEqual(out["divide"],
                                  ["Cannot divide by zero: pass a non-zero 'divisor'.", True])
@@ -2692,7 +2701,7 @@ class ClientTests(unittest.TestCase):
                 self.assertEqual((c.era, c.revision), (got_era, got_rev))
                 self.assertEqual(c.server_info["name"], "mcp-stdio-demo")
                 self.assertEqual([t["name"] for t in c.list_tools()],
-                                 ["add", "countdown", "divide", "echo"])
+                                 ["add", "confirm_echo", "countdown", "divide", "echo"])
                 r = c.call_tool("add", {"a": 2, "b": 3})
                 self.assertEqual(r["content"][0]["text"], '{"sum":5}')
                 self.assertEqual(c.read_resource("demo://readme")["contents"][0]["mimeType"],
@@ -2708,7 +2717,7 @@ class ClientTests(unittest.TestCase):
 
     def test_pagination_is_followed(self):
         c = self.client("--page-size", "1", era="legacy")
-        self.assertEqual(len(c.list_tools()), 4)
+        self.assertEqual(len(c.list_tools()), 5)
         self.assertEqual(len(c.list_resources()), 2)
 
     def test_progress_cancel_and_timeout(self):
@@ -2786,7 +2795,7 @@ class ClientCommandLine(unittest.TestCase):
                          sys.executable, SERVER)
         report = json.loads(r.stdout)
         self.assertEqual((report["era"], report["revision"]), ("legacy", "2025-03-26"))
-        self.assertEqual(len(report["tools"]), 4)
+        self.assertEqual(len(report["tools"]), 5)
 
     def test_call(self):
         r = self.run_cli("call", "echo", '{"text": "hello"}', "--", sys.executable, SERVER)
@@ -2813,6 +2822,146 @@ class ClientCommandLine(unittest.TestCase):
         self.assertEqual(r.returncode, 3)
         r = self.run_cli("inspect", "--", "/nonexistent/server")
         self.assertEqual(r.returncode, 3)
+
+
+
+###############################################################################
+# Asking the user mid-call: MRTR (modern) and elicitation/create (legacy) #####
+###############################################################################
+
+ELICIT_CAPS = {"elicitation": {}}
+
+
+class ElicitationModern(ProcTest):
+
+    def call(self, p, rid, text="hi", caps=ELICIT_CAPS, **extra):
+        meta = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": caps})
+        params = {"name": "confirm_echo", "arguments": {"text": text}, "_meta": meta}
+        params.update(extra)
+        return p.request({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params},
+                         rev=MODERN)
+
+    def first_round(self, p, text="hi"):
+        r = self.call(p, 1, text)["result"]
+        self.assertEqual(r["resultType"], "input_required")
+        self.assertEqual(list(r["inputRequests"]), ["elicit-1"])
+        ask = r["inputRequests"]["elicit-1"]
+        self.assertEqual(ask["method"], "elicitation/create")
+        self.assertEqual(ask["params"]["mode"], "form")
+        self.assertIn(text, ask["params"]["message"])
+        self.assertNotIn("ttlMs", r)
+        return r["requestState"]
+
+    def test_round_trip_accept_decline_cancel(self):
+        p = self.spawn()
+        state = self.first_round(p)
+        for rid, answer, expected in (
+                (2, {"action": "accept", "content": {"confirm": True}}, "hi"),
+                (3, {"action": "accept", "content": {"confirm": False}},
+                 "You chose not to echo the text."),
+                (4, {"action": "decline"}, "Nothing was echoed: the user declined."),
+                (5, {"action": "cancel"}, "Nothing was echoed: the user dismissed the question.")):
+            r = self.call(p, rid, inputResponses={"elicit-1": answer}, requestState=state)
+            self.assertEqual(r["result"]["resultType"], "complete")
+            self.assertEqual(r["result"]["content"], [{"type": "text", "text": expected}])
+
+    def test_state_is_verified(self):
+        p = self.spawn()
+        state = self.first_round(p)
+        body, mac = state.split(".")
+        tampered = body[:-2] + ("AA" if body[-2:] != "AA" else "BB") + "." + mac
+        accept = {"elicit-1": {"action": "accept", "content": {"confirm": True}}}
+        for rid, kw in ((2, {"requestState": tampered, "inputResponses": accept}),
+                        (3, {"requestState": state + "x", "inputResponses": accept}),
+                        (4, {"requestState": "nonsense", "inputResponses": accept}),
+                        (5, {"inputResponses": accept}),
+                        (6, {"requestState": state, "inputResponses": {"elicit-1": "yes"}}),
+                        (7, {"requestState": state, "inputResponses": {"elicit-1": {
+                            "action": "accept", "content": {"confirm": "yes"}}}}),
+                        (8, {"requestState": state, "inputResponses": {"elicit-1": {
+                            "action": "maybe"}}})):
+            r = self.call(p, rid, **kw)
+            self.assertEqual(r["error"]["code"], -32602, kw)
+        r = self.call(p, 9, text="other text", requestState=state, inputResponses=accept)
+        self.assertEqual(r["error"]["code"], -32602)          # bound to the arguments
+        q = self.spawn()                                      # another process: another key
+        r = self.call(q, 1, requestState=state, inputResponses=accept)
+        self.assertEqual(r["error"]["code"], -32602)
+
+    def test_missing_capability(self):
+        p = self.spawn()
+        r = self.call(p, 1, caps={})
+        self.assertEqual(r["error"], {"code": -32021, "message": "Missing required client capability",
+                                      "data": {"requiredCapabilities": {"elicitation": {}}}})
+
+
+class ElicitationLegacy(ScriptTest):
+
+    def start(self, version="2025-11-25", caps=ELICIT_CAPS, *opts):
+        p = self.spawn_script(*opts)
+        p.initialize(version, caps)
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "confirm_echo", "arguments": {"text": "hello"}}})
+        return p
+
+    def test_round_trips(self):
+        for version, answer, expected in (
+                ("2025-11-25", {"action": "accept", "content": {"confirm": True}}, "hello"),
+                ("2025-06-18", {"action": "decline"}, "Nothing was echoed: the user declined."),
+                ("2025-11-25", {"action": "cancel"},
+                 "Nothing was echoed: the user dismissed the question.")):
+            with self.subTest(version=version, answer=answer):
+                p = self.start(version)
+                ask = p.recv()
+                self.assertEqual(ask["method"], "elicitation/create")
+                self.assertEqual("mode" in ask["params"], version >= "2025-11-25")
+                self.assertEqual(ask["params"]["requestedSchema"]["required"], ["confirm"])
+                p.send({"jsonrpc": "2.0", "id": ask["id"], "result": answer})
+                r = p.recv()
+                self.assertEqual((r["id"], r["result"]["content"][0]["text"]), (1, expected))
+
+    def test_other_calls_are_served_while_one_waits(self):
+        p = self.start()
+        ask = p.recv()
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 2, "method": "ping"})["id"], 2)
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "quick", "arguments": {}}})["id"], 3)
+        p.send({"jsonrpc": "2.0", "id": "not-ours", "result": {"action": "accept"}})
+        p.send({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept",
+                                                               "content": {"confirm": True}}})
+        r = p.recv()
+        self.assertEqual((r["id"], r["result"]["content"][0]["text"]), (1, "hello"))
+        self.assertEqual(p.close(), 0)
+        self.assertIn(b"no matching server request", p.stderr)
+
+    def test_no_capability_or_old_revision(self):
+        for version, caps in (("2025-11-25", {}), ("2025-03-26", ELICIT_CAPS)):
+            p = self.start(version, caps)
+            r = p.recv()
+            self.assertTrue(r["result"]["isError"])
+            self.assertIn("does not support elicitation", r["result"]["content"][0]["text"])
+
+    def test_client_that_never_answers(self):
+        p = self.start("2025-11-25", ELICIT_CAPS, "elicit_timeout=0.5")
+        self.assertEqual(p.recv()["method"], "elicitation/create")
+        r = p.recv()
+        self.assertTrue(r["result"]["isError"])
+        self.assertIn("did not answer within 0.5 seconds", r["result"]["content"][0]["text"])
+
+    def test_invalid_answer_and_error_answer(self):
+        p = self.start()
+        ask = p.recv()
+        p.send({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept",
+                                                               "content": {"confirm": "yes"}}})
+        r = p.recv()
+        self.assertTrue(r["result"]["isError"])
+        self.assertIn("invalid answer", r["result"]["content"][0]["text"])
+        p.send({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                "params": {"name": "confirm_echo", "arguments": {"text": "x"}}})
+        ask = p.recv()
+        p.send({"jsonrpc": "2.0", "id": ask["id"], "error": {"code": -1, "message": "no UI"}})
+        r = p.recv()
+        self.assertIn("could not ask the user", r["result"]["content"][0]["text"])
 
 
 if __name__ == "__main__":
