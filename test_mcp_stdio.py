@@ -1423,8 +1423,8 @@ class Concurrency(ScriptTest):
     def test_reader_answers_while_every_worker_is_busy_modern(self):
         p = self.spawn("--workers", "2")
         p.rev = MODERN
-        p.send(call_msg("slow1", "countdown", {"seconds": 3}, modern_meta()))
-        p.send(call_msg("slow2", "countdown", {"seconds": 3}, modern_meta()))
+        p.send(call_msg("slow1", "countdown", {"seconds": 1.5}, modern_meta()))
+        p.send(call_msg("slow2", "countdown", {"seconds": 1.5}, modern_meta()))
         time.sleep(0.3)
         start = time.monotonic()
         p.send({"jsonrpc": "2.0", "id": "d", "method": "server/discover",
@@ -1434,13 +1434,13 @@ class Concurrency(ScriptTest):
         p.send(call_msg("fast", "echo", {"text": "now"}, modern_meta()))
         got = [p.recv()["id"] for _ in range(3)]
         self.assertEqual(sorted(got), ["d", "fast", "l"])
-        self.assertLess(time.monotonic() - start, 2.0)
+        self.assertLess(time.monotonic() - start, 1.0)
         self.assertEqual(sorted([p.recv()["id"], p.recv()["id"]]), ["slow1", "slow2"])
 
     def test_reader_answers_while_every_worker_is_busy_legacy(self):
         p = self.spawn("--workers", "1")
         p.initialize()
-        p.send(call_msg("slow", "countdown", {"seconds": 2}))
+        p.send(call_msg("slow", "countdown", {"seconds": 1}))
         time.sleep(0.2)
         p.send({"jsonrpc": "2.0", "id": "p", "method": "ping"})
         p.send({"jsonrpc": "2.0", "id": "l", "method": "tools/list"})
@@ -2733,7 +2733,7 @@ class ClientTests(unittest.TestCase):
         with self.assertRaises(mcp_stdio.ClientError):
             pending.wait()
         with self.assertRaises(mcp_stdio.ClientError) as cm:
-            c.call_tool("countdown", {"seconds": 3}, timeout=0.3)
+            c.call_tool("countdown", {"seconds": 0.8}, timeout=0.3)
         self.assertIn("no answer", str(cm.exception))
         self.assertEqual(c.call_tool("echo", {"text": "still fine"})["structuredContent"],
                          {"text": "still fine"})
@@ -2752,8 +2752,8 @@ class ClientTests(unittest.TestCase):
                 f.write(BROKEN_SERVER)
 
             def connect(mode, **kw):
-                c = mcp_stdio.Client([sys.executable, script, mode], timeout=2,
-                                     probe_timeout=0.5, **kw)
+                c = mcp_stdio.Client([sys.executable, script, mode], timeout=1,
+                                     probe_timeout=0.3, **kw)
                 self.addCleanup(c.close)
                 return c
             with self.assertRaisesRegex(mcp_stdio.ClientError, "not JSON-RPC.*Starting my server"):
