@@ -3087,20 +3087,30 @@ class Connection:
     def _list_prompts(self, req):
         return self._list(req, "prompts", "prompts")
 
-    def _call_tool(self, req):
-        s = self.server
+    @staticmethod
+    def _named(req, table, noun):
+        """Return (name, entry, arguments) of a tools/call or prompts/get, or raise -32602.
+
+        An entry that is not granted is reported exactly like one that does not exist.
+        """
         params = req.params
         name = params.get("name") if params else None
         if type(name) is not str:
-            raise ProtocolError(INVALID_PARAMS, 'Invalid params: tools/call needs a string "name"')
-        tool = s.tools.get(name)
-        if tool is None:
-            raise ProtocolError(INVALID_PARAMS, "Unknown tool: %s" % _short(name, 80))
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: %s needs a string "name"'
+                                % req.method)
+        entry = table.get(name)
+        if entry is None:
+            raise ProtocolError(INVALID_PARAMS, "Unknown %s: %s" % (noun, _short(name, 80)))
         args = params.get("arguments")
         if args is None:
             args = {}
         elif type(args) is not dict:
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object')
+        return name, entry, args
+
+    def _call_tool(self, req):
+        s = self.server
+        name, tool, args = self._named(req, s.tools, "tool")
         if tool.nullable:
             args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
         if req.era == MODERN:
@@ -3159,18 +3169,8 @@ class Connection:
 
     def _get_prompt(self, req):
         s = self.server
-        params = req.params
-        name = params.get("name") if params else None
-        if type(name) is not str:
-            raise ProtocolError(INVALID_PARAMS, 'Invalid params: prompts/get needs a string '
-                                '"name"')
-        prompt = s.prompts.get(name)
-        if prompt is None:
-            raise ProtocolError(INVALID_PARAMS, "Unknown prompt: %s" % _short(name, 80))
-        args = params.get("arguments")
-        if args is None:
-            args = {}
-        if type(args) is not dict or any(type(v) is not str for v in args.values()):
+        name, prompt, args = self._named(req, s.prompts, "prompt")
+        if any(type(v) is not str for v in args.values()):
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object '
                                 'of strings')
         req.admit_round_trip(s, name, args)

@@ -209,6 +209,14 @@ class Proc:
         self.lines.put(line)
         self.test.fail("unexpected output: %r" % (line,))
 
+    def open(self, version):
+        """Start talking in an era: initialize for a legacy version, nothing for modern."""
+        if version == MODERN:
+            self.rev = MODERN
+        else:
+            self.initialize(version)
+        return version == MODERN
+
     def initialize(self, version="2025-11-25", caps=None):
         self.rev = version if version in LEGACY else "2025-11-25"
         r = self.request(init_msg(0, version, caps))
@@ -1655,11 +1663,7 @@ class Resources(ProcTest):
     def test_read_text_blob_and_template(self):
         for version in LEGACY + (MODERN,):
             p = self.spawn()
-            modern = version == MODERN
-            if modern:
-                p.rev = MODERN
-            else:
-                p.initialize(version)
+            modern = p.open(version)
             r = p.request(req_msg(1, "resources/read", {"uri": "demo://readme"}, modern))["result"]
             self.assertEqual(r["contents"][0]["mimeType"], "text/markdown")
             self.assertIn("mcp_stdio demo", r["contents"][0]["text"])
@@ -1706,11 +1710,7 @@ class Resources(ProcTest):
     def test_listing_shapes_per_revision(self):
         for version in LEGACY + (MODERN,):
             p = self.spawn("all", script=self.catalog_script())
-            modern = version == MODERN
-            if modern:
-                p.rev = MODERN
-            else:
-                p.initialize(version)
+            modern = p.open(version)
             res = p.request(req_msg(1, "resources/list", {}, modern))["result"]["resources"][0]
             self.assertEqual("title" in res, version >= "2025-06-18")
             self.assertEqual("icons" in res, version >= "2025-11-25")
@@ -1788,11 +1788,7 @@ class Prompts(ProcTest):
     def test_get_and_argument_checks(self):
         for version in ("2024-11-05", "2025-11-25", MODERN):
             p = self.spawn()
-            modern = version == MODERN
-            if modern:
-                p.rev = MODERN
-            else:
-                p.initialize(version)
+            modern = p.open(version)
             r = p.request(req_msg(1, "prompts/get", {"name": "summarize", "arguments": {
                 "text": "abc", "style": "detailed"}}, modern))["result"]
             self.assertEqual(r["messages"], [{"role": "user", "content": {
