@@ -140,11 +140,6 @@ _UNSUPPORTED = {
     "additionalItems": "draft-07 keyword; use 'prefixItems' with 'items'",
 }
 
-# Keywords that apply a subschema to the same instance location: a cycle made only
-# of these never consumes input, so it would loop forever.
-_IN_PLACE = ("$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
-             "dependentSchemas")
-
 _ANCHOR_RE = re.compile(r"^[A-Za-z_][-A-Za-z0-9._]*$")
 
 
@@ -1800,12 +1795,7 @@ class _SchemaBuilder:
         if annotation is None or annotation is type(None):
             return {"type": "null"}, ident
         if origin is t.Literal:
-            values = list(args)
-            schema = {"enum": values}
-            kinds = set(_json_type(v) for v in values)
-            if len(kinds) == 1 and None not in values:
-                schema = {"type": kinds.pop().replace("integer", "integer"), "enum": values}
-            return schema, ident
+            return _enum_schema(list(args)), ident
         if _union_origin(origin):
             members = [a for a in args if a is not type(None)]
             parts = [self.build(a, where) for a in members]
@@ -1813,26 +1803,18 @@ class _SchemaBuilder:
                 parts.append(({"type": "null"}, ident))
             if len(parts) == 1:
                 return parts[0]
-            schemas = [p[0] for p in parts]
-            if all(set(s) == {"type"} and isinstance(s["type"], str) for s in schemas):
-                schema = {"anyOf": schemas}
-            else:
-                schema = {"anyOf": schemas}
+            # The first member whose schema accepts the value converts it.
+            checks = [(compile_schema(s).is_valid, conv) for s, conv in parts]
 
-            def convert(x, parts=parts):
-                for s, conv in parts:
-                    if not compile_schema(s).errors(x):
+            def convert(x):
+                for accepts, conv in checks:
+                    if accepts(x):
                         return conv(x)
                 return x
-            return schema, convert
+            return {"anyOf": [p[0] for p in parts]}, convert
         import enum
         if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-            values = [m.value for m in annotation]
-            schema = {"enum": values}
-            kinds = set(_json_type(v) for v in values)
-            if len(kinds) == 1:
-                schema = {"type": kinds.pop(), "enum": values}
-            return schema, annotation
+            return _enum_schema([m.value for m in annotation]), annotation
         if annotation in (list, tuple, set, frozenset) or origin in (list, set, frozenset) or \
                 _is_abc_sequence(origin):
             item_schema, item_conv = self.build(args[0], where + "[]") if args else ({}, ident)
@@ -1892,6 +1874,14 @@ class _SchemaBuilder:
             schema["required"] = required
         schema["additionalProperties"] = False
         return schema, lambda x: make({k: convs[k](v) if k in convs else v for k, v in x.items()})
+
+
+def _enum_schema(values):
+    """{"enum": values}, with "type" when every value has the same JSON type."""
+    kinds = set(_json_type(v) for v in values)
+    if len(kinds) == 1:
+        return {"type": kinds.pop(), "enum": values}
+    return {"enum": values}
 
 
 def _type_name(annotation):

@@ -1819,6 +1819,17 @@ class Prompts(ProcTest):
                        {"ref": {"type": "ref/prompt", "name": "summarize"}}):
             self.assertEqual(err_code(p.request(req_msg(3, "completion/complete", params))), -32602)
 
+    def test_uri_template_expansion_and_matching(self):
+        t = mcp_stdio.ResourceTemplate("files://{dir}/{+path}", lambda u, v, c: "x", name="f")
+        uri = t.expand(dir="my docs", path="a/b c.txt")
+        self.assertEqual(uri, "files://my%20docs/a/b c.txt")
+        self.assertEqual(t.match(uri), {"dir": "my docs", "path": "a/b c.txt"})
+        self.assertIsNone(t.match("files://x"))
+        self.assertIsNone(t.match("other://x/y"))
+        for bad in ("files://{?q}", "files://{a}{a}", "files://{a"):
+            with self.assertRaises(mcp_stdio.CatalogError):
+                mcp_stdio.ResourceTemplate(bad, lambda u, v, c: "x", name="f")
+
     def test_completion_is_capped_at_100(self):
         server = mcp_stdio.Server("s", "1", prompts=[mcp_stdio.Prompt(
             "p", lambda a, c: "x", arguments=["a"],
