@@ -1922,10 +1922,11 @@ def _hints(obj):
 def _typeddict_fields(td):
     import typing
     hints = _hints(td)
+    markers = tuple(m for m in (getattr(typing, "Required", None),
+                                getattr(typing, "NotRequired", None)) if m is not None)
     out = []
     for name, ann in hints.items():
-        if typing.get_origin(ann) in (getattr(typing, "Required", None),
-                                      getattr(typing, "NotRequired", None)):
+        if markers and typing.get_origin(ann) in markers:     # Python 3.11+
             ann = typing.get_args(ann)[0]
         out.append((name, ann, name in td.__required_keys__, _MISSING))
     return out
