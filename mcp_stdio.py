@@ -153,7 +153,7 @@ class _State:
     def __init__(self, max_errors):
         self.errors = []
         self.max_errors = max_errors
-        self.memo = {}
+        self.memo = None          # (subschema, instance) -> bool, made by the first $ref
         self.steps = 0
 
     def fail(self, loc, msg):
@@ -700,7 +700,10 @@ def _all_checks(checks):
 def _ref_check(fn, key, ref):
     def check(x, st, loc):
         mk = (key, id(x))
-        hit = st.memo.get(mk)
+        memo = st.memo
+        if memo is None:
+            memo = st.memo = {}
+        hit = memo.get(mk)
         if hit is not None:
             return hit or st.fail(loc, "does not match %s ($ref)" % ref)
         st.steps += 1
@@ -708,7 +711,7 @@ def _ref_check(fn, key, ref):
             st.fail(loc, "validation is too complex (step budget exhausted)")
             raise _Abort()
         ok = fn(x, st, loc)
-        st.memo[mk] = ok
+        memo[mk] = ok
         return ok
     return check
 
@@ -1356,6 +1359,8 @@ def _check_content(blocks):
     for i, b in enumerate(blocks):
         if not isinstance(b, dict):
             return "content[%d] is not an object" % i
+        if b.get("type") == "text" and type(b.get("text")) is str:
+            continue                     # the common case
         fields = _CONTENT_FIELDS.get(b.get("type"))
         if fields is None:
             return "content[%d] has an unknown type" % i
