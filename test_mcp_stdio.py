@@ -2902,6 +2902,86 @@ class ElicitationModern(ProcTest):
                                       "data": {"requiredCapabilities": {"elicitation": {}}}})
 
 
+class ElicitationPromptsAndResources(unittest.TestCase):
+    """The same round trip for prompts/get and resources/read (sans-IO engine)."""
+
+    def test_prompt_and_resource_retries(self):
+        server = mcp_stdio.Server("s", "1")
+        ask = {"type": "object", "properties": {"topic": {"type": "string"}},
+               "required": ["topic"]}
+
+        @server.prompt
+        def brainstorm(ctx=None) -> str:
+            return "Ideas about " + ctx.elicit("Which topic?", ask).content["topic"]
+
+        @server.resource("secret://note")
+        def note(ctx):
+            answer = ctx.elicit("Show the note?", {"type": "object", "properties": {
+                "ok": {"type": "boolean"}}})
+            return "the note" if answer.accepted else "hidden"
+        conn = server.connection()
+        caps = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": ELICIT_CAPS})
+
+        def rpc(method, params):
+            line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method,
+                               "params": dict(params, _meta=caps)}).encode()
+            out = conn.receive_line(line)
+            if isinstance(out[0], mcp_stdio.Call):
+                out[0].run()
+                return json.loads(conn.outbox.pop())["result"]
+            return json.loads(out[0])
+        first = rpc("prompts/get", {"name": "brainstorm"})
+        self.assertEqual(first["resultType"], "input_required")
+        done = rpc("prompts/get", {"name": "brainstorm", "requestState": first["requestState"],
+                                   "inputResponses": {"elicit-1": {
+                                       "action": "accept", "content": {"topic": "tea"}}}})
+        self.assertEqual(done["messages"][0]["content"]["text"], "Ideas about tea")
+        first = rpc("resources/read", {"uri": "secret://note"})
+        self.assertEqual(first["resultType"], "input_required")
+        self.assertNotIn("ttlMs", first)
+        done = rpc("resources/read", {"uri": "secret://note", "requestState": first["requestState"],
+                                      "inputResponses": {"elicit-1": {"action": "accept",
+                                                                      "content": {"ok": True}}}})
+        self.assertEqual((done["contents"][0]["text"], done["ttlMs"], done["cacheScope"]),
+                         ("the note", 0, "private"))
+        wrong = rpc("resources/read", {"uri": "secret://note", "requestState":
+                                       first["requestState"].replace(".", "x.", 1),
+                                       "inputResponses": {}})
+        self.assertEqual(wrong["error"]["code"], -32602)
+        for msg in (first, done):
+            self.assertEqual(WireSchemas.problems(MODERN, {"jsonrpc": "2.0", "id": 1,
+                                                           "result": msg}, "resources/read"), [])
+
+
+class ElicitationTwoQuestions(unittest.TestCase):
+
+    def test_earlier_answers_travel_in_the_state(self):
+        server = mcp_stdio.Server("s", "1")
+        q = {"type": "object", "properties": {"v": {"type": "string"}}, "required": ["v"]}
+
+        @server.tool
+        def form(ctx: mcp_stdio.Context) -> str:
+            first = ctx.elicit("First?", q).content["v"]
+            second = ctx.elicit("Second?", q).content["v"]
+            return first + second
+        conn = server.connection()
+        meta = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": ELICIT_CAPS})
+
+        def call(**extra):
+            out = conn.receive_line(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                                "params": dict(extra, name="form", _meta=meta)}
+                                               ).encode())
+            out[0].run()
+            return json.loads(conn.outbox.pop())["result"]
+        r = call()
+        r = call(requestState=r["requestState"],
+                 inputResponses={"elicit-1": {"action": "accept", "content": {"v": "a"}}})
+        self.assertEqual(list(r["inputRequests"]), ["elicit-2"])
+        r = call(requestState=r["requestState"],
+                 inputResponses={"elicit-2": {"action": "accept", "content": {"v": "b"}}})
+        self.assertEqual(r["content"], [{"type": "text", "text": "ab"}])
+
+
 class ElicitationLegacy(ScriptTest):
 
     def start(self, version="2025-11-25", caps=ELICIT_CAPS, *opts):
