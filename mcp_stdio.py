@@ -2604,7 +2604,7 @@ class Call:
             line = conn._result_line(self.id, result, era, large)
         except _InputRequired as e:
             line = conn._result_line(self.id, conn.server._input_required(
-                self.binding, dict(self.answers or {}), e.key, e.request), era)
+                _binding_digest(self.binding), dict(self.answers or {}), e.key, e.request), era)
         except ToolError as e:
             if self.kind == "tool":
                 line = conn._result_line(self.id, _error_result(str(e)), era)
@@ -3384,18 +3384,14 @@ class _Request:
         self.answers = self.binding = None
 
     def admit_round_trip(self, server, name, args):
-        """Bind a modern request to its target; verify requestState and collect answers.
+        """Note what a modern request targets; verify a requestState and collect answers.
 
         Raises -32602 for malformed inputResponses or a state that fails
         verification (tampered, expired, or made for another request).
         """
         if self.era != MODERN:
             return
-        import hashlib
-        digest = hashlib.sha256(json.dumps(args, sort_keys=True, separators=(",", ":"),
-                                           ensure_ascii=False).encode("utf-8", "surrogatepass")
-                                ).hexdigest()[:32]
-        self.binding = [self.method, name, digest]
+        self.binding = (self.method, name, args)      # digested only when a state is involved
         responses, state = self.params.get("inputResponses"), self.params.get("requestState")
         if responses is None and state is None:
             return
@@ -3404,9 +3400,18 @@ class _Request:
                     type(v) is not dict for v in responses.values()))):
             raise ProtocolError(INVALID_PARAMS, "Invalid params: a retry needs the requestState "
                                 "it was given and inputResponses as an object of objects")
-        answers = server._verify_state(self.binding, state)
+        answers = server._verify_state(_binding_digest(self.binding), state)
         answers.update(responses or {})
         self.answers = answers
+
+
+def _binding_digest(binding):
+    """[method, target, digest of the arguments]: what a requestState is bound to."""
+    import hashlib
+    method, name, args = binding
+    digest = hashlib.sha256(json.dumps(args, sort_keys=True, separators=(",", ":"),
+                                       ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    return [method, name, digest.hexdigest()[:32]]
 
 
 # method -> (handler, served in the modern era, in the legacy era, server capability)
