@@ -668,6 +668,36 @@ class Codec(unittest.TestCase):
                 self.assertEqual(self.code(bad), -32700)
         self.assertEqual(mcp_stdio.decode_message(b'{"a":"\\ud83d\\ude00"}'), {"a": "\U0001F600"})
 
+    def test_duplicate_detection_matches_a_precise_decoder(self):
+        r = random.Random(99)
+        keys = ["a", "b", "a:b", ":", "\\u003a", "c"]
+
+        def value(depth=0):
+            k = r.randrange(6 if depth < 3 else 3)
+            if k == 0:
+                return '"%s"' % r.choice(["x", "x:y", "\\u003a", "\\\\u003a", ":"])
+            if k == 1:
+                return str(r.randint(-5, 5))
+            if k == 2:
+                return "null"
+            if k == 3:
+                return "[%s]" % ",".join(value(depth + 1) for _ in range(r.randrange(3)))
+            return "{%s}" % ",".join('"%s":%s' % (r.choice(keys), value(depth + 1))
+                                      for _ in range(r.randrange(4)))
+        for _ in range(3000):
+            text = value().encode()
+            try:
+                json.JSONDecoder(object_pairs_hook=mcp_stdio._pairs_hook).decode(text.decode())
+                expected = "ok"
+            except ValueError:
+                expected = "error"
+            try:
+                mcp_stdio.decode_message(text)
+                got = "ok"
+            except mcp_stdio.ProtocolError:
+                got = "error"
+            self.assertEqual(got, expected, text)
+
     def test_nesting_limit(self):
         self.assertEqual(mcp_stdio.decode_message(b"[" * 32 + b"]" * 32), [[[]]] and
                          mcp_stdio.decode_message(b"[" * 32 + b"]" * 32))
