@@ -2378,9 +2378,9 @@ class Context:
         """A threading.Event that is set when the request is cancelled or times out."""
         if self._event is None:
             ev = threading.Event()
-            if self._cancelled:
-                ev.set()
             self._event = ev
+            if self._cancelled:      # checked after publishing: _cancel() may have run meanwhile
+                ev.set()
         return self._event
 
     @property
