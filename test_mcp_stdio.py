@@ -1952,7 +1952,12 @@ class Fuzzer:
                                      "argument": {"name": "style", "value": "s"}}),
         ]
         if self.era == MODERN:
-            choices.append(("server/discover", {}))
+            choices += [("server/discover", {}),
+                        ("subscriptions/listen", {"notifications": {
+                            "toolsListChanged": True, "resourceSubscriptions": ["demo://readme"]}}),
+                        ("tools/call", {"name": "confirm_echo", "arguments": {"text": "t"},
+                                        "requestState": r.choice(["x.y", "", "a" * 50]),
+                                        "inputResponses": {"elicit-1": {"action": "accept"}}})]
         else:
             choices += [("ping", {}), ("logging/setLevel", {"level": "error"})]
         method, params = r.choice(choices)
@@ -2007,7 +2012,8 @@ class Fuzzer:
         elif kind == 11:
             msg = [msg, self.valid()] if r.random() < 0.5 else []
         elif kind == 12:
-            p["cursor"] = r.choice(["", "abc", "dG9vbHM6MTAwOmZmZmY", 7])
+            p[r.choice(["cursor", "requestState", "inputResponses", "notifications"])] = r.choice(
+                ["", "abc", "dG9vbHM6MTAwOmZmZmY", 7, {"k": []}, {"k": {"action": 1}}, [None]])
         else:
             if "arguments" in p and isinstance(p["arguments"], dict):
                 p["arguments"][r.choice(["text", "a", "b", "zz"])] = r.choice(
@@ -2116,7 +2122,7 @@ def check_output(test, fuzzer, lines, rev):
 def fuzz_engine(test, seed, era, count):
     """One fuzz session through the sans-IO engine, Calls run inline."""
     fz = Fuzzer(seed, era)
-    server = mcp_stdio.demo_server(grant=["echo", "add", "divide"])
+    server = mcp_stdio.demo_server(grant=["echo", "add", "divide", "confirm_echo"])
     lines = []
     conn = server.connection(emit=lines.append)
     for part in fz.splits(fz.stream(count)):
@@ -2132,7 +2138,7 @@ def fuzz_engine(test, seed, era, count):
 def fuzz_process(test, seed, era, count):
     """One fuzz session through a real server process."""
     fz = Fuzzer(seed, era)
-    p = test.spawn("--tools", "echo,add,divide")
+    p = test.spawn("--tools", "echo,add,divide,confirm_echo")
     parts = fz.splits(fz.stream(count))
 
     def write():
