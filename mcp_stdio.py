@@ -594,8 +594,10 @@ class _Compiler:
             addl = False if a is False else self._sub(s, a, where + "/additionalProperties", depth)
         if props or pats or addl is not None:
             add(_properties_check(props, tuple(pats), addl))
+        required = ()
         if "required" in s:
-            add(_required_check(self._names(s["required"], where + "/required")))
+            required = self._names(s["required"], where + "/required")
+            add(_required_check(required))
         if "propertyNames" in s:
             add(_names_check(self._sub(s, s["propertyNames"], where + "/propertyNames", depth)))
         lo, hi = self._count(s, "minProperties", where), self._count(s, "maxProperties", where)
@@ -636,6 +638,10 @@ class _Compiler:
                 add(_if_check(if_fn, then_fn, else_fn))
         if "$anchor" in s and not isinstance(s["$anchor"], str):
             raise SchemaError("%s/$anchor: must be a string" % where)
+        if s.get("type") == "object" and not pats and \
+                all(k in _SIMPLE_OBJECT or k in _ANNOTATIONS or k not in _KEYWORDS for k in s):
+            # The usual tool schema: one closure does what the four above would.
+            return _object_check(props, required, addl)
         return _all_checks(tuple(checks))
 
     def _type(self, t, where):
@@ -900,6 +906,45 @@ def _properties_check(props, pats, addl):
                     ok = False
             if not ok and len(st.errors) >= st.max_errors:
                 break
+        return ok
+    return check
+
+
+_SIMPLE_OBJECT = frozenset(("type", "properties", "required", "additionalProperties"))
+_KEYWORDS = frozenset((
+    "$ref", "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "prefixItems",
+    "items", "minItems", "maxItems", "uniqueItems", "minContains", "maxContains", "contains",
+    "properties", "patternProperties", "additionalProperties", "required", "propertyNames",
+    "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "allOf",
+    "anyOf", "oneOf", "not", "if", "then", "else"))
+
+
+def _object_check(props, required, addl):
+    """type: object with properties, required and additionalProperties, fused."""
+    get = props.get
+
+    def check(x, st, loc):
+        if type(x) is not dict and not isinstance(x, dict):
+            return st.fail(loc, "expected type object, got %s" % _json_type(x))
+        if len(loc) >= _MAX_INSTANCE_DEPTH:
+            st.fail(loc, "instance nested deeper than %d levels" % _MAX_INSTANCE_DEPTH)
+            raise _Abort()
+        ok = True
+        for k, v in x.items():
+            fn = get(k)
+            if fn is not None:
+                if not fn(v, st, loc + (k,)):
+                    ok = False
+            elif addl is False:
+                ok = st.fail(loc, "unexpected property %s (additionalProperties)" % _short(k))
+            elif addl is not None and not addl(v, st, loc + (k,)):
+                ok = False
+            if not ok and len(st.errors) >= st.max_errors:
+                return False
+        for n in required:
+            if n not in x:
+                ok = st.fail(loc, "missing required property %s" % _short(n))
         return ok
     return check
 
