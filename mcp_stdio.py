@@ -3165,7 +3165,10 @@ class Connection:
 
         def work(ctx):
             result = self._tool_result(tool, tool.handler(args, ctx), revision)
-            return result, any(len(b.get("text", "")) > 4096 for b in result["content"])
+            for b in result["content"]:
+                if len(b.get("text", "")) > 4096:
+                    return result, True
+            return result, False
         return Call(self, req, "tool", name, work,
                     tool.timeout if tool.timeout is not None else s.timeout)
 
@@ -3377,7 +3380,13 @@ class Connection:
             if problem:
                 raise _ResultInvalid(problem)
         if not checked and revision != MODERN_VERSION:   # blocks built here suit every revision
-            content = [_down_level_block(b, revision) for b in content]
+            if revision < "2025-06-18":
+                content = [_down_level_block(b, revision) for b in content]
+            else:
+                for b in content:                          # only resource_link differs there
+                    if b["type"] == "resource_link":
+                        content = [_down_level_block(b, revision) for b in content]
+                        break
         result = {"content": content}
         if is_error:
             result["isError"] = True
