@@ -3799,7 +3799,7 @@ class _Writer:
                     view = view[os.write(self.fd, view):]
         except OSError:
             _diag("stdout was closed by the client; exiting")
-            os._exit(1)
+            _exit(1)
 
 
 class _Runtime:
@@ -3983,9 +3983,91 @@ class _Runtime:
                 call.expire()
 
 
+class _StderrPump:
+    """A file that never blocks its writers: text for stderr, written by one daemon thread.
+
+    While serving, sys.stderr and sys.stdout are this pump, so diagnostics and a
+    tool's print() cannot stall the server when the client does not read stderr.
+    Past `limit` bytes waiting, output is dropped and counted.
+    """
+
+    encoding = "utf-8"
+    errors = "replace"
+
+    def __init__(self, fd, limit=1 << 20):
+        self.fd, self.limit = fd, limit
+        self.buf, self.size, self.dropped = [], 0, 0
+        self.cv = threading.Condition()
+        self.busy = False
+        self.thread = None
+
+    def write(self, text):
+        data = text.encode("utf-8", "replace") if isinstance(text, str) else bytes(text)
+        with self.cv:
+            if self.size + len(data) > self.limit:
+                self.dropped += len(data)
+            else:
+                self.buf.append(data)
+                self.size += len(data)
+                if self.thread is None:
+                    self.thread = threading.Thread(target=self._run, name="mcp-stderr",
+                                                   daemon=True)
+                    self.thread.start()
+                self.cv.notify()
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def writable(self):
+        return True
+
+    def fileno(self):
+        return self.fd
+
+    def drain(self, timeout):
+        """Wait up to timeout seconds for what is queued to be written."""
+        end = _monotonic() + timeout
+        with self.cv:
+            while (self.buf or self.busy) and _monotonic() < end:
+                self.cv.wait(0.01)
+
+    def _run(self):
+        while True:
+            with self.cv:
+                while not self.buf:
+                    self.cv.wait()
+                data, dropped = b"".join(self.buf), self.dropped
+                self.buf, self.size, self.dropped = [], 0, 0
+                self.busy = True
+            if dropped:
+                data = ("mcp_stdio: %d bytes of stderr output were dropped because stderr "
+                        "was not being read\n" % dropped).encode() + data
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(self.fd, view):]
+            except OSError:
+                pass
+            with self.cv:
+                self.busy = False
+                self.cv.notify_all()
+
+
+def _exit(status):
+    """Leave the process at once, after a short wait for queued stderr output."""
+    drain = getattr(sys.stderr, "drain", None)
+    if drain is not None:
+        drain(0.5)
+    os._exit(status)
+
+
 def _on_signal(signum, frame):
     _diag("stopping on signal %d" % signum)
-    os._exit(0)
+    _exit(0)
 
 
 def serve_stdio(server, stdin_fd=0, stdout_fd=1):
@@ -3998,7 +4080,11 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
     out_fd = os.dup(stdout_fd)
     if stdout_fd == 1:
         os.dup2(2, 1)                   # stray writes to fd 1 now land on stderr
-        sys.stdout = sys.stderr
+        try:
+            sys.stderr.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+        sys.stdout = sys.stderr = _StderrPump(2)
     if os.name == "nt":
         import msvcrt
         msvcrt.setmode(stdin_fd, os.O_BINARY)
@@ -4011,6 +4097,9 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
     runtime = _Runtime(server, stdin_fd, out_fd)
     runtime.start()
     runtime.finished.wait()
+    drain = getattr(sys.stderr, "drain", None)
+    if drain is not None:
+        drain(1.0)
     return runtime.exit_code
 
 
@@ -4734,7 +4823,7 @@ def main(argv=None):
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
-    os._exit(status)            # do not wait for abandoned handler threads
+    _exit(status)               # do not wait for abandoned handler threads
 
 
 if __name__ == "__main__":

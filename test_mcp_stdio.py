@@ -283,6 +283,11 @@ TEST_SERVER = textwrap.dedent('''
     def big(a, ctx):
         return "x" * a["size"]
 
+    def loud(a, ctx):
+        for i in range(a.get("lines", 40000)):
+            print("debug line %%d %%s" %% (i, "x" * 40))
+        return "printed"
+
     def bad_output(a, ctx):
         return {"n": "not a number"}
 
@@ -319,6 +324,7 @@ TEST_SERVER = textwrap.dedent('''
         Tool("bad_content", bad_content),
         Tool("mixed", mixed),
         Tool("quick", lambda a, ctx: "quick"),
+        Tool("loud", loud, input_schema=obj),
         Tool("short_timeout", sleepy, input_schema=obj, timeout=0.3),
         Tool("confirm_echo", mcp_stdio._demo_confirm_echo, input_schema={
             "type": "object", "properties": {"text": {"type": "string"}}}),
@@ -2243,6 +2249,29 @@ class Adversarial(ScriptTest):
         p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                 "params": {"name": "noisy", "arguments": {}}})
         self.assertEqual(p.recv()["id"], 1)
+
+    def test_stderr_not_read_by_the_client(self):
+        # A client that never reads stderr must not stall the server (clients-in-the-wild 16).
+        p = subprocess.Popen([sys.executable, self.script], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.addCleanup(p.kill)
+        msgs = [init_msg(0), {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                              "params": {"name": "loud", "arguments": {"lines": 40000}}},
+                {"jsonrpc": "2.0", "id": 2, "method": "ping"}]
+        p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
+        p.stdin.flush()
+        import select
+        lines = []
+        deadline = time.monotonic() + TIMEOUT
+        while len(lines) < 3 and time.monotonic() < deadline:
+            if select.select([p.stdout], [], [], 0.5)[0]:
+                lines.append(p.stdout.readline())
+        by_id = {json.loads(l)["id"]: json.loads(l) for l in lines}
+        self.assertEqual(sorted(by_id), [0, 1, 2])
+        self.assertEqual(by_id[1]["result"]["content"][0]["text"], "printed")
+        out, err = p.communicate(timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 0)
+        self.assertIn(b"bytes of stderr output were dropped", err)
 
     def test_huge_and_odd_numbers(self):
         p = self.spawn()
