@@ -3590,6 +3590,8 @@ class Server(_Decorators):
             resources = {k: v for k, v in resources.items() if k in keep}
             templates = {k: v for k, v in templates.items() if k in keep}
         self.tools, self.prompts = dict(sorted(tools.items())), dict(sorted(prompts.items()))
+        for warning in self._portability_warnings():
+            _diag("warning: " + warning)
         self.resources = dict(sorted(resources.items()))
         self.templates = dict(sorted(templates.items()))
         self._kinds = {"tools": self.tools, "resources": self.resources,
@@ -3610,6 +3612,20 @@ class Server(_Decorators):
                               for k, v in self._kinds.items()}
         self._frozen = True
         return self
+
+    def _portability_warnings(self):
+        """What real clients are known to truncate or refuse (see clients-in-the-wild)."""
+        if self.instructions is not None and len(self.instructions) > 2048:
+            yield "instructions are %d characters; some hosts cut them at 2048" % (
+                len(self.instructions))
+        for t in self.tools.values():
+            if t.description is not None and len(t.description) > 2048:
+                yield "tool %r: description is %d characters; some hosts cut it at 2048" % (
+                    t.name, len(t.description))
+            if "." in t.name:
+                yield "tool %r: some clients refuse '.' in tool names" % t.name
+            if len(t.name) > 64:
+                yield "tool %r: names over 64 characters are refused by some clients" % t.name
 
     def connection(self, emit=None):
         """Return a new sans-IO Connection to this server (freezing it)."""

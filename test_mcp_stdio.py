@@ -2674,6 +2674,20 @@ class SchemasFromHints(unittest.TestCase):
         self.assertEqual(rpc("prompts/get", {"name": "review", "arguments": {"code": "x"}})
                          ["result"]["messages"][0]["content"]["text"], "Review x")
 
+    def test_portability_warnings(self):
+        import io
+        import contextlib
+        server = mcp_stdio.Server("s", "1", instructions="i" * 3000, tools=[
+            mcp_stdio.Tool("a.b", lambda a, c: "x", description="d" * 2100),
+            mcp_stdio.Tool("n" * 70, lambda a, c: "x"), mcp_stdio.Tool("fine", lambda a, c: "x")])
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            server.connection()
+        lines = err.getvalue().splitlines()
+        self.assertEqual(len(lines), 4, lines)
+        self.assertTrue(all(line.startswith("mcp_stdio: warning: ") for line in lines))
+        self.assertIn("'a.b': description is 2100 characters", err.getvalue())
+
     def test_registration_after_serving_is_refused(self):
         server = mcp_stdio.Server("s", "1")
         server.connection()
