@@ -2681,6 +2681,7 @@ class SchemasFromHints(unittest.TestCase):
             mcp_stdio.Tool("a.b", lambda a, c: "x", description="d" * 2100),
             mcp_stdio.Tool("n" * 70, lambda a, c: "x"), mcp_stdio.Tool("fine", lambda a, c: "x")])
         err = io.StringIO()
+        mcp_stdio._DIAG_STATE.update(last=None, repeats=0)   # no count from earlier tests
         with contextlib.redirect_stderr(err):
             server.connection()
         lines = err.getvalue().splitlines()
