@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """mcp_stdio: a Model Context Protocol server on stdin/stdout, in one standard-library file.
 
-Serve tools to AI clients of both MCP eras: modern clients (revision 2026-07-28,
-per-request ``_meta``, ``server/discover``) and legacy clients (the ``initialize``
-handshake, revisions 2024-11-05 through 2025-11-25).
+Serve tools, resources and prompts to AI clients of both MCP eras: modern clients
+(revision 2026-07-28, per-request ``_meta``, ``server/discover``) and legacy
+clients (the ``initialize`` handshake, revisions 2024-11-05 through 2025-11-25).
 
 Run the demo server::
 
@@ -13,19 +13,22 @@ Serve your own tools::
 
     import mcp_stdio
 
-    def add(arguments, ctx):
-        return {"sum": arguments["a"] + arguments["b"]}
+    server = mcp_stdio.Server("calc", "1.0")
 
-    server = mcp_stdio.Server("calc", "1.0", tools=[mcp_stdio.Tool(
-        "add", add,
-        input_schema={"type": "object", "required": ["a", "b"],
-                      "properties": {"a": {"type": "number"}, "b": {"type": "number"}}},
-        output_schema={"type": "object", "properties": {"sum": {"type": "number"}}})])
-    server.run()
+    @server.tool()
+    def add(a: float, b: float) -> dict:
+        "Add two numbers."
+        return {"sum": a + b}
 
-The file is organised in sections: the JSON Schema checker, the wire codec, the
-catalog (tools and results), the sans-IO protocol engine, the stdio runtime, and
-the demo catalog with the command line.
+    if __name__ == "__main__":
+        raise SystemExit(server.run())
+
+Inspect any stdio server: ``python mcp_stdio.py inspect -- COMMAND [ARGS...]``.
+
+The file is organised in sections: the JSON Schema checker, the wire codec,
+the catalog (tools, resources, prompts and results), the authoring API
+(decorators and schemas from type hints), the sans-IO protocol engine, the
+stdio runtime, the client, and the demo catalog with the command line.
 """
 
 import json
