@@ -1321,20 +1321,12 @@ class Tool:
         if not isinstance(input_schema, dict) or input_schema.get("type") != "object":
             raise CatalogError("tool %r: inputSchema must be a JSON Schema object with "
                                "\"type\": \"object\" at its root" % name)
-        try:
-            self.input_validator = compile_schema(input_schema)
-            self.output_validator = (None if output_schema is None
-                                     else compile_schema(output_schema))
-        except SchemaError as e:
-            raise CatalogError("tool %r: %s schema rejected: %s" % (
-                name, "input" if not hasattr(self, "input_validator") else "output", e))
+        self.input_validator = _compile_for("tool %r: input" % name, input_schema)
+        self.output_validator = (None if output_schema is None
+                                 else _compile_for("tool %r: output" % name, output_schema))
         if timeout is not None and (not _is_number(timeout) or timeout <= 0):
             raise CatalogError("tool %r: timeout must be a positive number of seconds" % name)
-        for field, value in (("title", title), ("description", description)):
-            if value is not None and not isinstance(value, str):
-                raise CatalogError("tool %r: %s must be a string" % (name, field))
-        if annotations is not None and not isinstance(annotations, dict):
-            raise CatalogError("tool %r: annotations must be an object" % name)
+        _check_meta_fields("tool %r" % name, title, description, annotations, icons)
         self.name = name
         self.handler = handler
         self.input_schema = input_schema
@@ -1366,6 +1358,13 @@ class Tool:
         if self.meta is not None and newer:
             d["_meta"] = self.meta
         return d
+
+
+def _compile_for(owner, schema):
+    try:
+        return compile_schema(schema)
+    except SchemaError as e:
+        raise CatalogError("%s schema rejected: %s" % (owner, e))
 
 
 def _object_rooted(schema):
@@ -2016,7 +2015,7 @@ def _with_default(schema, default):
 
 def _to_json(value):
     """Convert dataclasses, Enums, tuples and sets in a return value to JSON values."""
-    import enum
+    enum = _enum_module()
     if value is None or isinstance(value, (str, int, float, bool)):
         return value.value if isinstance(value, enum.Enum) else value
     if isinstance(value, dict):
@@ -2118,6 +2117,11 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
                 annotations=annotations, icons=icons, timeout=timeout, meta=meta)
     tool.nullable = frozenset(nullable)
     return tool
+
+
+def _enum_module():
+    # enum is loaded by the interpreter at start-up; this just avoids an import per value.
+    return sys.modules.get("enum") or __import__("enum")
 
 
 def _strip_annotated(ann):
