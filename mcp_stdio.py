@@ -2403,27 +2403,18 @@ class Context:
     Attributes: request_id, method, era ("legacy" or "modern"), revision,
     client_capabilities, client_info, deadline (time.monotonic() value or None),
     progress_token. cancelled is a threading.Event set on cancellation or timeout.
+    Handlers receive the request's Call, which is a Context; it is never built
+    directly.
     """
 
-    __slots__ = ("request_id", "method", "era", "revision", "client_capabilities",
-                 "client_info", "deadline", "progress_token", "log_level", "_call",
-                 "_event", "_cancelled", "_last_progress", "__weakref__")
+    __slots__ = ("id", "method", "era", "revision", "client_capabilities", "client_info",
+                 "deadline", "progress_token", "log_level", "_event", "_cancelled",
+                 "_settled", "_last_progress", "__weakref__")
 
-    def __init__(self, request_id, method, era, revision, client_capabilities, client_info,
-                 progress_token=None, log_level=None, deadline=None):
-        self.request_id = request_id
-        self.method = method
-        self.era = era
-        self.revision = revision
-        self.client_capabilities = client_capabilities
-        self.client_info = client_info
-        self.progress_token = progress_token
-        self.log_level = log_level
-        self.deadline = deadline
-        self._call = None
-        self._event = None
-        self._cancelled = False
-        self._last_progress = None
+    @property
+    def request_id(self):
+        """The JSON-RPC id of the request (a string or an integer)."""
+        return self.id
 
     @property
     def cancelled(self):
@@ -2455,7 +2446,7 @@ class Context:
         Values must increase; a value that does not is dropped. Nothing is sent
         after the response or a cancellation.
         """
-        if self.progress_token is None or self._call is None or not _is_number(progress):
+        if self.progress_token is None or self._settled or not _is_number(progress):
             return False
         if self._last_progress is not None and progress <= self._last_progress:
             return False
@@ -2465,7 +2456,7 @@ class Context:
             params["total"] = total
         if isinstance(message, str) and self.revision >= "2025-03-26":
             params["message"] = message
-        return self._call._notify("notifications/progress", params)
+        return self._notify("notifications/progress", params)
 
     def elicit(self, message, schema):
         """Ask the user for input (a flat object schema of primitives); return an ElicitResult.
@@ -2478,25 +2469,22 @@ class Context:
         ToolError (legacy).
         """
         _check_elicitation_schema(schema)
-        call = self._call
-        if call is None or call.settled:
+        if self._settled:
             raise ToolError("the request is no longer in flight")
         if self.era == MODERN:
-            return call._elicit_modern(message, schema)
-        return call._elicit_legacy(message, schema)
+            return self._elicit_modern(message, schema)
+        return self._elicit_legacy(message, schema)
 
     def log(self, level, message, data=None):
         """Log for the client when it asked for logs at this level, else one line on stderr."""
         if level not in _LEVEL_RANK:
             raise ValueError("unknown log level %r; use one of %s" % (level, ", ".join(_LEVELS)))
-        call = self._call
-        threshold = self.log_level if self.era == MODERN else (
-            call.conn.log_level if call is not None else None)
-        if call is not None and threshold is not None and \
+        threshold = self.log_level if self.era == MODERN else self.conn.log_level
+        if threshold is not None and not self._settled and \
                 _LEVEL_RANK[level] >= _LEVEL_RANK[threshold]:
             payload = message if data is None else {"message": message, "data": data}
-            params = {"level": level, "logger": call.name, "data": payload}
-            if call._notify("notifications/message", params):
+            params = {"level": level, "logger": self.name, "data": payload}
+            if self._notify("notifications/message", params):
                 return True
         _diag("%s: %s" % (level, str(message)[:500]))
         return False
@@ -2594,41 +2582,76 @@ def _unb64(text):
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-class Call:
-    """A request whose handler may take time: tools/call, resources/read, prompts/get.
+class Call(Context):
+    """One admitted request; for tools/call, resources/read and prompts/get, also its run.
 
-    A Connection returns it from feed(); the runtime calls run() on any thread.
-    Exactly one of run(), cancel() and expire() settles it; only the first one
-    that settles sends anything.
+    Every request is admitted as a Call, and the method handlers read it. Those
+    whose work may take time return it started (start()); a Connection returns
+    such Calls from feed() and the runtime calls run() on any thread. Exactly one
+    of run(), cancel(), expire() and reject() settles it; only the first one that
+    settles sends anything. The handler receives the Call as its Context.
     """
 
-    __slots__ = ("conn", "id", "key", "kind", "name", "ctx", "batch", "timeout", "_work",
-                 "_settled", "_lock", "answers", "binding", "_asked", "_elicit_seq")
+    __slots__ = ("conn", "key", "params", "meta", "batch", "kind", "name", "timeout",
+                 "_work", "answers", "binding", "_asked")
 
-    def __init__(self, conn, req, kind, name, work, timeout):
+    def __init__(self, conn, rid, key, method, params, era, revision, caps, info, meta,
+                 level, batch):
         self.conn = conn
-        self.id = req.id
-        self.key = req.key
-        self.kind = kind              # "tool", "resource" or "prompt"
+        self.id = rid
+        self.key = key
+        self.method = method
+        self.params = params
+        self.era = era
+        self.revision = revision
+        self.client_capabilities = caps
+        self.client_info = info
+        self.meta = meta
+        self.log_level = level
+        self.batch = batch
+        self.answers = self.binding = None   # set by admit_round_trip (modern retries)
+        self._settled = self._cancelled = False
+        self._event = self._last_progress = None
+
+    def start(self, kind, name, work, timeout):
+        """Make this request a call of kind ("tool", "resource" or "prompt"); return it.
+
+        work(call) returns (result dict, large) and runs in run().
+        """
+        self.kind = kind
         self.name = name
-        self.batch = req.batch
+        self._work = work
         self.timeout = timeout
-        self._work = work             # work(ctx) -> (result dict, large)
-        self._settled = False
-        self._lock = threading.Lock()
-        self.answers = req.answers    # modern: input responses so far, by key
-        self.binding = req.binding    # what a requestState must be bound to
+        self.deadline = None if timeout is None else _monotonic() + timeout
         self._asked = 0
-        self._elicit_seq = 0
-        meta = req.meta
+        meta = self.meta
         token = meta.get("progressToken") if meta else None
         if token is not None and (type(token) is not str and
                                   (type(token) is not int or abs(token) > _MAX_ID)):
             token = None
-        self.ctx = Context(req.id, req.method, req.era, req.revision, req.caps, req.info,
-                           token, req.level,
-                           None if timeout is None else _monotonic() + timeout)
-        self.ctx._call = self
+        self.progress_token = token
+        return self
+
+    def admit_round_trip(self, server, name, args):
+        """Note what a modern request targets; verify a requestState and collect answers.
+
+        Raises -32602 for malformed inputResponses or a state that fails
+        verification (tampered, expired, or made for another request).
+        """
+        if self.era != MODERN:
+            return
+        self.binding = (self.method, name, args)      # digested only when a state is involved
+        responses, state = self.params.get("inputResponses"), self.params.get("requestState")
+        if responses is None and state is None:
+            return
+        if state is None or type(state) is not str or (
+                responses is not None and (type(responses) is not dict or any(
+                    type(v) is not dict for v in responses.values()))):
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: a retry needs the requestState "
+                                "it was given and inputResponses as an object of objects")
+        answers = server._verify_state(_binding_digest(self.binding), state)
+        answers.update(responses or {})
+        self.answers = answers
 
     @property
     def settled(self):
@@ -2636,30 +2659,23 @@ class Call:
 
     def run(self):
         """Run the handler and send its response (unless already cancelled or timed out)."""
+        if self._settled:
+            return
+        conn = self.conn
         try:
-            if not self._settled:
-                self._run()
-        finally:
-            # Break the Call <-> Context cycle so the arguments are freed at once,
-            # not at the next garbage collection.
-            self.ctx._call = None
-            self._work = None
-
-    def _run(self):
-        conn, era = self.conn, self.ctx.era
-        try:
-            result, large = self._work(self.ctx)
+            result, large = self._work(self)
             if self._settled:
                 return
             if self.answers is not None and self.kind == "resource":
                 result["ttlMs"], result["cacheScope"] = 0, "private"   # a retry: never cache
-            line = conn._result_line(self.id, result, era, large)
+            line = conn._result_line(self.id, result, self.era, large)
         except _InputRequired as e:
             line = conn._result_line(self.id, conn.server._input_required(
-                _binding_digest(self.binding), dict(self.answers or {}), e.key, e.request), era)
+                _binding_digest(self.binding), dict(self.answers or {}), e.key, e.request),
+                self.era)
         except ToolError as e:
             if self.kind == "tool":
-                line = conn._result_line(self.id, _error_result(str(e)), era)
+                line = conn._result_line(self.id, _error_result(str(e)), self.era)
             else:
                 line = conn._error_line(self.id, INVALID_PARAMS, str(e))
         except ResourceNotFound as e:
@@ -2668,20 +2684,22 @@ class Call:
             line = conn._error_line(self.id, e.code, e.message, e.data)
         except BaseException as e:   # noqa: B902 - a handler must never take the server down
             line = conn._internal_error(self.id, "%s %r" % (self.kind, self.name), e)
+        finally:
+            self._work = None        # free the arguments even if the handler keeps its ctx
         self._settle(line)
 
     def cancel(self):
         """Settle without a response (notifications/cancelled); tell the handler."""
-        self.ctx._cancel()
+        self._cancel()
         self._settle(None)
 
     def expire(self):
         """Settle with the timeout answer (an isError result for tools); tell the handler."""
-        self.ctx._cancel()
+        self._cancel()
         conn = self.conn
         if self.kind == "tool":
             msg = "Tool %r timed out after %g seconds." % (self.name, self.timeout)
-            line = conn._result_line(self.id, _error_result(msg), self.ctx.era)
+            line = conn._result_line(self.id, _error_result(msg), self.era)
         else:
             line = conn._error_line(self.id, INTERNAL_ERROR, "Internal error: %s %r timed out "
                                     "after %g seconds" % (self.kind, self.name, self.timeout))
@@ -2689,29 +2707,30 @@ class Call:
 
     def reject(self, message):
         """Settle at once with message (for example: server busy)."""
-        self.ctx._cancel()
+        self._cancel()
         if self.kind == "tool":
-            line = self.conn._result_line(self.id, _error_result(message), self.ctx.era)
+            line = self.conn._result_line(self.id, _error_result(message), self.era)
         else:
             line = self.conn._error_line(self.id, INTERNAL_ERROR, message)
         self._settle(line)
 
     def _settle(self, line):
-        with self._lock:
+        conn = self.conn
+        with conn.lock:
             if self._settled:
                 return
             self._settled = True
-            self.conn._finished(self, line)
+            conn._finished(self, line)
 
     def _notify(self, method, params):
-        with self._lock:
+        with self.conn.lock:
             if self._settled:
                 return False
-            self.conn._emit_notification(method, params, self.ctx.era)
+            self.conn._emit_notification(method, params, self.era)
             return True
 
     def _elicit_modern(self, message, schema):
-        if "elicitation" not in (self.ctx.client_capabilities or {}):
+        if "elicitation" not in (self.client_capabilities or {}):
             raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
                                 {"requiredCapabilities": {"elicitation": {}}})
         self._asked += 1
@@ -2723,7 +2742,7 @@ class Call:
         return _elicit_answer(answer, schema, "inputResponses[%r]" % key)
 
     def _elicit_legacy(self, message, schema):
-        ctx, conn = self.ctx, self.conn
+        ctx, conn = self, self.conn
         if ctx.revision < "2025-06-18" or "elicitation" not in (ctx.client_capabilities or {}):
             raise ToolError("This tool needs to ask the user for input, but the client does not "
                             "support elicitation.")
@@ -2798,6 +2817,7 @@ class Connection:
         self.client_info = None
         self.log_level = None
         self.inflight = {}
+        self.lock = threading.Lock()      # settles calls and orders their notifications
         self.listens = {}
         self._server_requests = {}
         self._request_seq = 0
@@ -2940,9 +2960,9 @@ class Connection:
             if entry is None or not entry[2]:
                 out.append(self._error_line(rid, METHOD_NOT_FOUND, "Method not found"))
                 return
-            self._dispatch(entry, _Request(rid, key, method, params, LEGACY, self.revision,
-                                           self.client_capabilities, self.client_info, meta,
-                                           None, batch), out)
+            self._dispatch(entry, Call(self, rid, key, method, params, LEGACY, self.revision,
+                                       self.client_capabilities, self.client_info, meta,
+                                       None, batch), out)
         elif self.era == MODERN:
             out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: missing required "
                                         "_meta key %s" % PV_KEY))
@@ -3018,8 +3038,8 @@ class Connection:
             out.append(self._error_line(rid, METHOD_NOT_FOUND, "Method not found"))
             return
         info = meta.get(INFO_KEY)
-        self._dispatch(entry, _Request(rid, key, method, params, MODERN, MODERN_VERSION, caps,
-                                       info if type(info) is dict else None, meta, level, None),
+        self._dispatch(entry, Call(self, rid, key, method, params, MODERN, MODERN_VERSION, caps,
+                                   info if type(info) is dict else None, meta, level, None),
                        out)
 
     def _dispatch(self, entry, req, out):
@@ -3176,8 +3196,8 @@ class Connection:
                 if len(b.get("text", "")) > 4096:
                     return result, True
             return result, False
-        return Call(self, req, "tool", name, work,
-                    tool.timeout if tool.timeout is not None else s.timeout)
+        return req.start("tool", name, work,
+                         tool.timeout if tool.timeout is not None else s.timeout)
 
     def _read_resource(self, req):
         s = self.server
@@ -3208,7 +3228,7 @@ class Connection:
                 result["cacheScope"] = resource.cache_scope
             return result, any(len(c.get("text") or c.get("blob") or "") > 4096
                                for c in contents)
-        return Call(self, req, "resource", uri, work, s.timeout)
+        return req.start("resource", uri, work, s.timeout)
 
     def _subscribe(self, req):
         uri = req.params.get("uri") if req.params else None
@@ -3234,7 +3254,7 @@ class Connection:
 
         def work(ctx):
             return _prompt_result(prompt, prompt.handler(args, ctx), revision), False
-        return Call(self, req, "prompt", name, work, s.timeout)
+        return req.start("prompt", name, work, s.timeout)
 
     def _complete(self, req):
         s = self.server
@@ -3430,40 +3450,6 @@ class _Waiter:
         self.key = (True, rid)
         self.done = threading.Event()
         self.response = None
-
-
-class _Request:
-    """One admitted request and the era facts it is served under."""
-
-    __slots__ = ("id", "key", "method", "params", "era", "revision", "caps", "info", "meta",
-                 "level", "batch", "answers", "binding")
-
-    def __init__(self, rid, key, method, params, era, revision, caps, info, meta, level, batch):
-        self.id, self.key, self.method, self.params = rid, key, method, params
-        self.era, self.revision, self.caps, self.info = era, revision, caps, info
-        self.meta, self.level, self.batch = meta, level, batch
-        self.answers = self.binding = None
-
-    def admit_round_trip(self, server, name, args):
-        """Note what a modern request targets; verify a requestState and collect answers.
-
-        Raises -32602 for malformed inputResponses or a state that fails
-        verification (tampered, expired, or made for another request).
-        """
-        if self.era != MODERN:
-            return
-        self.binding = (self.method, name, args)      # digested only when a state is involved
-        responses, state = self.params.get("inputResponses"), self.params.get("requestState")
-        if responses is None and state is None:
-            return
-        if state is None or type(state) is not str or (
-                responses is not None and (type(responses) is not dict or any(
-                    type(v) is not dict for v in responses.values()))):
-            raise ProtocolError(INVALID_PARAMS, "Invalid params: a retry needs the requestState "
-                                "it was given and inputResponses as an object of objects")
-        answers = server._verify_state(_binding_digest(self.binding), state)
-        answers.update(responses or {})
-        self.answers = answers
 
 
 def _binding_digest(binding):
@@ -3954,7 +3940,7 @@ class _Runtime:
         if call.timeout is not None:
             import heapq
             self.seq += 1
-            heapq.heappush(self.deadlines, (call.ctx.deadline, self.seq, call))
+            heapq.heappush(self.deadlines, (call.deadline, self.seq, call))
 
     def _wake_watchdog(self):
         with self.lock:
