@@ -66,12 +66,13 @@ class SchemaError(ValueError):
 class Validator:
     """A compiled schema: call errors(instance) or is_valid(instance)."""
 
-    __slots__ = ("schema", "_root", "_max_errors")
+    __slots__ = ("schema", "_root", "_max_errors", "_accept")
 
-    def __init__(self, schema, root, max_errors=20):
+    def __init__(self, schema, root, max_errors=20, accept=None):
         self.schema = schema          # the caller's object, unchanged
         self._root = root
         self._max_errors = max_errors
+        self._accept = accept         # a quick sufficient test of validity, or None
 
     def errors(self, instance):
         """Return a list of messages, empty when instance is valid.
@@ -79,6 +80,8 @@ class Validator:
         Each message starts with the JSON pointer of the failing location in the
         instance (``(root)`` for the whole instance) and names the keyword.
         """
+        if self._accept is not None and self._accept(instance):
+            return []
         st = _State(self._max_errors)
         try:
             if self._root(instance, st, ()):
@@ -101,7 +104,8 @@ def compile_schema(schema, *, max_depth=64, max_subschemas=10000, max_errors=20)
     Raises SchemaError naming the JSON pointer inside the schema and the reason.
     """
     c = _Compiler(schema, max_depth, max_subschemas)
-    return Validator(schema, c.compile_root(), max_errors)
+    root = c.compile_root()
+    return Validator(schema, root, max_errors, _flat_object_accept(schema))
 
 
 def validate(schema, instance):
@@ -952,6 +956,53 @@ def _object_check(props, required, addl):
     return check
 
 
+_EXACT_TYPES = {"string": (str,), "boolean": (bool,), "integer": (int,), "number": (int, float),
+                "null": (type(None),), "array": (list,), "object": (dict,)}
+
+
+def _flat_object_accept(schema):
+    """For the usual flat tool schema, a quick test that accepts only valid instances.
+
+    Applies to an object schema whose properties constrain nothing but their
+    type. The test compares exact Python types, so it can say False for a valid
+    instance (1.0 for an integer, a str subclass); errors() then runs the full
+    check, which also finds the messages. Returns None for any other schema.
+    """
+    if not isinstance(schema, dict) or schema.get("type") != "object" or \
+            any(k in _KEYWORDS and k not in _SIMPLE_OBJECT for k in schema):
+        return None
+    props, addl = schema.get("properties", {}), schema.get("additionalProperties", True)
+    if not isinstance(props, dict) or addl not in (True, False, {}):
+        return None
+    types = {}
+    for name, p in props.items():
+        if p is True or p == {}:
+            types[name] = ()
+            continue
+        t = p.get("type") if isinstance(p, dict) else None
+        names = [t] if isinstance(t, str) else t
+        if not isinstance(names, list) or any(k in _KEYWORDS and k != "type" for k in p) or \
+                any(not isinstance(n, str) or n not in _EXACT_TYPES for n in names):
+            return None
+        types[name] = tuple(x for n in names for x in _EXACT_TYPES[n])
+    required = frozenset(schema.get("required", ()))
+    closed = addl is False
+    get, unknown = types.get, object()
+
+    def accept(x):
+        if type(x) is not dict or not required <= x.keys():
+            return False
+        for k, v in x.items():
+            t = get(k, unknown)
+            if t is unknown:
+                if closed:
+                    return False
+            elif t and type(v) not in t:
+                return False
+        return True
+    return accept
+
+
 def _required_check(names):
     def check(x, st, loc):
         if not isinstance(x, dict):
@@ -1116,6 +1167,7 @@ def _not_json(value):
 
 
 _decoder = json.JSONDecoder(object_pairs_hook=_pairs_hook, parse_constant=_no_constant)
+_scan_once = _decoder.scan_once         # raw_decode() without its Python frame
 _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 try:
     # One C encoder for the process: JSONEncoder.encode() builds a new one per call.
@@ -1189,7 +1241,10 @@ def decode_message(line, max_depth=32):
     if text[:1] in (" ", "\t", "\r"):
         text = text.lstrip(" \t\r")
     try:
-        value, end = _decoder.raw_decode(text)
+        value, end = _scan_once(text, 0)
+    except StopIteration as e:
+        raise ProtocolError(PARSE_ERROR, "Parse error: Expecting value at column %d"
+                            % (e.value + 1))
     except json.JSONDecodeError as e:
         raise ProtocolError(PARSE_ERROR, "Parse error: %s at column %d" % (e.msg, e.colno))
     except (ValueError, RecursionError) as e:
@@ -1338,6 +1393,8 @@ class Tool:
         self.timeout = timeout
         self.meta = meta
         self.nullable = frozenset()    # optional parameters for which null means "absent"
+        # A legacy client gets structuredContent only where it must be an object.
+        self._object_output = output_schema is None or _object_rooted(output_schema)
 
     def describe(self, revision):
         """Return the Tool object of tools/list, shaped for a protocol revision."""
@@ -2593,7 +2650,7 @@ class Call(Context):
     """
 
     __slots__ = ("conn", "key", "params", "meta", "batch", "kind", "name", "timeout",
-                 "_work", "answers", "binding", "_asked")
+                 "target", "arguments", "_work", "answers", "binding", "_asked")
 
     def __init__(self, conn, rid, key, method, params, era, revision, caps, info, meta,
                  level, batch):
@@ -2685,7 +2742,7 @@ class Call(Context):
         except BaseException as e:   # noqa: B902 - a handler must never take the server down
             line = conn._internal_error(self.id, "%s %r" % (self.kind, self.name), e)
         finally:
-            self._work = None        # free the arguments even if the handler keeps its ctx
+            self._work = self.arguments = None   # freed even if the handler keeps its ctx
         self._settle(line)
 
     def cancel(self):
@@ -2720,7 +2777,11 @@ class Call(Context):
             if self._settled:
                 return
             self._settled = True
-            conn._finished(self, line)
+            conn.inflight.pop(self.key, None)
+            if self.batch is not None:
+                self.batch.add(line)
+            elif line is not None:
+                conn.emit(line)
 
     def _notify(self, method, params):
         with self.conn.lock:
@@ -2891,9 +2952,10 @@ class Connection:
             out.append(self._error_line(None, INVALID_REQUEST,
                                         "Invalid Request: a message must be a JSON object"))
             return
-        has_id = "id" in msg
         rid = msg.get("id")
-        id_ok = has_id and _valid_id(rid)
+        t = type(rid)
+        id_ok = t is str or (t is int and -_MAX_ID <= rid <= _MAX_ID)     # _valid_id, inlined
+        has_id = id_ok or "id" in msg
         reply_id = rid if id_ok else None
         if msg.get("jsonrpc") != "2.0":
             out.append(self._error_line(reply_id, INVALID_REQUEST,
@@ -3188,16 +3250,18 @@ class Connection:
             msg = "Invalid arguments for tool %r:\n%s" % (
                 name, "\n".join("- " + p for p in problems))
             return self._result_line(req.id, _error_result(msg), req.era)
-        revision = req.revision
-
-        def work(ctx):
-            result = self._tool_result(tool, tool.handler(args, ctx), revision)
-            for b in result["content"]:
-                if len(b.get("text", "")) > 4096:
-                    return result, True
-            return result, False
-        return req.start("tool", name, work,
+        req.target, req.arguments = tool, args
+        return req.start("tool", name, Connection._tool_work,
                          tool.timeout if tool.timeout is not None else s.timeout)
+
+    @staticmethod
+    def _tool_work(call):
+        tool = call.target
+        result = call.conn._tool_result(tool, tool.handler(call.arguments, call), call.revision)
+        for b in result["content"]:
+            if len(b.get("text", "")) > 4096:
+                return result, True
+        return result, False
 
     def _read_resource(self, req):
         s = self.server
@@ -3315,13 +3379,6 @@ class Connection:
                                           "notifications": honoured}})
 
     # -- output ------------------------------------------------------------------
-    def _finished(self, call, line):
-        self.inflight.pop(call.key, None)
-        if call.batch is not None:
-            call.batch.add(line)
-        elif line is not None:
-            self.emit(line)
-
     def _not_found_line(self, rid, uri):
         if self.era == LEGACY:
             return self._error_line(rid, RESOURCE_NOT_FOUND_LEGACY, "Resource not found",
@@ -3374,54 +3431,50 @@ class Connection:
 
     def _tool_result(self, tool, value, revision):
         """Turn a handler's return value into a CallToolResult for the revision."""
-        checked = False               # content built here needs no checking
         structured = _MISSING
-        if type(value) is str:
-            content, is_error, checked = [{"type": "text", "text": value}], False, True
-        elif isinstance(value, ToolResult):
-            content, is_error = value.content, value.is_error
-            if value.structured is not None:
+        if type(value) is ToolResult or isinstance(value, ToolResult):
+            content, is_error, checked = value.content, value.is_error, False
+            if not is_error and value.structured is not None:
                 structured = value.structured
+        elif type(value) is str:          # content built here needs no checking
+            content, is_error, checked = [{"type": "text", "text": value}], False, True
         elif value is None and tool.output_schema is None:
             content, is_error, checked = [], False, True
         elif tool.output_schema is None and _looks_like_content(value):
-            content, is_error = list(value), False
+            content, is_error, checked = list(value), False, False
         else:
-            content, is_error, structured = None, False, value
-        if is_error:
-            structured = _MISSING
-        elif structured is not _MISSING:
-            if tool.output_validator is not None:
-                problems = tool.output_validator.errors(structured)
+            content, is_error, checked, structured = None, False, False, value
+        validator = tool.output_validator
+        if structured is not _MISSING:
+            if validator is not None:
+                problems = validator.errors(structured)
                 if problems:
                     raise _ResultInvalid("structuredContent does not match outputSchema: "
                                          + problems[0])
             if content is None:
                 content = [{"type": "text", "text": _encoder.encode(structured)}]
                 checked = True
-        elif tool.output_validator is not None:
+        elif validator is not None and not is_error:
             raise _ResultInvalid("the tool declares an outputSchema but returned no "
                                  "structured content")
         if not checked:
             problem = _check_content(content)
             if problem:
                 raise _ResultInvalid(problem)
-        if not checked and revision != MODERN_VERSION:   # blocks built here suit every revision
-            if revision < "2025-06-18":
-                content = [_down_level_block(b, revision) for b in content]
-            else:
-                for b in content:                          # only resource_link differs there
-                    if b["type"] == "resource_link":
-                        content = [_down_level_block(b, revision) for b in content]
-                        break
-        result = {"content": content}
+            if revision != MODERN_VERSION:     # blocks built here suit every revision
+                if revision < "2025-06-18":
+                    content = [_down_level_block(b, revision) for b in content]
+                else:
+                    for b in content:                      # only resource_link differs there
+                        if b["type"] == "resource_link":
+                            content = [_down_level_block(b, revision) for b in content]
+                            break
         if is_error:
-            result["isError"] = True
-        elif structured is not _MISSING and (revision == MODERN_VERSION or (
-                revision >= "2025-06-18" and type(structured) is dict and
-                (tool.output_schema is None or _object_rooted(tool.output_schema)))):
-            result["structuredContent"] = structured
-        return result
+            return {"content": content, "isError": True}
+        if structured is not _MISSING and (revision == MODERN_VERSION or (
+                revision >= "2025-06-18" and type(structured) is dict and tool._object_output)):
+            return {"content": content, "structuredContent": structured}
+        return {"content": content}
 
 
 _MISSING = object()

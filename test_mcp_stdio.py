@@ -654,6 +654,41 @@ class SchemaProperties(unittest.TestCase):
                 self.assertEqual(v1.errors(x), v2.errors(x))
         self.assertGreater(compiled, 300)
 
+    def test_flat_object_shortcut_agrees_with_full_check(self):
+        # Validator.errors skips the full check when a quick exact-type test accepts
+        # a flat object; that test must never accept what the full check rejects.
+        r = random.Random(20261201)
+        types = ["string", "integer", "number", "boolean", "null", "array", "object",
+                 ["string", "null"], ["integer", "boolean"]]
+        used = accepted = 0
+        for _ in range(400):
+            props = {}
+            for name in r.sample("abcd", r.randrange(0, 4)):
+                props[name] = r.choice([{"type": r.choice(types)}, {"type": r.choice(types),
+                                        "description": "d"}, True, {}])
+            s = {"type": "object", "properties": props}
+            if props and r.random() < 0.7:
+                s["required"] = r.sample(sorted(props), r.randrange(1, len(props) + 1))
+            if r.random() < 0.6:
+                s["additionalProperties"] = r.choice([False, True, {}])
+            v = compile_schema(s)
+            self.assertIsNotNone(v._accept, s)
+            full = mcp_stdio.Validator(s, v._root)
+            used += 1
+            for _ in range(10):
+                x = r.choice([{k: self.value(r) for k in r.sample("abcde", r.randrange(0, 5))},
+                              self.value(r), {"a": 1.0, "b": True, "c": "x"}])
+                if v._accept(x):
+                    accepted += 1
+                    self.assertEqual(full.errors(x), [], (s, x))
+                self.assertEqual(v.errors(x), full.errors(x), (s, x))
+        self.assertGreater(accepted, 200)
+        # Anything beyond a type keeps the full check.
+        for s in ({"type": "object", "properties": {"a": {"type": "string", "minLength": 2}}},
+                  {"type": "object", "additionalProperties": {"type": "string"}},
+                  {"type": "object", "properties": {"a": {"$ref": "#"}}}, {"type": "string"}):
+            self.assertIsNone(compile_schema(s)._accept, s)
+
 
 ###############################################################################
 # Wire codec and line splitter (sans-IO) ######################################
