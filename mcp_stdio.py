@@ -1311,26 +1311,21 @@ class LineSplitter:
             if data.startswith(_BOM):
                 data = data[3:]
         limit = self.max_line
-        start = 0
-        find = data.find
-        while True:
-            i = find(b"\n", start)
-            if i < 0:
-                break
-            end = i - 1 if i > start and data[i - 1] == 13 else i
-            if end - start > limit:
-                out.append(None)
-            elif end > start:
-                line = data[start:end]
-                if not line.isspace():
-                    out.append(line)
-            start = i + 1
-        rest = len(data) - start
+        parts = data.split(b"\n")
+        tail = parts.pop()                 # what follows the last LF: an incomplete line
+        if b"\r" in data:
+            parts = [p[:-1] if p[-1:] == b"\r" else p for p in parts]
+        if len(data) - len(tail) <= limit:
+            out = [p for p in parts if p and not p.isspace()]
+        else:
+            out = [p if len(p) <= limit else None for p in parts
+                   if p and (len(p) > limit or not p.isspace())]
+        rest = len(tail)
         if rest > limit + 1:
             out.append(None)
             self._discarding = True
         elif rest:
-            self._buf, self._held = [data[start:]], rest
+            self._buf, self._held = [tail], rest
         return out
 
     def pending(self):

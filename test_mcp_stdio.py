@@ -769,6 +769,33 @@ class Codec(unittest.TestCase):
         self.assertEqual(s2.feed(b'{"a":1}\xef\xbb\xbf\n'), [b'{"a":1}\xef\xbb\xbf'])
         self.assertEqual(s2.feed(b"a\rb\n"), [b"a\rb"])
 
+    def test_splitter_matches_a_model_under_random_chunking(self):
+        def model(stream, limit):
+            if stream.startswith(b"\xef\xbb\xbf"):
+                stream = stream[3:]
+            *lines, tail = stream.split(b"\n")
+            out = []
+            for line in lines:
+                line = line[:-1] if line.endswith(b"\r") else line
+                if len(line) > limit:
+                    out.append(None)
+                elif line.strip(b" \t\r\n\x0b\x0c"):
+                    out.append(line)
+            return out + [None] * (len(tail) > limit + 1)
+
+        r = random.Random(20261130)
+        pieces = [b"{}", b"x" * 7, b"y" * 8, b"z" * 9, b"w" * 30, b" ", b"\t", b"\r", b"\r\r",
+                  b"\xef\xbb\xbf", b"\xff", b""]
+        for _ in range(3000):
+            stream = b"\xef\xbb\xbf" * (r.random() < 0.2) + b"".join(
+                r.choice(pieces) + b"\n" * (r.random() < 0.7) for _ in range(r.randrange(12)))
+            s, got, i = mcp_stdio.LineSplitter(max_line=8), [], 0
+            while i < len(stream):
+                n = r.choice([1, 2, 3, 5, 9, 40])
+                got += s.feed(stream[i:i + n])
+                i += n
+            self.assertEqual(got, model(stream, 8), stream)
+
     def test_splitter_memory_is_bounded(self):
         s = mcp_stdio.LineSplitter(max_line=1000)
         chunk = b"z" * 65536
