@@ -1263,10 +1263,15 @@ def encode_message(message, large=False):
     large=True suits messages that carry long strings (it quotes clean ones
     without re-escaping them).
     """
+    return (_dumps(message, large) + "\n").encode("utf-8")
+
+
+def _dumps(value, large=False):
+    """Compact JSON text of value (see encode_message)."""
     if _c_encode is not None:
-        chunks = (_c_encode_large if large else _c_encode)(message, 0)   # list or tuple of str
-        return ((chunks[0] if len(chunks) == 1 else "".join(chunks)) + "\n").encode("utf-8")
-    return (_encoder.encode(message) + "\n").encode("utf-8")
+        chunks = (_c_encode_large if large else _c_encode)(value, 0)   # list or tuple of str
+        return chunks[0] if len(chunks) == 1 else "".join(chunks)
+    return _encoder.encode(value)
 
 
 class LineSplitter:
@@ -2878,6 +2883,7 @@ class Connection:
         self._server_requests = {}
         self._request_seq = 0
         self.splitter = LineSplitter(server.max_line)
+        self._method_chars = server.max_method // 4    # a name this short always fits
 
     # -- input ----------------------------------------------------------------
     def feed(self, data):
@@ -2950,6 +2956,37 @@ class Connection:
         rid = msg.get("id")
         t = type(rid)
         id_ok = t is str or (t is int and -_MAX_ID <= rid <= _MAX_ID)     # _valid_id, inlined
+        method = msg.get("method")
+        if not id_ok or type(method) is not str or msg.get("jsonrpc") != "2.0":
+            self._receive_other(msg, rid, id_ok, method, out)
+            return
+        # A request with a valid envelope.
+        if len(method) > self._method_chars and \
+                len(method.encode("utf-8", "surrogatepass")) > self.server.max_method:
+            out.append(self._error_line(rid, INVALID_REQUEST, "Invalid Request: method name "
+                                        "exceeds %d bytes" % self.server.max_method))
+            return
+        params = msg.get("params")
+        if params is not None and type(params) is not dict:
+            out.append(self._error_line(rid, INVALID_PARAMS,
+                                        'Invalid params: "params" must be an object'))
+            return
+        if size > self.server.max_params and params:
+            n = len(encode_message(params)) - 1
+            if n > self.server.max_params:
+                out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: params of %d "
+                                            "bytes exceed the limit of %d"
+                                            % (n, self.server.max_params)))
+                return
+        key = (t is str, rid)
+        if key in self.inflight:
+            out.append(self._error_line(rid, INVALID_REQUEST, "Invalid Request: id is already "
+                                        "in use by a request in flight"))
+            return
+        self._route(rid, key, method, params, out, batch)
+
+    def _receive_other(self, msg, rid, id_ok, method, out):
+        """Everything but a well-formed request: notifications, responses, bad envelopes."""
         has_id = id_ok or "id" in msg
         reply_id = rid if id_ok else None
         if msg.get("jsonrpc") != "2.0":
@@ -2963,41 +3000,20 @@ class Connection:
             out.append(self._error_line(reply_id, INVALID_REQUEST,
                                         'Invalid Request: a request needs a "method"'))
             return
-        method = msg["method"]
         if type(method) is not str:
             out.append(self._error_line(reply_id, INVALID_REQUEST,
                                         'Invalid Request: "method" must be a string'))
             return
-        if has_id and not id_ok:
+        if has_id:
             out.append(self._error_line(None, INVALID_REQUEST, 'Invalid Request: "id" must be '
                                         'a string or an integer within +/-(2^53-1)'))
             return
-        if len(method) > self.server.max_method // 4 and \
+        if len(method) > self._method_chars and \
                 len(method.encode("utf-8", "surrogatepass")) > self.server.max_method:
-            out.append(self._error_line(reply_id, INVALID_REQUEST, "Invalid Request: method name "
+            out.append(self._error_line(None, INVALID_REQUEST, "Invalid Request: method name "
                                         "exceeds %d bytes" % self.server.max_method))
             return
-        params = msg.get("params")
-        if not has_id:
-            self._receive_notification(method, params)
-            return
-        if params is not None and type(params) is not dict:
-            out.append(self._error_line(rid, INVALID_PARAMS,
-                                        'Invalid params: "params" must be an object'))
-            return
-        if params and size > self.server.max_params:
-            n = len(encode_message(params)) - 1
-            if n > self.server.max_params:
-                out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: params of %d "
-                                            "bytes exceed the limit of %d"
-                                            % (n, self.server.max_params)))
-                return
-        key = (type(rid) is str, rid)
-        if key in self.inflight:
-            out.append(self._error_line(rid, INVALID_REQUEST, "Invalid Request: id is already "
-                                        "in use by a request in flight"))
-            return
-        self._route(rid, key, method, params, out, batch)
+        self._receive_notification(method, msg.get("params"))
 
     # -- routing by era ------------------------------------------------------------
     def _route(self, rid, key, method, params, out, batch):
@@ -3393,7 +3409,9 @@ class Connection:
             else:
                 meta.setdefault(SERVER_INFO_KEY, self.server._info_modern)
         try:
-            line = encode_message({"jsonrpc": "2.0", "id": rid, "result": result}, large)
+            # The envelope is fixed: only the id and the result need encoding.
+            line = ('{"jsonrpc":"2.0","id":%s,"result":%s}\n' % (
+                rid if type(rid) is int else _dumps(rid), _dumps(result, large))).encode("utf-8")
         except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as e:
             return self._internal_error(rid, "result encoding", e)
         limit = self.server.max_response
