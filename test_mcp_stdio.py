@@ -769,6 +769,16 @@ class Codec(unittest.TestCase):
         self.assertEqual(s2.feed(b'{"a":1}\xef\xbb\xbf\n'), [b'{"a":1}\xef\xbb\xbf'])
         self.assertEqual(s2.feed(b"a\rb\n"), [b"a\rb"])
 
+    def test_large_encoding_matches_the_plain_encoder(self):
+        clean = "x" * 5000
+        samples = [clean, clean + '"', "\x01" * 5000, "é" * 5000, "\\" * 4097, "\u2028" * 5000,
+                   "short", "y" * 4096]
+        for s in samples:
+            for msg in ({"a": s, "b": [s, {"c": s}], s[:10]: s}, {"a": s, "b": s + "z"}):
+                self.assertEqual(mcp_stdio.encode_message(msg, large=True),
+                                 mcp_stdio.encode_message(msg), s[:12])
+                self.assertEqual(json.loads(mcp_stdio.encode_message(msg, large=True)), msg)
+
     def test_splitter_matches_a_model_under_random_chunking(self):
         def model(stream, limit):
             if stream.startswith(b"\xef\xbb\xbf"):
