@@ -37,7 +37,8 @@ class Session:
                                   stderr=subprocess.DEVNULL, bufsize=0, cwd=ROOT)
         self.fd_in = self.p.stdin.fileno()
         self.fd_out = self.p.stdout.fileno()
-        self.buf = b""
+        self.buf = bytearray()
+        self.pos = 0
 
     def write(self, data):
         view = memoryview(data)
@@ -53,15 +54,25 @@ class Session:
         return line
 
     def readline(self):
+        # A bytearray and a read position: slicing the rest off a bytes buffer per
+        # line would cost the client time quadratic in the lines per read.
+        buf, scan = self.buf, self.pos
         while True:
-            i = self.buf.find(b"\n")
+            i = buf.find(b"\n", scan)
             if i >= 0:
-                line, self.buf = self.buf[:i], self.buf[i + 1:]
+                line = bytes(buf[self.pos:i])
+                self.pos = i + 1
+                if self.pos == len(buf):
+                    buf.clear()
+                    self.pos = 0
                 return line
+            scan = len(buf) - self.pos         # the part already searched
+            del buf[:self.pos]
+            self.pos = 0
             chunk = os.read(self.fd_out, 1 << 20)
             if not chunk:
                 raise RuntimeError("server closed stdout")
-            self.buf += chunk
+            buf += chunk
 
     def request(self, rid, method, params=None):
         params = dict(params or {})
