@@ -3414,19 +3414,27 @@ class Connection:
         self.emit(encode_message({"jsonrpc": "2.0", "method": method, "params": params}))
 
     def _result_line(self, rid, result, era, large=False):
+        members = None
         if era == MODERN:
-            if "resultType" not in result:
-                result["resultType"] = "complete"
-            meta = result.get("_meta")
-            if meta is None:
-                result["_meta"] = self.server._result_meta
+            if result and not large and "resultType" not in result and "_meta" not in result:
+                members = self.server._complete_members
             else:
-                meta.setdefault(SERVER_INFO_KEY, self.server._info_modern)
+                if "resultType" not in result:
+                    result["resultType"] = "complete"
+                meta = result.get("_meta")
+                if meta is None:
+                    result["_meta"] = self.server._result_meta
+                else:
+                    meta.setdefault(SERVER_INFO_KEY, self.server._info_modern)
         try:
             # The envelope is fixed: only the id and the result need encoding.
             head = '{"jsonrpc":"2.0","id":%s,"result":' % (
                 rid if type(rid) is int else "".join(_chunks(rid)))
-            line = "".join((head, *_chunks(result, large), "}\n")).encode("utf-8")
+            if members is None:
+                line = "".join((head, *_chunks(result, large), "}\n"))
+            else:                    # the result without its "}", then the usual members
+                line = "".join((head, "".join(_chunks(result))[:-1], members, "}\n"))
+            line = line.encode("utf-8")
         except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as e:
             return self._internal_error(rid, "result encoding", e)
         limit = self.server.max_response
@@ -3601,6 +3609,10 @@ class Server(_Decorators):
         self.add(*tools, *resources, *templates, *prompts)
         self._info_modern = self._implementation(MODERN_VERSION)
         self._result_meta = {SERVER_INFO_KEY: self._info_modern}
+        # What _result_line adds to most modern results, encoded once (long keys
+        # cost more to escape than the rest of a small result).
+        self._complete_members = ',"resultType":"complete","_meta":%s}' % "".join(
+            _chunks(self._result_meta))
 
     def configure(self, **options):
         """Set limits and options (the keyword arguments of the constructor) before serving."""
