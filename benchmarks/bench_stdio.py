@@ -1,8 +1,11 @@
 """Measure MCP stdio servers over real pipes, as ratios to a minimal stdlib loop.
 
-    python benchmarks/bench_stdio.py [--modern] [--runs 3] [--server NAME=COMMAND ...]
+    python benchmarks/bench_stdio.py [--modern] [--runs 3] [--server NAME=COMMAND ...] [--only]
 
-For each server: cold start (spawn to the first tools/list answer; legacy
+It measures the demo run as a script (python mcp_stdio.py, compiled on every
+start), the demo run as a module (python -m mcp_stdio, cached bytecode), and
+benchmarks/decorated_server.py (a user's server: a decorated echo that imports
+mcp_stdio), plus any --server command (--only: just those). For each server: cold start (spawn to the first tools/list answer; legacy
 handshake first, or modern per-request _meta with --modern), lock-step echo
 latency (p50, p99) and calls/s, pipelined echo responses/s (a writer thread and a
 reader thread; every id must be answered once), 512 KiB echo MB/s, peak RSS, and
@@ -192,14 +195,22 @@ def main():
     ap.add_argument("--big-calls", type=int, default=20)
     ap.add_argument("--server", action="append", default=[], metavar="NAME=COMMAND",
                     help="another server to measure (repeatable)")
+    ap.add_argument("--only", action="store_true",
+                    help="measure only the loop and the --server commands")
     ap.add_argument("--json", action="store_true", help="print the medians as JSON")
     a = ap.parse_args()
     py = sys.executable
+    # A 512 KiB echo needs limits above the defaults of decision D-10 (256 KiB of
+    # params; 1 MiB of response, and the demo echo returns the text twice).
+    limits = ["--max-params", "1048576", "--max-response", "4194304"]
     servers = [("limit loop", [py, os.path.join(HERE, "limit_loop.py")]),
-               # A 512 KiB echo needs limits above the defaults of decision D-10 (256 KiB of
-               # params; 1 MiB of response, and the demo echo returns the text twice).
-               ("mcp_stdio", [py, os.path.join(ROOT, "mcp_stdio.py"), "--max-params", "1048576",
-                              "--max-response", "4194304"])]
+               # The demo as a script (compiled on every start) and as a module (cached).
+               ("mcp_stdio.py", [py, os.path.join(ROOT, "mcp_stdio.py")] + limits),
+               ("-m mcp_stdio", [py, "-m", "mcp_stdio"] + limits),
+               # A user's server: a decorated echo in its own file that imports mcp_stdio.
+               ("decorated", [py, os.path.join(HERE, "decorated_server.py")] + limits)]
+    if a.only:
+        servers = [s for s in servers if s[0] == "limit loop"]
     for spec in a.server:
         name, _, cmd = spec.partition("=")
         servers.append((name, shlex.split(cmd)))
@@ -216,15 +227,15 @@ def main():
     print("era: %s; runs: %d; python %s" % ("modern" if a.modern else "legacy", a.runs,
                                            sys.version.split()[0]))
     names = [n for n, _ in servers]
-    print("%-24s" % "figure" + "".join("%22s" % n for n in names))
+    print("%-24s" % "figure" + "".join("%20s" % n for n in names))
     for key, label, higher in FIELDS:
         cells = []
         for n in names:
             v = med[n][key]
             ratio = v / base[key] if base[key] else float("nan")
-            cells.append("%12s (%5.2fx)" % ("{:,.1f}".format(v) if v < 1000 else
+            cells.append("%11s (%4.2fx)" % ("{:,.1f}".format(v) if v < 1000 else
                                            "{:,.0f}".format(v), ratio))
-        print("%-24s" % label + "".join("%22s" % c for c in cells))
+        print("%-24s" % label + "".join("%20s" % c for c in cells))
     print("ratios are server / limit loop (higher is better for calls/s, responses/s, MB/s)")
 
 
