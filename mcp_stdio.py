@@ -1187,18 +1187,19 @@ def _large_encoder():
     character by character at about 200 MB/s, this check at 800 MB/s. A long
     string met twice (as text and in structuredContent) is quoted once.
     """
-    quoted = {}         # id -> JSON text; the message keeps every string alive meanwhile
+    quoted = {}         # id -> (the string, kept alive so its id stays its own; JSON text)
 
     def quote(s):
         if len(s) <= 4096:
             return _eb(s)
-        q = quoted.get(id(s))
-        if q is None:
-            if s.isascii() and not s.encode("ascii").translate(None, _SAFE_ASCII):
-                q = '"' + s + '"'
-            else:
-                q = _eb(s)
-            quoted[id(s)] = q
+        seen = quoted.get(id(s))
+        if seen is not None and seen[0] is s:
+            return seen[1]
+        if s.isascii() and not s.encode("ascii").translate(None, _SAFE_ASCII):
+            q = '"' + s + '"'
+        else:
+            q = _eb(s)
+        quoted[id(s)] = (s, q)
         return q
     return _c_make_encoder(None, _not_json, quote, None, ":", ",", False, False, False)
 
