@@ -2976,10 +2976,7 @@ class Connection:
             self._receive_other(msg, rid, id_ok, method, out)
             return
         # A request with a valid envelope.
-        if len(method) > self._method_chars and \
-                len(method.encode("utf-8", "surrogatepass")) > self.server.max_method:
-            out.append(self._error_line(rid, INVALID_REQUEST, "Invalid Request: method name "
-                                        "exceeds %d bytes" % self.server.max_method))
+        if len(method) > self._method_chars and self._refuse_long_method(rid, method, out):
             return
         params = msg.get("params")
         if params is not None and type(params) is not dict:
@@ -3023,12 +3020,17 @@ class Connection:
             out.append(self._error_line(None, INVALID_REQUEST, 'Invalid Request: "id" must be '
                                         'a string or an integer within +/-(2^53-1)'))
             return
-        if len(method) > self._method_chars and \
-                len(method.encode("utf-8", "surrogatepass")) > self.server.max_method:
-            out.append(self._error_line(None, INVALID_REQUEST, "Invalid Request: method name "
-                                        "exceeds %d bytes" % self.server.max_method))
+        if len(method) > self._method_chars and self._refuse_long_method(None, method, out):
             return
         self._receive_notification(method, msg.get("params"))
+
+    def _refuse_long_method(self, rid, method, out):
+        """Answer a method name longer than the limit in UTF-8 bytes; return True if it was."""
+        if len(method.encode("utf-8", "surrogatepass")) <= self.server.max_method:
+            return False
+        out.append(self._error_line(rid, INVALID_REQUEST, "Invalid Request: method name "
+                                    "exceeds %d bytes" % self.server.max_method))
+        return True
 
     # -- routing by era ------------------------------------------------------------
     def _route(self, rid, key, method, params, out, batch):

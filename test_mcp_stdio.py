@@ -961,6 +961,9 @@ class Admission(ProcTest):
                     -32600, 2, True)
         self.expect(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "\u00e9" * 65}).encode(),
                     -32600, 3, True)
+        # A notification is never answered, except this: the name is refused before
+        # anything can tell what it would have been (an error without id).
+        self.expect(json.dumps({"jsonrpc": "2.0", "method": m128 + "m"}).encode(), -32600)
 
     def test_notifications_and_responses_are_never_answered(self):
         for raw in (b'{"jsonrpc":"2.0","method":"nope"}',
