@@ -2818,22 +2818,22 @@ class Call(Context):
         return _elicit_answer(answer, schema, "inputResponses[%r]" % key)
 
     def _elicit_legacy(self, message, schema):
-        ctx, conn = self, self.conn
-        if ctx.revision < "2025-06-18" or "elicitation" not in (ctx.client_capabilities or {}):
+        conn = self.conn
+        if self.revision < "2025-06-18" or "elicitation" not in (self.client_capabilities or {}):
             raise ToolError("This tool needs to ask the user for input, but the client does not "
                             "support elicitation.")
         params = {"message": message, "requestedSchema": schema}
-        if ctx.revision >= "2025-11-25":
+        if self.revision >= "2025-11-25":
             params = {"mode": "form", "message": message, "requestedSchema": schema}
         waiter = conn._server_request("elicitation/create", params)
         limit = conn.server.elicit_timeout
-        if ctx.deadline is not None:
-            limit = min(limit, max(0.0, ctx.deadline - _monotonic()))
+        if self.deadline is not None:
+            limit = min(limit, max(0.0, self.deadline - _monotonic()))
         end = _monotonic() + limit
         while not waiter.done.wait(min(0.05, max(0.0, end - _monotonic()))):
-            if ctx.is_cancelled or _monotonic() >= end:
+            if self.is_cancelled or _monotonic() >= end:
                 conn._server_requests.pop(waiter.key, None)
-                if ctx.is_cancelled:
+                if self.is_cancelled:
                     raise ToolError("The request was cancelled while waiting for the user.")
                 raise ToolError("The user did not answer within %g seconds." % limit)
         msg = waiter.response
@@ -3471,7 +3471,7 @@ class Connection:
     def _tool_result(self, tool, value, revision):
         """Turn a handler's return value into a CallToolResult for the revision."""
         structured = _MISSING
-        if type(value) is ToolResult or isinstance(value, ToolResult):
+        if isinstance(value, ToolResult):
             content, is_error, checked = value.content, value.is_error, False
             if not is_error and value.structured is not None:
                 structured = value.structured
