@@ -1123,6 +1123,41 @@ def _if_check(if_fn, then_fn, else_fn):
 MODERN_VERSION = "2026-07-28"
 LEGACY_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 LATEST_LEGACY = "2025-11-25"
+REVISIONS = LEGACY_VERSIONS + (MODERN_VERSION,)
+
+# What each protocol revision added (or, with an end, later removed), from the
+# changelogs of the specification. Every "does this revision have X?" question
+# in this file asks _has(); no other code compares revision dates.
+_REVISION_TABLE = {
+    # feature: (first revision that has it, first revision that no longer has it)
+    "audio": ("2025-03-26", None),                   # audio content blocks
+    "tool_annotations": ("2025-03-26", None),        # Tool.annotations
+    "progress_message": ("2025-03-26", None),        # notifications/progress "message"
+    "completions": ("2025-03-26", None),             # the completions capability
+    "batches": ("2025-03-26", "2025-06-18"),         # JSON-RPC batches
+    "titles": ("2025-06-18", None),                  # "title" on tools, prompts, arguments...
+    "structured_content": ("2025-06-18", None),      # outputSchema, structuredContent
+    "resource_links": ("2025-06-18", None),          # resource_link content blocks
+    "content_meta": ("2025-06-18", None),            # _meta on content, contents and listings
+    "last_modified": ("2025-06-18", None),           # annotations.lastModified
+    "elicitation": ("2025-06-18", None),             # elicitation/create
+    "icons": ("2025-11-25", None),                   # icons on tools, resources, links...
+    "implementation_details": ("2025-11-25", None),  # Implementation description, websiteUrl
+    "elicitation_mode": ("2025-11-25", None),        # elicitation "mode": "form"
+    "id_less_errors": ("2025-11-25", None),          # errors without "id" in the schema
+    "per_request_meta": (MODERN_VERSION, None),      # no handshake: _meta on every request
+    "result_type": (MODERN_VERSION, None),           # resultType and the serverInfo stamp
+    "cache_hints": (MODERN_VERSION, None),           # ttlMs and cacheScope on results
+    "any_output_schema": (MODERN_VERSION, None),     # outputSchema need not be an object
+}
+_FEATURES = {rev: frozenset(name for name, (since, until) in _REVISION_TABLE.items()
+                            if since <= rev and (until is None or rev < until))
+             for rev in REVISIONS}
+
+
+def _has(revision, feature):
+    """Return True when protocol revision has feature (a name of the revision table)."""
+    return feature in _FEATURES[revision]
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -1414,20 +1449,20 @@ class Tool:
     def describe(self, revision):
         """Return the Tool object of tools/list, shaped for a protocol revision."""
         d = {"name": self.name}
-        newer = revision >= "2025-06-18"
-        if self.title is not None and newer:
+        features = _FEATURES[revision]
+        if self.title is not None and "titles" in features:
             d["title"] = self.title
         if self.description is not None:
             d["description"] = self.description
         d["inputSchema"] = self.input_schema
-        if self.output_schema is not None and newer and (
-                revision == MODERN_VERSION or _object_rooted(self.output_schema)):
+        if self.output_schema is not None and "structured_content" in features and (
+                "any_output_schema" in features or _object_rooted(self.output_schema)):
             d["outputSchema"] = self.output_schema
-        if self.annotations is not None and revision >= "2025-03-26":
+        if self.annotations is not None and "tool_annotations" in features:
             d["annotations"] = self.annotations
-        if self.icons is not None and revision >= "2025-11-25":
+        if self.icons is not None and "icons" in features:
             d["icons"] = self.icons
-        if self.meta is not None and newer:
+        if self.meta is not None and "content_meta" in features:
             d["_meta"] = self.meta
         return d
 
@@ -1498,8 +1533,10 @@ def _check_content(blocks):
 
 
 def _down_level_block(b, revision):
+    """Return content block b in a form that protocol revision knows."""
     t = b["type"]
-    if revision < "2025-06-18":
+    features = _FEATURES[revision]
+    if "resource_links" not in features:
         if t == "resource_link":
             return {"type": "text", "text": "Resource: %s (%s)" % (b.get("name"), b.get("uri"))}
         if "_meta" in b or "lastModified" in b.get("annotations", ()):
@@ -1508,10 +1545,10 @@ def _down_level_block(b, revision):
             if "annotations" in b:
                 b["annotations"] = {k: v for k, v in b["annotations"].items()
                                     if k != "lastModified"}
-    if t == "audio" and revision < "2025-03-26":
+    if t == "audio" and "audio" not in features:
         return {"type": "text", "text": "[audio content (%s) is not supported by protocol %s]"
                 % (b.get("mimeType"), revision)}
-    if t == "resource_link" and revision < "2025-11-25" and "icons" in b:
+    if t == "resource_link" and "icons" not in features and "icons" in b:
         b = {k: v for k, v in b.items() if k != "icons"}
     return b
 
@@ -1539,7 +1576,8 @@ def _describe(obj, revision, first):
     """The listing object of a resource, template or prompt, shaped for a revision."""
     d = dict(first)
     d["name"] = obj.name
-    if obj.title is not None and revision >= "2025-06-18":
+    features = _FEATURES[revision]
+    if obj.title is not None and "titles" in features:
         d["title"] = obj.title
     if obj.description is not None:
         d["description"] = obj.description
@@ -1549,13 +1587,13 @@ def _describe(obj, revision, first):
         if value is not None:
             d[key] = value
     if getattr(obj, "arguments", None):
-        d["arguments"] = [a if revision >= "2025-06-18" else
+        d["arguments"] = [a if "titles" in features else
                           {k: v for k, v in a.items() if k != "title"} for a in obj.arguments]
-    if obj.icons is not None and revision >= "2025-11-25":
+    if obj.icons is not None and "icons" in features:
         d["icons"] = obj.icons
-    if obj.meta is not None and revision >= "2025-06-18":
+    if obj.meta is not None and "content_meta" in features:
         d["_meta"] = obj.meta
-    if "annotations" in d and revision < "2025-06-18":
+    if "annotations" in d and "last_modified" not in features:
         d["annotations"] = {k: v for k, v in d["annotations"].items() if k != "lastModified"}
     return d
 
@@ -1715,7 +1753,7 @@ def _resource_contents(value, uri, mime_type, revision):
             raise _ResultInvalid("contents[%d] needs a uri and exactly one of text or blob" % i)
         if "blob" in c and (len(c["blob"]) % 4 or not _BASE64_RE.match(c["blob"])):
             raise _ResultInvalid("contents[%d] blob is not base64" % i)
-        if "_meta" in c and revision < "2025-06-18":
+        if "_meta" in c and not _has(revision, "content_meta"):
             c = {k: v for k, v in c.items() if k != "_meta"}
         out.append(c)
     return out
@@ -1740,8 +1778,7 @@ def _prompt_result(prompt, value, revision):
         problem = _check_content([m.get("content")])
         if problem:
             raise _ResultInvalid("messages[%d]: %s" % (i, problem))
-        content = m["content"] if revision == MODERN_VERSION else \
-            _down_level_block(m["content"], revision)
+        content = _down_level_block(m["content"], revision)
         out.append({"role": m["role"], "content": content})
     result = {"messages": out}
     if isinstance(description, str):
@@ -2227,14 +2264,14 @@ def _wants_structure(ret):
 
 
 def _tool_value(value, structured):
-    """Map a decorated tool's return value to what Connection._tool_result accepts."""
+    """Map a decorated tool's return value to what _tool_result accepts."""
     if isinstance(value, ToolResult) or isinstance(value, str) or value is None:
         return value
     if isinstance(value, dict) and value.get("type") in _CONTENT_FIELDS and not structured:
         return [value]
     if isinstance(value, (bytes, bytearray)):
-        raise TypeError("a tool returned bytes: wrap them with mcp_stdio.image() or "
-                        "mcp_stdio.audio()")
+        raise _ResultInvalid("it is bytes: wrap them with mcp_stdio.image() or "
+                             "mcp_stdio.audio()")
     if structured or isinstance(value, dict) or _is_dataclass(type(value)):
         data = _to_json(value)
         return ToolResult([{"type": "text", "text": _encoder.encode(data)}], structured=data)
@@ -2447,17 +2484,213 @@ def _checked_conversion(builder, annotation, where):
 
 
 ###############################################################################
+# Outcomes: results and errors on the wire ####################################
+###############################################################################
+#
+# What a request produced (a result dict, a tool's return value, or an
+# exception) becomes one wire line here, shaped for the revision in use.
+# Nothing else in the file builds a response line.
+
+class _ResultInvalid(Exception):
+    """A handler's result failed its own checks; the message names the problem."""
+
+
+class _TimedOut(Exception):
+    """A call ran past its time limit."""
+
+    def __init__(self, seconds):
+        Exception.__init__(self, seconds)
+        self.seconds = seconds
+
+
+class _Busy(Exception):
+    """No worker could take a call; the message says why."""
+
+
+class _InputRequired(BaseException):
+    """Unwinds a modern handler that needs an answer it does not have yet.
+
+    A BaseException so that a handler's own ``except Exception`` cannot swallow it.
+    """
+
+    def __init__(self, key, request):
+        BaseException.__init__(self, key)
+        self.key, self.request = key, request
+
+
+_MISSING = object()
+
+
+def _valid_id(rid):
+    t = type(rid)
+    return t is str or (t is int and -_MAX_ID <= rid <= _MAX_ID)
+
+
+def _error_line(rid, code, message, data=None, null_id=False):
+    """The line of a JSON-RPC error; rid None means the request id is unknown."""
+    err = {"code": code, "message": message}
+    if data is not None:
+        err["data"] = data
+    if rid is None:
+        # The 2025-11-25 and later schemas allow an error without "id"; strict
+        # JSON-RPC peers may ask for "id": null instead.
+        if null_id:
+            return encode_message({"jsonrpc": "2.0", "id": None, "error": err})
+        return encode_message({"jsonrpc": "2.0", "error": err})
+    return encode_message({"jsonrpc": "2.0", "id": rid, "error": err})
+
+
+def _notification_line(method, params):
+    return encode_message({"jsonrpc": "2.0", "method": method, "params": params})
+
+
+def _result_line(rid, result, stamp=None, large=False):
+    """The line of a JSON-RPC result; raises _ResultInvalid when JSON cannot carry it.
+
+    stamp is the (members, meta) pair of a modern server (resultType and the
+    serverInfo _meta every modern result carries) or None for legacy.
+    """
+    members = None
+    if stamp is not None:
+        if result and not large and "resultType" not in result and "_meta" not in result:
+            members = stamp[0]
+        else:
+            if "resultType" not in result:
+                result["resultType"] = "complete"
+            meta = result.get("_meta")
+            if meta is None:
+                result["_meta"] = stamp[1]
+            else:
+                meta.setdefault(SERVER_INFO_KEY, stamp[1][SERVER_INFO_KEY])
+    try:
+        # The envelope is fixed: only the id and the result need encoding.
+        head = '{"jsonrpc":"2.0","id":%s,"result":' % (
+            rid if type(rid) is int else "".join(_chunks(rid)))
+        if members is None:
+            line = "".join((head, *_chunks(result, large), "}\n"))
+        else:                    # the result without its "}", then the usual members
+            line = "".join((head, "".join(_chunks(result))[:-1], members, "}\n"))
+        return line.encode("utf-8")
+    except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as e:
+        raise _ResultInvalid(_not_json_problem(e))
+
+
+def _not_json_problem(exc):
+    """Say why encoding failed, without the value that made it fail."""
+    if isinstance(exc, UnicodeEncodeError):
+        return "it holds a string that is not valid Unicode (a lone surrogate)"
+    if isinstance(exc, TypeError):        # our own message: "<type> is not JSON serializable"
+        return "it holds a value JSON cannot carry (%s)" % str(exc)[:100]
+    if isinstance(exc, RecursionError):
+        return "it is nested too deeply or contains a cycle"
+    return "it holds a number JSON cannot carry (NaN or infinity)"
+
+
+def _stamp(server):
+    """The (members, meta) stamp of modern results for server, encoded once."""
+    meta = {SERVER_INFO_KEY: server._implementation(MODERN_VERSION)}
+    # Long keys cost more to escape than the rest of a small result.
+    return ',"resultType":"complete","_meta":%s}' % "".join(_chunks(meta)), meta
+
+
+def _error_result(message):
+    return {"content": [{"type": "text", "text": message}], "isError": True}
+
+
+def _looks_like_content(value):
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(b, dict) and b.get("type") in _CONTENT_FIELDS for b in value)
+
+
+def _tool_result(tool, value, revision):
+    """Turn a tool handler's return value into a CallToolResult for the revision.
+
+    Raises _ResultInvalid when the value fails the tool's own checks.
+    """
+    structured = _MISSING
+    if isinstance(value, ToolResult):
+        content, is_error, checked = value.content, value.is_error, False
+        if not is_error and value.structured is not None:
+            structured = value.structured
+    elif type(value) is str:          # content built here needs no checking
+        content, is_error, checked = [{"type": "text", "text": value}], False, True
+    elif value is None and tool.output_schema is None:
+        content, is_error, checked = [], False, True
+    elif tool.output_schema is None and _looks_like_content(value):
+        content, is_error, checked = list(value), False, False
+    else:
+        content, is_error, checked, structured = None, False, False, value
+    validator = tool.output_validator
+    if structured is not _MISSING:
+        if validator is not None:
+            problems = validator.errors(structured)
+            if problems:
+                raise _ResultInvalid("structuredContent does not match outputSchema: "
+                                     + problems[0])
+        if content is None:
+            try:
+                content = [{"type": "text", "text": _encoder.encode(structured)}]
+            except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as e:
+                raise _ResultInvalid(_not_json_problem(e))
+            checked = True
+    elif validator is not None and not is_error:
+        raise _ResultInvalid("the tool declares an outputSchema but returned no "
+                             "structured content")
+    features = _FEATURES[revision]
+    if not checked:
+        problem = _check_content(content)
+        if problem:
+            raise _ResultInvalid(problem)
+        if "resource_links" not in features or "icons" not in features:
+            content = [_down_level_block(b, revision) for b in content]
+    if is_error:
+        return {"content": content, "isError": True}
+    if structured is not _MISSING and ("any_output_schema" in features or (
+            "structured_content" in features and type(structured) is dict and
+            tool._object_output)):
+        return {"content": content, "structuredContent": structured}
+    return {"content": content}
+
+
+def _format_traceback(exc):
+    """The traceback of exc as text, built without importing traceback.
+
+    A failure path must not depend on resources it may not get (an import can
+    fail when the process is out of file descriptors).
+    """
+    lines = ["Traceback (most recent call last):\n"]
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        lines.append('  File "%s", line %d, in %s\n' % (code.co_filename, tb.tb_lineno,
+                                                        code.co_name))
+        tb = tb.tb_next
+    try:
+        detail = str(exc)
+    except Exception:   # noqa: BLE001 - a broken __str__ must not hide the incident
+        detail = "(the exception cannot be shown)"
+    lines.append("%s: %s\n" % (type(exc).__name__, detail) if detail else
+                 "%s\n" % type(exc).__name__)
+    return "".join(lines)
+
+
+###############################################################################
 # Protocol engine (sans-IO) ###################################################
 ###############################################################################
 #
-# A Connection turns inbound bytes into outbound lines and Calls. It does no
-# I/O: feed() returns lines to write now and Calls to run (on any thread);
-# everything a Call produces later goes through the connection's emit().
+# A Connection turns inbound bytes into outbound lines and Calls; it reads no
+# stream, writes none, starts no thread and never waits. What it needs from
+# the world comes in as arguments: emit(line) for lines produced later, a
+# lock, clock() and wall_clock() for deadlines and request states, random(n)
+# for incident numbers and keys, report(line, detail) for diagnostics, and
+# context(call) making the object a handler receives.
 #
-# Era state machine per connection (decision D-02):
-#   UNLOCKED --initialize ok--> LEGACY(revision)
-#   UNLOCKED --admitted modern request (not server/discover)--> MODERN
-# After the lock, traffic of the other era is refused with -32600 era-mismatch.
+# Threading contract: feed() and close() are called by one reading thread at a
+# time. run(), settle(), expire(), reject(), cancel(), notify(), progress(),
+# log() and the elicitation methods may be called from any thread: they
+# settle a call or emit under the given lock, and a call is answered at most
+# once. Catalog reads use the server's tables as they are when a request is
+# admitted.
 
 PV_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
@@ -2468,123 +2701,37 @@ SUB_KEY = "io.modelcontextprotocol/subscriptionId"
 
 UNLOCKED, LEGACY, MODERN = "unlocked", "legacy", "modern"
 
-
-class Context:
-    """What a handler knows about its request, and how it reports while it runs.
-
-    Attributes: request_id, method, era ("legacy" or "modern"), revision,
-    client_capabilities, client_info, deadline (time.monotonic() value or None),
-    progress_token. cancelled is a threading.Event set on cancellation or timeout.
-    Handlers receive the request's Call, which is a Context; it is never built
-    directly.
-    """
-
-    __slots__ = ("id", "method", "era", "revision", "client_capabilities", "client_info",
-                 "deadline", "progress_token", "log_level", "_event", "_cancelled",
-                 "_settled", "_last_progress", "__weakref__")
-
-    @property
-    def request_id(self):
-        """The JSON-RPC id of the request (a string or an integer)."""
-        return self.id
-
-    @property
-    def cancelled(self):
-        """A threading.Event that is set when the request is cancelled or times out."""
-        if self._event is None:
-            ev = threading.Event()
-            self._event = ev
-            if self._cancelled:      # checked after publishing: _cancel() may have run meanwhile
-                ev.set()
-        return self._event
-
-    @property
-    def is_cancelled(self):
-        """True once the request was cancelled or timed out."""
-        return self._cancelled
-
-    def _cancel(self):
-        self._cancelled = True
-        if self._event is not None:
-            self._event.set()
-
-    def sleep(self, seconds):
-        """Sleep up to seconds; return True early if the request is cancelled meanwhile."""
-        return self.cancelled.wait(seconds)
-
-    def progress(self, progress, total=None, message=None):
-        """Send notifications/progress when the client asked for it (a progressToken).
-
-        Values must increase; a value that does not is dropped. Nothing is sent
-        after the response or a cancellation.
-        """
-        if self.progress_token is None or self._settled or not _is_number(progress):
-            return False
-        if self._last_progress is not None and progress <= self._last_progress:
-            return False
-        self._last_progress = progress
-        params = {"progressToken": self.progress_token, "progress": progress}
-        if _is_number(total):
-            params["total"] = total
-        if isinstance(message, str) and self.revision >= "2025-03-26":
-            params["message"] = message
-        return self._notify("notifications/progress", params)
-
-    def elicit(self, message, schema):
-        """Ask the user for input (a flat object schema of primitives); return an ElicitResult.
-
-        Modern clients get an InputRequiredResult and retry the request with the
-        answer: the handler then runs again from the start, so it must be safe
-        to repeat up to its elicit() calls. Legacy clients (2025-06-18 and later)
-        get an elicitation/create request and the handler waits for the answer.
-        A client without the elicitation capability gets -32021 (modern) or a
-        ToolError (legacy).
-        """
-        _check_elicitation_schema(schema)
-        if self._settled:
-            raise ToolError("the request is no longer in flight")
-        if self.era == MODERN:
-            return self._elicit_modern(message, schema)
-        return self._elicit_legacy(message, schema)
-
-    def log(self, level, message, data=None):
-        """Log for the client when it asked for logs at this level, else one line on stderr."""
-        if level not in _LEVEL_RANK:
-            raise ValueError("unknown log level %r; use one of %s" % (level, ", ".join(_LEVELS)))
-        threshold = self.log_level if self.era == MODERN else self.conn.log_level
-        if threshold is not None and not self._settled and \
-                _LEVEL_RANK[level] >= _LEVEL_RANK[threshold]:
-            payload = message if data is None else {"message": message, "data": data}
-            params = {"level": level, "logger": self.name, "data": payload}
-            if self._notify("notifications/message", params):
-                return True
-        _diag("%s: %s" % (level, str(message)[:500]))
-        return False
-
-
-_DIAG_STATE = {"last": None, "at": 0.0, "repeats": 0}
-
-
-def _diag(line):
-    """Write one diagnostic line to stderr (never request payloads).
-
-    A line identical to the previous one within a second is counted instead of
-    written, so hostile input cannot flood a client that does not drain stderr.
-    """
-    st = _DIAG_STATE
-    now = _monotonic()
-    if line == st["last"] and now - st["at"] < 1.0:
-        st["repeats"] += 1
-        return
-    text = line
-    if st["repeats"]:
-        text = "(previous message repeated %d times) %s" % (st["repeats"], line)
-    st["last"], st["at"], st["repeats"] = line, now, 0
-    try:
-        sys.stderr.write("mcp_stdio: %s\n" % text.replace("\n", " ")[:1000])
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
+# The era of a connection, as a state machine: (era, event) -> (action, era after).
+# Events: "initialize" (the legacy handshake), "modern" (a request whose _meta
+# names a protocol version), "discover" (server/discover with that _meta),
+# "modern_initialize" (initialize with that _meta: a method the modern
+# revision removed), "ping", "plain_discover" and "plain" (requests without it).
+# The era after applies only when the action admits the request: a refused
+# message changes nothing. server/discover never locks, because real clients
+# probe with it and then send initialize.
+_ERA_MACHINE = {
+    (UNLOCKED, "initialize"): ("handshake", LEGACY),
+    (UNLOCKED, "modern"): ("serve_modern", MODERN),
+    (UNLOCKED, "discover"): ("serve_modern", UNLOCKED),
+    (UNLOCKED, "modern_initialize"): ("removed_method", UNLOCKED),
+    (UNLOCKED, "ping"): ("pong", UNLOCKED),
+    (UNLOCKED, "plain_discover"): ("needs_handshake", UNLOCKED),
+    (UNLOCKED, "plain"): ("needs_handshake", UNLOCKED),
+    (LEGACY, "initialize"): ("already_initialized", LEGACY),
+    (LEGACY, "modern"): ("legacy_refuses_meta", LEGACY),
+    (LEGACY, "discover"): ("legacy_refuses_meta", LEGACY),
+    (LEGACY, "modern_initialize"): ("already_initialized", LEGACY),
+    (LEGACY, "ping"): ("serve_legacy", LEGACY),
+    (LEGACY, "plain_discover"): ("legacy_refuses_discover", LEGACY),
+    (LEGACY, "plain"): ("serve_legacy", LEGACY),
+    (MODERN, "initialize"): ("modern_refuses_initialize", MODERN),
+    (MODERN, "modern"): ("serve_modern", MODERN),
+    (MODERN, "discover"): ("serve_modern", MODERN),
+    (MODERN, "modern_initialize"): ("removed_method", MODERN),
+    (MODERN, "ping"): ("missing_meta", MODERN),
+    (MODERN, "plain_discover"): ("missing_meta", MODERN),
+    (MODERN, "plain"): ("missing_meta", MODERN),
+}
 
 
 class ElicitResult:
@@ -2601,17 +2748,6 @@ class ElicitResult:
 
     def __repr__(self):
         return "ElicitResult(%r, %r)" % (self.action, self.content)
-
-
-class _InputRequired(BaseException):
-    """Unwinds a modern handler that needs an answer it does not have yet.
-
-    A BaseException so that a handler's own ``except Exception`` cannot swallow it.
-    """
-
-    def __init__(self, key, request):
-        BaseException.__init__(self, key)
-        self.key, self.request = key, request
 
 
 _PRIMITIVE_TYPES = ("string", "number", "integer", "boolean")
@@ -2654,18 +2790,33 @@ def _unb64(text):
     return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
-class Call(Context):
-    """One admitted request; for tools/call, resources/read and prompts/get, also its run.
+def _binding_digest(binding):
+    """[method, target, digest of the arguments]: what a requestState is bound to."""
+    import hashlib
+    method, name, args = binding
+    digest = hashlib.sha256(json.dumps(args, sort_keys=True, separators=(",", ":"),
+                                       ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    return [method, name, digest.hexdigest()[:32]]
 
-    Every request is admitted as a Call, and the method handlers read it. Those
-    whose work may take time return it started (start()); a Connection returns
-    such Calls from feed() and the runtime calls run() on any thread. Exactly one
-    of run(), cancel(), expire() and reject() settles it; only the first one that
-    settles sends anything. The handler receives the Call as its Context.
+
+# A requestState is honoured this long after it was made (seconds): long enough
+# for a person to answer a question, short enough that a leaked one goes stale.
+_STATE_TTL = 600
+
+
+class Call:
+    """One admitted request: what it asks and whether it has been answered.
+
+    Connection.feed() returns the Calls whose work may take time (tools/call,
+    resources/read, prompts/get); run each with run() on any thread. The
+    handler receives a Context made for the call.
     """
 
-    __slots__ = ("conn", "key", "params", "meta", "batch", "kind", "name", "timeout",
-                 "target", "arguments", "_work", "answers", "binding", "_asked")
+    __slots__ = ("conn", "id", "key", "method", "params", "era", "revision",
+                 "client_capabilities", "client_info", "meta", "log_level", "batch", "kind",
+                 "name", "timeout", "deadline", "progress_token", "target", "arguments",
+                 "work", "answers", "binding", "asked", "settled", "cancelled",
+                 "last_progress", "on_cancel")
 
     def __init__(self, conn, rid, key, method, params, era, revision, caps, info, meta,
                  level, batch):
@@ -2681,21 +2832,21 @@ class Call(Context):
         self.meta = meta
         self.log_level = level
         self.batch = batch
-        self.answers = self.binding = None   # set by admit_round_trip (modern retries)
-        self._settled = self._cancelled = False
-        self._event = self._last_progress = None
+        self.kind = self.name = self.answers = self.binding = None
+        self.settled = self.cancelled = False
+        self.last_progress = self.on_cancel = self.progress_token = self.deadline = None
 
     def start(self, kind, name, work, timeout):
         """Make this request a call of kind ("tool", "resource" or "prompt"); return it.
 
-        work(call) returns (result dict, large) and runs in run().
+        work(call, ctx) returns (result dict, large) and runs in run().
         """
         self.kind = kind
         self.name = name
-        self._work = work
+        self.work = work
         self.timeout = timeout
-        self.deadline = None if timeout is None else _monotonic() + timeout
-        self._asked = 0
+        self.deadline = None if timeout is None else self.conn._clock() + timeout
+        self.asked = 0
         meta = self.meta
         token = meta.get("progressToken") if meta else None
         if token is not None and (type(token) is not str and
@@ -2704,188 +2855,97 @@ class Call(Context):
         self.progress_token = token
         return self
 
-    def admit_round_trip(self, server, name, args):
-        """Note what a modern request targets; verify a requestState and collect answers.
-
-        Raises -32602 for malformed inputResponses or a state that fails
-        verification (tampered, expired, or made for another request).
-        """
-        if self.era != MODERN:
-            return
-        self.binding = (self.method, name, args)      # digested only when a state is involved
-        responses, state = self.params.get("inputResponses"), self.params.get("requestState")
-        if responses is None and state is None:
-            return
-        if state is None or type(state) is not str or (
-                responses is not None and (type(responses) is not dict or any(
-                    type(v) is not dict for v in responses.values()))):
-            raise ProtocolError(INVALID_PARAMS, "Invalid params: a retry needs the requestState "
-                                "it was given and inputResponses as an object of objects")
-        answers = server._verify_state(_binding_digest(self.binding), state)
-        answers.update(responses or {})
-        self.answers = answers
+    def run(self, ctx=None):
+        """Run the handler and send its answer (unless the call is already settled)."""
+        self.conn.run(self, ctx)
 
     @property
-    def settled(self):
-        return self._settled
-
-    def run(self):
-        """Run the handler and send its response (unless already cancelled or timed out)."""
-        if self._settled:
-            return
-        conn = self.conn
-        try:
-            result, large = self._work(self)
-            if self._settled:
-                return
-            if self.answers is not None and self.kind == "resource":
-                result["ttlMs"], result["cacheScope"] = 0, "private"   # a retry: never cache
-            line = conn._result_line(self.id, result, self.era, large)
-        except _InputRequired as e:
-            line = conn._result_line(self.id, conn.server._input_required(
-                _binding_digest(self.binding), dict(self.answers or {}), e.key, e.request),
-                self.era)
-        except ToolError as e:
-            if self.kind == "tool":
-                line = conn._result_line(self.id, _error_result(str(e)), self.era)
-            else:
-                line = conn._error_line(self.id, INVALID_PARAMS, str(e))
-        except ResourceNotFound as e:
-            line = conn._not_found_line(self.id, e.uri)
-        except ProtocolError as e:
-            line = conn._error_line(self.id, e.code, e.message, e.data)
-        except BaseException as e:   # noqa: B902 - a handler must never take the server down
-            line = conn._internal_error(self.id, "%s %r" % (self.kind, self.name), e)
-        finally:
-            self._work = self.arguments = None   # freed even if the handler keeps its ctx
-        self._settle(line)
-
-    def cancel(self):
-        """Settle without a response (notifications/cancelled); tell the handler."""
-        self._cancel()
-        self._settle(None)
-
-    def expire(self):
-        """Settle with the timeout answer (an isError result for tools); tell the handler."""
-        self._cancel()
-        conn = self.conn
-        if self.kind == "tool":
-            msg = "Tool %r timed out after %g seconds." % (self.name, self.timeout)
-            line = conn._result_line(self.id, _error_result(msg), self.era)
-        else:
-            line = conn._error_line(self.id, INTERNAL_ERROR, "Internal error: %s %r timed out "
-                                    "after %g seconds" % (self.kind, self.name, self.timeout))
-        self._settle(line)
-
-    def reject(self, message):
-        """Settle at once with message (for example: server busy)."""
-        self._cancel()
-        if self.kind == "tool":
-            line = self.conn._result_line(self.id, _error_result(message), self.era)
-        else:
-            line = self.conn._error_line(self.id, INTERNAL_ERROR, message)
-        self._settle(line)
-
-    def _settle(self, line):
-        conn = self.conn
-        with conn.lock:
-            if self._settled:
-                return
-            self._settled = True
-            conn.inflight.pop(self.key, None)
-            if self.batch is not None:
-                self.batch.add(line)
-            elif line is not None:
-                conn.emit(line)
-
-    def _notify(self, method, params):
-        with self.conn.lock:
-            if self._settled:
-                return False
-            self.conn._emit_notification(method, params, self.era)
-            return True
-
-    def _elicit_modern(self, message, schema):
-        if "elicitation" not in (self.client_capabilities or {}):
-            raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
-                                {"requiredCapabilities": {"elicitation": {}}})
-        self._asked += 1
-        key = "elicit-%d" % self._asked
-        answer = (self.answers or {}).get(key)
-        if answer is None:
-            raise _InputRequired(key, {"method": "elicitation/create", "params": {
-                "mode": "form", "message": message, "requestedSchema": schema}})
-        return _elicit_answer(answer, schema, "inputResponses[%r]" % key)
-
-    def _elicit_legacy(self, message, schema):
-        conn = self.conn
-        if self.revision < "2025-06-18" or "elicitation" not in (self.client_capabilities or {}):
-            raise ToolError("This tool needs to ask the user for input, but the client does not "
-                            "support elicitation.")
-        params = {"message": message, "requestedSchema": schema}
-        if self.revision >= "2025-11-25":
-            params = {"mode": "form", "message": message, "requestedSchema": schema}
-        waiter = conn._server_request("elicitation/create", params)
-        limit = conn.server.elicit_timeout
-        if self.deadline is not None:
-            limit = min(limit, max(0.0, self.deadline - _monotonic()))
-        end = _monotonic() + limit
-        while not waiter.done.wait(min(0.05, max(0.0, end - _monotonic()))):
-            if self.is_cancelled or _monotonic() >= end:
-                conn._server_requests.pop(waiter.key, None)
-                if self.is_cancelled:
-                    raise ToolError("The request was cancelled while waiting for the user.")
-                raise ToolError("The user did not answer within %g seconds." % limit)
-        msg = waiter.response
-        if "error" in msg:
-            err = msg["error"] if isinstance(msg["error"], dict) else {}
-            raise ToolError("The client could not ask the user: %s" % _short(err.get("message"),
-                                                                               200))
-        try:
-            return _elicit_answer(msg.get("result"), schema, "the elicitation answer")
-        except ProtocolError as e:
-            raise ToolError(e.message.replace("Invalid params: ", "The client sent an invalid "
-                                              "answer: "))
+    def is_cancelled(self):
+        return self.cancelled
 
 
-def _error_result(message):
-    return {"content": [{"type": "text", "text": message}], "isError": True}
+class _Route:
+    """How a method is served: its handler, the eras that have it, the capability it needs."""
+
+    __slots__ = ("handler", "modern", "legacy", "capability")
+
+    def __init__(self, handler, *, modern, legacy, capability=None):
+        self.handler, self.modern, self.legacy = handler, modern, legacy
+        self.capability = capability
+
+
+class _Notice:
+    """A method's answer that is a notification now, its response coming later."""
+
+    __slots__ = ("method", "params")
+
+    def __init__(self, method, params):
+        self.method, self.params = method, params
+
+
+class _Question:
+    """A request the server sent to the client, waiting for its response."""
+
+    __slots__ = ("key", "on_answer", "response")
+
+    def __init__(self, rid, on_answer):
+        self.key = (True, rid)
+        self.on_answer = on_answer
+        self.response = None     # the response message, or None if the connection closed
 
 
 class _Batch:
-    """Collects the responses of one 2025-03-26 batch and emits them as one array."""
+    """Collects the responses of one 2025-03-26 batch and emits them as one array.
 
-    def __init__(self, conn):
-        self.conn = conn
+    Its methods are called with the connection's lock held.
+    """
+
+    __slots__ = ("emit", "parts", "waiting")
+
+    def __init__(self, emit):
+        self.emit = emit
         self.parts = []
-        self.waiting = 0
-        self.lock = threading.Lock()
+        self.waiting = 1     # held until every element was admitted
 
     def add(self, line, done=True):
-        with self.lock:
-            if line is not None:
-                self.parts.append(line[:-1])
-            if done:
-                self.waiting -= 1
-            if self.waiting == 0 and self.parts is not None:
-                parts, self.parts = self.parts, None
-                if parts:
-                    self.conn.emit(b"[" + b",".join(parts) + b"]\n")
+        if line is not None:
+            self.parts.append(line[:-1])
+        if done:
+            self.waiting -= 1
+        if self.waiting == 0 and self.parts is not None:
+            parts, self.parts = self.parts, None
+            if parts:
+                self.emit(b"[" + b",".join(parts) + b"]\n")
+
+
+class _NoLock:
+    """The lock of a connection used from one thread only."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 class Connection:
     """The protocol state machine of one stdio connection (sans-IO).
 
-    feed(data) takes raw bytes and returns a list whose items are bytes (lines to
-    write now, in order) or Call objects (to run on a worker). Lines produced
-    later by Calls (responses, progress, logs) go to emit(line), which defaults
-    to appending to self.outbox.
+    feed(data) takes raw bytes and returns a list whose items are bytes (lines
+    to write now, in order) or Call objects (to run, on any thread). Lines
+    produced later (answers of calls, progress, logs, requests to the client)
+    go to emit(line), which defaults to appending to self.outbox. Make one with
+    Server.connection(), which supplies the clock, randomness and reporting.
     """
 
-    def __init__(self, server, emit=None):
+    def __init__(self, server, emit=None, *, clock, wall_clock, random, report, context,
+                 lock=None):
         self.server = server
         self.outbox = []
         self.emit = emit if emit is not None else self.outbox.append
+        self._lock = lock if lock is not None else _NoLock()
+        self._clock, self._wall, self._random = clock, wall_clock, random
+        self._report, self._context = report, context
         self.era = UNLOCKED
         self.revision = None
         self.initialized = False
@@ -2893,12 +2953,15 @@ class Connection:
         self.client_info = None
         self.log_level = None
         self.inflight = {}
-        self.lock = threading.Lock()      # settles calls and orders their notifications
         self.listens = {}
-        self._server_requests = {}
-        self._request_seq = 0
+        self._questions = {}
+        self._question_seq = 0
+        self._state_key = server.state_key
         self.splitter = LineSplitter(server.max_line)
         self._method_chars = server.max_method // 4    # a name this short always fits
+        self._max_params, self._max_response = server.max_params, server.max_response
+        self._null_id = server.null_error_id
+        self._stamp = _stamp(server)
 
     # -- input ----------------------------------------------------------------
     def feed(self, data):
@@ -2906,9 +2969,9 @@ class Connection:
         out = []
         for line in self.splitter.feed(data):
             if line is None:
-                out.append(self._error_line(None, INVALID_REQUEST, "Invalid Request: message "
-                                            "line exceeds the limit of %d bytes"
-                                            % self.server.max_line))
+                out.append(self._error(None, INVALID_REQUEST, "Invalid Request: message "
+                                       "line exceeds the limit of %d bytes"
+                                       % self.server.max_line))
             else:
                 self.receive_line(line, out)
         return out
@@ -2920,7 +2983,8 @@ class Connection:
         try:
             msg = decode_message(line, self.server.max_depth)
         except ProtocolError as e:
-            out.append(self._error_line(None, e.code, e.message))
+            rid = _readable_id(line) if e.code == INVALID_REQUEST else None
+            out.append(self._error(rid, e.code, e.message))
             return out
         mark = len(out)
         try:
@@ -2933,40 +2997,42 @@ class Connection:
                 if type(item) is Call:
                     self.inflight.pop(item.key, None)
             del out[mark:]
-            rid = msg.get("id") if type(msg) is dict else None
-            out.append(self._internal_error(rid if _valid_id(rid) else None, "the engine", e))
+            rid = msg.get("id") if type(msg) is dict and "method" in msg else None
+            out.append(self._incident_error(rid if _valid_id(rid) else None, "the engine", e))
         return out
 
     def _receive_batch(self, msgs, out, size):
-        if self.era != LEGACY or self.revision != "2025-03-26":
-            out.append(self._error_line(None, INVALID_REQUEST, "Invalid Request: batches are "
-                                        "only accepted on a 2025-03-26 connection"))
+        if self.era != LEGACY or not _has(self.revision, "batches"):
+            out.append(self._error(None, INVALID_REQUEST, "Invalid Request: batches are "
+                                   "only accepted on a 2025-03-26 connection"))
             return
         if not msgs:
-            out.append(self._error_line(None, INVALID_REQUEST, "Invalid Request: empty batch"))
+            out.append(self._error(None, INVALID_REQUEST, "Invalid Request: empty batch"))
             return
-        batch = _Batch(self)
-        batch.waiting = 1     # held until every element was admitted
+        batch = _Batch(self.emit)
         for m in msgs:
             sub = []
             if type(m) is dict and m.get("method") == "initialize":
                 rid = m.get("id")
-                sub.append(self._error_line(rid if _valid_id(rid) else None, INVALID_REQUEST,
-                                            "Invalid Request: initialize must not be batched"))
+                sub.append(self._error(rid if _valid_id(rid) else None, INVALID_REQUEST,
+                                       "Invalid Request: initialize must not be batched"))
             else:
                 self._receive(m, sub, size, batch)
             for item in sub:
                 if type(item) is bytes:
-                    batch.add(item, done=False)
+                    with self._lock:
+                        batch.add(item, done=False)
                 else:
-                    batch.waiting += 1
+                    with self._lock:
+                        batch.waiting += 1
                     out.append(item)
-        batch.add(None)
+        with self._lock:
+            batch.add(None)
 
     def _receive(self, msg, out, size, batch):
         if type(msg) is not dict:
-            out.append(self._error_line(None, INVALID_REQUEST,
-                                        "Invalid Request: a message must be a JSON object"))
+            out.append(self._error(None, INVALID_REQUEST,
+                                   "Invalid Request: a message must be a JSON object"))
             return
         rid = msg.get("id")
         t = type(rid)
@@ -2980,45 +3046,51 @@ class Connection:
             return
         params = msg.get("params")
         if params is not None and type(params) is not dict:
-            out.append(self._error_line(rid, INVALID_PARAMS,
-                                        'Invalid params: "params" must be an object'))
+            out.append(self._error(rid, INVALID_PARAMS,
+                                   'Invalid params: "params" must be an object'))
             return
-        if size > self.server.max_params and params:
+        if size > self._max_params and params:
             n = len(encode_message(params)) - 1
-            if n > self.server.max_params:
-                out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: params of %d "
-                                            "bytes exceed the limit of %d"
-                                            % (n, self.server.max_params)))
+            if n > self._max_params:
+                out.append(self._error(rid, INVALID_PARAMS, "Invalid params: params of %d "
+                                       "bytes exceed the limit of %d" % (n, self._max_params)))
                 return
         key = (t is str, rid)
         if key in self.inflight:
-            out.append(self._error_line(rid, INVALID_REQUEST, "Invalid Request: id is already "
-                                        "in use by a request in flight"))
+            out.append(self._error(rid, INVALID_REQUEST, "Invalid Request: id is already "
+                                   "in use by a request in flight"))
             return
         self._route(rid, key, method, params, out, batch)
 
     def _receive_other(self, msg, rid, id_ok, method, out):
         """Everything but a well-formed request: notifications, responses, bad envelopes."""
+        if "method" not in msg and ("result" in msg or "error" in msg):
+            # Shaped like a response: its id is in the server's own id space, so an
+            # error carrying it would read as the answer to a request of the client's.
+            if id_ok and msg.get("jsonrpc") == "2.0" and \
+                    ("result" in msg) != ("error" in msg) and len(msg) == 3:
+                self._receive_response(msg)
+            else:
+                out.append(self._error(None, INVALID_REQUEST,
+                                       "Invalid Request: malformed response message"))
+            return
         has_id = id_ok or "id" in msg
         reply_id = rid if id_ok else None
         if msg.get("jsonrpc") != "2.0":
-            out.append(self._error_line(reply_id, INVALID_REQUEST,
-                                        'Invalid Request: "jsonrpc" must be "2.0"'))
+            out.append(self._error(reply_id, INVALID_REQUEST,
+                                   'Invalid Request: "jsonrpc" must be "2.0"'))
             return
         if "method" not in msg:
-            if has_id and (("result" in msg) != ("error" in msg)):
-                self._receive_response(msg)
-                return
-            out.append(self._error_line(reply_id, INVALID_REQUEST,
-                                        'Invalid Request: a request needs a "method"'))
+            out.append(self._error(reply_id, INVALID_REQUEST,
+                                   'Invalid Request: a request needs a "method"'))
             return
         if type(method) is not str:
-            out.append(self._error_line(reply_id, INVALID_REQUEST,
-                                        'Invalid Request: "method" must be a string'))
+            out.append(self._error(reply_id, INVALID_REQUEST,
+                                   'Invalid Request: "method" must be a string'))
             return
         if has_id:
-            out.append(self._error_line(None, INVALID_REQUEST, 'Invalid Request: "id" must be '
-                                        'a string or an integer within +/-(2^53-1)'))
+            out.append(self._error(None, INVALID_REQUEST, 'Invalid Request: "id" must be '
+                                   'a string or an integer within +/-(2^53-1)'))
             return
         if len(method) > self._method_chars and self._refuse_long_method(None, method, out):
             return
@@ -3028,59 +3100,81 @@ class Connection:
         """Answer a method name longer than the limit in UTF-8 bytes; return True if it was."""
         if len(method.encode("utf-8", "surrogatepass")) <= self.server.max_method:
             return False
-        out.append(self._error_line(rid, INVALID_REQUEST, "Invalid Request: method name "
-                                    "exceeds %d bytes" % self.server.max_method))
+        out.append(self._error(rid, INVALID_REQUEST, "Invalid Request: method name "
+                               "exceeds %d bytes" % self.server.max_method))
         return True
 
-    # -- routing by era ------------------------------------------------------------
+    # -- the era state machine ------------------------------------------------
     def _route(self, rid, key, method, params, out, batch):
         meta = params.get("_meta") if params else None
         if type(meta) is not dict:
             meta = None
-        if method == "initialize":
-            out.append(self._initialize(rid, params))
-        elif meta is not None and PV_KEY in meta:
-            self._route_modern(rid, key, method, params, meta, out)
-        elif self.era == LEGACY:
-            if method == "server/discover":
-                out.append(self._mismatch(rid, "server/discover belongs to protocol %s"
-                                          % MODERN_VERSION))
+        if meta is not None and PV_KEY in meta:
+            event = "discover" if method == "server/discover" else \
+                "modern_initialize" if method == "initialize" else "modern"
+        elif method == "initialize":
+            event = "initialize"
+        elif method == "ping":
+            event = "ping"
+        elif method == "server/discover":
+            event = "plain_discover"
+        else:
+            event = "plain"
+        action, after = _ERA_MACHINE[self.era, event]
+        if action == "serve_legacy":
+            route = _ROUTES.get(method)
+            if route is None or not route.legacy:
+                out.append(self._error(rid, METHOD_NOT_FOUND, "Method not found"))
                 return
-            entry = _METHODS.get(method)
-            if entry is None or not entry[2]:
-                out.append(self._error_line(rid, METHOD_NOT_FOUND, "Method not found"))
-                return
-            self._dispatch(entry, Call(self, rid, key, method, params, LEGACY, self.revision,
+            self._dispatch(route, Call(self, rid, key, method, params, LEGACY, self.revision,
                                        self.client_capabilities, self.client_info, meta,
                                        None, batch), out)
-        elif self.era == MODERN:
-            out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: missing required "
-                                        "_meta key %s" % PV_KEY))
-        elif method == "ping":
-            out.append(self._result_line(rid, {}, LEGACY))
-        else:
-            out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: missing required "
-                                        "_meta; send initialize first, or per-request _meta with "
-                                        "%s" % PV_KEY))
+        elif action == "serve_modern" or action == "removed_method":
+            self._serve_modern(rid, key, method, params, meta, after, action, out)
+        elif action == "handshake":
+            out.append(self._initialize(rid, params))
+        elif action == "pong":
+            out.append(self._result(rid, {}))
+        elif action == "needs_handshake":
+            out.append(self._error(rid, INVALID_PARAMS, "Invalid params: missing required "
+                                   "_meta; send initialize first, or per-request _meta with "
+                                   "%s" % PV_KEY))
+        elif action == "missing_meta":
+            out.append(self._error(rid, INVALID_PARAMS, "Invalid params: missing required "
+                                   "_meta key %s" % PV_KEY))
+        elif action == "already_initialized":
+            out.append(self._error(rid, INVALID_REQUEST, "Invalid Request: already "
+                                   "initialized (protocol %s)" % self.revision,
+                                   {"reason": "already-initialized", "era": LEGACY,
+                                    "negotiatedVersion": self.revision}))
+        elif action == "modern_refuses_initialize":
+            out.append(self._error(rid, INVALID_REQUEST, "Invalid Request: this connection "
+                                   "uses protocol %s with per-request _meta; initialize is not "
+                                   "available (supported: %s)" % (MODERN_VERSION, MODERN_VERSION),
+                                   {"reason": "era-mismatch", "era": MODERN,
+                                    "supported": [MODERN_VERSION]}))
+        elif action == "legacy_refuses_meta":
+            out.append(self._mismatch(rid, "per-request _meta (protocol %s) cannot be mixed in"
+                                      % MODERN_VERSION))
+        else:   # legacy_refuses_discover
+            out.append(self._mismatch(rid, "server/discover belongs to protocol %s"
+                                      % MODERN_VERSION))
+
+    def _mismatch(self, rid, what):
+        return self._error(rid, INVALID_REQUEST, "Invalid Request: this connection was "
+                           "initialized with protocol %s; %s" % (self.revision, what),
+                           {"reason": "era-mismatch", "era": LEGACY,
+                            "negotiatedVersion": self.revision})
 
     def _initialize(self, rid, params):
-        if self.era == MODERN:
-            return self._error_line(rid, INVALID_REQUEST, "Invalid Request: this connection "
-                                    "uses protocol %s with per-request _meta; initialize is not "
-                                    "available (supported: %s)" % (MODERN_VERSION, MODERN_VERSION),
-                                    {"reason": "era-mismatch", "era": MODERN,
-                                     "supported": [MODERN_VERSION]})
-        if self.era == LEGACY:
-            return self._error_line(rid, INVALID_REQUEST, "Invalid Request: already initialized "
-                                    "(protocol %s)" % self.revision,
-                                    {"reason": "already-initialized", "era": LEGACY,
-                                     "negotiatedVersion": self.revision})
         params = params or {}
         caps, info = params.get("capabilities"), params.get("clientInfo")
         if type(caps) is not dict or type(info) is not dict:
-            return self._error_line(rid, INVALID_PARAMS, 'Invalid params: initialize needs '
-                                    '"capabilities" and "clientInfo" objects')
+            return self._error(rid, INVALID_PARAMS, 'Invalid params: initialize needs '
+                               '"capabilities" and "clientInfo" objects')
         requested = params.get("protocolVersion")
+        # The requested legacy version is echoed; anything else gets the latest
+        # legacy one, since a client that sends initialize speaks the handshake.
         rev = requested if requested in LEGACY_VERSIONS else LATEST_LEGACY
         self.era, self.revision = LEGACY, rev
         self.client_capabilities, self.client_info = caps, info
@@ -3089,68 +3183,56 @@ class Connection:
                   "serverInfo": s._implementation(rev)}
         if s.instructions is not None:
             result["instructions"] = s.instructions
-        return self._result_line(rid, result, LEGACY)
+        return self._result(rid, result)
 
-    def _mismatch(self, rid, what):
-        return self._error_line(rid, INVALID_REQUEST, "Invalid Request: this connection was "
-                                "initialized with protocol %s; %s" % (self.revision, what),
-                                {"reason": "era-mismatch", "era": LEGACY,
-                                 "negotiatedVersion": self.revision})
-
-    def _route_modern(self, rid, key, method, params, meta, out):
-        if self.era == LEGACY:
-            out.append(self._mismatch(rid, "per-request _meta (protocol %s) cannot be mixed in"
-                                      % MODERN_VERSION))
-            return
+    def _serve_modern(self, rid, key, method, params, meta, after, action, out):
         version = meta[PV_KEY]
         if type(version) is not str:
-            out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: _meta %s must be "
-                                        "a string" % PV_KEY))
+            out.append(self._error(rid, INVALID_PARAMS, "Invalid params: _meta %s must be "
+                                   "a string" % PV_KEY))
             return
         if version != MODERN_VERSION:
-            out.append(self._error_line(rid, UNSUPPORTED_VERSION, "Unsupported protocol version",
-                                        {"supported": [MODERN_VERSION], "requested": version}))
+            out.append(self._error(rid, UNSUPPORTED_VERSION, "Unsupported protocol version",
+                                   {"supported": [MODERN_VERSION], "requested": version}))
             return
         caps = meta.get(CAPS_KEY)
         if type(caps) is not dict:
-            out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: missing required "
-                                        "_meta key %s (an object)" % CAPS_KEY))
+            out.append(self._error(rid, INVALID_PARAMS, "Invalid params: missing required "
+                                   "_meta key %s (an object)" % CAPS_KEY))
             return
         level = meta.get(LEVEL_KEY)
         if level is not None and (type(level) is not str or level not in _LEVEL_RANK):
-            out.append(self._error_line(rid, INVALID_PARAMS, "Invalid params: _meta %s must be "
-                                        "one of %s" % (LEVEL_KEY, ", ".join(_LEVELS))))
+            out.append(self._error(rid, INVALID_PARAMS, "Invalid params: _meta %s must be "
+                                   "one of %s" % (LEVEL_KEY, ", ".join(_LEVELS))))
             return
-        if method != "server/discover":
-            self.era = MODERN
-        entry = _METHODS.get(method)
-        if entry is None or not entry[1]:
-            out.append(self._error_line(rid, METHOD_NOT_FOUND, "Method not found"))
+        self.era = after
+        route = _ROUTES.get(method) if action == "serve_modern" else None
+        if route is None or not route.modern:
+            out.append(self._error(rid, METHOD_NOT_FOUND, "Method not found"))
             return
         info = meta.get(INFO_KEY)
-        self._dispatch(entry, Call(self, rid, key, method, params, MODERN, MODERN_VERSION, caps,
+        self._dispatch(route, Call(self, rid, key, method, params, MODERN, MODERN_VERSION, caps,
                                    info if type(info) is dict else None, meta, level, None),
                        out)
 
-    def _dispatch(self, entry, req, out):
-        capability = entry[3]
+    def _dispatch(self, route, req, out):
+        capability = route.capability
         if capability is not None and capability not in self.server._offered:
-            out.append(self._error_line(req.id, METHOD_NOT_FOUND, "Method not found"))
+            out.append(self._error(req.id, METHOD_NOT_FOUND, "Method not found"))
             return
         try:
-            r = entry[0](self, req)
-        except ProtocolError as e:
-            out.append(self._error_line(req.id, e.code, e.message, e.data))
-            return
-        if type(r) is dict:
-            out.append(self._result_line(req.id, r, req.era))
-        elif type(r) is Call:
+            r = route.handler(self, req)
+        except Exception as e:   # noqa: BLE001 - ProtocolError, or author code that failed
+            r = e
+        if type(r) is Call:
             self.inflight[req.key] = r
             out.append(r)
-        elif r is not None:
-            out.append(r)                 # a line made by the method itself
+        elif type(r) is _Notice:
+            out.append(_notification_line(r.method, r.params))
+        else:
+            out.append(self._answer(req, r))
 
-    # -- notifications and responses ------------------------------------------------
+    # -- notifications and responses ------------------------------------------
     def _receive_notification(self, method, params):
         if method == "notifications/cancelled":
             if type(params) is dict:
@@ -3159,43 +3241,324 @@ class Connection:
                     key = (type(rid) is str, rid)
                     call = self.inflight.get(key)
                     if call is not None:
-                        call.cancel()
+                        self.cancel(call)
                     elif key in self.listens:
                         del self.listens[key]
         elif method in ("notifications/initialized", "initialized"):
             if self.era == LEGACY:
                 self.initialized = True
-        # Every other notification is ignored without an answer (D-16).
+        # Every other notification is ignored: notifications are never answered.
 
     def _receive_response(self, msg):
         rid = msg["id"]
-        waiter = self._server_requests.pop((type(rid) is str, rid), None) \
-            if _valid_id(rid) else None
-        if waiter is None:
-            _diag("ignored a response message with no matching server request")
+        question = self._questions.pop((type(rid) is str, rid), None)
+        if question is None:
+            self._report("ignored a response message with no matching server request", None)
             return
-        waiter.response = msg
-        waiter.done.set()
-
-    def _server_request(self, method, params):
-        """Send a request of the server's own (legacy era); return its waiter."""
-        self._request_seq += 1
-        waiter = _Waiter("mcp-%s-%d" % (method.split("/")[0], self._request_seq))
-        self._server_requests[waiter.key] = waiter
-        self.emit(encode_message({"jsonrpc": "2.0", "id": waiter.key[1], "method": method,
-                                  "params": params}))
-        return waiter
+        question.response = msg
+        question.on_answer()
 
     def close(self):
-        """End the connection: return the lines that close open subscription streams."""
+        """End the connection: release waiting questions; return the lines that close
+        open subscription streams."""
+        questions, self._questions = list(self._questions.values()), {}
+        for q in questions:
+            q.on_answer()           # response None: the client is gone
         out = []
         for key, rid in list(self.listens.items()):
-            out.append(self._result_line(rid, {"_meta": {SUB_KEY: rid}}, MODERN))
-            out.append(encode_message({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                                       "params": {"requestId": rid,
-                                                  "reason": "server shutdown"}}))
+            out.append(self._result(rid, {"_meta": {SUB_KEY: rid}}, MODERN))
+            out.append(_notification_line("notifications/cancelled",
+                                          {"requestId": rid, "reason": "server shutdown"}))
         self.listens.clear()
         return out
+
+    # -- calls: running and settling ------------------------------------------
+    def run(self, call, ctx=None):
+        """Run call's handler with ctx (a new Context when None) and send its answer."""
+        if call.settled:
+            return
+        large = False
+        try:
+            outcome, large = call.work(call, ctx if ctx is not None else self._context(call))
+        except BaseException as e:   # noqa: B902 - a handler must never take the server down
+            outcome = e
+        finally:
+            call.work = call.arguments = None   # freed even if the handler keeps its ctx
+        if call.settled:
+            return
+        if call.answers is not None and call.kind == "resource" and type(outcome) is dict:
+            outcome["ttlMs"], outcome["cacheScope"] = 0, "private"   # a retry: never cache
+        self._settle(call, self._answer(call, outcome, large))
+
+    def settle(self, call, outcome):
+        """Answer call with outcome (a result dict or an exception) unless already settled."""
+        if not call.settled:
+            self._settle(call, self._answer(call, outcome))
+
+    def cancel(self, call):
+        """Settle call without an answer (the client cancelled it); tell the handler."""
+        self._mark_cancelled(call)
+        self._settle(call, None)
+
+    def expire(self, call):
+        """Settle call with its timeout answer; tell the handler."""
+        self._mark_cancelled(call)
+        self.settle(call, _TimedOut(call.timeout))
+
+    def reject(self, call, message):
+        """Settle call at once with message (for example: the server is busy)."""
+        self._mark_cancelled(call)
+        self.settle(call, _Busy(message))
+
+    @staticmethod
+    def _mark_cancelled(call):
+        call.cancelled = True
+        if call.on_cancel is not None:
+            call.on_cancel()
+
+    def _settle(self, call, line):
+        with self._lock:
+            if call.settled:
+                return
+            call.settled = True
+            self.inflight.pop(call.key, None)
+            if call.batch is not None:
+                call.batch.add(line)
+            elif line is not None:
+                self.emit(line)
+
+    # -- what a running handler sends -----------------------------------------
+    def notify(self, call, method, params):
+        """Emit a notification about call while it is in flight; return True if sent."""
+        with self._lock:
+            if call.settled:
+                return False
+            self.emit(_notification_line(method, params))
+            return True
+
+    def progress(self, call, progress, total=None, message=None):
+        """Send notifications/progress for call when the client asked for it."""
+        if call.progress_token is None or call.settled or not _is_number(progress):
+            return False
+        if call.last_progress is not None and progress <= call.last_progress:
+            return False
+        call.last_progress = progress
+        params = {"progressToken": call.progress_token, "progress": progress}
+        if _is_number(total):
+            params["total"] = total
+        if isinstance(message, str) and _has(call.revision, "progress_message"):
+            params["message"] = message
+        return self.notify(call, "notifications/progress", params)
+
+    def log(self, call, level, message, data=None):
+        """Send a log message for call when the client asked for this level; return True if sent."""
+        if level not in _LEVEL_RANK:
+            raise ValueError("unknown log level %r; use one of %s" % (level, ", ".join(_LEVELS)))
+        threshold = call.log_level if call.era == MODERN else self.log_level
+        if threshold is None or _LEVEL_RANK[level] < _LEVEL_RANK[threshold]:
+            return False
+        payload = message if data is None else {"message": message, "data": data}
+        return self.notify(call, "notifications/message",
+                           {"level": level, "logger": call.name, "data": payload})
+
+    def elicit_modern(self, call, message, schema):
+        """Return the answer a modern retry carries, or raise _InputRequired to ask for it."""
+        if "elicitation" not in (call.client_capabilities or {}):
+            raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
+                                {"requiredCapabilities": {"elicitation": {}}})
+        call.asked += 1
+        key = "elicit-%d" % call.asked
+        answer = (call.answers or {}).get(key)
+        if answer is None:
+            raise _InputRequired(key, {"method": "elicitation/create", "params": {
+                "mode": "form", "message": message, "requestedSchema": schema}})
+        return _elicit_answer(answer, schema, "inputResponses[%r]" % key)
+
+    def ask_legacy(self, call, message, schema, on_answer):
+        """Send elicitation/create for call; on_answer() runs when the response (or EOF) comes.
+
+        Raises ToolError when the client cannot be asked.
+        """
+        if not _has(call.revision, "elicitation") or \
+                "elicitation" not in (call.client_capabilities or {}):
+            raise ToolError("This tool needs to ask the user for input, but the client does not "
+                            "support elicitation.")
+        params = {"message": message, "requestedSchema": schema}
+        if _has(call.revision, "elicitation_mode"):
+            params = {"mode": "form", "message": message, "requestedSchema": schema}
+        self._question_seq += 1
+        q = _Question("mcp-elicitation-%d" % self._question_seq, on_answer)
+        with self._lock:
+            if call.settled:
+                raise ToolError("The request is no longer in flight.")
+            self._questions[q.key] = q
+            self.emit(encode_message({"jsonrpc": "2.0", "id": q.key[1],
+                                      "method": "elicitation/create", "params": params}))
+        return q
+
+    def forget(self, question):
+        """Stop waiting for question's response (a later response is ignored)."""
+        self._questions.pop(question.key, None)
+
+    @staticmethod
+    def legacy_answer(question, schema):
+        """The ElicitResult in question's response; raises ToolError for anything else."""
+        msg = question.response
+        if msg is None:
+            raise ToolError("The client closed the connection before the user answered.")
+        if "error" in msg:
+            err = msg["error"] if isinstance(msg["error"], dict) else {}
+            raise ToolError("The client could not ask the user: %s"
+                            % _short(err.get("message"), 200))
+        try:
+            return _elicit_answer(msg.get("result"), schema, "the elicitation answer")
+        except ProtocolError as e:
+            raise ToolError(e.message.replace("Invalid params: ", "The client sent an invalid "
+                                              "answer: "))
+
+    # -- answers ----------------------------------------------------------------
+    def _result(self, rid, result, era=None):
+        return _result_line(rid, result, self._stamp if (era or self.era) == MODERN else None)
+
+    def _error(self, rid, code, message, data=None):
+        return _error_line(rid, code, message, data, self._null_id)
+
+    def _answer(self, req, outcome, large=False):
+        """The line answering req with outcome: a result dict, or an exception.
+
+        The one place that decides what the client sees for every outcome: a
+        tool's failure is an isError result the model can read (tool errors
+        belong in results, says the specification); anything else that fails is
+        a JSON-RPC error.
+        """
+        if type(outcome) is dict:
+            try:
+                line = _result_line(req.id, outcome,
+                                    self._stamp if req.era == MODERN else None, large)
+            except _ResultInvalid as e:
+                return self._answer(req, e)
+            if len(line) > self._max_response + 1:
+                return self._error(req.id, INTERNAL_ERROR, "Internal error: the result is "
+                                   "too large to send", {"size": len(line) - 1,
+                                                          "limit": self._max_response})
+            return line
+        tool = req.kind == "tool"
+        e = outcome
+        if isinstance(e, ProtocolError):
+            return self._error(req.id, e.code, e.message, e.data)
+        if isinstance(e, ToolError):
+            if tool:
+                return self._answer(req, _error_result(str(e)))
+            return self._error(req.id, INVALID_PARAMS, str(e))
+        if isinstance(e, ResourceNotFound):
+            return self._not_found(req, e.uri)
+        if isinstance(e, _InputRequired):
+            return self._answer(req, self._input_required(req, e.key, e.request))
+        if isinstance(e, _TimedOut):
+            if tool:
+                return self._answer(req, _error_result("Tool %r timed out after %g seconds."
+                                                       % (req.name, e.seconds)))
+            return self._error(req.id, INTERNAL_ERROR, "Internal error: %s %r timed out after "
+                               "%g seconds" % (req.kind, req.name, e.seconds))
+        if isinstance(e, _Busy):
+            if tool:
+                return self._answer(req, _error_result(str(e)))
+            return self._error(req.id, INTERNAL_ERROR, str(e))
+        if req.kind is None:
+            return self._incident_error(req.id, "method %s" % _short(req.method, 40), e)
+        incident = self._random(4).hex()
+        what = "%s %s" % (req.kind, _short(req.name, 80))
+        if isinstance(e, _ResultInvalid):
+            self._report("incident %s: %s returned an invalid result: %s" % (incident, what, e),
+                         None)
+            if tool:
+                return self._answer(req, _error_result(
+                    "Tool %r returned an invalid result: %s (incident %s)." % (req.name, e,
+                                                                              incident)))
+        else:
+            self._report("incident %s in %s: %s" % (incident, what, type(e).__name__),
+                         _format_traceback(e))
+            if tool:
+                name = type(e).__name__
+                if self.server.error_details:
+                    name = "%s: %s" % (name, _short_text(e))
+                return self._answer(req, _error_result(
+                    "Tool %r failed: %s (incident %s); the details are in the server log."
+                    % (req.name, name, incident)))
+        return self._error(req.id, INTERNAL_ERROR, "Internal error (incident %s)" % incident,
+                           {"incident": incident})
+
+    def _incident_error(self, rid, where, exc):
+        incident = self._random(4).hex()
+        self._report("incident %s in %s: %s" % (incident, where, type(exc).__name__),
+                     _format_traceback(exc))
+        return self._error(rid, INTERNAL_ERROR, "Internal error (incident %s)" % incident,
+                           {"incident": incident})
+
+    def _not_found(self, req, uri):
+        code = RESOURCE_NOT_FOUND_LEGACY if req.era == LEGACY else INVALID_PARAMS
+        return self._error(req.id, code, "Resource not found", {"uri": uri})
+
+    # -- modern request states ----------------------------------------------------
+    def _key(self):
+        if self._state_key is None:
+            self._state_key = self._random(32)     # per connection: restarts void old states
+        return self._state_key
+
+    def _input_required(self, req, key, request):
+        """The InputRequiredResult asking for request under key, with a signed state."""
+        import hmac
+        import hashlib
+        payload = {"b": _binding_digest(req.binding), "a": dict(req.answers or {}),
+                   "e": int(self._wall()) + _STATE_TTL}
+        body = _b64(json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+                    .encode("utf-8"))
+        mac = hmac.new(self._key(), body.encode("ascii"), hashlib.sha256).digest()
+        return {"resultType": "input_required", "inputRequests": {key: request},
+                "requestState": body + "." + _b64(mac)}
+
+    def _verify_state(self, binding, state):
+        """Return the answers a requestState carries, or raise -32602."""
+        import hmac
+        import hashlib
+        bad = ProtocolError(INVALID_PARAMS, "Invalid params: requestState is invalid, expired "
+                            "or made for another request; send the original request again "
+                            "without requestState")
+        if len(state) > 1 << 20 or state.count(".") != 1:
+            raise bad
+        body, mac = state.split(".")
+        want = hmac.new(self._key(), body.encode("ascii", "replace"), hashlib.sha256).digest()
+        try:
+            if not hmac.compare_digest(_unb64(mac), want):
+                raise bad
+            payload = json.loads(_unb64(body))
+        except (ValueError, TypeError):
+            raise bad
+        if payload.get("b") != binding or payload.get("e", 0) < self._wall() or \
+                type(payload.get("a")) is not dict:
+            raise bad
+        return payload["a"]
+
+    def _admit_round_trip(self, req, name, args):
+        """Note what a modern request targets; verify a requestState and collect answers.
+
+        Raises -32602 for malformed inputResponses or a state that fails
+        verification (tampered, expired, or made for another request).
+        """
+        if req.era != MODERN:
+            return
+        req.binding = (req.method, name, args)      # digested only when a state is involved
+        responses, state = req.params.get("inputResponses"), req.params.get("requestState")
+        if responses is None and state is None:
+            return
+        if state is None or type(state) is not str or (
+                responses is not None and (type(responses) is not dict or any(
+                    type(v) is not dict for v in responses.values()))):
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: a retry needs the requestState "
+                                "it was given and inputResponses as an object of objects")
+        answers = self._verify_state(_binding_digest(req.binding), state)
+        answers.update(responses or {})
+        req.answers = answers
 
     # -- methods ---------------------------------------------------------------
     def _discover(self, req):
@@ -3228,7 +3591,7 @@ class Connection:
         result = {field: items[start:end] if start or end < len(items) else items}
         if end < len(items):
             result["nextCursor"] = s._cursor(kind, end)
-        if req.era == MODERN:
+        if _has(req.revision, "cache_hints"):
             result["ttlMs"] = s.ttl_ms
             result["cacheScope"] = "public"
         return result
@@ -3260,7 +3623,7 @@ class Connection:
         if entry is None:
             raise ProtocolError(INVALID_PARAMS, "Unknown %s: %s" % (noun, _short(name, 80)))
         args = params.get("arguments")
-        if args is None:
+        if args is None:                 # null counts as absent (Go marshals a nil map so)
             args = {}
         elif type(args) is not dict:
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object')
@@ -3272,24 +3635,14 @@ class Connection:
         if tool.nullable:
             args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
         if req.era == MODERN:
-            req.admit_round_trip(s, name, args)
+            self._admit_round_trip(req, name, args)
         problems = tool.input_validator.errors(args)
         if problems:
-            msg = "Invalid arguments for tool %r:\n%s" % (
-                name, "\n".join("- " + p for p in problems))
-            return self._result_line(req.id, _error_result(msg), req.era)
+            return _error_result("Invalid arguments for tool %r:\n%s" % (
+                name, "\n".join("- " + p for p in problems)))
         req.target, req.arguments = tool, args
-        return req.start("tool", name, Connection._tool_work,
+        return req.start("tool", name, _tool_work,
                          tool.timeout if tool.timeout is not None else s.timeout)
-
-    @staticmethod
-    def _tool_work(call):
-        tool = call.target
-        result = call.conn._tool_result(tool, tool.handler(call.arguments, call), call.revision)
-        for b in result["content"]:
-            if len(b.get("text", "")) > 4096:
-                return result, True
-        return result, False
 
     def _read_resource(self, req):
         s = self.server
@@ -3297,7 +3650,7 @@ class Connection:
         if type(uri) is not str:
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: resources/read needs a string '
                                 '"uri"')
-        req.admit_round_trip(s, uri, {})
+        self._admit_round_trip(req, uri, {})
         resource = s.resources.get(uri)
         variables = None
         if resource is None:
@@ -3307,15 +3660,15 @@ class Connection:
                     resource = template
                     break
             else:
-                return self._not_found_line(req.id, uri)
+                raise ResourceNotFound(uri)
         revision = req.revision
 
-        def work(ctx):
+        def work(call, ctx):
             value = (resource.handler(uri, ctx) if variables is None
                      else resource.handler(uri, variables, ctx))
             contents = _resource_contents(value, uri, resource.mime_type, revision)
             result = {"contents": contents}
-            if revision == MODERN_VERSION:
+            if _has(revision, "cache_hints"):
                 result["ttlMs"] = resource.ttl_ms
                 result["cacheScope"] = resource.cache_scope
             return result, any(len(c.get("text") or c.get("blob") or "") > 4096
@@ -3327,7 +3680,7 @@ class Connection:
         if type(uri) is not str:
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: needs a string "uri"')
         if not self.server._knows_uri(uri):
-            return self._not_found_line(req.id, uri)
+            raise ResourceNotFound(uri)
         return {}        # the catalog is frozen: no update will ever be sent
 
     def _get_prompt(self, req):
@@ -3336,7 +3689,7 @@ class Connection:
         if any(type(v) is not str for v in args.values()):
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object '
                                 'of strings')
-        req.admit_round_trip(s, name, args)
+        self._admit_round_trip(req, name, args)
         missing = [a["name"] for a in prompt.arguments if a.get("required") and
                    a["name"] not in args]
         if missing:
@@ -3344,7 +3697,7 @@ class Connection:
                                 "for prompt %r: %s" % (name, ", ".join(missing)))
         revision = req.revision
 
-        def work(ctx):
+        def work(call, ctx):
             return _prompt_result(prompt, prompt.handler(args, ctx), revision), False
         return req.start("prompt", name, work, s.timeout)
 
@@ -3376,11 +3729,8 @@ class Connection:
                                 'or "ref/resource"')
         values = []
         if getattr(target, "complete", None) is not None:
-            try:
-                values = target.complete(argument["name"], argument["value"], known)
-                values = [v for v in values if type(v) is str]
-            except Exception as e:   # noqa: BLE001 - a completer must not break the call
-                return self._internal_error(req.id, "completion of %r" % argument["name"], e)
+            values = target.complete(argument["name"], argument["value"], known)
+            values = [v for v in values if type(v) is str]
         completion = {"values": values[:100], "total": len(values),
                       "hasMore": len(values) > 100}
         return {"completion": completion}
@@ -3401,247 +3751,235 @@ class Connection:
         if subs and "resources" in self.server._offered:
             honoured["resourceSubscriptions"] = [u for u in subs if self.server._knows_uri(u)]
         self.listens[req.key] = req.id
-        return encode_message({"jsonrpc": "2.0",
-                               "method": "notifications/subscriptions/acknowledged",
-                               "params": {"_meta": {SUB_KEY: req.id},
-                                          "notifications": honoured}})
-
-    # -- output ------------------------------------------------------------------
-    def _not_found_line(self, rid, uri):
-        if self.era == LEGACY:
-            return self._error_line(rid, RESOURCE_NOT_FOUND_LEGACY, "Resource not found",
-                                    {"uri": uri})
-        return self._error_line(rid, INVALID_PARAMS, "Resource not found", {"uri": uri})
-
-    def _emit_notification(self, method, params, era):
-        self.emit(encode_message({"jsonrpc": "2.0", "method": method, "params": params}))
-
-    def _result_line(self, rid, result, era, large=False):
-        members = None
-        if era == MODERN:
-            if result and not large and "resultType" not in result and "_meta" not in result:
-                members = self.server._complete_members
-            else:
-                if "resultType" not in result:
-                    result["resultType"] = "complete"
-                meta = result.get("_meta")
-                if meta is None:
-                    result["_meta"] = self.server._result_meta
-                else:
-                    meta.setdefault(SERVER_INFO_KEY, self.server._info_modern)
-        try:
-            # The envelope is fixed: only the id and the result need encoding.
-            head = '{"jsonrpc":"2.0","id":%s,"result":' % (
-                rid if type(rid) is int else "".join(_chunks(rid)))
-            if members is None:
-                line = "".join((head, *_chunks(result, large), "}\n"))
-            else:                    # the result without its "}", then the usual members
-                line = "".join((head, "".join(_chunks(result))[:-1], members, "}\n"))
-            line = line.encode("utf-8")
-        except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as e:
-            return self._internal_error(rid, "result encoding", e)
-        limit = self.server.max_response
-        if len(line) > limit + 1:
-            return self._error_line(rid, INTERNAL_ERROR, "Internal error: the result is too "
-                                    "large to send", {"size": len(line) - 1, "limit": limit})
-        return line
-
-    def _error_line(self, rid, code, message, data=None):
-        err = {"code": code, "message": message}
-        if data is not None:
-            err["data"] = data
-        if rid is None:
-            if self.server.null_error_id:
-                return encode_message({"jsonrpc": "2.0", "id": None, "error": err})
-            return encode_message({"jsonrpc": "2.0", "error": err})
-        return encode_message({"jsonrpc": "2.0", "id": rid, "error": err})
-
-    def _internal_error(self, rid, where, exc):
-        import traceback
-        incident = os.urandom(4).hex()
-        _diag("incident %s in %s: %s" % (incident, where, type(exc).__name__))
-        try:
-            sys.stderr.write("".join(traceback.format_exception(type(exc), exc,
-                                                                exc.__traceback__)))
-        except (OSError, ValueError):
-            pass
-        return self._error_line(rid, INTERNAL_ERROR, "Internal error (incident %s)" % incident,
-                                {"incident": incident})
-
-    def _tool_result(self, tool, value, revision):
-        """Turn a handler's return value into a CallToolResult for the revision."""
-        structured = _MISSING
-        if isinstance(value, ToolResult):
-            content, is_error, checked = value.content, value.is_error, False
-            if not is_error and value.structured is not None:
-                structured = value.structured
-        elif type(value) is str:          # content built here needs no checking
-            content, is_error, checked = [{"type": "text", "text": value}], False, True
-        elif value is None and tool.output_schema is None:
-            content, is_error, checked = [], False, True
-        elif tool.output_schema is None and _looks_like_content(value):
-            content, is_error, checked = list(value), False, False
-        else:
-            content, is_error, checked, structured = None, False, False, value
-        validator = tool.output_validator
-        if structured is not _MISSING:
-            if validator is not None:
-                problems = validator.errors(structured)
-                if problems:
-                    raise _ResultInvalid("structuredContent does not match outputSchema: "
-                                         + problems[0])
-            if content is None:
-                content = [{"type": "text", "text": _encoder.encode(structured)}]
-                checked = True
-        elif validator is not None and not is_error:
-            raise _ResultInvalid("the tool declares an outputSchema but returned no "
-                                 "structured content")
-        if not checked:
-            problem = _check_content(content)
-            if problem:
-                raise _ResultInvalid(problem)
-            if revision != MODERN_VERSION:     # blocks built here suit every revision
-                if revision < "2025-06-18":
-                    content = [_down_level_block(b, revision) for b in content]
-                else:
-                    for b in content:                      # only resource_link differs there
-                        if b["type"] == "resource_link":
-                            content = [_down_level_block(b, revision) for b in content]
-                            break
-        if is_error:
-            return {"content": content, "isError": True}
-        if structured is not _MISSING and (revision == MODERN_VERSION or (
-                revision >= "2025-06-18" and type(structured) is dict and tool._object_output)):
-            return {"content": content, "structuredContent": structured}
-        return {"content": content}
+        return _Notice("notifications/subscriptions/acknowledged",
+                       {"_meta": {SUB_KEY: req.id}, "notifications": honoured})
 
 
-_MISSING = object()
+def _tool_work(call, ctx):
+    tool = call.target
+    result = _tool_result(tool, tool.handler(call.arguments, ctx), call.revision)
+    for b in result["content"]:
+        if len(b.get("text", "")) > 4096:
+            return result, True
+    return result, False
 
 
-class _ResultInvalid(Exception):
-    """A handler's result failed its own checks (reported as -32603)."""
+def _short_text(exc):
+    try:
+        return _short(str(exc), 200).strip("'\"")
+    except Exception:   # noqa: BLE001 - a broken __str__ must not hide the incident
+        return "(the exception cannot be shown)"
 
 
-def _looks_like_content(value):
-    return isinstance(value, list) and bool(value) and all(
-        isinstance(b, dict) and b.get("type") in _CONTENT_FIELDS for b in value)
+_STRING_OR_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^"{}\[\],:\s]+')
 
 
-def _valid_id(rid):
-    t = type(rid)
-    return t is str or (t is int and -_MAX_ID <= rid <= _MAX_ID)
+def _readable_id(line):
+    """The top-level id of a request too deep to decode, or None when it cannot be read.
+
+    A refused request keeps its id whenever it can be read: an error without
+    one leaves the client's call pending forever.
+    """
+    depth, key, expect_key, found, method = 0, None, False, None, False
+    for m in _STRING_OR_TOKEN.finditer(line):
+        tok = m.group()
+        c = tok[0]
+        if c == 123 or c == 91:          # { [
+            if depth == 0 and c == 123:
+                expect_key = True
+            depth += 1
+            key = None
+        elif c == 125 or c == 93:        # } ]
+            depth -= 1
+        elif depth == 1:
+            if c == 44:                  # ,
+                expect_key, key = True, None
+            elif c == 58:                # :
+                expect_key = False
+            elif expect_key:
+                key = tok
+                if key == b'"method"':
+                    method = True
+            elif key == b'"id"':
+                try:
+                    rid = json.loads(tok)
+                except ValueError:
+                    return None
+                found = rid if _valid_id(rid) else None
+    return found if method else None
 
 
-class _Waiter:
-    """A request the server sent, waiting for the client's response."""
-
-    __slots__ = ("key", "done", "response")
-
-    def __init__(self, rid):
-        self.key = (True, rid)
-        self.done = threading.Event()
-        self.response = None
-
-
-def _binding_digest(binding):
-    """[method, target, digest of the arguments]: what a requestState is bound to."""
-    import hashlib
-    method, name, args = binding
-    digest = hashlib.sha256(json.dumps(args, sort_keys=True, separators=(",", ":"),
-                                       ensure_ascii=False).encode("utf-8", "surrogatepass"))
-    return [method, name, digest.hexdigest()[:32]]
-
-
-# method -> (handler, served in the modern era, in the legacy era, server capability)
-_METHODS = {
-    "server/discover": (Connection._discover, True, False, None),
-    "ping": (Connection._ping, False, True, None),
-    "logging/setLevel": (Connection._set_level, False, True, "logging"),
-    "tools/list": (Connection._list_tools, True, True, "tools"),
-    "tools/call": (Connection._call_tool, True, True, "tools"),
-    "resources/list": (Connection._list_resources, True, True, "resources"),
-    "resources/templates/list": (Connection._list_templates, True, True, "resources"),
-    "resources/read": (Connection._read_resource, True, True, "resources"),
-    "resources/subscribe": (Connection._subscribe, False, True, "resources"),
-    "resources/unsubscribe": (Connection._subscribe, False, True, "resources"),
-    "prompts/list": (Connection._list_prompts, True, True, "prompts"),
-    "prompts/get": (Connection._get_prompt, True, True, "prompts"),
-    "completion/complete": (Connection._complete, True, True, "completions"),
-    "subscriptions/listen": (Connection._listen, True, False, None),
+# How each method is served. A method missing here, or not in the era of the
+# connection, is -32601; so is one whose server capability is not offered.
+_ROUTES = {
+    "server/discover": _Route(Connection._discover, modern=True, legacy=False),
+    "ping": _Route(Connection._ping, modern=False, legacy=True),
+    "logging/setLevel": _Route(Connection._set_level, modern=False, legacy=True,
+                               capability="logging"),
+    "tools/list": _Route(Connection._list_tools, modern=True, legacy=True, capability="tools"),
+    "tools/call": _Route(Connection._call_tool, modern=True, legacy=True, capability="tools"),
+    "resources/list": _Route(Connection._list_resources, modern=True, legacy=True,
+                             capability="resources"),
+    "resources/templates/list": _Route(Connection._list_templates, modern=True, legacy=True,
+                                       capability="resources"),
+    "resources/read": _Route(Connection._read_resource, modern=True, legacy=True,
+                             capability="resources"),
+    "resources/subscribe": _Route(Connection._subscribe, modern=False, legacy=True,
+                                  capability="resources"),
+    "resources/unsubscribe": _Route(Connection._subscribe, modern=False, legacy=True,
+                                    capability="resources"),
+    "prompts/list": _Route(Connection._list_prompts, modern=True, legacy=True,
+                           capability="prompts"),
+    "prompts/get": _Route(Connection._get_prompt, modern=True, legacy=True,
+                          capability="prompts"),
+    "completion/complete": _Route(Connection._complete, modern=True, legacy=True,
+                                  capability="completions"),
+    "subscriptions/listen": _Route(Connection._listen, modern=True, legacy=False),
 }
 
 
+###############################################################################
+# Server: identity, catalog and options #######################################
+###############################################################################
+
+class _Option:
+    """One server option: keyword, default, kind, lower bound, flag, help and reason."""
+
+    __slots__ = ("name", "default", "kind", "low", "flag", "metavar", "help", "reason")
+
+    def __init__(self, name, default, kind, flag, metavar, help, reason="", low=None):
+        self.name, self.default, self.kind, self.low = name, default, kind, low
+        self.flag, self.metavar, self.help, self.reason = flag, metavar, help, reason
+
+    def check(self, value):
+        """Return value converted for the server, or raise CatalogError saying why not."""
+        kind = self.kind
+        if kind == "names":
+            if value is None:
+                return None
+            if isinstance(value, str):
+                raise CatalogError("%s: give a list of names, not a string" % self.name)
+            value = list(value)
+            if any(not isinstance(v, str) for v in value):
+                raise CatalogError("%s: every name must be a string" % self.name)
+            return value
+        if kind == "flag":
+            if not isinstance(value, bool):
+                raise CatalogError("server: %s must be True or False" % self.name)
+            return value
+        if kind == "int":
+            if not isinstance(value, int) or isinstance(value, bool) or value < self.low:
+                raise CatalogError("server: %s must be an integer of at least %d"
+                                   % (self.name, self.low))
+            return value
+        if value is not None and (not _is_number(value) or value <= 0):   # seconds
+            raise CatalogError("server: %s must be a positive number of seconds" % self.name)
+        return value
+
+    def parse(self, text):
+        """Convert a command-line value; raise ValueError when it is not one."""
+        if self.kind == "names":
+            return [n for n in text.split(",") if n]
+        return int(text) if self.kind == "int" else float(text)
+
+
+# Every option of a Server: the constructor's keywords, configure(), the
+# command line and --help all come from this table.
+_OPTIONS = (
+    _Option("grant", None, "names", "--tools", "A,B",
+            "serve only these tools (others are neither listed nor callable)"),
+    _Option("grant_resources", None, "names", "--resources", "U,V",
+            "serve only these resource URIs and URI templates"),
+    _Option("grant_prompts", None, "names", "--prompts", "P,Q", "serve only these prompts"),
+    _Option("page_size", 100, "int", "--page-size", "N", "items per page of the list methods",
+            "most catalogs fit one page; a page stays far below the response limit", low=1),
+    _Option("workers", 16, "int", "--workers", "N",
+            "slow calls that may run at once; quick calls run on the reading thread",
+            "enough for a host's parallel calls; bounds threads a flood can start", low=1),
+    _Option("backlog", 64, "int", "--backlog", "N",
+            "calls that may wait for a worker; more get a busy answer",
+            "absorbs a burst; bounds memory held by waiting calls", low=0),
+    _Option("timeout", 300.0, "seconds", "--timeout", "SECONDS",
+            "default time limit of a call",
+            "hosts give up on a call after minutes; a stuck one must not hold a worker forever"),
+    _Option("grace", 10.0, "seconds", "--grace", "SECONDS",
+            "time given to calls in flight after stdin closes",
+            "lets short calls finish without keeping an orphaned server alive"),
+    _Option("elicit_timeout", 300.0, "seconds", "--elicit-timeout", "SECONDS",
+            "how long a legacy call waits for the user's answer",
+            "a person needs minutes; a client that never answers must not hold a worker"),
+    _Option("max_line", 1 << 20, "int", "--max-line", "BYTES",
+            "longest accepted message line (without its LF)",
+            "bounds the memory one message may take", low=1),
+    _Option("max_method", 128, "int", "--max-method", "BYTES",
+            "longest accepted method name (UTF-8)",
+            "real method names are short; long ones only cost work and log space", low=1),
+    _Option("max_params", 256 << 10, "int", "--max-params", "BYTES",
+            "largest accepted encoded params",
+            "bounds what one request makes a handler validate and hold", low=1),
+    _Option("max_depth", 32, "int", "--max-depth", "N",
+            "deepest accepted nesting of arrays and objects",
+            "MCP messages nest a few levels; deep nesting only serves to exhaust the stack",
+            low=1),
+    _Option("max_response", 1 << 20, "int", "--max-response", "BYTES",
+            "largest response line sent (without its LF)",
+            "clients buffer whole lines; some stop at a few MiB", low=1),
+    _Option("ttl_ms", 3600000, "int", "--ttl-ms", "MS",
+            "cache hint of list results in the modern era",
+            "the catalog does not change while serving", low=0),
+    _Option("null_error_id", False, "flag", "--null-error-id", None,
+            'send "id": null on errors whose request id is unknown',
+            "strict JSON-RPC 2.0 peers expect it; the MCP schemas allow no id"),
+    _Option("error_details", False, "flag", "--error-details", None,
+            "include the exception text in the result of a tool that fails",
+            "off by default: an exception's text may hold secrets"),
+)
+_OPTION_BY_NAME = {o.name: o for o in _OPTIONS}
+
+
 class Server(_Decorators):
-    """An MCP server: an identity and a catalog of tools, resources and prompts.
+    """An MCP server: an identity, a catalog of tools, resources and prompts, and options.
 
     Pass the catalog to the constructor, or register entries with add() and the
     decorators (tool(), resource(), resource_template(), prompt()) until the
     server starts serving; then it is frozen. Every entry is validated when it
-    is added: a bad definition raises CatalogError. grant, grant_resources and
-    grant_prompts restrict what is served (tool names, resource URIs or
-    templates, prompt names): the rest is neither listed nor usable, and
-    nothing reveals that it exists. Serve with run() (stdio) or drive a
-    Connection from connection().
+    is added: a bad definition raises CatalogError. The options (grant,
+    page_size, workers, timeout, ...: see ``--help``) are keyword arguments
+    here and of configure(). grant, grant_resources and grant_prompts restrict
+    what is served: the rest is neither listed nor usable, and nothing reveals
+    that it exists. Serve with run() (stdio) or drive a Connection from
+    connection().
     """
 
     def __init__(self, name, version, *, title=None, description=None, instructions=None,
                  website_url=None, icons=None, tools=(), resources=(), templates=(),
-                 prompts=(), grant=None, grant_resources=None, grant_prompts=None,
-                 page_size=100, max_line=1 << 20, max_method=128, max_params=256 << 10,
-                 max_depth=32, max_response=1 << 20, ttl_ms=3600000, null_error_id=False,
-                 workers=16, backlog=64, timeout=300.0, grace=10.0, state_key=None,
-                 elicit_timeout=300.0):
+                 prompts=(), state_key=None, **options):
         if not isinstance(name, str) or not name or not isinstance(version, str) or not version:
             raise CatalogError("server: name and version must be non-empty strings")
         if state_key is not None and (not isinstance(state_key, bytes) or len(state_key) < 16):
             raise CatalogError("server: state_key must be at least 16 bytes")
-        self._state_key = state_key
-        self.elicit_timeout = elicit_timeout
+        self.state_key = state_key
         self.name, self.version = name, version
         self.title, self.description = title, description
         self.instructions = instructions
         self.website_url, self.icons = website_url, icons
         self.tools, self.resources, self.templates, self.prompts = {}, {}, {}, {}
         self._frozen = False
-        self.configure(grant=grant, grant_resources=grant_resources, grant_prompts=grant_prompts,
-                       page_size=page_size, max_line=max_line, max_method=max_method,
-                       max_params=max_params, max_depth=max_depth, max_response=max_response,
-                       ttl_ms=ttl_ms, null_error_id=null_error_id, workers=workers,
-                       backlog=backlog, timeout=timeout, grace=grace)
+        for o in _OPTIONS:
+            setattr(self, o.name, o.default)
+        self.configure(**options)
         self.add(*tools, *resources, *templates, *prompts)
-        self._info_modern = self._implementation(MODERN_VERSION)
-        self._result_meta = {SERVER_INFO_KEY: self._info_modern}
-        # What _result_line adds to most modern results, encoded once (long keys
-        # cost more to escape than the rest of a small result).
-        self._complete_members = ',"resultType":"complete","_meta":%s}' % "".join(
-            _chunks(self._result_meta))
 
     def configure(self, **options):
-        """Set limits and options (the keyword arguments of the constructor) before serving."""
+        """Set options (the keyword arguments of the constructor) before serving."""
         if self._frozen:
             raise CatalogError("server %r: options cannot change once it serves" % self.name)
-        for field in ("page_size", "max_line", "max_method", "max_params", "max_depth",
-                      "max_response", "ttl_ms", "workers", "backlog"):
-            value = options.get(field, getattr(self, field, None))
-            if not isinstance(value, int) or isinstance(value, bool) or value < (
-                    0 if field in ("ttl_ms", "backlog") else 1):
-                raise CatalogError("server: %s must be a positive integer" % field)
-        for field in ("timeout", "grace"):
-            value = options.get(field, getattr(self, field, None))
-            if value is not None and (not _is_number(value) or value <= 0):
-                raise CatalogError("server: %s must be a positive number of seconds" % field)
-        unknown = set(options) - {"grant", "grant_resources", "grant_prompts", "page_size",
-                                  "max_line", "max_method", "max_params", "max_depth",
-                                  "max_response", "ttl_ms", "null_error_id", "workers",
-                                  "backlog", "timeout", "grace"}
+        unknown = sorted(set(options) - set(_OPTION_BY_NAME))
         if unknown:
-            raise CatalogError("server: unknown option(s): %s" % ", ".join(sorted(unknown)))
-        for k, v in options.items():
-            if k.startswith("grant"):
-                if isinstance(v, str):
-                    raise CatalogError("%s: give a list of names, not a string" % k)
-                v = None if v is None else list(v)
+            raise CatalogError("server: unknown option(s): %s (known: %s)" % (
+                ", ".join(unknown), ", ".join(o.name for o in _OPTIONS)))
+        checked = {k: _OPTION_BY_NAME[k].check(v) for k, v in options.items()}
+        for k, v in checked.items():
             setattr(self, k, v)
 
     def add(self, *entries):
@@ -3703,7 +4041,7 @@ class Server(_Decorators):
         return self
 
     def _portability_warnings(self):
-        """What real clients are known to truncate or refuse (see clients-in-the-wild)."""
+        """What real clients are known to truncate or refuse."""
         if self.instructions is not None and len(self.instructions) > 2048:
             yield "instructions are %d characters; some hosts cut them at 2048" % (
                 len(self.instructions))
@@ -3716,33 +4054,58 @@ class Server(_Decorators):
             if len(t.name) > 64:
                 yield "tool %r: names over 64 characters are refused by some clients" % t.name
 
-    def connection(self, emit=None):
-        """Return a new sans-IO Connection to this server (freezing it)."""
+    def connection(self, emit=None, *, lock=None, clock=None, wall_clock=None, random=None,
+                   report=None, context=None):
+        """Return a new sans-IO Connection to this server (freezing it).
+
+        The keywords replace what the connection takes from the world: a lock
+        (for use from several threads), clock() (monotonic seconds), wall_clock()
+        (Unix time), random(n) (n random bytes), report(line, detail) for
+        diagnostics and context(call) making a handler's Context.
+        """
         self.freeze()
-        return Connection(self, emit)
+        if wall_clock is None:
+            import time
+            wall_clock = time.time
+        return Connection(self, emit, lock=lock, clock=clock or _monotonic,
+                          wall_clock=wall_clock, random=random or os.urandom,
+                          report=report or _report, context=context or Context)
 
     def run(self, argv=None):
         """Serve on stdin/stdout until EOF and return the exit status.
 
-        The command-line options of ``python mcp_stdio.py`` (--tools, --workers,
-        --timeout, ...) are read from argv (default: sys.argv[1:]); --help
-        prints them.
+        The command-line options (--tools, --workers, --timeout, ...) are read
+        from argv (default: sys.argv[1:]); --help lists them under this
+        server's name, --version prints its name and version.
         """
-        options = _parse_options(sys.argv[1:] if argv is None else argv)
+        return self._command_line(sys.argv[1:] if argv is None else argv)
+
+    def _command_line(self, args, prog=None, about=None, version_line=None):
+        if prog is None:
+            prog = "python " + os.path.basename(sys.argv[0] or "server.py")
+        if about is None:
+            about = "Serve %s %s as an MCP server on stdin/stdout, for modern (%s) and legacy " \
+                    "(initialize) clients.%s" % (self.title or self.name, self.version,
+                                                 MODERN_VERSION, "\n\n" + self.description
+                                                 if self.description else "")
+        usage = _usage(prog, about)
+        options = _parse_options(args, usage, version_line or "%s %s\n" % (self.name,
+                                                                          self.version))
         if isinstance(options, int):
             return options
         try:
             self.configure(**options)
             self.freeze()
         except CatalogError as e:
-            return _usage_error(str(e))
+            return _usage_error(str(e), usage)
         return serve_stdio(self)
 
     def _implementation(self, revision):
         d = {"name": self.name, "version": self.version}
-        if revision >= "2025-06-18" and self.title is not None:
+        features = _FEATURES[revision]
+        if "titles" in features and self.title is not None:
             d["title"] = self.title
-        if revision >= "2025-11-25":
+        if "implementation_details" in features:
             if self.description is not None:
                 d["description"] = self.description
             if self.icons is not None:
@@ -3754,7 +4117,7 @@ class Server(_Decorators):
     def _capabilities(self, revision):
         caps = {"logging": {}}
         offered = self._offered
-        if "completions" in offered and revision >= "2025-03-26":
+        if "completions" in offered and _has(revision, "completions"):
             caps["completions"] = {}
         if "prompts" in offered:
             caps["prompts"] = {"listChanged": False}
@@ -3793,49 +4156,6 @@ class Server(_Decorators):
                 pass
         raise ProtocolError(INVALID_PARAMS, "Invalid params: invalid cursor")
 
-    _STATE_TTL = 600
-
-    def _sign(self, payload):
-        import hmac
-        import hashlib
-        if self._state_key is None:
-            self._state_key = os.urandom(32)     # per process: restarts void old states
-        body = _b64(json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-                    .encode("utf-8"))
-        mac = hmac.new(self._state_key, body.encode("ascii"), hashlib.sha256).digest()
-        return body + "." + _b64(mac)
-
-    def _input_required(self, binding, answers, key, request):
-        """The InputRequiredResult asking for `request` under `key`, with a signed state."""
-        import time
-        state = self._sign({"b": binding, "a": answers, "e": int(time.time()) + self._STATE_TTL})
-        return {"resultType": "input_required", "inputRequests": {key: request},
-                "requestState": state}
-
-    def _verify_state(self, binding, state):
-        """Return the answers a requestState carries, or raise -32602."""
-        import hmac
-        import hashlib
-        import time
-        bad = ProtocolError(INVALID_PARAMS, "Invalid params: requestState is invalid, expired "
-                            "or made for another request; send the original request again "
-                            "without requestState")
-        if self._state_key is None or len(state) > 1 << 20 or state.count(".") != 1:
-            raise bad
-        body, mac = state.split(".")
-        want = hmac.new(self._state_key, body.encode("ascii", "replace"),
-                        hashlib.sha256).digest()
-        try:
-            if not hmac.compare_digest(_unb64(mac), want):
-                raise bad
-            payload = json.loads(_unb64(body))
-        except (ValueError, TypeError):
-            raise bad
-        if payload.get("b") != binding or payload.get("e", 0) < time.time() or \
-                type(payload.get("a")) is not dict:
-            raise bad
-        return payload["a"]
-
     def _knows_uri(self, uri):
         return uri in self.resources or any(t.match(uri) is not None
                                             for t in self.templates.values())
@@ -3850,14 +4170,206 @@ def _granted(table, grant, grant_name, noun):
     return {k: v for k, v in table.items() if k in set(grant)}
 
 
+def _usage(prog, about):
+    """The --help text of a server: its summary and the options table."""
+    lines = ["usage: %s [options]" % prog, "", about, "", "options:"]
+    for o in _OPTIONS:
+        head = "  %s %s" % (o.flag, o.metavar) if o.metavar else "  " + o.flag
+        default = "" if o.default in (None, False) else " (default %s)" % (
+            "%g" % o.default if isinstance(o.default, float) else o.default)
+        help_text = o.help + default
+        if len(head) < 22:
+            lines.append("%-22s%s" % (head, help_text))
+        else:
+            lines.extend((head, " " * 22 + help_text))
+    lines.extend(("%-22s%s" % ("  --version", "print the version and exit"),
+                  "%-22s%s" % ("  -h, --help", "print this help and exit"), "",
+                  "exit status: 0 after stdin closes or on SIGTERM/SIGINT, 1 when input ended "
+                  "inside a line",
+                  "or stdout was closed, 2 for bad command-line arguments.", ""))
+    return "\n".join(lines)
+
+
+def _usage_error(message, usage):
+    sys.stderr.write("error: %s\n\n%s" % (message, usage))
+    return 2
+
+
+def _parse_options(args, usage, version_line):
+    """Parse the serving options; return a dict, or an exit status after --help/--version."""
+    args = list(args)
+    options = {}
+    flags = {o.flag: o for o in _OPTIONS}
+    while args:
+        a = args.pop(0)
+        if a in ("-h", "--help"):
+            sys.stdout.write(usage)
+            return 0
+        if a == "--version":
+            sys.stdout.write(version_line)
+            return 0
+        name, eq, value = a.partition("=")
+        o = flags.get(name)
+        if o is None:
+            return _usage_error("unknown argument %r" % a, usage)
+        if o.kind == "flag":
+            if eq:
+                return _usage_error("%s takes no value" % name, usage)
+            options[o.name] = True
+            continue
+        if not eq:
+            if not args:
+                return _usage_error("%s needs a value" % name, usage)
+            value = args.pop(0)
+        try:
+            options[o.name] = o.parse(value)
+        except ValueError:
+            return _usage_error("bad value for %s: %r" % (name, value), usage)
+    return options
+
+
 ###############################################################################
 # Stdio runtime ###############################################################
 ###############################################################################
 #
-# A thin shell around Connection: the main thread reads stdin and writes the
-# immediate answers; tool calls run on a bounded pool of daemon threads; a
-# watchdog thread expires calls past their deadline. stdout belongs to the
-# protocol: fd 1 and sys.stdout point at stderr while serving (decision D-30).
+# A shell around Connection that owns threads, locks and waiting: one thread
+# at a time reads stdin and writes the immediate answers; calls run on a
+# bounded set of daemon threads; a watchdog thread expires calls past their
+# deadline. stdout belongs to the protocol: fd 1 and sys.stdout point at
+# stderr while serving, so a print() or a child process cannot corrupt it.
+
+class Context:
+    """What a handler knows about its request, and how it reports while it runs.
+
+    Attributes: request_id, method, era ("legacy" or "modern"), revision,
+    client_capabilities, client_info, deadline (a time.monotonic() value or
+    None), progress_token. cancelled is a threading.Event set on cancellation
+    or timeout. The runtime makes one for each call; handlers receive it.
+    """
+
+    __slots__ = ("_call", "_event", "_waiting", "__weakref__")
+
+    def __init__(self, call):
+        self._call = call
+        self._event = self._waiting = None
+        call.on_cancel = self._wake
+
+    request_id = property(lambda self: self._call.id, doc="The JSON-RPC id of the request.")
+    method = property(lambda self: self._call.method, doc="The request's method.")
+    era = property(lambda self: self._call.era, doc='"legacy" or "modern".')
+    revision = property(lambda self: self._call.revision, doc="The protocol revision in use.")
+    client_capabilities = property(lambda self: self._call.client_capabilities,
+                                   doc="The capabilities the client declared.")
+    client_info = property(lambda self: self._call.client_info,
+                           doc="The client's name and version, as it sent them (or None).")
+    deadline = property(lambda self: self._call.deadline,
+                        doc="When the call times out (time.monotonic() seconds), or None.")
+    progress_token = property(lambda self: self._call.progress_token,
+                              doc="The client's progress token, or None.")
+    is_cancelled = property(lambda self: self._call.cancelled,
+                            doc="True once the request was cancelled or timed out.")
+
+    @property
+    def cancelled(self):
+        """A threading.Event that is set when the request is cancelled or times out."""
+        if self._event is None:
+            ev = threading.Event()
+            self._event = ev
+            if self._call.cancelled:    # checked after publishing: a cancel may have run meanwhile
+                ev.set()
+        return self._event
+
+    def _wake(self):
+        for ev in (self._event, self._waiting):
+            if ev is not None:
+                ev.set()
+
+    def sleep(self, seconds):
+        """Sleep up to seconds; return True early if the request is cancelled meanwhile."""
+        return self.cancelled.wait(seconds)
+
+    def progress(self, progress, total=None, message=None):
+        """Send notifications/progress when the client asked for it (a progressToken).
+
+        Values must increase; a value that does not is dropped. Nothing is sent
+        after the response or a cancellation.
+        """
+        return self._call.conn.progress(self._call, progress, total, message)
+
+    def log(self, level, message, data=None):
+        """Log for the client when it asked for logs at this level, else one line on stderr."""
+        if self._call.conn.log(self._call, level, message, data):
+            return True
+        _diag("%s: %s" % (level, str(message)[:500]))
+        return False
+
+    def elicit(self, message, schema):
+        """Ask the user for input (a flat object schema of primitives); return an ElicitResult.
+
+        Modern clients get an InputRequiredResult and retry the request with the
+        answer: the handler then runs again from the start, so it must be safe
+        to repeat up to its elicit() calls. Legacy clients (2025-06-18 and later)
+        get an elicitation/create request and the handler waits for the answer.
+        A client without the elicitation capability gets -32021 (modern) or a
+        ToolError (legacy).
+        """
+        _check_elicitation_schema(schema)
+        call = self._call
+        if call.settled:
+            raise ToolError("The request is no longer in flight.")
+        conn = call.conn
+        if call.era == MODERN:
+            return conn.elicit_modern(call, message, schema)
+        answered = self._waiting = threading.Event()
+        question = conn.ask_legacy(call, message, schema, answered.set)
+        limit = conn.server.elicit_timeout
+        if call.deadline is not None:
+            limit = min(limit, max(0.0, call.deadline - _monotonic()))
+        answered.wait(limit)            # a cancellation wakes it too
+        self._waiting = None
+        if call.cancelled:
+            conn.forget(question)
+            raise ToolError("The request was cancelled while waiting for the user.")
+        if not answered.is_set():
+            conn.forget(question)
+            raise ToolError("The user did not answer within %g seconds." % limit)
+        return conn.legacy_answer(question, schema)
+
+
+_DIAG_STATE = {"last": None, "at": 0.0, "repeats": 0}
+
+
+def _diag(line):
+    """Write one diagnostic line to stderr (never request payloads).
+
+    A line identical to the previous one within a second is counted instead of
+    written, so hostile input cannot flood a client that does not drain stderr.
+    """
+    st = _DIAG_STATE
+    now = _monotonic()
+    if line == st["last"] and now - st["at"] < 1.0:
+        st["repeats"] += 1
+        return
+    text = line
+    if st["repeats"]:
+        text = "(previous message repeated %d times) %s" % (st["repeats"], line)
+    st["last"], st["at"], st["repeats"] = line, now, 0
+    try:
+        sys.stderr.write("mcp_stdio: %s\n" % text.replace("\n", " ")[:1000])
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _report(line, detail=None):
+    """Report a diagnostic line, and a multi-line detail (a traceback) when given."""
+    _diag(line)
+    if detail:
+        try:
+            sys.stderr.write(detail)
+        except (OSError, ValueError):
+            pass
+
 
 class _Writer:
     """Writes whole lines to the protocol fd, one writer at a time.
@@ -3927,7 +4439,7 @@ class _Runtime:
         self.server = server
         self.in_fd = in_fd
         self.writer = _Writer(out_fd)
-        self.conn = Connection(server, self.writer.write)
+        self.conn = server.connection(self.writer.write, lock=threading.Lock())
         self.items = collections.deque()
         self.backlog = collections.deque()
         self.lock = threading.Lock()
@@ -3979,7 +4491,7 @@ class _Runtime:
             self.inline_count += 1
             if self.parked:
                 self._wake_watchdog()
-            item.run()
+            conn.run(item)
             with self.lock:
                 if self.generation != generation:
                     break                  # the lead moved on while this call ran
@@ -3998,7 +4510,7 @@ class _Runtime:
                 self.backlog.append(call)
                 self._add_deadline(call)
         if refuse:
-            call.reject("The server is busy (%d calls running, %d waiting); try again shortly."
+            self.conn.reject(call, "The server is busy (%d calls running, %d waiting); try again shortly."
                         % (self.workers + 1, len(self.backlog)))
         return False
 
@@ -4012,7 +4524,7 @@ class _Runtime:
                         self.idle.notify_all()
                     return
                 call = self.backlog.popleft()
-            call.run()
+            self.conn.run(call)
 
     def _shutdown(self):
         partial = self.conn.splitter.pending()
@@ -4085,7 +4597,7 @@ class _Runtime:
                 self._thread(target=self._lead, args=(promoted,), name="mcp-leader",
                              daemon=True).start()
             for call in expired:
-                call.expire()
+                self.conn.expire(call)
 
 
 class _StderrPump:
@@ -4833,103 +5345,30 @@ def demo_server(**options):
                   **options)
 
 
-USAGE = """\
-usage: python mcp_stdio.py [options]
-       python mcp_stdio.py inspect|call ... -- COMMAND [ARGS...]   (see inspect --help)
-
+_DEMO_ABOUT = """\
 Serve the mcp_stdio demo catalog as an MCP server on stdin/stdout, for modern
 (2026-07-28) and legacy (initialize) clients: tools echo, add, divide,
-countdown and confirm_echo; resources demo://readme, demo://logo.png and the template
-demo://greeting/{name}; the prompt summarize.
+countdown and confirm_echo; resources demo://readme, demo://logo.png and the
+template demo://greeting/{name}; the prompt summarize.
 
-options:
-  --tools A,B         serve only these tools (others are neither listed nor callable)
-  --resources U,V     serve only these resource URIs and URI templates
-  --prompts P,Q       serve only these prompts
-  --page-size N       items per page of the list methods (default 100)
-  --workers N         slow tool calls that may run at once (default 16); quick
-                      calls run on the reading thread without a hand-off
-  --backlog N         calls that may wait for a worker (default 64); more get
-                      an isError "busy" result
-  --timeout SECONDS   default tool timeout (default 300)
-  --grace SECONDS     time given to calls in flight after stdin closes (default 10)
-  --max-line BYTES    longest accepted message line (default 1048576)
-  --max-params BYTES  largest accepted encoded params (default 262144)
-  --max-response BYTES  largest response line sent (default 1048576)
-  --ttl-ms MS         cache hint for list results of the modern era (default 3600000)
-  --null-error-id     send "id": null on errors whose request id is unknown
-  --version           print the version and exit
-  -h, --help          print this help and exit
-
-exit status: 0 after stdin closes, 1 when input ended inside a line or stdout
-was closed, 2 for bad command-line arguments.
-"""
-
-_CLI_OPTIONS = {
-    "--tools": ("grant", lambda v: [n for n in v.split(",") if n]),
-    "--resources": ("grant_resources", lambda v: [n for n in v.split(",") if n]),
-    "--prompts": ("grant_prompts", lambda v: [n for n in v.split(",") if n]),
-    "--page-size": ("page_size", int),
-    "--workers": ("workers", int),
-    "--backlog": ("backlog", int),
-    "--timeout": ("timeout", float),
-    "--grace": ("grace", float),
-    "--max-line": ("max_line", int),
-    "--max-params": ("max_params", int),
-    "--max-response": ("max_response", int),
-    "--ttl-ms": ("ttl_ms", int),
-}
-
-
-def _usage_error(message):
-    sys.stderr.write("mcp_stdio: %s\n\n%s" % (message, USAGE))
-    return 2
-
-
-def _parse_options(args):
-    """Parse the serving options; return a dict, or an exit status after --help/--version."""
-    args = list(args)
-    options = {}
-    while args:
-        a = args.pop(0)
-        if a in ("-h", "--help"):
-            sys.stdout.write(USAGE)
-            return 0
-        if a == "--version":
-            sys.stdout.write("mcp_stdio %s\n" % __version__)
-            return 0
-        if a == "--null-error-id":
-            options["null_error_id"] = True
-            continue
-        name, eq, value = a.partition("=")
-        spec = _CLI_OPTIONS.get(name)
-        if spec is None:
-            return _usage_error("unknown argument %r" % a)
-        if not eq:
-            if not args:
-                return _usage_error("%s needs a value" % name)
-            value = args.pop(0)
-        try:
-            options[spec[0]] = spec[1](value)
-        except ValueError:
-            return _usage_error("bad value for %s: %r" % (name, value))
-    return options
+Inspect or call any stdio server: python mcp_stdio.py inspect|call ... -- COMMAND [ARGS...]
+(see inspect --help)."""
 
 
 def main(argv=None):
-    """Run the command line; return the exit status."""
+    """Run the command line (the demo server, or inspect / call); return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in ("inspect", "call"):
-        status = _client_main(args[0], args[1:])
-    else:
-        status = demo_server().run(args)
+        return _client_main(args[0], args[1:])
+    return demo_server()._command_line(args, "python mcp_stdio.py", _DEMO_ABOUT,
+                                       "mcp_stdio %s\n" % __version__)
+
+
+if __name__ == "__main__":
+    status = main()
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
-    _exit(status)               # do not wait for abandoned handler threads
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    _exit(status)               # do not wait for threads stuck in handlers

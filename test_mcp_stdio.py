@@ -12,6 +12,7 @@ import json
 import os
 import queue
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -134,7 +135,120 @@ class WireSchemas:
 # Driving real server processes ###############################################
 ###############################################################################
 
-class Proc:
+class Transcript:
+    """What both harnesses share: send messages, receive them checked."""
+
+    def send(self, msg):
+        if isinstance(msg, dict) and "id" in msg and "method" in msg:
+            self.methods[json.dumps(msg["id"])] = msg["method"]
+        self.send_bytes(json.dumps(msg).encode("utf-8") + b"\n")
+
+    def recv(self, timeout=TIMEOUT, rev=None):
+        """Return the next message, checked for framing and against the official schema."""
+        line = self.recv_line(timeout)
+        self.test.assertTrue(line.endswith(b"\n"))
+        self.test.assertNotIn(b"\n", line[:-1])
+        msg = json.loads(line)
+        self.test.assertEqual(line, mcp_stdio.encode_message(msg), "non-canonical output")
+        method = self.methods.get(json.dumps(msg.get("id"))) if "id" in msg else None
+        problems = WireSchemas.problems(rev or self.rev or MODERN, msg, method)
+        self.test.assertEqual(problems, [], "schema violations in %s" % line[:300])
+        return msg
+
+    def request(self, msg, **kw):
+        self.send(msg)
+        return self.recv(**kw)
+
+    def open(self, version):
+        """Start talking in an era: initialize for a legacy version, nothing for modern."""
+        if version == MODERN:
+            self.rev = MODERN
+        else:
+            self.initialize(version)
+        return version == MODERN
+
+    def initialize(self, version="2025-11-25", caps=None):
+        self.rev = version if version in LEGACY else "2025-11-25"
+        r = self.request(init_msg(0, version, caps))
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return r
+
+
+def server_options(args):
+    """Keyword options of a Server from command-line arguments, read through the options table."""
+    flags = {o.flag: o for o in mcp_stdio._OPTIONS}
+    args, options = list(args), {}
+    while args:
+        o = flags[args.pop(0)]
+        options[o.name] = True if o.kind == "flag" else o.parse(args.pop(0))
+    return options
+
+
+class InProc(Transcript):
+    """The interface of Proc over a Connection in this process: no threads, no pipes.
+
+    Calls run at once on the test's thread; the clocks are fake and move only
+    when advance() is called; diagnostics are collected in stderr.
+    """
+
+    seeds = iter(range(1, 1 << 30))
+
+    def __init__(self, test, *args, server=None, seed=None):
+        self.test = test
+        self.server = server if server is not None else mcp_stdio.demo_server()
+        self.server.configure(**server_options(args))
+        self.now = 1000.0
+        self.rng = random.Random(next(self.seeds) if seed is None else seed)
+        self.lines = []
+        self.raw = []
+        self.stderr = b""
+        self.rev = "2025-11-25"
+        self.methods = {}
+        self.conn = self.server.connection(self._emit, clock=lambda: self.now,
+                                           wall_clock=lambda: 1.75e9 + self.now,
+                                           random=self._random, report=self._report)
+
+    def _emit(self, line):
+        self.raw.append(line)
+        self.lines.append(line)
+
+    def _random(self, n):
+        return bytes(self.rng.randrange(256) for _ in range(n))
+
+    def _report(self, line, detail=None):
+        self.stderr += ("mcp_stdio: %s\n%s" % (line, detail or "")).encode("utf-8")
+
+    def advance(self, seconds):
+        self.now += seconds
+
+    def send_bytes(self, data):
+        for item in self.conn.feed(data):
+            if type(item) is bytes:
+                self._emit(item)
+            else:
+                self.conn.run(item)
+
+    def recv_line(self, timeout=None):
+        if not self.lines:
+            self.test.fail("no output from the server")
+        return self.lines.pop(0)
+
+    def silent(self, seconds=None):
+        self.test.assertEqual(self.lines, [], "unexpected output")
+
+    def close(self, timeout=None):
+        for line in self.conn.close():
+            self._emit(line)
+        if self.conn.splitter.pending():
+            self._report("input ended inside a message without a final LF; it was not executed")
+            return 1
+        return 0
+
+    def kill(self):
+        pass
+
+
+class Proc(Transcript):
     """A server process driven through pipes; every line it writes is checked."""
 
     def __init__(self, test, *args, script=None, env=None):
@@ -169,11 +283,6 @@ class Proc:
         self.p.stdin.write(data)
         self.p.stdin.flush()
 
-    def send(self, msg):
-        if isinstance(msg, dict) and "id" in msg and "method" in msg:
-            self.methods[json.dumps(msg["id"])] = msg["method"]
-        self.send_bytes(json.dumps(msg).encode("utf-8") + b"\n")
-
     def recv_line(self, timeout=TIMEOUT):
         try:
             line = self.lines.get(timeout=timeout)
@@ -184,22 +293,6 @@ class Proc:
             self.test.fail("the server closed stdout; stderr: %r" % self.stderr[-500:])
         return line
 
-    def recv(self, timeout=TIMEOUT, rev=None):
-        """Return the next message, checked for framing and against the official schema."""
-        line = self.recv_line(timeout)
-        self.test.assertTrue(line.endswith(b"\n"))
-        self.test.assertNotIn(b"\n", line[:-1])
-        msg = json.loads(line)
-        self.test.assertEqual(line, mcp_stdio.encode_message(msg), "non-canonical output")
-        method = self.methods.get(json.dumps(msg.get("id"))) if "id" in msg else None
-        problems = WireSchemas.problems(rev or self.rev or MODERN, msg, method)
-        self.test.assertEqual(problems, [], "schema violations in %s" % line[:300])
-        return msg
-
-    def request(self, msg, **kw):
-        self.send(msg)
-        return self.recv(**kw)
-
     def silent(self, seconds=0.3):
         """Assert nothing arrives within seconds."""
         try:
@@ -208,20 +301,6 @@ class Proc:
             return
         self.lines.put(line)
         self.test.fail("unexpected output: %r" % (line,))
-
-    def open(self, version):
-        """Start talking in an era: initialize for a legacy version, nothing for modern."""
-        if version == MODERN:
-            self.rev = MODERN
-        else:
-            self.initialize(version)
-        return version == MODERN
-
-    def initialize(self, version="2025-11-25", caps=None):
-        self.rev = version if version in LEGACY else "2025-11-25"
-        r = self.request(init_msg(0, version, caps))
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        return r
 
     def close(self, timeout=TIMEOUT):
         """Close stdin and return the exit status."""
@@ -253,6 +332,13 @@ class ProcTest(unittest.TestCase):
         p = Proc(self, *args, **kw)
         self.addCleanup(p.kill)
         return p
+
+
+class InProcTest(unittest.TestCase):
+    """Base class: the same tests over a Connection in this process."""
+
+    def spawn(self, *args, **kw):
+        return InProc(self, *args, **kw)
 
 
 TEST_SERVER = textwrap.dedent('''
@@ -901,7 +987,7 @@ class Framing(ProcTest):
         pass  # see ScriptTools.test_print_and_child_processes
 
 
-class Admission(ProcTest):
+class Admission(InProcTest):
 
     def setUp(self):
         self.p = self.spawn()
@@ -983,8 +1069,13 @@ class Admission(ProcTest):
         self.p.send_bytes(ok + b"\n")
         self.assertIn("result", self.p.recv())
         deeper = ok.replace(inner, b"[" + inner + b"]")
-        self.expect(deeper, -32600)
+        self.expect(deeper, -32600, 1, True)      # the id can be read: the error carries it
         self.expect(b"[" * 100000 + b"]" * 100000, -32600)
+        huge = b'{"jsonrpc":"2.0","method":"x","params":' + b"[" * 100000 + b"]" * 100000 + \
+            b',"id":"late"}'
+        self.expect(huge, -32600, "late", True)
+        # A response-shaped message never gets its id back, even refused.
+        self.expect(b'{"jsonrpc":"2.0","id":3,"result":' + b"[" * 40 + b"]" * 40 + b"}", -32600)
 
     def test_params_size_limit(self):
         p = self.spawn("--max-params", "100")
@@ -1010,7 +1101,7 @@ class Admission(ProcTest):
 # Eras ###########################################################################
 ###############################################################################
 
-class LegacyEra(ProcTest):
+class LegacyEra(InProcTest):
 
     def test_initialize_each_revision(self):
         for version, answered in (("2024-11-05", "2024-11-05"), ("2025-03-26", "2025-03-26"),
@@ -1102,7 +1193,7 @@ class LegacyEra(ProcTest):
         self.assertEqual(err_code(r), -32602)
 
 
-class Batches(ProcTest):
+class Batches(InProcTest):
 
     def test_batches_on_2025_03_26(self):
         p = self.spawn()
@@ -1142,7 +1233,7 @@ class Batches(ProcTest):
                                  "Invalid Request: batches are only accepted on a 2025-03-26 connection"}})
 
 
-class ModernEra(ProcTest):
+class ModernEra(InProcTest):
 
     def req(self, p, rid, method, params=None, **meta):
         params = dict(params or {})
@@ -1215,7 +1306,7 @@ class ModernEra(ProcTest):
         self.assertIn("result", r)
 
 
-class EraMixing(ProcTest):
+class EraMixing(InProcTest):
 
     def test_discover_then_initialize(self):
         # Claude Code 2.1.280, Copilot CLI 1.0.81-1: probe, then initialize anyway.
@@ -1261,19 +1352,31 @@ class EraMixing(ProcTest):
         self.assertEqual(err_code(r), -32600)
         self.assertIn("already initialized", r["error"]["message"])
 
-    def test_modern_initialize_with_meta_is_legacy(self):
+    def test_initialize_with_modern_meta_is_a_removed_method(self):
+        # The 2026-07-28 revision has no initialize: a modern request for it is -32601
+        # (the official conformance suite checks this), and it locks nothing.
+        for first in ("unlocked", "modern"):
+            p = self.spawn()
+            if first == "modern":
+                p.request(req_msg(1, "tools/list", modern=True), rev=MODERN)
+            msg = init_msg(2, "2025-06-18")
+            msg["params"]["_meta"] = modern_meta()
+            r = p.request(msg, rev=MODERN)
+            self.assertEqual(r, {"jsonrpc": "2.0", "id": 2,
+                                 "error": {"code": -32601, "message": "Method not found"}})
+            self.assertEqual(p.conn.era, first)
         p = self.spawn()
-        msg = init_msg(1, "2025-06-18")
-        msg["params"]["_meta"] = modern_meta()
-        p.rev = "2025-06-18"
-        self.assertEqual(p.request(msg)["result"]["protocolVersion"], "2025-06-18")
+        p.request(msg, rev=MODERN)
+        self.assertEqual(p.initialize("2025-06-18")["result"]["protocolVersion"], "2025-06-18")
+        msg["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = "2099-01-01"
+        self.assertEqual(err_code(p.request(msg)), -32600)   # legacy-locked: already initialized
 
 
 ###############################################################################
 # Tools ##########################################################################
 ###############################################################################
 
-class DemoTools(ProcTest):
+class DemoTools(InProcTest):
 
     def setUp(self):
         self.p = self.spawn()
@@ -1344,13 +1447,15 @@ class ScriptTools(ScriptTest):
             params["_meta"] = meta
         p.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
 
-    def test_exception_is_internal_error_with_incident(self):
+    def test_exception_is_a_tool_error_with_incident(self):
         p = self.start()
         self.call(p, "boom")
         r = p.recv()
-        self.assertEqual(r["error"]["code"], -32603)
-        incident = r["error"]["data"]["incident"]
-        self.assertEqual(r["error"]["message"], "Internal error (incident %s)" % incident)
+        text = r["result"]["content"][0]["text"]
+        incident = text.split("incident ")[1][:8]
+        self.assertEqual(r["result"], {"content": [{"type": "text", "text":
+                         "Tool 'boom' failed: RuntimeError (incident %s); the details are in the "
+                         "server log." % incident}], "isError": True})
         self.assertNotIn("secret", json.dumps(r))
         p.close()
         self.assertIn(incident.encode(), p.stderr)
@@ -1367,11 +1472,21 @@ class ScriptTools(ScriptTest):
         for s in (b"hello from print", b"raw write", b"fd one write", b"child process output"):
             self.assertIn(s, p.stderr)
 
-    def test_bad_results_are_internal_errors(self):
+    def test_bad_results_are_tool_errors(self):
         p = self.start()
-        for i, name in enumerate(("bad_output", "unserialisable", "leave", "bad_content")):
+        expect = {"bad_output": "returned an invalid result: structuredContent does not match "
+                                "outputSchema: /n: expected type number, got string",
+                  "unserialisable": "returned an invalid result: it holds a value JSON cannot "
+                                    "carry (set is not JSON serializable)",
+                  "leave": "failed: SystemExit",
+                  "bad_content": "returned an invalid result: content[0] (image) data is not "
+                                 "base64"}
+        for i, (name, problem) in enumerate(expect.items()):
             self.call(p, name, rid=i)
-            self.assertEqual(p.recv()["error"]["code"], -32603, name)
+            r = p.recv()["result"]
+            self.assertTrue(r["isError"], name)
+            self.assertRegex(r["content"][0]["text"], r"^Tool %r %s \(incident [0-9a-f]{8}\)"
+                             % (name, re.escape(problem)))
         self.call(p, "quick", rid=99)
         self.assertEqual(p.recv()["result"]["content"][0]["text"], "quick")
 
@@ -1492,12 +1607,13 @@ class Engine(unittest.TestCase):
     def test_a_bug_in_a_method_is_an_internal_error_not_a_crash(self):
         conn = mcp_stdio.demo_server().connection()
         conn.feed(json.dumps(init_msg()).encode() + b"\n")
-        real = mcp_stdio._METHODS["tools/list"]
-        mcp_stdio._METHODS["tools/list"] = (lambda self, req: 1 / 0,) + real[1:]
+        real = mcp_stdio._ROUTES["tools/list"]
+        mcp_stdio._ROUTES["tools/list"] = mcp_stdio._Route(lambda self, req: 1 / 0, modern=True,
+                                                          legacy=True)
         try:
             out = conn.feed(b'{"jsonrpc":"2.0","id":9,"method":"tools/list"}\n')
         finally:
-            mcp_stdio._METHODS["tools/list"] = real
+            mcp_stdio._ROUTES["tools/list"] = real
         self.assertEqual(json.loads(out[0])["error"]["code"], -32603)
         self.assertEqual(json.loads(out[0])["id"], 9)
 
@@ -1742,29 +1858,27 @@ def req_msg(rid, method, params=None, modern=False):
     return {"jsonrpc": "2.0", "id": rid, "method": method, "params": params}
 
 
-CATALOG_SERVER = textwrap.dedent('''
-    import sys
-    sys.path.insert(0, %r)
-    import mcp_stdio as m
-    kind = sys.argv[1]
-    tools = [m.Tool("t%%02d" %% i, lambda a, c: "x") for i in range(25)]
-    resources = [m.Resource("res://%%02d" %% i, lambda u, c: u, name="r%%02d" %% i,
+def catalog_server(kind):
+    """25 tools, and with kind "all" 25 resources, 25 prompts and a template; pages of 10."""
+    m = mcp_stdio
+    tools = [m.Tool("t%02d" % i, lambda a, c: "x") for i in range(25)]
+    resources = [m.Resource("res://%02d" % i, lambda u, c: u, name="r%02d" % i,
                             title="R", icons=[{"src": "https://x/i.png"}],
                             annotations={"priority": 0.5, "lastModified": "2026-01-01T00:00:00Z"})
                  for i in range(25)]
-    prompts = [m.Prompt("p%%02d" %% i, lambda a, c: "hi", arguments=[{"name": "a", "title": "A"}])
+    prompts = [m.Prompt("p%02d" % i, lambda a, c: "hi", arguments=[{"name": "a", "title": "A"}])
                for i in range(25)]
+
     def fail(uri, variables, ctx):
         raise m.ResourceNotFound(uri)
     templates = [m.ResourceTemplate("res://missing/{id}", fail, name="missing")]
     opts = {"tools": tools}
     if kind == "all":
         opts.update(resources=resources, prompts=prompts, templates=templates)
-    sys.exit(m.Server("catalog", "1", page_size=10, **opts).run([]))
-''') % HERE
+    return m.Server("catalog", "1", page_size=10, **opts)
 
 
-class Resources(ProcTest):
+class Resources(InProcTest):
 
     def legacy(self, version="2025-11-25", *args):
         p = self.spawn(*args)
@@ -1803,24 +1917,16 @@ class Resources(ProcTest):
                              -32602)
 
     def test_handler_raising_not_found(self):
-        p = self.spawn("all", script=self.catalog_script())
+        p = self.spawn(server=catalog_server("all"))
         p.initialize()
         r = p.request(req_msg(1, "resources/read", {"uri": "res://missing/7"}))
         self.assertEqual((r["error"]["code"], r["error"]["data"]), (-32002, {"uri": "res://missing/7"}))
 
-    def catalog_script(self):
-        path = os.path.join(self.tmp.name, "catalog_server.py")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(CATALOG_SERVER)
-        return path
 
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(self.tmp.cleanup)
 
     def test_listing_shapes_per_revision(self):
         for version in LEGACY + (MODERN,):
-            p = self.spawn("all", script=self.catalog_script())
+            p = self.spawn(server=catalog_server("all"))
             modern = p.open(version)
             res = p.request(req_msg(1, "resources/list", {}, modern))["result"]["resources"][0]
             self.assertEqual("title" in res, version >= "2025-06-18")
@@ -1830,7 +1936,7 @@ class Resources(ProcTest):
             self.assertEqual("title" in pr["arguments"][0], version >= "2025-06-18")
 
     def test_pagination_sees_every_item_once_in_order(self):
-        p = self.spawn("all", script=self.catalog_script())
+        p = self.spawn(server=catalog_server("all"))
         p.rev = MODERN
         for method, field, prefix in (("tools/list", "tools", "t"),
                                       ("resources/list", "resources", "r"),
@@ -1864,7 +1970,7 @@ class Resources(ProcTest):
         self.assertNotIn("nextCursor", r)
 
     def test_capabilities_follow_the_catalog(self):
-        p = self.spawn("tools", script=self.catalog_script())
+        p = self.spawn(server=catalog_server("tools"))
         r = p.initialize()["result"]
         self.assertEqual(r["capabilities"], {"logging": {}, "tools": {"listChanged": False}})
         for m in ("resources/list", "resources/read", "prompts/list", "prompts/get",
@@ -1894,7 +2000,7 @@ class Resources(ProcTest):
             self.assertEqual(err_code(p.request(req_msg(3, m, {"uri": "demo://zz"}))), -32002)
 
 
-class Prompts(ProcTest):
+class Prompts(InProcTest):
 
     def test_get_and_argument_checks(self):
         for version in ("2024-11-05", "2025-11-25", MODERN):
@@ -1953,7 +2059,7 @@ class Prompts(ProcTest):
         self.assertEqual((len(r["values"]), r["total"], r["hasMore"]), (100, 250, True))
 
 
-class Subscriptions(ProcTest):
+class Subscriptions(InProcTest):
 
     def listen(self, p, rid, notifications):
         p.send(req_msg(rid, "subscriptions/listen", {"notifications": notifications}, True))
@@ -2357,7 +2463,12 @@ class Adversarial(ScriptTest):
             self.assertIn("result", r)
         r = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
                        "params": {"name": "add", "arguments": {"a": 1e308, "b": 1e308}}})
-        self.assertEqual(r["error"]["code"], -32603)      # inf is not JSON: internal error
+        # inf is not JSON: a tool execution error naming the problem, never the value
+        text = r["result"]["content"][0]["text"]
+        self.assertTrue(r["result"]["isError"])
+        self.assertRegex(text, r"^Tool 'add' returned an invalid result: .*NaN or infinity.* "
+                               r"\(incident [0-9a-f]{8}\)\.$")
+        self.assertNotIn("inf", text.replace("infinity", ""))
 
 
 
@@ -2478,7 +2589,7 @@ class Tree:
 
 
 def call_tool(server, name, args, modern=True):
-    conn = server.connection()
+    conn = server.connection(report=lambda line, detail=None: None)
     out = conn.receive_line(json.dumps(req_msg(1, "tools/call", {"name": name, "arguments": args},
                                                modern)).encode())
     if isinstance(out[0], mcp_stdio.Call):
@@ -2701,7 +2812,9 @@ class SchemasFromHints(unittest.TestCase):
             "resultType": "complete", "_meta": {"io.modelcontextprotocol/serverInfo":
                                                 {"name": "s", "version": "1"}}})
         self.assertEqual(r("as_async", {"x": 4})["result"]["structuredContent"], {"x": 4})
-        self.assertEqual(r("as_bytes")["error"]["code"], -32603)
+        self.assertEqual(r("as_bytes")["result"]["isError"], True)
+        self.assertIn("returned an invalid result: it is bytes: wrap them with mcp_stdio.image()",
+                      r("as_bytes")["result"]["content"][0]["text"])
         self.assertNotIn("structuredContent", call_tool(server, "as_list", {}, modern=False)
                          .get("result", {}))
 
@@ -2994,7 +3107,7 @@ class ClientCommandLine(unittest.TestCase):
 ELICIT_CAPS = {"elicitation": {}}
 
 
-class ElicitationModern(ProcTest):
+class ElicitationModern(InProcTest):
 
     def call(self, p, rid, text="hi", caps=ELICIT_CAPS, **extra):
         meta = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": caps})

@@ -1,0 +1,71 @@
+"""CPU instructions per echo tools/call, measured with callgrind (deterministic, unlike time).
+
+A real server process is fed N and then N + 2000 pipelined echo requests from a
+file; the difference of the two instruction counts divided by 2000 is the cost
+of one message, with start-up cancelled out. Needs valgrind.
+
+    python benchmarks/instructions.py [--modern] [--server "python -m mcp_stdio"]
+"""
+
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def messages(n, modern):
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}
+    out = []
+    if not modern:
+        out.append({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "bench", "version": "1"}}})
+        out.append({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    for i in range(1, n + 1):
+        params = {"name": "echo", "arguments": {"text": "hello %d" % i}}
+        if modern:
+            params["_meta"] = meta
+        out.append({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": params})
+    return b"".join(json.dumps(m).encode() + b"\n" for m in out)
+
+
+def instructions(command, data):
+    with tempfile.TemporaryFile() as f:
+        f.write(data)
+        f.seek(0)
+        r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+                           + command, stdin=f, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, cwd=ROOT, env=dict(
+                               os.environ, PYTHONPATH=ROOT))
+    m = re.search(rb"Collected : (\d+)", r.stderr)
+    if m is None:
+        sys.exit("callgrind failed: %s" % r.stderr[-500:].decode(errors="replace"))
+    return int(m.group(1))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--modern", action="store_true", help="2026-07-28 requests (default legacy)")
+    ap.add_argument("--server", default="%s -m mcp_stdio" % sys.executable,
+                    help="the server command (default: python -m mcp_stdio)")
+    ap.add_argument("--base", type=int, default=200, help="requests of the shorter run")
+    a = ap.parse_args()
+    env_note = "" if os.environ.get("PYTHONDONTWRITEBYTECODE") is None else \
+        " (PYTHONDONTWRITEBYTECODE is set: start-up compiles, the difference is unaffected)"
+    cmd = shlex.split(a.server)
+    small = instructions(cmd, messages(a.base, a.modern))
+    large = instructions(cmd, messages(a.base + 2000, a.modern))
+    print("%s, %s: %d instructions per echo%s" % (
+        a.server, "modern" if a.modern else "legacy", (large - small) // 2000, env_note))
+
+
+if __name__ == "__main__":
+    main()
