@@ -2832,9 +2832,8 @@ class Call:
         self.meta = meta
         self.log_level = level
         self.batch = batch
-        self.kind = self.name = self.answers = self.binding = None
-        self.settled = self.cancelled = False
-        self.last_progress = self.on_cancel = self.progress_token = self.deadline = None
+        self.kind = self.name = self.answers = None
+        self.settled = False
 
     def start(self, kind, name, work, timeout):
         """Make this request a call of kind ("tool", "resource" or "prompt"); return it.
@@ -2847,6 +2846,8 @@ class Call:
         self.timeout = timeout
         self.deadline = None if timeout is None else self.conn._clock() + timeout
         self.asked = 0
+        self.cancelled = False
+        self.last_progress = self.on_cancel = None
         meta = self.meta
         token = meta.get("progressToken") if meta else None
         if token is not None and (type(token) is not str and
@@ -3546,6 +3547,7 @@ class Connection:
         verification (tampered, expired, or made for another request).
         """
         if req.era != MODERN:
+            req.binding = None
             return
         req.binding = (req.method, name, args)      # digested only when a state is involved
         responses, state = req.params.get("inputResponses"), req.params.get("requestState")
@@ -4252,7 +4254,6 @@ class Context:
     def __init__(self, call):
         self._call = call
         self._event = self._waiting = None
-        call.on_cancel = self._wake
 
     request_id = property(lambda self: self._call.id, doc="The JSON-RPC id of the request.")
     method = property(lambda self: self._call.method, doc="The request's method.")
@@ -4275,6 +4276,7 @@ class Context:
         if self._event is None:
             ev = threading.Event()
             self._event = ev
+            self._call.on_cancel = self._wake
             if self._call.cancelled:    # checked after publishing: a cancel may have run meanwhile
                 ev.set()
         return self._event
@@ -4321,6 +4323,7 @@ class Context:
         if call.era == MODERN:
             return conn.elicit_modern(call, message, schema)
         answered = self._waiting = threading.Event()
+        call.on_cancel = self._wake
         question = conn.ask_legacy(call, message, schema, answered.set)
         limit = conn.server.elicit_timeout
         if call.deadline is not None:
