@@ -96,16 +96,22 @@ class Validator:
 
 
 _SCHEMA_CACHE = {}
+# validate() keeps this many compiled schemas: far more than a server's
+# elicitation forms, small enough that a stream of new schemas cannot grow memory.
+_SCHEMA_CACHE_SIZE = 256
 
 
 def compile_schema(schema, *, max_depth=64, max_subschemas=10000, max_errors=20):
     """Compile a JSON Schema (2020-12, or draft-07 where it agrees) into a Validator.
 
     Raises SchemaError naming the JSON pointer inside the schema and the reason.
+    The bounds keep a hostile schema from exhausting the stack (max_depth) or
+    memory (max_subschemas), and a report readable (max_errors); real tool
+    schemas stay far below them.
     """
     c = _Compiler(schema, max_depth, max_subschemas)
     root = c.compile_root()
-    return Validator(schema, root, max_errors, _flat_object_accept(schema))
+    return Validator(schema, root, max_errors, _flat_object_accept(schema, c.used))
 
 
 def validate(schema, instance):
@@ -113,14 +119,21 @@ def validate(schema, instance):
     key = json.dumps(schema, sort_keys=True, allow_nan=False)
     v = _SCHEMA_CACHE.get(key)
     if v is None:
-        if len(_SCHEMA_CACHE) > 256:
+        if len(_SCHEMA_CACHE) > _SCHEMA_CACHE_SIZE:
             _SCHEMA_CACHE.clear()
         v = _SCHEMA_CACHE[key] = compile_schema(schema)
     return v.errors(instance)
 
 
+# Instances nested deeper are refused before the checker's recursion could
+# reach Python's stack limit; admitted messages nest 32 levels at most anyway.
 _MAX_INSTANCE_DEPTH = 128
+# Check steps one validation may take: ample for real schemas, and a bound on
+# the work of combinator bombs (nested anyOf with refs) that are otherwise
+# exponential.
 _MAX_STEPS = 200000
+# The most values an enum may list: enough for any real choice list.
+_MAX_ENUM = 10000
 
 _DIALECTS_2020 = ("https://json-schema.org/draft/2020-12/schema",
                   "https://json-schema.org/draft/2020-12/schema#")
@@ -146,6 +159,39 @@ _UNSUPPORTED = {
     "dependencies": "draft-07 keyword; use 'dependentRequired' or 'dependentSchemas'",
     "additionalItems": "draft-07 keyword; use 'prefixItems' with 'items'",
 }
+
+# Keywords whose values hold subschemas: (shape, applies to the instance in
+# place). Shapes: "map" (an object of schemas), "list" (an array of schemas),
+# "one" (one schema). In-place keywords check the same instance again, so a
+# reference cycle through them alone never ends. Every walk of a schema tree
+# (anchors, cycle edges) reads this table.
+_SUBSCHEMA_KEYWORDS = {
+    "properties": ("map", False), "patternProperties": ("map", False),
+    "$defs": ("map", False), "definitions": ("map", False),
+    "dependentSchemas": ("map", True),
+    "prefixItems": ("list", False), "allOf": ("list", True), "anyOf": ("list", True),
+    "oneOf": ("list", True),
+    "items": ("one", False), "contains": ("one", False), "additionalProperties": ("one", False),
+    "propertyNames": ("one", False),
+    "not": ("one", True), "if": ("one", True), "then": ("one", True), "else": ("one", True),
+}
+
+
+def _subschemas(s, where):
+    """Yield (keyword, subschema, pointer) for each subschema directly inside schema s."""
+    for k, v in s.items():
+        shape = _SUBSCHEMA_KEYWORDS.get(k)
+        if shape is None:
+            continue
+        if shape[0] == "map" and isinstance(v, dict):
+            for kk, vv in v.items():
+                yield k, vv, "%s/%s/%s" % (where, k, _esc(kk))
+        elif shape[0] == "list" and isinstance(v, list):
+            for j, vv in enumerate(v):
+                yield k, vv, "%s/%s/%d" % (where, k, j)
+        elif shape[0] == "one":
+            yield k, v, "%s/%s" % (where, k)
+
 
 _ANCHOR_RE = re.compile(r"^[A-Za-z_][-A-Za-z0-9._]*$")
 
@@ -333,6 +379,7 @@ class _Compiler:
         self.anchors = {}      # anchor name -> raw schema
         self.edges = {}        # id(raw) -> ids of schemas applied in place
         self.names = {}        # id(raw) -> schema pointer, for messages
+        self.used = {}         # id(raw) -> the keywords its check enforces
 
     # -- entry --------------------------------------------------------------
     def compile_root(self):
@@ -369,17 +416,8 @@ class _Compiler:
             if a in self.anchors and self.anchors[a] is not s:
                 raise SchemaError("%s/$anchor: duplicate anchor %r" % (where, a))
             self.anchors[a] = s
-        for k, v in s.items():
-            if k in ("properties", "patternProperties", "$defs", "definitions",
-                     "dependentSchemas") and isinstance(v, dict):
-                for kk, vv in v.items():
-                    self._collect_anchors(vv, "%s/%s/%s" % (where, k, _esc(kk)), depth + 1)
-            elif k in ("allOf", "anyOf", "oneOf", "prefixItems") and isinstance(v, list):
-                for j, vv in enumerate(v):
-                    self._collect_anchors(vv, "%s/%s/%d" % (where, k, j), depth + 1)
-            elif k in ("items", "contains", "additionalProperties", "propertyNames",
-                       "not", "if", "then", "else"):
-                self._collect_anchors(v, "%s/%s" % (where, k), depth + 1)
+        for _, sub, pointer in _subschemas(s, where):
+            self._collect_anchors(sub, pointer, depth + 1)
 
     # -- refs ---------------------------------------------------------------
     def _resolve(self, ref, where):
@@ -469,16 +507,18 @@ class _Compiler:
         self.nodes[key] = real
         return real
 
-    def _sub(self, parent, s, where, depth, in_place=False):
+    def _sub(self, parent, keyword, s, where, depth):
         fn = self._node(s, where, depth + 1)
-        if in_place:
+        if keyword == "$ref" or _SUBSCHEMA_KEYWORDS[keyword][1]:
             self.edges[id(parent)].append(id(s))
         return fn
 
-    def _build(self, s, where, depth):
+    def _build(self, raw, where, depth):
+        s = _KeywordLog(raw)
+        self.used[id(raw)] = s.used
         checks = []
         add = checks.append
-        for k in s:
+        for k in raw:
             if k in _UNSUPPORTED:
                 raise SchemaError("%s/%s: %s" % (where, k, _UNSUPPORTED[k]))
         if where != "#":
@@ -488,18 +528,18 @@ class _Compiler:
                 raise SchemaError("%s/$id: embedded resources ('$id' below the root) are not "
                                   "supported; use '$defs' with '$anchor'" % where)
         if self.draft07 and "$ref" in s:
-            extra = [k for k in s if k != "$ref" and k not in _ANNOTATIONS]
+            extra = [k for k in raw if k != "$ref" and k not in _ANNOTATIONS]
             if extra:
                 raise SchemaError("%s: a draft-07 '$ref' ignores its sibling keywords (%s); "
                                   "declare the schema as 2020-12 or move them into allOf"
                                   % (where, ", ".join(sorted(extra))))
-        for k in ("$defs", "definitions"):
-            if k in s:
-                defs = s[k]
+        for k in ("$defs", "definitions"):      # definitions check nothing here: raw
+            if k in raw:
+                defs = raw[k]
                 if not isinstance(defs, dict):
                     raise SchemaError("%s/%s: must be an object of schemas" % (where, k))
                 for name, sub in defs.items():
-                    self._sub(s, sub, "%s/%s/%s" % (where, k, _esc(name)), depth)
+                    self._sub(raw, k, sub, "%s/%s/%s" % (where, k, _esc(name)), depth)
 
         # -- references
         if "$ref" in s:
@@ -507,8 +547,8 @@ class _Compiler:
             if not isinstance(ref, str):
                 raise SchemaError("%s/$ref: must be a string" % where)
             target, label = self._resolve(ref, where)
-            fn = self._sub(s, target, label if label.startswith("#/") else where + "/$ref",
-                           depth, in_place=True)
+            fn = self._sub(raw, "$ref", target,
+                           label if label.startswith("#/") else where + "/$ref", depth)
             add(_ref_check(fn, id(target), ref))
 
         # -- type and values
@@ -518,8 +558,8 @@ class _Compiler:
             e = s["enum"]
             if not isinstance(e, list):
                 raise SchemaError("%s/enum: must be an array" % where)
-            if len(e) > 10000:
-                raise SchemaError("%s/enum: more than 10000 values" % where)
+            if len(e) > _MAX_ENUM:
+                raise SchemaError("%s/enum: more than %d values" % (where, _MAX_ENUM))
             add(_enum_check(e))
         if "const" in s:
             add(_const_check(s["const"]))
@@ -554,7 +594,7 @@ class _Compiler:
             pi = s["prefixItems"]
             if not isinstance(pi, list) or not pi:
                 raise SchemaError("%s/prefixItems: must be a non-empty array of schemas" % where)
-            prefix = tuple(self._sub(s, x, "%s/prefixItems/%d" % (where, j), depth)
+            prefix = tuple(self._sub(raw, "prefixItems", x, "%s/prefixItems/%d" % (where, j), depth)
                            for j, x in enumerate(pi))
         items = None
         if "items" in s:
@@ -562,7 +602,7 @@ class _Compiler:
             if isinstance(it, list):
                 raise SchemaError("%s/items: the array form of 'items' is draft-07; use "
                                   "'prefixItems' for positional schemas" % where)
-            items = self._sub(s, it, where + "/items", depth)
+            items = self._sub(raw, "items", it, where + "/items", depth)
         if prefix or items is not None:
             add(_items_check(prefix, items))
         lo, hi = self._count(s, "minItems", where), self._count(s, "maxItems", where)
@@ -576,7 +616,7 @@ class _Compiler:
         cmin = self._count(s, "minContains", where)
         cmax = self._count(s, "maxContains", where)
         if "contains" in s:
-            fn = self._sub(s, s["contains"], where + "/contains", depth)
+            fn = self._sub(raw, "contains", s["contains"], where + "/contains", depth)
             add(_contains_check(fn, 1 if cmin is None else cmin, cmax))
 
         # -- objects
@@ -585,7 +625,7 @@ class _Compiler:
             p = s["properties"]
             if not isinstance(p, dict):
                 raise SchemaError("%s/properties: must be an object of schemas" % where)
-            props = {k: self._sub(s, v, "%s/properties/%s" % (where, _esc(k)), depth)
+            props = {k: self._sub(raw, "properties", v, "%s/properties/%s" % (where, _esc(k)), depth)
                      for k, v in p.items()}
         pats = []
         if "patternProperties" in s:
@@ -594,11 +634,13 @@ class _Compiler:
                 raise SchemaError("%s/patternProperties: must be an object of schemas" % where)
             for k, v in pp.items():
                 w = "%s/patternProperties/%s" % (where, _esc(k))
-                pats.append((_translate_pattern(k, w), self._sub(s, v, w, depth)))
+                pats.append((_translate_pattern(k, w), self._sub(raw, "patternProperties", v, w,
+                                                                 depth)))
         addl = None
         if "additionalProperties" in s:
             a = s["additionalProperties"]
-            addl = False if a is False else self._sub(s, a, where + "/additionalProperties", depth)
+            addl = False if a is False else self._sub(raw, "additionalProperties", a,
+                                                      where + "/additionalProperties", depth)
         if props or pats or addl is not None:
             add(_properties_check(props, tuple(pats), addl))
         required = ()
@@ -606,7 +648,8 @@ class _Compiler:
             required = self._names(s["required"], where + "/required")
             add(_required_check(required))
         if "propertyNames" in s:
-            add(_names_check(self._sub(s, s["propertyNames"], where + "/propertyNames", depth)))
+            add(_names_check(self._sub(raw, "propertyNames", s["propertyNames"],
+                                       where + "/propertyNames", depth)))
         lo, hi = self._count(s, "minProperties", where), self._count(s, "maxProperties", where)
         if lo is not None or hi is not None:
             add(_size_check(lo, hi, "properties", dict))
@@ -620,8 +663,9 @@ class _Compiler:
             ds = s["dependentSchemas"]
             if not isinstance(ds, dict):
                 raise SchemaError("%s/dependentSchemas: must be an object of schemas" % where)
-            add(_dep_schemas_check({k: self._sub(s, v, "%s/dependentSchemas/%s" % (where, _esc(k)),
-                                                 depth, in_place=True)
+            add(_dep_schemas_check({k: self._sub(raw, "dependentSchemas", v,
+                                                 "%s/dependentSchemas/%s" % (where, _esc(k)),
+                                                 depth)
                                     for k, v in ds.items()}))
 
         # -- composition
@@ -630,24 +674,23 @@ class _Compiler:
                 lst = s[k]
                 if not isinstance(lst, list) or not lst:
                     raise SchemaError("%s/%s: must be a non-empty array of schemas" % (where, k))
-                add(maker(tuple(self._sub(s, x, "%s/%s/%d" % (where, k, j), depth, in_place=True)
+                add(maker(tuple(self._sub(raw, k, x, "%s/%s/%d" % (where, k, j), depth)
                                 for j, x in enumerate(lst))))
         if "not" in s:
-            add(_not_check(self._sub(s, s["not"], where + "/not", depth, in_place=True)))
+            add(_not_check(self._sub(raw, "not", s["not"], where + "/not", depth)))
         then_fn = else_fn = None
         if "then" in s:
-            then_fn = self._sub(s, s["then"], where + "/then", depth, in_place=True)
+            then_fn = self._sub(raw, "then", s["then"], where + "/then", depth)
         if "else" in s:
-            else_fn = self._sub(s, s["else"], where + "/else", depth, in_place=True)
+            else_fn = self._sub(raw, "else", s["else"], where + "/else", depth)
         if "if" in s:
-            if_fn = self._sub(s, s["if"], where + "/if", depth, in_place=True)
+            if_fn = self._sub(raw, "if", s["if"], where + "/if", depth)
             if then_fn is not None or else_fn is not None:
                 add(_if_check(if_fn, then_fn, else_fn))
-        if "$anchor" in s and not isinstance(s["$anchor"], str):
+        if "$anchor" in raw and not isinstance(raw["$anchor"], str):
             raise SchemaError("%s/$anchor: must be a string" % where)
-        if s.get("type") == "object" and not pats and \
-                all(k in _SIMPLE_OBJECT or k in _ANNOTATIONS or k not in _KEYWORDS for k in s):
-            # The usual tool schema: one closure does what the four above would.
+        if s.used <= _OBJECT_CHECK_KEYWORDS and raw.get("type") == "object":
+            # The usual tool schema: one closure does all that this schema asks.
             return _object_check(props, required, addl)
         return _all_checks(tuple(checks))
 
@@ -917,14 +960,31 @@ def _properties_check(props, pats, addl):
     return check
 
 
-_SIMPLE_OBJECT = frozenset(("type", "properties", "required", "additionalProperties"))
-_KEYWORDS = frozenset((
-    "$ref", "type", "enum", "const", "minimum", "maximum", "exclusiveMinimum",
-    "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "prefixItems",
-    "items", "minItems", "maxItems", "uniqueItems", "minContains", "maxContains", "contains",
-    "properties", "patternProperties", "additionalProperties", "required", "propertyNames",
-    "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "allOf",
-    "anyOf", "oneOf", "not", "if", "then", "else"))
+# What _object_check enforces; it stands in for the general checks only when a
+# schema asks for nothing else (the compiler records what each schema uses).
+_OBJECT_CHECK_KEYWORDS = frozenset(("type", "properties", "required", "additionalProperties"))
+
+
+class _KeywordLog:
+    """A schema object that records each keyword the compiler finds in it."""
+
+    __slots__ = ("raw", "used")
+
+    def __init__(self, raw):
+        self.raw, self.used = raw, set()
+
+    def __contains__(self, k):
+        if k in self.raw:
+            self.used.add(k)
+            return True
+        return False
+
+    def __getitem__(self, k):
+        self.used.add(k)
+        return self.raw[k]
+
+    def get(self, k, default=None):
+        return self[k] if k in self.raw else default
 
 
 def _object_check(props, required, addl):
@@ -960,16 +1020,18 @@ _EXACT_TYPES = {"string": (str,), "boolean": (bool,), "integer": (int,), "number
                 "null": (type(None),), "array": (list,), "object": (dict,)}
 
 
-def _flat_object_accept(schema):
+def _flat_object_accept(schema, used):
     """For the usual flat tool schema, a quick test that accepts only valid instances.
 
-    Applies to an object schema whose properties constrain nothing but their
-    type. The test compares exact Python types, so it can say False for a valid
-    instance (1.0 for an integer, a str subclass); errors() then runs the full
-    check, which also finds the messages. Returns None for any other schema.
+    Applies to an object schema that asks for nothing but properties whose
+    schemas ask for nothing but a type (used maps id(subschema) to the keywords
+    the compiler found in it). The test compares exact Python types, so it can
+    say False for a valid instance (1.0 for an integer, a str subclass);
+    errors() then runs the full check, which also finds the messages. Returns
+    None for any other schema.
     """
     if not isinstance(schema, dict) or schema.get("type") != "object" or \
-            any(k in _KEYWORDS and k not in _SIMPLE_OBJECT for k in schema):
+            not used[id(schema)] <= _OBJECT_CHECK_KEYWORDS:
         return None
     props, addl = schema.get("properties", {}), schema.get("additionalProperties", True)
     if not isinstance(props, dict) or addl not in (True, False, {}):
@@ -981,7 +1043,7 @@ def _flat_object_accept(schema):
             continue
         t = p.get("type") if isinstance(p, dict) else None
         names = [t] if isinstance(t, str) else t
-        if not isinstance(names, list) or any(k in _KEYWORDS and k != "type" for k in p) or \
+        if not isinstance(names, list) or not used.get(id(p), {"?"}) <= {"type"} or \
                 any(not isinstance(n, str) or n not in _EXACT_TYPES for n in names):
             return None
         types[name] = tuple(x for n in names for x in _EXACT_TYPES[n])
@@ -1144,9 +1206,6 @@ _REVISION_TABLE = {
     "icons": ("2025-11-25", None),                   # icons on tools, resources, links...
     "implementation_details": ("2025-11-25", None),  # Implementation description, websiteUrl
     "elicitation_mode": ("2025-11-25", None),        # elicitation "mode": "form"
-    "id_less_errors": ("2025-11-25", None),          # errors without "id" in the schema
-    "per_request_meta": (MODERN_VERSION, None),      # no handshake: _meta on every request
-    "result_type": (MODERN_VERSION, None),           # resultType and the serverInfo stamp
     "cache_hints": (MODERN_VERSION, None),           # ttlMs and cacheScope on results
     "any_output_schema": (MODERN_VERSION, None),     # outputSchema need not be an object
 }
@@ -1168,8 +1227,13 @@ RESOURCE_NOT_FOUND_LEGACY = -32002
 MISSING_CLIENT_CAPABILITY = -32021
 UNSUPPORTED_VERSION = -32022
 
+# The largest integer id: JavaScript clients read JSON numbers as doubles, which
+# hold integers exactly only up to 2^53 - 1.
 _MAX_ID = 2 ** 53 - 1
 _BOM = b"\xef\xbb\xbf"
+# Strings longer than this are "large": quoted by the fast path of the large
+# encoder, and a result holding one is encoded with it.
+_LARGE_STRING = 4096
 
 
 class ProtocolError(Exception):
@@ -1225,7 +1289,7 @@ def _large_encoder():
     quoted = {}         # id -> (the string, kept alive so its id stays its own; JSON text)
 
     def quote(s):
-        if len(s) <= 4096:
+        if len(s) <= _LARGE_STRING:
             return _eb(s)
         seen = quoted.get(id(s))
         if seen is not None and seen[0] is s:
@@ -2799,6 +2863,8 @@ def _binding_digest(binding):
     return [method, name, digest.hexdigest()[:32]]
 
 
+# The specification caps completion/complete at 100 values per answer.
+_MAX_COMPLETIONS = 100
 # A requestState is honoured this long after it was made (seconds): long enough
 # for a person to answer a question, short enough that a leaked one goes stale.
 _STATE_TTL = 600
@@ -3673,7 +3739,7 @@ class Connection:
             if _has(revision, "cache_hints"):
                 result["ttlMs"] = resource.ttl_ms
                 result["cacheScope"] = resource.cache_scope
-            return result, any(len(c.get("text") or c.get("blob") or "") > 4096
+            return result, any(len(c.get("text") or c.get("blob") or "") > _LARGE_STRING
                                for c in contents)
         return req.start("resource", uri, work, s.timeout)
 
@@ -3733,8 +3799,8 @@ class Connection:
         if getattr(target, "complete", None) is not None:
             values = target.complete(argument["name"], argument["value"], known)
             values = [v for v in values if type(v) is str]
-        completion = {"values": values[:100], "total": len(values),
-                      "hasMore": len(values) > 100}
+        completion = {"values": values[:_MAX_COMPLETIONS], "total": len(values),
+                      "hasMore": len(values) > _MAX_COMPLETIONS}
         return {"completion": completion}
 
     def _listen(self, req):
@@ -3761,7 +3827,7 @@ def _tool_work(call, ctx):
     tool = call.target
     result = _tool_result(tool, tool.handler(call.arguments, ctx), call.revision)
     for b in result["content"]:
-        if len(b.get("text", "")) > 4096:
+        if len(b.get("text", "")) > _LARGE_STRING:
             return result, True
     return result, False
 
@@ -4144,7 +4210,7 @@ class Server(_Decorators):
 
     def _cursor_offset(self, kind, cursor):
         """Return the offset a cursor of ours points at, or raise -32602."""
-        if type(cursor) is str and 0 < len(cursor) <= 200:
+        if type(cursor) is str and 0 < len(cursor) <= _MAX_CURSOR:
             import base64
             import binascii
             try:
@@ -4161,6 +4227,10 @@ class Server(_Decorators):
     def _knows_uri(self, uri):
         return uri in self.resources or any(t.match(uri) is not None
                                             for t in self.templates.values())
+
+
+# Our cursors are about 40 characters; anything much longer is not one of ours.
+_MAX_CURSOR = 200
 
 
 def _granted(table, grant, grant_name, noun):
@@ -4302,7 +4372,7 @@ class Context:
         """Log for the client when it asked for logs at this level, else one line on stderr."""
         if self._call.conn.log(self._call, level, message, data):
             return True
-        _diag("%s: %s" % (level, str(message)[:500]))
+        _diag("%s: %s" % (level, str(message)))
         return False
 
     def elicit(self, message, schema):
@@ -4340,6 +4410,9 @@ class Context:
 
 
 _DIAG_STATE = {"last": None, "at": 0.0, "repeats": 0}
+# One diagnostic line is cut at this many characters: diagnostics say what
+# happened, they never carry payloads.
+_DIAG_WIDTH = 1000
 
 
 def _diag(line):
@@ -4358,7 +4431,7 @@ def _diag(line):
         text = "(previous message repeated %d times) %s" % (st["repeats"], line)
     st["last"], st["at"], st["repeats"] = line, now, 0
     try:
-        sys.stderr.write("mcp_stdio: %s\n" % text.replace("\n", " ")[:1000])
+        sys.stderr.write("mcp_stdio: %s\n" % text.replace("\n", " ")[:_DIAG_WIDTH])
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
@@ -4435,6 +4508,9 @@ class _Runtime:
     deadline.
     """
 
+    # A call still running after this long hands the lead on: short enough that
+    # ping and cancellations wait at most about 10 ms, long enough that most
+    # calls finish on the reading thread without a thread hand-off.
     STALL = 0.01
 
     def __init__(self, server, in_fd, out_fd):
@@ -4614,6 +4690,8 @@ class _StderrPump:
     encoding = "utf-8"
     errors = "replace"
 
+    # 1 MiB: far more than a burst of diagnostics, and a bound on what a client
+    # that never reads stderr can make the process hold.
     def __init__(self, fd, limit=1 << 20):
         self.fd, self.limit = fd, limit
         self.buf, self.size, self.dropped = [], 0, 0

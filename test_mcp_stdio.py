@@ -6,8 +6,10 @@ official MCP schema of the revision in use when ``../shared/mcp-schema`` exists;
 tests that need ``../shared/`` are skipped cleanly without it.
 """
 
+import contextlib
 import copy
 import glob
+import io
 import json
 import os
 import queue
@@ -107,7 +109,7 @@ class WireSchemas:
                 out.extend("%s %s: %s" % (r, name, e) for e in v.errors(value))
 
         if "error" in msg:
-            # An id-less error is only expressible in 2025-11-25 and later (D-13).
+            # An id-less error is only expressible in the 2025-11-25 and later schemas.
             r = rev if ("id" in msg and rev in ("2024-11-05", "2025-03-26", "2025-06-18")) \
                 else (rev if rev in ("2025-11-25", MODERN) else "2025-11-25")
             check(r, "JSONRPCErrorResponse" if r >= "2025-11-25" else "JSONRPCError", msg)
@@ -740,6 +742,45 @@ class SchemaProperties(unittest.TestCase):
                 self.assertEqual(v1.errors(x), v2.errors(x))
         self.assertGreater(compiled, 300)
 
+    def test_the_subschema_table_drives_every_walk(self):
+        table = mcp_stdio._SUBSCHEMA_KEYWORDS
+        anchored = {"$ref": "#a", "properties": {"x": {"$anchor": "a", "type": "string"}}}
+        cyclic = {"$defs": {"a": {"allOf": [{"$ref": "#/$defs/a"}]}}, "$ref": "#/$defs/a"}
+        self.assertEqual(compile_schema(anchored).errors(5), ["(root): expected type string, "
+                                                              "got integer"])
+        with self.assertRaises(SchemaError):
+            compile_schema(cyclic)
+        saved = dict(table)
+        try:
+            del table["properties"]          # anchors inside properties are no longer found
+            with self.assertRaises(SchemaError) as cm:
+                compile_schema(anchored)
+            self.assertEqual(str(cm.exception), '#/$ref: anchor "#a" is not defined')
+            table.update(saved)
+            table["allOf"] = ("list", False)  # allOf no longer applies in place: no cycle seen
+            compile_schema(cyclic)
+        finally:
+            table.clear()
+            table.update(saved)
+
+    def test_the_fused_object_check_covers_only_what_it_enforces(self):
+        # The fast object check stands in for the general one only when a schema
+        # uses nothing but the keywords it enforces; the compiler records the rest.
+        for s, bad in (({"type": "object", "minProperties": 1}, {}),
+                       ({"type": "object", "maxProperties": 0}, {"a": 1}),
+                       ({"type": "object", "propertyNames": {"maxLength": 1}}, {"ab": 1}),
+                       ({"type": "object", "dependentRequired": {"a": ["b"]}}, {"a": 1}),
+                       ({"type": "object", "properties": {"a": {"minimum": 3}}}, {"a": 1}),
+                       ({"type": "object", "allOf": [{"required": ["a"]}]}, {})):
+            self.assertNotEqual(validate(s, bad), [], s)
+        saved = mcp_stdio._OBJECT_CHECK_KEYWORDS
+        try:   # claim the fused check enforces minProperties: the check now fails
+            mcp_stdio._OBJECT_CHECK_KEYWORDS = saved | {"minProperties"}
+            self.assertEqual(compile_schema({"type": "object", "minProperties": 1}).errors({}), [])
+        finally:
+            mcp_stdio._OBJECT_CHECK_KEYWORDS = saved
+        self.assertNotEqual(compile_schema({"type": "object", "minProperties": 1}).errors({}), [])
+
     def test_flat_object_shortcut_agrees_with_full_check(self):
         # Validator.errors skips the full check when a quick exact-type test accepts
         # a flat object; that test must never accept what the full check rejects.
@@ -982,9 +1023,6 @@ class Framing(ProcTest):
         p.send_bytes(b'\n{"jsonrpc":"2.0","id":7,"method":"ping"}\n')
         self.assertEqual(p.recv()["id"], 7)
         self.assertLess(rss[1] - rss[0], 4096, "RSS grew by more than 4 MiB: %r" % rss)
-
-    def test_tool_output_to_stdout_does_not_corrupt_the_stream(self):
-        pass  # see ScriptTools.test_print_and_child_processes
 
 
 class Admission(InProcTest):
@@ -1575,7 +1613,10 @@ class Registration(unittest.TestCase):
             with self.assertRaises(mcp_stdio.CatalogError) as cm:
                 make()
             self.assertIn(fragment, str(cm.exception))
-        self.assertIn("'t'", str(mcp_stdio.CatalogError("tool 't': x")))
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            mcp_stdio.Tool("t", ok, input_schema={"type": "object", "minimum": "x"})
+        self.assertEqual(str(cm.exception), "tool 't': input schema rejected: #/minimum: must be "
+                         "a number")
 
 
 class CommandLine(ProcTest):
@@ -1601,8 +1642,205 @@ class CommandLine(ProcTest):
             self.assertIn(b"usage:", r.stderr)
 
 
+def section(name):
+    """The source of one banner section of mcp_stdio.py, banners excluded."""
+    with open(SERVER, encoding="utf-8") as f:
+        text = f.read()
+    start = text.index("\n# %s" % name)
+    start = text.index("\n", text.index("\n", start + 1) + 1)
+    end = text.index("\n####", start + 1)
+    return text[start:end]
+
+
+class Structure(unittest.TestCase):
+    """What the file's layout promises: a sans-IO engine, one revision table, one options table."""
+
+    def test_the_engine_does_no_io(self):
+        import tokenize
+        engine = section("Protocol engine (sans-IO)")
+        self.assertIn("class Connection", engine)
+        names = [t.string for t in tokenize.generate_tokens(io.StringIO(engine).readline)
+                 if t.type in (tokenize.NAME, tokenize.OP)]
+        dotted = {a + b + c for a, b, c in zip(names, names[1:], names[2:]) if b == "."}
+        bare = {b for a, b in zip(["("] + names, names) if a != "."}   # not an attribute
+        for name in ("sys.stdout", "sys.stderr", "os.write", "os.urandom", "threading.Thread",
+                     "time.time", "time.sleep"):
+            self.assertFalse(name in dotted, name)
+        for name in ("sys", "os", "time", "_monotonic", "threading", "select", "sleep", "_diag",
+                     "print", "_report", "Context", "_exit", "open"):
+            self.assertFalse(name in bare, name)
+
+    def test_no_revision_date_compared_outside_the_table(self):
+        with open(SERVER, encoding="utf-8") as f:
+            text = f.read()
+        table = text[text.index("_REVISION_TABLE = {"):text.index("def _has(")]
+        rest = text.replace(table, "")
+        self.assertEqual(re.findall(r'(?:[<>]=?|[=!]=)\s*"20\d\d-\d\d-\d\d"|"20\d\d-\d\d-\d\d"\s*(?:[<>]|[<>=!]=)',
+                                    rest), [])
+        self.assertNotIn("revision >=", rest)
+        self.assertNotIn("revision <", rest)
+
+    def test_the_revision_table(self):
+        has = mcp_stdio._has
+        self.assertEqual([r for r in mcp_stdio.REVISIONS if has(r, "batches")], ["2025-03-26"])
+        self.assertEqual([r for r in mcp_stdio.REVISIONS if has(r, "audio")],
+                         ["2025-03-26", "2025-06-18", "2025-11-25", MODERN])
+        self.assertEqual([r for r in mcp_stdio.REVISIONS if has(r, "cache_hints")], [MODERN])
+        for name, (since, until) in mcp_stdio._REVISION_TABLE.items():
+            self.assertIn(since, mcp_stdio.REVISIONS, name)
+            self.assertTrue(until is None or until in mcp_stdio.REVISIONS, name)
+            self.assertTrue('"%s"' % name in section("Catalog: tools and results") +
+                            section("Outcomes: results and errors on the wire") +
+                            section("Protocol engine (sans-IO)") +
+                            section("Server: identity, catalog and options"),
+                            "feature %r is never asked about" % name)
+
+    def test_the_era_machine_is_total(self):
+        events = {"initialize", "modern", "discover", "modern_initialize", "ping",
+                  "plain_discover", "plain"}
+        machine = mcp_stdio._ERA_MACHINE
+        self.assertEqual(set(machine), {(e, v) for e in ("unlocked", "legacy", "modern")
+                                        for v in events})
+        for (era, event), (action, after) in machine.items():
+            if era != "unlocked":
+                self.assertEqual(after, era, "a locked era never changes")
+        self.assertEqual([k for k, (a, after) in machine.items() if after != k[0]],
+                         [("unlocked", "initialize"), ("unlocked", "modern")])
+
+    def test_the_options_table_drives_server_configure_and_help(self):
+        names = [o.name for o in mcp_stdio._OPTIONS]
+        server = mcp_stdio.Server("s", "1", elicit_timeout=1.5, error_details=True)
+        self.assertEqual((server.elicit_timeout, server.error_details), (1.5, True))
+        server.configure(elicit_timeout=2)          # was "unknown option" before the table
+        self.assertEqual(server.elicit_timeout, 2)
+        for o in mcp_stdio._OPTIONS:
+            self.assertEqual(getattr(mcp_stdio.Server("s", "1"), o.name), o.default)
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            server.configure(worker=3)
+        self.assertIn("unknown option(s): worker", str(cm.exception))
+        for bad in ({"workers": 0}, {"workers": True}, {"backlog": -1}, {"timeout": 0},
+                    {"grace": "1"}, {"null_error_id": 1}, {"grant": "echo"}, {"grant": [1]}):
+            with self.subTest(bad=bad), self.assertRaises(mcp_stdio.CatalogError):
+                mcp_stdio.Server("s", "1", **bad)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(server.run(["--help"]), 0)
+        usage = out.getvalue()
+        self.assertIn("Serve s 1 as an MCP server", usage)
+        for o in mcp_stdio._OPTIONS:
+            self.assertIn(o.flag, usage)
+        self.assertEqual(len(names), len(set(names)))
+
+    def test_main_and_run_return_their_status(self):
+        server = mcp_stdio.Server("notes", "2.5", description="Notes of the team.")
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            self.assertEqual(server.run(["--version"]), 0)
+            self.assertEqual(server.run(["--workers", "x"]), 2)
+            self.assertEqual(mcp_stdio.main(["--version"]), 0)
+            self.assertEqual(mcp_stdio.main(["--nope"]), 2)
+        self.assertEqual(out.getvalue(), "notes 2.5\nmcp_stdio %s\n" % mcp_stdio.__version__)
+        self.assertIn("error: bad value for --workers: 'x'", err.getvalue())
+        self.assertIn("Notes of the team.", err.getvalue())
+
+
 class Engine(unittest.TestCase):
-    """The sans-IO core, driven without processes."""
+    """The sans-IO core, driven without processes: a fake clock, a fake emit."""
+
+    def connect(self, server=None, **kw):
+        self.now = 100.0
+        self.reports = []
+        self.out = []
+        conn = (server or mcp_stdio.demo_server()).connection(
+            self.out.append, clock=lambda: self.now, wall_clock=lambda: 1.75e9 + self.now,
+            random=lambda n: b"\xab" * n,
+            report=lambda line, detail=None: self.reports.append((line, detail)), **kw)
+        return conn
+
+    def feed(self, conn, *msgs):
+        return conn.feed(b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
+
+    def test_timeouts_follow_the_injected_clock(self):
+        conn = self.connect()
+        self.feed(conn, init_msg())
+        call, = self.feed(conn, call_msg(2, "countdown", {"seconds": 1}))
+        self.assertEqual(call.deadline, 190.0)     # the tool's own timeout: 90 s
+        conn.expire(call)
+        self.assertEqual(json.loads(self.out.pop()), {"jsonrpc": "2.0", "id": 2, "result": {
+            "content": [{"type": "text", "text": "Tool 'countdown' timed out after 90 seconds."}],
+            "isError": True}})
+        call.run()                                # settled: the handler never runs
+        self.assertEqual(self.out, [])
+        self.assertEqual(conn.inflight, {})
+
+    def test_cancelled_before_it_runs(self):
+        ran = []
+        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("t", lambda a, c: ran.append(1))])
+        conn = self.connect(server)
+        self.feed(conn, init_msg())
+        call, = self.feed(conn, call_msg(7, "t"))
+        self.assertEqual(self.feed(conn, {"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                          "params": {"requestId": 7}}), [])
+        self.assertTrue(call.settled)
+        call.run()
+        self.assertEqual((ran, self.out), ([], []))
+
+    def test_incidents_use_the_injected_random_and_report(self):
+        def boom(a, ctx):
+            raise KeyError("secret")
+        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("lookup", boom)])
+        conn = self.connect(server)
+        self.feed(conn, init_msg())
+        self.feed(conn, call_msg(2, "lookup"))[0].run()
+        self.assertEqual(json.loads(self.out.pop())["result"], {"content": [{"type": "text",
+                         "text": "Tool 'lookup' failed: KeyError (incident abababab); the details "
+                                 "are in the server log."}], "isError": True})
+        (line, detail), = self.reports
+        self.assertEqual(line, 'incident abababab in tool "lookup": KeyError')
+        self.assertTrue(detail.startswith("Traceback (most recent call last):\n"))
+        self.assertTrue(detail.endswith("KeyError: 'secret'\n"))
+        server.configure  # frozen now; a second server opts in to the exception text
+        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("lookup", boom)],
+                                  error_details=True)
+        conn = self.connect(server)
+        self.feed(conn, init_msg())
+        self.feed(conn, call_msg(2, "lookup"))[0].run()
+        self.assertIn("failed: KeyError: secret (incident",
+                      json.loads(self.out.pop())["result"]["content"][0]["text"])
+
+    def test_request_states_expire_on_the_injected_wall_clock(self):
+        conn = self.connect()
+        caps = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}})
+        msg = call_msg(1, "confirm_echo", {"text": "hi"}, caps)
+        call, = self.feed(conn, msg)
+        call.run()
+        state = json.loads(self.out.pop())["result"]["requestState"]
+        retry = copy.deepcopy(msg)
+        retry["params"].update(requestState=state, inputResponses={
+            "elicit-1": {"action": "accept", "content": {"confirm": True}}})
+        self.now += 599
+        self.feed(conn, retry)[0].run()
+        self.assertEqual(json.loads(self.out.pop())["result"]["content"][0]["text"], "hi")
+        self.now += 2
+        self.assertEqual(json.loads(self.feed(conn, retry)[0])["error"]["code"], -32602)
+
+    def test_progress_and_logs_stop_when_the_call_is_settled(self):
+        conn = self.connect()
+        self.feed(conn, init_msg(), {"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel",
+                                     "params": {"level": "info"}})
+        self.out.clear()
+        call, = self.feed(conn, call_msg(2, "countdown", {"seconds": 1}, {"progressToken": "p"}))
+        self.assertTrue(conn.progress(call, 1, 10, "one"))
+        self.assertFalse(conn.progress(call, 1, 10))          # not increasing: dropped
+        self.assertTrue(conn.log(call, "info", "hello"))
+        self.assertFalse(conn.log(call, "debug", "below the level"))
+        conn.cancel(call)
+        self.assertFalse(conn.progress(call, 2))
+        self.assertFalse(conn.log(call, "error", "late"))
+        self.assertEqual([json.loads(l)["method"] for l in self.out],
+                         ["notifications/progress", "notifications/message"])
+        self.assertEqual(json.loads(self.out[1])["params"], {"level": "info", "logger": "countdown",
+                                                             "data": "hello"})
 
     def test_a_bug_in_a_method_is_an_internal_error_not_a_crash(self):
         conn = mcp_stdio.demo_server().connection()

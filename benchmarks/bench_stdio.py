@@ -200,7 +200,7 @@ def main():
     ap.add_argument("--json", action="store_true", help="print the medians as JSON")
     a = ap.parse_args()
     py = sys.executable
-    # A 512 KiB echo needs limits above the defaults of decision D-10 (256 KiB of
+    # A 512 KiB echo needs limits above the default limits (256 KiB of
     # params; 1 MiB of response, and the demo echo returns the text twice).
     limits = ["--max-params", "1048576", "--max-response", "4194304"]
     servers = [("limit loop", [py, os.path.join(HERE, "limit_loop.py")]),
