@@ -4589,8 +4589,8 @@ class _Runtime:
                 self.backlog.append(call)
                 self._add_deadline(call)
         if refuse:
-            self.conn.reject(call, "The server is busy (%d calls running, %d waiting); try again shortly."
-                        % (self.workers + 1, len(self.backlog)))
+            self.conn.reject(call, "The server is busy (%d calls running, %d waiting); try "
+                             "again shortly." % (self.workers + 1, len(self.backlog)))
         return False
 
     def _work(self):
@@ -4607,7 +4607,7 @@ class _Runtime:
 
     def _shutdown(self):
         partial = self.conn.splitter.pending()
-        for line in self.conn.close():       # end open subscription streams (A-08)
+        for line in self.conn.close():       # end open subscription streams gracefully
             self.writer.write(line)
         with self.lock:
             done = self.idle.wait_for(lambda: self.workers == 0 and not self.backlog,
@@ -4876,6 +4876,7 @@ class Client:
         self._next_id = 0
         self._broken = None
         self._proc = None
+        self._readers = []
         self._stderr = []
         self.problems = []
 
@@ -4895,8 +4896,11 @@ class Client:
                                           env=self.env, cwd=self.cwd)
         except OSError as e:
             raise ClientError("cannot start %s: %s" % (self.command[0], e))
-        threading.Thread(target=self._read, daemon=True, name="mcp-client-out").start()
-        threading.Thread(target=self._read_stderr, daemon=True, name="mcp-client-err").start()
+        self._readers = [threading.Thread(target=self._read, daemon=True, name="mcp-client-out"),
+                         threading.Thread(target=self._read_stderr, daemon=True,
+                                          name="mcp-client-err")]
+        for t in self._readers:
+            t.start()
 
     def close(self):
         """Close stdin, then terminate, then kill; return the exit status."""
@@ -4908,6 +4912,7 @@ class Client:
             p.stdin.close()
         except OSError:
             pass
+        status = None
         for stop in (None, p.terminate, p.kill):
             if stop is not None:
                 try:
@@ -4915,10 +4920,20 @@ class Client:
                 except OSError:
                     pass
             try:
-                return p.wait(2.0)
+                status = p.wait(2.0)
+                break
             except subprocess.TimeoutExpired:
                 continue
-        return p.wait()
+        else:
+            status = p.wait()
+        for t in self._readers:        # they end at the pipes' EOF, now that the server exited
+            t.join(1.0)
+        for f in (p.stdout, p.stderr):
+            try:
+                f.close()
+            except OSError:
+                pass
+        return status
 
     @property
     def stderr(self):

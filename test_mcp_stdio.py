@@ -29,12 +29,23 @@ from mcp_stdio import SchemaError, compile_schema, validate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SERVER = os.path.join(HERE, "mcp_stdio.py")
+# The demo server as a module: it loads the cached bytecode that setUpModule()
+# writes, where the script form compiles the whole file on every start.
+SERVE = [sys.executable, "-m", "mcp_stdio"]
 SHARED = os.path.join(os.path.dirname(HERE), "shared")
 SUITE = os.path.join(SHARED, "json-schema-test-suite", "tests", "draft2020-12")
 MCP_SCHEMAS = os.path.join(SHARED, "mcp-schema")
 MODERN = "2026-07-28"
 LEGACY = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 TIMEOUT = 10.0
+
+
+def setUpModule():
+    # Servers started by the tests import mcp_stdio from its cached bytecode, as
+    # users' machines do; PYTHONDONTWRITEBYTECODE would make every start compile it.
+    import importlib.util
+    import py_compile
+    py_compile.compile(SERVER, cfile=importlib.util.cache_from_source(SERVER), doraise=True)
 
 
 def modern_meta(**extra):
@@ -136,6 +147,14 @@ class WireSchemas:
 ###############################################################################
 # Driving real server processes ###############################################
 ###############################################################################
+
+def connect(server, emit=None, **kw):
+    """A Connection whose diagnostics are kept in conn.reports instead of written to stderr."""
+    reports = []
+    conn = server.connection(emit, report=lambda line, detail=None: reports.append(line), **kw)
+    conn.reports = reports
+    return conn
+
 
 class Transcript:
     """What both harnesses share: send messages, receive them checked."""
@@ -255,7 +274,7 @@ class Proc(Transcript):
 
     def __init__(self, test, *args, script=None, env=None):
         self.test = test
-        cmd = [sys.executable, script or SERVER] + list(args)
+        cmd = ([sys.executable, script] if script else SERVE) + list(args)
         e = dict(os.environ)
         e.pop("PYTHONIOENCODING", None)
         if env:
@@ -343,9 +362,8 @@ class InProcTest(unittest.TestCase):
         return InProc(self, *args, **kw)
 
 
-TEST_SERVER = textwrap.dedent('''
+TEST_TOOLS = textwrap.dedent('''
     import os, subprocess, sys, time
-    sys.path.insert(0, %r)
     import mcp_stdio
     from mcp_stdio import Tool, ToolError, ToolResult
 
@@ -373,7 +391,7 @@ TEST_SERVER = textwrap.dedent('''
 
     def loud(a, ctx):
         for i in range(a.get("lines", 40000)):
-            print("debug line %%d %%s" %% (i, "x" * 40))
+            print("debug line %d %s" % (i, "x" * 40))
         return "printed"
 
     def bad_output(a, ctx):
@@ -413,16 +431,26 @@ TEST_SERVER = textwrap.dedent('''
         Tool("mixed", mixed),
         Tool("quick", lambda a, ctx: "quick"),
         Tool("loud", loud, input_schema=obj),
-        Tool("short_timeout", sleepy, input_schema=obj, timeout=0.3),
+        Tool("short_timeout", sleepy, input_schema=obj, timeout=0.2),
         Tool("confirm_echo", mcp_stdio._demo_confirm_echo, input_schema={
             "type": "object", "properties": {"text": {"type": "string"}}}),
     ]
+''')
+# The test server: tools that misbehave on purpose, options as name=value arguments.
+TEST_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + TEST_TOOLS + textwrap.dedent('''
     opts = {}
     for arg in sys.argv[1:]:
         k, v = arg.split("=")
         opts[k] = float(v) if "." in v else int(v)
     sys.exit(mcp_stdio.Server("test-server", "9.9", tools=tools, **opts).run([]))
-''') % HERE
+''')
+
+
+def test_server(**options):
+    """The test server's catalog as a Server object in this process."""
+    namespace = {}
+    exec(TEST_TOOLS, namespace)
+    return mcp_stdio.Server("test-server", "9.9", tools=namespace["tools"], **options)
 
 
 class ScriptTest(ProcTest):
@@ -1472,12 +1500,20 @@ class DemoTools(InProcTest):
                          missing["error"]["message"].replace("divide2", "X"))
 
 
-class ScriptTools(ScriptTest):
+class TestTools(InProcTest):
+    """The test server's misbehaving tools, over a Connection in this process."""
 
     def start(self, *opts, version="2025-11-25"):
         p = self.spawn_script(*opts)
         p.initialize(version)
         return p
+
+    def spawn_script(self, *opts):
+        options = {}
+        for arg in opts:
+            k, v = arg.split("=")
+            options[k] = float(v) if "." in v else int(v)
+        return self.spawn(server=test_server(**options))
 
     def call(self, p, name, args=None, rid=1, meta=None):
         params = {"name": name, "arguments": args or {}}
@@ -1499,16 +1535,6 @@ class ScriptTools(ScriptTest):
         self.assertIn(incident.encode(), p.stderr)
         self.assertIn(b"secret internal detail", p.stderr)       # the traceback, on stderr
 
-    def test_print_and_child_processes(self):
-        p = self.start()
-        self.call(p, "noisy")
-        self.assertEqual(p.recv()["result"]["content"], [{"type": "text", "text": "quiet"}])
-        self.call(p, "quick", rid=2)
-        self.assertEqual(p.recv()["id"], 2)
-        p.close()
-        self.assertEqual(len(p.raw), 3)
-        for s in (b"hello from print", b"raw write", b"fd one write", b"child process output"):
-            self.assertIn(s, p.stderr)
 
     def test_bad_results_are_tool_errors(self):
         p = self.start()
@@ -1528,6 +1554,7 @@ class ScriptTools(ScriptTest):
         self.call(p, "quick", rid=99)
         self.assertEqual(p.recv()["result"]["content"][0]["text"], "quick")
 
+
     def test_oversized_result(self):
         p = self.start("max_response=2000")
         self.call(p, "big", {"size": 1900}, rid=1)
@@ -1540,11 +1567,13 @@ class ScriptTools(ScriptTest):
         self.call(p, "quick", rid=3)
         self.assertEqual(p.recv()["id"], 3)
 
+
     def test_two_mebibyte_result(self):
         p = self.start("max_response=4000000")
         self.call(p, "big", {"size": 2 << 20})
         r = p.recv()
         self.assertEqual(len(r["result"]["content"][0]["text"]), 2 << 20)
+
 
     def test_content_is_down_levelled(self):
         expect = {
@@ -1564,6 +1593,32 @@ class ScriptTools(ScriptTest):
             content = p.recv()["result"]["content"]
             self.assertEqual([b["type"] for b in content], types, version)
             self.assertEqual("_meta" in content[0], version >= "2025-06-18")
+
+
+
+class ScriptTools(ScriptTest):
+
+    def start(self, *opts, version="2025-11-25"):
+        p = self.spawn_script(*opts)
+        p.initialize(version)
+        return p
+
+    def call(self, p, name, args=None, rid=1, meta=None):
+        params = {"name": name, "arguments": args or {}}
+        if meta:
+            params["_meta"] = meta
+        p.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+
+    def test_print_and_child_processes(self):
+        p = self.start()
+        self.call(p, "noisy")
+        self.assertEqual(p.recv()["result"]["content"], [{"type": "text", "text": "quiet"}])
+        self.call(p, "quick", rid=2)
+        self.assertEqual(p.recv()["id"], 2)
+        p.close()
+        self.assertEqual(len(p.raw), 3)
+        for s in (b"hello from print", b"raw write", b"fd one write", b"child process output"):
+            self.assertIn(s, p.stderr)
 
     def test_sigterm_during_a_call(self):
         p = self.start()
@@ -1634,12 +1689,10 @@ class CommandLine(ProcTest):
                          (0, ("mcp_stdio %s\n" % mcp_stdio.__version__).encode()))
 
     def test_bad_arguments(self):
-        for args in (["--nope"], ["--workers"], ["--workers", "x"], ["--tools", "echo,nope"],
-                     ["--workers", "0"]):
-            r = self.run_cli(*args)
-            self.assertEqual(r.returncode, 2, args)
-            self.assertEqual(r.stdout, b"")
-            self.assertIn(b"usage:", r.stderr)
+        r = self.run_cli("--workers", "0")
+        self.assertEqual((r.returncode, r.stdout), (2, b""))
+        self.assertIn(b"error: server: workers must be an integer of at least 1\n\nusage: "
+                      b"python mcp_stdio.py [options]", r.stderr)
 
 
 def section(name):
@@ -1730,6 +1783,16 @@ class Structure(unittest.TestCase):
         for o in mcp_stdio._OPTIONS:
             self.assertIn(o.flag, usage)
         self.assertEqual(len(names), len(set(names)))
+
+    def test_bad_arguments_are_refused_before_serving(self):
+        for args in (["--nope"], ["--workers"], ["--workers", "x"], ["--tools", "echo,nope"],
+                     ["--workers", "0"], ["--null-error-id=1"], ["--timeout", "-1"]):
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                self.assertEqual(mcp_stdio.main(args), 2, args)
+            self.assertEqual(out.getvalue(), "")
+            self.assertTrue(err.getvalue().startswith("error: "), args)
+            self.assertIn("usage: python mcp_stdio.py [options]", err.getvalue())
 
     def test_main_and_run_return_their_status(self):
         server = mcp_stdio.Server("notes", "2.5", description="Notes of the team.")
@@ -1843,7 +1906,7 @@ class Engine(unittest.TestCase):
                                                              "data": "hello"})
 
     def test_a_bug_in_a_method_is_an_internal_error_not_a_crash(self):
-        conn = mcp_stdio.demo_server().connection()
+        conn = connect(mcp_stdio.demo_server())
         conn.feed(json.dumps(init_msg()).encode() + b"\n")
         real = mcp_stdio._ROUTES["tools/list"]
         mcp_stdio._ROUTES["tools/list"] = mcp_stdio._Route(lambda self, req: 1 / 0, modern=True,
@@ -1856,7 +1919,7 @@ class Engine(unittest.TestCase):
         self.assertEqual(json.loads(out[0])["id"], 9)
 
     def test_feed_returns_lines_and_calls(self):
-        conn = mcp_stdio.demo_server().connection()
+        conn = connect(mcp_stdio.demo_server())
         out = conn.feed(json.dumps(init_msg()).encode() + b"\n" + json.dumps(
             {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
              "params": {"name": "add", "arguments": {"a": 2, "b": 3}}}).encode() + b"\n")
@@ -1870,7 +1933,7 @@ class Engine(unittest.TestCase):
         self.assertEqual(len(conn.outbox), 1)
 
     def test_rejected_messages_change_nothing(self):
-        conn = mcp_stdio.demo_server().connection()
+        conn = connect(mcp_stdio.demo_server())
         for raw in (b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":'
                     b'{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}',
                     b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}',
@@ -1896,9 +1959,9 @@ class Concurrency(ScriptTest):
     def test_reader_answers_while_every_worker_is_busy_modern(self):
         p = self.spawn("--workers", "2")
         p.rev = MODERN
-        p.send(call_msg("slow1", "countdown", {"seconds": 1.5}, modern_meta()))
-        p.send(call_msg("slow2", "countdown", {"seconds": 1.5}, modern_meta()))
-        time.sleep(0.3)
+        p.send(call_msg("slow1", "countdown", {"seconds": 0.8}, modern_meta()))
+        p.send(call_msg("slow2", "countdown", {"seconds": 0.8}, modern_meta()))
+        time.sleep(0.1)
         start = time.monotonic()
         p.send({"jsonrpc": "2.0", "id": "d", "method": "server/discover",
                 "params": {"_meta": modern_meta()}})
@@ -1907,14 +1970,14 @@ class Concurrency(ScriptTest):
         p.send(call_msg("fast", "echo", {"text": "now"}, modern_meta()))
         got = [p.recv()["id"] for _ in range(3)]
         self.assertEqual(sorted(got), ["d", "fast", "l"])
-        self.assertLess(time.monotonic() - start, 1.0)
+        self.assertLess(time.monotonic() - start, 0.5)       # well before the slow calls end
         self.assertEqual(sorted([p.recv()["id"], p.recv()["id"]]), ["slow1", "slow2"])
 
     def test_reader_answers_while_every_worker_is_busy_legacy(self):
         p = self.spawn("--workers", "1")
         p.initialize()
-        p.send(call_msg("slow", "countdown", {"seconds": 1}))
-        time.sleep(0.2)
+        p.send(call_msg("slow", "countdown", {"seconds": 0.5}))
+        time.sleep(0.1)
         p.send({"jsonrpc": "2.0", "id": "p", "method": "ping"})
         p.send({"jsonrpc": "2.0", "id": "l", "method": "tools/list"})
         p.send(call_msg("fast", "echo", {"text": "now"}))
@@ -1925,8 +1988,8 @@ class Concurrency(ScriptTest):
         # workers=1: one slow call on a worker, one more on the leader, one waits, one is refused
         p = self.spawn("--workers", "1", "--backlog", "1")
         p.initialize()
-        p.send(call_msg(1, "countdown", {"seconds": 1}))
-        p.send(call_msg(2, "countdown", {"seconds": 1}))
+        p.send(call_msg(1, "countdown", {"seconds": 0.4}))
+        p.send(call_msg(2, "countdown", {"seconds": 0.4}))
         p.send(call_msg(3, "echo", {"text": "queued"}))
         p.send(call_msg(4, "echo", {"text": "refused"}))
         r = p.recv()
@@ -1944,10 +2007,10 @@ class Concurrency(ScriptTest):
         self.assertEqual(first["method"], "notifications/progress")
         p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
                 "params": {"requestId": "c", "reason": "user"}})
-        time.sleep(0.3)
+        time.sleep(0.15)
         while not p.lines.empty():          # progress sent before the cancel arrived
             self.assertEqual(p.recv()["method"], "notifications/progress")
-        p.silent(0.5)
+        p.silent(0.3)                       # at 0.1 s a step, progress would have come
         self.assertEqual(p.request(call_msg("n", "echo", {"text": "next"}))["id"], "n")
         p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
                 "params": {"requestId": "c"}})        # finished: ignored
@@ -1957,7 +2020,7 @@ class Concurrency(ScriptTest):
     def test_progress_only_with_a_token_and_in_order(self):
         p = self.spawn()
         p.initialize("2025-06-18")
-        r = p.request(call_msg(1, "countdown", {"seconds": 0.3}))
+        r = p.request(call_msg(1, "countdown", {"seconds": 0.1}))
         self.assertEqual(r["id"], 1)
         p.send(call_msg(2, "countdown", {"seconds": 0.5}, {"progressToken": 77}))
         seen = []
@@ -2009,11 +2072,11 @@ class Concurrency(ScriptTest):
         p.initialize()
         r = p.request(call_msg(1, "short_timeout", {"seconds": 30}))
         self.assertEqual(r["result"], {"content": [{"type": "text", "text":
-                         "Tool 'short_timeout' timed out after 0.3 seconds."}], "isError": True})
+                         "Tool 'short_timeout' timed out after 0.2 seconds."}], "isError": True})
         self.assertEqual(p.request(call_msg(2, "quick"))["id"], 2)
 
     def test_default_timeout(self):
-        p = self.spawn_script("timeout=0.2")
+        p = self.spawn_script("timeout=0.1")
         p.initialize()
         r = p.request(call_msg(1, "polite", {"seconds": 30}))
         self.assertTrue(r["result"]["isError"])
@@ -2021,14 +2084,14 @@ class Concurrency(ScriptTest):
     def test_eof_lets_calls_in_flight_finish(self):
         p = self.spawn()
         p.initialize()
-        p.send(call_msg(1, "countdown", {"seconds": 0.5}))
-        p.send(call_msg(2, "countdown", {"seconds": 0.3}))
+        p.send(call_msg(1, "countdown", {"seconds": 0.2}))
+        p.send(call_msg(2, "countdown", {"seconds": 0.1}))
         self.assertEqual(p.close(), 0)
         ids = sorted(json.loads(line)["id"] for line in p.raw[1:])
         self.assertEqual(ids, [1, 2])
 
     def test_stuck_handler_is_abandoned_after_grace(self):
-        p = self.spawn_script("grace=0.5")
+        p = self.spawn_script("grace=0.3")
         p.initialize()
         p.send(call_msg(1, "sleepy", {"seconds": 60}))
         start = time.monotonic()
@@ -2039,7 +2102,7 @@ class Concurrency(ScriptTest):
     def test_duplicate_id_in_flight(self):
         p = self.spawn()
         p.initialize()
-        p.send(call_msg(7, "countdown", {"seconds": 0.5}))
+        p.send(call_msg(7, "countdown", {"seconds": 0.2}))
         r = p.request(call_msg(7, "echo", {"text": "dup"}))
         self.assertEqual((r["id"], r["error"]["code"]), (7, -32600))
         r = p.recv()
@@ -2226,7 +2289,7 @@ class Resources(InProcTest):
         absent = p.request(req_msg(4, "resources/read", {"uri": "demo://none.png"}))["error"]
         self.assertEqual(hidden["message"], absent["message"])
         self.assertEqual(hidden["code"], absent["code"])
-        r = subprocess.run([sys.executable, SERVER, "--resources", "demo://nope"],
+        r = subprocess.run(SERVE + ["--resources", "demo://nope"], cwd=HERE,
                            stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT)
         self.assertEqual(r.returncode, 2)
 
@@ -2289,7 +2352,7 @@ class Prompts(InProcTest):
         server = mcp_stdio.Server("s", "1", prompts=[mcp_stdio.Prompt(
             "p", lambda a, c: "x", arguments=["a"],
             complete=lambda arg, value, known: [str(i) for i in range(250)])])
-        conn = server.connection()
+        conn = connect(server)
         out = conn.receive_line(json.dumps(req_msg(1, "completion/complete", {
             "ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": ""}},
             True)).encode())
@@ -2549,7 +2612,7 @@ def fuzz_engine(test, seed, era, count):
     fz = Fuzzer(seed, era)
     server = mcp_stdio.demo_server(grant=["echo", "add", "divide", "confirm_echo"])
     lines = []
-    conn = server.connection(emit=lines.append)
+    conn = connect(server, lines.append)
     for part in fz.splits(fz.stream(count)):
         for item in conn.feed(part):
             if type(item) is bytes:
@@ -2827,7 +2890,7 @@ class Tree:
 
 
 def call_tool(server, name, args, modern=True):
-    conn = server.connection(report=lambda line, detail=None: None)
+    conn = connect(server)
     out = conn.receive_line(json.dumps(req_msg(1, "tools/call", {"name": name, "arguments": args},
                                                modern)).encode())
     if isinstance(out[0], mcp_stdio.Call):
@@ -3081,7 +3144,7 @@ class SchemasFromHints(unittest.TestCase):
         with self.assertRaises(mcp_stdio.CatalogError):
             server.prompt(counted)                              # ...prompt arguments are strings
         self.assertEqual(server.resources["notes://all"].description, "All the notes.")
-        conn = server.connection()
+        conn = connect(server)
 
         def rpc(method, params):
             out = conn.receive_line(json.dumps(req_msg(1, method, params, True)).encode())
@@ -3109,7 +3172,7 @@ class SchemasFromHints(unittest.TestCase):
         err = io.StringIO()
         mcp_stdio._DIAG_STATE.update(last=None, repeats=0)   # no count from earlier tests
         with contextlib.redirect_stderr(err):
-            server.connection()
+            connect(server)
         lines = err.getvalue().splitlines()
         self.assertEqual(len(lines), 4, lines)
         self.assertTrue(all(line.startswith("mcp_stdio: warning: ") for line in lines))
@@ -3117,7 +3180,7 @@ class SchemasFromHints(unittest.TestCase):
 
     def test_registration_after_serving_is_refused(self):
         server = mcp_stdio.Server("s", "1")
-        server.connection()
+        connect(server)
         with self.assertRaises(mcp_stdio.CatalogError):
             server.tool(lambda: "x")
 
@@ -3201,7 +3264,7 @@ BROKEN_SERVER = textwrap.dedent("""
 class ClientTests(unittest.TestCase):
 
     def client(self, *args, **kw):
-        c = mcp_stdio.Client([sys.executable, SERVER] + list(args), timeout=TIMEOUT, **kw)
+        c = mcp_stdio.Client(SERVE + list(args), timeout=TIMEOUT, cwd=HERE, **kw)
         self.addCleanup(c.close)
         return c.connect()
 
@@ -3241,12 +3304,12 @@ class ClientTests(unittest.TestCase):
         self.assertEqual(seen, [(1, 3), (2, 3), (3, 3)])
         self.assertTrue(r["structuredContent"]["completed"])
         pending = c.send("tools/call", {"name": "countdown", "arguments": {"seconds": 5}})
-        time.sleep(0.2)
+        time.sleep(0.1)
         pending.cancel()
         with self.assertRaises(mcp_stdio.ClientError):
             pending.wait()
         with self.assertRaises(mcp_stdio.ClientError) as cm:
-            c.call_tool("countdown", {"seconds": 0.8}, timeout=0.3)
+            c.call_tool("countdown", {"seconds": 0.5}, timeout=0.2)
         self.assertIn("no answer", str(cm.exception))
         self.assertEqual(c.call_tool("echo", {"text": "still fine"})["structuredContent"],
                          {"text": "still fine"})
@@ -3265,8 +3328,8 @@ class ClientTests(unittest.TestCase):
                 f.write(BROKEN_SERVER)
 
             def connect(mode, **kw):
-                c = mcp_stdio.Client([sys.executable, script, mode], timeout=1,
-                                     probe_timeout=0.3, **kw)
+                c = mcp_stdio.Client([sys.executable, script, mode], timeout=0.5,
+                                     probe_timeout=0.2, **kw)
                 self.addCleanup(c.close)
                 return c
             with self.assertRaisesRegex(mcp_stdio.ClientError, "not JSON-RPC.*Starting my server"):
@@ -3292,11 +3355,11 @@ class ClientTests(unittest.TestCase):
 class ClientCommandLine(unittest.TestCase):
 
     def run_cli(self, *args):
-        return subprocess.run([sys.executable, SERVER] + list(args), capture_output=True,
+        return subprocess.run(SERVE + list(args), capture_output=True, cwd=HERE,
                               timeout=60, stdin=subprocess.DEVNULL)
 
     def test_inspect(self):
-        r = self.run_cli("inspect", "--", sys.executable, SERVER)
+        r = self.run_cli("inspect", "--", *SERVE)
         self.assertEqual(r.returncode, 0, r.stderr)
         out = r.stdout.decode()
         self.assertIn("server: mcp-stdio-demo %s (mcp_stdio demo)" % mcp_stdio.__version__, out)
@@ -3305,22 +3368,22 @@ class ClientCommandLine(unittest.TestCase):
         self.assertIn("  demo://greeting/{name}  greeting  text/plain", out)
         self.assertIn("  summarize  (text, style?)", out)
         r = self.run_cli("inspect", "--json", "--era", "legacy", "--revision", "2025-03-26", "--",
-                         sys.executable, SERVER)
+                         *SERVE)
         report = json.loads(r.stdout)
         self.assertEqual((report["era"], report["revision"]), ("legacy", "2025-03-26"))
         self.assertEqual(len(report["tools"]), 5)
 
     def test_call(self):
-        r = self.run_cli("call", "echo", '{"text": "hello"}', "--", sys.executable, SERVER)
+        r = self.run_cli("call", "echo", '{"text": "hello"}', "--", *SERVE)
         self.assertEqual((r.returncode, r.stdout), (0, b'{\n  "text": "hello"\n}\n'))
         r = self.run_cli("call", "divide", '{"dividend": 1, "divisor": 0}', "--",
-                         sys.executable, SERVER)
+                         *SERVE)
         self.assertEqual((r.returncode, r.stdout),
                          (1, b"Cannot divide by zero: pass a non-zero 'divisor'.\n"))
-        r = self.run_cli("call", "nope", "--", sys.executable, SERVER)
+        r = self.run_cli("call", "nope", "--", *SERVE)
         self.assertEqual(r.returncode, 4)
         self.assertIn(b"Unknown tool", r.stderr)
-        r = self.run_cli("call", "add", '{"a": 1, "b": 2}', "--json", "--", sys.executable, SERVER)
+        r = self.run_cli("call", "add", '{"a": 1, "b": 2}', "--json", "--", *SERVE)
         self.assertEqual(json.loads(r.stdout)["structuredContent"], {"sum": 3})
 
     def test_usage_and_failures(self):
@@ -3425,7 +3488,7 @@ class ElicitationPromptsAndResources(unittest.TestCase):
             answer = ctx.elicit("Show the note?", {"type": "object", "properties": {
                 "ok": {"type": "boolean"}}})
             return "the note" if answer.accepted else "hidden"
-        conn = server.connection()
+        conn = connect(server)
         caps = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": ELICIT_CAPS})
 
         def rpc(method, params):
@@ -3470,7 +3533,7 @@ class ElicitationTwoQuestions(unittest.TestCase):
             first = ctx.elicit("First?", q).content["v"]
             second = ctx.elicit("Second?", q).content["v"]
             return first + second
-        conn = server.connection()
+        conn = connect(server)
         meta = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": ELICIT_CAPS})
 
         def call(**extra):
@@ -3559,3 +3622,79 @@ class ElicitationLegacy(ScriptTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+###############################################################################
+# Running: tests that mostly wait on processes run a few at a time ############
+###############################################################################
+
+# These classes drive real processes and spend most of their time waiting for
+# them; they run three at a time, each test's outcome reported in order. Every
+# other test runs alone, as usual.
+PARALLEL_CLASSES = ("Framing", "ScriptTools", "CommandLine", "Concurrency", "Adversarial",
+                    "Examples", "ClientTests", "ClientCommandLine", "ElicitationLegacy",
+                    "OfficialSDK")
+
+
+class _Outcome(unittest.TestResult):
+    """The outcome of one test, recorded to be replayed into the real result."""
+
+    def __init__(self):
+        unittest.TestResult.__init__(self)
+        self.events = []
+
+    def _record(name):
+        def record(self, *args):
+            self.events.append((name, args))
+        return record
+
+    for _name in ("addSuccess", "addError", "addFailure", "addSkip", "addSubTest",
+                  "addExpectedFailure", "addUnexpectedSuccess", "addDuration"):
+        locals()[_name] = _record(_name)
+    del _name, _record
+
+
+class _Overlapped(unittest.TestSuite):
+    """Runs its tests on a few threads and replays their outcomes in order."""
+
+    WIDTH = 3
+
+    def run(self, result, debug=False):
+        from concurrent.futures import ThreadPoolExecutor
+        tests = list(self)
+        classes = list(dict.fromkeys(type(t) for t in tests))
+        for cls in classes:
+            cls.setUpClass()
+
+        def one(test):
+            outcome = _Outcome()
+            test(outcome)
+            return outcome
+        try:
+            with ThreadPoolExecutor(self.WIDTH) as pool:
+                for test, future in [(t, pool.submit(one, t)) for t in tests]:
+                    outcome = future.result()
+                    result.startTest(test)
+                    for name, args in outcome.events:
+                        if hasattr(result, name):
+                            getattr(result, name)(*args)
+                    result.stopTest(test)
+        finally:
+            for cls in classes:
+                cls.tearDownClass()
+        return result
+
+
+def _flatten(suite):
+    for t in suite:
+        if isinstance(t, unittest.TestSuite):
+            yield from _flatten(t)
+        else:
+            yield t
+
+
+def load_tests(loader, tests, pattern):
+    alone, overlapped = unittest.TestSuite(), _Overlapped()
+    for t in _flatten(tests):
+        (overlapped if type(t).__name__ in PARALLEL_CLASSES else alone).addTest(t)
+    return unittest.TestSuite([alone, overlapped])
