@@ -25,10 +25,13 @@ Serve your own tools::
 
 Inspect any stdio server: ``python mcp_stdio.py inspect -- COMMAND [ARGS...]``.
 
-The file is organised in sections: the JSON Schema checker, the wire codec,
-the catalog (tools, resources, prompts and results), the authoring API
-(decorators and schemas from type hints), the sans-IO protocol engine, the
-stdio runtime, the client, and the demo catalog with the command line.
+The file is organised in sections: the JSON Schema checker, the wire codec
+(with the table of what each protocol revision has), the catalog (tools,
+resources, prompts and results), the authoring API (decorators and schemas
+from type hints), the outcomes (every answer's wire form), the sans-IO
+protocol engine (the era state machine and dispatch), the server (catalog and
+the options table), the stdio runtime (threads, waiting, the handler
+Context), the client, and the demo catalog with the command line.
 """
 
 import json
@@ -38,7 +41,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
