@@ -4454,7 +4454,8 @@ class _Writer:
     """Writes whole lines to the protocol fd, one writer at a time.
 
     Lines written by the leading thread are gathered and flushed in one system
-    call before it blocks on input; every other thread writes at once.
+    call before it blocks on input; every other thread writes at once. Once
+    closed, nothing more is written, but a write under way is finished.
     """
 
     def __init__(self, fd):
@@ -4462,10 +4463,13 @@ class _Writer:
         self.lock = threading.Lock()
         self.owner = None
         self.buf = []
+        self.closed = False
         self._ident = threading.get_ident
 
     def write(self, data):
         with self.lock:
+            if self.closed:
+                return
             if self.owner == self._ident():
                 self.buf.append(data)
                 if len(self.buf) < 256:
@@ -4480,11 +4484,19 @@ class _Writer:
     def flush(self, owner=None):
         """Write what is gathered; then gather for owner (a thread ident) or nobody."""
         with self.lock:
-            if self.buf:
+            if self.buf and not self.closed:
                 data = b"".join(self.buf)
                 self.buf = []
                 self._write(data)
             self.owner = owner
+
+    def close(self, timeout):
+        """Start no other write; wait up to timeout seconds for the one under way."""
+        self.closed = True           # read under the lock by every writer that comes next
+        if self.lock.acquire(timeout=timeout):
+            self.lock.release()
+            return True
+        return False
 
     def _write(self, data):
         try:
@@ -4502,22 +4514,31 @@ class _Runtime:
     """Serves one Connection on stdio with leader/follower threads.
 
     One thread at a time leads: it reads stdin, feeds the Connection, writes the
-    immediate answers and runs each tool call itself, so a quick call costs no
+    immediate answers and runs each call itself, so a quick call costs no
     thread hand-off. When a call is still running after STALL seconds, the
     watchdog hands the lead to a new thread and the old one finishes the call as
-    a worker. At most server.workers calls run on such workers, plus one on the
-    leader; further calls wait in a backlog of server.backlog; beyond that they
-    get an isError "busy" result. The watchdog also expires calls past their
-    deadline.
+    a worker. At most server.workers handlers run at once (the leader's
+    included); further calls wait in a backlog of server.backlog, and beyond
+    that they get a "busy" answer. The watchdog also expires calls past their
+    deadline: a handler that ignores its timeout keeps its thread (Python cannot
+    stop a thread) but no longer counts against server.workers; past
+    STUCK_PER_WORKER such stuck threads per worker, new calls are refused as
+    busy until one returns.
     """
 
     # A call still running after this long hands the lead on: short enough that
     # ping and cancellations wait at most about 10 ms, long enough that most
     # calls finish on the reading thread without a thread hand-off.
     STALL = 0.01
+    # Threads stuck in handlers that ignore their timeout, per worker, before new
+    # calls are refused: room for a few bad calls, a bound on the threads (and
+    # their memory) a handler that never returns can pin.
+    STUCK_PER_WORKER = 4
 
     def __init__(self, server, in_fd, out_fd):
         import collections
+        import heapq           # imported before serving: failure paths must not import
+        self._push, self._pop = heapq.heappush, heapq.heappop
         self.server = server
         self.in_fd = in_fd
         self.writer = _Writer(out_fd)
@@ -4531,7 +4552,10 @@ class _Runtime:
         self.generation = 0      # bumped at each hand-over of the lead
         self.inline = None       # (call, start) the leader is running, or None
         self.inline_count = 0
-        self.workers = 0         # threads finishing calls after losing the lead
+        self.workers = 0         # threads running calls after losing the lead
+        self.active = set()      # the calls those threads are running
+        self.abandoned = set()   # calls that timed out while their handler ran on
+        self.stuck = 0           # threads still inside such handlers
         self.deadlines = []
         self.seq = 0
         self.parked = True       # the watchdog is not polling (or not started)
@@ -4543,72 +4567,110 @@ class _Runtime:
     def start(self):
         self._thread(target=self._lead, args=(0,), name="mcp-leader", daemon=True).start()
 
+    def stop(self, line_timeout):
+        """Stop at once (a signal): finish the line being written, start no other."""
+        if not self.writer.close(line_timeout):
+            _diag("stdout was not read for %g s; the last line was cut" % line_timeout)
+
     # -- the leader ------------------------------------------------------------
     def _lead(self, generation):
         items, conn, writer = self.items, self.conn, self.writer
         me = threading.get_ident()
         writer.flush(me)
         read, fd, now = os.read, self.in_fd, self._now
-        workers = self.server.workers
         while True:
             if not items:
                 writer.flush(me)
                 try:
                     data = read(fd, 1 << 16)
-                except OSError:
-                    data = b""
+                except OSError as e:
+                    _diag("cannot read stdin (%s); exiting" % (e.strerror or e))
+                    writer.flush()
+                    self._shutdown(1)
+                    return
                 if not data:
                     writer.flush()
-                    self._shutdown()
+                    self._shutdown(0)
                     return
-                items.extend(conn.feed(data))
+                try:
+                    items.extend(conn.feed(data))
+                except BaseException as e:   # noqa: B902 - the reading thread must go on
+                    _report("the reading loop survived %s" % type(e).__name__,
+                            _format_traceback(e))
                 continue
             item = items.popleft()
             if type(item) is bytes:
                 writer.write(item)
                 continue
-            if self.workers > workers and not self._enqueue(item):
+            if (self.workers >= self.server.workers or self.stuck) and not self._admit(item):
                 continue
             self.inline = (item, now())
             self.inline_count += 1
             if self.parked:
                 self._wake_watchdog()
-            conn.run(item)
+            self._run(item)
             with self.lock:
-                if self.generation != generation:
-                    break                  # the lead moved on while this call ran
+                if self.generation != generation:      # the lead moved on while this ran
+                    if not self._finished(item):
+                        return
+                    break
                 self.inline = None
         self._work()
 
-    def _enqueue(self, call):
-        """Queue call for a worker; return True when the leader should run it instead."""
+    def _run(self, call):
+        try:
+            self.conn.run(call)
+        except BaseException as e:   # noqa: B902 - no exception may end a counted thread
+            _report("a call's answer failed: %s" % type(e).__name__, _format_traceback(e))
+
+    def _finished(self, call):
+        """Note that a worker's call returned (lock held); False when its thread is spare."""
+        if call in self.abandoned:        # timed out earlier: its slot was given back then
+            self.abandoned.discard(call)
+            self.stuck -= 1
+            return False
+        self.active.discard(call)
+        return True
+
+    def _admit(self, call):
+        """Return True when the leader may run call now; else queue it or refuse it."""
         with self.lock:
-            if self.workers <= self.server.workers:
+            if self.stuck >= self.server.workers * self.STUCK_PER_WORKER:
+                message = ("The server is busy: %d calls are stuck in handlers that ignored "
+                           "their timeout; try again later." % self.stuck)
+            elif self.workers < self.server.workers:
                 return True
-            if len(self.backlog) >= self.server.backlog:
-                refuse = True
             else:
-                refuse = False
-                self.backlog.append(call)
-                self._add_deadline(call)
-        if refuse:
-            self.conn.reject(call, "The server is busy (%d calls running, %d waiting); try "
-                             "again shortly." % (self.workers + 1, len(self.backlog)))
+                if len(self.backlog) >= self.server.backlog:   # cancelled calls free their slot
+                    self.backlog = type(self.backlog)(c for c in self.backlog if not c.settled)
+                if len(self.backlog) < self.server.backlog:
+                    self.backlog.append(call)
+                    self._add_deadline(call)
+                    return False
+                message = ("The server is busy (%d calls running, %d waiting); try again "
+                           "shortly." % (self.workers, len(self.backlog)))
+        self.conn.reject(call, message)
         return False
 
     def _work(self):
-        """Finish queued calls after losing the lead, then end the thread."""
+        """Run queued calls after losing the lead; end the thread when none is left."""
         while True:
             with self.lock:
+                while self.backlog and self.backlog[0].settled:
+                    self.backlog.popleft()
                 if not self.backlog:
                     self.workers -= 1
                     if self.workers == 0:
                         self.idle.notify_all()
                     return
                 call = self.backlog.popleft()
-            self.conn.run(call)
+                self.active.add(call)
+            self._run(call)
+            with self.lock:
+                if not self._finished(call):
+                    return
 
-    def _shutdown(self):
+    def _shutdown(self, status):
         partial = self.conn.splitter.pending()
         for line in self.conn.close():       # end open subscription streams gracefully
             self.writer.write(line)
@@ -4621,16 +4683,18 @@ class _Runtime:
                   % (running, self.server.grace))
         if partial:
             _diag("input ended inside a message without a final LF; it was not executed")
-        self.exit_code = 1 if partial else 0
+        self.exit_code = 1 if partial or status else 0
         self.finished.set()
 
     # -- the watchdog ------------------------------------------------------------
     def _add_deadline(self, call):
         # Called with self.lock held.
         if call.timeout is not None:
-            import heapq
             self.seq += 1
-            heapq.heappush(self.deadlines, (call.deadline, self.seq, call))
+            entry = (call.deadline, self.seq, call)
+            self._push(self.deadlines, entry)
+            if self.deadlines[0] is entry:
+                self.wake.notify()       # the watchdog may sleep until a later deadline
 
     def _wake_watchdog(self):
         with self.lock:
@@ -4641,8 +4705,7 @@ class _Runtime:
             self.wake.notify()
 
     def _watch(self):
-        import heapq
-        now, heap, stall = self._now, self.deadlines, self.STALL
+        now, heap, stall, pop = self._now, self.deadlines, self.STALL, self._pop
         quiet = 0
         seen = -1
         while True:
@@ -4654,11 +4717,17 @@ class _Runtime:
                     if inline is not None and t - inline[1] >= stall:
                         self.generation += 1
                         self.inline = None
-                        self.workers += 1
                         promoted = self.generation
-                        self._add_deadline(inline[0])
+                        call = inline[0]
+                        if call.settled:             # it timed out on the leader already
+                            self.abandoned.add(call)
+                            self.stuck += 1
+                        else:
+                            self.workers += 1
+                            self.active.add(call)
+                            self._add_deadline(call)
                     while heap and (heap[0][2].settled or heap[0][0] <= t):
-                        call = heapq.heappop(heap)[2]
+                        call = pop(heap)[2]
                         if not call.settled:
                             expired.append(call)
                     if expired or promoted is not None:
@@ -4680,6 +4749,25 @@ class _Runtime:
                              daemon=True).start()
             for call in expired:
                 self.conn.expire(call)
+                self._release(call)
+
+    def _release(self, call):
+        """Give back the worker slot of a call that timed out while its handler runs on."""
+        with self.lock:
+            if call not in self.active:
+                return
+            self.active.discard(call)
+            self.abandoned.add(call)
+            self.stuck += 1
+            self.workers -= 1
+            if self.backlog:             # its queue must not wait for a thread that may never return
+                self.workers += 1
+                self._thread(target=self._work, name="mcp-worker", daemon=True).start()
+            elif self.workers == 0:
+                self.idle.notify_all()
+            stuck = self.stuck
+        _diag("%s %s timed out and its handler ignores cancellation; its thread is abandoned "
+              "(%d such thread(s) now)" % (call.kind, _short(call.name, 80), stuck))
 
 
 class _StderrPump:

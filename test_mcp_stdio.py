@@ -1957,7 +1957,7 @@ def call_msg(rid, name, args=None, meta=None):
 class Concurrency(ScriptTest):
 
     def test_reader_answers_while_every_worker_is_busy_modern(self):
-        p = self.spawn("--workers", "2")
+        p = self.spawn("--workers", "3")          # two slow calls, and room for the echo
         p.rev = MODERN
         p.send(call_msg("slow1", "countdown", {"seconds": 0.8}, modern_meta()))
         p.send(call_msg("slow2", "countdown", {"seconds": 0.8}, modern_meta()))
@@ -1974,7 +1974,7 @@ class Concurrency(ScriptTest):
         self.assertEqual(sorted([p.recv()["id"], p.recv()["id"]]), ["slow1", "slow2"])
 
     def test_reader_answers_while_every_worker_is_busy_legacy(self):
-        p = self.spawn("--workers", "1")
+        p = self.spawn("--workers", "2")
         p.initialize()
         p.send(call_msg("slow", "countdown", {"seconds": 0.5}))
         time.sleep(0.1)
@@ -1985,19 +1985,22 @@ class Concurrency(ScriptTest):
         self.assertEqual(p.recv()["id"], "slow")
 
     def test_busy_beyond_the_backlog(self):
-        # workers=1: one slow call on a worker, one more on the leader, one waits, one is refused
-        p = self.spawn("--workers", "1", "--backlog", "1")
+        # workers=2: two slow calls run, one waits, the next is refused with a count that is right
+        p = self.spawn("--workers", "2", "--backlog", "1")
         p.initialize()
         p.send(call_msg(1, "countdown", {"seconds": 0.4}))
         p.send(call_msg(2, "countdown", {"seconds": 0.4}))
+        time.sleep(0.05)                        # both have left the reading thread
         p.send(call_msg(3, "echo", {"text": "queued"}))
         p.send(call_msg(4, "echo", {"text": "refused"}))
         r = p.recv()
         self.assertEqual(r["id"], 4)
-        self.assertTrue(r["result"]["isError"])
-        self.assertIn("busy", r["result"]["content"][0]["text"])
+        self.assertEqual(r["result"], {"content": [{"type": "text", "text": "The server is busy "
+                         "(2 calls running, 1 waiting); try again shortly."}], "isError": True})
         self.assertEqual(p.request({"jsonrpc": "2.0", "id": 5, "method": "ping"})["id"], 5)
-        self.assertEqual(sorted([p.recv()["id"], p.recv()["id"], p.recv()["id"]]), [1, 2, 3])
+        ids = [p.recv()["id"], p.recv()["id"], p.recv()["id"]]
+        self.assertEqual(sorted(ids), [1, 2, 3])
+        self.assertNotEqual(ids[0], 3)          # the queued call waited for a slot
 
     def test_cancel_a_running_call(self):
         p = self.spawn()
@@ -2108,6 +2111,62 @@ class Concurrency(ScriptTest):
         r = p.recv()
         self.assertEqual((r["id"], "structuredContent" in r["result"]), (7, True))
         self.assertEqual(p.request(call_msg(7, "echo", {"text": "again"}))["id"], 7)
+
+    def test_capacity_comes_back_after_timeouts(self):
+        # Handlers that ignore their timeout keep their threads, not their worker slots.
+        p = self.spawn_script("workers=2", "timeout=0.3")
+        p.initialize()
+        for i in range(3):
+            p.send(call_msg(i, "sleepy", {"seconds": 3}))
+        for _ in range(3):
+            r = p.recv()
+            self.assertEqual(r["result"]["content"][0]["text"],
+                             "Tool 'sleepy' timed out after 0.3 seconds.")
+        self.assertEqual(p.request(call_msg(9, "quick"))["result"]["content"][0]["text"], "quick")
+        p.kill()
+        self.assertIn(b"its thread is abandoned (2 such thread(s) now)", p.stderr)
+
+    def test_stuck_threads_are_capped(self):
+        p = self.spawn_script("workers=1", "timeout=0.1")
+        p.initialize()
+        for i in range(4):                      # four threads stuck: the cap for one worker
+            r = p.request(call_msg(i, "sleepy", {"seconds": 5}))
+            self.assertIn("timed out", r["result"]["content"][0]["text"])
+        r = p.request(call_msg(5, "quick"))
+        self.assertEqual(r["result"], {"content": [{"type": "text", "text": "The server is busy: "
+                         "4 calls are stuck in handlers that ignored their timeout; try again "
+                         "later."}], "isError": True})
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 6, "method": "ping"})["result"], {})
+
+    def test_a_queued_call_times_out_on_time(self):
+        # The only worker is busy with a long call; the watchdog has gone to sleep until
+        # that call's distant deadline. A queued call with a short timeout wakes it.
+        p = self.spawn_script("workers=1", "timeout=30")
+        p.initialize()
+        p.send(call_msg("long", "sleepy", {"seconds": 1.2}))
+        p.send(call_msg("next", "sleepy", {"seconds": 0.1}))    # queued
+        time.sleep(0.7)                           # the watchdog parks after 0.5 s of quiet
+        start = time.monotonic()
+        p.send(call_msg("short", "short_timeout", {"seconds": 5}))
+        r = p.recv()
+        self.assertEqual(r["id"], "short")
+        self.assertTrue(r["result"]["isError"])
+        self.assertLess(time.monotonic() - start, 0.45)
+        self.assertEqual([p.recv()["id"], p.recv()["id"]], ["long", "next"])
+
+    def test_cancelled_queued_calls_free_their_slots(self):
+        p = self.spawn_script("workers=1", "backlog=2")
+        p.initialize()
+        p.send(call_msg("long", "polite", {"seconds": 0.6}))
+        time.sleep(0.05)
+        p.send(call_msg("a", "quick"))
+        p.send(call_msg("b", "quick"))
+        for rid in ("a", "b"):
+            p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                    "params": {"requestId": rid}})
+        p.send(call_msg("c", "quick"))
+        self.assertEqual([p.recv()["id"], p.recv()["id"]], ["long", "c"])
+        p.silent(0.1)
 
     def test_randomised_mix_answers_every_id_once(self):
         r = random.Random(4242)
