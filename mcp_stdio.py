@@ -4790,6 +4790,11 @@ class _StderrPump:
         self.busy = False
         self.thread = None
 
+    closed = False
+    name = "<stderr>"
+    mode = "w"
+    line_buffering = False
+
     def write(self, text):
         data = text.encode("utf-8", "replace") if isinstance(text, str) else bytes(text)
         with self.cv:
@@ -4805,8 +4810,15 @@ class _StderrPump:
                 self.cv.notify()
         return len(text)
 
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
     def flush(self):
         pass
+
+    def close(self):
+        """Ignored: a handler that closes sys.stdout must not silence diagnostics."""
 
     def isatty(self):
         return False
@@ -4814,8 +4826,22 @@ class _StderrPump:
     def writable(self):
         return True
 
+    def readable(self):
+        return False
+
+    def seekable(self):
+        return False
+
     def fileno(self):
         return self.fd
+
+    @property
+    def buffer(self):
+        """The binary side (sys.stdout.buffer): bytes written to it go through the pump."""
+        return self
+
+    def reconfigure(self, **options):
+        """Accepted and ignored: the pump always writes UTF-8."""
 
     def drain(self, timeout):
         """Wait up to timeout seconds for what is queued to be written."""
@@ -4854,8 +4880,17 @@ def _exit(status):
     os._exit(status)
 
 
+# On SIGTERM/SIGINT the line being written gets this long to finish (a client
+# that reads its stdout never sees a cut line); with the stderr drain of _exit
+# the process is gone within 2 s.
+_SIGNAL_LINE_SECONDS = 1.0
+_SERVING = []          # the runtime serving this process, for the signal handler
+
+
 def _on_signal(signum, frame):
     _diag("stopping on signal %d" % signum)
+    for runtime in _SERVING:
+        runtime.stop(_SIGNAL_LINE_SECONDS)
     _exit(0)
 
 
@@ -4863,10 +4898,18 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
     """Serve server on the stdio file descriptors until EOF; return the exit status.
 
     Exit status 0 after a clean EOF (calls in flight get up to server.grace
-    seconds to finish), 1 when the input ended inside a line without LF or
-    stdout was closed.
+    seconds to finish), 1 when the input ended inside a line without LF, stdin
+    could not be read, or stdout was closed.
     """
+    # The protocol streams get private descriptors; fd 0 becomes /dev/null and
+    # fd 1 stderr, so a handler, or a child process it starts, can neither read
+    # the client's messages nor corrupt the answers, nor close either stream.
     out_fd = os.dup(stdout_fd)
+    in_fd = os.dup(stdin_fd)
+    if stdin_fd == 0:
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
     if stdout_fd == 1:
         os.dup2(2, 1)                   # stray writes to fd 1 now land on stderr
         try:
@@ -4876,14 +4919,15 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
         sys.stdout = sys.stderr = _StderrPump(2)
     if os.name == "nt":
         import msvcrt
-        msvcrt.setmode(stdin_fd, os.O_BINARY)
+        msvcrt.setmode(in_fd, os.O_BINARY)
         msvcrt.setmode(out_fd, os.O_BINARY)
     import signal
+    runtime = _Runtime(server, in_fd, out_fd)
+    _SERVING.append(runtime)
     if threading.current_thread() is threading.main_thread():
         for sig in ("SIGTERM", "SIGINT"):
             if hasattr(signal, sig):
                 signal.signal(getattr(signal, sig), _on_signal)
-    runtime = _Runtime(server, stdin_fd, out_fd)
     runtime.start()
     runtime.finished.wait()
     drain = getattr(sys.stderr, "drain", None)

@@ -411,6 +411,22 @@ TEST_TOOLS = textwrap.dedent('''
     def bad_content(a, ctx):
         return ToolResult([{"type": "image", "data": "***", "mimeType": "image/png"}])
 
+    def close_stdin(a, ctx):
+        os.close(0)
+        return "closed"
+
+    def child_reads_stdin(a, ctx):
+        r = subprocess.run([sys.executable, "-c", "import sys; print(len(sys.stdin.read()))"],
+                           stdout=subprocess.PIPE, timeout=10)
+        return r.stdout.decode().strip()
+
+    def raw_stdout(a, ctx):
+        sys.stdout.buffer.write(b"bytes to stdout\\n")
+        sys.stdout.flush()
+        sys.stdout.close()
+        print("printed after close")
+        return "ok"
+
     def mixed(a, ctx):
         return [{"type": "text", "text": "t", "_meta": {"k": 1}},
                 {"type": "audio", "data": "AAAA", "mimeType": "audio/wav"},
@@ -430,6 +446,9 @@ TEST_TOOLS = textwrap.dedent('''
         Tool("bad_content", bad_content),
         Tool("mixed", mixed),
         Tool("quick", lambda a, ctx: "quick"),
+        Tool("close_stdin", close_stdin),
+        Tool("child_reads_stdin", child_reads_stdin),
+        Tool("raw_stdout", raw_stdout),
         Tool("loud", loud, input_schema=obj),
         Tool("short_timeout", sleepy, input_schema=obj, timeout=0.2),
         Tool("confirm_echo", mcp_stdio._demo_confirm_echo, input_schema={
@@ -1628,6 +1647,62 @@ class ScriptTools(ScriptTest):
         self.assertEqual(p.p.wait(5), 0)
         p.close()
         self.assertNotIn(b"Traceback", p.stderr)
+
+    def test_sigterm_finishes_the_line_being_written(self):
+        p = subprocess.Popen([sys.executable, self.script, "max_response=8000000"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.addCleanup(p.kill)
+        msgs = [init_msg(), {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                call_msg(2, "big", {"size": 3000000})]
+        p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
+        p.stdin.flush()
+        self.assertIn(b'"id":1', p.stdout.readline())
+        time.sleep(0.3)               # the server is blocked in the middle of the 3 MB line
+        start = time.monotonic()
+        p.send_signal(signal.SIGTERM)
+        time.sleep(0.2)
+        rest = p.stdout.read()
+        self.assertEqual(p.wait(5), 0)
+        self.assertLess(time.monotonic() - start, 2.0)
+        p.stdin.close()
+        err = p.stderr.read()
+        p.stdout.close()
+        p.stderr.close()
+        self.assertTrue(rest.endswith(b"\n"), "a cut line: %d bytes" % len(rest))
+        self.assertEqual(json.loads(rest)["id"], 2)
+        self.assertNotIn(b"Traceback", err)
+
+    def test_handlers_cannot_take_stdin(self):
+        p = self.start()
+        self.call(p, "child_reads_stdin")       # a child that reads its stdin gets nothing
+        for i in range(6):
+            p.send({"jsonrpc": "2.0", "id": "ping%d" % i, "method": "ping"})
+        got = [p.recv() for _ in range(7)]
+        self.assertEqual([m["result"]["content"][0]["text"] for m in got if m["id"] == 1], ["0"])
+        self.assertEqual(sorted(m["id"] for m in got if m["id"] != 1),
+                         ["ping%d" % i for i in range(6)])
+        self.call(p, "close_stdin", rid=2)      # closing fd 0 does not end serving
+        self.assertEqual(p.recv()["result"]["content"][0]["text"], "closed")
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"})["id"], 3)
+        self.assertEqual(p.close(), 0)
+
+    def test_a_read_error_is_not_eof(self):
+        rd, wr = os.pipe()                 # stdin is the write end: reading it fails (EBADF)
+        try:
+            r = subprocess.run(SERVE, stdin=wr, capture_output=True, cwd=HERE, timeout=TIMEOUT)
+        finally:
+            os.close(rd)
+            os.close(wr)
+        self.assertEqual((r.returncode, r.stdout), (1, b""))
+        self.assertIn(b"cannot read stdin (Bad file descriptor); exiting", r.stderr)
+
+    def test_stdout_guard_has_the_interface_of_stdout(self):
+        p = self.start()
+        self.call(p, "raw_stdout")
+        self.assertEqual(p.recv()["result"]["content"][0]["text"], "ok")
+        p.close()
+        self.assertIn(b"bytes to stdout", p.stderr)
+        self.assertIn(b"printed after close", p.stderr)
 
     def test_closed_stdout(self):
         r, w = os.pipe()
