@@ -3062,7 +3062,7 @@ class Connection:
                 self._receive_batch(msg, out, len(line))
             else:
                 self._receive(msg, out, len(line), None)
-        except Exception as e:   # noqa: BLE001 - a bug here must not stop the connection
+        except BaseException as e:   # noqa: B902 - a bug here must not stop the connection
             for item in out[mark:]:
                 if type(item) is Call:
                     self.inflight.pop(item.key, None)
@@ -3292,7 +3292,7 @@ class Connection:
             return
         try:
             r = route.handler(self, req)
-        except Exception as e:   # noqa: BLE001 - ProtocolError, or author code that failed
+        except BaseException as e:   # noqa: B902 - ProtocolError, or a bug: never the reader's end
             r = e
         if type(r) is Call:
             self.inflight[req.key] = r
@@ -3798,13 +3798,16 @@ class Connection:
         else:
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: ref.type must be "ref/prompt" '
                                 'or "ref/resource"')
-        values = []
-        if getattr(target, "complete", None) is not None:
-            values = target.complete(argument["name"], argument["value"], known)
-            values = [v for v in values if type(v) is str]
-        completion = {"values": values[:_MAX_COMPLETIONS], "total": len(values),
-                      "hasMore": len(values) > _MAX_COMPLETIONS}
-        return {"completion": completion}
+        complete = getattr(target, "complete", None)
+        if complete is None:
+            return {"completion": {"values": [], "total": 0, "hasMore": False}}
+        name, value = argument["name"], argument["value"]
+
+        def work(call, ctx):           # author code: run like a tool, never on the reader alone
+            values = [v for v in complete(name, value, known) if type(v) is str]
+            return {"completion": {"values": values[:_MAX_COMPLETIONS], "total": len(values),
+                                   "hasMore": len(values) > _MAX_COMPLETIONS}}, False
+        return req.start("completion", name, work, s.timeout)
 
     def _listen(self, req):
         filt = req.params.get("notifications")

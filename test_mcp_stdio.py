@@ -454,6 +454,15 @@ TEST_TOOLS = textwrap.dedent('''
         Tool("confirm_echo", mcp_stdio._demo_confirm_echo, input_schema={
             "type": "object", "properties": {"text": {"type": "string"}}}),
     ]
+
+    def completer(argument, value, known):
+        if value == "exit":
+            sys.exit(3)
+        if value == "slow":
+            time.sleep(1.0)
+        return [value + "!"]
+    prompts = [mcp_stdio.Prompt("greet", lambda a, ctx: "hi", arguments=["name"],
+                                complete=completer)]
 ''')
 # The test server: tools that misbehave on purpose, options as name=value arguments.
 TEST_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + TEST_TOOLS + textwrap.dedent('''
@@ -461,7 +470,8 @@ TEST_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + TEST_TOOLS + textw
     for arg in sys.argv[1:]:
         k, v = arg.split("=")
         opts[k] = float(v) if "." in v else int(v)
-    sys.exit(mcp_stdio.Server("test-server", "9.9", tools=tools, **opts).run([]))
+    sys.exit(mcp_stdio.Server("test-server", "9.9", tools=tools, prompts=prompts,
+                              **opts).run([]))
 ''')
 
 
@@ -469,7 +479,8 @@ def test_server(**options):
     """The test server's catalog as a Server object in this process."""
     namespace = {}
     exec(TEST_TOOLS, namespace)
-    return mcp_stdio.Server("test-server", "9.9", tools=namespace["tools"], **options)
+    return mcp_stdio.Server("test-server", "9.9", tools=namespace["tools"],
+                            prompts=namespace["prompts"], **options)
 
 
 class ScriptTest(ProcTest):
@@ -1648,6 +1659,24 @@ class ScriptTools(ScriptTest):
         p.close()
         self.assertNotIn(b"Traceback", p.stderr)
 
+    def test_completion_handlers_cannot_stall_or_end_the_reader(self):
+        p = self.start()
+
+        def complete(rid, value):
+            p.send(req_msg(rid, "completion/complete", {
+                "ref": {"type": "ref/prompt", "name": "greet"},
+                "argument": {"name": "name", "value": value}}))
+        complete(1, "exit")                       # sys.exit() in author code
+        r = p.recv()
+        self.assertEqual((r["id"], r["error"]["code"]), (1, -32603))
+        complete(2, "slow")                       # one second in author code
+        start = time.monotonic()
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"})["id"], 3)
+        self.assertLess(time.monotonic() - start, 0.5)
+        self.assertEqual(p.recv()["result"]["completion"]["values"], ["slow!"])
+        self.assertEqual(p.close(), 0)
+        self.assertIn(b"SystemExit", p.stderr)
+
     def test_sigterm_finishes_the_line_being_written(self):
         p = subprocess.Popen([sys.executable, self.script, "max_response=8000000"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -2486,11 +2515,10 @@ class Prompts(InProcTest):
         server = mcp_stdio.Server("s", "1", prompts=[mcp_stdio.Prompt(
             "p", lambda a, c: "x", arguments=["a"],
             complete=lambda arg, value, known: [str(i) for i in range(250)])])
-        conn = connect(server)
-        out = conn.receive_line(json.dumps(req_msg(1, "completion/complete", {
+        p = self.spawn(server=server)
+        r = p.request(req_msg(1, "completion/complete", {
             "ref": {"type": "ref/prompt", "name": "p"}, "argument": {"name": "a", "value": ""}},
-            True)).encode())
-        r = json.loads(out[0])["result"]["completion"]
+            True), rev=MODERN)["result"]["completion"]
         self.assertEqual((len(r["values"]), r["total"], r["hasMore"]), (100, 250, True))
 
 
