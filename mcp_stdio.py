@@ -2284,7 +2284,7 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
             kwargs[ctx_name] = ctx
         value = fn(**kwargs)
         if is_async:
-            value = _run_coroutine(value)
+            value = _run_coroutine(value, ctx)
         return _tool_value(value, structured)
 
     tool = Tool(name or fn.__name__, handler, input_schema=input_schema,
@@ -2350,13 +2350,20 @@ def _tool_value(value, structured):
 _LOOP = threading.local()
 
 
-def _run_coroutine(coro):
-    """Run a coroutine to completion on this thread's own event loop."""
+def _run_coroutine(coro, ctx=None):
+    """Run a coroutine to completion on this thread's own event loop.
+
+    When the request is cancelled or times out, the coroutine's task is
+    cancelled, so an awaiting handler gives its thread back at once.
+    """
     import asyncio
     loop = getattr(_LOOP, "loop", None)
     if loop is None or loop.is_closed():
         loop = _LOOP.loop = asyncio.new_event_loop()
-    return loop.run_until_complete(coro)
+    task = loop.create_task(coro)
+    if isinstance(ctx, Context):
+        ctx._when_cancelled(lambda: loop.call_soon_threadsafe(task.cancel))
+    return loop.run_until_complete(task)
 
 
 def _wrap_handler(fn, owner, allowed, convert=None):
@@ -2385,7 +2392,7 @@ def _wrap_handler(fn, owner, allowed, convert=None):
         if ctx_name is not None:
             kwargs[ctx_name] = ctx
         result = fn(**kwargs)
-        return _run_coroutine(result) if is_async else result
+        return _run_coroutine(result, ctx) if is_async else result
     return call, sig, hints
 
 
@@ -4325,11 +4332,11 @@ class Context:
     or timeout. The runtime makes one for each call; handlers receive it.
     """
 
-    __slots__ = ("_call", "_event", "_waiting", "__weakref__")
+    __slots__ = ("_call", "_event", "_waiting", "_hooks", "__weakref__")
 
     def __init__(self, call):
         self._call = call
-        self._event = self._waiting = None
+        self._event = self._waiting = self._hooks = None
 
     request_id = property(lambda self: self._call.id, doc="The JSON-RPC id of the request.")
     method = property(lambda self: self._call.method, doc="The request's method.")
@@ -4361,6 +4368,20 @@ class Context:
         for ev in (self._event, self._waiting):
             if ev is not None:
                 ev.set()
+        for hook in self._hooks or ():
+            try:
+                hook()
+            except Exception:   # noqa: BLE001 - runs on the watchdog's or reader's thread
+                pass
+
+    def _when_cancelled(self, hook):
+        """Run hook() (from another thread) when the request is cancelled or times out."""
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(hook)
+        self._call.on_cancel = self._wake
+        if self._call.cancelled:
+            hook()
 
     def sleep(self, seconds):
         """Sleep up to seconds; return True early if the request is cancelled meanwhile."""
@@ -4533,6 +4554,9 @@ class _Runtime:
     # ping and cancellations wait at most about 10 ms, long enough that most
     # calls finish on the reading thread without a thread hand-off.
     STALL = 0.01
+    # A handler that honours cancellation returns within this long after its
+    # timeout; only one still running then has its thread counted as stuck.
+    RETURN_GRACE = 0.1
     # Threads stuck in handlers that ignore their timeout, per worker, before new
     # calls are refused: room for a few bad calls, a bound on the threads (and
     # their memory) a handler that never returns can pin.
@@ -4560,6 +4584,7 @@ class _Runtime:
         self.abandoned = set()   # calls that timed out while their handler ran on
         self.stuck = 0           # threads still inside such handlers
         self.deadlines = []
+        self.releases = collections.deque()    # (when, call): timed out, check it returned
         self.seq = 0
         self.parked = True       # the watchdog is not polling (or not started)
         self.watching = False
@@ -4709,10 +4734,11 @@ class _Runtime:
 
     def _watch(self):
         now, heap, stall, pop = self._now, self.deadlines, self.STALL, self._pop
+        releases = self.releases
         quiet = 0
         seen = -1
         while True:
-            expired, promoted = [], None
+            expired, released, promoted = [], [], None
             with self.lock:
                 while True:
                     t = now()
@@ -4733,7 +4759,9 @@ class _Runtime:
                         call = pop(heap)[2]
                         if not call.settled:
                             expired.append(call)
-                    if expired or promoted is not None:
+                    while releases and releases[0][0] <= t:
+                        released.append(releases.popleft()[1])
+                    if expired or released or promoted is not None:
                         break
                     if self.inline is not None or self.inline_count != seen:
                         seen = self.inline_count
@@ -4745,6 +4773,8 @@ class _Runtime:
                     else:
                         self.parked = True
                         timeout = (heap[0][0] - t) if heap else None
+                        if releases and (timeout is None or releases[0][0] - t < timeout):
+                            timeout = releases[0][0] - t
                     self.wake.wait(timeout)
             if promoted is not None:
                 self.writer.flush()      # the old leader's lines go out before its next ones
@@ -4752,6 +4782,8 @@ class _Runtime:
                              daemon=True).start()
             for call in expired:
                 self.conn.expire(call)
+                releases.append((now() + self.RETURN_GRACE, call))
+            for call in released:
                 self._release(call)
 
     def _release(self, call):
@@ -4763,12 +4795,18 @@ class _Runtime:
             self.abandoned.add(call)
             self.stuck += 1
             self.workers -= 1
-            if self.backlog:             # its queue must not wait for a thread that may never return
+            refused = ()
+            if self.stuck >= self.server.workers * self.STUCK_PER_WORKER:
+                refused, self.backlog = list(self.backlog), type(self.backlog)()
+            elif self.backlog:           # its queue must not wait for a thread that may never return
                 self.workers += 1
                 self._thread(target=self._work, name="mcp-worker", daemon=True).start()
-            elif self.workers == 0:
+            if self.workers == 0 and not self.backlog:
                 self.idle.notify_all()
             stuck = self.stuck
+        for queued in refused:
+            self.conn.reject(queued, "The server is busy: %d calls are stuck in handlers that "
+                             "ignored their timeout; try again later." % stuck)
         _diag("%s %s timed out and its handler ignores cancellation; its thread is abandoned "
               "(%d such thread(s) now)" % (call.kind, _short(call.name, 80), stuck))
 

@@ -411,6 +411,11 @@ TEST_TOOLS = textwrap.dedent('''
     def bad_content(a, ctx):
         return ToolResult([{"type": "image", "data": "***", "mimeType": "image/png"}])
 
+    async def async_sleeper(a, ctx):
+        import asyncio
+        await asyncio.sleep(20)
+        return "woke"
+
     def close_stdin(a, ctx):
         os.close(0)
         return "closed"
@@ -447,6 +452,7 @@ TEST_TOOLS = textwrap.dedent('''
         Tool("mixed", mixed),
         Tool("quick", lambda a, ctx: "quick"),
         Tool("close_stdin", close_stdin),
+        Tool("async_sleeper", lambda a, ctx: mcp_stdio._run_coroutine(async_sleeper(a, ctx), ctx)),
         Tool("child_reads_stdin", child_reads_stdin),
         Tool("raw_stdout", raw_stdout),
         Tool("loud", loud, input_schema=obj),
@@ -2227,7 +2233,7 @@ class Concurrency(ScriptTest):
             self.assertEqual(r["result"]["content"][0]["text"],
                              "Tool 'sleepy' timed out after 0.3 seconds.")
         self.assertEqual(p.request(call_msg(9, "quick"))["result"]["content"][0]["text"], "quick")
-        p.kill()
+        self.assertEqual(p.close(), 0)         # stuck threads do not hold the exit either
         self.assertIn(b"its thread is abandoned (2 such thread(s) now)", p.stderr)
 
     def test_stuck_threads_are_capped(self):
@@ -2236,11 +2242,22 @@ class Concurrency(ScriptTest):
         for i in range(4):                      # four threads stuck: the cap for one worker
             r = p.request(call_msg(i, "sleepy", {"seconds": 5}))
             self.assertIn("timed out", r["result"]["content"][0]["text"])
+            time.sleep(0.25)                    # counted as stuck 0.1 s after its timeout
         r = p.request(call_msg(5, "quick"))
         self.assertEqual(r["result"], {"content": [{"type": "text", "text": "The server is busy: "
                          "4 calls are stuck in handlers that ignored their timeout; try again "
                          "later."}], "isError": True})
         self.assertEqual(p.request({"jsonrpc": "2.0", "id": 6, "method": "ping"})["result"], {})
+
+    def test_async_handlers_are_cancelled_at_their_timeout(self):
+        p = self.spawn_script("workers=1", "timeout=0.15")
+        p.initialize()
+        for i in range(6):          # more than the stuck-thread cap of one worker
+            r = p.request(call_msg(i, "async_sleeper"))
+            self.assertIn("timed out", r["result"]["content"][0]["text"])
+        self.assertEqual(p.request(call_msg(9, "quick"))["result"]["content"][0]["text"], "quick")
+        self.assertEqual(p.close(), 0)
+        self.assertNotIn(b"abandoned", p.stderr)
 
     def test_a_queued_call_times_out_on_time(self):
         # The only worker is busy with a long call; the watchdog has gone to sleep until
@@ -3765,6 +3782,17 @@ class ElicitationLegacy(ScriptTest):
         r = p.recv()
         self.assertTrue(r["result"]["isError"])
         self.assertIn("did not answer within 0.5 seconds", r["result"]["content"][0]["text"])
+
+    def test_end_of_input_releases_a_waiting_question(self):
+        p = self.start("2025-11-25", ELICIT_CAPS, "grace=5")
+        self.assertEqual(p.recv()["method"], "elicitation/create")
+        start = time.monotonic()
+        self.assertEqual(p.close(), 0)
+        self.assertLess(time.monotonic() - start, 2)       # not the grace period
+        r = json.loads(p.raw[-1])
+        self.assertEqual((r["id"], r["result"]["isError"]), (1, True))
+        self.assertIn("closed the connection before the user answered",
+                      r["result"]["content"][0]["text"])
 
     def test_invalid_answer_and_error_answer(self):
         p = self.start()
