@@ -1740,13 +1740,25 @@ class ResourceTemplate:
         self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
 
     def match(self, uri):
-        """Return the variables of uri when it matches the template, else None."""
+        """Return the variables of uri when it matches the template, else None.
+
+        Values that could walk a file tree do not match (the client gets "not
+        found"): a NUL or a ".." path segment in any variable, and a "/" in a
+        simple {var} once percent-decoded (encoded slashes are how traversal
+        arrives). A {+var} may hold slashes, for paths, but no ".." segment.
+        """
         m = self._regex.match(uri)
         if m is None:
             return None
         from urllib.parse import unquote
-        return {name: (value if reserved else unquote(value))
-                for (name, reserved), value in zip(self._names, m.groups())}
+        variables = {}
+        for (name, reserved), value in zip(self._names, m.groups()):
+            decoded = unquote(value)
+            if "\0" in decoded or ".." in decoded.replace("\\", "/").split("/") or (
+                    not reserved and "/" in decoded):
+                return None
+            variables[name] = value if reserved else decoded
+        return variables
 
     def expand(self, **variables):
         """Return the URI for these variable values (simple expansion percent-encodes)."""
@@ -2458,6 +2470,10 @@ class _Decorators:
 
         The function takes the template's variables by name (converted to their
         annotated types: str, int, float, Enum, Literal), and may take uri and ctx.
+        Values that could walk a file tree never reach it: a "/" in a {var}
+        (even percent-encoded), a ".." path segment or a NUL in any variable
+        make the URI "not found". Declare {+var} for a value that may hold
+        slashes (a relative path); it still never holds a ".." segment.
         """
         def register(f):
             owner = "resource template %r" % uri_template

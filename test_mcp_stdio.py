@@ -2528,6 +2528,22 @@ class Prompts(InProcTest):
             with self.assertRaises(mcp_stdio.CatalogError):
                 mcp_stdio.ResourceTemplate(bad, lambda u, v, c: "x", name="f")
 
+    def test_template_values_cannot_walk_a_file_tree(self):
+        t = mcp_stdio.ResourceTemplate("files://{dir}/{+path}", lambda u, v, c: "x", name="f")
+        self.assertEqual(t.match("files://docs/a/b.txt"), {"dir": "docs", "path": "a/b.txt"})
+        self.assertEqual(t.match("files://d..ocs/a..b/c"), {"dir": "d..ocs", "path": "a..b/c"})
+        for uri in ("files://..%2F..%2Fetc/x", "files://%2E%2E/x", "files://../x",
+                    "files://d/../etc/passwd", "files://d/a/%2e%2e/b", "files://d/..",
+                    "files://d/a%00b", "files://a%5C..%5Cb/x", "files://d/a\\..\\b",
+                    "files://a%2Fb/c"):
+            self.assertIsNone(t.match(uri), uri)
+        p = self.spawn()
+        p.initialize()
+        r = p.request(req_msg(1, "resources/read",
+                              {"uri": "demo://greeting/..%2F..%2Fetc%2Fpasswd"}))
+        self.assertEqual(r["error"], {"code": -32002, "message": "Resource not found",
+                                      "data": {"uri": "demo://greeting/..%2F..%2Fetc%2Fpasswd"}})
+
     def test_completion_is_capped_at_100(self):
         server = mcp_stdio.Server("s", "1", prompts=[mcp_stdio.Prompt(
             "p", lambda a, c: "x", arguments=["a"],
