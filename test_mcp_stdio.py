@@ -416,6 +416,17 @@ TEST_TOOLS = textwrap.dedent('''
         await asyncio.sleep(20)
         return "woke"
 
+    LEAKED = []
+
+    def leak_fds(a, ctx):
+        while True:                        # until the process has no descriptor left
+            LEAKED.append(os.open(os.devnull, os.O_RDONLY))
+
+    def release_fds(a, ctx):
+        while LEAKED:
+            os.close(LEAKED.pop())
+        return "released"
+
     def close_stdin(a, ctx):
         os.close(0)
         return "closed"
@@ -452,6 +463,8 @@ TEST_TOOLS = textwrap.dedent('''
         Tool("mixed", mixed),
         Tool("quick", lambda a, ctx: "quick"),
         Tool("close_stdin", close_stdin),
+        Tool("leak_fds", leak_fds),
+        Tool("release_fds", release_fds),
         Tool("async_sleeper", lambda a, ctx: mcp_stdio._run_coroutine(async_sleeper(a, ctx), ctx)),
         Tool("child_reads_stdin", child_reads_stdin),
         Tool("raw_stdout", raw_stdout),
@@ -472,6 +485,10 @@ TEST_TOOLS = textwrap.dedent('''
 ''')
 # The test server: tools that misbehave on purpose, options as name=value arguments.
 TEST_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + TEST_TOOLS + textwrap.dedent('''
+    if os.environ.get("TEST_NOFILE"):
+        import resource
+        n = int(os.environ["TEST_NOFILE"])
+        resource.setrlimit(resource.RLIMIT_NOFILE, (n, n))
     opts = {}
     for arg in sys.argv[1:]:
         k, v = arg.split("=")
@@ -1683,6 +1700,25 @@ class ScriptTools(ScriptTest):
         self.assertEqual(p.close(), 0)
         self.assertIn(b"SystemExit", p.stderr)
 
+    @unittest.skipUnless(sys.platform.startswith("linux"), "file descriptor limits: Linux")
+    def test_out_of_file_descriptors(self):
+        # Failure paths must not need what the failure took away: no import, no open().
+        p = self.spawn(script=self.script, env={"TEST_NOFILE": "64"})
+        p.initialize()
+        for rid, name in ((1, "leak_fds"), (2, "boom")):
+            self.call(p, name, rid=rid)
+            r = p.recv()
+            self.assertEqual(r["id"], rid)
+            self.assertTrue(r["result"]["isError"])
+            self.assertRegex(r["result"]["content"][0]["text"], r"^Tool %r failed: (OSError|"
+                             r"RuntimeError) \(incident [0-9a-f]{8}\)" % name)
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"})["id"], 3)
+        self.call(p, "release_fds", rid=4)
+        self.assertEqual(p.recv()["result"]["content"][0]["text"], "released")
+        self.call(p, "quick", rid=5)
+        self.assertEqual(p.recv()["result"]["content"][0]["text"], "quick")
+        self.assertEqual(p.close(), 0)
+
     def test_sigterm_finishes_the_line_being_written(self):
         p = subprocess.Popen([sys.executable, self.script, "max_response=8000000"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -2691,7 +2727,18 @@ class Fuzzer:
         elif kind == 9:
             p.clear()
         elif kind == 10:
-            msg = {"jsonrpc": "2.0", "id": msg.get("id"), "result": {}}
+            # Shaped like a response, often malformed: never answered with its id, which
+            # is registered nowhere, so check_output fails on any answer carrying it.
+            rid = r.choice(["resp-%d" % self.n, 10 ** 12 + self.n])
+            msg = r.choice([
+                {"jsonrpc": "2.0", "id": rid, "result": {}},
+                {"jsonrpc": "1.0", "id": rid, "result": {}},
+                {"j\ufeffsonrpc": "2.0", "id": rid, "result": {}},
+                {"jsonrpc": "2.0", "id": rid, "result": {}, "extra": 1},
+                {"jsonrpc": "2.0", "id": rid, "result": {}, "error": {"code": 1, "message": "x"}},
+                {"jsonrpc": "2.0", "id": rid, "error": "nope", "params": {"x": [[[[[]]]]]}},
+                {"id": rid, "error": {"code": 1, "message": "x"}},
+                {"jsonrpc": "2.0", "id": rid, "result": {"deep": json.loads("[" * 40 + "]" * 40)}}])
         elif kind == 11:
             msg = [msg, self.valid()] if r.random() < 0.5 else []
         elif kind == 12:
@@ -2746,7 +2793,8 @@ class Fuzzer:
                 msg["id"] = self.new_id("m", msg["method"])
                 msg = self.mutate(msg)
                 for m in (msg if isinstance(msg, list) else [msg]):
-                    if isinstance(m, dict) and "id" in m:      # what was sent, after mutation
+                    if isinstance(m, dict) and "id" in m and ("method" in m or not (
+                            "result" in m or "error" in m)):   # what was sent, after mutation
                         try:
                             self.methods[json.dumps(m["id"])] = m.get("method")
                         except (TypeError, ValueError):
@@ -2791,7 +2839,7 @@ def check_output(test, fuzzer, lines, rev):
                 answered[key] = answered.get(key, 0) + 1
                 test.assertEqual(answered[key], 1, "answered twice: %s" % key)
                 method = fuzzer.methods.get(key)
-                test.assertIn(key, fuzzer.methods, "answer to an id never sent: %s" % key)
+                test.assertTrue(key in fuzzer.methods, "answer to an id never sent: %s" % key)
             else:
                 method = None
                 if "method" not in m:
