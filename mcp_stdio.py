@@ -2631,6 +2631,8 @@ def _error_line(rid, code, message, data=None, null_id=False):
 
 
 def _notification_line(method, params):
+    if params is None:
+        return encode_message({"jsonrpc": "2.0", "method": method})
     return encode_message({"jsonrpc": "2.0", "method": method, "params": params})
 
 
@@ -3032,13 +3034,16 @@ class Connection:
     """
 
     def __init__(self, server, emit=None, *, clock, wall_clock, random, report, context,
-                 lock=None):
+                 lock=None, schedule=None):
         self.server = server
         self.outbox = []
         self.emit = emit if emit is not None else self.outbox.append
         self._lock = lock if lock is not None else _NoLock()
         self._clock, self._wall, self._random = clock, wall_clock, random
         self._report, self._context = report, context
+        self._schedule = schedule
+        self._pending = set()       # change notifications not yet sent: ("list", kind) or ("updated", uri)
+        self.subscribed = set()     # URIs of a legacy client's resources/subscribe
         self.era = UNLOCKED
         self.revision = None
         self.initialized = False
@@ -3357,8 +3362,9 @@ class Connection:
         questions, self._questions = list(self._questions.values()), {}
         for q in questions:
             q.on_answer()           # response None: the client is gone
+        self.server._closed(self)
         out = []
-        for key, rid in list(self.listens.items()):
+        for rid, _ in list(self.listens.values()):
             out.append(self._result(rid, {"_meta": {SUB_KEY: rid}}, MODERN))
             out.append(_notification_line("notifications/cancelled",
                                           {"requestId": rid, "reason": "server shutdown"}))
@@ -3388,20 +3394,22 @@ class Connection:
         if not call.settled:
             self._settle(call, self._answer(call, outcome))
 
+    # Each settles first and then tells the handler: a handler woken by its
+    # cancellation must find its call already answered.
     def cancel(self, call):
         """Settle call without an answer (the client cancelled it); tell the handler."""
-        self._mark_cancelled(call)
         self._settle(call, None)
+        self._mark_cancelled(call)
 
     def expire(self, call):
         """Settle call with its timeout answer; tell the handler."""
-        self._mark_cancelled(call)
         self.settle(call, _TimedOut(call.timeout))
+        self._mark_cancelled(call)
 
     def reject(self, call, message):
         """Settle call at once with message (for example: the server is busy)."""
-        self._mark_cancelled(call)
         self.settle(call, _Busy(message))
+        self._mark_cancelled(call)
 
     @staticmethod
     def _mark_cancelled(call):
@@ -3678,13 +3686,14 @@ class Connection:
 
     def _list(self, req, kind, field):
         s = self.server
-        items = s._described(kind, req.revision)
+        catalog = s.catalog           # one catalog for the whole page, even if it changes now
+        items = catalog.described(kind, req.revision)
         cursor = req.params.get("cursor") if req.params else None
-        start = 0 if cursor is None else s._cursor_offset(kind, cursor)
+        start = 0 if cursor is None else catalog.offset(kind, cursor)
         end = start + s.page_size
         result = {field: items[start:end] if start or end < len(items) else items}
         if end < len(items):
-            result["nextCursor"] = s._cursor(kind, end)
+            result["nextCursor"] = catalog.cursor(kind, end)
         if _has(req.revision, "cache_hints"):
             result["ttlMs"] = s.ttl_ms
             result["cacheScope"] = "public"
@@ -3725,7 +3734,7 @@ class Connection:
 
     def _call_tool(self, req):
         s = self.server
-        name, tool, args = self._named(req, s.tools, "tool")
+        name, tool, args = self._named(req, s.catalog.tools, "tool")
         if tool.nullable:
             args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
         if req.era == MODERN:
@@ -3745,41 +3754,48 @@ class Connection:
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: resources/read needs a string '
                                 '"uri"')
         self._admit_round_trip(req, uri, {})
-        resource = s.resources.get(uri)
-        variables = None
+        resource, variables = s.catalog.find_resource(uri)
         if resource is None:
-            for template in s.templates.values():
-                variables = template.match(uri)
-                if variables is not None:
-                    resource = template
-                    break
-            else:
-                raise ResourceNotFound(uri)
-        revision = req.revision
+            raise ResourceNotFound(uri)
 
         def work(call, ctx):
-            value = (resource.handler(uri, ctx) if variables is None
-                     else resource.handler(uri, variables, ctx))
-            contents = _resource_contents(value, uri, resource.mime_type, revision)
-            result = {"contents": contents}
-            if _has(revision, "cache_hints"):
-                result["ttlMs"] = resource.ttl_ms
-                result["cacheScope"] = resource.cache_scope
+            result = _read(resource, uri, variables, ctx, call.revision)
             return result, any(len(c.get("text") or c.get("blob") or "") > _LARGE_STRING
-                               for c in contents)
+                               for c in result["contents"])
         return req.start("resource", uri, work, s.timeout)
 
+    def read_resource(self, call, uri, ctx):
+        """What resources/read of uri returns, read for a running call's handler."""
+        resource, variables = self.server.catalog.find_resource(uri)
+        if resource is None:
+            raise ResourceNotFound(uri)
+        return _read(resource, uri, variables, ctx, call.revision)
+
     def _subscribe(self, req):
+        uri = self._subscription_uri(req)
+        with self._lock:
+            self.subscribed.add(uri)
+        return {}
+
+    def _unsubscribe(self, req):
+        uri = self._subscription_uri(req)
+        with self._lock:
+            self.subscribed.discard(uri)
+        return {}
+
+    def _subscription_uri(self, req):
+        if not self.server.live:    # nothing changes: no update would ever be sent
+            raise ProtocolError(METHOD_NOT_FOUND, "Method not found")
         uri = req.params.get("uri") if req.params else None
         if type(uri) is not str:
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: needs a string "uri"')
-        if not self.server._knows_uri(uri):
+        if not self.server.catalog.knows_uri(uri):
             raise ResourceNotFound(uri)
-        return {}        # the catalog is frozen: no update will ever be sent
+        return uri
 
     def _get_prompt(self, req):
         s = self.server
-        name, prompt, args = self._named(req, s.prompts, "prompt")
+        name, prompt, args = self._named(req, s.catalog.prompts, "prompt")
         if any(type(v) is not str for v in args.values()):
             raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object '
                                 'of strings')
@@ -3806,15 +3822,17 @@ class Connection:
         context = params.get("context")
         known = context.get("arguments") if type(context) is dict else None
         known = known if type(known) is dict else {}
+        catalog = s.catalog
         if ref.get("type") == "ref/prompt":
             name = ref.get("name")
-            target = s.prompts.get(name) if type(name) is str else None
+            target = catalog.prompts.get(name) if type(name) is str else None
             if target is None:
                 raise ProtocolError(INVALID_PARAMS, "Unknown prompt: %s"
                                     % _short(ref.get("name"), 80))
         elif ref.get("type") == "ref/resource":
             uri = ref.get("uri")
-            target = (s.templates.get(uri) or s.resources.get(uri)) if type(uri) is str else None
+            target = (catalog.templates.get(uri) or catalog.resources.get(uri)) \
+                if type(uri) is str else None
             if target is None:
                 raise ProtocolError(INVALID_PARAMS, "Unknown resource or template: %s"
                                     % _short(uri, 80), {"uri": uri})
@@ -3842,14 +3860,83 @@ class Connection:
                                  any(type(u) is not str for u in subs)):
             raise ProtocolError(INVALID_PARAMS, "Invalid params: resourceSubscriptions must be "
                                 "an array of URIs")
+        # Only what will really be sent is acknowledged: changes, on a live server.
         honoured = {}
-        # The catalog is frozen and every capability says listChanged: false, so list
-        # changes are not offered; subscriptions to known resources are (they never fire).
-        if subs and "resources" in self.server._offered:
-            honoured["resourceSubscriptions"] = [u for u in subs if self.server._knows_uri(u)]
-        self.listens[req.key] = req.id
+        server = self.server
+        if server.live:
+            for method, flag, capability in _LIST_CHANGED.values():
+                if filt.get(flag) is True and capability in server._offered:
+                    honoured[flag] = True
+            if subs:
+                honoured["resourceSubscriptions"] = [u for u in subs
+                                                     if server.catalog.knows_uri(u)]
+        with self._lock:
+            self.listens[req.key] = (req.id, honoured)
         return _Notice("notifications/subscriptions/acknowledged",
                        {"_meta": {SUB_KEY: req.id}, "notifications": honoured})
+
+    # -- change notifications ---------------------------------------------------
+    def catalog_changed(self, kinds):
+        """Note that lists of these kinds changed (any thread); notify soon, coalesced."""
+        self._note({("list", k) for k in kinds})
+
+    def resource_updated(self, uri):
+        """Note that the resource at uri changed (any thread); notify its subscribers soon."""
+        self._note({("updated", uri)})
+
+    def _note(self, changes):
+        with self._lock:
+            idle = not self._pending
+            self._pending |= changes
+        if idle:
+            if self._schedule is None:
+                self.flush_notifications()
+            else:
+                self._schedule(self.flush_notifications)
+
+    def flush_notifications(self):
+        """Send the change notifications noted since the last flush (one per kind or URI)."""
+        with self._lock:
+            pending, self._pending = self._pending, set()
+            lines = []
+            methods = sorted({_LIST_CHANGED[k][0] for what, k in pending if what == "list"})
+            uris = sorted(u for what, u in pending if what == "updated")
+            if self.era == LEGACY and self.initialized:
+                lines += [_notification_line(m, None) for m in methods]
+                lines += [_notification_line("notifications/resources/updated", {"uri": u})
+                          for u in uris if u in self.subscribed]
+            elif self.era == MODERN:
+                for rid, honoured in self.listens.values():
+                    meta = {"_meta": {SUB_KEY: rid}}
+                    lines += [_notification_line(m, meta) for m in methods
+                              if honoured.get(_FILTER_OF[m])]
+                    lines += [_notification_line("notifications/resources/updated",
+                                                 {"uri": u, "_meta": {SUB_KEY: rid}})
+                              for u in uris if u in honoured.get("resourceSubscriptions", ())]
+            for line in lines:
+                self.emit(line)
+
+
+# What a list change sends, per kind: the notification, the listen filter flag
+# that asks for it, and the capability that offers it.
+_LIST_CHANGED = {
+    "tools": ("notifications/tools/list_changed", "toolsListChanged", "tools"),
+    "resources": ("notifications/resources/list_changed", "resourcesListChanged", "resources"),
+    "templates": ("notifications/resources/list_changed", "resourcesListChanged", "resources"),
+    "prompts": ("notifications/prompts/list_changed", "promptsListChanged", "prompts"),
+}
+_FILTER_OF = {method: flag for method, flag, _ in _LIST_CHANGED.values()}
+
+
+def _read(resource, uri, variables, ctx, revision):
+    """Run a resource (or template) handler; return the ReadResourceResult for revision."""
+    value = (resource.handler(uri, ctx) if variables is None
+             else resource.handler(uri, variables, ctx))
+    result = {"contents": _resource_contents(value, uri, resource.mime_type, revision)}
+    if _has(revision, "cache_hints"):
+        result["ttlMs"] = resource.ttl_ms
+        result["cacheScope"] = resource.cache_scope
+    return result
 
 
 def _tool_work(call, ctx):
@@ -3923,7 +4010,7 @@ _ROUTES = {
                              capability="resources"),
     "resources/subscribe": _Route(Connection._subscribe, modern=False, legacy=True,
                                   capability="resources"),
-    "resources/unsubscribe": _Route(Connection._subscribe, modern=False, legacy=True,
+    "resources/unsubscribe": _Route(Connection._unsubscribe, modern=False, legacy=True,
                                     capability="resources"),
     "prompts/list": _Route(Connection._list_prompts, modern=True, legacy=True,
                            capability="prompts"),
@@ -3965,6 +4052,8 @@ class _Option:
                 raise CatalogError("server: %s must be True or False" % self.name)
             return value
         if kind == "int":
+            if value is None and self.default is None:
+                return None
             if not isinstance(value, int) or isinstance(value, bool) or value < self.low:
                 raise CatalogError("server: %s must be an integer of at least %d"
                                    % (self.name, self.low))
@@ -4021,9 +4110,10 @@ _OPTIONS = (
     _Option("max_response", 1 << 20, "int", "--max-response", "BYTES",
             "largest response line sent (without its LF)",
             "clients buffer whole lines; some stop at a few MiB", low=1),
-    _Option("ttl_ms", 3600000, "int", "--ttl-ms", "MS",
-            "cache hint of list results in the modern era",
-            "the catalog does not change while serving", low=0),
+    _Option("ttl_ms", None, "int", "--ttl-ms", "MS",
+            "cache hint of list results in the modern era (default 3600000, or 60000 for a "
+            "live server)", "an hour for a catalog that never changes; a minute for one that "
+            "may, so a client that missed a notification catches up soon", low=0),
     _Option("null_error_id", False, "flag", "--null-error-id", None,
             'send "id": null on errors whose request id is unknown',
             "strict JSON-RPC 2.0 peers expect it; the MCP schemas allow no id"),
@@ -4050,18 +4140,28 @@ class Server(_Decorators):
 
     def __init__(self, name, version, *, title=None, description=None, instructions=None,
                  website_url=None, icons=None, tools=(), resources=(), templates=(),
-                 prompts=(), state_key=None, **options):
+                 prompts=(), state_key=None, live=False, lifespan=None, **options):
         if not isinstance(name, str) or not name or not isinstance(version, str) or not version:
             raise CatalogError("server: name and version must be non-empty strings")
         if state_key is not None and (not isinstance(state_key, bytes) or len(state_key) < 16):
             raise CatalogError("server: state_key must be at least 16 bytes")
+        if lifespan is not None and not callable(lifespan):
+            raise CatalogError("server: lifespan must be a function (a context manager or "
+                               "generator function taking the server)")
         self.state_key = state_key
         self.name, self.version = name, version
         self.title, self.description = title, description
         self.instructions = instructions
         self.website_url, self.icons = website_url, icons
+        self.live = bool(live)
+        self.lifespan = lifespan
+        self.state = None
         self.tools, self.resources, self.templates, self.prompts = {}, {}, {}, {}
+        self.catalog = None            # what is offered now, once serving (a _Catalog)
         self._frozen = False
+        self._lock = threading.RLock()     # orders catalog changes
+        self._connections = []
+        self._lifespan_exit = None
         for o in _OPTIONS:
             setattr(self, o.name, o.default)
         self.configure(**options)
@@ -4079,63 +4179,130 @@ class Server(_Decorators):
         for k, v in checked.items():
             setattr(self, k, v)
 
-    def add(self, *entries):
-        """Register Tool, Resource, ResourceTemplate and Prompt objects."""
-        if self._frozen:
-            raise CatalogError("server %r: entries cannot be added once it serves" % self.name)
-        for e in entries:
-            for cls, table, noun, key in ((Tool, self.tools, "tool", "name"),
-                                          (Resource, self.resources, "resource", "uri"),
-                                          (ResourceTemplate, self.templates, "resource template",
-                                           "uri_template"),
-                                          (Prompt, self.prompts, "prompt", "name")):
-                if isinstance(e, cls):
-                    k = getattr(e, key)
-                    if k in table:
-                        raise CatalogError("%s %r: registered twice" % (noun, k))
-                    table[k] = e
-                    break
-            else:
-                raise CatalogError("server: %r is not a Tool, Resource, ResourceTemplate or "
-                                   "Prompt" % (e,))
+    def add(self, *entries, replace=False):
+        """Register Tool, Resource, ResourceTemplate and Prompt objects.
+
+        A live server accepts them at any time, from any thread; its clients
+        are told that the list changed. replace=True replaces an entry of the
+        same name (or URI) instead of refusing it.
+        """
+        with self._lock:
+            self._check_change("added")
+            kinds, seen = set(), set()
+            for e in entries:
+                for kind, cls, noun, key in _KINDS:
+                    if isinstance(e, cls):
+                        k = getattr(e, key)
+                        if (kind, k) in seen or (k in getattr(self, kind) and not replace):
+                            raise CatalogError("%s %r: registered twice" % (noun, k))
+                        seen.add((kind, k))
+                        kinds.add(kind)
+                        break
+                else:
+                    raise CatalogError("server: %r is not a Tool, Resource, ResourceTemplate "
+                                       "or Prompt" % (e,))
+            for e in entries:                  # all checked: none is added alone
+                for kind, cls, noun, key in _KINDS:
+                    if isinstance(e, cls):
+                        getattr(self, kind)[getattr(e, key)] = e
+                        break
+            self._changed(kinds)
+
+    def remove_tool(self, name):
+        """Remove a tool (a live server's clients are told the list changed)."""
+        self._remove("tools", name)
+
+    def remove_resource(self, uri):
+        """Remove a resource."""
+        self._remove("resources", uri)
+
+    def remove_template(self, uri_template):
+        """Remove a resource template."""
+        self._remove("templates", uri_template)
+
+    def remove_prompt(self, name):
+        """Remove a prompt."""
+        self._remove("prompts", name)
+
+    def _remove(self, kind, key):
+        with self._lock:
+            self._check_change("removed")
+            if getattr(self, kind).pop(key, None) is None:
+                raise CatalogError("server %r: no %s %r to remove" % (self.name, kind[:-1], key))
+            self._changed({kind})
+
+    def _check_change(self, what):
+        if self._frozen and not self.live:
+            raise CatalogError("server %r: entries cannot be %s once it serves; create it with "
+                               "live=True so that clients are told when the catalog changes"
+                               % (self.name, what))
+
+    def _changed(self, kinds):
+        """Offer the catalog as it is now; tell each connection what it sees change."""
+        if not self._frozen:
+            return
+        old, new = self.catalog, self._granted_catalog()
+        changed = [k for k in _LIST_KINDS if old.keys(k) != new.keys(k) or
+                   any(old.entry(k, n) is not new.entry(k, n) for n in new.keys(k))]
+        if changed:
+            new.generation = {k: old.generation[k] + (k in changed) for k in _LIST_KINDS}
+            self.catalog = new
+            for conn in list(self._connections):
+                conn.catalog_changed(changed)
+        else:
+            new.generation = old.generation
+            self.catalog = new
+
+    def notify_resource_updated(self, uri):
+        """Tell the clients subscribed to uri that the resource changed (a live server only)."""
+        if not self.live:
+            raise CatalogError("server %r: resource updates need a server created with live=True"
+                               % self.name)
+        for conn in list(self._connections):
+            conn.resource_updated(uri)
 
     def freeze(self):
-        """Apply the grants and freeze the catalog (done when serving starts)."""
-        if self._frozen:
+        """Check the grants and start offering the catalog (done when serving starts).
+
+        Options are fixed from then on; the catalog too, unless the server is live.
+        """
+        with self._lock:
+            if self._frozen:
+                return self
+            if not self.live:        # a live server may grant what it adds later
+                _granted(self.tools, self.grant, "grant", "tool")
+                _granted(self.prompts, self.grant_prompts, "grant_prompts", "prompt")
+                _granted(dict(self.resources, **self.templates), self.grant_resources,
+                         "grant_resources", "resource")
+            for warning in self._portability_warnings():
+                _diag("warning: " + warning)
+            self.catalog = self._granted_catalog()
+            self.catalog.generation = dict.fromkeys(_LIST_KINDS, 0)
+            offered = {"logging"}
+            if self.tools or self.live:
+                offered.add("tools")
+            if self.resources or self.templates or self.live:
+                offered.add("resources")
+            if self.prompts or self.live:
+                offered.add("prompts")
+            if self.live or any(x.complete is not None for x in list(self.prompts.values()) +
+                                list(self.templates.values())):
+                offered.add("completions")
+            self._offered = frozenset(offered)
+            if self.ttl_ms is None:
+                self.ttl_ms = 60000 if self.live else 3600000
+            self._frozen = True
             return self
-        tools = _granted(self.tools, self.grant, "grant", "tool")
-        prompts = _granted(self.prompts, self.grant_prompts, "grant_prompts", "prompt")
-        resources, templates = self.resources, self.templates
-        if self.grant_resources is not None:
-            unknown = sorted(set(self.grant_resources) - set(resources) - set(templates))
-            if unknown:
-                raise CatalogError("grant_resources: unknown resource(s): %s" % ", ".join(unknown))
-            keep = set(self.grant_resources)
-            resources = {k: v for k, v in resources.items() if k in keep}
-            templates = {k: v for k, v in templates.items() if k in keep}
-        self.tools, self.prompts = dict(sorted(tools.items())), dict(sorted(prompts.items()))
-        for warning in self._portability_warnings():
-            _diag("warning: " + warning)
-        self.resources = dict(sorted(resources.items()))
-        self.templates = dict(sorted(templates.items()))
-        self._kinds = {"tools": self.tools, "resources": self.resources,
-                       "templates": self.templates, "prompts": self.prompts}
-        self._lists = {}
-        self._offered = {"logging"}
-        if self.tools:
-            self._offered.add("tools")
-        if self.resources or self.templates:
-            self._offered.add("resources")
-        if self.prompts:
-            self._offered.add("prompts")
-        if any(x.complete is not None for x in list(self.prompts.values()) +
-               list(self.templates.values())):
-            self._offered.add("completions")
-        import zlib
-        self._fingerprints = {k: "%08x" % zlib.crc32("\n".join(v).encode("utf-8", "replace"))
-                              for k, v in self._kinds.items()}
-        self._frozen = True
-        return self
+
+    def _granted_catalog(self):
+        """What the grants let clients see of the registered entries, sorted."""
+        tables = {}
+        for kind, grant in (("tools", self.grant), ("resources", self.grant_resources),
+                            ("templates", self.grant_resources), ("prompts", self.grant_prompts)):
+            table = getattr(self, kind)
+            keep = None if grant is None else set(grant)
+            tables[kind] = {k: table[k] for k in sorted(table) if keep is None or k in keep}
+        return _Catalog(tables)
 
     def _portability_warnings(self):
         """What real clients are known to truncate or refuse."""
@@ -4152,21 +4319,62 @@ class Server(_Decorators):
                 yield "tool %r: names over 64 characters are refused by some clients" % t.name
 
     def connection(self, emit=None, *, lock=None, clock=None, wall_clock=None, random=None,
-                   report=None, context=None):
+                   report=None, context=None, schedule=None):
         """Return a new sans-IO Connection to this server (freezing it).
 
         The keywords replace what the connection takes from the world: a lock
         (for use from several threads), clock() (monotonic seconds), wall_clock()
         (Unix time), random(n) (n random bytes), report(line, detail) for
-        diagnostics and context(call) making a handler's Context.
+        diagnostics, context(call) making a handler's Context, and
+        schedule(fn) running fn soon (change notifications are coalesced until
+        then; by default fn runs at once). Close it with conn.close().
         """
         self.freeze()
         if wall_clock is None:
             import time
             wall_clock = time.time
-        return Connection(self, emit, lock=lock, clock=clock or _monotonic,
+        conn = Connection(self, emit, lock=lock, clock=clock or _monotonic,
                           wall_clock=wall_clock, random=random or os.urandom,
-                          report=report or _report, context=context or Context)
+                          report=report or _report, context=context or Context,
+                          schedule=schedule)
+        with self._lock:
+            self._connections.append(conn)
+        return conn
+
+    def _closed(self, conn):
+        with self._lock:
+            if conn in self._connections:
+                self._connections.remove(conn)
+
+    def enter_lifespan(self):
+        """Run the lifespan's setup once; its value becomes server.state (and ctx.state)."""
+        if self.lifespan is None or self._lifespan_exit is not None:
+            return self.state
+        made = self.lifespan(self)
+        if hasattr(made, "__enter__") and hasattr(made, "__exit__"):
+            self.state = made.__enter__()
+            self._lifespan_exit = lambda: made.__exit__(None, None, None)
+        elif hasattr(made, "__next__"):            # a generator function: setup, yield, teardown
+            self.state = next(made)
+
+            def finish():
+                try:
+                    next(made)
+                except StopIteration:
+                    return
+                raise RuntimeError("the lifespan generator yielded twice")
+            self._lifespan_exit = finish
+        else:
+            raise CatalogError("server %r: lifespan must return a context manager or be a "
+                               "generator function" % self.name)
+        return self.state
+
+    def exit_lifespan(self):
+        """Run the lifespan's teardown once (after enter_lifespan)."""
+        with self._lock:
+            finish, self._lifespan_exit = self._lifespan_exit, (lambda: None)
+        if finish is not None:
+            finish()
 
     def run(self, argv=None):
         """Serve on stdin/stdout until EOF and return the exit status.
@@ -4216,46 +4424,92 @@ class Server(_Decorators):
         offered = self._offered
         if "completions" in offered and _has(revision, "completions"):
             caps["completions"] = {}
+        live = self.live
         if "prompts" in offered:
-            caps["prompts"] = {"listChanged": False}
+            caps["prompts"] = {"listChanged": live}
         if "resources" in offered:
-            caps["resources"] = {"subscribe": True, "listChanged": False}
+            caps["resources"] = {"subscribe": live, "listChanged": live}
         if "tools" in offered:
-            caps["tools"] = {"listChanged": False}
+            caps["tools"] = {"listChanged": live}
         return caps
 
-    def _described(self, kind, revision):
+
+# The kinds of catalog entries: (table, class, noun, key attribute).
+_KINDS = (("tools", Tool, "tool", "name"), ("resources", Resource, "resource", "uri"),
+          ("templates", ResourceTemplate, "resource template", "uri_template"),
+          ("prompts", Prompt, "prompt", "name"))
+_LIST_KINDS = ("tools", "resources", "templates", "prompts")
+
+
+class _Catalog:
+    """What a server offers at one moment, after its grants.
+
+    Connections read it; a change makes a new one, so a listing never mixes
+    two catalogs. generation counts the changes of each kind, and cursors
+    carry it.
+    """
+
+    def __init__(self, tables):
+        self.tools, self.resources = tables["tools"], tables["resources"]
+        self.templates, self.prompts = tables["templates"], tables["prompts"]
+        self.generation = None
+        self._lists = {}
+
+    def keys(self, kind):
+        return list(getattr(self, kind))
+
+    def entry(self, kind, key):
+        return getattr(self, kind).get(key)
+
+    def described(self, kind, revision):
         """The sorted listing objects of one kind, shaped for a revision (cached)."""
         key = (kind, revision)
         lst = self._lists.get(key)
         if lst is None:
-            lst = self._lists[key] = [x.describe(revision) for x in self._kinds[kind].values()]
+            lst = self._lists[key] = [x.describe(revision) for x in getattr(self, kind).values()]
         return lst
 
-    def _cursor(self, kind, offset):
+    def cursor(self, kind, offset):
         import base64
-        raw = "%s:%d:%s" % (kind, offset, self._fingerprints[kind])
+        raw = "%s:%d:%d" % (kind, offset, self.generation[kind])
         return base64.urlsafe_b64encode(raw.encode("ascii")).decode("ascii").rstrip("=")
 
-    def _cursor_offset(self, kind, cursor):
+    def offset(self, kind, cursor):
         """Return the offset a cursor of ours points at, or raise -32602."""
         if type(cursor) is str and 0 < len(cursor) <= _MAX_CURSOR:
             import base64
             import binascii
             try:
                 raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
-                k, offset, fp = raw.split(":")
-                offset = int(offset)
-                if k == kind and fp == self._fingerprints[kind] and \
-                        0 < offset < len(self._kinds[kind]) and self._cursor(kind, offset) == cursor:
-                    return offset
+                k, offset, generation = raw.split(":")
+                offset, generation = int(offset), int(generation)
+                canonical = base64.urlsafe_b64encode(("%s:%d:%d" % (k, offset, generation))
+                                                     .encode("ascii")).decode("ascii").rstrip("=")
+                if k == kind and canonical == cursor:
+                    if generation != self.generation[kind]:
+                        raise ProtocolError(INVALID_PARAMS, "Invalid params: the list changed "
+                                            "since this cursor was made; list it again from "
+                                            "the start")
+                    if 0 < offset < len(getattr(self, kind)):
+                        return offset
             except (ValueError, binascii.Error, UnicodeDecodeError):
                 pass
         raise ProtocolError(INVALID_PARAMS, "Invalid params: invalid cursor")
 
-    def _knows_uri(self, uri):
+    def knows_uri(self, uri):
         return uri in self.resources or any(t.match(uri) is not None
                                             for t in self.templates.values())
+
+    def find_resource(self, uri):
+        """(resource or template, its variables or None) serving uri, or (None, None)."""
+        resource = self.resources.get(uri)
+        if resource is not None:
+            return resource, None
+        for template in self.templates.values():
+            variables = template.match(uri)
+            if variables is not None:
+                return template, variables
+        return None, None
 
 
 # Our cursors are about 40 characters; anything much longer is not one of ours.
@@ -4398,6 +4652,18 @@ class Context:
         self._call.on_cancel = self._wake
         if self._call.cancelled:
             hook()
+
+    @property
+    def state(self):
+        """What the server's lifespan setup made (server.state), or None."""
+        return self._call.conn.server.state
+
+    def read_resource(self, uri):
+        """Return what resources/read of uri would (a dict with "contents"), without a round trip.
+
+        The same handlers, templates and grants apply; raises ResourceNotFound.
+        """
+        return self._call.conn.read_resource(self._call, uri, self)
 
     def sleep(self, seconds):
         """Sleep up to seconds; return True early if the request is cancelled meanwhile."""
@@ -4546,7 +4812,9 @@ class _Writer:
                 while view:
                     view = view[os.write(self.fd, view):]
         except OSError:
+            self.closed = True
             _diag("stdout was closed by the client; exiting")
+            _teardown(_SIGNAL_SECONDS)
             _exit(1)
 
 
@@ -4585,7 +4853,8 @@ class _Runtime:
         self.server = server
         self.in_fd = in_fd
         self.writer = _Writer(out_fd)
-        self.conn = server.connection(self.writer.write, lock=threading.Lock())
+        self.conn = server.connection(self.writer.write, lock=threading.Lock(),
+                                      schedule=self._soon)
         self.items = collections.deque()
         self.backlog = collections.deque()
         self.lock = threading.Lock()
@@ -4610,6 +4879,15 @@ class _Runtime:
 
     def start(self):
         self._thread(target=self._lead, args=(0,), name="mcp-leader", daemon=True).start()
+
+    # Change notifications wait this long for more changes to join them: a burst
+    # of catalog edits reaches the client as one notification per list.
+    COALESCE = 0.005
+
+    def _soon(self, fn):
+        timer = threading.Timer(self.COALESCE, fn)
+        timer.daemon = True
+        timer.start()
 
     def stop(self, line_timeout):
         """Stop at once (a signal): finish the line being written, start no other."""
@@ -4944,11 +5222,35 @@ _SIGNAL_LINE_SECONDS = 1.0
 _SERVING = []          # the runtime serving this process, for the signal handler
 
 
+# Teardown on a signal gets what is left of this many seconds after the line.
+_SIGNAL_SECONDS = 1.8
+
+
 def _on_signal(signum, frame):
+    start = _monotonic()
     _diag("stopping on signal %d" % signum)
     for runtime in _SERVING:
         runtime.stop(_SIGNAL_LINE_SECONDS)
+    _teardown(_SIGNAL_SECONDS - (_monotonic() - start))
     _exit(0)
+
+
+def _teardown(seconds):
+    """Run the serving servers' lifespan teardown, on a thread given at most seconds."""
+    def run():
+        for runtime in _SERVING:
+            try:
+                runtime.server.exit_lifespan()
+            except BaseException as e:   # noqa: B902 - reported; the exit status stays
+                _report("lifespan teardown failed: %s" % type(e).__name__, _format_traceback(e))
+    if seconds is None:
+        run()
+        return
+    t = threading.Thread(target=run, name="mcp-teardown", daemon=True)
+    t.start()
+    t.join(max(0.0, seconds))
+    if t.is_alive():
+        _diag("lifespan teardown still running after %.1f s; exiting anyway" % max(0.0, seconds))
 
 
 def serve_stdio(server, stdin_fd=0, stdout_fd=1):
@@ -4985,12 +5287,24 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
         for sig in ("SIGTERM", "SIGINT"):
             if hasattr(signal, sig):
                 signal.signal(getattr(signal, sig), _on_signal)
+    try:
+        server.enter_lifespan()
+    except BaseException as e:   # noqa: B902 - a clear message, exit 1, nothing on stdout
+        _report("lifespan setup failed: %s: %s" % (type(e).__name__, _short_text(e)),
+                _format_traceback(e))
+        _drain()
+        return 1
     runtime.start()
     runtime.finished.wait()
+    _teardown(None)
+    _drain()
+    return runtime.exit_code
+
+
+def _drain():
     drain = getattr(sys.stderr, "drain", None)
     if drain is not None:
         drain(1.0)
-    return runtime.exit_code
 
 
 ###############################################################################

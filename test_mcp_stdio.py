@@ -156,6 +156,15 @@ def connect(server, emit=None, **kw):
     return conn
 
 
+def live_server(**options):
+    """A live server: an echo tool, a note resource, a note template; grants apply."""
+    m = mcp_stdio
+    return m.Server("live", "1", live=True, tools=[m.Tool("echo", lambda a, c: "e")],
+                    resources=[m.Resource("notes://a", lambda u, c: "A", name="a")],
+                    templates=[m.ResourceTemplate("notes://x/{+rest}", lambda u, v, c: "X",
+                                                  name="x")], **options)
+
+
 class Transcript:
     """What both harnesses share: send messages, receive them checked."""
 
@@ -1367,7 +1376,7 @@ class ModernEra(InProcTest):
         self.assertEqual(r["supportedVersions"], [MODERN])
         self.assertEqual(r["capabilities"], {
             "logging": {}, "completions": {}, "prompts": {"listChanged": False},
-            "resources": {"subscribe": True, "listChanged": False},
+            "resources": {"subscribe": False, "listChanged": False},
             "tools": {"listChanged": False}})
         self.assertEqual((r["ttlMs"], r["cacheScope"]), (3600000, "public"))
         self.assertEqual(r["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "mcp-stdio-demo")
@@ -2510,11 +2519,236 @@ class Resources(InProcTest):
         self.assertEqual(r.returncode, 2)
 
     def test_legacy_subscribe(self):
+        # A catalog that never changes offers no subscriptions: no update would ever come.
         p = self.legacy()
         for m in ("resources/subscribe", "resources/unsubscribe"):
-            self.assertEqual(p.request(req_msg(1, m, {"uri": "demo://readme"}))["result"], {})
-            self.assertEqual(p.request(req_msg(2, m, {"uri": "demo://greeting/x"}))["result"], {})
+            self.assertEqual(err_code(p.request(req_msg(1, m, {"uri": "demo://readme"}))), -32601)
+        p = self.spawn(server=live_server())
+        p.initialize()
+        self.assertEqual(p.conn.era, "legacy")
+        for m in ("resources/subscribe", "resources/unsubscribe"):
+            self.assertEqual(p.request(req_msg(1, m, {"uri": "notes://a"}))["result"], {})
+            self.assertEqual(p.request(req_msg(2, m, {"uri": "notes://x/y"}))["result"], {})
             self.assertEqual(err_code(p.request(req_msg(3, m, {"uri": "demo://zz"}))), -32002)
+
+
+class LiveCatalog(InProcTest):
+    """A catalog that changes while serving: notifications, cursors, grants, resource updates."""
+
+    def tool(self, name):
+        return mcp_stdio.Tool(name, lambda a, c: name)
+
+    def methods(self, p):
+        out = [json.loads(line) for line in p.lines]
+        del p.lines[:]
+        return [(m["method"], m.get("params")) for m in out]
+
+    def test_capabilities_say_what_can_change(self):
+        p = self.spawn(server=live_server())
+        r = p.initialize()["result"]
+        self.assertEqual(r["capabilities"], {"logging": {}, "completions": {},
+                         "prompts": {"listChanged": True},
+                         "resources": {"subscribe": True, "listChanged": True},
+                         "tools": {"listChanged": True}})
+        r = p.request(req_msg(1, "prompts/list"))["result"]      # none yet: an empty list
+        self.assertEqual(r["prompts"], [])
+        q = self.spawn(server=live_server())
+        q.rev = MODERN
+        self.assertEqual(q.request(req_msg(1, "tools/list", modern=True))["result"]["ttlMs"], 60000)
+
+    def test_legacy_list_changed_after_initialized(self):
+        server = live_server()
+        p = self.spawn(server=server)
+        p.request(init_msg(0))
+        server.add(self.tool("early"))             # before initialized: nothing is sent
+        self.assertEqual(p.lines, [])
+        p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        server.add(self.tool("t1"))
+        server.add(self.tool("t1"), replace=True)
+        server.remove_tool("early")
+        server.add(mcp_stdio.Prompt("p", lambda a, c: "x"))
+        server.add(mcp_stdio.ResourceTemplate("notes://y/{id}", lambda u, v, c: "y", name="y"))
+        self.assertEqual(self.methods(p), [("notifications/tools/list_changed", None)] * 3 + [
+            ("notifications/prompts/list_changed", None),
+            ("notifications/resources/list_changed", None)])
+        for line in p.raw:
+            self.assertEqual(WireSchemas.problems("2025-11-25", json.loads(line)), [])
+        names = [t["name"] for t in p.request(req_msg(5, "tools/list"))["result"]["tools"]]
+        self.assertEqual(names, ["echo", "t1"])
+        with self.assertRaises(mcp_stdio.CatalogError):
+            server.add(self.tool("t1"))             # replace=False: still refused
+        with self.assertRaises(mcp_stdio.CatalogError):
+            server.remove_tool("nope")
+
+    def test_only_granted_changes_are_heard(self):
+        server = live_server(grant=["echo", "later"])
+        p = self.spawn(server=server)
+        p.initialize()
+        server.add(self.tool("hidden"))
+        self.assertEqual(p.lines, [])
+        server.add(self.tool("later"))
+        self.assertEqual(self.methods(p), [("notifications/tools/list_changed", None)])
+        names = [t["name"] for t in p.request(req_msg(1, "tools/list"))["result"]["tools"]]
+        self.assertEqual(names, ["echo", "later"])
+        r = p.request(call_msg(2, "hidden"))
+        self.assertEqual(r["error"]["message"], 'Unknown tool: "hidden"')
+
+    def test_modern_streams_get_what_they_asked_for(self):
+        server = live_server()
+        p = self.spawn(server=server)
+        p.rev = MODERN
+        p.send(req_msg("s1", "subscriptions/listen", {"notifications": {
+            "toolsListChanged": True, "promptsListChanged": False,
+            "resourceSubscriptions": ["notes://a", "notes://nope"]}}, True))
+        p.send(req_msg("s2", "subscriptions/listen", {"notifications": {
+            "resourcesListChanged": True}}, True))
+        acks = [p.recv()["params"] for _ in range(2)]
+        self.assertEqual([a["notifications"] for a in acks], [
+            {"toolsListChanged": True, "resourceSubscriptions": ["notes://a"]},
+            {"resourcesListChanged": True}])
+        server.add(self.tool("t"))
+        server.add(mcp_stdio.Resource("notes://b", lambda u, c: "B"))
+        server.notify_resource_updated("notes://a")
+        server.notify_resource_updated("notes://b")     # nobody asked
+        sub = "io.modelcontextprotocol/subscriptionId"
+        self.assertEqual(self.methods(p), [
+            ("notifications/tools/list_changed", {"_meta": {sub: "s1"}}),
+            ("notifications/resources/list_changed", {"_meta": {sub: "s2"}}),
+            ("notifications/resources/updated", {"uri": "notes://a", "_meta": {sub: "s1"}})])
+        for line in p.raw:
+            self.assertEqual(WireSchemas.problems(MODERN, json.loads(line)), [])
+
+    def test_resource_updates_for_legacy_subscribers(self):
+        server = live_server()
+        p = self.spawn(server=server)
+        p.initialize()
+        server.notify_resource_updated("notes://a")      # not subscribed yet
+        self.assertEqual(p.lines, [])
+        p.request(req_msg(1, "resources/subscribe", {"uri": "notes://a"}))
+        p.request(req_msg(2, "resources/subscribe", {"uri": "notes://x/1/2"}))
+        server.notify_resource_updated("notes://a")
+        server.notify_resource_updated("notes://x/1/2")
+        self.assertEqual(self.methods(p), [
+            ("notifications/resources/updated", {"uri": "notes://a"}),
+            ("notifications/resources/updated", {"uri": "notes://x/1/2"})])
+        p.request(req_msg(3, "resources/unsubscribe", {"uri": "notes://a"}))
+        server.notify_resource_updated("notes://a")
+        self.assertEqual(p.lines, [])
+        with self.assertRaises(mcp_stdio.CatalogError):
+            mcp_stdio.demo_server().notify_resource_updated("demo://readme")
+
+    def test_changes_are_coalesced_and_never_lost(self):
+        server = live_server()
+        later = []
+        p = self.spawn(server=server)
+        p.conn._schedule = later.append                 # the runtime's timer, made by hand
+        p.initialize()
+        for i in range(5):
+            server.add(self.tool("t%d" % i))
+        server.notify_resource_updated("notes://a")
+        self.assertEqual((p.lines, len(later)), ([], 1))
+        later.pop()()
+        self.assertEqual(self.methods(p), [("notifications/tools/list_changed", None)])
+        server.remove_tool("t0")                        # after the flush: another one
+        self.assertEqual(len(later), 1)
+        later.pop()()
+        self.assertEqual(self.methods(p), [("notifications/tools/list_changed", None)])
+
+    def test_a_cursor_from_before_a_change(self):
+        server = live_server(page_size=1)
+        server.add(self.tool("t2"))
+        p = self.spawn(server=server)
+        p.initialize()
+        r = p.request(req_msg(1, "tools/list"))["result"]
+        self.assertEqual([t["name"] for t in r["tools"]], ["echo"])
+        server.add(self.tool("t1"))
+        self.assertEqual(self.methods(p), [("notifications/tools/list_changed", None)])
+        r = p.request(req_msg(2, "tools/list", {"cursor": r["nextCursor"]}))
+        self.assertEqual(r["error"], {"code": -32602, "message": "Invalid params: the list "
+                                      "changed since this cursor was made; list it again from "
+                                      "the start"})
+        names, cursor = [], None
+        for rid in range(3, 10):
+            r = p.request(req_msg(rid, "tools/list", {"cursor": cursor} if cursor else {}))
+            names += [t["name"] for t in r["result"]["tools"]]
+            cursor = r["result"].get("nextCursor")
+            if cursor is None:
+                break
+        self.assertEqual(names, ["echo", "t1", "t2"])
+
+    def test_a_static_server_refuses_changes_while_serving(self):
+        server = mcp_stdio.demo_server()
+        server.add(self.tool("before"))                 # fine before serving
+        self.spawn(server=server)
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            server.add(self.tool("after"))
+        self.assertIn("live=True", str(cm.exception))
+
+    def test_read_resource_from_a_tool(self):
+        server = live_server(grant_resources=["notes://x/{+rest}"])
+
+        def reader(a, ctx):
+            first = ctx.read_resource("notes://x/1")["contents"][0]["text"]
+            try:
+                ctx.read_resource("notes://a")              # not granted: not found
+            except mcp_stdio.ResourceNotFound as e:
+                return "%s, then not found: %s" % (first, e.uri)
+        server.add(mcp_stdio.Tool("reader", reader))
+        p = self.spawn(server=server)
+        p.initialize()
+        r = p.request(call_msg(1, "reader"))["result"]
+        self.assertEqual(r["content"][0]["text"], "X, then not found: notes://a")
+
+    def test_changes_from_many_threads(self):
+        # Calls and listings while four threads add and remove tools: every listing is
+        # one catalog (sorted, no duplicates), nothing crashes, every call is answered.
+        server = live_server(page_size=3)
+        lock = threading.Lock()
+        out = []
+        conn = connect(server, out.append, lock=lock)
+        conn.feed(json.dumps(init_msg()).encode() + b"\n")
+        conn.feed(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        stop = threading.Event()
+
+        def churn(seed):
+            r = random.Random(seed)
+            while not stop.is_set():
+                name = "t%d" % r.randrange(20)
+                try:
+                    if r.random() < 0.5:
+                        server.add(self.tool(name), replace=True)
+                    else:
+                        server.remove_tool(name)
+                except mcp_stdio.CatalogError:
+                    pass
+        threads = [threading.Thread(target=churn, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        try:
+            for i in range(300):
+                items = conn.feed(json.dumps(req_msg(i, "tools/list")).encode() + b"\n" +
+                                  json.dumps(call_msg("c%d" % i, "echo")).encode() + b"\n")
+                for item in items:
+                    if type(item) is bytes:
+                        with lock:
+                            out.append(item)
+                    else:
+                        item.run()
+        finally:
+            stop.set()
+            for t in threads:
+                t.join()
+        answered = set()
+        for line in out:
+            m = json.loads(line)
+            if "id" in m:
+                answered.add(m["id"])
+                if "result" in m and "tools" in m["result"]:
+                    names = [t["name"] for t in m["result"]["tools"]]
+                    self.assertEqual(names, sorted(set(names)))
+                else:
+                    self.assertTrue("error" in m or m["result"]["content"][0]["text"] == "e", m)
+        self.assertEqual(answered, set(range(300)) | {"c%d" % i for i in range(300)} | {1})
 
 
 class Prompts(InProcTest):
@@ -2604,8 +2838,7 @@ class Subscriptions(InProcTest):
         ack = p.recv()
         self.assertEqual(ack, {"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
                                "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": "s1"},
-                                          "notifications": {"resourceSubscriptions":
-                                                            ["demo://readme"]}}})
+                                          "notifications": {}}})    # the demo never changes
         self.listen(p, 7, {})
         self.assertEqual(p.recv()["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"], 7)
         p.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}})
