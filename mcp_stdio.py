@@ -48,7 +48,8 @@ __all__ = [
     "Tool", "ToolError", "ToolResult", "Resource", "ResourceTemplate", "ResourceNotFound",
     "Prompt", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
     "Field", "tool_from_function", "text", "image", "audio", "resource_link",
-    "embedded_resource", "Client", "ClientError", "PendingRequest", "ElicitResult",
+    "embedded_resource", "Client", "InProcessClient", "ClientError", "PendingRequest",
+    "ElicitResult",
     "encode_message", "decode_message", "LineSplitter", "serve_stdio", "main",
 ]
 
@@ -5363,7 +5364,7 @@ class Client:
 
     def __init__(self, command, *, era="auto", revision=LATEST_LEGACY, env=None, cwd=None,
                  timeout=30.0, probe_timeout=3.0, on_log=None, capabilities=None,
-                 client_info=None, max_line=64 << 20):
+                 client_info=None, max_line=64 << 20, on_elicit=None, transcript=None):
         if isinstance(command, str) or not command:
             raise ValueError("command must be a non-empty list of arguments (no shell)")
         if era not in ("auto", "modern", "legacy"):
@@ -5371,7 +5372,11 @@ class Client:
         self.command, self.era_choice, self.requested_revision = list(command), era, revision
         self.env, self.cwd, self.timeout, self.probe_timeout = env, cwd, timeout, probe_timeout
         self.on_log = on_log
-        self.capabilities = capabilities or {}
+        self.on_elicit = on_elicit
+        self.transcript = transcript     # a list to record ("sent" | "received", line) in
+        self.capabilities = dict(capabilities or {})
+        if on_elicit is not None:
+            self.capabilities.setdefault("elicitation", {})
         self.client_info = client_info or {"name": "mcp_stdio-client", "version": __version__}
         self.era = self.revision = self.server_info = self.instructions = None
         self.server_capabilities = {}
@@ -5482,6 +5487,8 @@ class Client:
             req._resolve(error=ClientError(reason))
 
     def _receive(self, line):
+        if self.transcript is not None:
+            self.transcript.append(("received", line + b"\n"))
         try:
             msg = decode_message(line, 128)
         except ProtocolError:
@@ -5492,7 +5499,10 @@ class Client:
                 self._fail("the server wrote a message that is not JSON-RPC: %r" % line[:120])
                 return
             if "method" in m:
-                self._notification(m)
+                if "id" in m:
+                    self._server_request(m)
+                else:
+                    self._notification(m)
                 continue
             if "id" not in m:
                 self.problems.append("an error without id: %s" % _short(m.get("error"), 200))
@@ -5527,6 +5537,25 @@ class Client:
         elif m["method"] == "notifications/message" and self.on_log is not None:
             self.on_log(params.get("level"), params.get("data"))
 
+    def _server_request(self, m):
+        """Answer a request of the server's: ping, elicitation/create (with on_elicit)."""
+        params = m.get("params") if isinstance(m.get("params"), dict) else {}
+        if m["method"] == "ping":
+            reply = {"result": {}}
+        elif m["method"] == "elicitation/create" and self.on_elicit is not None:
+            try:
+                reply = {"result": self.on_elicit(params)}
+            except Exception as e:   # noqa: BLE001 - the server gets an error, never silence
+                reply = {"error": {"code": INTERNAL_ERROR, "message": "the client could not "
+                                   "ask: %s" % _short_text(e)}}
+        else:
+            reply = {"error": {"code": METHOD_NOT_FOUND, "message": "Method not found"}}
+        reply.update(jsonrpc="2.0", id=m["id"])
+        try:
+            self._write(reply)
+        except ClientError:
+            pass
+
     def _forget(self, rid):
         with self._lock:
             key = (type(rid) is str, rid)
@@ -5558,8 +5587,23 @@ class Client:
         return req
 
     def request(self, method, params=None, timeout=None, **kw):
-        """Send a request and wait for its result."""
-        return self.send(method, params, **kw).wait(timeout)
+        """Send a request and wait for its result.
+
+        When a modern server asks for input (an InputRequiredResult) and on_elicit
+        is set, its questions are answered and the request is sent again.
+        """
+        result = self.send(method, params, **kw).wait(timeout)
+        for _ in range(_MAX_ROUNDS):
+            if result.get("resultType") != "input_required" or self.on_elicit is None:
+                return result
+            answers = {}
+            for key, ask in (result.get("inputRequests") or {}).items():
+                if isinstance(ask, dict) and ask.get("method") == "elicitation/create":
+                    answers[key] = self.on_elicit(ask.get("params") or {})
+            retry = dict(params or {}, inputResponses=answers,
+                         requestState=result.get("requestState"))
+            result = self.send(method, retry, **kw).wait(timeout)
+        raise ClientError("%s still asks for input after %d rounds" % (method, _MAX_ROUNDS))
 
     def notify(self, method, params=None):
         msg = {"jsonrpc": "2.0", "method": method}
@@ -5568,8 +5612,11 @@ class Client:
         self._write(msg)
 
     def _write(self, msg):
+        line = encode_message(msg)
+        if self.transcript is not None:
+            self.transcript.append(("sent", line))
         try:
-            self._proc.stdin.write(encode_message(msg))
+            self._proc.stdin.write(line)
             self._proc.stdin.flush()
         except (OSError, ValueError):
             raise ClientError(self._broken or "the server's stdin is closed")
@@ -5650,6 +5697,64 @@ class Client:
         if context:
             params["context"] = {"arguments": context}
         return self.request("completion/complete", params, timeout)
+
+
+# A request that still asks for input after this many answered rounds is given up.
+_MAX_ROUNDS = 10
+
+
+class InProcessClient(Client):
+    """A Client for a Server object in this process: the same methods, no subprocess.
+
+    It speaks to the server through a Connection exactly as a real process
+    would (the same bytes in and out) and runs each call at once on the calling
+    thread, so testing a tool takes microseconds. connect() runs the server's
+    lifespan setup and close() its teardown. Handler timeouts are not enforced
+    here: nothing runs in the background. What the server reports (stderr in a
+    real process) is kept in diagnostics.
+    """
+
+    def __init__(self, server, **options):
+        Client.__init__(self, ["<in-process>"], **options)
+        self.server = server
+        self.diagnostics = []
+        self._conn = None
+
+    def start(self):
+        self.server.enter_lifespan()
+        self._conn = self.server.connection(self._deliver, report=self._diagnose)
+
+    def _diagnose(self, line, detail=None):
+        self.diagnostics.append(line + ("\n" + detail if detail else ""))
+
+    @property
+    def stderr(self):
+        return "\n".join(self.diagnostics)
+
+    def _deliver(self, line):
+        self._receive(line[:-1])
+
+    def _write(self, msg):
+        if self._conn is None:
+            raise ClientError(self._broken or "the client is not connected")
+        line = encode_message(msg)
+        if self.transcript is not None:
+            self.transcript.append(("sent", line))
+        for item in self._conn.feed(line):
+            if type(item) is bytes:
+                self._deliver(item)
+            else:
+                self._conn.run(item)
+
+    def close(self):
+        """End the connection and run the lifespan teardown; return 0."""
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return None
+        for line in conn.close():
+            self._deliver(line)
+        self.server.exit_lifespan()
+        return 0
 
 
 CLIENT_USAGE = """\

@@ -1800,6 +1800,195 @@ class ScriptTools(ScriptTest):
         self.assertNotIn(b"Traceback", err)
 
 
+LIFESPAN_SERVER = textwrap.dedent('''
+    import contextlib, os, sys
+    sys.path.insert(0, %r)
+    import mcp_stdio
+
+    def log(event):
+        with open(os.environ["LIFESPAN_LOG"], "a") as f:
+            f.write(event + "\\n")
+
+    @contextlib.contextmanager
+    def lifespan(server):
+        if os.environ.get("FAIL_SETUP"):
+            raise RuntimeError("no database")
+        log("setup")
+        yield {"db": "connected"}
+        log("teardown")
+        if os.environ.get("FAIL_TEARDOWN"):
+            raise RuntimeError("cannot close")
+
+    server = mcp_stdio.Server("life", "1", lifespan=lifespan)
+
+    @server.tool
+    def db(ctx: mcp_stdio.Context) -> str:
+        """The state made by the lifespan."""
+        return ctx.state["db"]
+
+    @server.tool
+    def big() -> str:
+        """A long answer."""
+        return "x" * 300000
+
+    sys.exit(server.run())
+''') % HERE
+
+
+class Lifespan(ProcTest):
+    """Setup before serving, teardown on every way out, through real processes."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.script = os.path.join(tmp.name, "life.py")
+        self.log = os.path.join(tmp.name, "events")
+        with open(self.script, "w") as f:
+            f.write(LIFESPAN_SERVER)
+
+    def events(self):
+        with open(self.log) as f:
+            return f.read().split()
+
+    def start(self, **env):
+        p = self.spawn(script=self.script, env=dict(env, LIFESPAN_LOG=self.log))
+        p.initialize()
+        return p
+
+    def test_teardown_at_end_of_input(self):
+        p = self.start()
+        self.assertEqual(p.request(call_msg(1, "db"))["result"]["content"][0]["text"],
+                         "connected")
+        self.assertEqual(p.close(), 0)
+        self.assertEqual(self.events(), ["setup", "teardown"])
+
+    def test_teardown_on_sigterm(self):
+        p = self.start()
+        start = time.monotonic()
+        p.p.send_signal(signal.SIGTERM)
+        self.assertEqual(p.p.wait(5), 0)
+        self.assertLess(time.monotonic() - start, 2.0)
+        self.assertEqual(self.events(), ["setup", "teardown"])
+
+    def test_teardown_when_stdout_closes(self):
+        r, w = os.pipe()
+        p = subprocess.Popen([sys.executable, self.script], stdin=subprocess.PIPE, stdout=w,
+                             stderr=subprocess.PIPE, env=dict(os.environ, LIFESPAN_LOG=self.log))
+        self.addCleanup(p.kill)
+        os.close(w)
+        os.close(r)
+        msgs = [init_msg(), call_msg(2, "big")]
+        out, err = p.communicate(b"".join(json.dumps(m).encode() + b"\n" for m in msgs),
+                                 timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(self.events(), ["setup", "teardown"])
+
+    def test_a_failing_setup(self):
+        p = self.spawn(script=self.script, env={"LIFESPAN_LOG": self.log, "FAIL_SETUP": "1"})
+        self.assertEqual(p.close(), 1)
+        self.assertEqual(p.raw, [])
+        self.assertIn(b"lifespan setup failed: RuntimeError: no database", p.stderr)
+
+    def test_a_failing_teardown(self):
+        p = self.start(FAIL_TEARDOWN="1")
+        self.assertEqual(p.close(), 0)
+        self.assertIn(b"lifespan teardown failed: RuntimeError", p.stderr)
+
+
+class InProcess(unittest.TestCase):
+    """InProcessClient: the methods of Client over a Server object in this process."""
+
+    def example(self, name):
+        import runpy
+        return runpy.run_path(os.path.join(HERE, "examples", name), run_name="example")
+
+    def test_the_same_bytes_as_a_real_process(self):
+        script = os.path.join(HERE, "examples", "notes_server.py")
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era), tempfile.TemporaryDirectory() as tmp:
+                transcripts = []
+                for local in (True, False):
+                    folder = os.path.join(tmp, "local" if local else "process")
+                    lines = []
+                    if local:
+                        os.environ["NOTES_DIR"] = folder
+                        try:
+                            server = self.example("notes_server.py")["server"]
+                        finally:
+                            del os.environ["NOTES_DIR"]
+                        client = mcp_stdio.InProcessClient(server, era=era, transcript=lines)
+                    else:
+                        client = mcp_stdio.Client([sys.executable, script], era=era,
+                                                  transcript=lines, timeout=TIMEOUT,
+                                                  env=dict(os.environ, NOTES_DIR=folder))
+                    with client as c:
+                        c.list_tools()
+                        c.call_tool("add_note", {"name": "groceries", "text": "eggs, milk"})
+                        c.call_tool("search_notes", {"query": "MILK"})
+                        c.call_tool("add_note", {"name": "bad name!", "text": "x"})
+                        c.read_resource("notes://groceries")
+                        c.get_prompt("summarize_note", {"name": "groceries"})
+                        c.complete({"type": "ref/resource", "uri": "notes://{name}"},
+                                   "name", "gro")
+                    transcripts.append(lines)
+                self.assertEqual(transcripts[0], transcripts[1])
+                self.assertGreater(len(transcripts[0]), 12)
+
+    def test_a_tool_test_in_microseconds(self):
+        server = mcp_stdio.Server("calc", "1.0")
+
+        @server.tool
+        def add(a: float, b: float) -> dict:
+            """Add two numbers."""
+            return {"sum": a + b}
+        with mcp_stdio.InProcessClient(server) as client:
+            self.assertEqual(client.call_tool("add", {"a": 1, "b": 2})["structuredContent"],
+                             {"sum": 3})
+            start = time.perf_counter()
+            for _ in range(200):
+                client.call_tool("add", {"a": 1, "b": 2})
+            self.assertLess((time.perf_counter() - start) / 200, 0.005)   # no process, no pipe
+
+    def test_asking_the_user_in_both_eras(self):
+        answers = []
+
+        def on_elicit(params):
+            answers.append(params["message"])
+            return {"action": "accept", "content": {"confirm": True}}
+        for era in ("legacy", "modern"):
+            with mcp_stdio.InProcessClient(mcp_stdio.demo_server(), era=era,
+                                           on_elicit=on_elicit) as c:
+                r = c.call_tool("confirm_echo", {"text": "hi"})
+                self.assertEqual(r["content"], [{"type": "text", "text": "hi"}])
+            with mcp_stdio.InProcessClient(mcp_stdio.demo_server(), era=era) as c:
+                if era == "legacy":         # no way to ask: a tool error the model can read
+                    r = c.call_tool("confirm_echo", {"text": "hi"})
+                    self.assertIn("does not support elicitation", r["content"][0]["text"])
+                else:                       # the client capability is missing: -32021
+                    with self.assertRaises(mcp_stdio.ProtocolError) as cm:
+                        c.call_tool("confirm_echo", {"text": "hi"})
+                    self.assertEqual(cm.exception.code, -32021)
+        self.assertEqual(len(answers), 2)
+
+    def test_lifespan_and_state(self):
+        events = []
+
+        def lifespan(server):
+            events.append("setup")
+            yield {"answer": 42}
+            events.append("teardown")
+        server = mcp_stdio.Server("s", "1", lifespan=lifespan)
+
+        @server.tool
+        def answer(ctx: mcp_stdio.Context) -> str:
+            """The answer."""
+            return str(ctx.state["answer"])
+        with mcp_stdio.InProcessClient(server, era="legacy") as c:
+            self.assertEqual(events, ["setup"])
+            self.assertEqual(c.call_tool("answer")["content"][0]["text"], "42")
+        self.assertEqual(events, ["setup", "teardown"])
+
+
 class Registration(unittest.TestCase):
 
     def test_bad_definitions(self):
@@ -4119,6 +4308,7 @@ if __name__ == "__main__":
 # them; they run three at a time, each test's outcome reported in order. Every
 # other test runs alone, as usual.
 PARALLEL_CLASSES = ("Framing", "ScriptTools", "CommandLine", "Concurrency", "Adversarial",
+                    "Lifespan",
                     "Examples", "ClientTests", "ClientCommandLine", "ElicitationLegacy",
                     "OfficialSDK")
 
