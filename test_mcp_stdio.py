@@ -189,6 +189,15 @@ class Transcript:
         self.send(msg)
         return self.recv(**kw)
 
+    def answer(self, msg, **kw):
+        """Send a request and return its response; notifications before it go to self.heard."""
+        self.send(msg)
+        while True:
+            m = self.recv(**kw)
+            if "id" in m:
+                return m
+            self.heard = getattr(self, "heard", []) + [m]
+
     def open(self, version):
         """Start talking in an era: initialize for a legacy version, nothing for modern."""
         if version == MODERN:
@@ -1930,9 +1939,18 @@ class InProcess(unittest.TestCase):
                         c.get_prompt("summarize_note", {"name": "groceries"})
                         c.complete({"type": "ref/resource", "uri": "notes://{name}"},
                                    "name", "gro")
+                        if not local:
+                            time.sleep(0.2)      # a process sends change notifications later
                     transcripts.append(lines)
-                self.assertEqual(transcripts[0], transcripts[1])
-                self.assertGreater(len(transcripts[0]), 12)
+                # Change notifications are timing-dependent: a real process coalesces them
+                # for a few milliseconds, in-process they come at once. All else is equal.
+                exchanged = [[(way, line) for way, line in t if b'"id"' in line or way == "sent"]
+                             for t in transcripts]
+                self.assertEqual(exchanged[0], exchanged[1])
+                self.assertGreater(len(exchanged[0]), 12)
+                heard = [sorted(line for way, line in t if b'"id"' not in line and
+                                way == "received") for t in transcripts]
+                self.assertEqual(heard[0], heard[1])
 
     def test_a_tool_test_in_microseconds(self):
         server = mcp_stdio.Server("calc", "1.0")
@@ -3475,6 +3493,49 @@ SDK_PROBE = textwrap.dedent('''
 ''')
 
 
+SDK_LIVE_PROBE = '''
+import asyncio, json, sys, warnings
+warnings.simplefilter("ignore")
+import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+async def legacy(params):
+    heard = []
+    async def handler(message):
+        method = getattr(getattr(message, "root", message), "method", None)
+        if method is None:
+            method = getattr(message, "method", None)
+        heard.append([method, getattr(getattr(message, "params", None), "uri", None)])
+    async with Client(params, mode="legacy", message_handler=handler) as c:
+        await c.subscribe_resource("notes://groceries")
+        await c.call_tool("add_note", {"name": "groceries", "text": "eggs"})
+        await anyio.sleep(0.3)
+        tools = [t.name for t in (await c.list_tools()).tools]
+    return {"heard": heard, "tools": tools}
+
+async def modern(params):
+    events = []
+    async with Client(params, mode="2026-07-28") as c:
+        async with c.listen(resources_list_changed=True,
+                            resource_subscriptions=["notes://milk"]) as sub:
+            honored = sub.honored
+            await c.call_tool("add_note", {"name": "milk", "text": "2 l"})
+            with anyio.fail_after(5):
+                async for event in sub:
+                    events.append(type(event).__name__ + ":" + str(getattr(event, "uri", "")))
+                    if len(events) == 2:
+                        break
+    return {"events": sorted(events), "honored": honored.model_dump(exclude_none=True)}
+
+async def main():
+    params = StdioServerParameters(command=sys.argv[1], args=[sys.argv[2]], env={"NOTES_DIR": sys.argv[3]})
+    print(json.dumps({"legacy": await legacy(params), "modern": await modern(params)}, default=str))
+
+asyncio.run(main())
+'''
+
+
 def _sdk_python():
     """A Python that has the official `mcp` package, or None."""
     py = os.environ.get("MCP_STDIO_SDK_PYTHON")
@@ -3514,6 +3575,24 @@ class OfficialSDK(unittest.TestCase):
                 self.assertIn("Unknown tool", out["unknown"])
                 self.assertEqual(out["resource"], "# mcp_stdio demo")
                 self.assertTrue(out["prompt"].startswith("Summarize the following text"))
+
+    def test_sdk_client_hears_a_live_catalog(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            probe = os.path.join(tmp, "probe.py")
+            with open(probe, "w", encoding="utf-8") as f:
+                f.write(SDK_LIVE_PROBE)
+            r = subprocess.run([_sdk_python(), probe, sys.executable,
+                                os.path.join(HERE, "examples", "notes_server.py"),
+                                os.path.join(tmp, "notes")], capture_output=True, timeout=120,
+                               cwd=tmp)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-2000:])
+        out = json.loads(r.stdout.decode().strip().splitlines()[-1])
+        self.assertEqual(out["legacy"]["heard"], [
+            ["notifications/resources/list_changed", None],
+            ["notifications/resources/updated", "notes://groceries"]])
+        self.assertEqual(out["modern"], {
+            "events": ["ResourceUpdated:notes://milk", "ResourcesListChanged:"],
+            "honored": {"resources_list_changed": True, "resource_subscriptions": ["notes://milk"]}})
 
 
 
@@ -3862,16 +3941,16 @@ class Examples(ProcTest):
                     tempfile.TemporaryDirectory() as tmp:
                 p = self.spawn(script=script, env={"NOTES_DIR": tmp})
                 p.initialize("2025-11-25")
-                tools = p.request(req_msg(1, "tools/list"))["result"]["tools"]
+                tools = p.answer(req_msg(1, "tools/list"))["result"]["tools"]
                 self.assertTrue(tools)
                 for i, (name, args, check) in enumerate(EXAMPLE_CALLS[os.path.basename(script)]):
-                    r = p.request(req_msg(10 + i, "tools/call", {"name": name, "arguments": args}))
+                    r = p.answer(req_msg(10 + i, "tools/call", {"name": name, "arguments": args}))
                     self.assertFalse(r["result"].get("isError"), r)
                     self.assertEqual(check(r["result"]), True, r)
                 if os.path.basename(script) == "notes_server.py":
-                    r = p.request(req_msg(3, "resources/read", {"uri": "notes://groceries"}))
+                    r = p.answer(req_msg(3, "resources/read", {"uri": "notes://groceries"}))
                     self.assertEqual(r["result"]["contents"][0]["text"], "eggs, milk")
-                    r = p.request(req_msg(4, "prompts/get", {"name": "summarize_note",
+                    r = p.answer(req_msg(4, "prompts/get", {"name": "summarize_note",
                                                              "arguments": {"name": "groceries"}}))
                     self.assertIn("notes://groceries", json.dumps(r["result"]))
                 self.assertEqual(p.close(), 0)

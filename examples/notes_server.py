@@ -12,7 +12,19 @@ import mcp_stdio  # noqa: E402  (vendored: the single file next to your code)
 from mcp_stdio import Field, ToolError  # noqa: E402
 
 NOTES = os.path.abspath(os.environ.get("NOTES_DIR", "notes"))
-server = mcp_stdio.Server("notes", "1.0", instructions="Keeps short plain-text notes.")
+# live=True: the catalog changes while serving (each note is a listed resource), and
+# clients that subscribe to a note hear when it changes.
+server = mcp_stdio.Server("notes", "1.0", instructions="Keeps short plain-text notes.",
+                          live=True)
+
+
+def _list_note(name):
+    """Offer a note as a resource of its own, so that resources/list shows it."""
+    uri = "notes://" + name
+    if uri not in server.resources:
+        server.add(mcp_stdio.Resource(uri, lambda uri, ctx: read_note(uri[len("notes://"):]),
+                                      name=name, mime_type="text/plain"))
+    return uri
 
 
 def _path(slug):
@@ -33,7 +45,27 @@ def add_note(name: Annotated[str, Field(min_length=1, max_length=40)],
     os.makedirs(NOTES, exist_ok=True)
     with open(_path(name), "w", encoding="utf-8") as f:
         f.write(text)
-    return {"uri": "notes://" + name, "characters": len(text)}
+    uri = _list_note(name)
+    server.notify_resource_updated(uri)      # subscribers read it again
+    return {"uri": uri, "characters": len(text)}
+
+
+@server.tool(annotations={"destructiveHint": True, "idempotentHint": True})
+def delete_note(name: str) -> str:
+    """Delete a note.
+
+    Args:
+        name: The note to delete.
+    """
+    try:
+        os.remove(_path(name))
+    except FileNotFoundError:
+        raise ToolError("There is no note %r." % name)
+    uri = "notes://" + name
+    if uri in server.resources:
+        server.remove_resource(uri)
+    server.notify_resource_updated(uri)
+    return "Deleted %s." % uri
 
 
 @server.tool(annotations={"readOnlyHint": True})
@@ -74,6 +106,10 @@ def summarize_note(name: str) -> str:
     """
     return "Summarize the note notes://%s in three bullet points." % name
 
+
+for _file in sorted(os.listdir(NOTES)) if os.path.isdir(NOTES) else []:
+    if _file.endswith(".txt"):
+        _list_note(_file[:-4])
 
 if __name__ == "__main__":
     raise SystemExit(server.run())
