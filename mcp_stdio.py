@@ -4352,6 +4352,8 @@ class Server(_Decorators):
         if self.lifespan is None or self._lifespan_exit is not None:
             return self.state
         made = self.lifespan(self)
+        if hasattr(made, "__aenter__") or hasattr(made, "__anext__"):
+            made = _SyncLifespan(made)             # async: run on a loop of its own
         if hasattr(made, "__enter__") and hasattr(made, "__exit__"):
             self.state = made.__enter__()
             self._lifespan_exit = lambda: made.__exit__(None, None, None)
@@ -4433,6 +4435,33 @@ class Server(_Decorators):
         if "tools" in offered:
             caps["tools"] = {"listChanged": live}
         return caps
+
+
+class _SyncLifespan:
+    """An async context manager or async generator, driven as a synchronous context manager."""
+
+    def __init__(self, made):
+        import asyncio
+        self.made, self.loop = made, asyncio.new_event_loop()
+
+    def __enter__(self):
+        m = self.made
+        return self.loop.run_until_complete(m.__aenter__() if hasattr(m, "__aenter__")
+                                            else m.__anext__())
+
+    def __exit__(self, *exc):
+        m = self.made
+        try:
+            if hasattr(m, "__aexit__"):
+                self.loop.run_until_complete(m.__aexit__(*exc))
+            else:
+                try:
+                    self.loop.run_until_complete(m.__anext__())
+                except StopAsyncIteration:
+                    return
+                raise RuntimeError("the lifespan generator yielded twice")
+        finally:
+            self.loop.close()
 
 
 # The kinds of catalog entries: (table, class, noun, key attribute).
@@ -4840,8 +4869,9 @@ class _Runtime:
     # calls finish on the reading thread without a thread hand-off.
     STALL = 0.01
     # A handler that honours cancellation returns within this long after its
-    # timeout; only one still running then has its thread counted as stuck.
-    RETURN_GRACE = 0.1
+    # timeout (even on a loaded machine); only one still running then has its
+    # thread counted as stuck.
+    RETURN_GRACE = 0.25
     # Threads stuck in handlers that ignore their timeout, per worker, before new
     # calls are refused: room for a few bad calls, a bound on the threads (and
     # their memory) a handler that never returns can pin.
@@ -5133,6 +5163,12 @@ class _StderrPump:
 
     def write(self, text):
         data = text.encode("utf-8", "replace") if isinstance(text, str) else bytes(text)
+        if sys.is_finalizing():      # no thread can start any more: write it now, or drop it
+            try:
+                os.write(self.fd, data)
+            except OSError:
+                pass
+            return len(text)
         with self.cv:
             if self.size + len(data) > self.limit:
                 self.dropped += len(data)
