@@ -2006,6 +2006,9 @@ class _SchemaBuilder:
         self.active = set()
 
     def fail(self, where, annotation, why=""):
+        if not why and isinstance(annotation, type):
+            why = "use str, int, float, bool, a list, a dict, an Enum, a Literal, a " \
+                  "dataclass or a TypedDict"
         raise CatalogError("%s: %s: cannot express %s as a JSON Schema%s" % (
             self.owner, where, _type_name(annotation), why and " (%s)" % why))
 
@@ -2024,6 +2027,11 @@ class _SchemaBuilder:
                     schema["description"] = extra
                 elif isinstance(extra, Field):
                     schema.update(extra.schema)
+                else:          # never dropped silently: the schema would be looser than meant
+                    raise CatalogError(
+                        "%s: %s: Annotated metadata %s is not understood; use a description "
+                        "string or mcp_stdio.Field(minimum=..., max_length=..., ...)"
+                        % (self.owner, where, repr(extra)[:80]))
             return schema, convert
         if annotation is str:
             return {"type": "string"}, ident
@@ -2239,6 +2247,9 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
     """
     import inspect
     owner = "tool %r" % (name or getattr(fn, "__name__", fn),)
+    if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
+        raise CatalogError("%s: a generator cannot be a tool: return the whole result, and "
+                           "report steps with ctx.progress()" % owner)
     sig, hints = _signature(fn, owner)
     summary, docs = _parse_docstring(getattr(fn, "__doc__", None))
     builder = _SchemaBuilder(owner)
@@ -2280,6 +2291,8 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
     else:
         input_schema = {"type": "object", "additionalProperties": False}
     ret = hints.get("return", sig.return_annotation)
+    if ret is not inspect.Signature.empty:
+        _check_return(ret, owner)
     output_schema, structured = None, False
     if ret is not inspect.Signature.empty and ret is not None and ret is not type(None) and \
             _wants_structure(ret):
@@ -2329,6 +2342,26 @@ def _without_none(ann):
     members = [a for a in typing.get_args(ann) if a is not type(None)]
     inner = members[0] if len(members) == 1 else typing.Union[tuple(members)]
     return typing.Annotated[(inner,) + extras] if extras else inner
+
+
+def _check_return(ret, owner):
+    """Raise CatalogError for a return annotation whose values could not be sent."""
+    import typing
+    base = _strip_annotated(ret)
+    origin = typing.get_origin(base)
+    if _union_origin(origin):
+        for member in typing.get_args(base):
+            _check_return(member, owner)
+        return
+    if base in (typing.Any, None, type(None), str, int, float, bool, dict, list, tuple) or \
+            origin in (dict, list, tuple, typing.Literal) or _is_abc_mapping(origin) or \
+            _is_abc_sequence(origin) or _is_typeddict(base) or _is_dataclass(base) or \
+            base is ToolResult or (isinstance(base, type) and issubclass(
+                base, _enum_module().Enum)):
+        return
+    raise CatalogError("%s: return annotation %s: its values cannot be sent as JSON; return "
+                       "str (for example value.isoformat()), a dict, a dataclass or a TypedDict"
+                       % (owner, _type_name(base)))
 
 
 def _wants_structure(ret):
@@ -2410,6 +2443,9 @@ def _wrap_handler(fn, owner, allowed, convert=None):
 
 
 def _resource_value(value):
+    if value is None:
+        raise _ResultInvalid("the resource handler returned None; return str, bytes or JSON "
+                             "data, or raise ResourceNotFound")
     if isinstance(value, (str, bytes, bytearray, list)) and not (
             isinstance(value, list) and value and not isinstance(value[0], dict)):
         return value
@@ -2430,14 +2466,13 @@ class _Decorators:
 
         Annotation hints may be given as annotations={"readOnlyHint": True, ...}.
         """
-        if annotations is not None:
-            bad = set(annotations) - {"title", "readOnlyHint", "destructiveHint",
-                                      "idempotentHint", "openWorldHint"}
-            if bad:
-                raise CatalogError("tool %r: unknown annotation(s): %s" % (
-                    name or getattr(fn, "__name__", "?"), ", ".join(sorted(bad))))
-
         def register(f):
+            bad = set(annotations or ()) - {"title", "readOnlyHint", "destructiveHint",
+                                            "idempotentHint", "openWorldHint"}
+            if bad:
+                raise CatalogError("tool %r: unknown annotation(s): %s (known: title, "
+                                   "readOnlyHint, destructiveHint, idempotentHint, openWorldHint)"
+                                   % (name or getattr(f, "__name__", "?"), ", ".join(sorted(bad))))
             self.add(tool_from_function(f, name=name, title=title, description=description,
                                         annotations=annotations, icons=icons, timeout=timeout,
                                         meta=meta))
@@ -4311,6 +4346,9 @@ class Server(_Decorators):
             yield "instructions are %d characters; some hosts cut them at 2048" % (
                 len(self.instructions))
         for t in self.tools.values():
+            if not t.description:
+                yield "tool %r has no description: the model sees only its name (add a " \
+                      "docstring or description=...)" % t.name
             if t.description is not None and len(t.description) > 2048:
                 yield "tool %r: description is %d characters; some hosts cut it at 2048" % (
                     t.name, len(t.description))
@@ -4711,7 +4749,7 @@ class Context:
         """Log for the client when it asked for logs at this level, else one line on stderr."""
         if self._call.conn.log(self._call, level, message, data):
             return True
-        _diag("%s: %s" % (level, str(message)))
+        _log_line("%s: %s: %s" % (self._call.conn.server.name, level, message))
         return False
 
     def elicit(self, message, schema):
@@ -4765,12 +4803,18 @@ def _diag(line):
     if line == st["last"] and now - st["at"] < 1.0:
         st["repeats"] += 1
         return
-    text = line
+    text = "mcp_stdio: %s\n" % line.replace("\n", " ")[:_DIAG_WIDTH]
     if st["repeats"]:
-        text = "(previous message repeated %d times) %s" % (st["repeats"], line)
+        text = "mcp_stdio: (the message before was repeated %d more times)\n%s" % (
+            st["repeats"], text)
     st["last"], st["at"], st["repeats"] = line, now, 0
+    _log_line(text, raw=True)
+
+
+def _log_line(text, raw=False):
+    """Write one line to stderr as it is (the author's own log lines are never folded)."""
     try:
-        sys.stderr.write("mcp_stdio: %s\n" % text.replace("\n", " ")[:_DIAG_WIDTH])
+        sys.stderr.write(text if raw else text.replace("\n", " ")[:_DIAG_WIDTH] + "\n")
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
@@ -5324,6 +5368,12 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
         for sig in ("SIGTERM", "SIGINT"):
             if hasattr(signal, sig):
                 signal.signal(getattr(signal, sig), _on_signal)
+    if os.isatty(in_fd):
+        _log_line("%s %s is an MCP server: it reads JSON-RPC messages on stdin and is meant to "
+                  "be started by a client (Claude, Cursor, VS Code, ...). Try "
+                  "'python mcp_stdio.py inspect -- %s', or press Ctrl-D to stop."
+                  % (server.name, server.version, " ".join([os.path.basename(sys.executable)]
+                                                           + sys.argv[:1])))
     try:
         server.enter_lifespan()
     except BaseException as e:   # noqa: B902 - a clear message, exit 1, nothing on stdout

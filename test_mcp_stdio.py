@@ -424,6 +424,8 @@ TEST_TOOLS = textwrap.dedent('''
     def logger(a, ctx):
         for level in ("debug", "info", "warning", "error"):
             ctx.log(level, "at " + level)
+        for _ in range(a.get("repeat", 0)):
+            ctx.log("info", "the same line")
         return "logged"
 
     def bad_content(a, ctx):
@@ -476,7 +478,7 @@ TEST_TOOLS = textwrap.dedent('''
         Tool("bad_output", bad_output, output_schema={"type": "object", "properties": {"n": {"type": "number"}}}),
         Tool("unserialisable", unserialisable),
         Tool("leave", leave),
-        Tool("logger", logger),
+        Tool("logger", logger, input_schema=obj),
         Tool("bad_content", bad_content),
         Tool("mixed", mixed),
         Tool("quick", lambda a, ctx: "quick"),
@@ -1736,6 +1738,32 @@ class ScriptTools(ScriptTest):
         self.call(p, "quick", rid=5)
         self.assertEqual(p.recv()["result"]["content"][0]["text"], "quick")
         self.assertEqual(p.close(), 0)
+
+    def test_the_authors_logs_on_stderr(self):
+        p = self.start()
+        self.call(p, "logger", {"repeat": 3})
+        self.assertEqual(p.recv()["result"]["content"][0]["text"], "logged")
+        p.close()
+        lines = p.stderr.decode().splitlines()
+        self.assertIn("test-server: debug: at debug", lines)
+        self.assertEqual(lines.count("test-server: info: the same line"), 3)   # never folded
+
+    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
+    def test_a_hint_when_started_in_a_terminal(self):
+        master, slave = os.openpty()
+        p = subprocess.Popen(SERVE, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             cwd=HERE)
+        self.addCleanup(p.kill)
+        os.close(slave)
+        first = p.stderr.readline()
+        os.write(master, b"\x04")                   # Ctrl-D: end of input
+        self.assertEqual(p.wait(TIMEOUT), 0)
+        os.close(master)
+        p.stdout.close()
+        p.stderr.close()
+        self.assertTrue(first.startswith(b"mcp-stdio-demo %s is an MCP server: it reads "
+                                         b"JSON-RPC messages on stdin" % mcp_stdio.__version__.encode()))
+        self.assertIn(b"Ctrl-D", first)
 
     def test_sigterm_finishes_the_line_being_written(self):
         p = subprocess.Popen([sys.executable, self.script, "max_response=8000000"],
@@ -3936,15 +3964,71 @@ class SchemasFromHints(unittest.TestCase):
         import contextlib
         server = mcp_stdio.Server("s", "1", instructions="i" * 3000, tools=[
             mcp_stdio.Tool("a.b", lambda a, c: "x", description="d" * 2100),
-            mcp_stdio.Tool("n" * 70, lambda a, c: "x"), mcp_stdio.Tool("fine", lambda a, c: "x")])
+            mcp_stdio.Tool("n" * 70, lambda a, c: "x", description="d"),
+            mcp_stdio.Tool("fine", lambda a, c: "x", description="d"),
+            mcp_stdio.Tool("mute", lambda a, c: "x")])
         err = io.StringIO()
         mcp_stdio._DIAG_STATE.update(last=None, repeats=0)   # no count from earlier tests
         with contextlib.redirect_stderr(err):
             connect(server)
         lines = err.getvalue().splitlines()
-        self.assertEqual(len(lines), 4, lines)
+        self.assertEqual(len(lines), 5, lines)
         self.assertTrue(all(line.startswith("mcp_stdio: warning: ") for line in lines))
         self.assertIn("'a.b': description is 2100 characters", err.getvalue())
+        self.assertIn("tool 'mute' has no description: the model sees only its name", lines[-1])
+
+    def test_mistakes_are_refused_at_registration(self):
+        import datetime
+
+        class Ge:                                  # what annotated-types' Ge looks like
+            def __init__(self, ge):
+                self.ge = ge
+
+            def __repr__(self):
+                return "Ge(ge=%r)" % self.ge
+
+        def gen():
+            yield "x"
+
+        async def agen():
+            yield "x"
+
+        def when() -> datetime.datetime:
+            return datetime.datetime.now()
+
+        def bounded(n: Annotated[int, Ge(0)]) -> str:
+            return str(n)
+
+        class Options:
+            pass
+
+        def options(o: Options) -> str:
+            return ""
+        cases = [(gen, "tool 'gen': a generator cannot be a tool"),
+                 (agen, "tool 'agen': a generator cannot be a tool"),
+                 (when, "tool 'when': return annotation datetime: its values cannot be sent "
+                        "as JSON; return str (for example value.isoformat())"),
+                 (bounded, "tool 'bounded': parameter 'n': Annotated metadata Ge(ge=0) is not "
+                           "understood"),
+                 (options, "cannot express Options as a JSON Schema (use str, int, float, bool, "
+                           "a list, a dict, an Enum, a Literal, a dataclass or a TypedDict)")]
+        for fn, message in cases:
+            with self.subTest(fn=fn.__name__), self.assertRaises(mcp_stdio.CatalogError) as cm:
+                mcp_stdio.tool_from_function(fn)
+            self.assertIn(message, str(cm.exception))
+        server = mcp_stdio.Server("s", "1")
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            server.tool(annotations={"destructive": True})(lambda: "x")
+        self.assertIn("tool '<lambda>': unknown annotation(s): destructive", str(cm.exception))
+
+        @server.resource("r://none")
+        def nothing():
+            return None
+        with mcp_stdio.InProcessClient(server) as c:
+            with self.assertRaises(mcp_stdio.ProtocolError) as cm:
+                c.read_resource("r://none")
+            self.assertEqual(cm.exception.code, -32603)
+            self.assertIn("returned None", c.stderr)
 
     def test_registration_after_serving_is_refused(self):
         server = mcp_stdio.Server("s", "1")
