@@ -5475,7 +5475,9 @@ class Client:
         self._proc = None
         self._readers = []
         self._stderr = []
+        self._connecting = False
         self.problems = []
+        self.skipped_lines = 0       # lines on the server's stdout that were not JSON-RPC
 
     # -- process --------------------------------------------------------------
     def __enter__(self):
@@ -5578,12 +5580,15 @@ class Client:
         try:
             msg = decode_message(line, 128)
         except ProtocolError:
-            self._fail("the server wrote a line that is not JSON-RPC: %r" % line[:120])
+            msg = None
+        if not isinstance(msg, (dict, list)) or not all(
+                isinstance(m, dict) and m.get("jsonrpc") == "2.0" for m in
+                (msg if isinstance(msg, list) else [msg])):
+            # A banner or a stray print(): skipped and counted, as the official SDKs do.
+            self.skipped_lines += 1
+            self.problems.append("skipped a line that is not JSON-RPC: %r" % line[:120])
             return
         for m in (msg if isinstance(msg, list) else [msg]):
-            if not isinstance(m, dict) or m.get("jsonrpc") != "2.0":
-                self._fail("the server wrote a message that is not JSON-RPC: %r" % line[:120])
-                return
             if "method" in m:
                 if "id" in m:
                     self._server_request(m)
@@ -5651,6 +5656,8 @@ class Client:
     # -- requests --------------------------------------------------------------------
     def send(self, method, params=None, *, on_progress=None, modern=None):
         """Send a request and return its PendingRequest (per-request _meta when modern)."""
+        if self.era is None and not self._connecting:
+            self.connect()                 # the first request connects, with or without "with"
         if self._broken is not None:
             raise ClientError(self._broken)
         with self._lock:
@@ -5710,6 +5717,15 @@ class Client:
     # -- era ------------------------------------------------------------------------
     def connect(self):
         """Start the server if needed and settle the era; return self."""
+        if self.era is not None:
+            return self
+        self._connecting = True
+        try:
+            return self._connect()
+        finally:
+            self._connecting = False
+
+    def _connect(self):
         if self._proc is None:
             self.start()
         if self.era_choice in ("auto", "modern"):
@@ -5720,6 +5736,11 @@ class Client:
                 self._adopt_modern(result)
                 return self
             except ProtocolError as e:
+                if self.era_choice == "modern" and e.code != UNSUPPORTED_VERSION:
+                    raise ClientError("the server does not speak protocol %s (it answered "
+                                      "server/discover with %s %s); speak the legacy era "
+                                      "instead (era='legacy', --era legacy)"
+                                      % (MODERN_VERSION, e.code, _short(e.message, 80)))
                 if self.era_choice == "modern" or (e.code == UNSUPPORTED_VERSION and
                                                    isinstance(e.data, dict)):
                     raise
@@ -5843,12 +5864,104 @@ class InProcessClient(Client):
         return 0
 
 
-CLIENT_USAGE = """\
-usage: python mcp_stdio.py inspect [options] -- COMMAND [ARGS...]
-       python mcp_stdio.py call TOOL [JSON_ARGUMENTS] [options] -- COMMAND [ARGS...]
+def _json_config(top, extra=None):
+    def make(name, command, args):
+        entry = dict(extra or {}, command=command, args=args)
+        return json.dumps({top: {name: entry}}, indent=2) + "\n"
+    return make
 
-Start an MCP stdio server (COMMAND, run without a shell) and inspect it, or call
-one of its tools.
+
+def _shell_config(words):
+    def make(name, command, args):
+        import shlex
+        return " ".join(shlex.quote(w) for w in words + [name, "--", command] + args) + "\n"
+    return make
+
+
+def _toml_config(name, command, args):
+    key = name if re.match(r"^[A-Za-z0-9_-]+\Z", name) else json.dumps(name)
+    return "[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n" % (
+        key, json.dumps(command), ", ".join(json.dumps(a) for a in args))
+
+
+# client -> (how to write its configuration, where it goes)
+_CONFIGS = {
+    "claude-desktop": (_json_config("mcpServers"), "claude_desktop_config.json (Settings > "
+                       "Developer > Edit Config), merged into \"mcpServers\""),
+    "claude-code": (_shell_config(["claude", "mcp", "add"]), "run it in a shell"),
+    "cursor": (_json_config("mcpServers"), "~/.cursor/mcp.json or .cursor/mcp.json, merged "
+               "into \"mcpServers\""),
+    "vscode": (_json_config("servers", {"type": "stdio"}), ".vscode/mcp.json, merged into "
+               "\"servers\""),
+    "codex": (_toml_config, "~/.codex/config.toml"),
+    "gemini-cli": (_json_config("mcpServers"), "~/.gemini/settings.json or "
+                   ".gemini/settings.json, merged into \"mcpServers\""),
+}
+
+
+def _config_main(args):
+    """Print a client configuration that starts a server by absolute paths; return the status."""
+    args = list(args)
+    server = []
+    if "--" in args:
+        i = args.index("--")
+        args, server = args[:i], args[i + 1:]
+    name = None
+    if "--name" in args:
+        i = args.index("--name")
+        if i + 1 >= len(args):
+            sys.stderr.write("error: --name needs a value\n")
+            return 2
+        name = args.pop(i + 1)
+        args.pop(i)
+    if any(a in ("-h", "--help") for a in args):
+        sys.stdout.write(_client_usage())
+        return 0
+    if len(args) != 1 or args[0] not in _CONFIGS:
+        sys.stderr.write("error: name one client: %s\n\n%s" % (", ".join(sorted(_CONFIGS)),
+                                                               _client_usage()))
+        return 2
+    if server:
+        script = os.path.abspath(server[0])
+        if not os.path.exists(script):
+            sys.stderr.write("error: %s does not exist\n" % script)
+            return 2
+        command_args = [script] + server[1:]
+        default = os.path.splitext(os.path.basename(script))[0].replace("_", "-")
+    else:
+        command_args = [os.path.abspath(__file__)]
+        default = "mcp-stdio-demo"
+    make, where = _CONFIGS[args[0]]
+    # The interpreter by absolute path: desktop apps start servers with a minimal PATH,
+    # where "python" (or even "python3") may not be found.
+    sys.stdout.write(make(name or default, os.path.abspath(sys.executable), command_args))
+    sys.stderr.write("(for %s: %s)\n" % (args[0], where))
+    return 0
+
+
+def _prog():
+    """How this file was started, for usage lines: the mcp-stdio command, -m or a path."""
+    name = os.path.basename(sys.argv[0] or "")
+    if name.startswith("mcp-stdio"):
+        return "mcp-stdio"
+    if name == "__main__.py" or name == "-m":
+        return "python -m mcp_stdio"
+    return "python mcp_stdio.py"
+
+
+CLIENT_USAGE = """\
+usage: {prog} inspect [options] -- COMMAND [ARGS...]
+       {prog} call TOOL [JSON | KEY=VALUE ...] [options] -- COMMAND [ARGS...]
+       {prog} read URI [options] -- COMMAND [ARGS...]
+       {prog} get PROMPT [KEY=VALUE ...] [options] -- COMMAND [ARGS...]
+       {prog} config CLIENT [--name NAME] [-- SERVER_SCRIPT [ARGS...]]
+
+Start an MCP stdio server (COMMAND, run without a shell) and inspect it, call
+one of its tools, read a resource or get a prompt. KEY=VALUE arguments are
+typed from the tool's input schema (numbers, booleans, JSON arrays and
+objects); one JSON object works too. config prints a ready-to-paste
+configuration for CLIENT ({clients}) that starts SERVER_SCRIPT (default:
+this demo) with this interpreter, by absolute paths.
 
 options:
   --era auto|modern|legacy   era to speak (default auto: probe, then fall back)
@@ -5862,13 +5975,19 @@ with a JSON-RPC error.
 """
 
 
+def _client_usage():
+    return CLIENT_USAGE.format(prog=_prog(), clients=", ".join(sorted(_CONFIGS)))
+
+
 def _client_main(command, args):
-    """The inspect and call commands; return the exit status."""
+    """The inspect, call, read, get and config commands; return the exit status."""
+    if command == "config":
+        return _config_main(args)
     if "--" not in args:
         if any(a in ("-h", "--help") for a in args):
-            sys.stdout.write(CLIENT_USAGE)
+            sys.stdout.write(_client_usage())
             return 0
-        sys.stderr.write("mcp_stdio: put the server command after --\n\n" + CLIENT_USAGE)
+        sys.stderr.write("error: put the server command after --\n\n" + _client_usage())
         return 2
     i = args.index("--")
     opts, server_cmd = args[:i], args[i + 1:]
@@ -5885,66 +6004,233 @@ def _client_main(command, args):
             elif a == "--json":
                 as_json = True
             elif a in ("-h", "--help"):
-                sys.stdout.write(CLIENT_USAGE)
+                sys.stdout.write(_client_usage())
                 return 0
             elif a.startswith("-"):
                 raise ValueError(a)
             else:
                 positional.append(a)
         except ValueError:
-            sys.stderr.write("mcp_stdio: bad argument %r\n\n%s" % (a, CLIENT_USAGE))
+            sys.stderr.write("error: bad argument %r\n\n%s" % (a, _client_usage()))
             return 2
-    if not server_cmd or (command == "inspect" and positional) or \
-            (command == "call" and not 1 <= len(positional) <= 2):
-        sys.stderr.write("mcp_stdio: wrong arguments for %s\n\n%s" % (command, CLIENT_USAGE))
+    wanted = {"inspect": (0, 0), "call": (1, None), "read": (1, 1), "get": (1, None)}[command]
+    if not server_cmd or len(positional) < wanted[0] or (
+            wanted[1] is not None and len(positional) > wanted[1]):
+        sys.stderr.write("error: wrong arguments for %s\n\n%s" % (command, _client_usage()))
         return 2
-    arguments = {}
-    if command == "call" and len(positional) == 2:
-        try:
-            arguments = json.loads(positional[1])
-        except ValueError:
-            arguments = None
-        if not isinstance(arguments, dict):
-            sys.stderr.write("mcp_stdio: the arguments must be a JSON object\n")
-            return 2
+    words = positional[1:]
+    if command == "call" and not (len(words) == 1 and words[0].lstrip().startswith("{")) and \
+            any("=" not in w[1:] for w in words):
+        sys.stderr.write("error: give the arguments as KEY=VALUE words or one JSON object\n")
+        return 2
     client = Client(server_cmd, era=era, revision=revision, timeout=timeout,
                     probe_timeout=min(timeout, 3.0))
     try:
         client.connect()
         if command == "inspect":
-            return _print_inspection(client, as_json)
-        result = client.call_tool(positional[0], arguments)
-        if as_json:
-            sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+            status = _print_inspection(client, as_json)
+        elif command == "read":
+            status = _print_result(client, client.read_resource(positional[0]), as_json)
+        elif command == "get":
+            arguments = _key_values(positional[1:], None)
+            status = _print_result(client, client.get_prompt(positional[0], arguments), as_json)
         else:
-            for block in result.get("content") or []:
-                if block.get("type") == "text" and "structuredContent" not in result:
-                    sys.stdout.write(block.get("text", "") + "\n")
-                elif block.get("type") != "text":
-                    sys.stdout.write("[%s content%s]\n" % (block.get("type"), (
-                        ": " + block.get("uri", block.get("mimeType", "")))))
-            if "structuredContent" in result:
-                sys.stdout.write(json.dumps(result["structuredContent"], indent=2,
-                                            ensure_ascii=False) + "\n")
-        return 1 if result.get("isError") else 0
+            arguments = _call_arguments(client, positional[0], positional[1:])
+            result = client.call_tool(positional[0], arguments, on_progress=_show_progress)
+            status = _print_result(client, result, as_json)
+        if client.skipped_lines:
+            sys.stderr.write("note: skipped %d line(s) on the server's stdout that were not "
+                             "JSON-RPC\n" % client.skipped_lines)
+        return status
+    except _BadArguments as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
     except ProtocolError as e:
-        sys.stderr.write("mcp_stdio: the server answered with error %s: %s\n" % (e.code, e.message))
+        sys.stderr.write("error: the server answered with error %s: %s\n" % (e.code, e.message))
+        _show_stderr(client)
         return 4
     except ClientError as e:
-        sys.stderr.write("mcp_stdio: %s\n" % e)
+        sys.stderr.write("error: %s\n" % e)
         return 3
     finally:
         client.close()
 
 
+class _BadArguments(ValueError):
+    """Arguments on the command line that cannot be sent."""
+
+
+def _call_arguments(client, tool, words):
+    """The arguments of call: one JSON object, or KEY=VALUE words typed from the schema."""
+    if len(words) == 1 and words[0].lstrip().startswith("{"):
+        try:
+            value = json.loads(words[0])
+        except ValueError as e:
+            raise _BadArguments("the arguments are not valid JSON: %s" % e)
+        if not isinstance(value, dict):
+            raise _BadArguments("the arguments must be a JSON object")
+        return value
+    schema = None
+    if words:
+        for t in client.list_tools():
+            if t.get("name") == tool:
+                schema = t.get("inputSchema")
+    return _key_values(words, schema)
+
+
+def _key_values(words, schema):
+    """KEY=VALUE words as a dict; values typed from schema's properties (strings if unknown)."""
+    props = (schema or {}).get("properties") or {}
+    out = {}
+    for word in words:
+        key, eq, text = word.partition("=")
+        if not eq or not key:
+            raise _BadArguments("%r is not KEY=VALUE (or give one JSON object)" % word)
+        types = props.get(key, {}).get("type") if isinstance(props.get(key), dict) else None
+        types = [types] if isinstance(types, str) else (types or [])
+        if types and "string" not in types:
+            try:
+                out[key] = json.loads(text)
+            except ValueError:
+                raise _BadArguments("%s=%s: a %s is expected" % (key, text, "/".join(types)))
+        else:
+            out[key] = text
+    return out
+
+
+def _show_progress(progress, total, message):
+    sys.stderr.write("progress %s%s%s\n" % (progress, "/%s" % total if total is not None else "",
+                                             ": %s" % message if message else ""))
+
+
+def _show_stderr(client):
+    tail = client.stderr.strip()
+    if tail:
+        sys.stderr.write("the server's stderr:\n%s\n" % "\n".join(tail.splitlines()[-20:]))
+
+
+def _print_result(client, result, as_json):
+    """Print a tool, resource or prompt result readably; return the exit status."""
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    else:
+        w = sys.stdout.write
+        for block in _blocks(result):
+            w(block + "\n")
+        structured = result.get("structuredContent")
+        if structured is not None:
+            shown = json.dumps(structured, indent=2, ensure_ascii=False)
+            texts = [b.get("text") for b in result.get("content") or [] if isinstance(b, dict)]
+            if texts != [json.dumps(structured, separators=(",", ":"), ensure_ascii=False)]:
+                w("structured content:\n%s\n" % shown)
+    if result.get("isError"):
+        _show_stderr(client)
+        return 1
+    return 0
+
+
+def _blocks(result):
+    """Readable lines for each content block, resource content or prompt message."""
+    out = []
+    for block in result.get("content") or []:
+        out.append(_block(block))
+    for c in result.get("contents") or []:
+        out.append(_block({"type": "resource", "resource": c}))
+    for m in result.get("messages") or []:
+        out.append("[%s] %s" % (m.get("role"), _block(m.get("content") or {})))
+    if not out and "content" in result:
+        out.append("(no content)")
+    return out
+
+
+def _block(b):
+    kind = b.get("type")
+    if kind == "text":
+        return b.get("text", "")
+    if kind in ("image", "audio"):
+        return "[%s %s, %d bytes]" % (kind, b.get("mimeType"), _b64_size(b.get("data")))
+    if kind == "resource_link":
+        return "[link: %s <%s>]" % (b.get("name"), b.get("uri"))
+    if kind == "resource":
+        r = b.get("resource") or {}
+        head = "[resource %s%s]" % (r.get("uri"), ", " + r["mimeType"] if r.get("mimeType") else "")
+        if "text" in r:
+            return head + "\n" + r["text"]
+        return head[:-1] + ", %d bytes of blob]" % _b64_size(r.get("blob"))
+    return "[%s content]" % kind
+
+
+def _b64_size(data):
+    data = data if isinstance(data, str) else ""
+    return len(data) * 3 // 4 - len(data) + len(data.rstrip("="))
+
+
+def _type_of(schema, root, depth=0):
+    """A short readable type for a JSON Schema: enums, unions, arrays, refs."""
+    if not isinstance(schema, dict) or depth > 4:
+        return "any"
+    if "$ref" in schema and isinstance(schema["$ref"], str):
+        ref = schema["$ref"]
+        target = root
+        for tok in ref.lstrip("#/").split("/") if ref.startswith("#/") else ():
+            target = target.get(_unescape_token(tok), {}) if isinstance(target, dict) else {}
+        name = ref.rsplit("/", 1)[-1]
+        inner = _type_of(target, root, depth + 1) if target is not root else "object"
+        return name if inner == "object" else inner
+    if "enum" in schema and isinstance(schema["enum"], list):
+        return "|".join(json.dumps(v, ensure_ascii=False) for v in schema["enum"][:8]) + (
+            "|..." if len(schema["enum"]) > 8 else "")
+    if "const" in schema:
+        return json.dumps(schema["const"], ensure_ascii=False)
+    for k in ("anyOf", "oneOf"):
+        if isinstance(schema.get(k), list):
+            return "|".join(_type_of(x, root, depth + 1) for x in schema[k])
+    t = schema.get("type")
+    if isinstance(t, list):
+        return "|".join(str(x) for x in t)
+    if t == "array":
+        return "array of %s" % _type_of(schema.get("items"), root, depth + 1) \
+            if isinstance(schema.get("items"), dict) else "array"
+    return t if isinstance(t, str) else "any"
+
+
+def _signature_of(schema):
+    props = (schema or {}).get("properties") or {}
+    required = set((schema or {}).get("required") or [])
+    parts = []
+    for k, v in props.items():
+        part = "%s%s: %s" % (k, "" if k in required else "?", _type_of(v, schema))
+        if isinstance(v, dict) and "default" in v:
+            part += " = %s" % json.dumps(v["default"], ensure_ascii=False)
+        parts.append(part)
+    return "(%s)" % ", ".join(parts)
+
+
+def _first_line(text, width=100):
+    """The first line of text, cut at a word boundary."""
+    line = (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+    if len(line) <= width:
+        return line
+    return line[:width].rsplit(" ", 1)[0] + " ..."
+
+
 def _print_inspection(client, as_json):
     caps = client.server_capabilities
     report = {"era": client.era, "revision": client.revision, "server": client.server_info,
-              "instructions": client.instructions, "capabilities": caps,
-              "tools": client.list_tools() if "tools" in caps else [],
-              "resources": client.list_resources() if "resources" in caps else [],
-              "resourceTemplates": client.list_resource_templates() if "resources" in caps else [],
-              "prompts": client.list_prompts() if "prompts" in caps else []}
+              "instructions": client.instructions, "capabilities": caps, "errors": {}}
+    for key, method, capability in (("tools", "list_tools", "tools"),
+                                    ("resources", "list_resources", "resources"),
+                                    ("resourceTemplates", "list_resource_templates", "resources"),
+                                    ("prompts", "list_prompts", "prompts")):
+        if capability not in caps:
+            report[key] = None               # not offered, unlike an empty list
+            continue
+        try:
+            report[key] = getattr(client, method)()
+        except ProtocolError as e:           # one failing list does not hide the rest
+            report[key] = None
+            report["errors"][key] = "%s: error %s: %s" % (
+                method.replace("list_", "").replace("_", " "), e.code, e.message)
     if as_json:
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return 0
@@ -5956,27 +6242,29 @@ def _print_inspection(client, as_json):
     if client.instructions:
         w("instructions: %s\n" % client.instructions)
 
-    def table(title, rows):
-        w("\n%s (%d)\n" % (title, len(rows)))
-        for row in rows:
-            w("  " + "  ".join(row) + "\n")
-
-    def params(schema):
-        props = (schema or {}).get("properties") or {}
-        req = set((schema or {}).get("required") or [])
-        return ", ".join("%s%s: %s" % (k, "" if k in req else "?",
-                                       v.get("type", "any") if isinstance(v, dict) else "any")
-                         for k, v in props.items())
-    table("tools", [(t["name"], "(%s)" % params(t.get("inputSchema")),
-                     (t.get("description") or "").splitlines()[0][:60] if t.get("description")
-                     else "") for t in report["tools"]])
-    table("resources", [(r["uri"], r.get("name", ""), r.get("mimeType", ""))
-                        for r in report["resources"]])
-    table("resource templates", [(r["uriTemplate"], r.get("name", ""), r.get("mimeType", ""))
-                                 for r in report["resourceTemplates"]])
-    table("prompts", [(p["name"], "(%s)" % ", ".join(
-        a["name"] + ("" if a.get("required") else "?") for a in p.get("arguments") or []))
-        for p in report["prompts"]])
+    def table(title, key, rows):
+        if key in report["errors"]:
+            w("\n%s: failed (%s)\n" % (title, report["errors"][key]))
+        elif report[key] is None:
+            w("\n%s: not offered\n" % title)
+        else:
+            w("\n%s (%d)\n" % (title, len(rows)))
+            for row in rows:
+                w("  " + "  ".join(x for x in row[:-1] if x) + "\n")
+                if row[-1]:
+                    w("      " + row[-1] + "\n")
+    table("tools", "tools", [(t["name"], _signature_of(t.get("inputSchema")),
+                              _first_line(t.get("description")))
+                             for t in report["tools"] or []])
+    table("resources", "resources", [(r["uri"], r.get("name", ""), r.get("mimeType", ""),
+                                      _first_line(r.get("description")))
+                                     for r in report["resources"] or []])
+    table("resource templates", "resourceTemplates",
+          [(r["uriTemplate"], r.get("name", ""), r.get("mimeType", ""),
+            _first_line(r.get("description"))) for r in report["resourceTemplates"] or []])
+    table("prompts", "prompts", [(p["name"], "(%s)" % ", ".join(
+        a["name"] + ("" if a.get("required") else "?") for a in p.get("arguments") or []),
+        _first_line(p.get("description"))) for p in report["prompts"] or []])
     return 0
 
 
@@ -6144,21 +6432,24 @@ Serve the mcp_stdio demo catalog as an MCP server on stdin/stdout, for modern
 countdown and confirm_echo; resources demo://readme, demo://logo.png and the
 template demo://greeting/{name}; the prompt summarize.
 
-Inspect or call any stdio server: python mcp_stdio.py inspect|call ... -- COMMAND [ARGS...]
-(see inspect --help)."""
+Inspect any stdio server: {prog} inspect|call|read|get ... -- COMMAND [ARGS...];
+print a client configuration: {prog} config CLIENT [-- SERVER_SCRIPT] (see inspect --help)."""
 
 
 def main(argv=None):
     """Run the command line (the demo server, or inspect / call); return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] in ("inspect", "call"):
+    if args and args[0] in ("inspect", "call", "read", "get", "config"):
         return _client_main(args[0], args[1:])
-    return demo_server()._command_line(args, "python mcp_stdio.py", _DEMO_ABOUT,
+    return demo_server()._command_line(args, _prog(), _DEMO_ABOUT.replace("{prog}", _prog()),
                                        "mcp_stdio %s\n" % __version__)
 
 
 if __name__ == "__main__":
-    status = main()
+    try:
+        status = main()
+    except BrokenPipeError:          # the reader of our output went away (| head)
+        status = 0
     try:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -4184,8 +4184,9 @@ class ClientTests(unittest.TestCase):
                                      probe_timeout=0.2, **kw)
                 self.addCleanup(c.close)
                 return c
-            with self.assertRaisesRegex(mcp_stdio.ClientError, "not JSON-RPC.*Starting my server"):
-                connect("banner", era="legacy").connect()
+            c = connect("banner", era="legacy").connect()     # skipped, as official SDKs do
+            self.assertEqual((c.skipped_lines, c.problems), (1, [
+                "skipped a line that is not JSON-RPC: b'Starting my server v1.0'"]))
             with self.assertRaisesRegex(mcp_stdio.ClientError, "answered id 1001"):
                 connect("wrong-id", era="legacy").connect()
             with self.assertRaisesRegex(mcp_stdio.ClientError, "no answer to initialize"):
@@ -4194,6 +4195,11 @@ class ClientTests(unittest.TestCase):
                 connect("exit", era="legacy").connect()
             c = connect("legacy-only").connect()      # -32601 to the probe: fall back
             self.assertEqual((c.era, c.revision), ("legacy", "2025-06-18"))
+            with self.assertRaisesRegex(mcp_stdio.ClientError, "the server does not speak "
+                                        "protocol 2026-07-28 .*--era legacy"):
+                connect("legacy-only", era="modern").connect()
+            c = connect("legacy-only", era="legacy")
+            self.assertEqual(c.list_tools(), [])     # the first request connects
             c = connect("answers-notifications", era="legacy").connect()
             c.list_tools()
             time.sleep(0.2)
@@ -4227,7 +4233,17 @@ class ClientCommandLine(unittest.TestCase):
 
     def test_call(self):
         r = self.run_cli("call", "echo", '{"text": "hello"}', "--", *SERVE)
-        self.assertEqual((r.returncode, r.stdout), (0, b'{\n  "text": "hello"\n}\n'))
+        self.assertEqual((r.returncode, r.stdout),
+                         (0, b'hello\nstructured content:\n{\n  "text": "hello"\n}\n'))
+        r = self.run_cli("call", "add", "a=1", "b=2.5", "--", *SERVE)    # typed from the schema
+        self.assertEqual((r.returncode, r.stdout), (0, b'{"sum":3.5}\n'))
+        r = self.run_cli("call", "add", "a=one", "--", *SERVE)
+        self.assertEqual((r.returncode, r.stderr), (2, b"error: a=one: a number is expected\n"))
+        r = self.run_cli("call", "add", '{"a": 1', "--", *SERVE)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"error: the arguments are not valid JSON: Expecting", r.stderr)
+        r = self.run_cli("call", "countdown", "seconds=0.2", "--", *SERVE)
+        self.assertEqual(r.stderr, b"progress 1/2: 1 of 2 steps\nprogress 2/2: 2 of 2 steps\n")
         r = self.run_cli("call", "divide", '{"dividend": 1, "divisor": 0}', "--",
                          *SERVE)
         self.assertEqual((r.returncode, r.stdout),
@@ -4237,6 +4253,59 @@ class ClientCommandLine(unittest.TestCase):
         self.assertIn(b"Unknown tool", r.stderr)
         r = self.run_cli("call", "add", '{"a": 1, "b": 2}', "--json", "--", *SERVE)
         self.assertEqual(json.loads(r.stdout)["structuredContent"], {"sum": 3})
+
+    def test_read_get_and_content_blocks(self):
+        r = self.run_cli("read", "demo://logo.png", "--", *SERVE)
+        self.assertEqual((r.returncode, r.stdout),
+                         (0, b"[resource demo://logo.png, image/png, %d bytes of blob]\n"
+                          % len(mcp_stdio._DEMO_PNG)))
+        r = self.run_cli("get", "summarize", "text=hello", "style=short", "--", *SERVE)
+        self.assertEqual(r.stdout, b"[user] Summarize the following text (style: short):\n\n"
+                                   b"hello\n")
+        self.assertEqual(mcp_stdio._blocks({"content": [
+            mcp_stdio.image(b"\x89PNG"), mcp_stdio.resource_link("file:///a", "a"),
+            mcp_stdio.embedded_resource("file:///b", "body", mime_type="text/plain")]}),
+            ["[image image/png, 4 bytes]", "[link: a <file:///a>]",
+             "[resource file:///b, text/plain]\nbody"])
+
+    def test_signatures_show_types_enums_and_defaults(self):
+        schema = {"type": "object", "$defs": {"Mode": {"enum": ["fast", "slow"]}},
+                  "properties": {"q": {"type": "string"},
+                                 "mode": {"$ref": "#/$defs/Mode", "default": "fast"},
+                                 "n": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                                 "tags": {"type": "array", "items": {"type": "string"}},
+                                 "kind": {"type": ["boolean", "string"]}},
+                  "required": ["q"]}
+        self.assertEqual(mcp_stdio._signature_of(schema),
+                         '(q: string, mode?: "fast"|"slow" = "fast", n?: integer|null, '
+                         'tags?: array of string, kind?: boolean|string)')
+        self.assertEqual(mcp_stdio._first_line("word " * 30, 22), "word word word word ...")
+
+    def test_config_for_each_client(self):
+        script = os.path.join(HERE, "examples", "notes_server.py")
+        for client in ("claude-desktop", "cursor", "gemini-cli", "vscode"):
+            r = self.run_cli("config", client, "--", script)
+            self.assertEqual(r.returncode, 0)
+            config = json.loads(r.stdout)
+            entry = list(config.values())[0]["notes-server"]
+            self.assertEqual((entry["command"], entry["args"]), (sys.executable, [script]))
+            self.assertTrue(os.path.isabs(entry["command"]))
+        r = self.run_cli("config", "claude-code", "--name", "notes", "--", script)
+        self.assertEqual(r.stdout.decode(), "claude mcp add notes -- %s %s\n"
+                         % (sys.executable, script))
+        r = self.run_cli("config", "codex")
+        self.assertEqual(r.stdout.decode(), '[mcp_servers.mcp-stdio-demo]\ncommand = %s\n'
+                         'args = [%s]\n' % (json.dumps(sys.executable), json.dumps(SERVER)))
+        r = self.run_cli("config", "notepad")
+        self.assertEqual(r.returncode, 2)
+        # The printed configuration starts the server with a PATH that has no python at all.
+        r = self.run_cli("config", "claude-desktop", "--", script)
+        entry = json.loads(r.stdout)["mcpServers"]["notes-server"]
+        with tempfile.TemporaryDirectory() as tmp:
+            c = mcp_stdio.Client([entry["command"]] + entry["args"], timeout=TIMEOUT,
+                                 env={"PATH": tmp, "NOTES_DIR": tmp})
+            with c:
+                self.assertIn("add_note", [t["name"] for t in c.list_tools()])
 
     def test_usage_and_failures(self):
         for args in (["inspect"], ["call", "echo", "[1]", "--", "x"], ["call", "--", "x"],
