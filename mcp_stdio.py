@@ -4297,10 +4297,11 @@ class Server(_Decorators):
         for conn in list(self._connections):
             conn.resource_updated(uri)
 
-    def freeze(self):
+    def freeze(self, report=None):
         """Check the grants and start offering the catalog (done when serving starts).
 
         Options are fixed from then on; the catalog too, unless the server is live.
+        Warnings about what real clients refuse go to report(line) (default: stderr).
         """
         with self._lock:
             if self._frozen:
@@ -4311,7 +4312,7 @@ class Server(_Decorators):
                 _granted(dict(self.resources, **self.templates), self.grant_resources,
                          "grant_resources", "resource")
             for warning in self._portability_warnings():
-                _diag("warning: " + warning)
+                (report or _report)("warning: " + warning)
             self.catalog = self._granted_catalog()
             self.catalog.generation = dict.fromkeys(_LIST_KINDS, 0)
             offered = {"logging"}
@@ -4368,7 +4369,7 @@ class Server(_Decorators):
         schedule(fn) running fn soon (change notifications are coalesced until
         then; by default fn runs at once). Close it with conn.close().
         """
-        self.freeze()
+        self.freeze(report)
         if wall_clock is None:
             import time
             wall_clock = time.time
@@ -6019,9 +6020,13 @@ def _client_main(command, args):
         sys.stderr.write("error: wrong arguments for %s\n\n%s" % (command, _client_usage()))
         return 2
     words = positional[1:]
-    if command == "call" and not (len(words) == 1 and words[0].lstrip().startswith("{")) and \
-            any("=" not in w[1:] for w in words):
-        sys.stderr.write("error: give the arguments as KEY=VALUE words or one JSON object\n")
+    try:                               # what can be checked before starting the server
+        if command == "call" and len(words) == 1 and words[0].lstrip().startswith("{"):
+            _call_arguments(None, positional[0], words)
+        elif any("=" not in w[1:] for w in words):
+            raise _BadArguments("give the arguments as KEY=VALUE words or one JSON object")
+    except _BadArguments as e:
+        sys.stderr.write("error: %s\n" % e)
         return 2
     client = Client(server_cmd, era=era, revision=revision, timeout=timeout,
                     probe_timeout=min(timeout, 3.0))

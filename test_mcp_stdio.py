@@ -2271,7 +2271,7 @@ class Engine(unittest.TestCase):
         self.assertEqual(json.loads(self.out.pop())["result"], {"content": [{"type": "text",
                          "text": "Tool 'lookup' failed: KeyError (incident abababab); the details "
                                  "are in the server log."}], "isError": True})
-        (line, detail), = self.reports
+        (line, detail), = [r for r in self.reports if not r[0].startswith("warning: ")]
         self.assertEqual(line, 'incident abababab in tool "lookup": KeyError')
         self.assertTrue(detail.startswith("Traceback (most recent call last):\n"))
         self.assertTrue(detail.endswith("KeyError: 'secret'\n"))
@@ -2545,7 +2545,7 @@ class Concurrency(ScriptTest):
         for i in range(4):                      # four threads stuck: the cap for one worker
             r = p.request(call_msg(i, "sleepy", {"seconds": 5}))
             self.assertIn("timed out", r["result"]["content"][0]["text"])
-            time.sleep(0.4)                     # counted as stuck 0.25 s after its timeout
+            time.sleep(0.3)                     # counted as stuck 0.25 s after its timeout
         r = p.request(call_msg(5, "quick"))
         self.assertEqual(r["result"], {"content": [{"type": "text", "text": "The server is busy: "
                          "4 calls are stuck in handlers that ignored their timeout; try again "
@@ -3967,14 +3967,11 @@ class SchemasFromHints(unittest.TestCase):
             mcp_stdio.Tool("n" * 70, lambda a, c: "x", description="d"),
             mcp_stdio.Tool("fine", lambda a, c: "x", description="d"),
             mcp_stdio.Tool("mute", lambda a, c: "x")])
-        err = io.StringIO()
-        mcp_stdio._DIAG_STATE.update(last=None, repeats=0)   # no count from earlier tests
-        with contextlib.redirect_stderr(err):
-            connect(server)
-        lines = err.getvalue().splitlines()
+        lines = connect(server).reports
         self.assertEqual(len(lines), 5, lines)
-        self.assertTrue(all(line.startswith("mcp_stdio: warning: ") for line in lines))
-        self.assertIn("'a.b': description is 2100 characters", err.getvalue())
+        self.assertTrue(all(line.startswith("warning: ") for line in lines))
+        self.assertIn("warning: tool 'a.b': description is 2100 characters; some hosts cut it at 2048",
+                      lines)
         self.assertIn("tool 'mute' has no description: the model sees only its name", lines[-1])
 
     def test_mistakes_are_refused_at_registration(self):
@@ -4210,6 +4207,44 @@ class ClientTests(unittest.TestCase):
             mcp_stdio.Client("python server.py")
 
 
+class ConfigCommand(unittest.TestCase):
+    """config: client configurations that start a server by absolute paths (in-process)."""
+
+    def run_cli(self, *args):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = mcp_stdio.main(list(args))
+        return subprocess.CompletedProcess(args, code, out.getvalue().encode(),
+                                           err.getvalue().encode())
+
+    def test_config_for_each_client(self):
+        script = os.path.join(HERE, "examples", "notes_server.py")
+        for client in ("claude-desktop", "cursor", "gemini-cli", "vscode"):
+            r = self.run_cli("config", client, "--", script)
+            self.assertEqual(r.returncode, 0)
+            config = json.loads(r.stdout)
+            entry = list(config.values())[0]["notes-server"]
+            self.assertEqual((entry["command"], entry["args"]), (sys.executable, [script]))
+            self.assertTrue(os.path.isabs(entry["command"]))
+        r = self.run_cli("config", "claude-code", "--name", "notes", "--", script)
+        self.assertEqual(r.stdout.decode(), "claude mcp add notes -- %s %s\n"
+                         % (sys.executable, script))
+        r = self.run_cli("config", "codex")
+        self.assertEqual(r.stdout.decode(), '[mcp_servers.mcp-stdio-demo]\ncommand = %s\n'
+                         'args = [%s]\n' % (json.dumps(sys.executable), json.dumps(SERVER)))
+        r = self.run_cli("config", "notepad")
+        self.assertEqual(r.returncode, 2)
+        # The printed configuration starts the server with a PATH that has no python at all.
+        r = self.run_cli("config", "claude-desktop", "--", script)
+        entry = json.loads(r.stdout)["mcpServers"]["notes-server"]
+        with tempfile.TemporaryDirectory() as tmp:
+            c = mcp_stdio.Client([entry["command"]] + entry["args"], timeout=TIMEOUT,
+                                 env={"PATH": tmp, "NOTES_DIR": tmp})
+            with c:
+                self.assertIn("add_note", [t["name"] for t in c.list_tools()])
+
+
+
 class ClientCommandLine(unittest.TestCase):
 
     def run_cli(self, *args):
@@ -4237,8 +4272,14 @@ class ClientCommandLine(unittest.TestCase):
                          (0, b'hello\nstructured content:\n{\n  "text": "hello"\n}\n'))
         r = self.run_cli("call", "add", "a=1", "b=2.5", "--", *SERVE)    # typed from the schema
         self.assertEqual((r.returncode, r.stdout), (0, b'{"sum":3.5}\n'))
-        r = self.run_cli("call", "add", "a=one", "--", *SERVE)
-        self.assertEqual((r.returncode, r.stderr), (2, b"error: a=one: a number is expected\n"))
+        schema = {"properties": {"a": {"type": "number"}, "s": {"type": "string"},
+                                 "f": {"type": ["boolean", "null"]}, "l": {"type": "array"}}}
+        self.assertEqual(mcp_stdio._key_values(["a=1.5", "s=1.5", "f=true", "l=[1,2]", "x=y"],
+                                               schema),
+                         {"a": 1.5, "s": "1.5", "f": True, "l": [1, 2], "x": "y"})
+        with self.assertRaises(ValueError) as cm:
+            mcp_stdio._key_values(["a=one"], schema)
+        self.assertEqual(str(cm.exception), "a=one: a number is expected")
         r = self.run_cli("call", "add", '{"a": 1', "--", *SERVE)
         self.assertEqual(r.returncode, 2)
         self.assertIn(b"error: the arguments are not valid JSON: Expecting", r.stderr)
@@ -4280,32 +4321,6 @@ class ClientCommandLine(unittest.TestCase):
                          '(q: string, mode?: "fast"|"slow" = "fast", n?: integer|null, '
                          'tags?: array of string, kind?: boolean|string)')
         self.assertEqual(mcp_stdio._first_line("word " * 30, 22), "word word word word ...")
-
-    def test_config_for_each_client(self):
-        script = os.path.join(HERE, "examples", "notes_server.py")
-        for client in ("claude-desktop", "cursor", "gemini-cli", "vscode"):
-            r = self.run_cli("config", client, "--", script)
-            self.assertEqual(r.returncode, 0)
-            config = json.loads(r.stdout)
-            entry = list(config.values())[0]["notes-server"]
-            self.assertEqual((entry["command"], entry["args"]), (sys.executable, [script]))
-            self.assertTrue(os.path.isabs(entry["command"]))
-        r = self.run_cli("config", "claude-code", "--name", "notes", "--", script)
-        self.assertEqual(r.stdout.decode(), "claude mcp add notes -- %s %s\n"
-                         % (sys.executable, script))
-        r = self.run_cli("config", "codex")
-        self.assertEqual(r.stdout.decode(), '[mcp_servers.mcp-stdio-demo]\ncommand = %s\n'
-                         'args = [%s]\n' % (json.dumps(sys.executable), json.dumps(SERVER)))
-        r = self.run_cli("config", "notepad")
-        self.assertEqual(r.returncode, 2)
-        # The printed configuration starts the server with a PATH that has no python at all.
-        r = self.run_cli("config", "claude-desktop", "--", script)
-        entry = json.loads(r.stdout)["mcpServers"]["notes-server"]
-        with tempfile.TemporaryDirectory() as tmp:
-            c = mcp_stdio.Client([entry["command"]] + entry["args"], timeout=TIMEOUT,
-                                 env={"PATH": tmp, "NOTES_DIR": tmp})
-            with c:
-                self.assertIn("add_note", [t["name"] for t in c.list_tools()])
 
     def test_usage_and_failures(self):
         for args in (["inspect"], ["call", "echo", "[1]", "--", "x"], ["call", "--", "x"],
@@ -4590,7 +4605,7 @@ class _Outcome(unittest.TestResult):
 class _Overlapped(unittest.TestSuite):
     """Runs its tests on a few threads and replays their outcomes in order."""
 
-    WIDTH = 3
+    WIDTH = 4
 
     def run(self, result, debug=False):
         from concurrent.futures import ThreadPoolExecutor
