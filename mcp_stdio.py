@@ -4418,16 +4418,20 @@ class Server(_Decorators):
         if finish is not None:
             finish()
 
-    def run(self, argv=None):
+    def run(self, argv=None, *, own_options=None):
         """Serve on stdin/stdout until EOF and return the exit status.
 
         The command-line options (--tools, --workers, --timeout, ...) are read
         from argv (default: sys.argv[1:]); --help lists them under this
-        server's name, --version prints its name and version.
+        server's name, --version prints its name and version. A server with
+        options of its own parses them first (argparse's parse_known_args) and
+        passes the rest here; own_options, lines such as
+        "  --notes-dir DIR   where notes are kept", are added to --help.
         """
-        return self._command_line(sys.argv[1:] if argv is None else argv)
+        return self._command_line(sys.argv[1:] if argv is None else argv,
+                                  own_options=own_options)
 
-    def _command_line(self, args, prog=None, about=None, version_line=None):
+    def _command_line(self, args, prog=None, about=None, version_line=None, own_options=None):
         if prog is None:
             prog = "python " + os.path.basename(sys.argv[0] or "server.py")
         if about is None:
@@ -4435,7 +4439,7 @@ class Server(_Decorators):
                     "(initialize) clients.%s" % (self.title or self.name, self.version,
                                                  MODERN_VERSION, "\n\n" + self.description
                                                  if self.description else "")
-        usage = _usage(prog, about)
+        usage = _usage(prog, about, own_options)
         options = _parse_options(args, usage, version_line or "%s %s\n" % (self.name,
                                                                           self.version))
         if isinstance(options, int):
@@ -4594,9 +4598,11 @@ def _granted(table, grant, grant_name, noun):
     return {k: v for k, v in table.items() if k in set(grant)}
 
 
-def _usage(prog, about):
-    """The --help text of a server: its summary and the options table."""
+def _usage(prog, about, own_options=None):
+    """The --help text of a server: its summary, its own options and the options table."""
     lines = ["usage: %s [options]" % prog, "", about, "", "options:"]
+    if own_options:
+        lines.extend(own_options)
     for o in _OPTIONS:
         head = "  %s %s" % (o.flag, o.metavar) if o.metavar else "  " + o.flag
         default = "" if o.default in (None, False) else " (default %s)" % (

@@ -4061,6 +4061,35 @@ class Examples(ProcTest):
                 self.assertEqual(p.close(), 0)
 
 
+class UserCommandLine(unittest.TestCase):
+    """A user's server has its own command line: name, version, options of its own."""
+
+    def run_server(self, *args, input=b""):
+        return subprocess.run([sys.executable, os.path.join(HERE, "examples", "notes_server.py")]
+                              + list(args), input=input, capture_output=True, timeout=TIMEOUT)
+
+    def test_help_version_and_own_options(self):
+        r = self.run_server("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertTrue(r.stdout.startswith(b"usage: python notes_server.py [options]\n\nServe "
+                                            b"notes 1.0 as an MCP server"))
+        self.assertIn(b"  --notes-dir DIR     where the notes are kept", r.stdout)
+        self.assertIn(b"  --workers N", r.stdout)
+        self.assertEqual(self.run_server("--version").stdout, b"notes 1.0\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "kept.txt"), "w") as f:
+                f.write("x")
+            msgs = [init_msg(), req_msg(2, "resources/list")]
+            r = self.run_server("--notes-dir", tmp, "--workers", "2",
+                                input=b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        listed = json.loads(r.stdout.splitlines()[1])["result"]["resources"]
+        self.assertEqual([x["uri"] for x in listed], ["notes://kept"])
+        r = self.run_server("--nope")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"error: unknown argument '--nope'", r.stderr)
+
+
 EXAMPLE_CALLS = {
     "notes_server.py": [
         ("add_note", {"name": "groceries", "text": "eggs, milk"},
@@ -4579,7 +4608,7 @@ if __name__ == "__main__":
 # them; they run three at a time, each test's outcome reported in order. Every
 # other test runs alone, as usual.
 PARALLEL_CLASSES = ("Framing", "ScriptTools", "CommandLine", "Concurrency", "Adversarial",
-                    "Lifespan",
+                    "Lifespan", "UserCommandLine",
                     "Examples", "ClientTests", "ClientCommandLine", "ElicitationLegacy",
                     "OfficialSDK")
 

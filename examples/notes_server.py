@@ -1,6 +1,6 @@
 """A notes server: tools to add and search notes, each note a resource, and a prompt.
 
-Run it:  python examples/notes_server.py      (notes live in $NOTES_DIR, default ./notes)
+Run it:  python3 examples/notes_server.py [--notes-dir DIR]   (default $NOTES_DIR, or ./notes)
 """
 
 import os
@@ -112,4 +112,15 @@ for _file in sorted(os.listdir(NOTES)) if os.path.isdir(NOTES) else []:
         _list_note(_file[:-4])
 
 if __name__ == "__main__":
-    raise SystemExit(server.run())
+    # Options of our own come first; the rest are the server's (--workers, --help, ...).
+    import argparse
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--notes-dir")
+    mine, rest = parser.parse_known_args()
+    if mine.notes_dir:
+        NOTES = os.path.abspath(mine.notes_dir)
+        for _file in sorted(os.listdir(NOTES)) if os.path.isdir(NOTES) else []:
+            if _file.endswith(".txt"):
+                _list_note(_file[:-4])
+    raise SystemExit(server.run(rest, own_options=[
+        "  --notes-dir DIR     where the notes are kept (default $NOTES_DIR or ./notes)"]))
