@@ -5951,7 +5951,8 @@ def _prog():
     name = os.path.basename(sys.argv[0] or "")
     if name.startswith("mcp-stdio"):
         return "mcp-stdio"
-    if name == "__main__.py" or name == "-m":
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is not None and spec.name == "mcp_stdio":     # python -m mcp_stdio
         return "python -m mcp_stdio"
     return "python mcp_stdio.py"
 

@@ -1765,6 +1765,17 @@ class ScriptTools(ScriptTest):
                                          b"JSON-RPC messages on stdin" % mcp_stdio.__version__.encode()))
         self.assertIn(b"Ctrl-D", first)
 
+    def test_the_call_command_shows_an_incident(self):
+        r = subprocess.run(SERVE + ["call", "boom", "--", sys.executable, self.script],
+                           capture_output=True, cwd=HERE, timeout=TIMEOUT)
+        self.assertEqual(r.returncode, 1)
+        self.assertRegex(r.stdout, rb"^Tool 'boom' failed: RuntimeError \(incident [0-9a-f]{8}\)")
+        incident = r.stdout.split(b"incident ")[1][:8]
+        self.assertIn(b"the server's stderr:\n", r.stderr)
+        self.assertIn(b"\nmcp_stdio: incident " + incident + b" in tool \"boom\": RuntimeError",
+                      r.stderr)
+        self.assertIn(b"RuntimeError: secret internal detail", r.stderr)
+
     def test_sigterm_finishes_the_line_being_written(self):
         p = subprocess.Popen([sys.executable, self.script, "max_response=8000000"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -4124,12 +4135,22 @@ BROKEN_SERVER = textwrap.dedent("""
         if mode == "silent" or "id" not in msg:
             continue
         rid = msg["id"] + 1000 if mode == "wrong-id" else msg["id"]
-        if mode == "legacy-only" and msg["method"] == "server/discover":
+        if mode == "partial" and msg["method"] == "resources/templates/list":
+            print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601,
+                              "message": "Method not found"}}), flush=True)
+            continue
+        if mode == "partial" and msg["method"] == "resources/list":
+            print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"resources": [
+                {"uri": "a://b", "name": "b"}]}}), flush=True)
+            continue
+        if mode in ("legacy-only", "partial") and msg["method"] == "server/discover":
             print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601,
                               "message": "Method not found"}}), flush=True)
             continue
         result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
                   "serverInfo": {"name": "broken", "version": "0"}}
+        if mode == "partial":
+            result["capabilities"]["resources"] = {}
         if msg["method"] == "tools/list":
             result = {"tools": []}
         print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}), flush=True)
@@ -4350,6 +4371,27 @@ class ClientCommandLine(unittest.TestCase):
                          '(q: string, mode?: "fast"|"slow" = "fast", n?: integer|null, '
                          'tags?: array of string, kind?: boolean|string)')
         self.assertEqual(mcp_stdio._first_line("word " * 30, 22), "word word word word ...")
+
+    def test_inspection_survives_a_failing_list(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "broken.py")
+            with open(script, "w") as f:
+                f.write(BROKEN_SERVER)
+            r = self.run_cli("inspect", "--", sys.executable, script, "partial")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout.decode()
+        self.assertIn("tools (0)", out)
+        self.assertIn("resources (1)\n  a://b  b\n", out)
+        self.assertIn("resource templates: failed (resource templates: error -32601: Method not "
+                      "found)", out)
+        self.assertIn("prompts: not offered", out)
+
+    def test_usage_names_how_it_was_started(self):
+        r = self.run_cli("inspect", "--help")              # started as python -m mcp_stdio
+        self.assertTrue(r.stdout.startswith(b"usage: python -m mcp_stdio inspect"))
+        r = subprocess.run([sys.executable, SERVER, "--help"], capture_output=True,
+                           timeout=TIMEOUT)
+        self.assertTrue(r.stdout.startswith(b"usage: python mcp_stdio.py [options]"))
 
     def test_usage_and_failures(self):
         for args in (["inspect"], ["call", "echo", "[1]", "--", "x"], ["call", "--", "x"],
