@@ -6115,7 +6115,13 @@ def _show_progress(progress, total, message):
                                              ": %s" % message if message else ""))
 
 
-def _show_stderr(client):
+def _show_stderr(client, settle=1.0):
+    """Show the tail of the server's stderr once it stops growing (it trails stdout)."""
+    import time
+    end, seen = _monotonic() + settle, None
+    while _monotonic() < end and client.stderr != seen:
+        seen = client.stderr
+        time.sleep(0.05)
     tail = client.stderr.strip()
     if tail:
         sys.stderr.write("the server's stderr:\n%s\n" % "\n".join(tail.splitlines()[-20:]))
