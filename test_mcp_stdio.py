@@ -1943,8 +1943,8 @@ class Lifespan(ProcTest):
         self.assertIn(b"lifespan teardown failed: RuntimeError", p.stderr)
 
 
-class InProcess(unittest.TestCase):
-    """InProcessClient: the methods of Client over a Server object in this process."""
+class InProcessBytes(unittest.TestCase):
+    """InProcessClient and a real process exchange the same bytes."""
 
     def example(self, name):
         import runpy
@@ -1959,12 +1959,10 @@ class InProcess(unittest.TestCase):
                     folder = os.path.join(tmp, "local" if local else "process")
                     lines = []
                     if local:
-                        os.environ["NOTES_DIR"] = folder
-                        try:
-                            server = self.example("notes_server.py")["server"]
-                        finally:
-                            del os.environ["NOTES_DIR"]
-                        client = mcp_stdio.InProcessClient(server, era=era, transcript=lines)
+                        example = self.example("notes_server.py")
+                        example["NOTES"] = folder          # what NOTES_DIR sets in a process
+                        client = mcp_stdio.InProcessClient(example["server"], era=era,
+                                                           transcript=lines)
                     else:
                         client = mcp_stdio.Client([sys.executable, script], era=era,
                                                   transcript=lines, timeout=TIMEOUT,
@@ -1990,6 +1988,14 @@ class InProcess(unittest.TestCase):
                 heard = [sorted(line for way, line in t if b'"id"' not in line and
                                 way == "received") for t in transcripts]
                 self.assertEqual(heard[0], heard[1])
+
+
+class InProcess(unittest.TestCase):
+    """InProcessClient: the methods of Client over a Server object in this process."""
+
+    def example(self, name):
+        import runpy
+        return runpy.run_path(os.path.join(HERE, "examples", name), run_name="example")
 
     def test_a_tool_test_in_microseconds(self):
         server = mcp_stdio.Server("calc", "1.0")
@@ -3407,6 +3413,9 @@ class Fuzz(ProcTest):
                 else:
                     fuzz_engine(self, 7 + i, era, 1500)
 
+class FuzzProcesses(ProcTest):
+    """The fuzzer through real server processes (framing, splits, the runtime)."""
+
     def test_processes(self):
         total = int(os.environ.get("MCP_STDIO_FUZZ", "0")) // 20
         for i, era in enumerate(FUZZ_ERAS):
@@ -4650,7 +4659,7 @@ if __name__ == "__main__":
 # them; they run three at a time, each test's outcome reported in order. Every
 # other test runs alone, as usual.
 PARALLEL_CLASSES = ("Framing", "ScriptTools", "CommandLine", "Concurrency", "Adversarial",
-                    "Lifespan", "UserCommandLine",
+                    "Lifespan", "UserCommandLine", "FuzzProcesses", "InProcessBytes",
                     "Examples", "ClientTests", "ClientCommandLine", "ElicitationLegacy",
                     "OfficialSDK")
 
