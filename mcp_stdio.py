@@ -54,6 +54,17 @@ __all__ = [
 ]
 
 
+_PATTERNS = {}
+
+
+def _pattern(source):
+    """The regular expression source, compiled on first use: start-up compiles none."""
+    rx = _PATTERNS.get(source)
+    if rx is None:
+        rx = _PATTERNS[source] = re.compile(source)
+    return rx
+
+
 ###############################################################################
 # JSON Schema 2020-12 subset checker ##########################################
 ###############################################################################
@@ -197,7 +208,7 @@ def _subschemas(s, where):
             yield k, v, "%s/%s" % (where, k)
 
 
-_ANCHOR_RE = re.compile(r"^[A-Za-z_][-A-Za-z0-9._]*$")
+_ANCHOR_RE = r"^[A-Za-z_][-A-Za-z0-9._]*$"
 
 
 class _Abort(Exception):
@@ -415,7 +426,7 @@ class _Compiler:
             return
         a = s.get("$anchor")
         if a is not None:
-            if not isinstance(a, str) or not _ANCHOR_RE.match(a):
+            if not isinstance(a, str) or not _pattern(_ANCHOR_RE).match(a):
                 raise SchemaError("%s/$anchor: %s is not a valid anchor name" % (where, _short(a)))
             if a in self.anchors and self.anchors[a] is not s:
                 raise SchemaError("%s/$anchor: duplicate anchor %r" % (where, a))
@@ -1306,15 +1317,15 @@ def _large_encoder():
         return q
     return _c_make_encoder(None, _not_json, quote, None, ":", ",", False, False, False)
 
-_SURROGATE_RE = re.compile("[\ud800-\udfff]")
-_STRING_RE = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_SURROGATE_RE = "[\ud800-\udfff]"
+_STRING_RE = rb'"(?:[^"\\]|\\.)*"'
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
 def _nesting(line):
     """Return the deepest nesting of arrays and objects in a JSON text (strings skipped)."""
     if line.find(b'"') >= 0:
-        line = _STRING_RE.sub(b"", line)
+        line = _pattern(_STRING_RE).sub(b"", line)
     depth = deepest = 0
     for c in line.translate(None, _NOT_BRACKETS):
         if c == 91 or c == 123:
@@ -1328,7 +1339,7 @@ def _nesting(line):
 
 def _has_surrogate(v):
     if isinstance(v, str):
-        return _SURROGATE_RE.search(v) is not None
+        return _pattern(_SURROGATE_RE).search(v) is not None
     if isinstance(v, dict):
         return any(_has_surrogate(k) or _has_surrogate(x) for k, x in v.items())
     if isinstance(v, list):
@@ -1468,8 +1479,8 @@ class CatalogError(ValueError):
     """A tool or server definition is invalid; the message names the tool and the problem."""
 
 
-_TOOL_NAME_RE = re.compile(r"^[A-Za-z0-9_.\-]{1,128}\Z")
-_BASE64_RE = re.compile(r"^[A-Za-z0-9+/]*={0,2}\Z")
+_TOOL_NAME_RE = r"^[A-Za-z0-9_.\-]{1,128}\Z"
+_BASE64_RE = r"^[A-Za-z0-9+/]*={0,2}\Z"
 _LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 _LEVEL_RANK = {name: i for i, name in enumerate(_LEVELS)}
 
@@ -1483,8 +1494,9 @@ class Tool:
     """
 
     def __init__(self, name, handler, *, input_schema=None, output_schema=None, title=None,
-                 description=None, annotations=None, icons=None, timeout=None, meta=None):
-        if not isinstance(name, str) or not _TOOL_NAME_RE.match(name):
+                 description=None, annotations=None, icons=None, timeout=None, meta=None,
+                 lazy=False):
+        if not isinstance(name, str) or not _pattern(_TOOL_NAME_RE).match(name):
             raise CatalogError("tool %r: the name must be 1-128 characters of A-Z, a-z, 0-9, "
                                "'_', '-' or '.'" % (name,))
         if not callable(handler):
@@ -1494,9 +1506,10 @@ class Tool:
         if not isinstance(input_schema, dict) or input_schema.get("type") != "object":
             raise CatalogError("tool %r: inputSchema must be a JSON Schema object with "
                                "\"type\": \"object\" at its root" % name)
-        self.input_validator = _compile_for("tool %r: input" % name, input_schema)
-        self.output_validator = (None if output_schema is None
-                                 else _compile_for("tool %r: output" % name, output_schema))
+        if not lazy:      # lazy=True: schemas known to be valid, compiled on first use
+            self.input_validator = _compile_for("tool %r: input" % name, input_schema)
+            self.output_validator = (None if output_schema is None
+                                     else _compile_for("tool %r: output" % name, output_schema))
         if timeout is not None and (not _is_number(timeout) or timeout <= 0):
             raise CatalogError("tool %r: timeout must be a positive number of seconds" % name)
         _check_meta_fields("tool %r" % name, title, description, annotations, icons)
@@ -1513,6 +1526,18 @@ class Tool:
         self.nullable = frozenset()    # optional parameters for which null means "absent"
         # A legacy client gets structuredContent only where it must be an object.
         self._object_output = output_schema is None or _object_rooted(output_schema)
+
+    def __getattr__(self, attr):
+        # Only reached for validators not yet compiled (lazy=True); then they are set.
+        if attr == "input_validator":
+            self.input_validator = _compile_for("tool %r: input" % self.name,
+                                                self.input_schema)
+            return self.input_validator
+        if attr == "output_validator":
+            self.output_validator = (None if self.output_schema is None else _compile_for(
+                "tool %r: output" % self.name, self.output_schema))
+            return self.output_validator
+        raise AttributeError(attr)
 
     def describe(self, revision):
         """Return the Tool object of tools/list, shaped for a protocol revision."""
@@ -1590,7 +1615,7 @@ def _check_content(blocks):
             if not isinstance(b.get(f), kind):
                 return "content[%d] (%s) needs a %s %r" % (i, b["type"], kind.__name__, f)
         if b["type"] in ("image", "audio") and (len(b["data"]) % 4 or
-                                                 not _BASE64_RE.match(b["data"])):
+                                                 not _pattern(_BASE64_RE).match(b["data"])):
             return "content[%d] (%s) data is not base64" % (i, b["type"])
         if b["type"] == "resource":
             r = b["resource"]
@@ -1696,7 +1721,7 @@ class Resource:
         return _describe(self, revision, {"uri": self.uri})
 
 
-_TEMPLATE_VAR_RE = re.compile(r"\{([+]?)([A-Za-z0-9_]+)\}")
+_TEMPLATE_VAR_RE = r"\{([+]?)([A-Za-z0-9_]+)\}"
 
 
 class ResourceTemplate:
@@ -1719,7 +1744,7 @@ class ResourceTemplate:
             raise CatalogError("%s: a name is required" % owner)
         _check_meta_fields(owner, title, description, annotations, icons)
         pattern, pos, names = [], 0, []
-        for m in _TEMPLATE_VAR_RE.finditer(uri_template):
+        for m in _pattern(_TEMPLATE_VAR_RE).finditer(uri_template):
             literal = uri_template[pos:m.start()]
             if "{" in literal or "}" in literal:
                 raise CatalogError("%s: only {var} and {+var} expressions are supported" % owner)
@@ -1769,7 +1794,7 @@ class ResourceTemplate:
         def sub(m):
             v = str(values[m.group(2)])
             return v if m.group(1) else quote(v, safe="-._~")
-        return _TEMPLATE_VAR_RE.sub(sub, self.uri_template)
+        return _pattern(_TEMPLATE_VAR_RE).sub(sub, self.uri_template)
 
     def describe(self, revision):
         return _describe(self, revision, {"uriTemplate": self.uri_template})
@@ -1831,7 +1856,7 @@ def _resource_contents(value, uri, mime_type, revision):
         if not isinstance(c, dict) or not isinstance(c.get("uri"), str) or \
                 (isinstance(c.get("text"), str)) == (isinstance(c.get("blob"), str)):
             raise _ResultInvalid("contents[%d] needs a uri and exactly one of text or blob" % i)
-        if "blob" in c and (len(c["blob"]) % 4 or not _BASE64_RE.match(c["blob"])):
+        if "blob" in c and (len(c["blob"]) % 4 or not _pattern(_BASE64_RE).match(c["blob"])):
             raise _ResultInvalid("contents[%d] blob is not base64" % i)
         if "_meta" in c and not _has(revision, "content_meta"):
             c = {k: v for k, v in c.items() if k != "_meta"}
@@ -1950,25 +1975,41 @@ def embedded_resource(uri, text=None, *, blob=None, mime_type=None):
     return {"type": "resource", "resource": contents}
 
 
-_SECTION_RE = re.compile(r"^\s*(Args|Arguments|Parameters|Params|Returns|Return|Raises|Yields|"
-                         r"Examples?|Notes?)\s*:\s*$")
-_GOOGLE_PARAM_RE = re.compile(r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
-_REST_PARAM_RE = re.compile(r"^\s*:param\s+(?:[^:]*\s)?(\w+)\s*:\s*(.*)$")
+_SECTIONS = frozenset(("Args", "Arguments", "Parameters", "Params", "Returns", "Return", "Raises",
+                       "Yields", "Example", "Examples", "Note", "Notes"))
+_GOOGLE_PARAM_RE = r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$"
+_REST_PARAM_RE = r"^\s*:param\s+(?:[^:]*\s)?(\w+)\s*:\s*(.*)$"
+
+
+def _cleandoc(doc):
+    """A docstring without its indentation and blank edges (inspect.cleandoc, no import)."""
+    lines = doc.expandtabs().split("\n")
+    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+    margin = min(indents) if indents else 0
+    lines = [lines[0].strip()] + [line[margin:].rstrip() for line in lines[1:]]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines)
 
 
 def _parse_docstring(doc):
     """Return (description, {parameter: description}) from a Google or reST docstring."""
-    import inspect
-    doc = inspect.cleandoc(doc or "")
+    doc = _cleandoc(doc or "")
+    if "\n" not in doc and not doc.lstrip().startswith(":"):
+        return doc or None, {}                  # one line: a summary, nothing to parse
     lines = doc.splitlines()
+    rest_re = _pattern(_REST_PARAM_RE) if ":param" in doc else None
+    google_re = _pattern(_GOOGLE_PARAM_RE)
     summary, params, section, current = [], {}, None, None
     for line in lines:
-        m = _SECTION_RE.match(line)
-        if m:
-            section = m.group(1).lower()
+        stripped = line.strip()
+        if stripped[-1:] == ":" and stripped[:-1].rstrip() in _SECTIONS:
+            section = stripped[:-1].rstrip().lower()
             current = None
             continue
-        m = _REST_PARAM_RE.match(line)
+        m = rest_re.match(line) if rest_re is not None else None
         if m:
             current = m.group(1)
             params[current] = m.group(2).strip()
@@ -1978,7 +2019,7 @@ def _parse_docstring(doc):
             current = None
             continue
         if section in ("args", "arguments", "parameters", "params"):
-            m = _GOOGLE_PARAM_RE.match(line)
+            m = google_re.match(line)
             if m and len(line) - len(line.lstrip()) <= 4:
                 current = m.group(1)
                 params[current] = m.group(2).strip()
@@ -2000,10 +2041,14 @@ class _SchemaBuilder:
     """Turns annotations into flat JSON Schemas and JSON values into Python values."""
 
     def __init__(self, owner):
-        import typing
         self.owner = owner
-        self.typing = typing
         self.active = set()
+        self.constrained = False
+
+    @property
+    def typing(self):
+        import typing          # only for annotations that are not plain classes
+        return typing
 
     def fail(self, where, annotation, why=""):
         if not why and isinstance(annotation, type):
@@ -2014,9 +2059,12 @@ class _SchemaBuilder:
 
     def build(self, annotation, where):
         """Return (schema, convert) for an annotation; convert(json_value) -> Python value."""
+        plain = _PLAIN_SCHEMAS.get(annotation) if type(annotation) is type else None
+        if plain is not None:                 # str, int, float, bool: no typing needed
+            return dict(plain[0]), plain[1]
         t = self.typing
         origin, args = t.get_origin(annotation), t.get_args(annotation)
-        ident = lambda x: x  # noqa: E731
+        ident = _identity
         if annotation is t.Any:
             return {}, ident
         if origin is t.Annotated:
@@ -2027,6 +2075,7 @@ class _SchemaBuilder:
                     schema["description"] = extra
                 elif isinstance(extra, Field):
                     schema.update(extra.schema)
+                    self.constrained = True       # the author's constraints: check them now
                 else:          # never dropped silently: the schema would be looser than meant
                     raise CatalogError(
                         "%s: %s: Annotated metadata %s is not understood; use a description "
@@ -2125,6 +2174,15 @@ class _SchemaBuilder:
         return schema, lambda x: make({k: convs[k](v) if k in convs else v for k, v in x.items()})
 
 
+def _identity(x):
+    return x
+
+
+# The schemas and conversions of the plain classes most parameters are annotated with.
+_PLAIN_SCHEMAS = {str: ({"type": "string"}, _identity), bool: ({"type": "boolean"}, _identity),
+                  int: ({"type": "integer"}, int), float: ({"type": "number"}, float)}
+
+
 def _enum_schema(values):
     """{"enum": values}, with "type" when every value has the same JSON type."""
     kinds = set(_json_type(v) for v in values)
@@ -2138,6 +2196,8 @@ def _type_name(annotation):
 
 
 def _union_origin(origin):
+    if origin is None:
+        return False
     import typing
     if origin is typing.Union:
         return True
@@ -2146,11 +2206,15 @@ def _union_origin(origin):
 
 
 def _is_abc_sequence(origin):
+    if origin is None:
+        return False
     import collections.abc as abc
     return origin in (abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection)
 
 
 def _is_abc_mapping(origin):
+    if origin is None:
+        return False
     import collections.abc as abc
     return origin in (abc.Mapping, abc.MutableMapping)
 
@@ -2227,7 +2291,86 @@ def _to_json(value):
     raise TypeError("%s is not JSON serializable" % type(value).__name__)
 
 
+class _Parameter:
+    """A parameter of a plain function, with the parts of inspect.Parameter used here."""
+
+    __slots__ = ("name", "kind", "default", "annotation")
+    POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD = range(5)
+    empty = None                      # set below to _EMPTY
+
+    def __init__(self, name, kind, default, annotation):
+        self.name, self.kind, self.default, self.annotation = name, kind, default, annotation
+
+
+class _Signature:
+    """The signature of a plain function read from its code object (inspect is not imported)."""
+
+    def __init__(self, fn):
+        code, ann = fn.__code__, fn.__annotations__
+        P = _Parameter
+        n_pos, n_kw = code.co_argcount, code.co_kwonlyargcount
+        names = code.co_varnames
+        defaults = fn.__defaults__ or ()
+        kwdefaults = fn.__kwdefaults__ or {}
+        first_default = n_pos - len(defaults)
+        params = []
+        for i in range(n_pos):
+            kind = P.POSITIONAL_ONLY if i < code.co_posonlyargcount else P.POSITIONAL_OR_KEYWORD
+            params.append(P(names[i], kind, defaults[i - first_default] if i >= first_default
+                            else _EMPTY, ann.get(names[i], _EMPTY)))
+        at = n_pos + n_kw
+        if code.co_flags & _CO_VARARGS:
+            params.append(P(names[at], P.VAR_POSITIONAL, _EMPTY, _EMPTY))
+            at += 1
+        for name in names[n_pos:n_pos + n_kw]:
+            params.append(P(name, P.KEYWORD_ONLY, kwdefaults.get(name, _EMPTY),
+                            ann.get(name, _EMPTY)))
+        if code.co_flags & _CO_VARKEYWORDS:
+            params.append(P(names[at], P.VAR_KEYWORD, _EMPTY, _EMPTY))
+        self.parameters = {p.name: p for p in params}
+        self.return_annotation = ann.get("return", _EMPTY)
+
+
+_EMPTY = _Signature.empty = _Parameter.empty = object()    # "no default", "no annotation"
+
+
+# Code-object flags (the inspect module's CO_* values).
+_CO_VARARGS, _CO_VARKEYWORDS, _CO_GENERATOR = 0x04, 0x08, 0x20
+_CO_COROUTINE, _CO_ASYNC_GENERATOR = 0x80, 0x200
+
+
+def _plain_function(fn):
+    """True for a function defined with def or lambda whose annotations are objects."""
+    return type(fn).__name__ == "function" and hasattr(fn, "__code__") and \
+        isinstance(getattr(fn, "__annotations__", None), dict) and \
+        not any(isinstance(a, str) for a in fn.__annotations__.values())
+
+
+def _code_flags(fn):
+    """The code flags of a plain function, or None for any other callable."""
+    return fn.__code__.co_flags if type(fn).__name__ == "function" else None
+
+
+def _is_coroutine_function(fn):
+    flags = _code_flags(fn)
+    if flags is not None:
+        return bool(flags & _CO_COROUTINE)
+    import inspect
+    return inspect.iscoroutinefunction(fn)
+
+
+def _is_generator_function(fn):
+    flags = _code_flags(fn)
+    if flags is not None:
+        return bool(flags & (_CO_GENERATOR | _CO_ASYNC_GENERATOR))
+    import inspect
+    return inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn)
+
+
 def _signature(fn, owner):
+    """(signature, type hints) of fn; a plain function is read without importing inspect."""
+    if _plain_function(fn):
+        return _Signature(fn), dict(fn.__annotations__)
     import inspect
     import typing
     try:
@@ -2245,9 +2388,8 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
     A parameter named ctx (or annotated Context) receives the handler context.
     Raises CatalogError naming the parameter it cannot express.
     """
-    import inspect
     owner = "tool %r" % (name or getattr(fn, "__name__", fn),)
-    if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
+    if _is_generator_function(fn):
         raise CatalogError("%s: a generator cannot be a tool: return the whole result, and "
                            "report steps with ctx.progress()" % owner)
     sig, hints = _signature(fn, owner)
@@ -2265,17 +2407,15 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
                                "name each parameter" % (owner, pname))
         if p.kind is p.POSITIONAL_ONLY:
             raise CatalogError("%s: parameter %r is positional-only" % (owner, pname))
-        if ann is inspect.Parameter.empty:
+        if ann is p.empty:
             raise CatalogError("%s: parameter %r needs a type annotation" % (owner, pname))
-        optional_none = p.default is None and _union_origin(
-            __import__("typing").get_origin(_strip_annotated(ann))) and \
-            type(None) in __import__("typing").get_args(_strip_annotated(ann))
+        optional_none = p.default is None and _is_optional(ann)
         schema_ann = _without_none(ann) if optional_none else ann
         schema, conv = builder.build(schema_ann, "parameter %r" % pname)
         if pname in docs and "description" not in schema:
             schema = dict(schema)
             schema["description"] = docs[pname]
-        if p.default is inspect.Parameter.empty:
+        if p.default is p.empty:
             required.append(pname)
         elif p.default is not None:
             schema = _with_default(schema, p.default)
@@ -2291,14 +2431,15 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
     else:
         input_schema = {"type": "object", "additionalProperties": False}
     ret = hints.get("return", sig.return_annotation)
-    if ret is not inspect.Signature.empty:
+    if ret is not sig.empty:
         _check_return(ret, owner)
     output_schema, structured = None, False
-    if ret is not inspect.Signature.empty and ret is not None and ret is not type(None) and \
+    out_builder = _SchemaBuilder(owner)
+    if ret is not sig.empty and ret is not None and ret is not type(None) and \
             _wants_structure(ret):
-        output_schema, _ = _SchemaBuilder(owner).build(ret, "return value")
+        output_schema, _ = out_builder.build(ret, "return value")
         structured = True
-    is_async = inspect.iscoroutinefunction(fn)
+    is_async = _is_coroutine_function(fn)
 
     def handler(arguments, ctx):
         kwargs = {}
@@ -2316,7 +2457,10 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
     tool = Tool(name or fn.__name__, handler, input_schema=input_schema,
                 output_schema=output_schema, title=title,
                 description=description if description is not None else summary,
-                annotations=annotations, icons=icons, timeout=timeout, meta=meta)
+                annotations=annotations, icons=icons, timeout=timeout, meta=meta,
+                # Schemas made here are valid by construction, unless they carry the author's
+                # constraints (a pattern, bounds): those are checked now, the rest on first use.
+                lazy=not (builder.constrained or out_builder.constrained))
     tool.nullable = frozenset(nullable)
     return tool
 
@@ -2326,7 +2470,18 @@ def _enum_module():
     return sys.modules.get("enum") or __import__("enum")
 
 
+def _is_optional(ann):
+    """True for Optional[T] (possibly inside Annotated)."""
+    if type(ann) is type:
+        return False
+    import typing
+    ann = _strip_annotated(ann)
+    return _union_origin(typing.get_origin(ann)) and type(None) in typing.get_args(ann)
+
+
 def _strip_annotated(ann):
+    if type(ann) is type:                  # a plain class: typing is not needed
+        return ann
     import typing
     while typing.get_origin(ann) is typing.Annotated:
         ann = typing.get_args(ann)[0]
@@ -2346,6 +2501,8 @@ def _without_none(ann):
 
 def _check_return(ret, owner):
     """Raise CatalogError for a return annotation whose values could not be sent."""
+    if ret in (str, int, float, bool, dict, list, tuple, None, type(None), ToolResult):
+        return
     import typing
     base = _strip_annotated(ret)
     origin = typing.get_origin(base)
@@ -2366,6 +2523,8 @@ def _check_return(ret, owner):
 
 def _wants_structure(ret):
     """True when a return annotation calls for structuredContent and an outputSchema."""
+    if ret in (str, int, float, bool, None, type(None), ToolResult):
+        return False
     import typing
     ret = _strip_annotated(ret)
     origin = typing.get_origin(ret)
@@ -2418,7 +2577,6 @@ def _wrap_handler(fn, owner, allowed, convert=None):
     Parameters named ctx (or annotated Context) get the context; any other
     parameter must be one of allowed or have a default.
     """
-    import inspect
     sig, hints = _signature(fn, owner)
     names, ctx_name = [], None
     for pname, p in sig.parameters.items():
@@ -2429,7 +2587,7 @@ def _wrap_handler(fn, owner, allowed, convert=None):
         elif p.default is p.empty and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
             raise CatalogError("%s: parameter %r is not one of %s" % (
                 owner, pname, ", ".join(sorted(allowed)) or "(none)"))
-    is_async = inspect.iscoroutinefunction(fn)
+    is_async = _is_coroutine_function(fn)
     convert = convert or {}
 
     def call(values, ctx):
@@ -2513,7 +2671,7 @@ class _Decorators:
         """
         def register(f):
             owner = "resource template %r" % uri_template
-            variables = {m.group(2) for m in _TEMPLATE_VAR_RE.finditer(uri_template)}
+            variables = {m.group(2) for m in _pattern(_TEMPLATE_VAR_RE).finditer(uri_template)}
             _, hints = _signature(f, owner)
             builder, convert = _SchemaBuilder(owner), {}
             for v in variables:
@@ -2545,7 +2703,6 @@ class _Decorators:
         {"description", "messages"}.
         """
         def register(f):
-            import inspect
             owner = "prompt %r" % (name or f.__name__)
             sig, hints = _signature(f, owner)
             summary, docs = _parse_docstring(f.__doc__)
@@ -2555,7 +2712,7 @@ class _Decorators:
                 if pname == "ctx" or _is_context(ann):
                     continue
                 base = _strip_annotated(ann)
-                if base is not inspect.Parameter.empty and base is not str and \
+                if base is not p.empty and base is not str and \
                         _without_none_or(base) is not str:
                     raise CatalogError("%s: parameter %r: prompt arguments are strings; "
                                        "annotate it str" % (owner, pname))
@@ -3991,7 +4148,7 @@ def _short_text(exc):
         return "(the exception cannot be shown)"
 
 
-_STRING_OR_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^"{}\[\],:\s]+')
+_STRING_OR_TOKEN = rb'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^"{}\[\],:\s]+'
 
 
 def _readable_id(line):
@@ -4001,7 +4158,7 @@ def _readable_id(line):
     one leaves the client's call pending forever.
     """
     depth, key, expect_key, found, method = 0, None, False, None, False
-    for m in _STRING_OR_TOKEN.finditer(line):
+    for m in _pattern(_STRING_OR_TOKEN).finditer(line):
         tok = m.group()
         c = tok[0]
         if c == 123 or c == 91:          # { [
@@ -4681,7 +4838,7 @@ class Context:
 
     def __init__(self, call):
         self._call = call
-        self._event = self._waiting = self._hooks = None
+        self._event = None          # _waiting and _hooks are set when first needed
 
     request_id = property(lambda self: self._call.id, doc="The JSON-RPC id of the request.")
     method = property(lambda self: self._call.method, doc="The request's method.")
@@ -4710,10 +4867,10 @@ class Context:
         return self._event
 
     def _wake(self):
-        for ev in (self._event, self._waiting):
+        for ev in (self._event, getattr(self, "_waiting", None)):
             if ev is not None:
                 ev.set()
-        for hook in self._hooks or ():
+        for hook in getattr(self, "_hooks", None) or ():
             try:
                 hook()
             except Exception:   # noqa: BLE001 - runs on the watchdog's or reader's thread
@@ -4721,7 +4878,7 @@ class Context:
 
     def _when_cancelled(self, hook):
         """Run hook() (from another thread) when the request is cancelled or times out."""
-        if self._hooks is None:
+        if getattr(self, "_hooks", None) is None:
             self._hooks = []
         self._hooks.append(hook)
         self._call.on_cancel = self._wake
@@ -4982,6 +5139,7 @@ class _Runtime:
         me = threading.get_ident()
         writer.flush(me)
         read, fd, now = os.read, self.in_fd, self._now
+        limit = self.server.workers
         while True:
             if not items:
                 writer.flush(me)
@@ -5006,13 +5164,16 @@ class _Runtime:
             if type(item) is bytes:
                 writer.write(item)
                 continue
-            if (self.workers >= self.server.workers or self.stuck) and not self._admit(item):
+            if (self.workers >= limit or self.stuck) and not self._admit(item):
                 continue
             self.inline = (item, now())
             self.inline_count += 1
             if self.parked:
                 self._wake_watchdog()
-            self._run(item)
+            try:
+                conn.run(item)
+            except BaseException as e:   # noqa: B902 - the reading thread must go on
+                _report("a call's answer failed: %s" % type(e).__name__, _format_traceback(e))
             with self.lock:
                 if self.generation != generation:      # the lead moved on while this ran
                     if not self._finished(item):

@@ -1961,6 +1961,8 @@ class InProcessBytes(unittest.TestCase):
                     if local:
                         example = self.example("notes_server.py")
                         example["NOTES"] = folder          # what NOTES_DIR sets in a process
+                        for uri in list(example["server"].resources):   # from a ./notes
+                            example["server"].remove_resource(uri)
                         client = mcp_stdio.InProcessClient(example["server"], era=era,
                                                            transcript=lines)
                     else:
@@ -4085,8 +4087,10 @@ class UserCommandLine(unittest.TestCase):
     """A user's server has its own command line: name, version, options of its own."""
 
     def run_server(self, *args, input=b""):
-        return subprocess.run([sys.executable, os.path.join(HERE, "examples", "notes_server.py")]
-                              + list(args), input=input, capture_output=True, timeout=TIMEOUT)
+        with tempfile.TemporaryDirectory() as cwd:      # no ./notes of the caller's
+            return subprocess.run([sys.executable, os.path.join(HERE, "examples",
+                                                                "notes_server.py")] + list(args),
+                                  input=input, capture_output=True, timeout=TIMEOUT, cwd=cwd)
 
     def test_help_version_and_own_options(self):
         r = self.run_server("--help")
