@@ -3,9 +3,13 @@
     python benchmarks/bench_stdio.py [--modern] [--runs 3] [--server NAME=COMMAND ...] [--only]
 
 It measures the demo run as a script (python mcp_stdio.py, compiled on every
-start), the demo run as a module (python -m mcp_stdio, cached bytecode), and
-benchmarks/decorated_server.py (a user's server: a decorated echo that imports
-mcp_stdio), plus any --server command (--only: just those). For each server: cold start (spawn to the first tools/list answer; legacy
+start), the demo run as a module (python -m mcp_stdio, cached bytecode),
+benchmarks/decorated_server.py (a user's server: one decorated echo, importing
+mcp_stdio) and benchmarks/many_tools_server.py (200 decorated tools with
+realistic signatures and docstrings), plus any --server command (--only: just
+those). --pin runs the client and every server on one CPU: otherwise lock-step
+latency is ruled by wake-ups across CPUs. Measure with bytecode caching on
+(unset PYTHONDONTWRITEBYTECODE), as users run. For each server: cold start (spawn to the first tools/list answer; legacy
 handshake first, or modern per-request _meta with --modern), lock-step echo
 latency (p50, p99) and calls/s, pipelined echo responses/s (a writer thread and a
 reader thread; every id must be answered once), 512 KiB echo MB/s, peak RSS, and
@@ -33,11 +37,12 @@ MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
 class Session:
     """One server process and a tiny line-oriented client."""
 
-    def __init__(self, cmd, modern):
+    def __init__(self, cmd, modern, pin=False):
         self.modern = modern
         self.t0 = time.perf_counter()
         self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, bufsize=0, cwd=ROOT)
+                                  stderr=subprocess.DEVNULL, bufsize=0, cwd=ROOT,
+                                  preexec_fn=_pin if pin else None)
         self.fd_in = self.p.stdin.fileno()
         self.fd_out = self.p.stdout.fileno()
         self.buf = bytearray()
@@ -125,8 +130,12 @@ class Session:
         return time.perf_counter() - t
 
 
-def measure(cmd, modern, calls, pipelined, big_kib, big_calls):
-    s = Session(cmd, modern)
+def _pin():
+    os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def measure(cmd, modern, calls, pipelined, big_kib, big_calls, pin=False):
+    s = Session(cmd, modern, pin)
     s.handshake()
     cold = time.perf_counter() - s.t0
     # lock-step
@@ -198,7 +207,13 @@ def main():
     ap.add_argument("--only", action="store_true",
                     help="measure only the loop and the --server commands")
     ap.add_argument("--json", action="store_true", help="print the medians as JSON")
+    ap.add_argument("--pin", action="store_true", help="run client and servers on one CPU")
     a = ap.parse_args()
+    if a.pin:
+        _pin()
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("note: PYTHONDONTWRITEBYTECODE is set: imports compile every start; unset it "
+              "to measure as users run", file=sys.stderr)
     py = sys.executable
     # A 512 KiB echo needs limits above the default limits (256 KiB of
     # params; 1 MiB of response, and the demo echo returns the text twice).
@@ -208,7 +223,8 @@ def main():
                ("mcp_stdio.py", [py, os.path.join(ROOT, "mcp_stdio.py")] + limits),
                ("-m mcp_stdio", [py, "-m", "mcp_stdio"] + limits),
                # A user's server: a decorated echo in its own file that imports mcp_stdio.
-               ("decorated", [py, os.path.join(HERE, "decorated_server.py")] + limits)]
+               ("1 tool", [py, os.path.join(HERE, "decorated_server.py")] + limits),
+               ("200 tools", [py, os.path.join(HERE, "many_tools_server.py")] + limits)]
     if a.only:
         servers = [s for s in servers if s[0] == "limit loop"]
     for spec in a.server:
@@ -217,15 +233,17 @@ def main():
     runs = {name: [] for name, _ in servers}
     for r in range(a.runs):
         for name, cmd in servers:
-            runs[name].append(measure(cmd, a.modern, a.calls, a.pipelined, a.big_kib, a.big_calls))
+            runs[name].append(measure(cmd, a.modern, a.calls, a.pipelined, a.big_kib,
+                                      a.big_calls, a.pin))
     med = {name: {k: statistics.median(x[k] for x in rs) for k, _, _ in FIELDS}
            for name, rs in runs.items()}
     if a.json:
         print(json.dumps(med, indent=2))
         return
     base = med["limit loop"]
-    print("era: %s; runs: %d; python %s" % ("modern" if a.modern else "legacy", a.runs,
-                                           sys.version.split()[0]))
+    print("era: %s; runs: %d; python %s%s" % ("modern" if a.modern else "legacy", a.runs,
+                                             sys.version.split()[0],
+                                             "; pinned to one CPU" if a.pin else ""))
     names = [n for n, _ in servers]
     print("%-24s" % "figure" + "".join("%20s" % n for n in names))
     for key, label, higher in FIELDS:
