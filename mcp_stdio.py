@@ -23,7 +23,10 @@ Serve your own tools::
     if __name__ == "__main__":
         raise SystemExit(server.run())
 
-Inspect any stdio server: ``python mcp_stdio.py inspect -- COMMAND [ARGS...]``.
+Test it without a process: ``with mcp_stdio.InProcessClient(server) as c:
+c.call_tool("add", {"a": 1, "b": 2})``. Inspect any stdio server:
+``python mcp_stdio.py inspect -- COMMAND [ARGS...]``; print a client
+configuration: ``python mcp_stdio.py config claude-desktop -- server.py``.
 
 The file is organised in sections: the JSON Schema checker, the wire codec
 (with the table of what each protocol revision has), the catalog (tools,
