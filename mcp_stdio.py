@@ -5619,6 +5619,9 @@ class Client:
     context manager, or call connect() and close().
     """
 
+    # timeout: a server that has not answered in 30 s is taken as hung; probe_timeout: a
+    # legacy-only server may ignore server/discover, so auto mode waits 3 s at most;
+    # max_line: 64 MiB, far above any server's response limit, bounds the reader's memory.
     def __init__(self, command, *, era="auto", revision=LATEST_LEGACY, env=None, cwd=None,
                  timeout=30.0, probe_timeout=3.0, on_log=None, capabilities=None,
                  client_info=None, max_line=64 << 20, on_elicit=None, transcript=None):

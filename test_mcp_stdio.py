@@ -1,9 +1,13 @@
 """Tests for mcp_stdio: run with ``python -m unittest``.
 
-Most tests spawn ``python mcp_stdio.py`` (or a small server script) through pipes
-and check exact bytes and codes. Every response they see is validated against the
-official MCP schema of the revision in use when ``../shared/mcp-schema`` exists;
-tests that need ``../shared/`` are skipped cleanly without it.
+Two harnesses with one interface check exact bytes and codes: InProc drives a
+Connection in this process (fake clocks, no threads), Proc a real server
+process through pipes, for what needs one (framing, concurrency, signals, EOF,
+the stdout guard, the command line, the client). Every response they see is
+validated against the official MCP schema of the revision in use when
+``../shared/mcp-schema`` exists; tests that need ``../shared/`` are skipped
+cleanly without it. Process tests that mostly wait run four at a time
+(load_tests at the end of this file).
 """
 
 import contextlib
