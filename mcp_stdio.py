@@ -4325,12 +4325,16 @@ class Server(_Decorators):
 
     Pass the catalog to the constructor, or register entries with add() and the
     decorators (tool(), resource(), resource_template(), prompt()) until the
-    server starts serving; then it is frozen. Every entry is validated when it
+    server starts serving; then it is fixed, unless the server was made with
+    live=True (add, replace and remove at any time). Every entry is validated when it
     is added: a bad definition raises CatalogError. The options (grant,
     page_size, workers, timeout, ...: see ``--help``) are keyword arguments
     here and of configure(). grant, grant_resources and grant_prompts restrict
     what is served: the rest is neither listed nor usable, and nothing reveals
-    that it exists. Serve with run() (stdio) or drive a Connection from
+    that it exists. lifespan is a context manager or (async) generator function
+    taking the server: its setup runs before serving, what it yields becomes
+    server.state (ctx.state), its teardown runs however serving ends. Serve
+    with run() (stdio), test with InProcessClient, or drive a Connection from
     connection().
     """
 

@@ -83,7 +83,11 @@ _NOTIFICATION_DEFS = {"notifications/progress": "ProgressNotification",
                       "notifications/message": "LoggingMessageNotification",
                       "notifications/cancelled": "CancelledNotification",
                       "notifications/subscriptions/acknowledged":
-                          "SubscriptionsAcknowledgedNotification"}
+                          "SubscriptionsAcknowledgedNotification",
+                      "notifications/tools/list_changed": "ToolListChangedNotification",
+                      "notifications/resources/list_changed": "ResourceListChangedNotification",
+                      "notifications/prompts/list_changed": "PromptListChangedNotification",
+                      "notifications/resources/updated": "ResourceUpdatedNotification"}
 
 
 class WireSchemas:
