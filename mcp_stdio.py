@@ -4151,41 +4151,34 @@ def _short_text(exc):
         return "(the exception cannot be shown)"
 
 
-_STRING_OR_TOKEN = rb'"(?:[^"\\]|\\.)*"|[{}\[\],:]|[^"{}\[\],:\s]+'
+# A top-level member of a request too deep to decode: the key, then a scalar value.
+_MEMBER_RE = rb'"(id|method)"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]+|[a-z]+|[{\[])'
 
 
 def _readable_id(line):
     """The top-level id of a request too deep to decode, or None when it cannot be read.
 
     A refused request keeps its id whenever it can be read: an error without
-    one leaves the client's call pending forever.
+    one leaves the client's call pending forever. A candidate member is
+    top-level when the brackets before it, strings left out, leave depth 1;
+    the brackets are counted between candidates, so the scan stays linear.
     """
-    depth, key, expect_key, found, method = 0, None, False, None, False
-    for m in _pattern(_STRING_OR_TOKEN).finditer(line):
-        tok = m.group()
-        c = tok[0]
-        if c == 123 or c == 91:          # { [
-            if depth == 0 and c == 123:
-                expect_key = True
-            depth += 1
-            key = None
-        elif c == 125 or c == 93:        # } ]
-            depth -= 1
-        elif depth == 1:
-            if c == 44:                  # ,
-                expect_key, key = True, None
-            elif c == 58:                # :
-                expect_key = False
-            elif expect_key:
-                key = tok
-                if key == b'"method"':
-                    method = True
-            elif key == b'"id"':
-                try:
-                    rid = json.loads(tok)
-                except ValueError:
-                    return None
-                found = rid if _valid_id(rid) else None
+    strings = _pattern(_STRING_RE)
+    found, method, depth, pos = None, False, 0, 0
+    for m in _pattern(_MEMBER_RE).finditer(line):
+        gap = strings.sub(b"", line[pos:m.start()])      # since the last candidate: linear
+        depth += gap.count(b"{") + gap.count(b"[") - gap.count(b"}") - gap.count(b"]")
+        pos = m.start()
+        if depth != 1:
+            continue
+        if m.group(1) == b"method":
+            method = True
+            continue
+        try:
+            rid = json.loads(m.group(2))
+        except ValueError:
+            return None
+        found = rid if _valid_id(rid) else None
     return found if method else None
 
 

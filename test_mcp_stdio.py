@@ -1223,6 +1223,10 @@ class Admission(InProcTest):
         self.expect(huge, -32600, "late", True)
         # A response-shaped message never gets its id back, even refused.
         self.expect(b'{"jsonrpc":"2.0","id":3,"result":' + b"[" * 40 + b"]" * 40 + b"}", -32600)
+        # Only the top-level id counts: not one nested, not one inside a string.
+        nested = b'{"jsonrpc":"2.0","method":"m","params":{"x":[' + b'{"id":1},' * 20000 + \
+            b"[" * 40 + b"]" * 40 + b'],"s":"a\\"id\\":5"},"id":"top"}'
+        self.expect(nested, -32600, "top", True)
 
     def test_params_size_limit(self):
         p = self.spawn("--max-params", "100")
