@@ -2004,6 +2004,44 @@ class InProcessBytes(unittest.TestCase):
                 self.assertEqual(heard[0], heard[1])
 
 
+class ReadmeTutorial(unittest.TestCase):
+    """The README's tutorial code runs as written (through InProcessClient)."""
+
+    def blocks(self, start, end):
+        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        part = text[text.index(start):text.index(end)]
+        return "\n".join(re.findall(r"```python\n(.*?)```", part, re.S))
+
+    def test_sections_one_to_three(self):
+        code = self.blocks("### 1. One tool", "### 4. Asking the user").replace(
+            'if __name__ == "__main__":\n    raise SystemExit(server.run())', "")
+        ns = {"__name__": "tutorial"}
+        exec(compile(code, "tutorial.py", "exec"), ns)
+        err = io.StringIO()
+        with mcp_stdio.InProcessClient(ns["server"], era="modern") as c:
+            self.assertEqual(c.call_tool("add", {"a": 1, "b": 2})["structuredContent"],
+                             {"sum": 3.0})
+            with contextlib.redirect_stderr(err):      # the log line: no client asked for it
+                self.assertEqual(c.call_tool("crunch", {"rounds": 0})["structuredContent"],
+                                 {"rounds": 0})
+            self.assertEqual(err.getvalue(), "calc: info: done\n")
+            self.assertEqual(c.read_resource("notes://groceries")["contents"][0]["text"],
+                             "eggs, milk")
+            self.assertIn("Summarize", json.dumps(c.get_prompt("summarize", {"text": "x"})))
+
+    def test_section_five(self):
+        code = self.blocks("### 5. A live server", "### 6. Testing your server")
+        with tempfile.TemporaryDirectory() as tmp:
+            code = code.replace('"notes.db"', repr(os.path.join(tmp, "notes.db")))
+            ns = {"__name__": "tutorial"}
+            exec(compile(code, "tutorial.py", "exec"), ns)
+            with mcp_stdio.InProcessClient(ns["server"], era="legacy") as c:
+                self.assertEqual(c.call_tool("add_note", {"name": "a", "text": "hi"})[
+                    "content"][0]["text"], "Saved.")
+                self.assertEqual(c.read_resource("notes://a")["contents"][0]["text"], "hi")
+
+
 class InProcess(unittest.TestCase):
     """InProcessClient: the methods of Client over a Server object in this process."""
 
