@@ -3761,34 +3761,35 @@ class Connection:
             if tool:
                 return self._answer(req, _error_result(str(e)))
             return self._error(req.id, INTERNAL_ERROR, str(e))
-        if req.kind is None:
-            return self._incident_error(req.id, "method %s" % _short(req.method, 40), e)
-        incident = self._random(4).hex()
-        what = "%s %s" % (req.kind, _short(req.name, 80))
+        what = "method %s" % _short(req.method, 40) if req.kind is None else \
+            "%s %s" % (req.kind, _short(req.name, 80))
+        if not tool:
+            return self._incident_error(req.id, what, e)
+        incident = self._incident(what, e)
         if isinstance(e, _ResultInvalid):
-            self._report("incident %s: %s returned an invalid result: %s" % (incident, what, e),
-                         None)
-            if tool:
-                return self._answer(req, _error_result(
-                    "Tool %r returned an invalid result: %s (incident %s)." % (req.name, e,
-                                                                              incident)))
+            text = "Tool %r returned an invalid result: %s (incident %s)." % (req.name, e,
+                                                                            incident)
         else:
-            self._report("incident %s in %s: %s" % (incident, what, type(e).__name__),
-                         _format_traceback(e))
-            if tool:
-                name = type(e).__name__
-                if self.server.error_details:
-                    name = "%s: %s" % (name, _short_text(e))
-                return self._answer(req, _error_result(
-                    "Tool %r failed: %s (incident %s); the details are in the server log."
-                    % (req.name, name, incident)))
-        return self._error(req.id, INTERNAL_ERROR, "Internal error (incident %s)" % incident,
-                           {"incident": incident})
+            name = type(e).__name__
+            if self.server.error_details:
+                name = "%s: %s" % (name, _short_text(e))
+            text = "Tool %r failed: %s (incident %s); the details are in the server log." % (
+                req.name, name, incident)
+        return self._answer(req, _error_result(text))
 
-    def _incident_error(self, rid, where, exc):
+    def _incident(self, what, exc):
+        """Report exc (with its traceback) under a new incident number; return the number."""
         incident = self._random(4).hex()
-        self._report("incident %s in %s: %s" % (incident, where, type(exc).__name__),
-                     _format_traceback(exc))
+        if isinstance(exc, _ResultInvalid):
+            self._report("incident %s: %s returned an invalid result: %s" % (incident, what, exc),
+                         None)
+        else:
+            self._report("incident %s in %s: %s" % (incident, what, type(exc).__name__),
+                         _format_traceback(exc))
+        return incident
+
+    def _incident_error(self, rid, what, exc):
+        incident = self._incident(what, exc)
         return self._error(rid, INTERNAL_ERROR, "Internal error (incident %s)" % incident,
                            {"incident": incident})
 
@@ -5170,7 +5171,7 @@ class _Runtime:
             self.inline_count += 1
             if self.parked:
                 self._wake_watchdog()
-            try:
+            try:                       # _run(), inlined: this is the per-message path
                 conn.run(item)
             except BaseException as e:   # noqa: B902 - the reading thread must go on
                 _report("a call's answer failed: %s" % type(e).__name__, _format_traceback(e))
@@ -5879,6 +5880,9 @@ class Client:
         line = encode_message(msg)
         if self.transcript is not None:
             self.transcript.append(("sent", line))
+        self._send_line(line)
+
+    def _send_line(self, line):
         try:
             self._proc.stdin.write(line)
             self._proc.stdin.flush()
@@ -6012,12 +6016,9 @@ class InProcessClient(Client):
     def _deliver(self, line):
         self._receive(line[:-1])
 
-    def _write(self, msg):
+    def _send_line(self, line):
         if self._conn is None:
             raise ClientError(self._broken or "the client is not connected")
-        line = encode_message(msg)
-        if self.transcript is not None:
-            self.transcript.append(("sent", line))
         for item in self._conn.feed(line):
             if type(item) is bytes:
                 self._deliver(item)
