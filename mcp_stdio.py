@@ -52,7 +52,7 @@ __all__ = [
     "Prompt", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
     "Field", "tool_from_function", "text", "image", "audio", "resource_link",
     "embedded_resource", "Client", "InProcessClient", "ClientError", "PendingRequest",
-    "ElicitResult",
+    "ElicitResult", "SampleResult", "Question", "Form", "OpenURL", "Sample", "Roots",
     "encode_message", "decode_message", "LineSplitter", "serve_stdio", "main",
 ]
 
@@ -1224,6 +1224,9 @@ _REVISION_TABLE = {
     "icons": ("2025-11-25", None),                   # icons on tools, resources, links...
     "implementation_details": ("2025-11-25", None),  # Implementation description, websiteUrl
     "elicitation_mode": ("2025-11-25", None),        # elicitation "mode": "form"
+    "elicitation_url": ("2025-11-25", None),         # URL-mode elicitation
+    "elicitation_id": ("2025-11-25", MODERN_VERSION),  # elicitationId, .../elicitation/complete
+    "sampling_tools": ("2025-11-25", None),          # tools in sampling/createMessage
     "cache_hints": (MODERN_VERSION, None),           # ttlMs and cacheScope on results
     "any_output_schema": (MODERN_VERSION, None),     # outputSchema need not be an object
 }
@@ -2794,14 +2797,19 @@ class _Busy(Exception):
 
 
 class _InputRequired(BaseException):
-    """Unwinds a modern handler that needs an answer it does not have yet.
+    """Unwinds a modern handler that needs answers it does not have yet.
 
     A BaseException so that a handler's own ``except Exception`` cannot swallow it.
+    requests maps each key to its input request ({"method", "params"}).
     """
 
-    def __init__(self, key, request):
-        BaseException.__init__(self, key)
-        self.key, self.request = key, request
+    def __init__(self, requests):
+        BaseException.__init__(self, requests)
+        self.requests = requests
+
+
+class _BadAnswer(BaseException):
+    """Unwinds a modern handler whose retry carries a malformed answer (-32602)."""
 
 
 _MISSING = object()
@@ -2963,6 +2971,292 @@ def _format_traceback(exc):
 
 
 ###############################################################################
+# Asking the client: questions and answers ####################################
+###############################################################################
+#
+# A handler asks with ctx.ask(key=Question, ...) or the one-question helpers
+# (ctx.elicit, ctx.elicit_url, ctx.sample, ctx.roots). Each question knows its
+# request, the client capability it needs, and how to read the answer; the
+# engine decides how it travels (an InputRequiredResult round for modern
+# clients, server-to-client requests for legacy ones).
+
+class ElicitResult:
+    """The user's answer to an elicitation: action is "accept", "decline" or "cancel".
+
+    For a URL question, "accept" means the user agreed to open the URL, not
+    that the interaction there has finished; content is then None.
+    """
+
+    __slots__ = ("action", "content")
+
+    def __init__(self, action, content=None):
+        self.action, self.content = action, content
+
+    @property
+    def accepted(self):
+        return self.action == "accept"
+
+    def __eq__(self, other):
+        return isinstance(other, ElicitResult) and \
+            (self.action, self.content) == (other.action, other.content)
+
+    def __repr__(self):
+        return "ElicitResult(%r, %r)" % (self.action, self.content)
+
+
+class SampleResult:
+    """What the client's model answered a Sample question: role, content, model, stop_reason."""
+
+    __slots__ = ("role", "content", "model", "stop_reason")
+
+    def __init__(self, role, content, model, stop_reason=None):
+        self.role, self.content, self.model = role, content, model
+        self.stop_reason = stop_reason
+
+    @property
+    def text(self):
+        """The text of the answer (its text blocks joined), or "" when it has none."""
+        blocks = self.content if isinstance(self.content, list) else [self.content]
+        return "".join(b["text"] for b in blocks
+                       if isinstance(b, dict) and b.get("type") == "text" and
+                       isinstance(b.get("text"), str))
+
+    def __repr__(self):
+        return "SampleResult(%r, %r, %r, %r)" % (self.role, self.content, self.model,
+                                                 self.stop_reason)
+
+
+class Question:
+    """Something a handler asks the client; see Form, OpenURL, Sample and Roots."""
+
+    method = None
+    prefix = None       # of the key a question asked without one gets: "elicit-1"
+
+    def params(self, revision, random):
+        """The request's params for protocol revision (random(n) gives n random bytes)."""
+        raise NotImplementedError
+
+    def needs(self):
+        """The client capabilities this question needs, as names ("sampling", "elicitation.url")."""
+        raise NotImplementedError
+
+    def answer(self, value, where):
+        """Read the client's answer; raise ValueError saying what is wrong with it."""
+        raise NotImplementedError
+
+
+class Form(Question):
+    """Ask the user to fill a form: a flat object schema of primitive properties."""
+
+    method = "elicitation/create"
+    prefix = "elicit"
+
+    def __init__(self, message, schema):
+        _check_elicitation_schema(schema)
+        self.message, self.schema = message, schema
+
+    def params(self, revision, random):
+        if _has(revision, "elicitation_mode"):
+            return {"mode": "form", "message": self.message, "requestedSchema": self.schema}
+        return {"message": self.message, "requestedSchema": self.schema}
+
+    def needs(self):
+        return ["elicitation.form"]
+
+    def answer(self, value, where):
+        action = _elicit_action(value, where)
+        if action != "accept":
+            return ElicitResult(action)
+        content = value.get("content")
+        problems = validate(self.schema, content if content is not None else {})
+        if problems:
+            raise ValueError("%s does not match the requested schema: %s" % (where, problems[0]))
+        return ElicitResult(action, content)
+
+
+class OpenURL(Question):
+    """Ask the user to open a URL (sign-in, payment, secrets: what a form must not ask).
+
+    Needs revision 2025-11-25 or later and the client's elicitation.url
+    capability. In 2025-11-25 the request carries elicitation_id (made here
+    unless given); send ctx.elicitation_complete(question) when the
+    interaction at the URL has finished.
+    """
+
+    method = "elicitation/create"
+    prefix = "elicit"
+
+    def __init__(self, message, url, elicitation_id=None):
+        if not isinstance(url, str) or "://" not in url:
+            raise ValueError("OpenURL needs an absolute URL, not %r" % (url,))
+        self.message, self.url, self.elicitation_id = message, url, elicitation_id
+
+    def params(self, revision, random):
+        params = {"mode": "url", "message": self.message, "url": self.url}
+        if _has(revision, "elicitation_id"):
+            if self.elicitation_id is None:
+                self.elicitation_id = _b64(random(12))
+            params["elicitationId"] = self.elicitation_id
+        return params
+
+    def needs(self):
+        return ["elicitation.url"]
+
+    def answer(self, value, where):
+        return ElicitResult(_elicit_action(value, where))
+
+
+class Sample(Question):
+    """Ask the client's model for a message (sampling/createMessage).
+
+    messages is a prompt string or a list of SamplingMessage dicts; other
+    keywords are the request's optional fields (system_prompt, temperature,
+    stop_sequences, model_preferences, include_context, metadata, tools,
+    tool_choice). Deprecated in revision 2026-07-28, still valid there.
+    """
+
+    method = "sampling/createMessage"
+    prefix = "sample"
+
+    _FIELDS = {"system_prompt": "systemPrompt", "temperature": "temperature",
+               "stop_sequences": "stopSequences", "model_preferences": "modelPreferences",
+               "include_context": "includeContext", "metadata": "metadata",
+               "tools": "tools", "tool_choice": "toolChoice"}
+
+    def __init__(self, messages, max_tokens=1000, **options):
+        if isinstance(messages, str):
+            messages = [{"role": "user", "content": {"type": "text", "text": messages}}]
+        if not isinstance(messages, list) or not messages:
+            raise ValueError("Sample needs a prompt string or a non-empty list of messages")
+        if type(max_tokens) is not int or max_tokens < 1:
+            raise ValueError("max_tokens must be a positive integer")
+        unknown = sorted(set(options) - set(self._FIELDS))
+        if unknown:
+            raise TypeError("Sample() got unknown options: %s" % ", ".join(unknown))
+        self.request = {"messages": messages, "maxTokens": max_tokens}
+        for name, value in options.items():
+            if value is not None:
+                self.request[self._FIELDS[name]] = value
+
+    def params(self, revision, random):
+        return self.request
+
+    def needs(self):
+        needs = ["sampling"]
+        if "tools" in self.request:
+            needs.append("sampling.tools")
+        if self.request.get("includeContext", "none") != "none":
+            needs.append("sampling.context")
+        return needs
+
+    def answer(self, value, where):
+        if not isinstance(value, dict) or value.get("role") not in ("user", "assistant") or \
+                not isinstance(value.get("content"), (dict, list)) or \
+                not isinstance(value.get("model"), str):
+            raise ValueError("%s is not a CreateMessageResult (role, content and model)" % where)
+        reason = value.get("stopReason")
+        return SampleResult(value["role"], value["content"], value["model"],
+                            reason if isinstance(reason, str) else None)
+
+
+class Roots(Question):
+    """Ask for the client's roots: the answer is a list of {"uri", "name"?} dicts."""
+
+    method = "roots/list"
+    prefix = "roots"
+
+    def params(self, revision, random):
+        return {}
+
+    def needs(self):
+        return ["roots"]
+
+    def answer(self, value, where):
+        roots = value.get("roots") if isinstance(value, dict) else None
+        if not isinstance(roots, list) or not all(
+                isinstance(r, dict) and isinstance(r.get("uri"), str) for r in roots):
+            raise ValueError("%s is not a ListRootsResult (roots, each with a uri)" % where)
+        return [{k: r[k] for k in ("uri", "name") if isinstance(r.get(k), str)} for r in roots]
+
+
+_PRIMITIVE_TYPES = ("string", "number", "integer", "boolean")
+
+
+def _check_elicitation_schema(schema):
+    """Raise ValueError unless schema is a flat object of primitive properties."""
+    if not isinstance(schema, dict) or schema.get("type") != "object" or \
+            not isinstance(schema.get("properties"), dict):
+        raise ValueError("a form needs {\"type\": \"object\", \"properties\": {...}}")
+    for name, prop in schema["properties"].items():
+        if not isinstance(prop, dict) or (prop.get("type") not in _PRIMITIVE_TYPES and
+                                          not (prop.get("type") == "array" and "items" in prop)):
+            raise ValueError("form property %r must be a string, number, integer or "
+                             "boolean (elicitation forms are flat)" % name)
+    compile_schema(schema)
+
+
+def _elicit_action(value, where):
+    if not isinstance(value, dict) or value.get("action") not in ("accept", "decline", "cancel"):
+        raise ValueError("%s is not an ElicitResult (action accept, decline or cancel)" % where)
+    return value["action"]
+
+
+# Client capabilities that exist only from a revision on (sampling and roots
+# are in every revision).
+_CAPABILITY_FEATURES = {"elicitation": "elicitation", "elicitation.form": "elicitation",
+                        "elicitation.url": "elicitation_url", "sampling.tools": "sampling_tools"}
+
+
+def _missing_capabilities(names, caps, revision):
+    """The ClientCapabilities object naming what caps (of revision) lacks of names, or None.
+
+    Names are "sampling", "roots", "elicitation", or a capability and its
+    sub-capability ("elicitation.url", "sampling.tools"). An empty elicitation
+    capability means form mode.
+    """
+    out = {}
+    for name in names:
+        top, _, sub = name.partition(".")
+        have = caps.get(top)
+        feature = _CAPABILITY_FEATURES.get(name)
+        if isinstance(have, dict) and (feature is None or _has(revision, feature)) and (
+                not sub or sub in have or (sub == "form" and "url" not in have)):
+            continue
+        need = out.setdefault(top, {})
+        if sub and sub != "form" or (sub == "form" and isinstance(have, dict)):
+            need[sub] = {}
+    return out or None
+
+
+def _capability_names(caps):
+    """ "sampling and elicitation.url": the names in a ClientCapabilities object."""
+    names = [top + "." + sub if sub else top
+             for top, subs in caps.items() for sub in (list(subs) or [""])]
+    return " and ".join(names)
+
+
+def _questions(args, kw):
+    """The {key: Question} of ctx.ask()'s arguments, checked."""
+    if len(args) > 1 or (args and not isinstance(args[0], dict)):
+        raise TypeError("ask() takes one dict of questions, or questions as keywords")
+    questions = dict(args[0]) if args else {}
+    for key, q in kw.items():
+        if key in questions:
+            raise ValueError("question %r is given twice" % key)
+        questions[key] = q
+    if not questions:
+        raise ValueError("ask() needs at least one question")
+    for key, q in questions.items():
+        if not isinstance(key, str) or not key:
+            raise ValueError("question keys must be non-empty strings, not %r" % (key,))
+        if not isinstance(q, Question):
+            raise TypeError("question %r must be a Form, OpenURL, Sample or Roots, not %s"
+                            % (key, type(q).__name__))
+    return questions
+
+
+
+###############################################################################
 # Protocol engine (sans-IO) ###################################################
 ###############################################################################
 #
@@ -3020,52 +3314,6 @@ _ERA_MACHINE = {
     (MODERN, "plain_discover"): ("missing_meta", MODERN),
     (MODERN, "plain"): ("missing_meta", MODERN),
 }
-
-
-class ElicitResult:
-    """The user's answer to ctx.elicit(): action is "accept", "decline" or "cancel"."""
-
-    __slots__ = ("action", "content")
-
-    def __init__(self, action, content=None):
-        self.action, self.content = action, content
-
-    @property
-    def accepted(self):
-        return self.action == "accept"
-
-    def __repr__(self):
-        return "ElicitResult(%r, %r)" % (self.action, self.content)
-
-
-_PRIMITIVE_TYPES = ("string", "number", "integer", "boolean")
-
-
-def _check_elicitation_schema(schema):
-    """Raise ValueError unless schema is a flat object of primitive properties."""
-    if not isinstance(schema, dict) or schema.get("type") != "object" or \
-            not isinstance(schema.get("properties"), dict):
-        raise ValueError("elicit() needs {\"type\": \"object\", \"properties\": {...}}")
-    for name, prop in schema["properties"].items():
-        if not isinstance(prop, dict) or (prop.get("type") not in _PRIMITIVE_TYPES and
-                                          not (prop.get("type") == "array" and "items" in prop)):
-            raise ValueError("elicit(): property %r must be a string, number, integer or "
-                             "boolean (elicitation forms are flat)" % name)
-    compile_schema(schema)
-
-
-def _elicit_answer(value, schema, where):
-    """Turn an ElicitResult object from the client into an ElicitResult, checked."""
-    if not isinstance(value, dict) or value.get("action") not in ("accept", "decline", "cancel"):
-        raise ProtocolError(INVALID_PARAMS, "Invalid params: %s is not an ElicitResult "
-                            "(action accept, decline or cancel)" % where)
-    content = value.get("content")
-    if value["action"] == "accept":
-        problems = validate(schema, content if content is not None else {})
-        if problems:
-            raise ProtocolError(INVALID_PARAMS, "Invalid params: %s does not match the "
-                                "requested schema: %s" % (where, problems[0]))
-    return ElicitResult(value["action"], content if value["action"] == "accept" else None)
 
 
 def _b64(data):
@@ -3135,7 +3383,7 @@ class Call:
         self.work = work
         self.timeout = timeout
         self.deadline = None if timeout is None else self.conn._clock() + timeout
-        self.asked = 0
+        self.asked = None            # the keys of the questions asked so far
         self.cancelled = False
         self.last_progress = self.on_cancel = None
         meta = self.meta
@@ -3658,60 +3906,93 @@ class Connection:
         return self.notify(call, "notifications/message",
                            {"level": level, "logger": call.name, "data": payload})
 
-    def elicit_modern(self, call, message, schema):
-        """Return the answer a modern retry carries, or raise _InputRequired to ask for it."""
-        if "elicitation" not in (call.client_capabilities or {}):
-            raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
-                                {"requiredCapabilities": {"elicitation": {}}})
-        call.asked += 1
-        key = "elicit-%d" % call.asked
-        answer = (call.answers or {}).get(key)
-        if answer is None:
-            raise _InputRequired(key, {"method": "elicitation/create", "params": {
-                "mode": "form", "message": message, "requestedSchema": schema}})
-        return _elicit_answer(answer, schema, "inputResponses[%r]" % key)
+    def ask_modern(self, call, questions):
+        """Return {key: answer} from what a modern retry carries; raise _InputRequired for the rest.
 
-    def ask_legacy(self, call, message, schema, on_answer):
-        """Send elicitation/create for call; on_answer() runs when the response (or EOF) comes.
-
-        Raises ToolError when the client cannot be asked.
+        Questions the client's capabilities do not allow are -32021 naming
+        them; a malformed answer is -32602 naming its key.
         """
-        if not _has(call.revision, "elicitation") or \
-                "elicitation" not in (call.client_capabilities or {}):
-            raise ToolError("This tool needs to ask the user for input, but the client does not "
-                            "support elicitation.")
-        params = {"message": message, "requestedSchema": schema}
-        if _has(call.revision, "elicitation_mode"):
-            params = {"mode": "form", "message": message, "requestedSchema": schema}
-        self._question_seq += 1
-        q = _Question("mcp-elicitation-%d" % self._question_seq, on_answer)
+        caps = call.client_capabilities or {}
+        missing = _missing_capabilities([n for q in questions.values() for n in q.needs()],
+                                        caps, call.revision)
+        if missing:
+            raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
+                                {"requiredCapabilities": missing})
+        answers, out, ask = call.answers or {}, {}, {}
+        for key, q in questions.items():
+            self._note_question(call, key)
+            value = answers.get(key)
+            if value is None:
+                ask[key] = {"method": q.method, "params": q.params(call.revision, self._random)}
+                continue
+            try:
+                out[key] = q.answer(value, "inputResponses[%s]" % json.dumps(key))
+            except ValueError as e:
+                raise _BadAnswer(ProtocolError(INVALID_PARAMS, "Invalid params: %s" % e))
+        if ask:
+            raise _InputRequired(ask)
+        return out
+
+    def ask_legacy(self, call, questions, on_answer):
+        """Send each question as a server-to-client request; return {key: _Question}.
+
+        on_answer() runs once per question when its response (or the end of
+        input) comes. Raises ToolError when the client cannot be asked.
+        """
+        caps = call.client_capabilities or {}
+        missing = _missing_capabilities([n for q in questions.values() for n in q.needs()],
+                                        caps, call.revision)
+        if missing:
+            raise ToolError("This %s needs to ask the client, but the client does not support "
+                            "%s." % (call.kind or "request", _capability_names(missing)))
+        for key in questions:
+            self._note_question(call, key)
+        requests = [(key, q.method, q.params(call.revision, self._random))
+                    for key, q in questions.items()]
+        pending = {}
         with self._lock:
             if call.settled:
                 raise ToolError("The request is no longer in flight.")
-            self._questions[q.key] = q
-            self.emit(encode_message({"jsonrpc": "2.0", "id": q.key[1],
-                                      "method": "elicitation/create", "params": params}))
-        return q
-
-    def forget(self, question):
-        """Stop waiting for question's response (a later response is ignored)."""
-        self._questions.pop(question.key, None)
+            for key, method, params in requests:
+                self._question_seq += 1
+                q = _Question("mcp-%s-%d" % (method.partition("/")[0], self._question_seq),
+                              on_answer)
+                self._questions[q.key] = pending[key] = q
+                self.emit(encode_message({"jsonrpc": "2.0", "id": q.key[1], "method": method,
+                                          "params": params}))
+        return pending
 
     @staticmethod
-    def legacy_answer(question, schema):
-        """The ElicitResult in question's response; raises ToolError for anything else."""
-        msg = question.response
-        if msg is None:
-            raise ToolError("The client closed the connection before the user answered.")
-        if "error" in msg:
-            err = msg["error"] if isinstance(msg["error"], dict) else {}
-            raise ToolError("The client could not ask the user: %s"
-                            % _short(err.get("message"), 200))
-        try:
-            return _elicit_answer(msg.get("result"), schema, "the elicitation answer")
-        except ProtocolError as e:
-            raise ToolError(e.message.replace("Invalid params: ", "The client sent an invalid "
-                                              "answer: "))
+    def _note_question(call, key):
+        if call.asked is None:
+            call.asked = set()
+        if key in call.asked:
+            raise ValueError("question %r was already asked during this request; each "
+                             "question needs its own key" % key)
+        call.asked.add(key)
+
+    def forget(self, pending):
+        """Stop waiting for the responses of pending questions (later ones are ignored)."""
+        for q in pending.values():
+            self._questions.pop(q.key, None)
+
+    @staticmethod
+    def legacy_answers(pending, questions):
+        """The answers in the responses of pending questions; raises ToolError for anything else."""
+        out = {}
+        for key, question in pending.items():
+            msg = question.response
+            if msg is None:
+                raise ToolError("The client closed the connection before answering %r." % key)
+            if "error" in msg:
+                err = msg["error"] if isinstance(msg["error"], dict) else {}
+                raise ToolError("The client could not answer %r: %s"
+                                % (key, _short(err.get("message"), 200)))
+            try:
+                out[key] = questions[key].answer(msg.get("result"), "the answer to %r" % key)
+            except ValueError as e:
+                raise ToolError("The client sent an invalid answer: %s" % e)
+        return out
 
     # -- answers ----------------------------------------------------------------
     def _result(self, rid, result, era=None):
@@ -3750,7 +4031,9 @@ class Connection:
         if isinstance(e, ResourceNotFound):
             return self._not_found(req, e.uri)
         if isinstance(e, _InputRequired):
-            return self._answer(req, self._input_required(req, e.key, e.request))
+            return self._answer(req, self._input_required(req, e.requests))
+        if isinstance(e, _BadAnswer):
+            return self._answer(req, e.args[0])
         if isinstance(e, _TimedOut):
             if tool:
                 return self._answer(req, _error_result("Tool %r timed out after %g seconds."
@@ -3803,16 +4086,21 @@ class Connection:
             self._state_key = self._random(32)     # per connection: restarts void old states
         return self._state_key
 
-    def _input_required(self, req, key, request):
-        """The InputRequiredResult asking for request under key, with a signed state."""
+    def _input_required(self, req, requests):
+        """The InputRequiredResult asking requests ({key: request}), with a signed state.
+
+        The state carries the answers given so far to what the handler asked,
+        so a retry need only answer this round.
+        """
         import hmac
         import hashlib
-        payload = {"b": _binding_digest(req.binding), "a": dict(req.answers or {}),
+        answers = {k: v for k, v in (req.answers or {}).items() if k in req.asked}
+        payload = {"b": _binding_digest(req.binding), "a": answers,
                    "e": int(self._wall()) + _STATE_TTL}
         body = _b64(json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
                     .encode("utf-8"))
         mac = hmac.new(self._key(), body.encode("ascii"), hashlib.sha256).digest()
-        return {"resultType": "input_required", "inputRequests": {key: request},
+        return {"resultType": "input_required", "inputRequests": requests,
                 "requestState": body + "." + _b64(mac)}
 
     def _verify_state(self, binding, state):
@@ -3850,12 +4138,13 @@ class Connection:
         responses, state = req.params.get("inputResponses"), req.params.get("requestState")
         if responses is None and state is None:
             return
-        if state is None or type(state) is not str or (
-                responses is not None and (type(responses) is not dict or any(
-                    type(v) is not dict for v in responses.values()))):
-            raise ProtocolError(INVALID_PARAMS, "Invalid params: a retry needs the requestState "
-                                "it was given and inputResponses as an object of objects")
-        answers = self._verify_state(_binding_digest(req.binding), state)
+        if (state is not None and type(state) is not str) or (
+                responses is not None and type(responses) is not dict):
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: requestState must be the string "
+                                "it was given, and inputResponses an object")
+        # Answers without a state are taken as they come: they are the client's
+        # word either way, and the handler checks each against its question.
+        answers = {} if state is None else self._verify_state(_binding_digest(req.binding), state)
         answers.update(responses or {})
         req.answers = answers
 
@@ -4917,38 +5206,112 @@ class Context:
         _log_line("%s: %s: %s" % (self._call.conn.server.name, level, message))
         return False
 
-    def elicit(self, message, schema):
-        """Ask the user for input (a flat object schema of primitives); return an ElicitResult.
+    def ask(self, *questions, **named):
+        """Ask the client several questions at once; return {key: answer}.
 
-        Modern clients get an InputRequiredResult and retry the request with the
-        answer: the handler then runs again from the start, so it must be safe
-        to repeat up to its elicit() calls. Legacy clients (2025-06-18 and later)
-        get an elicitation/create request and the handler waits for the answer.
-        A client without the elicitation capability gets -32021 (modern) or a
-        ToolError (legacy).
+        Questions are Form, OpenURL, Sample and Roots objects, given as
+        keywords (ctx.ask(name=Form(...), greeting=Sample(...))) or as one dict
+        when a key is not a Python name. Answers are ElicitResult (Form,
+        OpenURL), SampleResult (Sample) and a list of root dicts (Roots).
+
+        Modern clients get every unanswered question in one InputRequiredResult
+        and retry the request with the answers: the handler then runs again
+        from the start, so everything before ask() must be safe to repeat.
+        Legacy clients get one request per question, all sent at once, and
+        the handler waits for every answer (elicit_timeout seconds at most).
+        A client that cannot be asked gets -32021 naming the capabilities
+        (modern) or a ToolError (legacy: there is no way to ask).
         """
-        _check_elicitation_schema(schema)
+        questions = _questions(questions, named)
         call = self._call
         if call.settled:
             raise ToolError("The request is no longer in flight.")
         conn = call.conn
         if call.era == MODERN:
-            return conn.elicit_modern(call, message, schema)
-        answered = self._waiting = threading.Event()
+            return conn.ask_modern(call, questions)
+        done = self._waiting = threading.Event()
+        left, count = [len(questions)], threading.Lock()
+
+        def answered():
+            with count:
+                left[0] -= 1
+                if not left[0]:
+                    done.set()
         call.on_cancel = self._wake
-        question = conn.ask_legacy(call, message, schema, answered.set)
+        pending = conn.ask_legacy(call, questions, answered)
         limit = conn.server.elicit_timeout
         if call.deadline is not None:
             limit = min(limit, max(0.0, call.deadline - _monotonic()))
-        answered.wait(limit)            # a cancellation wakes it too
+        done.wait(limit)                # a cancellation wakes it too
         self._waiting = None
         if call.cancelled:
-            conn.forget(question)
-            raise ToolError("The request was cancelled while waiting for the user.")
-        if not answered.is_set():
-            conn.forget(question)
-            raise ToolError("The user did not answer within %g seconds." % limit)
-        return conn.legacy_answer(question, schema)
+            conn.forget(pending)
+            raise ToolError("The request was cancelled while waiting for the client.")
+        if not done.is_set():
+            conn.forget(pending)
+            raise ToolError("The client did not answer within %g seconds." % limit)
+        return conn.legacy_answers(pending, questions)
+
+    def _ask_one(self, question, key):
+        if key is None:
+            asked = self._call.asked
+            key = "%s-%d" % (question.prefix, 1 + (len(asked) if asked else 0))
+        return self.ask({key: question})[key]
+
+    def elicit(self, message, schema, *, key=None):
+        """Ask the user to fill a form (a flat object schema of primitives); return an ElicitResult.
+
+        One question: see ask() for how it travels in each era. key names the
+        question (default "elicit-N", N counting the questions of the request).
+        """
+        return self._ask_one(Form(message, schema), key)
+
+    def elicit_url(self, message, url, *, key=None):
+        """Ask the user to open url; return an ElicitResult ("accept": they agreed to open it)."""
+        return self._ask_one(OpenURL(message, url), key)
+
+    def sample(self, messages, *, max_tokens=1000, key=None, **options):
+        """Ask the client's model for a message (a prompt or SamplingMessages); return a SampleResult."""
+        return self._ask_one(Sample(messages, max_tokens, **options), key)
+
+    def roots(self, *, key=None):
+        """Ask for the client's roots; return a list of {"uri", "name"?} dicts."""
+        return self._ask_one(Roots(), key)
+
+    def can(self, capability):
+        """True when the client declared capability ("sampling", "roots", "elicitation.url", ...)."""
+        call = self._call
+        return _missing_capabilities([capability], call.client_capabilities or {},
+                                     call.revision) is None
+
+    def require(self, *capabilities):
+        """Fail the request unless the client declared every capability named.
+
+        Modern clients get -32021 with data.requiredCapabilities; legacy ones a
+        ToolError (an isError result for a tool) naming what is missing.
+        """
+        call = self._call
+        missing = _missing_capabilities(capabilities, call.client_capabilities or {},
+                                        call.revision)
+        if missing is None:
+            return
+        if call.era == MODERN:
+            raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
+                                {"requiredCapabilities": missing})
+        raise ToolError("This %s needs the client's %s capability, which the client did not "
+                        "declare." % (call.kind or "request", _capability_names(missing)))
+
+    def elicitation_complete(self, question):
+        """Tell a 2025-11-25 client the interaction at an OpenURL question's URL has finished.
+
+        Returns True if sent: other revisions have no such notification.
+        """
+        call = self._call
+        eid = getattr(question, "elicitation_id", question)
+        if call.era == MODERN or not _has(call.revision, "elicitation_id") or \
+                not isinstance(eid, str):
+            return False
+        return call.conn.notify(call, "notifications/elicitation/complete", {"elicitationId": eid})
 
 
 _DIAG_STATE = {"last": None, "at": 0.0, "repeats": 0}

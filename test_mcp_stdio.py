@@ -2226,6 +2226,7 @@ class Structure(unittest.TestCase):
             self.assertTrue(until is None or until in mcp_stdio.REVISIONS, name)
             self.assertTrue('"%s"' % name in section("Catalog: tools and results") +
                             section("Outcomes: results and errors on the wire") +
+                            section("Asking the client: questions and answers") +
                             section("Protocol engine (sans-IO)") +
                             section("Server: identity, catalog and options"),
                             "feature %r is never asked about" % name)
@@ -4520,7 +4521,7 @@ class ElicitationModern(InProcTest):
         for rid, kw in ((2, {"requestState": tampered, "inputResponses": accept}),
                         (3, {"requestState": state + "x", "inputResponses": accept}),
                         (4, {"requestState": "nonsense", "inputResponses": accept}),
-                        (5, {"inputResponses": accept}),
+                        (5, {"requestState": state, "inputResponses": ["elicit-1"]}),
                         (6, {"requestState": state, "inputResponses": {"elicit-1": "yes"}}),
                         (7, {"requestState": state, "inputResponses": {"elicit-1": {
                             "action": "accept", "content": {"confirm": "yes"}}}}),
@@ -4530,6 +4531,8 @@ class ElicitationModern(InProcTest):
             self.assertEqual(r["error"]["code"], -32602, kw)
         r = self.call(p, 9, text="other text", requestState=state, inputResponses=accept)
         self.assertEqual(r["error"]["code"], -32602)          # bound to the arguments
+        r = self.call(p, 10, inputResponses=accept)           # no state: answers as they come
+        self.assertEqual(r["result"]["content"], [{"type": "text", "text": "hi"}])
         q = self.spawn()                                      # another process: another key
         r = self.call(q, 1, requestState=state, inputResponses=accept)
         self.assertEqual(r["error"]["code"], -32602)
@@ -4682,7 +4685,7 @@ class ElicitationLegacy(ScriptTest):
         self.assertLess(time.monotonic() - start, 2)       # not the grace period
         r = json.loads(p.raw[-1])
         self.assertEqual((r["id"], r["result"]["isError"]), (1, True))
-        self.assertIn("closed the connection before the user answered",
+        self.assertIn("closed the connection before answering 'elicit-1'",
                       r["result"]["content"][0]["text"])
 
     def test_invalid_answer_and_error_answer(self):
@@ -4698,7 +4701,7 @@ class ElicitationLegacy(ScriptTest):
         ask = p.recv()
         p.send({"jsonrpc": "2.0", "id": ask["id"], "error": {"code": -1, "message": "no UI"}})
         r = p.recv()
-        self.assertIn("could not ask the user", r["result"]["content"][0]["text"])
+        self.assertIn('could not answer \'elicit-1\': "no UI"', r["result"]["content"][0]["text"])
 
 
 if __name__ == "__main__":
