@@ -3229,10 +3229,10 @@ def _missing_capabilities(names, caps, revision):
 
 
 def _capability_names(caps):
-    """ "sampling and elicitation.url": the names in a ClientCapabilities object."""
+    """ "roots, sampling and elicitation.url": the names in a ClientCapabilities object."""
     names = [top + "." + sub if sub else top
              for top, subs in caps.items() for sub in (list(subs) or [""])]
-    return " and ".join(names)
+    return " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def _questions(args, kw):
@@ -5298,8 +5298,10 @@ class Context:
         if call.era == MODERN:
             raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
                                 {"requiredCapabilities": missing})
-        raise ToolError("This %s needs the client's %s capability, which the client did not "
-                        "declare." % (call.kind or "request", _capability_names(missing)))
+        names = _capability_names(missing)
+        raise ToolError("This %s needs the client's %s %s, which the client did not declare."
+                        % (call.kind or "request", names,
+                           "capabilities" if " and " in names else "capability"))
 
     def elicitation_complete(self, question):
         """Tell a 2025-11-25 client the interaction at an OpenURL question's URL has finished.
@@ -5978,6 +5980,13 @@ class Client:
     error that is not a recognised modern one, or on a short timeout;
     era="modern" and era="legacy" force one (legacy at `revision`). Use as a
     context manager, or call connect() and close().
+
+    A server that asks is answered by on_elicit(params) (elicitation/create:
+    return an ElicitResult dict), on_sample(params) (sampling/createMessage:
+    return a CreateMessageResult dict) and roots (a list of {"uri", "name"}
+    dicts, or a function returning one), in both eras: legacy server requests
+    and modern input rounds. Each one given declares its capability. A server
+    request with no answer gets a JSON-RPC error; ping is answered.
     """
 
     # timeout: a server that has not answered in 30 s is taken as hung; probe_timeout: a
@@ -5985,7 +5994,8 @@ class Client:
     # max_line: 64 MiB, far above any server's response limit, bounds the reader's memory.
     def __init__(self, command, *, era="auto", revision=LATEST_LEGACY, env=None, cwd=None,
                  timeout=30.0, probe_timeout=3.0, on_log=None, capabilities=None,
-                 client_info=None, max_line=64 << 20, on_elicit=None, transcript=None):
+                 client_info=None, max_line=64 << 20, on_elicit=None, on_sample=None,
+                 roots=None, transcript=None):
         if isinstance(command, str) or not command:
             raise ValueError("command must be a non-empty list of arguments (no shell)")
         if era not in ("auto", "modern", "legacy"):
@@ -5993,11 +6003,13 @@ class Client:
         self.command, self.era_choice, self.requested_revision = list(command), era, revision
         self.env, self.cwd, self.timeout, self.probe_timeout = env, cwd, timeout, probe_timeout
         self.on_log = on_log
-        self.on_elicit = on_elicit
+        self.on_elicit, self.on_sample, self.roots = on_elicit, on_sample, roots
         self.transcript = transcript     # a list to record ("sent" | "received", line) in
         self.capabilities = dict(capabilities or {})
-        if on_elicit is not None:
-            self.capabilities.setdefault("elicitation", {})
+        for given, name in ((on_elicit, "elicitation"), (on_sample, "sampling"),
+                            (roots, "roots")):
+            if given is not None:
+                self.capabilities.setdefault(name, {})
         self.client_info = client_info or {"name": "mcp_stdio-client", "version": __version__}
         self.era = self.revision = self.server_info = self.instructions = None
         self.server_capabilities = {}
@@ -6163,19 +6175,30 @@ class Client:
         elif m["method"] == "notifications/message" and self.on_log is not None:
             self.on_log(params.get("level"), params.get("data"))
 
+    def _answer_for(self, method, params):
+        """This client's answer to a server's question, or None when it has none to give."""
+        if method == "elicitation/create" and self.on_elicit is not None:
+            return self.on_elicit(params)
+        if method == "sampling/createMessage" and self.on_sample is not None:
+            return self.on_sample(params)
+        if method == "roots/list" and self.roots is not None:
+            return {"roots": list(self.roots() if callable(self.roots) else self.roots)}
+        return None
+
     def _server_request(self, m):
-        """Answer a request of the server's: ping, elicitation/create (with on_elicit)."""
+        """Answer a request of the server's: ping, and the questions this client can answer."""
         params = m.get("params") if isinstance(m.get("params"), dict) else {}
-        if m["method"] == "ping":
-            reply = {"result": {}}
-        elif m["method"] == "elicitation/create" and self.on_elicit is not None:
-            try:
-                reply = {"result": self.on_elicit(params)}
-            except Exception as e:   # noqa: BLE001 - the server gets an error, never silence
-                reply = {"error": {"code": INTERNAL_ERROR, "message": "the client could not "
-                                   "ask: %s" % _short_text(e)}}
-        else:
+        try:
+            answer = {} if m["method"] == "ping" else self._answer_for(m["method"], params)
+        except Exception as e:   # noqa: BLE001 - the server gets an error, never silence
+            answer = e
+        if isinstance(answer, dict):
+            reply = {"result": answer}
+        elif answer is None:
             reply = {"error": {"code": METHOD_NOT_FOUND, "message": "Method not found"}}
+        else:
+            reply = {"error": {"code": INTERNAL_ERROR, "message": "the client could not "
+                               "answer: %s" % _short_text(answer)}}
         reply.update(jsonrpc="2.0", id=m["id"])
         try:
             self._write(reply)
@@ -6217,21 +6240,33 @@ class Client:
     def request(self, method, params=None, timeout=None, **kw):
         """Send a request and wait for its result.
 
-        When a modern server asks for input (an InputRequiredResult) and on_elicit
-        is set, its questions are answered and the request is sent again.
+        When a modern server asks for input (an InputRequiredResult), its
+        questions are answered (on_elicit, on_sample, roots) and the request is
+        sent again with the answers and the server's requestState. Raises
+        ClientError for a question this client cannot answer.
         """
         result = self.send(method, params, **kw).wait(timeout)
         for _ in range(_MAX_ROUNDS):
-            if result.get("resultType") != "input_required" or self.on_elicit is None:
+            if result.get("resultType") != "input_required":
                 return result
             answers = {}
             for key, ask in (result.get("inputRequests") or {}).items():
-                if isinstance(ask, dict) and ask.get("method") == "elicitation/create":
-                    answers[key] = self.on_elicit(ask.get("params") or {})
-            retry = dict(params or {}, inputResponses=answers,
-                         requestState=result.get("requestState"))
+                ask = ask if isinstance(ask, dict) else {}
+                params_ = ask.get("params") if isinstance(ask.get("params"), dict) else {}
+                answer = self._answer_for(ask.get("method"), params_)
+                if answer is None:
+                    raise ClientError("the server asks %s (%s), which this client cannot "
+                                      "answer" % (_short(key, 40), _short(ask.get("method"), 40)))
+                answers[key] = answer
+            retry = dict(params or {}, inputResponses=answers)
+            if "requestState" in result:
+                retry["requestState"] = result["requestState"]
             result = self.send(method, retry, **kw).wait(timeout)
         raise ClientError("%s still asks for input after %d rounds" % (method, _MAX_ROUNDS))
+
+    def roots_changed(self):
+        """Tell a legacy server that the roots changed (notifications/roots/list_changed)."""
+        self.notify("notifications/roots/list_changed")
 
     def notify(self, method, params=None):
         msg = {"jsonrpc": "2.0", "method": method}
@@ -6862,12 +6897,29 @@ def _demo_confirm_echo(arguments, ctx):
                                                  else "dismissed the question")
 
 
+def _demo_greet(arguments, ctx):
+    # Two questions in one round when the client can sample; the name alone otherwise.
+    questions = {"name": Form("What is your name?", {
+        "type": "object", "properties": {"name": {"type": "string", "title": "Your name"}},
+        "required": ["name"]})}
+    if ctx.can("sampling"):
+        questions["greeting"] = Sample("Write a one-line greeting for someone trying an MCP "
+                                       "demo server. Reply with the greeting only.",
+                                       max_tokens=60)
+    answers = ctx.ask(questions)
+    if not answers["name"].accepted:
+        return "No greeting: the user did not give a name."
+    name = answers["name"].content["name"]
+    line = answers["greeting"].text.strip() if "greeting" in answers else ""
+    return "Hello, %s! %s" % (name, line) if line else "Hello, %s!" % name
+
+
 _DEMO_README = """# mcp_stdio demo
 
 This server shows what mcp_stdio serves from one standard-library file:
 
 - tools: echo, add, divide (an actionable tool error), countdown (progress and cancellation),
-  confirm_echo (asks the user first);
+  confirm_echo (asks the user first), greet (asks the user and the client's model at once);
 - resources: this page, a small PNG, and greetings from the template demo://greeting/{name};
 - a prompt, summarize, whose style argument offers completions.
 """
@@ -6939,6 +6991,11 @@ def demo_server(**options):
              description="Ask the user to confirm, then echo the text (elicitation).",
              input_schema={"type": "object", "properties": {"text": {"type": "string"}},
                            "required": ["text"], "additionalProperties": False},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+        Tool("greet", _demo_greet, title="Greet the user",
+             description="Ask the user's name and, when the client can sample, its model for a "
+                         "greeting line: two questions in one round.",
+             input_schema={"type": "object", "properties": {}, "additionalProperties": False},
              annotations={"readOnlyHint": True, "openWorldHint": False}),
     ]
     resources = [

@@ -87,7 +87,12 @@ _NOTIFICATION_DEFS = {"notifications/progress": "ProgressNotification",
                       "notifications/tools/list_changed": "ToolListChangedNotification",
                       "notifications/resources/list_changed": "ResourceListChangedNotification",
                       "notifications/prompts/list_changed": "PromptListChangedNotification",
-                      "notifications/resources/updated": "ResourceUpdatedNotification"}
+                      "notifications/resources/updated": "ResourceUpdatedNotification",
+                      "notifications/elicitation/complete": "ElicitationCompleteNotification"}
+# The server's own requests: method -> definition.
+_SERVER_REQUEST_DEFS = {"elicitation/create": "ElicitRequest",
+                        "sampling/createMessage": "CreateMessageRequest",
+                        "roots/list": "ListRootsRequest", "ping": "PingRequest"}
 
 
 class WireSchemas:
@@ -141,8 +146,10 @@ class WireSchemas:
                 check(rev, _RESULT_DEFS[method], msg["result"])
         elif "method" in msg and "id" in msg:
             check(rev, "JSONRPCRequest", msg)               # a request of the server's own
-            if msg["method"] == "elicitation/create":
-                check(rev, "ElicitRequest", msg)
+            if msg["method"] in _SERVER_REQUEST_DEFS:
+                check(rev, _SERVER_REQUEST_DEFS[msg["method"]], msg)
+            else:
+                out.append("the server sent an unknown request %r" % msg["method"])
         elif "method" in msg:
             check(rev, "JSONRPCNotification", msg)
             if msg["method"] in _NOTIFICATION_DEFS:
@@ -1271,7 +1278,7 @@ class LegacyEra(InProcTest):
                 p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
                 tools = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})["result"]
                 self.assertEqual([t["name"] for t in tools["tools"]],
-                                 ["add", "confirm_echo", "countdown", "divide", "echo"])
+                                 ["add", "confirm_echo", "countdown", "divide", "echo", "greet"])
                 self.assertNotIn("ttlMs", tools)
                 fields = set().union(*(set(t) for t in tools["tools"]))
                 expect = {"name", "description", "inputSchema"}
@@ -1409,7 +1416,7 @@ class ModernEra(InProcTest):
         p = self.spawn("--ttl-ms", "5")
         r = self.req(p, 1, "tools/list")["result"]
         self.assertEqual((r["resultType"], r["ttlMs"], r["cacheScope"]), ("complete", 5, "public"))
-        self.assertEqual([t["name"] for t in r["tools"]], ["add", "confirm_echo", "countdown", "divide", "echo"])
+        self.assertEqual([t["name"] for t in r["tools"]], ["add", "confirm_echo", "countdown", "divide", "echo", "greet"])
         r = self.req(p, 2, "tools/call", {"name": "echo", "arguments": {"text": "x"}})["result"]
         self.assertEqual(r, {"content": [{"type": "text", "text": "x"}],
                              "structuredContent": {"text": "x"}, "resultType": "complete",
@@ -3693,7 +3700,7 @@ class OfficialSDK(unittest.TestCase):
         for mode, out in results.items():
             with self.subTest(mode=mode):
                 self.assertEqual(out["protocol"], expect_protocol[mode])
-                self.assertEqual(out["tools"], ["add", "confirm_echo", "countdown", "divide", "echo"])
+                self.assertEqual(out["tools"], ["add", "confirm_echo", "countdown", "divide", "echo", "greet"])
                 self.assertEqual(out["echo"], ["hi", {"text": "hi"}, False])
                 self.assertEqual(out["divide"],
                                  ["Cannot divide by zero: pass a non-zero 'divisor'.", True])
@@ -4240,7 +4247,7 @@ class ClientTests(unittest.TestCase):
                 self.assertEqual((c.era, c.revision), (got_era, got_rev))
                 self.assertEqual(c.server_info["name"], "mcp-stdio-demo")
                 self.assertEqual([t["name"] for t in c.list_tools()],
-                                 ["add", "confirm_echo", "countdown", "divide", "echo"])
+                                 ["add", "confirm_echo", "countdown", "divide", "echo", "greet"])
                 r = c.call_tool("add", {"a": 2, "b": 3})
                 self.assertEqual(r["content"][0]["text"], '{"sum":5}')
                 self.assertEqual(c.read_resource("demo://readme")["contents"][0]["mimeType"],
@@ -4256,7 +4263,7 @@ class ClientTests(unittest.TestCase):
 
     def test_pagination_is_followed(self):
         with mcp_stdio.InProcessClient(mcp_stdio.demo_server(page_size=1), era="legacy") as c:
-            self.assertEqual(len(c.list_tools()), 5)
+            self.assertEqual(len(c.list_tools()), 6)
             self.assertEqual(len(c.list_resources()), 2)
 
     def test_progress_cancel_and_timeout(self):
@@ -4378,7 +4385,7 @@ class ClientCommandLine(unittest.TestCase):
                          *SERVE)
         report = json.loads(r.stdout)
         self.assertEqual((report["era"], report["revision"]), ("legacy", "2025-03-26"))
-        self.assertEqual(len(report["tools"]), 5)
+        self.assertEqual(len(report["tools"]), 6)
 
     def test_call(self):
         r = self.run_cli("call", "echo", '{"text": "hello"}', "--", *SERVE)
@@ -4783,3 +4790,326 @@ def load_tests(loader, tests, pattern):
     for t in _flatten(tests):
         (overlapped if type(t).__name__ in PARALLEL_CLASSES else alone).addTest(t)
     return unittest.TestSuite([alone, overlapped])
+
+
+###############################################################################
+# Asking the client: several questions, sampling, roots, URLs, capabilities ##
+###############################################################################
+
+NAME_FORM = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+ALL_CAPS = {"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}
+SAMPLED = {"role": "assistant", "content": {"type": "text", "text": "Hello there"},
+           "model": "test-model", "stopReason": "endTurn"}
+ROOTS = {"roots": [{"uri": "file:///work", "name": "work"}, {"uri": "file:///tmp"}]}
+
+
+def asking_server():
+    """Handlers that ask: three questions at once, a URL, a requirement, prompts and resources."""
+    m = mcp_stdio
+    server = m.Server("ask", "1")
+
+    @server.tool
+    def trio(ctx: m.Context) -> str:
+        a = ctx.ask(user_name=m.Form("What is your name?", NAME_FORM),
+                    greeting=m.Sample("Generate a greeting", max_tokens=50),
+                    client_roots=m.Roots())
+        return "%s|%s|%s|%s" % (a["user_name"].action, (a["user_name"].content or {}).get("name"),
+                                a["greeting"].text, ",".join(r["uri"] for r in a["client_roots"]))
+
+    @server.tool
+    def rounds(ctx: m.Context) -> str:
+        first = ctx.elicit("Step 1", NAME_FORM, key="step1").content["name"]
+        return first + "/" + ctx.sample("Step 2", key="step2").text
+
+    @server.tool
+    def link(ctx: m.Context) -> str:
+        q = m.OpenURL("Sign in, please.", "https://example.com/login")
+        answer = ctx.ask(login=q)["login"]
+        sent = ctx.elicitation_complete(q)
+        return "%s %s" % (answer.action, sent)
+
+    @server.tool
+    def needs(ctx: m.Context) -> str:
+        ctx.require("sampling", "roots")
+        return "ok"
+
+    @server.tool
+    def twice(ctx: m.Context) -> str:
+        ctx.elicit("a", NAME_FORM, key="k")
+        ctx.elicit("b", NAME_FORM, key="k")
+        return "never"
+
+    @server.tool
+    def swallow(ctx: m.Context) -> str:
+        try:
+            return ctx.sample("x").text
+        except Exception:          # the handler cannot swallow an unanswered question
+            return "swallowed"
+
+    @server.prompt
+    def topic(ctx=None) -> str:
+        return "Write about " + ctx.sample("Pick a topic", key="pick").text
+
+    @server.resource("ask://roots")
+    def where(ctx):
+        return "\n".join(r["uri"] for r in ctx.roots(key="roots"))
+    return server
+
+
+class AskingModern(unittest.TestCase):
+    """InputRequiredResult rounds, in the engine with a fake clock."""
+
+    def setUp(self):
+        self.conn = connect(asking_server())
+        self.rid = 0
+
+    def rpc(self, method, params, caps=ALL_CAPS):
+        self.rid += 1
+        meta = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": caps})
+        out = self.conn.receive_line(json.dumps({
+            "jsonrpc": "2.0", "id": self.rid, "method": method,
+            "params": dict(params, _meta=meta)}).encode())
+        if isinstance(out[0], mcp_stdio.Call):
+            out[0].run()
+            out = [self.conn.outbox.pop()]
+        msg = json.loads(out[0])
+        self.assertEqual(WireSchemas.problems(MODERN, msg, method), [], msg)
+        return msg
+
+    def call(self, name, caps=ALL_CAPS, **params):
+        return self.rpc("tools/call", dict(params, name=name, arguments={}), caps)
+
+    def test_three_questions_in_one_round(self):
+        r = self.call("trio")["result"]
+        self.assertEqual(r["resultType"], "input_required")
+        self.assertEqual(r["inputRequests"], {
+            "user_name": {"method": "elicitation/create", "params": {
+                "mode": "form", "message": "What is your name?", "requestedSchema": NAME_FORM}},
+            "greeting": {"method": "sampling/createMessage", "params": {
+                "messages": [{"role": "user", "content": {"type": "text",
+                                                          "text": "Generate a greeting"}}],
+                "maxTokens": 50}},
+            "client_roots": {"method": "roots/list", "params": {}}})
+        done = self.call("trio", requestState=r["requestState"], inputResponses={
+            "user_name": {"action": "accept", "content": {"name": "Ada"}},
+            "greeting": SAMPLED, "client_roots": ROOTS, "unasked": {"action": "accept"}})
+        self.assertEqual(done["result"]["content"][0]["text"],
+                         "accept|Ada|Hello there|file:///work,file:///tmp")
+
+    def test_missing_answers_are_asked_again(self):
+        r = self.call("trio")["result"]
+        part = self.call("trio", requestState=r["requestState"], inputResponses={
+            "greeting": SAMPLED, "wrong_key": {"action": "accept", "content": {"x": 1}}})["result"]
+        self.assertEqual(part["resultType"], "input_required")
+        self.assertEqual(sorted(part["inputRequests"]), ["client_roots", "user_name"])
+        # the state now carries the greeting: the next retry answers only the rest
+        done = self.call("trio", requestState=part["requestState"], inputResponses={
+            "user_name": {"action": "decline"}, "client_roots": {"roots": []}})["result"]
+        self.assertEqual(done["content"][0]["text"], "decline|None|Hello there|")
+        # answers without any state: taken as they come; missing ones asked for
+        again = self.call("trio", inputResponses={"wrong_key": {"action": "accept"}})["result"]
+        self.assertEqual(len(again["inputRequests"]), 3)
+
+    def test_malformed_answers_name_the_key(self):
+        state = self.call("trio")["result"]["requestState"]
+        for key, bad, rule in (
+                ("greeting", {"role": "robot", "content": {}, "model": "m"},
+                 "is not a CreateMessageResult"),
+                ("client_roots", {"roots": [{"name": "no uri"}]}, "is not a ListRootsResult"),
+                ("user_name", {"action": "accept", "content": {"name": 5}},
+                 "does not match the requested schema"),
+                ("user_name", "yes", "is not an ElicitResult")):
+            with self.subTest(key=key):
+                e = self.call("trio", requestState=state, inputResponses={key: bad})["error"]
+                self.assertEqual(e["code"], -32602)
+                self.assertIn('inputResponses["%s"] %s' % (key, rule), e["message"])
+
+    def test_handlers_cannot_swallow_the_round(self):
+        r = self.call("swallow")["result"]
+        self.assertEqual(list(r["inputRequests"]), ["sample-1"])
+        e = self.call("swallow", inputResponses={"sample-1": {"role": "x"}})["error"]
+        self.assertEqual(e["code"], -32602)
+
+    def test_multi_round_keeps_earlier_answers(self):
+        r = self.call("rounds")["result"]
+        self.assertEqual(list(r["inputRequests"]), ["step1"])
+        r = self.call("rounds", requestState=r["requestState"], inputResponses={
+            "step1": {"action": "accept", "content": {"name": "Ada"}}})["result"]
+        self.assertEqual(list(r["inputRequests"]), ["step2"])
+        r = self.call("rounds", requestState=r["requestState"],
+                      inputResponses={"step2": SAMPLED})["result"]
+        self.assertEqual(r["content"][0]["text"], "Ada/Hello there")
+
+    def test_missing_capabilities(self):
+        for name, caps, need in (
+                ("trio", {}, {"elicitation": {}, "sampling": {}, "roots": {}}),
+                ("trio", {"elicitation": {"url": {}}, "sampling": {}, "roots": {}},
+                 {"elicitation": {"form": {}}}),
+                ("link", {"elicitation": {}}, {"elicitation": {"url": {}}}),
+                ("needs", {"sampling": {}}, {"roots": {}})):
+            with self.subTest(name=name, caps=caps):
+                e = self.call(name, caps)["error"]
+                self.assertEqual(e, {"code": -32021, "message": "Missing required client "
+                                     "capability", "data": {"requiredCapabilities": need}})
+        self.assertEqual(self.call("needs")["result"]["content"][0]["text"], "ok")
+
+    def test_url_mode_has_no_elicitation_id_in_this_revision(self):
+        r = self.call("link")["result"]
+        self.assertEqual(r["inputRequests"]["login"]["params"], {
+            "mode": "url", "message": "Sign in, please.", "url": "https://example.com/login"})
+        done = self.call("link", requestState=r["requestState"],
+                         inputResponses={"login": {"action": "accept"}})["result"]
+        self.assertEqual(done["content"][0]["text"], "accept False")
+
+    def test_a_key_asked_twice_is_the_authors_mistake(self):
+        r = self.call("twice")["result"]
+        done = self.call("twice", requestState=r["requestState"], inputResponses={
+            "k": {"action": "accept", "content": {"name": "x"}}})["result"]
+        self.assertTrue(done["isError"])
+        self.assertIn("ValueError", done["content"][0]["text"])
+
+    def test_prompts_and_resources_ask_too(self):
+        r = self.rpc("prompts/get", {"name": "topic"})["result"]
+        self.assertEqual(r["inputRequests"]["pick"]["method"], "sampling/createMessage")
+        done = self.rpc("prompts/get", {"name": "topic", "requestState": r["requestState"],
+                                        "inputResponses": {"pick": SAMPLED}})["result"]
+        self.assertEqual(done["messages"][0]["content"]["text"], "Write about Hello there")
+        r = self.rpc("resources/read", {"uri": "ask://roots"})["result"]
+        done = self.rpc("resources/read", {"uri": "ask://roots", "requestState": r["requestState"],
+                                           "inputResponses": {"roots": ROOTS}})["result"]
+        self.assertEqual(done["contents"][0]["text"], "file:///work\nfile:///tmp")
+        e = self.rpc("resources/read", {"uri": "ask://roots"}, caps={})["error"]
+        self.assertEqual(e["data"], {"requiredCapabilities": {"roots": {}}})
+
+
+class AskingLegacy(unittest.TestCase):
+    """Server-to-client requests, answered by the built-in client's callbacks."""
+
+    def client(self, revision="2025-11-25", **kw):
+        kw.setdefault("on_elicit", lambda p: {"action": "accept", "content": {"name": "Ada"}}
+                      if p.get("mode", "form") == "form" else {"action": "accept"})
+        kw.setdefault("on_sample", lambda p: SAMPLED)
+        kw.setdefault("roots", ROOTS["roots"])
+        transcript = []
+        c = mcp_stdio.InProcessClient(asking_server(), era="legacy", revision=revision,
+                                      transcript=transcript, **kw)
+        self.addCleanup(c.close)
+        c.connect()
+        c.lines = transcript
+        return c
+
+    def messages(self, c, direction):
+        return [json.loads(line) for d, line in c.lines if d == direction]
+
+    def test_every_question_goes_out_before_any_answer(self):
+        c = self.client(capabilities={"elicitation": {"form": {}, "url": {}}})
+        r = c.call_tool("trio")
+        self.assertEqual(r["content"][0]["text"], "accept|Ada|Hello there|file:///work,file:///tmp")
+        received = [m for m in self.messages(c, "received") if "method" in m]
+        self.assertEqual([m["method"] for m in received],
+                         ["elicitation/create", "sampling/createMessage", "roots/list"])
+        self.assertEqual(len({m["id"] for m in received}), 3)
+        for m in received:
+            self.assertEqual(WireSchemas.problems("2025-11-25", m), [])
+
+    def test_url_mode_and_its_completion(self):
+        c = self.client(capabilities={"elicitation": {"url": {}}})
+        self.assertEqual(c.call_tool("link")["content"][0]["text"], "accept True")
+        ask, done = [m for m in self.messages(c, "received") if "method" in m]
+        self.assertEqual(ask["params"]["mode"], "url")
+        self.assertEqual(done["method"], "notifications/elicitation/complete")
+        self.assertEqual(done["params"], {"elicitationId": ask["params"]["elicitationId"]})
+        for m in (ask, done):
+            self.assertEqual(WireSchemas.problems("2025-11-25", m), [])
+        old = self.client("2025-06-18", capabilities={"elicitation": {"url": {}}})
+        r = old.call_tool("link")
+        self.assertTrue(r["isError"])
+        self.assertIn("does not support elicitation.url", r["content"][0]["text"])
+
+    def test_requirements_and_refusals_are_tool_errors(self):
+        c = self.client(on_sample=None, roots=None, on_elicit=None)
+        for name, text in (("needs", "needs the client's sampling and roots capabilities, which"),
+                           ("trio", "does not support elicitation, sampling and roots")):
+            r = c.call_tool(name)
+            self.assertTrue(r["isError"], name)
+            self.assertIn(text, r["content"][0]["text"])
+
+    def test_a_client_error_reaches_the_handler_as_a_tool_error(self):
+        def refuse(params):
+            raise RuntimeError("the user said no")
+        c = self.client(on_sample=refuse)
+        r = c.call_tool("trio")
+        self.assertTrue(r["isError"])
+        self.assertIn("could not answer 'greeting'", r["content"][0]["text"])
+        self.assertIn("the user said no", r["content"][0]["text"])
+
+    def test_prompts_and_resources_ask_in_the_legacy_era(self):
+        c = self.client()
+        self.assertEqual(c.get_prompt("topic")["messages"][0]["content"]["text"],
+                         "Write about Hello there")
+        self.assertEqual(c.read_resource("ask://roots")["contents"][0]["text"],
+                         "file:///work\nfile:///tmp")
+
+
+class AskingOverPipes(ProcTest):
+    """The demo's greet tool asks two questions; the client answers them out of order."""
+
+    def test_two_requests_at_once_answered_in_reverse(self):
+        p = self.spawn()
+        p.initialize("2025-11-25", {"elicitation": {}, "sampling": {}})
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "greet", "arguments": {}}})
+        first, second = p.recv(), p.recv()
+        self.assertEqual((first["method"], second["method"]),
+                         ("elicitation/create", "sampling/createMessage"))
+        p.send({"jsonrpc": "2.0", "id": second["id"], "result": SAMPLED})
+        p.send({"jsonrpc": "2.0", "id": first["id"],
+                "result": {"action": "accept", "content": {"name": "Ada"}}})
+        r = p.recv()
+        self.assertEqual((r["id"], r["result"]["content"][0]["text"]),
+                         (1, "Hello, Ada! Hello there"))
+        self.assertEqual(p.close(), 0)
+
+    def test_without_sampling_it_asks_the_name_only(self):
+        p = self.spawn()
+        p.initialize("2025-11-25", {"elicitation": {}})
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "greet", "arguments": {}}})
+        ask = p.recv()
+        p.send({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "decline"}})
+        r = p.recv()
+        self.assertEqual(r["result"]["content"][0]["text"],
+                         "No greeting: the user did not give a name.")
+
+
+class ClientAnswers(unittest.TestCase):
+    """The built-in client answers what a server asks, in both eras, or says it cannot."""
+
+    def test_modern_rounds_use_the_callbacks(self):
+        with mcp_stdio.InProcessClient(asking_server(), era="modern",
+                                       on_elicit=lambda p: {"action": "accept",
+                                                            "content": {"name": "Bo"}},
+                                       on_sample=lambda p: SAMPLED,
+                                       roots=lambda: ROOTS["roots"]) as c:
+            self.assertEqual(c.call_tool("trio")["content"][0]["text"],
+                             "accept|Bo|Hello there|file:///work,file:///tmp")
+            self.assertEqual(c.call_tool("rounds")["content"][0]["text"], "Bo/Hello there")
+
+    def test_a_question_without_an_answer(self):
+        with mcp_stdio.InProcessClient(asking_server(), era="modern",
+                                       capabilities={"sampling": {}}) as c:
+            with self.assertRaises(mcp_stdio.ClientError) as cm:
+                c.call_tool("swallow")
+            self.assertIn('asks "sample-1" ("sampling/createMessage"), which this client '
+                          'cannot answer', str(cm.exception))
+
+    def test_ping_and_unknown_server_requests(self):
+        c = mcp_stdio.InProcessClient(mcp_stdio.Server("s", "1"), era="legacy",
+                                      transcript=[])
+        with c:
+            c._receive(b'{"jsonrpc":"2.0","id":"p1","method":"ping"}')
+            c._receive(b'{"jsonrpc":"2.0","id":"r1","method":"roots/list"}')
+            sent = [json.loads(line) for d, line in c.transcript if d == "sent"][-2:]
+        self.assertEqual(sent, [{"jsonrpc": "2.0", "id": "p1", "result": {}},
+                                {"jsonrpc": "2.0", "id": "r1", "error": {
+                                    "code": -32601, "message": "Method not found"}}])
