@@ -6599,7 +6599,8 @@ def _client_main(command, args):
         sys.stderr.write("error: %s\n" % e)
         return 2
     client = Client(server_cmd, era=era, revision=revision, timeout=timeout,
-                    probe_timeout=min(timeout, 3.0))
+                    probe_timeout=min(timeout, 3.0), on_elicit=_ask_on_terminal,
+                    capabilities={"elicitation": {"form": {}, "url": {}}})
     try:
         client.connect()
         if command == "inspect":
@@ -6671,6 +6672,88 @@ def _key_values(words, schema):
         else:
             out[key] = text
     return out
+
+
+def _ask_on_terminal(params):
+    """Answer a server's elicitation on the terminal; refuse when stdin is not one."""
+    message = params.get("message") if isinstance(params.get("message"), str) else ""
+    if not sys.stdin.isatty():
+        sys.stderr.write("note: the server asks the user (%s); stdin is not a terminal, so "
+                         "this command cannot answer\n" % _short(message, 80))
+        raise ClientError("stdin is not a terminal, so the question cannot be answered")
+    err = sys.stderr
+    err.write("\nThe server asks: %s\n" % message)
+    if params.get("mode") == "url":
+        err.write("Open this URL: %s\n" % params.get("url"))
+        return {"action": "accept" if _read_answer("Will you open it? [y/N] ", "yn", "n") == "y"
+                else "decline"}
+    choice = _read_answer("Answer? [Y]es, [n]o (decline), [c]ancel: ", "ync", "y")
+    if choice != "y":
+        return {"action": "decline" if choice == "n" else "cancel"}
+    schema = params.get("requestedSchema") if isinstance(params.get("requestedSchema"),
+                                                         dict) else {}
+    required = schema.get("required") or []
+    content = {}
+    for name, prop in (schema.get("properties") or {}).items():
+        value = _read_field(name, prop if isinstance(prop, dict) else {}, name in required)
+        if value is not None:
+            content[name] = value
+    return {"action": "accept", "content": content}
+
+
+def _read_answer(prompt, letters, default):
+    while True:
+        sys.stderr.write(prompt)
+        sys.stderr.flush()
+        line = sys.stdin.readline()
+        if not line:
+            raise ClientError("stdin ended before the question was answered")
+        word = line.strip().lower()[:1] or default
+        if word in letters:
+            return word
+
+
+def _read_field(name, prop, required):
+    """One form field read from the terminal and converted to its type (None: left out)."""
+    kind = prop.get("type")
+    options = prop.get("enum") or [o.get("const") for o in prop.get("oneOf") or ()
+                                    if isinstance(o, dict)]
+    hint = "/".join(map(str, options)) if options else ("y/n" if kind == "boolean" else kind)
+    default = prop.get("default")
+    label = "%s (%s%s)%s: " % (prop.get("title") or name, hint,
+                               ", default %s" % json.dumps(default) if default is not None else "",
+                               "" if required else " [optional]")
+    while True:
+        sys.stderr.write(label)
+        sys.stderr.flush()
+        line = sys.stdin.readline()
+        if not line:
+            raise ClientError("stdin ended before the question was answered")
+        text = line.rstrip("\r\n")
+        if not text.strip():
+            if default is not None or not required:
+                return default
+            continue
+        try:
+            if kind == "boolean":
+                if text.strip().lower()[:1] not in ("y", "n", "t", "f"):
+                    raise ValueError(text)
+                value = text.strip().lower()[:1] in ("y", "t")
+            elif kind == "integer":
+                value = int(text)
+            elif kind == "number":
+                value = float(text)
+            elif kind == "array":
+                value = [w.strip() for w in text.split(",") if w.strip()]
+            else:
+                value = text
+        except ValueError:
+            sys.stderr.write("  not a %s; try again\n" % kind)
+            continue
+        problems = validate({"type": "object", "properties": {name: prop}}, {name: value})
+        if not problems:
+            return value
+        sys.stderr.write("  %s; try again\n" % problems[0])
 
 
 def _show_progress(progress, total, message):

@@ -5113,3 +5113,48 @@ class ClientAnswers(unittest.TestCase):
         self.assertEqual(sent, [{"jsonrpc": "2.0", "id": "p1", "result": {}},
                                 {"jsonrpc": "2.0", "id": "r1", "error": {
                                     "code": -32601, "message": "Method not found"}}])
+
+
+class CommandLineQuestions(unittest.TestCase):
+    """call answers a server's questions on a terminal, and refuses without one."""
+
+    def test_no_terminal_no_answer(self):
+        for era, status, out in (("modern", 3, b""), ("legacy", 1, b"The client could not answer")):
+            r = subprocess.run(SERVE + ["call", "confirm_echo", "text=hi", "--era", era, "--"] +
+                               SERVE, capture_output=True, cwd=HERE, timeout=60,
+                               stdin=subprocess.DEVNULL)
+            self.assertEqual(r.returncode, status, r.stderr)
+            self.assertTrue(r.stdout.startswith(out), r.stdout)
+            self.assertIn(b"stdin is not a terminal", r.stderr)
+
+    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
+    def test_answers_typed_on_a_terminal(self):
+        for era, typed, expected in (("modern", b"\nAda\n", b"Hello, Ada!\n"),
+                                     ("legacy", b"y\nGrace\n", b"Hello, Grace!\n"),
+                                     ("legacy", b"n\n", b"No greeting: the user did not give "
+                                                        b"a name.\n")):
+            master, slave = os.openpty()
+            try:
+                os.write(master, typed)
+                r = subprocess.run(SERVE + ["call", "greet", "--era", era, "--"] + SERVE,
+                                   capture_output=True, cwd=HERE, timeout=60, stdin=slave)
+            finally:
+                os.close(master)
+                os.close(slave)
+            self.assertEqual(r.stdout, expected, r.stderr)
+            self.assertIn(b"The server asks: What is your name?", r.stderr)
+
+    def test_fields_are_typed_and_checked(self):
+        from unittest import mock
+        cases = ((b"x\n7\n", {"type": "integer", "minimum": 1}, True, 7),
+                 (b"0\n3\n", {"type": "integer", "minimum": 1}, True, 3),
+                 (b"maybe\ny\n", {"type": "boolean"}, True, True),
+                 (b"\n", {"type": "number", "default": 2.5}, True, 2.5),
+                 (b"\n", {"type": "string"}, False, None),
+                 (b"blue\nred\n", {"type": "string", "enum": ["red", "green"]}, True, "red"),
+                 (b"a, b\n", {"type": "array", "items": {"type": "string"}}, True, ["a", "b"]))
+        for typed, prop, required, expected in cases:
+            with self.subTest(prop=prop, typed=typed):
+                stdin = io.TextIOWrapper(io.BytesIO(typed))
+                with mock.patch("sys.stdin", stdin), mock.patch("sys.stderr", io.StringIO()):
+                    self.assertEqual(mcp_stdio._read_field("f", prop, required), expected)
