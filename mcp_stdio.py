@@ -44,7 +44,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",

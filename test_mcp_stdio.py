@@ -2037,6 +2037,27 @@ class ReadmeTutorial(unittest.TestCase):
                              "eggs, milk")
             self.assertIn("Summarize", json.dumps(c.get_prompt("summarize", {"text": "x"})))
 
+    def test_section_four(self):
+        code = self.blocks("### 1. One tool", "### 5. A live server").replace(
+            'if __name__ == "__main__":\n    raise SystemExit(server.run())', "")
+        ns = {"__name__": "tutorial"}
+        exec(compile(code, "tutorial.py", "exec"), ns)
+        for era in ("modern", "legacy"):
+            with mcp_stdio.InProcessClient(
+                    ns["server"], era=era, on_elicit=lambda p: {"action": "accept",
+                                                                "content": {"city": "Rome"}},
+                    on_sample=lambda p: SAMPLED, roots=ROOTS["roots"]) as c:
+                self.assertEqual(c.call_tool("plan_trip")["content"][0]["text"],
+                                 "Rome: Hello there (files in 2 roots)")
+            with mcp_stdio.InProcessClient(ns["server"], era=era) as c:
+                r = c.send("tools/call", {"name": "plan_trip", "arguments": {}})
+                if era == "modern":
+                    with self.assertRaises(mcp_stdio.ProtocolError) as cm:
+                        r.wait()
+                    self.assertEqual(cm.exception.code, -32021)
+                else:
+                    self.assertTrue(r.wait()["isError"])
+
     def test_section_five(self):
         code = self.blocks("### 5. A live server", "### 6. Testing your server")
         with tempfile.TemporaryDirectory() as tmp:
@@ -3668,6 +3689,48 @@ asyncio.run(main())
 '''
 
 
+# The SDK client with elicitation, sampling and roots callbacks, against the
+# conformance fixture server, in one era per argument.
+SDK_ASK_PROBE = '''
+import asyncio, json, sys, warnings
+warnings.simplefilter("ignore")
+from mcp import Client, types
+from mcp.client.stdio import StdioServerParameters
+
+async def on_elicit(context, params):
+    props = params.requested_schema["properties"]
+    return types.ElicitResult(action="accept", content={k: "Ada" for k in props})
+
+async def on_sample(context, params):
+    return types.CreateMessageResult(role="assistant", model="probe-model",
+                                     content=types.TextContent(type="text", text="Good day"))
+
+async def on_roots(context):
+    return types.ListRootsResult(roots=[types.Root(uri="file:///probe", name="probe")])
+
+async def session(mode):
+    params = StdioServerParameters(command=sys.argv[1], args=[sys.argv[2]])
+    out = {}
+    async with Client(params, mode=mode, elicitation_callback=on_elicit,
+                      sampling_callback=on_sample, list_roots_callback=on_roots) as c:
+        out["protocol"] = c.protocol_version
+        for name, args in (("test_input_required_result_multiple_inputs", {}),
+                           ("test_sampling", {"prompt": "hi"}),
+                           ("test_input_required_result_list_roots", {}),
+                           ("test_input_required_result_multi_round", {})):
+            r = await c.call_tool(name, args)
+            out[name] = [r.content[0].text, bool(r.is_error)]
+        r = await c.get_prompt("test_input_required_result_prompt", {})
+        out["prompt"] = r.messages[0].content.text
+    return out
+
+async def main():
+    print(json.dumps({m: await session(m) for m in sys.argv[3:]}))
+
+asyncio.run(main())
+'''
+
+
 def _sdk_python():
     """A Python that has the official `mcp` package, or None."""
     py = os.environ.get("MCP_STDIO_SDK_PYTHON")
@@ -3686,16 +3749,20 @@ def _sdk_python():
 @unittest.skipUnless(_sdk_python(), "the official MCP SDK (pip install mcp) is not installed")
 class OfficialSDK(unittest.TestCase):
 
-    def test_sdk_client_in_each_mode(self):
+    def probe(self, source, *args):
+        """Run an SDK probe script with args; return the JSON of its last line."""
         with tempfile.TemporaryDirectory() as tmp:
             probe = os.path.join(tmp, "probe.py")
             with open(probe, "w", encoding="utf-8") as f:
-                f.write(SDK_PROBE)
-            r = subprocess.run([_sdk_python(), probe, sys.executable, SERVER,
-                                "legacy", "auto", MODERN], capture_output=True, timeout=120,
-                               cwd=tmp)
+                f.write(source)
+            r = subprocess.run([_sdk_python(), probe, sys.executable] +
+                               [a(tmp) if callable(a) else a for a in args],
+                               capture_output=True, timeout=120, cwd=tmp)
         self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-2000:])
-        results = json.loads(r.stdout.decode().strip().splitlines()[-1])
+        return json.loads(r.stdout.decode().strip().splitlines()[-1])
+
+    def test_sdk_client_in_each_mode(self):
+        results = self.probe(SDK_PROBE, SERVER, "legacy", "auto", MODERN)
         expect_protocol = {"legacy": "2025-11-25", "auto": MODERN, MODERN: MODERN}
         for mode, out in results.items():
             with self.subTest(mode=mode):
@@ -3708,17 +3775,21 @@ class OfficialSDK(unittest.TestCase):
                 self.assertEqual(out["resource"], "# mcp_stdio demo")
                 self.assertTrue(out["prompt"].startswith("Summarize the following text"))
 
+    def test_sdk_client_answers_a_server_that_asks(self):
+        out = self.probe(SDK_ASK_PROBE, os.path.join(HERE, "examples", "conformance", "server.py"),
+                         "legacy", MODERN)
+        for mode, protocol in (("legacy", "2025-11-25"), (MODERN, MODERN)):
+            self.assertEqual(out[mode], {
+                "protocol": protocol,
+                "test_input_required_result_multiple_inputs": ["Good day, Ada (1 roots)", False],
+                "test_sampling": ["LLM response: Good day", False],
+                "test_input_required_result_list_roots": ["Roots: file:///probe", False],
+                "test_input_required_result_multi_round": ["Ada likes Ada", False],
+                "prompt": "Use this context: Ada"}, mode)
+
     def test_sdk_client_hears_a_live_catalog(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            probe = os.path.join(tmp, "probe.py")
-            with open(probe, "w", encoding="utf-8") as f:
-                f.write(SDK_LIVE_PROBE)
-            r = subprocess.run([_sdk_python(), probe, sys.executable,
-                                os.path.join(HERE, "examples", "notes_server.py"),
-                                os.path.join(tmp, "notes")], capture_output=True, timeout=120,
-                               cwd=tmp)
-        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-2000:])
-        out = json.loads(r.stdout.decode().strip().splitlines()[-1])
+        out = self.probe(SDK_LIVE_PROBE, os.path.join(HERE, "examples", "notes_server.py"),
+                         lambda tmp: os.path.join(tmp, "notes"))
         self.assertEqual(out["legacy"]["heard"], [
             ["notifications/resources/list_changed", None],
             ["notifications/resources/updated", "notes://groceries"]])
@@ -4719,79 +4790,6 @@ if __name__ == "__main__":
 # Running: tests that mostly wait on processes run a few at a time ############
 ###############################################################################
 
-# These classes drive real processes and spend most of their time waiting for
-# them; they run three at a time, each test's outcome reported in order. Every
-# other test runs alone, as usual.
-PARALLEL_CLASSES = ("Framing", "ScriptTools", "CommandLine", "Concurrency", "Adversarial",
-                    "Lifespan", "UserCommandLine", "FuzzProcesses", "InProcessBytes",
-                    "Examples", "ClientTests", "ClientCommandLine", "ElicitationLegacy",
-                    "OfficialSDK")
-
-
-class _Outcome(unittest.TestResult):
-    """The outcome of one test, recorded to be replayed into the real result."""
-
-    def __init__(self):
-        unittest.TestResult.__init__(self)
-        self.events = []
-
-    def _record(name):
-        def record(self, *args):
-            self.events.append((name, args))
-        return record
-
-    for _name in ("addSuccess", "addError", "addFailure", "addSkip", "addSubTest",
-                  "addExpectedFailure", "addUnexpectedSuccess", "addDuration"):
-        locals()[_name] = _record(_name)
-    del _name, _record
-
-
-class _Overlapped(unittest.TestSuite):
-    """Runs its tests on a few threads and replays their outcomes in order."""
-
-    WIDTH = 4
-
-    def run(self, result, debug=False):
-        from concurrent.futures import ThreadPoolExecutor
-        tests = list(self)
-        classes = list(dict.fromkeys(type(t) for t in tests))
-        for cls in classes:
-            cls.setUpClass()
-
-        def one(test):
-            outcome = _Outcome()
-            test(outcome)
-            return outcome
-        try:
-            with ThreadPoolExecutor(self.WIDTH) as pool:
-                for test, future in [(t, pool.submit(one, t)) for t in tests]:
-                    outcome = future.result()
-                    result.startTest(test)
-                    for name, args in outcome.events:
-                        if hasattr(result, name):
-                            getattr(result, name)(*args)
-                    result.stopTest(test)
-        finally:
-            for cls in classes:
-                cls.tearDownClass()
-        return result
-
-
-def _flatten(suite):
-    for t in suite:
-        if isinstance(t, unittest.TestSuite):
-            yield from _flatten(t)
-        else:
-            yield t
-
-
-def load_tests(loader, tests, pattern):
-    alone, overlapped = unittest.TestSuite(), _Overlapped()
-    for t in _flatten(tests):
-        (overlapped if type(t).__name__ in PARALLEL_CLASSES else alone).addTest(t)
-    return unittest.TestSuite([alone, overlapped])
-
-
 ###############################################################################
 # Asking the client: several questions, sampling, roots, URLs, capabilities ##
 ###############################################################################
@@ -5158,3 +5156,124 @@ class CommandLineQuestions(unittest.TestCase):
                 stdin = io.TextIOWrapper(io.BytesIO(typed))
                 with mock.patch("sys.stdin", stdin), mock.patch("sys.stderr", io.StringIO()):
                     self.assertEqual(mcp_stdio._read_field("f", prop, required), expected)
+
+
+# The conformance suite's scenarios about asking the client, per revision.
+CONFORMANCE_SCENARIOS = [(MODERN, s) for s in (
+    "input-required-result-basic-elicitation", "input-required-result-basic-sampling",
+    "input-required-result-basic-list-roots", "input-required-result-request-state",
+    "input-required-result-multiple-input-requests", "input-required-result-multi-round",
+    "input-required-result-missing-input-response", "input-required-result-non-tool-request",
+    "server-stateless")] + [("2025-11-25", s) for s in (
+        "tools-call-sampling", "tools-call-elicitation", "elicitation-sep1034-defaults",
+        "elicitation-sep1330-enums")] + [("2025-06-18", s) for s in (
+            "tools-call-sampling", "tools-call-elicitation")]
+
+
+@unittest.skipUnless(os.environ.get("MCP_STDIO_CONFORMANCE"),
+                     "the official conformance suite is installed by .ci/run")
+class Conformance(unittest.TestCase):
+    """The official conformance suite against a server written on the public API."""
+
+    def test_asking_scenarios(self):
+        examples = os.path.join(HERE, "examples", "conformance")
+        gateway = subprocess.Popen(
+            [sys.executable, os.path.join(examples, "http_gateway.py"), "--port", "0", "--",
+             sys.executable, os.path.join(examples, "server.py")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.addCleanup(gateway.wait, 10)
+        self.addCleanup(gateway.stderr.close)
+        self.addCleanup(gateway.terminate)
+        url = re.search(r"http://\S+", gateway.stderr.readline().decode()).group(0)
+        env = dict(os.environ, PATH=os.environ.get("MCP_STDIO_NODE_BIN", "") + os.pathsep +
+                   os.environ.get("PATH", ""), NO_COLOR="1")
+
+        def run(case):
+            version, scenario = case
+            r = subprocess.run([os.environ["MCP_STDIO_CONFORMANCE"], "server", "--url", url,
+                                "--scenario", scenario, "--spec-version", version],
+                               capture_output=True, timeout=120, env=env,
+                               stdin=subprocess.DEVNULL)
+            return case, r.returncode, r.stdout.decode(errors="replace")
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(4) as pool:
+            for (version, scenario), status, out in pool.map(run, CONFORMANCE_SCENARIOS):
+                with self.subTest(version=version, scenario=scenario):
+                    summary = re.search(r"Passed: (\d+)/(\d+), (\d+) failed, (\d+) warnings",
+                                        out)
+                    self.assertIsNotNone(summary, out[-2000:])
+                    self.assertEqual((status, summary.group(3), summary.group(4)), (0, "0", "0"),
+                                     out[-3000:])
+                    self.assertEqual(summary.group(1), summary.group(2), out[-3000:])
+
+# These classes drive real processes and spend most of their time waiting for
+# them; they run three at a time, each test's outcome reported in order. Every
+# other test runs alone, as usual.
+PARALLEL_CLASSES = ("Framing", "ScriptTools", "CommandLine", "Concurrency", "Adversarial",
+                    "Lifespan", "UserCommandLine", "FuzzProcesses", "InProcessBytes",
+                    "Examples", "ClientTests", "ClientCommandLine", "ElicitationLegacy",
+                    "OfficialSDK", "AskingOverPipes", "CommandLineQuestions", "Conformance")
+
+
+class _Outcome(unittest.TestResult):
+    """The outcome of one test, recorded to be replayed into the real result."""
+
+    def __init__(self):
+        unittest.TestResult.__init__(self)
+        self.events = []
+
+    def _record(name):
+        def record(self, *args):
+            self.events.append((name, args))
+        return record
+
+    for _name in ("addSuccess", "addError", "addFailure", "addSkip", "addSubTest",
+                  "addExpectedFailure", "addUnexpectedSuccess", "addDuration"):
+        locals()[_name] = _record(_name)
+    del _name, _record
+
+
+class _Overlapped(unittest.TestSuite):
+    """Runs its tests on a few threads and replays their outcomes in order."""
+
+    WIDTH = 4
+
+    def run(self, result, debug=False):
+        from concurrent.futures import ThreadPoolExecutor
+        tests = list(self)
+        classes = list(dict.fromkeys(type(t) for t in tests))
+        for cls in classes:
+            cls.setUpClass()
+
+        def one(test):
+            outcome = _Outcome()
+            test(outcome)
+            return outcome
+        try:
+            with ThreadPoolExecutor(self.WIDTH) as pool:
+                for test, future in [(t, pool.submit(one, t)) for t in tests]:
+                    outcome = future.result()
+                    result.startTest(test)
+                    for name, args in outcome.events:
+                        if hasattr(result, name):
+                            getattr(result, name)(*args)
+                    result.stopTest(test)
+        finally:
+            for cls in classes:
+                cls.tearDownClass()
+        return result
+
+
+def _flatten(suite):
+    for t in suite:
+        if isinstance(t, unittest.TestSuite):
+            yield from _flatten(t)
+        else:
+            yield t
+
+
+def load_tests(loader, tests, pattern):
+    alone, overlapped = unittest.TestSuite(), _Overlapped()
+    for t in _flatten(tests):
+        (overlapped if type(t).__name__ in PARALLEL_CLASSES else alone).addTest(t)
+    return unittest.TestSuite([alone, overlapped])
