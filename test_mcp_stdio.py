@@ -4858,7 +4858,9 @@ class AskingModern(unittest.TestCase):
     """InputRequiredResult rounds, in the engine with a fake clock."""
 
     def setUp(self):
-        self.conn = connect(asking_server())
+        self.now = [1.0e9]
+        self.conn = connect(asking_server(), wall_clock=lambda: self.now[0],
+                            random=lambda n: b"k" * n)
         self.rid = 0
 
     def rpc(self, method, params, caps=ALL_CAPS):
@@ -4927,6 +4929,17 @@ class AskingModern(unittest.TestCase):
         self.assertEqual(list(r["inputRequests"]), ["sample-1"])
         e = self.call("swallow", inputResponses={"sample-1": {"role": "x"}})["error"]
         self.assertEqual(e["code"], -32602)
+
+    def test_states_expire_after_ten_minutes(self):
+        answer = {"step1": {"action": "accept", "content": {"name": "Ada"}}}
+        for wait, ok in ((599, True), (601, False)):
+            state = self.call("rounds")["result"]["requestState"]
+            self.now[0] += wait
+            r = self.call("rounds", requestState=state, inputResponses=answer)
+            self.assertEqual("result" in r, ok, r)
+            if not ok:
+                self.assertEqual(r["error"]["code"], -32602)
+                self.assertIn("expired", r["error"]["message"])
 
     def test_multi_round_keeps_earlier_answers(self):
         r = self.call("rounds")["result"]
