@@ -127,9 +127,13 @@ def compile_schema(schema, *, max_depth=64, max_subschemas=10000, max_errors=20)
     memory (max_subschemas), and a report readable (max_errors); real tool
     schemas stay far below them.
     """
+    source = schema
+    if isinstance(schema, dict) and schema.get("$schema") in _DIALECTS_07 and \
+            _has_draft07_forms(schema, 0, max_depth):
+        schema = _from_draft07(schema, schema, 0, max_depth)
     c = _Compiler(schema, max_depth, max_subschemas)
     root = c.compile_root()
-    return Validator(schema, root, max_errors, _flat_object_accept(schema, c.used))
+    return Validator(source, root, max_errors, _flat_object_accept(schema, c.used))
 
 
 def validate(schema, instance):
@@ -209,6 +213,79 @@ def _subschemas(s, where):
                 yield k, vv, "%s/%s/%d" % (where, k, j)
         elif shape[0] == "one":
             yield k, v, "%s/%s" % (where, k)
+
+
+# Draft-07 keywords that 2020-12 renamed: the tuple form of items (with
+# additionalItems) became prefixItems (with items), and dependencies split
+# into dependentRequired and dependentSchemas. A draft-07 schema using them is
+# translated before it is compiled; the meaning is the same.
+_DRAFT07_FORMS = ("items", "additionalItems", "dependencies")
+
+
+def _has_draft07_forms(s, depth, max_depth):
+    """True when schema s (draft-07) uses a keyword form that 2020-12 renamed."""
+    if depth > max_depth or not isinstance(s, dict):
+        return False
+    if isinstance(s.get("items"), list) or "additionalItems" in s or "dependencies" in s:
+        return True
+    return any(_has_draft07_forms(sub, depth + 1, max_depth)
+               for _, sub, _ in _subschemas(s, ""))
+
+
+def _from_draft07(s, root, depth, max_depth):
+    """A copy of draft-07 schema s with renamed keywords in their 2020-12 form."""
+    if depth > max_depth or not isinstance(s, dict):
+        return s
+    out = {}
+    for k, v in s.items():
+        if k == "items" and isinstance(v, list):
+            out["prefixItems"] = [_from_draft07(x, root, depth + 1, max_depth) for x in v]
+            if "additionalItems" in s:
+                out["items"] = _from_draft07(s["additionalItems"], root, depth + 1, max_depth)
+        elif k == "additionalItems":
+            continue       # without the tuple form of items, draft-07 ignores it
+        elif k == "dependencies" and isinstance(v, dict):
+            for name, dep in v.items():
+                kind = "dependentRequired" if isinstance(dep, list) else "dependentSchemas"
+                out.setdefault(kind, {})[name] = dep if isinstance(dep, list) else \
+                    _from_draft07(dep, root, depth + 1, max_depth)
+        elif k == "$ref" and isinstance(v, str) and v.startswith("#/"):
+            out[k] = _draft07_pointer(v, root)
+        elif _SUBSCHEMA_KEYWORDS.get(k, ("",))[0] == "map" and isinstance(v, dict):
+            out[k] = {kk: _from_draft07(vv, root, depth + 1, max_depth) for kk, vv in v.items()}
+        elif _SUBSCHEMA_KEYWORDS.get(k, ("",))[0] == "list" and isinstance(v, list):
+            out[k] = [_from_draft07(x, root, depth + 1, max_depth) for x in v]
+        elif k in _SUBSCHEMA_KEYWORDS:
+            out[k] = _from_draft07(v, root, depth + 1, max_depth)
+        else:
+            out[k] = v
+    return out
+
+
+def _draft07_pointer(ref, root):
+    """A "#/..." reference into a draft-07 schema, renamed like the schema itself."""
+    node, out = root, []
+    parts = ref[2:].split("/")
+    i = 0
+    while i < len(parts):
+        seg = parts[i]
+        key = _unescape_token(seg)
+        if isinstance(node, dict):
+            if key == "items" and isinstance(node.get("items"), list):
+                seg = "prefixItems"
+            elif key == "additionalItems" and isinstance(node.get("items"), list):
+                seg = "items"
+            elif key == "dependencies" and isinstance(node.get(key), dict) and i + 1 < len(parts):
+                dep = node[key].get(_unescape_token(parts[i + 1]))
+                seg = "dependentRequired" if isinstance(dep, list) else "dependentSchemas"
+            node = node.get(key)
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            node = None
+        out.append(seg)
+        i += 1
+    return "#/" + "/".join(out)
 
 
 _ANCHOR_RE = r"^[A-Za-z_][-A-Za-z0-9._]*$"
@@ -330,6 +407,11 @@ def _translate_pattern(p, where):
             if nx == "c":
                 raise SchemaError("%s: pattern %r uses a control escape (\\c), which Python's "
                                   "re does not support; use \\xHH" % (where, p))
+            if nx == "k" and not in_class and p.startswith("<", i + 2) and ">" in p[i + 3:]:
+                end = p.index(">", i + 3)       # \k<name>: a back-reference by name
+                out.append("(?P=%s)" % p[i + 3:end])
+                i = end + 1
+                continue
             if nx == "d":
                 out.append("0-9" if in_class else "[0-9]")
             elif nx == "w":
@@ -367,6 +449,10 @@ def _translate_pattern(p, where):
                               "ECMA-262 does not have" % (where, p))
         elif p.startswith(("(?P", "(?>", "(?#"), i):
             raise SchemaError("%s: pattern %r uses Python-only group syntax" % (where, p))
+        elif p.startswith("(?<", i) and not p.startswith(("(?<=", "(?<!"), i):
+            out.append("(?P<")              # a named group: (?<year>...) in ECMA-262
+            i += 3
+            continue
         else:
             out.append(ch)
         i += 1

@@ -798,6 +798,65 @@ class SchemaChecker(unittest.TestCase):
         self.assertTrue(v.errors({"phone": "1", "extra": 1}))
 
 
+class Draft07Forms(unittest.TestCase):
+    """Draft-07 keywords that 2020-12 renamed are translated when the schema says draft-07."""
+
+    D7 = "http://json-schema.org/draft-07/schema#"
+
+    def test_tuple_items_and_additional_items(self):
+        v = compile_schema({"$schema": self.D7, "type": "array", "additionalItems": False,
+                            "items": [{"type": "string"}, {"type": "number"}]})
+        self.assertEqual(v.errors(["a", 1]), [])
+        self.assertEqual(v.errors(["a", 1, 2]), ["/2: no value is allowed here (false schema)"])
+        self.assertEqual(v.errors([1]), ["/0: expected type string, got integer"])
+        open_tail = compile_schema({"$schema": self.D7, "items": [{"type": "string"}]})
+        self.assertEqual(open_tail.errors(["a", 1, None]), [])
+        ignored = compile_schema({"$schema": self.D7, "items": {"type": "string"},
+                                  "additionalItems": False})     # ignored without the tuple
+        self.assertEqual(ignored.errors(["a", "b"]), [])
+
+    def test_dependencies(self):
+        v = compile_schema({"$schema": self.D7, "dependencies": {
+            "a": ["b"], "c": {"required": ["d"]}}})
+        self.assertEqual(v.errors({"a": 1}),
+                         ['(root): property "a" requires property "b" (dependentRequired)'])
+        self.assertEqual(v.errors({"c": 1}), ['(root): missing required property "d"'])
+        self.assertEqual(v.errors({"a": 1, "b": 2, "c": 3, "d": 4}), [])
+
+    def test_references_follow_the_renaming(self):
+        schema = {"$schema": self.D7, "definitions": {"t": {
+            "items": [{"type": "string"}], "additionalItems": {"type": "integer"}}},
+            "properties": {"x": {"$ref": "#/definitions/t"},
+                           "y": {"$ref": "#/definitions/t/items/0"},
+                           "z": {"$ref": "#/definitions/t/additionalItems"}}}
+        before = json.dumps(schema)
+        v = compile_schema(schema)
+        self.assertEqual(json.dumps(schema), before)              # the author's dict is untouched
+        self.assertIs(v.schema, schema)
+        self.assertEqual(v.errors({"x": ["a", 1, 2], "y": "s", "z": 1}), [])
+        self.assertEqual(v.errors({"x": ["a", "b"], "y": 3, "z": "q"}), [
+            "/x/1: expected type integer, got string", "/y: expected type string, got integer",
+            "/z: expected type integer, got string"])
+
+    def test_the_2020_dialect_still_refuses_them(self):
+        for schema, word in (({"items": [{}]}, "prefixItems"),
+                             ({"dependencies": {"a": ["b"]}}, "dependentRequired"),
+                             ({"additionalItems": False}, "prefixItems")):
+            with self.assertRaises(SchemaError) as cm:
+                compile_schema(schema)
+            self.assertIn(word, str(cm.exception))
+
+    def test_ecma_named_groups(self):
+        v = compile_schema({"type": "string", "pattern": "^(?<year>[0-9]{4})-\\k<year>$"})
+        self.assertEqual(v.errors("2020-2020"), [])
+        self.assertEqual(len(v.errors("2020-2021")), 1)
+        behind = compile_schema({"type": "string", "pattern": "(?<=a)b"})   # not a group name
+        self.assertEqual((behind.errors("ab"), len(behind.errors("cb"))), ([], 1))
+        with self.assertRaises(SchemaError) as cm:
+            compile_schema({"type": "string", "pattern": "\\p{L}+"})
+        self.assertIn("Unicode property escapes", str(cm.exception))
+
+
 class SchemaProperties(unittest.TestCase):
     """Random schemas and instances (fixed seed): only SchemaError, stable verdicts."""
 
