@@ -44,7 +44,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.5.0"
+__version__ = "0.6.0"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
@@ -52,7 +52,7 @@ __all__ = [
     "Prompt", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
     "Field", "tool_from_function", "text", "image", "audio", "resource_link",
     "embedded_resource", "Client", "InProcessClient", "ClientError", "PendingRequest",
-    "ElicitResult", "SampleResult", "Question", "Form", "OpenURL", "Sample", "Roots",
+    "ElicitResult", "SampleResult", "Question", "Form", "OpenURL", "Sample", "Roots", "Content",
     "encode_message", "decode_message", "LineSplitter", "serve_stdio", "main",
 ]
 
@@ -1999,26 +1999,47 @@ def _prompt_result(prompt, value, revision):
 #         """
 #         return {"sum": a + b}
 #
-# The input schema comes from the signature (stdlib inspect and typing only),
-# flat and closed; descriptions come from the docstring; arguments are converted
-# to the annotated types; the return annotation gives the output schema.
+# The input schema comes from the signature (typing only when annotations need
+# it), flat and closed; descriptions come from the docstring; arguments are
+# converted to the annotated types; the return annotation gives the output
+# schema. pydantic models, annotated-types and msgspec constraints are read by
+# their public attributes: none of those libraries is imported here.
 
 class Field:
-    """Constraints and a description for a parameter: ``Annotated[int, Field(minimum=0)]``."""
+    """Constraints and a description for a parameter: ``Annotated[int, Field(minimum=0)]``.
+
+    alias is the argument's name on the wire (a parameter resource_uri exposed
+    as resourceUri); extra holds further keywords the checker carries as
+    annotations ({"x-unit": "cm"}).
+    """
 
     _KEYS = {"description": "description", "title": "title", "minimum": "minimum",
              "maximum": "maximum", "exclusive_minimum": "exclusiveMinimum",
              "exclusive_maximum": "exclusiveMaximum", "multiple_of": "multipleOf",
              "min_length": "minLength", "max_length": "maxLength", "pattern": "pattern",
              "min_items": "minItems", "max_items": "maxItems", "examples": "examples",
-             "format": "format"}
+             "format": "format", "deprecated": "deprecated", "read_only": "readOnly",
+             "write_only": "writeOnly"}
 
-    def __init__(self, **constraints):
+    def __init__(self, *, alias=None, extra=None, **constraints):
         unknown = set(constraints) - set(self._KEYS)
         if unknown:
-            raise CatalogError("Field: unknown constraint(s): %s (use %s)" % (
+            raise CatalogError("Field: unknown constraint(s): %s (use %s, alias or extra)" % (
                 ", ".join(sorted(unknown)), ", ".join(sorted(self._KEYS))))
+        if alias is not None and (not isinstance(alias, str) or not alias):
+            raise CatalogError("Field: alias must be a non-empty string")
+        self.alias = alias
         self.schema = {self._KEYS[k]: v for k, v in constraints.items() if v is not None}
+        if extra:
+            if not isinstance(extra, dict) or not all(isinstance(k, str) for k in extra):
+                raise CatalogError("Field: extra must be a dict of schema keywords")
+            self.schema.update(extra)
+
+
+class Content(dict):
+    """A content block. As a return annotation (-> Content, -> list[Content]) it says the
+    tool returns content blocks (text(), image(), resource_link(), ...): never structured
+    output, whatever the values look like."""
 
 
 def image(data, mime_type="image/png", annotations=None):
@@ -2132,8 +2153,9 @@ def _is_context(annotation):
 class _SchemaBuilder:
     """Turns annotations into flat JSON Schemas and JSON values into Python values."""
 
-    def __init__(self, owner):
+    def __init__(self, owner, output=False):
         self.owner = owner
+        self.output = output          # building a result's schema (values go out, not in)
         self.active = set()
         self.constrained = False
 
@@ -2145,7 +2167,8 @@ class _SchemaBuilder:
     def fail(self, where, annotation, why=""):
         if not why and isinstance(annotation, type):
             why = "use str, int, float, bool, a list, a dict, an Enum, a Literal, a " \
-                  "dataclass or a TypedDict"
+                  "dataclass, a TypedDict, a pydantic model, datetime, date, time, " \
+                  "timedelta, UUID, Decimal, Path or bytes"
         raise CatalogError("%s: %s: cannot express %s as a JSON Schema%s" % (
             self.owner, where, _type_name(annotation), why and " (%s)" % why))
 
@@ -2154,6 +2177,12 @@ class _SchemaBuilder:
         plain = _PLAIN_SCHEMAS.get(annotation) if type(annotation) is type else None
         if plain is not None:                 # str, int, float, bool: no typing needed
             return dict(plain[0]), plain[1]
+        if isinstance(annotation, type):
+            value = _value_type(annotation)
+            if value is not None:             # datetime, UUID, Decimal, Path, bytes...
+                return dict(value[1] if self.output else value[0]), value[2]
+            if _is_model(annotation):         # a pydantic model, by its protocol
+                return self.model(annotation, where)
         t = self.typing
         origin, args = t.get_origin(annotation), t.get_args(annotation)
         ident = _identity
@@ -2165,14 +2194,16 @@ class _SchemaBuilder:
             for extra in args[1:]:
                 if isinstance(extra, str):
                     schema["description"] = extra
-                elif isinstance(extra, Field):
+                    continue
+                if getattr(extra, "alias", None) and not _pattern(r"parameter '\w+'\Z").match(
+                        where):
+                    raise CatalogError("%s: %s: an alias applies to a tool parameter only"
+                                       % (self.owner, where))
+                if isinstance(extra, Field):
                     schema.update(extra.schema)
-                    self.constrained = True       # the author's constraints: check them now
                 else:          # never dropped silently: the schema would be looser than meant
-                    raise CatalogError(
-                        "%s: %s: Annotated metadata %s is not understood; use a description "
-                        "string or mcp_stdio.Field(minimum=..., max_length=..., ...)"
-                        % (self.owner, where, repr(extra)[:80]))
+                    schema.update(_foreign_constraints(extra, schema, self.owner, where))
+                self.constrained = True           # the author's constraints: check them now
             return schema, convert
         if annotation is str:
             return {"type": "string"}, ident
@@ -2197,9 +2228,15 @@ class _SchemaBuilder:
             checks = [(compile_schema(s).is_valid, conv) for s, conv in parts]
 
             def convert(x):
+                failed = None
                 for accepts, conv in checks:
                     if accepts(x):
-                        return conv(x)
+                        try:
+                            return conv(x)
+                        except _Invalid as e:     # str after datetime: the next may take it
+                            failed = failed or e
+                if failed is not None:
+                    raise failed
                 return x
             return {"anyOf": [p[0] for p in parts]}, convert
         import enum
@@ -2213,12 +2250,11 @@ class _SchemaBuilder:
                 schema["uniqueItems"] = True
             kind = origin if origin in (set, frozenset, tuple) else (
                 annotation if annotation in (set, frozenset, tuple) else list)
-            return schema, lambda x: kind(item_conv(v) for v in x)
+            return schema, _convert_items(kind, [item_conv])
         if origin is tuple:
             if len(args) == 2 and args[1] is Ellipsis:
                 item_schema, item_conv = self.build(args[0], where + "[]")
-                return {"type": "array", "items": item_schema}, \
-                    lambda x: tuple(item_conv(v) for v in x)
+                return {"type": "array", "items": item_schema}, _convert_items(tuple, [item_conv])
             if args == ((),):
                 args = ()
             parts = [self.build(a, "%s[%d]" % (where, i)) for i, a in enumerate(args)]
@@ -2226,7 +2262,7 @@ class _SchemaBuilder:
             if parts:
                 schema["prefixItems"] = [p[0] for p in parts]
                 schema["items"] = False
-            return schema, lambda x: tuple(p[1](v) for p, v in zip(parts, x))
+            return schema, _convert_items(tuple, [p[1] for p in parts], positional=True)
         if annotation is dict or origin is dict or _is_abc_mapping(origin):
             if args and args[0] is not str:
                 self.fail(where, annotation, "object keys are strings")
@@ -2234,13 +2270,41 @@ class _SchemaBuilder:
             schema = {"type": "object"}
             if args:
                 schema["additionalProperties"] = value_schema
-            return schema, lambda x: {k: value_conv(v) for k, v in x.items()}
+            return schema, _convert_members(dict, lambda k: value_conv)
         if _is_typeddict(annotation):
             return self.record(annotation, where, _typeddict_fields(annotation), dict)
         if _is_dataclass(annotation):
             return self.record(annotation, where, _dataclass_fields(annotation),
                                lambda kw, cls=annotation: cls(**kw))
         self.fail(where, annotation)
+
+    def model(self, cls, where):
+        """A pydantic model: its own schema made flat, converted by its own validation."""
+        if cls in self.active:
+            self.fail(where, cls, "it refers to itself; flat schemas cannot recurse")
+        try:
+            if self.output:        # what model_dump(mode="json") writes
+                by_alias = bool((getattr(cls, "model_config", None) or {}).get(
+                    "serialize_by_alias"))
+                schema = cls.model_json_schema(mode="serialization", by_alias=by_alias)
+            else:
+                schema = cls.model_json_schema()
+        except Exception as e:   # noqa: BLE001 - the author's model: say which and why
+            raise CatalogError("%s: %s: %s.model_json_schema() failed: %s" % (
+                self.owner, where, _type_name(cls), _short_text(e)))
+        schema = _inline_refs(schema, "%s: %s" % (self.owner, where))
+        self.constrained = True              # the model's constraints: checked at registration
+
+        def convert(value):
+            try:
+                return cls.model_validate(value)
+            except Exception as e:   # noqa: BLE001 - recognised by its protocol below
+                errors = getattr(e, "errors", None)
+                if type(e).__name__ != "ValidationError" or not callable(errors):
+                    raise
+                raise _Invalid([(tuple(err.get("loc") or ()), err.get("msg") or "invalid")
+                                for err in errors()])
+        return schema, convert
 
     def record(self, annotation, where, fields, make):
         """A closed object from (name, annotation, required, default) fields."""
@@ -2263,11 +2327,46 @@ class _SchemaBuilder:
         if required:
             schema["required"] = required
         schema["additionalProperties"] = False
-        return schema, lambda x: make({k: convs[k](v) if k in convs else v for k, v in x.items()})
+        return schema, _convert_members(make, lambda k: convs.get(k, _identity))
 
 
 def _identity(x):
     return x
+
+
+def _convert_items(kind, convs, positional=False):
+    """Convert an array's items (one converter each when positional); kind makes the result."""
+    conv = convs[0]
+    if not positional and conv is _identity:
+        return _identity if kind is list else kind
+
+    def convert(x):
+        out = []
+        for i, v in enumerate(x):
+            try:
+                out.append(convs[i](v) if positional else conv(v))
+            except _Invalid as e:
+                raise e.under(i)
+        return out if kind is list else kind(out)
+    return convert
+
+
+def _convert_members(make, conv_for):
+    """Convert an object's members (conv_for(key) converts each); make builds the result."""
+    def convert(x):
+        out = {}
+        for k, v in x.items():
+            try:
+                out[k] = conv_for(k)(v)
+            except _Invalid as e:
+                raise e.under(k)
+        try:
+            return make(out)
+        except (TypeError, ValueError) as e:     # a dataclass's own checks (__post_init__)
+            if isinstance(e, _Invalid) or make is dict:
+                raise
+            raise _Invalid([((), _short_text(e))])
+    return convert
 
 
 # The schemas and conversions of the plain classes most parameters are annotated with.
@@ -2367,7 +2466,7 @@ def _with_default(schema, default):
 
 
 def _to_json(value):
-    """Convert dataclasses, Enums, tuples and sets in a return value to JSON values."""
+    """Convert dataclasses, pydantic models, Enums, tuples, sets and value types to JSON values."""
     enum = _enum_module()
     if value is None or isinstance(value, (str, int, float, bool)):
         return value.value if isinstance(value, enum.Enum) else value
@@ -2380,7 +2479,326 @@ def _to_json(value):
     if _is_dataclass(type(value)):
         import dataclasses
         return {f.name: _to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if _is_model(type(value)):
+        return value.model_dump(mode="json")
+    if isinstance(value, (bytes, bytearray)):
+        return _base64(value)
+    entry = _value_type(type(value))
+    if entry is not None:
+        return entry[3](value)
     raise TypeError("%s is not JSON serializable" % type(value).__name__)
+
+
+# Standard-library value classes as parameters and results, encoded as
+# pydantic's JSON mode encodes them (so a server gives the same JSON whichever
+# way a field is declared): ISO 8601 dates, times and durations ("Z" for UTC),
+# UUIDs and paths as strings, Decimal as a string. bytes travel as base64
+# (contentEncoding), where pydantic would assume UTF-8 text.
+class _Invalid(ValueError):
+    """Arguments that pass the schema but do not convert: [(path, message), ...]."""
+
+    def __init__(self, problems):
+        ValueError.__init__(self, problems)
+        self.problems = problems
+
+    def under(self, key):
+        """The same problems one level down, under key."""
+        return _Invalid([((key,) + path, message) for path, message in self.problems])
+
+
+def _value_types():
+    """class -> (input schema, output schema, from JSON, to JSON); built on first use."""
+    table = _VALUE_TYPES
+    if table:
+        return table
+    import datetime
+    import decimal
+    import pathlib
+    import uuid
+    text = {"type": "string"}
+
+    def iso(fmt, parse, to=lambda v: v.isoformat()):
+        return (dict(text, format=fmt), dict(text, format=fmt), parse, to)
+    table[datetime.datetime] = iso("date-time", _parse_datetime, _iso_datetime)
+    table[datetime.date] = iso("date", _parse_date)
+    table[datetime.time] = iso("time", _parse_time, _iso_datetime)
+    table[datetime.timedelta] = iso("duration", _parse_duration, _iso_duration)
+    table[uuid.UUID] = iso("uuid", _converter(uuid.UUID, "a UUID"), str)
+    table[decimal.Decimal] = ({"anyOf": [{"type": "number"}, dict(text, pattern=_DECIMAL_RE)]},
+                              text, _parse_decimal, str)
+    for cls in (pathlib.PurePath, pathlib.Path, pathlib.PurePosixPath,
+                pathlib.PureWindowsPath):
+        table[cls] = iso("path", cls, str)
+    table[bytes] = (dict(text, contentEncoding="base64"), dict(text, contentEncoding="base64"),
+                    _parse_base64, _base64)
+    return table
+
+
+_VALUE_TYPES = {}
+_VALUE_MODULES = frozenset(("datetime", "uuid", "decimal", "pathlib"))
+_DECIMAL_RE = r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$"
+_DATE_RE = r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
+_TIME_RE = r"([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]{1,6})[0-9]*)?)?" \
+           r"(Z|z|[-+][0-9]{2}(?::?[0-9]{2})?)?"
+_DURATION_RE = r"([-+])?P(?:([0-9]+)Y)?(?:([0-9]+)W)?(?:([0-9]+)D)?" \
+               r"(?:T(?:([0-9]+)H)?(?:([0-9]+)M)?(?:([0-9]+(?:[.,][0-9]+)?)S)?)?"
+
+
+def _value_type(cls):
+    """The value-type entry of class cls (or of a base, for Path subclasses), or None."""
+    if cls is not bytes and getattr(cls, "__module__", None) not in _VALUE_MODULES:
+        return None
+    table = _value_types()
+    for base in getattr(cls, "__mro__", (cls,)):
+        if base in table:
+            return table[base]
+    return None
+
+
+def _converter(cls, noun):
+    def convert(text):
+        try:
+            return cls(text)
+        except (ValueError, TypeError, AttributeError):
+            raise _Invalid([((), "%s is not %s" % (_short(text), noun))])
+    return convert
+
+
+def _tz(text):
+    import datetime
+    if text is None:
+        return None
+    if text in ("Z", "z"):
+        return datetime.timezone.utc
+    digits = text[1:].replace(":", "")
+    offset = datetime.timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
+    return datetime.timezone(-offset if text[0] == "-" else offset)
+
+
+def _parse_iso(text, regex, noun, make):
+    """make(*groups) of text matching regex, or _Invalid saying text is not an ISO 8601 noun."""
+    m = _pattern(regex).match(text)
+    try:
+        if m is None:
+            raise ValueError(text)
+        return make(*m.groups())
+    except ValueError:
+        raise _Invalid([((), "%s is not an ISO 8601 %s" % (_short(text), noun))])
+
+
+def _micro(fraction):
+    return int((fraction or "0").ljust(6, "0"))
+
+
+def _parse_datetime(text):
+    """A datetime from ISO 8601 text ("Z" and any fraction accepted on every Python)."""
+    import datetime
+    return _parse_iso(text, "^%s(?:[Tt ]%s)?$" % (_DATE_RE, _TIME_RE), "date-time",
+                      lambda y, mo, d, h, mi, s, frac, tz: datetime.datetime(
+                          int(y), int(mo), int(d), int(h or 0), int(mi or 0), int(s or 0),
+                          _micro(frac), _tz(tz)))
+
+
+def _parse_date(text):
+    import datetime
+    return _parse_iso(text, "^%s$" % _DATE_RE, "date",
+                      lambda y, mo, d: datetime.date(int(y), int(mo), int(d)))
+
+
+def _parse_time(text):
+    import datetime
+    return _parse_iso(text, "^%s$" % _TIME_RE, "time",
+                      lambda h, mi, s, frac, tz: datetime.time(int(h), int(mi), int(s or 0),
+                                                               _micro(frac), _tz(tz)))
+
+
+def _iso_datetime(value):
+    """ISO 8601 text, with "Z" for UTC as pydantic writes it."""
+    text = value.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def _parse_duration(text):
+    """A timedelta from an ISO 8601 duration (a year is 365 days, as in pydantic)."""
+    import datetime
+    m = _pattern("^%s$" % _DURATION_RE).match(text)
+    if m is None or text.rstrip("T").endswith("P") or text.endswith("T"):
+        raise _Invalid([((), "%s is not an ISO 8601 duration (for example P1DT2H30M)"
+                         % _short(text))])
+    sign, y, w, d, h, mi, s = m.groups()
+    try:
+        delta = datetime.timedelta(days=int(y or 0) * 365 + int(w or 0) * 7 + int(d or 0),
+                                   hours=int(h or 0), minutes=int(mi or 0),
+                                   seconds=float((s or "0").replace(",", ".")))
+    except OverflowError:
+        raise _Invalid([((), "%s is too long a duration" % _short(text))])
+    return -delta if sign == "-" else delta
+
+
+def _iso_duration(value):
+    """An ISO 8601 duration as pydantic writes it: P1Y35DT59.25S, -PT1S, PT0S."""
+    sign = "-" if value.days < 0 else ""
+    value = abs(value)
+    years, days = divmod(value.days, 365)
+    hours, rest = divmod(value.seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    date = ("%dY" % years if years else "") + ("%dD" % days if days else "")
+    secs = ("%d.%06d" % (seconds, value.microseconds)).rstrip("0") if value.microseconds \
+        else ("%d" % seconds if seconds else "")
+    clock = ("%dH" % hours if hours else "") + ("%dM" % minutes if minutes else "") + \
+        ("%sS" % secs if secs else "")
+    if not date and not clock:
+        return "PT0S"
+    return "%sP%s%s" % (sign, date, "T" + clock if clock else "")
+
+
+def _parse_decimal(value):
+    import decimal
+    try:
+        d = decimal.Decimal(value if isinstance(value, str) else repr(value))
+    except (decimal.InvalidOperation, ValueError):
+        d = None
+    if d is None or not d.is_finite():
+        raise _Invalid([((), "%s is not a finite decimal number" % _short(value))])
+    return d
+
+
+def _parse_base64(text):
+    import base64
+    import binascii
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise _Invalid([((), "%s is not base64" % _short(text))])
+
+
+def _base64(data):
+    import base64
+    return base64.b64encode(bytes(data)).decode("ascii")
+
+
+def _is_model(cls):
+    """True for a pydantic (v2) model class, recognised by its methods: pydantic is never imported."""
+    return callable(getattr(cls, "model_json_schema", None)) and \
+        callable(getattr(cls, "model_validate", None)) and \
+        callable(getattr(cls, "model_dump", None))
+
+
+def _inline_refs(schema, owner):
+    """schema with every "#/$defs/..." reference replaced by its definition: flat, as
+    clients such as Gemini CLI need; a recursive definition is a CatalogError."""
+    defs = schema.get("$defs") or {}
+
+    def walk(node, stack):
+        if isinstance(node, list):
+            return [walk(x, stack) for x in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            name = _unescape_token(ref[len("#/$defs/"):]) if ref.startswith("#/$defs/") else None
+            if name not in defs:
+                raise CatalogError("%s: the schema refers to %s, which cannot be inlined"
+                                   % (owner, _short(ref)))
+            if name in stack:
+                raise CatalogError("%s: %s refers to itself; flat schemas cannot recurse"
+                                   % (owner, name))
+            target = walk(defs[name], stack + (name,))
+            rest = {k: walk(v, stack) for k, v in node.items() if k != "$ref"}
+            if not rest:
+                return target
+            if set(rest) <= _ANNOTATIONS:
+                return dict(target, **rest)
+            return dict(rest, allOf=[target])
+        return {k: v if k in _DATA_KEYWORDS else walk(v, stack)
+                for k, v in node.items() if k != "$defs"}
+    return walk(schema, ())
+
+
+# Keywords whose values are instance data, never schemas.
+_DATA_KEYWORDS = frozenset(("default", "examples", "const", "enum"))
+
+# annotated-types constraints (pydantic's Field(ge=...) holds them too):
+# class name -> (attribute, JSON Schema keyword).
+_BOUNDS = {"Gt": ("gt", "exclusiveMinimum"), "Ge": ("ge", "minimum"),
+           "Lt": ("lt", "exclusiveMaximum"), "Le": ("le", "maximum"),
+           "MultipleOf": ("multiple_of", "multipleOf")}
+# Length keywords by the type they constrain.
+_LENGTHS = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems"),
+            "object": ("minProperties", "maxProperties")}
+# msgspec.Meta and pydantic's general metadata: attribute -> JSON Schema keyword.
+_META_KEYWORDS = {"gt": "exclusiveMinimum", "ge": "minimum", "lt": "exclusiveMaximum",
+                  "le": "maximum", "multiple_of": "multipleOf", "pattern": "pattern",
+                  "title": "title", "description": "description", "examples": "examples"}
+
+
+def _foreign_constraints(extra, schema, owner, where):
+    """The schema keywords of Annotated metadata from pydantic, annotated-types or msgspec.
+
+    Recognised by module and attributes (none of them is imported); anything
+    else is a CatalogError naming it, never dropped.
+    """
+    cls = type(extra)
+    module, name = getattr(cls, "__module__", "") or "", cls.__name__
+    out = {}
+
+    def length(lo, hi):
+        keys = _LENGTHS.get(schema.get("type"))
+        if keys is None:
+            raise CatalogError("%s: %s: %s constrains a length, but the type has none"
+                               % (owner, where, repr(extra)[:80]))
+        for key, value in zip(keys, (lo, hi)):
+            if value is not None:
+                out[key] = value
+    if module.startswith("annotated_types"):
+        if name in _BOUNDS:
+            out[_BOUNDS[name][1]] = getattr(extra, _BOUNDS[name][0])
+        elif name in ("MinLen", "MaxLen", "Len"):
+            length(getattr(extra, "min_length", None), getattr(extra, "max_length", None))
+        elif name == "Interval" or (hasattr(extra, "__iter__") and name != "Predicate"):
+            for part in extra:                     # grouped metadata: its parts
+                out.update(_foreign_constraints(part, dict(schema, **out), owner, where))
+        else:
+            _unknown_metadata(extra, owner, where)
+    elif module.startswith("pydantic") and name == "FieldInfo":
+        for attr, key in (("description", "description"), ("title", "title"),
+                          ("examples", "examples")):
+            if getattr(extra, attr, None) is not None:
+                out[key] = getattr(extra, attr)
+        if getattr(extra, "deprecated", None):
+            out["deprecated"] = True
+        more = getattr(extra, "json_schema_extra", None)
+        if callable(more):
+            raise CatalogError("%s: %s: a json_schema_extra function cannot be read; give a "
+                               "dict" % (owner, where))
+        for part in getattr(extra, "metadata", None) or ():
+            out.update(_foreign_constraints(part, dict(schema, **out), owner, where))
+        out.update(more or {})
+    elif module.startswith("pydantic") and name == "Strict":
+        pass                       # the schema is already strict: "5" is not an integer
+    elif module.startswith("pydantic") and name == "_PydanticGeneralMetadata":
+        for attr, value in vars(extra).items():
+            if attr not in ("pattern",) and value is not None:
+                _unknown_metadata(extra, owner, where)
+            if value is not None:
+                out[_META_KEYWORDS[attr]] = value
+    elif module.startswith("msgspec") and name == "Meta":
+        for attr in ("min_length", "max_length"):
+            if getattr(extra, attr, None) is not None:
+                length(getattr(extra, "min_length", None), getattr(extra, "max_length", None))
+        for attr, key in _META_KEYWORDS.items():
+            if getattr(extra, attr, None) is not None:
+                out[key] = getattr(extra, attr)
+        out.update(getattr(extra, "extra_json_schema", None) or {})
+    else:
+        _unknown_metadata(extra, owner, where)
+    return out
+
+
+def _unknown_metadata(extra, owner, where):
+    raise CatalogError("%s: %s: Annotated metadata %s is not understood; use a description "
+                       "string, mcp_stdio.Field(minimum=..., max_length=..., ...), pydantic's "
+                       "Field or annotated-types constraints" % (owner, where, repr(extra)[:80]))
 
 
 class _Parameter:
@@ -2489,6 +2907,7 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
     builder = _SchemaBuilder(owner)
     props, required, convs, nullable = {}, [], {}, set()
     ctx_name = None
+    names, fill = {}, {}             # wire name -> parameter; parameter -> default maker
     for pname, p in sig.parameters.items():
         ann = hints.get(pname, p.annotation)
         if pname == "ctx" or _is_context(ann):
@@ -2501,20 +2920,32 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
             raise CatalogError("%s: parameter %r is positional-only" % (owner, pname))
         if ann is p.empty:
             raise CatalogError("%s: parameter %r needs a type annotation" % (owner, pname))
-        optional_none = p.default is None and _is_optional(ann)
+        default = p.default
+        if _is_field_info(default):   # x: int = pydantic.Field(10, ge=0), as FastMCP users write
+            import typing
+            ann = typing.Annotated[ann, default]
+            default, fill[pname] = _field_info_default(default)
+        optional_none = default is None and _is_optional(ann)
         schema_ann = _without_none(ann) if optional_none else ann
         schema, conv = builder.build(schema_ann, "parameter %r" % pname)
         if pname in docs and "description" not in schema:
             schema = dict(schema)
             schema["description"] = docs[pname]
-        if p.default is p.empty:
-            required.append(pname)
-        elif p.default is not None:
-            schema = _with_default(schema, p.default)
+        wire = _alias(ann) or pname
+        if wire in names or (wire != pname and wire in sig.parameters):
+            raise CatalogError("%s: parameter %r: the name %r is taken" % (owner, pname, wire))
+        names[wire] = pname
+        if default is p.empty:
+            required.append(wire)
+        elif default is not None and default is not _MISSING:     # _MISSING: a factory
+            schema = _with_default(schema, default)
         if optional_none:
-            nullable.add(pname)       # explicit null means "not given"
-        props[pname] = schema
-        convs[pname] = conv
+            nullable.add(wire)        # explicit null means "not given"
+        props[wire] = schema
+        convs[wire] = conv
+    fill = {k: v for k, v in fill.items() if v is not None}
+    renamed = any(w != n for w, n in names.items())
+    tool_name = name or fn.__name__
     if props:
         input_schema = {"type": "object", "properties": props}
         if required:
@@ -2535,10 +2966,18 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
 
     def handler(arguments, ctx):
         kwargs = {}
-        for k, v in arguments.items():
-            if v is None and k in nullable:
-                continue
-            kwargs[k] = convs[k](v) if k in convs else v
+        try:
+            for k, v in arguments.items():
+                if v is None and k in nullable:
+                    continue
+                kwargs[names[k] if renamed else k] = convs[k](v) if k in convs else v
+        except _Invalid as e:
+            raise ToolError("Invalid arguments for tool %r:\n%s" % (tool_name, "\n".join(
+                "- %s: %s" % (_pointer((k,) + path), message)
+                for path, message in e.problems)))
+        for pname, make in fill.items():
+            if pname not in kwargs:
+                kwargs[pname] = make()
         if ctx_name is not None:
             kwargs[ctx_name] = ctx
         value = fn(**kwargs)
@@ -2546,7 +2985,7 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
             value = _run_coroutine(value, ctx)
         return _tool_value(value, structured)
 
-    tool = Tool(name or fn.__name__, handler, input_schema=input_schema,
+    tool = Tool(tool_name, handler, input_schema=input_schema,
                 output_schema=output_schema, title=title,
                 description=description if description is not None else summary,
                 annotations=annotations, icons=icons, timeout=timeout, meta=meta,
@@ -2555,6 +2994,38 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
                 lazy=not (builder.constrained or out_builder.constrained))
     tool.nullable = frozenset(nullable)
     return tool
+
+
+def _is_field_info(value):
+    """True for a pydantic FieldInfo (what pydantic.Field() returns), by its module and name."""
+    cls = type(value)
+    return cls.__name__ == "FieldInfo" and (cls.__module__ or "").startswith("pydantic")
+
+
+def _field_info_default(info):
+    """(the schema default or _EMPTY when required, a maker of the call's default or None)."""
+    factory = getattr(info, "default_factory", None)
+    if factory is not None:
+        return _MISSING, factory
+    default = info.default
+    if type(default).__name__ == "PydanticUndefinedType":
+        return _EMPTY, None
+    return default, lambda: default
+
+
+def _alias(ann):
+    """The wire name an Annotated parameter's Field (ours or pydantic's) gives it, or None."""
+    if type(ann) is type:
+        return None
+    import typing
+    if typing.get_origin(ann) is not typing.Annotated:
+        return None
+    for extra in typing.get_args(ann)[1:]:
+        alias = getattr(extra, "alias", None) if isinstance(extra, Field) or \
+            _is_field_info(extra) else None
+        if alias:
+            return alias
+    return None
 
 
 def _enum_module():
@@ -2602,20 +3073,22 @@ def _check_return(ret, owner):
         for member in typing.get_args(base):
             _check_return(member, owner)
         return
-    if base in (typing.Any, None, type(None), str, int, float, bool, dict, list, tuple) or \
+    if base in (typing.Any, None, type(None), str, int, float, bool, dict, list, tuple,
+                Content) or \
             origin in (dict, list, tuple, typing.Literal) or _is_abc_mapping(origin) or \
             _is_abc_sequence(origin) or _is_typeddict(base) or _is_dataclass(base) or \
-            base is ToolResult or (isinstance(base, type) and issubclass(
-                base, _enum_module().Enum)):
+            base is ToolResult or (isinstance(base, type) and (
+                issubclass(base, _enum_module().Enum) or _is_model(base) or
+                (base is not bytes and _value_type(base) is not None))):
         return
     raise CatalogError("%s: return annotation %s: its values cannot be sent as JSON; return "
-                       "str (for example value.isoformat()), a dict, a dataclass or a TypedDict"
-                       % (owner, _type_name(base)))
+                       "str, a dict, a dataclass, a TypedDict, a pydantic model or content "
+                       "blocks (-> mcp_stdio.Content)" % (owner, _type_name(base)))
 
 
 def _wants_structure(ret):
     """True when a return annotation calls for structuredContent and an outputSchema."""
-    if ret in (str, int, float, bool, None, type(None), ToolResult):
+    if ret in (str, int, float, bool, None, type(None), ToolResult, Content):
         return False
     import typing
     ret = _strip_annotated(ret)
@@ -2623,8 +3096,11 @@ def _wants_structure(ret):
     if _union_origin(origin):
         members = [a for a in typing.get_args(ret) if a is not type(None)]
         return len(members) == 1 and _wants_structure(members[0])
+    if origin in (list, tuple) or _is_abc_sequence(origin):
+        if any(_strip_annotated(a) is Content for a in typing.get_args(ret)):
+            return False                       # content blocks, never structured output
     return ret in (dict, list) or origin in (dict, list) or _is_typeddict(ret) or \
-        _is_dataclass(ret) or _is_abc_mapping(origin)
+        _is_dataclass(ret) or _is_abc_mapping(origin) or _is_model(ret)
 
 
 def _tool_value(value, structured):
@@ -2636,12 +3112,18 @@ def _tool_value(value, structured):
     if isinstance(value, (bytes, bytearray)):
         raise _ResultInvalid("it is bytes: wrap them with mcp_stdio.image() or "
                              "mcp_stdio.audio()")
-    if structured or isinstance(value, dict) or _is_dataclass(type(value)):
+    try:
+        if structured or isinstance(value, dict) or _is_dataclass(type(value)) or \
+                _is_model(type(value)):
+            data = _to_json(value)
+            return ToolResult([{"type": "text", "text": _encoder.encode(data)}], structured=data)
+        if _looks_like_content(value):
+            return value
         data = _to_json(value)
-        return ToolResult([{"type": "text", "text": _encoder.encode(data)}], structured=data)
-    if _looks_like_content(value):
-        return value
-    return _encoder.encode(_to_json(value))
+    except TypeError as e:
+        raise _ResultInvalid("%s; return str, a dict, a list, a dataclass, a pydantic model or "
+                             "content blocks (mcp_stdio.text(), image(), ...)" % e)
+    return data if isinstance(data, str) else _encoder.encode(data)
 
 
 _LOOP = threading.local()

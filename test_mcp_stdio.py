@@ -3789,6 +3789,21 @@ asyncio.run(main())
 '''
 
 
+# A server written as a FastMCP user writes it: pydantic models with
+# validators, Field constraints, datetime, UUID and enum fields. Only the lines
+# before it differ between FastMCP and mcp_stdio (TYPED_HEADERS).
+TYPED_BODY = 'import datetime\nimport decimal\nimport enum\nimport uuid\nfrom typing import Annotated, Literal, Optional\n\nfrom pydantic import BaseModel, Field, field_validator, model_validator\n\n\nclass Priority(enum.Enum):\n    LOW = "low"\n    NORMAL = "normal"\n    HIGH = "high"\n\n\nclass Place(BaseModel):\n    city: str = Field(min_length=1, max_length=40)\n    country: str = Field(pattern=r"^[A-Z]{2}$", description="ISO 3166 code")\n\n\nclass Event(BaseModel):\n    title: str = Field(min_length=1, max_length=80)\n    starts: datetime.datetime\n    ends: datetime.datetime\n    attendees: int = Field(default=1, ge=1, le=500)\n    priority: Priority = Priority.NORMAL\n    place: Optional[Place] = None\n    id: uuid.UUID = Field(default_factory=lambda: uuid.UUID(int=1))\n\n    @field_validator("title")\n    @classmethod\n    def no_shouting(cls, value):\n        if value.isupper():\n            raise ValueError("the title must not be all capitals")\n        return value\n\n    @model_validator(mode="after")\n    def ends_after_start(self):\n        if self.ends <= self.starts:\n            raise ValueError("ends must be after starts")\n        return self\n\n\nclass Reminder(BaseModel):\n    at: datetime.datetime\n    note: str\n    priority: Priority\n    ref: uuid.UUID\n\n\n@mcp.tool\ndef create_event(event: Event) -> Event:\n    """Create a calendar event."""\n    return event\n\n\n@mcp.tool\ndef search_events(query: Annotated[str, Field(min_length=1, max_length=50)],\n                  limit: int = Field(10, ge=1, le=100, description="How many at most"),\n                  since: Optional[datetime.date] = None) -> dict:\n    """Search events by text."""\n    return {"query": query, "limit": limit, "since": since, "found": []}\n\n\n@mcp.tool\ndef remind(at: datetime.datetime, note: Annotated[str, Field(max_length=200)],\n           priority: Priority = Priority.NORMAL,\n           ref: uuid.UUID = uuid.UUID(int=2)) -> Reminder:\n    """Set a reminder."""\n    return Reminder(at=at, note=note, priority=priority, ref=ref)\n\n\n@mcp.tool\ndef count_tags(tags: list[str], kind: Literal["event", "reminder"] = "event") -> dict[str, int]:\n    """Count tags."""\n    out = {}\n    for t in tags:\n        out[t] = out.get(t, 0) + 1\n    return out\n\n\n@mcp.tool\ndef days_between(first: datetime.date, second: datetime.date) -> str:\n    """Days from first to second."""\n    return str((second - first).days)\n\n\n@mcp.tool\ndef plan(start: datetime.datetime, length: datetime.timedelta,\n         budget: decimal.Decimal) -> dict:\n    """Plan a trip."""\n    return {"start": start, "end": start + length, "length": length, "budget": budget,\n            "id": uuid.UUID(int=3)}\n\n\nif __name__ == "__main__":\n    mcp.run()\n'
+TYPED_HEADERS = {
+    "fastmcp": "from fastmcp import FastMCP\nmcp = FastMCP('typed')\n",
+    "ours": "import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\n"
+            "mcp = mcp_stdio.Server('typed', '1.0')\n" % HERE,
+}
+# The SDK client calls every tool of both servers; fixed-seed mutations of the
+# arguments check the rule: what the schema rejects is an isError listing
+# paths, what it accepts runs or fails with an isError naming a path.
+TYPED_PROBE = 'import asyncio, json, random, sys, warnings\nwarnings.simplefilter("ignore")\nfrom mcp import Client\nfrom mcp.client.stdio import StdioServerParameters\nimport jsonschema\n\nCALLS = [\n    ("create_event", {"event": {"title": "Launch", "starts": "2026-01-02T10:00:00Z",\n                                "ends": "2026-01-02T11:30:00+01:00", "attendees": 3,\n                                "priority": "high", "place": {"city": "Lyon", "country": "FR"},\n                                "id": "7f1d2c3e-0000-4000-8000-000000000001"}}),\n    ("create_event", {"event": {"title": "Small", "starts": "2026-01-02T10:00:00",\n                                "ends": "2026-01-03"}}),\n    ("search_events", {"query": "tea", "since": "2025-12-01"}),\n    ("remind", {"at": "2026-03-04T05:06:07.5Z", "note": "call", "priority": "low"}),\n    ("count_tags", {"tags": ["a", "b", "a"]}),\n    ("days_between", {"first": "2026-01-01", "second": "2026-03-01"}),\n    ("plan", {"start": "2026-05-01T08:00:00Z", "length": "P2DT3H30M", "budget": "120.50"}),\n]\nBAD = [\n    ("create_event", {"event": {"title": "LOUD", "starts": "2026-01-02T10:00:00Z",\n                                "ends": "2026-01-02T11:00:00Z"}}, "/event/title"),\n    ("create_event", {"event": {"title": "x", "starts": "2026-01-02T10:00:00Z",\n                                "ends": "2026-01-01T11:00:00Z"}}, "/event"),\n    ("search_events", {"query": "", "limit": 0}, "/query"),\n    ("days_between", {"first": "2026-02-30", "second": "2026-03-01"}, "/first"),\n    ("plan", {"start": "2026-05-01T08:00:00Z", "length": "2 days", "budget": 1}, "/length"),\n]\n\n\ndef walk(node):\n    if isinstance(node, dict):\n        for k, v in node.items():\n            yield k\n            yield from walk(v)\n    elif isinstance(node, list):\n        for v in node:\n            yield from walk(v)\n\n\ndef mutations(rng, value, schema):\n    """Variants of a valid argument object: some valid, most not."""\n    out = []\n    for _ in range(12):\n        v = json.loads(json.dumps(value))\n        key = rng.choice(list(v)) if v else None\n        pick = rng.randrange(8)\n        if pick == 0 and key:\n            del v[key]\n        elif pick == 1 and key:\n            v[key] = rng.choice([None, 5, -3, 2.5, "x", "", [], {}, True, "9" * 300])\n        elif pick == 2:\n            v["unexpected"] = 1\n        elif pick == 3 and key and isinstance(v[key], dict) and v[key]:\n            inner = rng.choice(list(v[key]))\n            v[key][inner] = rng.choice([None, 0, "", "ZZ", "2026-99-99", -1, "A" * 100])\n        elif pick == 4 and key and isinstance(v[key], str):\n            v[key] = rng.choice(["2026-02-30", "P1D", "not a date", "ab", "", "LOUD"])\n        elif pick == 5 and key and isinstance(v[key], list):\n            v[key] = v[key] + [rng.choice([1, None, "z"])]\n        out.append(v)\n    return out\n\n\nasync def session(command, mode, fuzz):\n    params = StdioServerParameters(command=command[0], args=command[1:])\n    out = {"calls": [], "bad": [], "fuzz": 0, "problems": []}\n    async with Client(params, mode=mode) as c:\n        tools = {t.name: t for t in (await c.list_tools()).tools}\n        for t in tools.values():\n            schema = t.input_schema\n            if fuzz:\n                jsonschema.Draft202012Validator.check_schema(schema)\n                if {"$ref", "$defs"} & set(walk(schema)):\n                    out["problems"].append("%s: schema is not flat" % t.name)\n        for name, args in CALLS:\n            r = await c.call_tool(name, args)\n            out["calls"].append([name, bool(r.is_error), r.structured_content,\n                                 r.content[0].text if r.content else None])\n        if not fuzz:\n            return out\n        for name, args, path in BAD:\n            r = await c.call_tool(name, args)\n            text = r.content[0].text\n            out["bad"].append([name, bool(r.is_error), path in text])\n        rng = random.Random(20261201)\n        for name, args in CALLS:\n            schema = tools[name].input_schema\n            validator = jsonschema.Draft202012Validator(schema)\n            for variant in mutations(rng, args, schema):\n                out["fuzz"] += 1\n                try:\n                    r = await c.call_tool(name, variant)\n                except Exception as e:\n                    out["problems"].append("%s %s: JSON-RPC error %s" % (name, variant, e))\n                    continue\n                text = r.content[0].text if r.content else ""\n                valid = validator.is_valid(variant)\n                if not valid and not (r.is_error and text.startswith("Invalid arguments")\n                                      and "\\n- " in text):\n                    out["problems"].append("%s %s: rejected by the schema, answered %r"\n                                           % (name, variant, text[:200]))\n                if valid and r.is_error and not ("Invalid arguments" in text and "\\n- /" in text):\n                    out["problems"].append("%s %s: accepted by the schema, failed with %r"\n                                           % (name, variant, text[:200]))\n    return out\n\n\nasync def main():\n    python, (ours, theirs) = sys.executable, sys.argv[2:4]   # the servers need pydantic\n    result = {"ours": {m: await session([python, ours], m, True)\n                       for m in ("legacy", "2026-07-28")}}\n    try:\n        import fastmcp  # noqa: F401\n        result["fastmcp"] = await session([python, theirs], "legacy", False)\n    except ImportError:\n        result["fastmcp"] = None\n    print(json.dumps(result))\n\nasyncio.run(main())\n'
+
+
 def _sdk_python():
     """A Python that has the official `mcp` package, or None."""
     py = os.environ.get("MCP_STDIO_SDK_PYTHON")
@@ -3845,6 +3860,27 @@ class OfficialSDK(unittest.TestCase):
                 "test_input_required_result_multi_round": ["Ada likes Ada", False],
                 "prompt": "Use this context: Ada"}, mode)
 
+    def test_a_fastmcp_style_server_runs_unchanged(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = {}
+            for kind, header in TYPED_HEADERS.items():
+                paths[kind] = os.path.join(tmp, "typed_%s.py" % kind)   # not fastmcp.py
+                with open(paths[kind], "w", encoding="utf-8") as f:
+                    f.write(header + TYPED_BODY)
+            out = self.probe(TYPED_PROBE, paths["ours"], paths["fastmcp"])
+        for mode, result in out["ours"].items():
+            with self.subTest(mode=mode):
+                self.assertEqual(result["problems"], [])
+                self.assertEqual(result["fuzz"], 84)
+                self.assertEqual(result["bad"], [[name, True, True] for name in (
+                    "create_event", "create_event", "search_events", "days_between", "plan")])
+                self.assertEqual([c[1] for c in result["calls"]], [False] * 7, result["calls"])
+        if out["fastmcp"] is None:
+            self.skipTest("FastMCP is not installed beside the SDK")
+        for ours, theirs in zip(out["ours"]["legacy"]["calls"], out["fastmcp"]["calls"]):
+            if ours[0] != "days_between":        # a str result: FastMCP wraps it, we do not
+                self.assertEqual(ours[:3], theirs[:3])
+
     def test_sdk_client_hears_a_live_catalog(self):
         out = self.probe(SDK_LIVE_PROBE, os.path.join(HERE, "examples", "notes_server.py"),
                          lambda tmp: os.path.join(tmp, "notes"))
@@ -3862,6 +3898,7 @@ class OfficialSDK(unittest.TestCase):
 ###############################################################################
 
 import dataclasses  # noqa: E402
+import datetime  # noqa: E402
 import enum  # noqa: E402
 import typing  # noqa: E402
 from typing import Annotated, Literal, Optional, TypedDict, Union  # noqa: E402
@@ -3902,6 +3939,210 @@ def call_tool(server, name, args, modern=True):
         out[0].run()
         return json.loads(conn.outbox.pop())
     return json.loads(out[0])
+
+
+class ValueTypes(unittest.TestCase):
+    """Standard-library values in and out, in the JSON pydantic's JSON mode writes."""
+
+    def server(self):
+        import decimal
+        import pathlib
+        import uuid
+        server = mcp_stdio.Server("v", "1")
+
+        @server.tool
+        def echo(when: datetime.datetime, day: datetime.date, clock: datetime.time,
+                 span: datetime.timedelta, ref: uuid.UUID, amount: decimal.Decimal,
+                 where: pathlib.Path, blob: bytes) -> dict:
+            """Echo typed values."""
+            assert isinstance(where, pathlib.Path) and isinstance(blob, bytes)
+            return {"when": when, "day": day, "clock": clock, "span": span, "ref": ref,
+                    "amount": amount * 2, "where": where / "x", "blob": blob}
+
+        @server.tool
+        def stamp() -> datetime.datetime:
+            return datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc)
+
+        @server.tool
+        def odd():
+            return object()
+        return server
+
+    ARGS = {"when": "2026-01-02T03:04:05.5Z", "day": "2026-02-28", "clock": "10:20",
+            "span": "P1Y2DT3H0.25S", "ref": "12345678-1234-5678-1234-567812345678",
+            "amount": "0.10", "where": "/tmp", "blob": "AAH/"}
+
+    def test_schemas(self):
+        with mcp_stdio.InProcessClient(self.server(), era="legacy") as c:
+            props = [t for t in c.list_tools() if t["name"] == "echo"][0]["inputSchema"][
+                "properties"]
+        self.assertEqual({k: v.get("format", v.get("contentEncoding")) for k, v in props.items()
+                          if k != "amount"},
+                         {"when": "date-time", "day": "date", "clock": "time",
+                          "span": "duration", "ref": "uuid", "where": "path", "blob": "base64"})
+        self.assertEqual([s["type"] for s in props["amount"]["anyOf"]], ["number", "string"])
+
+    def test_values_in_and_out(self):
+        with mcp_stdio.InProcessClient(self.server(), era="legacy") as c:
+            r = c.call_tool("echo", self.ARGS)
+            self.assertEqual(r["structuredContent"], {
+                "when": "2026-01-02T03:04:05.500000Z", "day": "2026-02-28", "clock": "10:20:00",
+                "span": "P1Y2DT3H0.25S", "ref": "12345678-1234-5678-1234-567812345678",
+                "amount": "0.20", "where": "/tmp/x", "blob": "AAH/"})
+            self.assertEqual(c.call_tool("stamp")["content"],
+                             [{"type": "text", "text": "2026-01-02T03:04:05Z"}])
+            r = c.call_tool("odd")
+            self.assertTrue(r["isError"])
+            self.assertIn("object is not JSON serializable; return str, a dict, a list, a "
+                          "dataclass, a pydantic model or content blocks",
+                          r["content"][0]["text"])
+
+    def test_bad_values_name_their_path(self):
+        with mcp_stdio.InProcessClient(self.server(), era="legacy") as c:
+            for key, value, message in (
+                    ("when", "2026-13-01T00:00:00Z", "is not an ISO 8601 date-time"),
+                    ("day", "2026-02-30", "is not an ISO 8601 date"),
+                    ("clock", "25:00", "is not an ISO 8601 time"),
+                    ("span", "P", "is not an ISO 8601 duration"),
+                    ("span", "3 days", "is not an ISO 8601 duration"),
+                    ("ref", "not-a-uuid", "is not a UUID"),
+                    ("blob", "***", "is not base64")):
+                with self.subTest(key=key, value=value):
+                    r = c.call_tool("echo", dict(self.ARGS, **{key: value}))
+                    self.assertTrue(r["isError"])
+                    self.assertIn("- /%s: %s" % (key, json.dumps(value)), r["content"][0]["text"])
+                    self.assertIn(message, r["content"][0]["text"])
+            r = c.call_tool("echo", dict(self.ARGS, amount="NaN"))
+            self.assertIn("- /amount:", r["content"][0]["text"])
+
+    def test_pydantic_encodings(self):
+        # What pydantic 2's model_dump(mode="json") writes for the same values.
+        td = datetime.timedelta
+        for value, text in ((td(0), "PT0S"), (td(seconds=-1), "-PT1S"),
+                            (td(days=-1, seconds=5), "-PT23H59M55S"),
+                            (td(weeks=3, microseconds=1), "P21DT0.000001S"),
+                            (td(days=400, seconds=59.25), "P1Y35DT59.25S"),
+                            (td(days=1, hours=1), "P1DT1H")):
+            self.assertEqual(mcp_stdio._iso_duration(value), text)
+            self.assertEqual(mcp_stdio._parse_duration(text), value)
+        tz = datetime.timezone(datetime.timedelta(hours=2))
+        for value, text in ((datetime.datetime(2020, 1, 2, 3, 4, 5, 6, datetime.timezone.utc),
+                             "2020-01-02T03:04:05.000006Z"),
+                            (datetime.datetime(2020, 1, 2, 3, 4, 5), "2020-01-02T03:04:05"),
+                            (datetime.time(3, 4, tzinfo=tz), "03:04:00+02:00")):
+            self.assertEqual(mcp_stdio._to_json(value), text)
+        self.assertEqual(mcp_stdio._parse_datetime("2020-01-02T03:04:05.5+01:00").utcoffset(),
+                         datetime.timedelta(hours=1))            # a short fraction, any Python
+        self.assertEqual(mcp_stdio._parse_datetime("2020-01-02"), datetime.datetime(2020, 1, 2))
+
+
+class ForeignTypes(unittest.TestCase):
+    """pydantic, annotated-types and msgspec objects, recognised by protocol (fakes here;
+    OfficialSDK runs the real libraries)."""
+
+    @staticmethod
+    def fake(module, name, **attrs):
+        cls = type(name, (), {"__module__": module,
+                              "__repr__": lambda self: "%s(%r)" % (name, attrs)})
+        obj = cls()
+        obj.__dict__.update(attrs)
+        return obj
+
+    def test_constraints(self):
+        Ge, MaxLen, Meta = (lambda v: self.fake("annotated_types", "Ge", ge=v),
+                            lambda v: self.fake("annotated_types", "MaxLen", max_length=v),
+                            lambda **kw: self.fake("msgspec", "Meta", **kw))
+
+        def f(n: Annotated[int, Ge(1)], tags: Annotated[list, MaxLen(3)],
+              s: Annotated[str, Meta(pattern="^a", min_length=2, extra_json_schema={"x-k": 1})]
+              ) -> str:
+            return "ok"
+        props = mcp_stdio.tool_from_function(f).input_schema["properties"]
+        self.assertEqual(props["n"], {"type": "integer", "minimum": 1})
+        self.assertEqual(props["tags"]["maxItems"], 3)
+        self.assertEqual(props["s"], {"type": "string", "pattern": "^a", "minLength": 2,
+                                      "x-k": 1})
+
+        def g(x: Annotated[int, self.fake("annotated_types", "Predicate", func=abs)]) -> str:
+            return ""
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            mcp_stdio.tool_from_function(g)
+        self.assertIn("tool 'g': parameter 'x': Annotated metadata Predicate", str(cm.exception))
+
+    def test_aliases_and_extra_keywords(self):
+        def f(resource_uri: Annotated[str, Field(alias="resourceUri", deprecated=True,
+                                                 extra={"x-hint": "uri"})],
+              count: int = 1) -> str:
+            return "%s %d" % (resource_uri, count)
+        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.tool_from_function(f)])
+        schema = server.tools["f"].input_schema
+        self.assertEqual(list(schema["properties"]), ["resourceUri", "count"])
+        self.assertEqual(schema["required"], ["resourceUri"])
+        self.assertEqual(schema["properties"]["resourceUri"],
+                         {"type": "string", "deprecated": True, "x-hint": "uri"})
+        with mcp_stdio.InProcessClient(server, era="legacy") as c:
+            self.assertEqual(c.call_tool("f", {"resourceUri": "a://b"})["content"][0]["text"],
+                             "a://b 1")
+            r = c.call_tool("f", {"resource_uri": "a://b"})
+            self.assertTrue(r["isError"])
+
+        def g(items: list[Annotated[int, Field(alias="x")]]) -> str:
+            return ""
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            mcp_stdio.tool_from_function(g)
+        self.assertIn("an alias applies to a tool parameter only", str(cm.exception))
+
+    def test_model_protocol(self):
+        class Node:                                 # a pydantic-like model class
+            @classmethod
+            def model_json_schema(cls, mode="validation", by_alias=True):
+                return {"type": "object", "properties": {"child": {"$ref": "#/$defs/Leaf"},
+                                                         "note": {"$ref": "#/$defs/Leaf",
+                                                                  "description": "d"}},
+                        "$defs": {"Leaf": {"type": "object", "properties": {
+                            "n": {"type": "integer"}}}}}
+
+            @classmethod
+            def model_validate(cls, value):
+                return ("validated", value)
+
+            def model_dump(self, mode="python"):
+                return {}
+
+        def f(node: Node) -> str:
+            return repr(node)
+        tool = mcp_stdio.tool_from_function(f)
+        schema = tool.input_schema["properties"]["node"]
+        self.assertNotIn("$defs", json.dumps(schema))
+        self.assertEqual(schema["properties"]["note"], {"type": "object", "properties": {
+            "n": {"type": "integer"}}, "description": "d"})
+        self.assertEqual(tool.handler({"node": {"child": {"n": 1}}}, None),
+                         "('validated', {'child': {'n': 1}})")
+
+        class Loop(Node):
+            @classmethod
+            def model_json_schema(cls, mode="validation", by_alias=True):
+                return {"$ref": "#/$defs/L", "$defs": {"L": {"type": "object", "properties": {
+                    "next": {"$ref": "#/$defs/L"}}}}}
+
+        def g(node: Loop) -> str:
+            return ""
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            mcp_stdio.tool_from_function(g)
+        self.assertIn("L refers to itself; flat schemas cannot recurse", str(cm.exception))
+
+    def test_content_annotation(self):
+        def pictures() -> list[mcp_stdio.Content]:
+            return [mcp_stdio.text("a"), mcp_stdio.image(b"\x89PNG")]
+
+        def listing() -> list:
+            return [mcp_stdio.text("a")]
+        tool = mcp_stdio.tool_from_function(pictures)
+        self.assertIsNone(tool.output_schema)
+        r = mcp_stdio._tool_result(tool, tool.handler({}, None), "2025-11-25")
+        self.assertEqual([b["type"] for b in r["content"]], ["text", "image"])
+        self.assertNotIn("structuredContent", r)
+        self.assertIsNotNone(mcp_stdio.tool_from_function(listing).output_schema)
 
 
 class SchemasFromHints(unittest.TestCase):
@@ -4199,8 +4440,8 @@ class SchemasFromHints(unittest.TestCase):
         async def agen():
             yield "x"
 
-        def when() -> datetime.datetime:
-            return datetime.datetime.now()
+        def when() -> complex:
+            return 1j
 
         def bounded(n: Annotated[int, Ge(0)]) -> str:
             return str(n)
@@ -4212,12 +4453,13 @@ class SchemasFromHints(unittest.TestCase):
             return ""
         cases = [(gen, "tool 'gen': a generator cannot be a tool"),
                  (agen, "tool 'agen': a generator cannot be a tool"),
-                 (when, "tool 'when': return annotation datetime: its values cannot be sent "
-                        "as JSON; return str (for example value.isoformat())"),
+                 (when, "tool 'when': return annotation complex: its values cannot be sent "
+                        "as JSON; return str, a dict, a dataclass, a TypedDict, a pydantic model"),
                  (bounded, "tool 'bounded': parameter 'n': Annotated metadata Ge(ge=0) is not "
                            "understood"),
                  (options, "cannot express Options as a JSON Schema (use str, int, float, bool, "
-                           "a list, a dict, an Enum, a Literal, a dataclass or a TypedDict)")]
+                           "a list, a dict, an Enum, a Literal, a dataclass, a TypedDict, a "
+                           "pydantic model, datetime")]
         for fn, message in cases:
             with self.subTest(fn=fn.__name__), self.assertRaises(mcp_stdio.CatalogError) as cm:
                 mcp_stdio.tool_from_function(fn)
