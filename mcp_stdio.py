@@ -1582,7 +1582,9 @@ class Tool:
 
     The handler returns a str (text content), a JSON value (structured content
     with a JSON text copy), a list of content blocks, or a ToolResult; it raises
-    ToolError for failures the model should see.
+    ToolError for failures the model should see. input_schema may be a pydantic
+    model class: the handler then gets the validated model instead of the
+    arguments dict; an output_schema model means the handler returns instances.
     """
 
     def __init__(self, name, handler, *, input_schema=None, output_schema=None, title=None,
@@ -1593,6 +1595,9 @@ class Tool:
                                "'_', '-' or '.'" % (name,))
         if not callable(handler):
             raise CatalogError("tool %r: the handler is missing or not callable" % name)
+        if _is_model(input_schema) or _is_model(output_schema):     # pydantic model classes
+            input_schema, output_schema, handler = _model_tool(name, handler, input_schema,
+                                                               output_schema)
         if input_schema is None:
             input_schema = {"type": "object", "additionalProperties": False}
         if not isinstance(input_schema, dict) or input_schema.get("type") != "object":
@@ -1650,6 +1655,32 @@ class Tool:
         if self.meta is not None and "content_meta" in features:
             d["_meta"] = self.meta
         return d
+
+
+def _model_tool(name, handler, input_model, output_model):
+    """(input schema, output schema, handler) of a tool whose schemas are pydantic models."""
+    owner = "tool %r" % name
+    convert = None
+    if _is_model(input_model):
+        input_model, convert = _SchemaBuilder(owner).model(input_model, "arguments")
+    if _is_model(output_model):
+        output_model = _SchemaBuilder(owner, output=True).model(output_model, "output")[0]
+
+    def call(arguments, ctx):
+        if convert is not None:
+            try:
+                arguments = convert(arguments)
+            except _Invalid as e:
+                raise ToolError(_invalid_arguments(name, e.problems))
+        value = handler(arguments, ctx)
+        return _to_json(value) if _is_model(type(value)) else value
+    return input_model, output_model, call
+
+
+def _invalid_arguments(tool, problems, under=()):
+    """The isError text for arguments that fail: one line per (path, message)."""
+    return "Invalid arguments for tool %r:\n%s" % (tool, "\n".join(
+        "- %s: %s" % (_pointer(under + path), message) for path, message in problems))
 
 
 def _compile_for(owner, schema):
@@ -2679,7 +2710,7 @@ def _base64(data):
 
 def _is_model(cls):
     """True for a pydantic (v2) model class, recognised by its methods: pydantic is never imported."""
-    return callable(getattr(cls, "model_json_schema", None)) and \
+    return isinstance(cls, type) and callable(getattr(cls, "model_json_schema", None)) and \
         callable(getattr(cls, "model_validate", None)) and \
         callable(getattr(cls, "model_dump", None))
 
@@ -2972,9 +3003,7 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
                     continue
                 kwargs[names[k] if renamed else k] = convs[k](v) if k in convs else v
         except _Invalid as e:
-            raise ToolError("Invalid arguments for tool %r:\n%s" % (tool_name, "\n".join(
-                "- %s: %s" % (_pointer((k,) + path), message)
-                for path, message in e.problems)))
+            raise ToolError(_invalid_arguments(tool_name, e.problems, (k,)))
         for pname, make in fill.items():
             if pname not in kwargs:
                 kwargs[pname] = make()

@@ -4119,6 +4119,10 @@ class ForeignTypes(unittest.TestCase):
         self.assertEqual(tool.handler({"node": {"child": {"n": 1}}}, None),
                          "('validated', {'child': {'n': 1}})")
 
+        whole = mcp_stdio.Tool("whole", lambda args, ctx: repr(args), input_schema=Node)
+        self.assertEqual(whole.input_schema["properties"]["note"]["description"], "d")
+        self.assertEqual(whole.handler({"note": {"n": 2}}, None), "('validated', {'note': {'n': 2}})")
+
         class Loop(Node):
             @classmethod
             def model_json_schema(cls, mode="validation", by_alias=True):
