@@ -2123,6 +2123,7 @@ _SECTIONS = frozenset(("Args", "Arguments", "Parameters", "Params", "Returns", "
                        "Yields", "Example", "Examples", "Note", "Notes"))
 _GOOGLE_PARAM_RE = r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$"
 _REST_PARAM_RE = r"^\s*:param\s+(?:[^:]*\s)?(\w+)\s*:\s*(.*)$"
+_ARGS_SECTIONS = frozenset(("args", "arguments", "parameters", "params"))
 
 
 def _cleandoc(doc):
@@ -2153,27 +2154,28 @@ def _parse_docstring(doc):
             section = stripped[:-1].rstrip().lower()
             current = None
             continue
-        m = rest_re.match(line) if rest_re is not None else None
-        if m:
-            current = m.group(1)
-            params[current] = m.group(2).strip()
-            section = "rest"
-            continue
-        if line.lstrip().startswith(":") and section == "rest":
-            current = None
-            continue
-        if section in ("args", "arguments", "parameters", "params"):
+        if rest_re is not None:
+            m = rest_re.match(line)
+            if m:
+                current = m.group(1)
+                params[current] = m.group(2).strip()
+                section = "rest"
+                continue
+            if section == "rest" and stripped.startswith(":"):
+                current = None
+                continue
+        if section in _ARGS_SECTIONS:
             m = google_re.match(line)
             if m and len(line) - len(line.lstrip()) <= 4:
                 current = m.group(1)
                 params[current] = m.group(2).strip()
-            elif current and line.strip():
-                params[current] = (params[current] + " " + line.strip()).strip()
+            elif current and stripped:
+                params[current] = (params[current] + " " + stripped).strip()
             continue
         if section is None:
             summary.append(line)
-        elif section == "rest" and current and line.strip():
-            params[current] += " " + line.strip()
+        elif section == "rest" and current and stripped:
+            params[current] += " " + stripped
     return "\n".join(summary).strip() or None, params
 
 
@@ -2483,6 +2485,10 @@ def _dataclass_fields(cls):
         default = f.default if f.default is not dataclasses.MISSING else _MISSING
         out.append((f.name, hints.get(f.name, f.type), not has_default, default))
     return out
+
+
+# Defaults that are JSON as they are (a float default may be NaN: the general path).
+_SCALAR_DEFAULTS = frozenset((str, int, bool))
 
 
 def _with_default(schema, default):
@@ -2952,6 +2958,22 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
         if ann is p.empty:
             raise CatalogError("%s: parameter %r needs a type annotation" % (owner, pname))
         default = p.default
+        plain = _PLAIN_SCHEMAS.get(ann) if type(ann) is type else None
+        if plain is not None and (default is p.empty or type(default) in _SCALAR_DEFAULTS):
+            # The common case (str, int, float, bool, a scalar default), without the
+            # general path's checks: a tool with many of them registers quickly.
+            schema = dict(plain[0])
+            if pname in docs:
+                schema["description"] = docs[pname]
+            if default is p.empty:
+                required.append(pname)
+            else:
+                schema["default"] = default
+            if plain[1] is not _identity:
+                convs[pname] = plain[1]
+            props[pname] = schema
+            names[pname] = pname
+            continue
         if _is_field_info(default):   # x: int = pydantic.Field(10, ge=0), as FastMCP users write
             import typing
             ann = typing.Annotated[ann, default]
@@ -2974,7 +2996,8 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
             nullable.add(wire)        # explicit null means "not given"
         props[wire] = schema
         convs[wire] = conv
-    fill = {k: v for k, v in fill.items() if v is not None}
+    if fill:
+        fill = {k: v for k, v in fill.items() if v is not None}
     renamed = any(w != n for w, n in names.items())
     tool_name = name or fn.__name__
     if props:
