@@ -6,6 +6,12 @@ Forms: the limit loop, the demo as a script and as a module, and the 1- and
 200-tool user servers. Medians of RUNS (default 15), forms interleaved. Run
 with bytecode caching on (unset PYTHONDONTWRITEBYTECODE) after one warm-up
 start, as users' machines run.
+
+Then the parts of the 200-tool start, each the minimum over RUNS fresh
+processes: what the interpreter does anyway, and what the user's script and
+mcp_stdio each add (compiling the script, which Python never caches for the
+main module, typing, importing mcp_stdio, registering the tools, the first
+tools/list).
 """
 
 import json
@@ -65,5 +71,45 @@ def main():
         print("%-22s %7.1f ms  %5.2fx" % (name, m * 1000, m / base))
 
 
+# Run in a fresh interpreter: time each part of the 200-tool server's start.
+PARTS = r"""
+import sys, time
+t0 = time.perf_counter()
+import json, re, threading
+t1 = time.perf_counter()
+import typing
+t2 = time.perf_counter()
+sys.path.insert(0, ROOT)
+import mcp_stdio
+t3 = time.perf_counter()
+path = ROOT + "/benchmarks/many_tools_server.py"
+src = open(path).read()
+code = compile(src, path, "exec")
+t4 = time.perf_counter()
+ns = {"__name__": "bench", "__file__": path}
+exec(code, ns)
+t5 = time.perf_counter()
+conn = ns["server"].connection(lambda line: None)
+conn.feed(OPENING)
+t6 = time.perf_counter()
+print(t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5)
+"""
+
+
+def parts(runs):
+    names = ("json, re, threading (the loop imports json too)", "typing (the user's import)",
+             "import mcp_stdio (from bytecode)", "compile the user's script",
+             "register 200 tools", "initialize and the first tools/list")
+    best = [float("inf")] * len(names)
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", "ROOT = %r; OPENING = %r\n" % (ROOT, OPENING)
+                              + PARTS], capture_output=True, check=True, preexec_fn=_pin)
+        best = [min(b, float(x)) for b, x in zip(best, out.stdout.split())]
+    print("parts of the 200-tool start (min of %d fresh processes):" % runs)
+    for name, t in zip(names, best):
+        print("  %-52s %6.1f ms" % (name, t * 1000))
+
+
 if __name__ == "__main__":
     main()
+    parts(int(sys.argv[1]) if len(sys.argv) > 1 else 15)
