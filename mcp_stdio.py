@@ -2583,7 +2583,8 @@ _DURATION_RE = r"([-+])?P(?:([0-9]+)Y)?(?:([0-9]+)W)?(?:([0-9]+)D)?" \
 
 def _value_type(cls):
     """The value-type entry of class cls (or of a base, for Path subclasses), or None."""
-    if cls is not bytes and getattr(cls, "__module__", None) not in _VALUE_MODULES:
+    if cls is not bytes and (getattr(cls, "__module__", None) or "").partition(".")[0] \
+            not in _VALUE_MODULES:        # pathlib's classes live in pathlib._local on 3.13
         return None
     table = _value_types()
     for base in getattr(cls, "__mro__", (cls,)):
