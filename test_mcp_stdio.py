@@ -4414,8 +4414,6 @@ class SchemasFromHints(unittest.TestCase):
                          ["result"]["messages"][0]["content"]["text"], "Review x")
 
     def test_portability_warnings(self):
-        import io
-        import contextlib
         server = mcp_stdio.Server("s", "1", instructions="i" * 3000, tools=[
             mcp_stdio.Tool("a.b", lambda a, c: "x", description="d" * 2100),
             mcp_stdio.Tool("n" * 70, lambda a, c: "x", description="d"),
@@ -4429,8 +4427,6 @@ class SchemasFromHints(unittest.TestCase):
         self.assertIn("tool 'mute' has no description: the model sees only its name", lines[-1])
 
     def test_mistakes_are_refused_at_registration(self):
-        import datetime
-
         class Ge:                                  # what annotated-types' Ge looks like
             def __init__(self, ge):
                 self.ge = ge
