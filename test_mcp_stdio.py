@@ -3324,13 +3324,21 @@ class Fuzzer:
                             "toolsListChanged": True, "resourceSubscriptions": ["demo://readme"]}}),
                         ("tools/call", {"name": "confirm_echo", "arguments": {"text": "t"},
                                         "requestState": r.choice(["x.y", "", "a" * 50]),
-                                        "inputResponses": {"elicit-1": {"action": "accept"}}})]
+                                        "inputResponses": {"elicit-1": {"action": "accept"}}}),
+                        ("tools/call", {"name": "greet", "arguments": {},
+                                        "inputResponses": r.choice([
+                                            {}, {"name": "bad"}, {"greeting": [1]},
+                                            {"name": {"action": "accept",
+                                                      "content": {"name": "Zoé"}},
+                                             "greeting": SAMPLED, "other": None}])})]
         else:
             choices += [("ping", {}), ("logging/setLevel", {"level": "error"})]
         method, params = r.choice(choices)
         params = copy.deepcopy(params)
         if self.era == MODERN:
-            params["_meta"] = modern_meta()
+            params["_meta"] = modern_meta(**{"io.modelcontextprotocol/clientCapabilities":
+                                             r.choice([{}, {"elicitation": {}},
+                                                       {"elicitation": {}, "sampling": {}}])})
         elif r.random() < 0.3:
             params["_meta"] = {"progressToken": r.choice(["t", 5])}
         return {"jsonrpc": "2.0", "id": None, "method": method, "params": params}
