@@ -1439,6 +1439,10 @@ def _has_surrogate(v):
     return False
 
 
+# What a line may start with before its JSON value: whitespace, or a byte order mark.
+_ODD_STARTS = frozenset((" ", "\t", "\r", "\ufeff"))
+
+
 def decode_message(line, max_depth=32):
     """Decode one line (bytes, without its LF) strictly into a JSON value.
 
@@ -1455,9 +1459,10 @@ def decode_message(line, max_depth=32):
         text = line.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ProtocolError(PARSE_ERROR, "Parse error: invalid UTF-8 at byte %d" % e.start)
-    if text.startswith("\ufeff"):
-        raise ProtocolError(PARSE_ERROR, "Parse error: unexpected byte order mark at column 1")
-    if text[:1] in (" ", "\t", "\r"):
+    if text[:1] in _ODD_STARTS:
+        if text[0] == "\ufeff":
+            raise ProtocolError(PARSE_ERROR, "Parse error: unexpected byte order mark at "
+                                "column 1")
         text = text.lstrip(" \t\r")
     try:
         value, end = _scan_once(text, 0)
