@@ -3024,18 +3024,23 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
         structured = True
     is_async = _is_coroutine_function(fn)
 
+    as_given = not (convs or renamed or fill or nullable)    # arguments need no work
+
     def handler(arguments, ctx):
-        kwargs = {}
-        try:
-            for k, v in arguments.items():
-                if v is None and k in nullable:
-                    continue
-                kwargs[names[k] if renamed else k] = convs[k](v) if k in convs else v
-        except _Invalid as e:
-            raise ToolError(_invalid_arguments(tool_name, e.problems, (k,)))
-        for pname, make in fill.items():
-            if pname not in kwargs:
-                kwargs[pname] = make()
+        if as_given:
+            kwargs = dict(arguments)
+        else:
+            kwargs = {}
+            try:
+                for k, v in arguments.items():
+                    if v is None and k in nullable:
+                        continue
+                    kwargs[names[k] if renamed else k] = convs[k](v) if k in convs else v
+            except _Invalid as e:
+                raise ToolError(_invalid_arguments(tool_name, e.problems, (k,)))
+            for pname, make in fill.items():
+                if pname not in kwargs:
+                    kwargs[pname] = make()
         if ctx_name is not None:
             kwargs[ctx_name] = ctx
         value = fn(**kwargs)
