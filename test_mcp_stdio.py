@@ -5414,6 +5414,21 @@ class ClientAnswers(unittest.TestCase):
                              "accept|Bo|Hello there|file:///work,file:///tmp")
             self.assertEqual(c.call_tool("rounds")["content"][0]["text"], "Bo/Hello there")
 
+    def test_async_handlers_ask_too(self):
+        server = mcp_stdio.Server("a", "1")
+
+        @server.tool
+        async def ask_async(ctx: mcp_stdio.Context) -> str:
+            """Ask from a coroutine."""
+            r = ctx.ask(n=mcp_stdio.Form("Name?", NAME_FORM), s=mcp_stdio.Sample("hi"))
+            return "%s %s" % (r["n"].content["name"], r["s"].text)
+        for era in ("modern", "legacy"):
+            with mcp_stdio.InProcessClient(server, era=era, on_sample=lambda p: SAMPLED,
+                                           on_elicit=lambda p: {"action": "accept",
+                                                                "content": {"name": "Al"}}) as c:
+                self.assertEqual(c.call_tool("ask_async")["content"][0]["text"],
+                                 "Al Hello there", era)
+
     def test_a_question_without_an_answer(self):
         with mcp_stdio.InProcessClient(asking_server(), era="modern",
                                        capabilities={"sampling": {}}) as c:
