@@ -31,10 +31,11 @@ configuration: ``python mcp_stdio.py config claude-desktop -- server.py``.
 The file is organised in sections: the JSON Schema checker, the wire codec
 (with the table of what each protocol revision has), the catalog (tools,
 resources, prompts and results), the authoring API (decorators and schemas
-from type hints), the outcomes (every answer's wire form), the sans-IO
-protocol engine (the era state machine and dispatch), the server (catalog and
-the options table), the stdio runtime (threads, waiting, the handler
-Context), the client, and the demo catalog with the command line.
+from type hints, pydantic models and standard-library values), the outcomes
+(every answer's wire form), asking the client (elicitation, sampling, roots),
+the sans-IO protocol engine (the era state machine and dispatch), the server
+(catalog and the options table), the stdio runtime (threads, waiting, the
+handler Context), the client, and the demo catalog with the command line.
 """
 
 import json
