@@ -7333,14 +7333,19 @@ def _ask_on_terminal(params):
     return {"action": "accept", "content": content}
 
 
+def _prompt(text):
+    """Show text on stderr (stdout carries the results) and return the line typed, without LF."""
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise ClientError("stdin ended before the question was answered")
+    return line.rstrip("\r\n")
+
+
 def _read_answer(prompt, letters, default):
     while True:
-        sys.stderr.write(prompt)
-        sys.stderr.flush()
-        line = sys.stdin.readline()
-        if not line:
-            raise ClientError("stdin ended before the question was answered")
-        word = line.strip().lower()[:1] or default
+        word = _prompt(prompt).strip().lower()[:1] or default
         if word in letters:
             return word
 
@@ -7356,12 +7361,7 @@ def _read_field(name, prop, required):
                                ", default %s" % json.dumps(default) if default is not None else "",
                                "" if required else " [optional]")
     while True:
-        sys.stderr.write(label)
-        sys.stderr.flush()
-        line = sys.stdin.readline()
-        if not line:
-            raise ClientError("stdin ended before the question was answered")
-        text = line.rstrip("\r\n")
+        text = _prompt(label)
         if not text.strip():
             if default is not None or not required:
                 return default
