@@ -139,13 +139,17 @@ def compile_schema(schema, *, max_depth=64, max_subschemas=10000, max_errors=20)
 
 def validate(schema, instance):
     """Check instance against schema (compiled once and cached); return error messages."""
+    return _cached_validator(schema).errors(instance)
+
+
+def _cached_validator(schema):
     key = json.dumps(schema, sort_keys=True, allow_nan=False)
     v = _SCHEMA_CACHE.get(key)
     if v is None:
         if len(_SCHEMA_CACHE) > _SCHEMA_CACHE_SIZE:
             _SCHEMA_CACHE.clear()
         v = _SCHEMA_CACHE[key] = compile_schema(schema)
-    return v.errors(instance)
+    return v
 
 
 # Instances nested deeper are refused before the checker's recursion could
@@ -2827,9 +2831,9 @@ def _foreign_constraints(extra, schema, owner, where):
             if value is not None:
                 out[_META_KEYWORDS[attr]] = value
     elif module.startswith("msgspec") and name == "Meta":
-        for attr in ("min_length", "max_length"):
-            if getattr(extra, attr, None) is not None:
-                length(getattr(extra, "min_length", None), getattr(extra, "max_length", None))
+        lo, hi = getattr(extra, "min_length", None), getattr(extra, "max_length", None)
+        if lo is not None or hi is not None:
+            length(lo, hi)
         for attr, key in _META_KEYWORDS.items():
             if getattr(extra, attr, None) is not None:
                 out[key] = getattr(extra, attr)
@@ -3824,7 +3828,7 @@ def _check_elicitation_schema(schema):
                                           not (prop.get("type") == "array" and "items" in prop)):
             raise ValueError("form property %r must be a string, number, integer or "
                              "boolean (elicitation forms are flat)" % name)
-    compile_schema(schema)
+    _cached_validator(schema)     # a handler asks again on each modern round: compiled once
 
 
 def _elicit_action(value, where):
@@ -3858,6 +3862,12 @@ def _missing_capabilities(names, caps, revision):
         if sub and sub != "form" or (sub == "form" and isinstance(have, dict)):
             need[sub] = {}
     return out or None
+
+
+def _questions_missing(call, questions):
+    """What call's client lacks of the capabilities questions need (ClientCapabilities), or None."""
+    return _missing_capabilities([n for q in questions.values() for n in q.needs()],
+                                 call.client_capabilities or {}, call.revision)
 
 
 def _capability_names(caps):
@@ -4544,9 +4554,7 @@ class Connection:
         Questions the client's capabilities do not allow are -32021 naming
         them; a malformed answer is -32602 naming its key.
         """
-        caps = call.client_capabilities or {}
-        missing = _missing_capabilities([n for q in questions.values() for n in q.needs()],
-                                        caps, call.revision)
+        missing = _questions_missing(call, questions)
         if missing:
             raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
                                 {"requiredCapabilities": missing})
@@ -4571,9 +4579,7 @@ class Connection:
         on_answer() runs once per question when its response (or the end of
         input) comes. Raises ToolError when the client cannot be asked.
         """
-        caps = call.client_capabilities or {}
-        missing = _missing_capabilities([n for q in questions.values() for n in q.needs()],
-                                        caps, call.revision)
+        missing = _questions_missing(call, questions)
         if missing:
             raise ToolError("This %s needs to ask the client, but the client does not support "
                             "%s." % (call.kind or "request", _capability_names(missing)))
