@@ -5628,30 +5628,26 @@ class _Catalog:
         return lst
 
     def cursor(self, kind, offset):
-        import base64
-        raw = "%s:%d:%d" % (kind, offset, self.generation[kind])
-        return base64.urlsafe_b64encode(raw.encode("ascii")).decode("ascii").rstrip("=")
+        # Hex, not base64: the cursor stays opaque, and base64 is not imported before
+        # the first listing of a long catalog.
+        return ("%s:%d:%d" % (kind, offset, self.generation[kind])).encode("ascii").hex()
 
     def offset(self, kind, cursor):
         """Return the offset a cursor of ours points at, or raise -32602."""
         if type(cursor) is str and 0 < len(cursor) <= _MAX_CURSOR:
-            import base64
-            import binascii
             try:
-                raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("ascii")
-                k, offset, generation = raw.split(":")
+                k, offset, generation = bytes.fromhex(cursor).decode("ascii").split(":")
                 offset, generation = int(offset), int(generation)
-                canonical = base64.urlsafe_b64encode(("%s:%d:%d" % (k, offset, generation))
-                                                     .encode("ascii")).decode("ascii").rstrip("=")
-                if k == kind and canonical == cursor:
-                    if generation != self.generation[kind]:
-                        raise ProtocolError(INVALID_PARAMS, "Invalid params: the list changed "
-                                            "since this cursor was made; list it again from "
-                                            "the start")
-                    if 0 < offset < len(getattr(self, kind)):
-                        return offset
-            except (ValueError, binascii.Error, UnicodeDecodeError):
-                pass
+                canonical = ("%s:%d:%d" % (k, offset, generation)).encode("ascii").hex()
+            except (ValueError, UnicodeDecodeError):
+                canonical = None
+            if canonical == cursor and k == kind:
+                if generation != self.generation[kind]:
+                    raise ProtocolError(INVALID_PARAMS, "Invalid params: the list changed "
+                                        "since this cursor was made; list it again from "
+                                        "the start")
+                if 0 < offset < len(getattr(self, kind)):
+                    return offset
         raise ProtocolError(INVALID_PARAMS, "Invalid params: invalid cursor")
 
     def knows_uri(self, uri):
@@ -6090,9 +6086,7 @@ class _Runtime:
     STUCK_PER_WORKER = 4
 
     def __init__(self, server, in_fd, out_fd):
-        import collections
-        import heapq           # imported before serving: failure paths must not import
-        self._push, self._pop = heapq.heappush, heapq.heappop
+        import collections     # imported before serving: failure paths must not import
         self.server = server
         self.in_fd = in_fd
         self.writer = _Writer(out_fd)
@@ -6111,6 +6105,8 @@ class _Runtime:
         self.active = set()      # the calls those threads are running
         self.abandoned = set()   # calls that timed out while their handler ran on
         self.stuck = 0           # threads still inside such handlers
+        # (deadline, seq, call), sorted: a plain list, since a few calls at most
+        # wait here, and sorting a sorted list with one new entry is linear.
         self.deadlines = []
         self.releases = collections.deque()    # (when, call): timed out, check it returned
         self.seq = 0
@@ -6261,7 +6257,8 @@ class _Runtime:
         if call.timeout is not None:
             self.seq += 1
             entry = (call.deadline, self.seq, call)
-            self._push(self.deadlines, entry)
+            self.deadlines.append(entry)
+            self.deadlines.sort()
             if self.deadlines[0] is entry:
                 self.wake.notify()       # the watchdog may sleep until a later deadline
 
@@ -6274,7 +6271,7 @@ class _Runtime:
             self.wake.notify()
 
     def _watch(self):
-        now, heap, stall, pop = self._now, self.deadlines, self.STALL, self._pop
+        now, deadlines, stall = self._now, self.deadlines, self.STALL
         releases = self.releases
         quiet = 0
         seen = -1
@@ -6296,8 +6293,8 @@ class _Runtime:
                             self.workers += 1
                             self.active.add(call)
                             self._add_deadline(call)
-                    while heap and (heap[0][2].settled or heap[0][0] <= t):
-                        call = pop(heap)[2]
+                    while deadlines and (deadlines[0][2].settled or deadlines[0][0] <= t):
+                        call = deadlines.pop(0)[2]
                         if not call.settled:
                             expired.append(call)
                     while releases and releases[0][0] <= t:
@@ -6313,7 +6310,7 @@ class _Runtime:
                         timeout = stall / 2
                     else:
                         self.parked = True
-                        timeout = (heap[0][0] - t) if heap else None
+                        timeout = (deadlines[0][0] - t) if deadlines else None
                         if releases and (timeout is None or releases[0][0] - t < timeout):
                             timeout = releases[0][0] - t
                     self.wake.wait(timeout)
@@ -6533,7 +6530,10 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
         import msvcrt
         msvcrt.setmode(in_fd, os.O_BINARY)
         msvcrt.setmode(out_fd, os.O_BINARY)
-    import signal
+    try:
+        import _signal as signal    # the C half: signal itself builds three enums on import
+    except ImportError:             # an interpreter without it
+        import signal
     runtime = _Runtime(server, in_fd, out_fd)
     _SERVING.append(runtime)
     if threading.current_thread() is threading.main_thread():
