@@ -2136,32 +2136,38 @@ _REST_PARAM_RE = r"^\s*:param\s+(?:[^:]*\s)?(\w+)\s*:\s*(.*)$"
 _ARGS_SECTIONS = frozenset(("args", "arguments", "parameters", "params"))
 
 
-def _cleandoc(doc):
-    """A docstring without its indentation and blank edges (inspect.cleandoc, no import)."""
-    lines = doc.expandtabs().split("\n")
-    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
-    margin = min(indents) if indents else 0
-    lines = [lines[0].strip()] + [line[margin:].rstrip() for line in lines[1:]]
-    while lines and not lines[0]:
-        lines.pop(0)
-    while lines and not lines[-1]:
-        lines.pop()
-    return "\n".join(lines)
-
-
 def _parse_docstring(doc):
-    """Return (description, {parameter: description}) from a Google or reST docstring."""
-    doc = _cleandoc(doc or "")
-    if "\n" not in doc and not doc.lstrip().startswith(":"):
-        return doc or None, {}                  # one line: a summary, nothing to parse
-    lines = doc.splitlines()
+    """Return (description, {parameter: description}) from a Google or reST docstring.
+
+    The text is read as inspect.cleandoc() would leave it (tabs expanded, the
+    common indentation of the lines after the first removed, blank edges
+    dropped), without building that text: one pass over the lines.
+    """
+    if not doc:
+        return None, {}
+    doc = doc.expandtabs()
+    if "\n" not in doc:
+        doc = doc.strip()
+        if doc[:1] != ":":
+            return doc or None, {}              # one line: a summary, nothing to parse
+    lines = doc.split("\n")
+    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+    if len(indents) + (lines[0].strip() != "") == 1:        # one line once cleaned
+        doc = doc.strip()
+        if doc[:1] != ":":
+            return doc, {}
+    margin = min(indents, default=0)
     rest_re = _pattern(_REST_PARAM_RE) if ":param" in doc else None
     google_re = _pattern(_GOOGLE_PARAM_RE)
     summary, params, section, current = [], {}, None, None
+    first = True
     for line in lines:
-        stripped = line.strip()
-        if stripped[-1:] == ":" and stripped[:-1].rstrip() in _SECTIONS:
-            section = stripped[:-1].rstrip().lower()
+        if first:
+            line, first = line.strip(), False
+        else:
+            line = line[margin:].rstrip()
+        if line[-1:] == ":" and line[:-1].strip() in _SECTIONS:
+            section = line[:-1].strip().lower()
             current = None
             continue
         if rest_re is not None:
@@ -2171,21 +2177,20 @@ def _parse_docstring(doc):
                 params[current] = m.group(2).strip()
                 section = "rest"
                 continue
-            if section == "rest" and stripped.startswith(":"):
+            if section == "rest" and line.lstrip()[:1] == ":":
                 current = None
                 continue
-        if section in _ARGS_SECTIONS:
+        if section is None:
+            summary.append(line)
+        elif section in _ARGS_SECTIONS:
             m = google_re.match(line)
             if m and len(line) - len(line.lstrip()) <= 4:
                 current = m.group(1)
                 params[current] = m.group(2).strip()
-            elif current and stripped:
-                params[current] = (params[current] + " " + stripped).strip()
-            continue
-        if section is None:
-            summary.append(line)
-        elif section == "rest" and current and stripped:
-            params[current] += " " + stripped
+            elif current and line:
+                params[current] = (params[current] + " " + line.strip()).strip()
+        elif section == "rest" and current and line:
+            params[current] += " " + line.strip()
     return "\n".join(summary).strip() or None, params
 
 
@@ -2220,6 +2225,8 @@ class _SchemaBuilder:
         plain = _PLAIN_SCHEMAS.get(annotation) if type(annotation) is type else None
         if plain is not None:                 # str, int, float, bool: no typing needed
             return dict(plain[0]), plain[1]
+        if annotation is dict:                # as below, without typing: -> dict is common
+            return {"type": "object"}, _convert_members(dict, lambda k: _identity)
         if isinstance(annotation, type):
             value = _value_type(annotation)
             if value is not None:             # datetime, UUID, Decimal, Path, bytes...
@@ -2430,13 +2437,26 @@ def _type_name(annotation):
 
 
 def _union_origin(origin):
+    """True for the origin of Union[...] and Optional[...], or of X | Y."""
     if origin is None:
         return False
-    import typing
-    if origin is typing.Union:
+    if origin is getattr(__import__("types"), "UnionType", None):
         return True
-    union_type = getattr(__import__("types"), "UnionType", None)
-    return union_type is not None and origin is union_type
+    typing = sys.modules.get("typing")      # typing.Union exists only once typing is loaded
+    return typing is not None and origin is typing.Union
+
+
+def _optional_plain(ann):
+    """The _PLAIN_SCHEMAS entry of T for Optional[T] or T | None (T str, int, float, bool)."""
+    args = getattr(ann, "__args__", None)
+    if type(args) is not tuple or len(args) != 2 or args[1] is not type(None):
+        return None
+    plain = _PLAIN_SCHEMAS.get(args[0])
+    if plain is None:
+        return None
+    typing = sys.modules.get("typing")       # X | None needs no typing
+    return plain if _union_origin(type(ann) if typing is None else typing.get_origin(ann)) \
+        else None
 
 
 def _is_abc_sequence(origin):
@@ -2499,6 +2519,11 @@ def _dataclass_fields(cls):
 
 # Defaults that are JSON as they are (a float default may be NaN: the general path).
 _SCALAR_DEFAULTS = frozenset((str, int, bool))
+
+
+def _is_finite(value):
+    """True for a float JSON can carry (not NaN or an infinity)."""
+    return type(value) is float and value - value == 0
 
 
 def _with_default(schema, default):
@@ -2954,6 +2979,7 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
     summary, docs = _parse_docstring(getattr(fn, "__doc__", None))
     builder = _SchemaBuilder(owner)
     props, required, convs, nullable = {}, [], {}, set()
+    renamed = False
     ctx_name = None
     names, fill = {}, {}             # wire name -> parameter; parameter -> default maker
     for pname, p in sig.parameters.items():
@@ -2969,15 +2995,24 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
         if ann is p.empty:
             raise CatalogError("%s: parameter %r needs a type annotation" % (owner, pname))
         default = p.default
-        plain = _PLAIN_SCHEMAS.get(ann) if type(ann) is type else None
-        if plain is not None and (default is p.empty or type(default) in _SCALAR_DEFAULTS):
-            # The common case (str, int, float, bool, a scalar default), without the
-            # general path's checks: a tool with many of them registers quickly.
+        if type(ann) is type:
+            plain = _PLAIN_SCHEMAS.get(ann)
+            optional = False
+        else:                                 # Optional[int] = None, and the like
+            plain = _optional_plain(ann) if default is None else None
+            optional = True
+        if plain is not None and (default is p.empty or optional or
+                                  type(default) in _SCALAR_DEFAULTS or _is_finite(default)):
+            # The common case (str, int, float, bool, a JSON default, or None for an
+            # Optional one), without the general path's checks: a tool with many of
+            # them registers quickly.
             schema = dict(plain[0])
             if pname in docs:
                 schema["description"] = docs[pname]
             if default is p.empty:
                 required.append(pname)
+            elif optional:
+                nullable.add(pname)           # explicit null means "not given"
             else:
                 schema["default"] = default
             if plain[1] is not _identity:
@@ -2998,6 +3033,7 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
         wire = _alias(ann) or pname
         if wire in names or (wire != pname and wire in sig.parameters):
             raise CatalogError("%s: parameter %r: the name %r is taken" % (owner, pname, wire))
+        renamed = renamed or wire != pname
         names[wire] = pname
         if default is p.empty:
             required.append(wire)
@@ -3009,7 +3045,6 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
         convs[wire] = conv
     if fill:
         fill = {k: v for k, v in fill.items() if v is not None}
-    renamed = any(w != n for w, n in names.items())
     tool_name = name or fn.__name__
     if props:
         input_schema = {"type": "object", "properties": props}
@@ -3021,12 +3056,12 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
     ret = hints.get("return", sig.return_annotation)
     if ret is not sig.empty:
         _check_return(ret, owner)
-    output_schema, structured = None, False
-    out_builder = _SchemaBuilder(owner)
+    output_schema, structured, constrained = None, False, builder.constrained
     if ret is not sig.empty and ret is not None and ret is not type(None) and \
             _wants_structure(ret):
+        out_builder = _SchemaBuilder(owner)
         output_schema, _ = out_builder.build(ret, "return value")
-        structured = True
+        structured, constrained = True, constrained or out_builder.constrained
     is_async = _is_coroutine_function(fn)
 
     as_given = not (convs or renamed or fill or nullable)    # arguments need no work
@@ -3059,7 +3094,7 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
                 annotations=annotations, icons=icons, timeout=timeout, meta=meta,
                 # Schemas made here are valid by construction, unless they carry the author's
                 # constraints (a pattern, bounds): those are checked now, the rest on first use.
-                lazy=not (builder.constrained or out_builder.constrained))
+                lazy=not constrained)
     tool.nullable = frozenset(nullable)
     return tool
 
@@ -3158,6 +3193,8 @@ def _wants_structure(ret):
     """True when a return annotation calls for structuredContent and an outputSchema."""
     if ret in (str, int, float, bool, None, type(None), ToolResult, Content):
         return False
+    if ret is dict or ret is list:
+        return True
     import typing
     ret = _strip_annotated(ret)
     origin = typing.get_origin(ret)

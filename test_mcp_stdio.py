@@ -4220,6 +4220,36 @@ class SchemasFromHints(unittest.TestCase):
                                                 "default": "blue"}},
             "required": ["a"], "additionalProperties": False})
 
+    def test_short_path_matches_the_general_one(self):
+        # Plain parameters take a short path at registration; these cases sit on its
+        # edges: a float default JSON cannot carry is dropped, Optional[T] = None and
+        # T | None = None mean "null is absent", None as a default alone does not.
+        server = mcp_stdio.Server("s", "1")
+        ns = {"Optional": Optional}
+        exec("def f(a: float = 0.5, b: float = float('nan'), c: float = float('-inf'),\n"
+             "      d: Optional[str] = None, e: int = None, g: bool = True,\n"
+             "      h: Optional[float] = None):\n"
+             "    return repr((a, b, c, d, e, g, h))\n", ns)
+        server.tool(ns["f"])
+        tool = server.tools["f"]
+        self.assertEqual(tool.input_schema, {"type": "object", "properties": {
+            "a": {"type": "number", "default": 0.5}, "b": {"type": "number"},
+            "c": {"type": "number"}, "d": {"type": "string"}, "e": {"type": "integer"},
+            "g": {"type": "boolean", "default": True}, "h": {"type": "number"}},
+            "additionalProperties": False})
+        self.assertEqual(tool.nullable, {"d", "h"})
+        r = tool.handler({"a": 2, "d": None, "h": 3, "e": 4}, None)
+        self.assertEqual(r, "(2.0, nan, -inf, None, 4, True, 3.0)")
+        if sys.version_info >= (3, 10):
+            exec("def k(x: int | None = None, y: None | int = None) -> str:\n"
+                 "    return repr((x, y))\n", ns)
+            server.tool(ns["k"])
+            tool = server.tools["k"]
+            self.assertEqual(tool.input_schema["properties"], {
+                "x": {"type": "integer"}, "y": {"type": "integer"}})
+            self.assertEqual(tool.nullable, {"x", "y"})
+            self.assertEqual(tool.handler({"x": 1.0, "y": None}, None), "(1, None)")
+
     def test_no_parameters(self):
         server = mcp_stdio.Server("s", "1")
 
