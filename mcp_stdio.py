@@ -2924,9 +2924,10 @@ _CO_COROUTINE, _CO_ASYNC_GENERATOR = 0x80, 0x200
 
 def _plain_function(fn):
     """True for a function defined with def or lambda whose annotations are objects."""
-    return type(fn).__name__ == "function" and hasattr(fn, "__code__") and \
-        isinstance(getattr(fn, "__annotations__", None), dict) and \
-        not any(isinstance(a, str) for a in fn.__annotations__.values())
+    if type(fn).__name__ != "function" or not hasattr(fn, "__code__"):
+        return False
+    ann = getattr(fn, "__annotations__", None)
+    return isinstance(ann, dict) and str not in map(type, ann.values())
 
 
 def _code_flags(fn):
