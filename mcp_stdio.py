@@ -45,7 +45,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.6.0"
+__version__ = "0.6.1"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
@@ -1523,6 +1523,12 @@ class LineSplitter:
         self._at_start = True
 
     def feed(self, data):
+        if not self._buf and not self._discarding and not self._at_start:
+            # One whole line per read, as a client waiting for each answer sends it.
+            end = len(data) - 1
+            if data.find(b"\n") == end and 0 < end <= self.max_line:
+                line = data[:-2] if data[end - 1] == 13 else data[:-1]      # CR LF
+                return [line] if line and not line.isspace() else []
         out = []
         if self._discarding:
             i = data.find(b"\n")
@@ -3087,7 +3093,7 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
         value = fn(**kwargs)
         if is_async:
             value = _run_coroutine(value, ctx)
-        return _tool_value(value, structured)
+        return value if type(value) is str else _tool_value(value, structured)
 
     tool = Tool(tool_name, handler, input_schema=input_schema,
                 output_schema=output_schema, title=title,
@@ -5103,7 +5109,11 @@ def _read(resource, uri, variables, ctx, revision):
 
 def _tool_work(call, ctx):
     tool = call.target
-    result = _tool_result(tool, tool.handler(call.arguments, ctx), call.revision)
+    value = tool.handler(call.arguments, ctx)
+    if type(value) is str and tool.output_schema is None:
+        # What _tool_result makes of text, without its checks: the most common answer.
+        return {"content": [{"type": "text", "text": value}]}, len(value) > _LARGE_STRING
+    result = _tool_result(tool, value, call.revision)
     for b in result["content"]:
         if len(b.get("text", "")) > _LARGE_STRING:
             return result, True

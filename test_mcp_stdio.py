@@ -1101,6 +1101,12 @@ class Codec(unittest.TestCase):
             stream = b"\xef\xbb\xbf" * (r.random() < 0.2) + b"".join(
                 r.choice(pieces) + b"\n" * (r.random() < 0.7) for _ in range(r.randrange(12)))
             s, got, i = mcp_stdio.LineSplitter(max_line=8), [], 0
+            if r.random() < 0.5:             # line by line, as a client waiting for answers
+                for line in stream.split(b"\n"):
+                    got += s.feed(line + b"\n")
+                got += s.feed(b"")
+                self.assertEqual(got, model(stream + b"\n", 8), stream)
+                continue
             while i < len(stream):
                 n = r.choice([1, 2, 3, 5, 9, 40])
                 got += s.feed(stream[i:i + n])
@@ -2149,6 +2155,35 @@ class InProcess(unittest.TestCase):
             for _ in range(200):
                 client.call_tool("add", {"a": 1, "b": 2})
             self.assertLess((time.perf_counter() - start) / 200, 0.005)   # no process, no pipe
+
+    def test_text_results_exactly(self):
+        # Text is the most common answer and takes a short path: the same bytes as the
+        # general one, long text included, and still an error where an outputSchema
+        # promised structured content.
+        m = mcp_stdio
+        server = m.Server("s", "1", tools=[
+            m.Tool("t", lambda a, c: "h\u00e9 \"q\"\n"), m.Tool("long", lambda a, c: "x" * 5000),
+            m.Tool("typed", lambda a, c: "text", output_schema={"type": "object"})])
+        for modern in (False, True):
+            out = []
+            conn = connect(server, out.append)
+            if not modern:
+                conn.feed(json.dumps(req_msg(0, "initialize", {
+                    "protocolVersion": "2025-06-18", "capabilities": {},
+                    "clientInfo": {"name": "c", "version": "1"}})).encode() + b"\n")
+            for rid, name in enumerate(("t", "long", "typed"), 1):
+                for item in conn.feed(json.dumps(req_msg(rid, "tools/call", {"name": name},
+                                                         modern)).encode() + b"\n"):
+                    conn.run(item)
+            stamp = b',"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":' \
+                    b'{"name":"s","version":"1"}}' if modern else b""
+            self.assertEqual(out[0], b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":'
+                             b'"text","text":"h\xc3\xa9 \\"q\\"\\n"}]' + stamp + b'}}\n')
+            self.assertEqual(out[1], b'{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":'
+                             b'"text","text":"' + b"x" * 5000 + b'"}]' + stamp + b'}}\n')
+            self.assertEqual(json.loads(out[2])["result"]["isError"], True)
+            self.assertIn("declares an outputSchema but returned no structured content",
+                          json.loads(out[2])["result"]["content"][0]["text"])
 
     def test_asking_the_user_in_both_eras(self):
         answers = []
