@@ -1637,6 +1637,7 @@ class Tool:
         self.timeout = timeout
         self.meta = meta
         self.nullable = frozenset()    # optional parameters for which null means "absent"
+        self.uses_context = True       # False: the handler ignores its ctx (it gets None)
         # A legacy client gets structuredContent only where it must be an object.
         self._object_output = output_schema is None or _object_rooted(output_schema)
 
@@ -3103,6 +3104,7 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
                 # constraints (a pattern, bounds): those are checked now, the rest on first use.
                 lazy=not constrained)
     tool.nullable = frozenset(nullable)
+    tool.uses_context = ctx_name is not None or is_async
     return tool
 
 
@@ -4039,7 +4041,7 @@ class Call:
     __slots__ = ("conn", "id", "key", "method", "params", "era", "revision",
                  "client_capabilities", "client_info", "meta", "log_level", "batch", "kind",
                  "name", "timeout", "deadline", "progress_token", "target", "arguments",
-                 "work", "answers", "binding", "asked", "settled", "cancelled",
+                 "work", "context", "answers", "binding", "asked", "settled", "cancelled",
                  "last_progress", "on_cancel")
 
     def __init__(self, conn, rid, key, method, params, era, revision, caps, info, meta,
@@ -4059,14 +4061,16 @@ class Call:
         self.kind = self.name = self.answers = None
         self.settled = False
 
-    def start(self, kind, name, work, timeout):
+    def start(self, kind, name, work, timeout, context=True):
         """Make this request a call of kind ("tool", "resource" or "prompt"); return it.
 
-        work(call, ctx) returns (result dict, large) and runs in run().
+        work(call, ctx) returns (result dict, large) and runs in run(); context=False
+        means work never uses its ctx, which is then None.
         """
         self.kind = kind
         self.name = name
         self.work = work
+        self.context = context
         self.timeout = timeout
         self.deadline = None if timeout is None else self.conn._clock() + timeout
         self.asked = None            # the keys of the questions asked so far
@@ -4508,7 +4512,9 @@ class Connection:
             return
         large = False
         try:
-            outcome, large = call.work(call, ctx if ctx is not None else self._context(call))
+            if ctx is None and call.context:
+                ctx = self._context(call)
+            outcome, large = call.work(call, ctx)
         except BaseException as e:   # noqa: B902 - a handler must never take the server down
             outcome = e
         finally:
@@ -4913,7 +4919,8 @@ class Connection:
                 name, "\n".join("- " + p for p in problems)))
         req.target, req.arguments = tool, args
         return req.start("tool", name, _tool_work,
-                         tool.timeout if tool.timeout is not None else s.timeout)
+                         tool.timeout if tool.timeout is not None else s.timeout,
+                         tool.uses_context)
 
     def _read_resource(self, req):
         s = self.server
