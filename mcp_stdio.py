@@ -2148,7 +2148,7 @@ def _parse_docstring(doc):
 
     The text is read as inspect.cleandoc() would leave it (tabs expanded, the
     common indentation of the lines after the first removed, blank edges
-    dropped), without building that text: one pass over the lines.
+    dropped), line by line, without building that text.
     """
     if not doc:
         return None, {}
@@ -2158,14 +2158,14 @@ def _parse_docstring(doc):
         if doc[:1] != ":":
             return doc or None, {}              # one line: a summary, nothing to parse
     lines = doc.split("\n")
-    indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+    indents = [len(line) - len(text) for line in lines[1:] if (text := line.lstrip())]
     if len(indents) + (lines[0].strip() != "") == 1:        # one line once cleaned
         doc = doc.strip()
         if doc[:1] != ":":
             return doc, {}
     margin = min(indents, default=0)
     rest_re = _pattern(_REST_PARAM_RE) if ":param" in doc else None
-    google_re = _pattern(_GOOGLE_PARAM_RE)
+    google_re = None                  # compiled only for a line the usual shape misses
     summary, params, section, current = [], {}, None, None
     first = True
     for line in lines:
@@ -2190,10 +2190,15 @@ def _parse_docstring(doc):
         if section is None:
             summary.append(line)
         elif section in _ARGS_SECTIONS:
-            m = google_re.match(line)
-            if m and len(line) - len(line.lstrip()) <= 4:
-                current = m.group(1)
-                params[current] = m.group(2).strip()
+            text = line.lstrip()
+            name, colon, rest = text.partition(":")
+            if not (colon and name.isidentifier() and name.isascii()):   # not "name: text"
+                google_re = google_re or _pattern(_GOOGLE_PARAM_RE)
+                m = google_re.match(line)
+                name, rest = (m.group(1), m.group(2)) if m else (None, None)
+            if name is not None and len(line) - len(text) <= 4:
+                current = name
+                params[current] = rest.strip()
             elif current and line:
                 params[current] = (params[current] + " " + line.strip()).strip()
         elif section == "rest" and current and line:
