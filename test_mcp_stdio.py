@@ -4329,6 +4329,21 @@ class SchemasFromHints(unittest.TestCase):
         self.assertEqual(server.tools["rest"].input_schema["properties"]["a"]["description"],
                          "The value.")
 
+    def test_docstring_parameter_lines_of_every_shape(self):
+        # "name: text" is read with string methods, the other shapes with a regular
+        # expression: both must give what the expression alone gives.
+        doc = ("Summary.\n\n    Args:\n        a: plain\n        b (list[int]): typed\n"
+               "        *c: starred\n        **d : spaced\n        n\u00e9: accented\n"
+               "        e:\n            on the next line\n        x:tight\n"
+               "            f: deeper than a parameter, so part of x\n"
+               "        not a parameter line\n    Returns:\n        g: not a parameter\n")
+        summary, params = mcp_stdio._parse_docstring(doc)
+        self.assertEqual(summary, "Summary.")
+        self.assertEqual(params, {
+            "a": "plain", "b": "typed", "c": "starred", "d": "spaced", "n\u00e9": "accented",
+            "e": "on the next line",
+            "x": "tight f: deeper than a parameter, so part of x not a parameter line"})
+
     def test_unsupported_annotations_name_the_parameter(self):
         class Node:
             pass
