@@ -1606,7 +1606,9 @@ class Tool:
     def __init__(self, name, handler, *, input_schema=None, output_schema=None, title=None,
                  description=None, annotations=None, icons=None, timeout=None, meta=None,
                  lazy=False):
-        if not isinstance(name, str) or not _pattern(_TOOL_NAME_RE).match(name):
+        if not isinstance(name, str) or not (       # an ASCII identifier is the usual name
+                name.isidentifier() and name.isascii() and len(name) <= 128 or
+                _pattern(_TOOL_NAME_RE).match(name)):
             raise CatalogError("tool %r: the name must be 1-128 characters of A-Z, a-z, 0-9, "
                                "'_', '-' or '.'" % (name,))
         if not callable(handler):
@@ -2192,7 +2194,9 @@ def _parse_docstring(doc):
         elif section in _ARGS_SECTIONS:
             text = line.lstrip()
             name, colon, rest = text.partition(":")
-            if not (colon and name.isidentifier() and name.isascii()):   # not "name: text"
+            if not colon:                     # no colon: text that goes on
+                name = None
+            elif not (name.isidentifier() and name.isascii()):   # not "name: text"
                 google_re = google_re or _pattern(_GOOGLE_PARAM_RE)
                 m = google_re.match(line)
                 name, rest = (m.group(1), m.group(2)) if m else (None, None)

@@ -2255,6 +2255,7 @@ class Registration(unittest.TestCase):
         cases = [
             (lambda: mcp_stdio.Tool("bad name", ok), "'bad name'"),
             (lambda: mcp_stdio.Tool("x" * 129, ok), "1-128"),
+            (lambda: mcp_stdio.Tool("n\u00e9", ok), "1-128"),     # an identifier, not ASCII
             (lambda: mcp_stdio.Tool("t", None), "handler"),
             (lambda: mcp_stdio.Tool("t", ok, input_schema={"type": "string"}), "type"),
             (lambda: mcp_stdio.Tool("t", ok, input_schema=True), "inputSchema"),
@@ -2271,6 +2272,8 @@ class Registration(unittest.TestCase):
             with self.assertRaises(mcp_stdio.CatalogError) as cm:
                 make()
             self.assertIn(fragment, str(cm.exception))
+        for name in ("a.b-c_1", "9x", "-", "x" * 128):
+            self.assertEqual(mcp_stdio.Tool(name, ok).name, name)
         with self.assertRaises(mcp_stdio.CatalogError) as cm:
             mcp_stdio.Tool("t", ok, input_schema={"type": "object", "minimum": "x"})
         self.assertEqual(str(cm.exception), "tool 't': input schema rejected: #/minimum: must be "
