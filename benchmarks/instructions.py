@@ -5,6 +5,12 @@ file; the difference of the two instruction counts divided by 2000 is the cost
 of one message, with start-up cancelled out. Needs valgrind.
 
     python benchmarks/instructions.py [--modern] [--server "python -m mcp_stdio"]
+
+With --start it counts whole starts instead: the process fed the opening of a
+session (initialize, initialized, tools/list; or one modern tools/list) and
+EOF, from exec to exit, for the limit loop and the 1- and 200-tool servers,
+each also as a ratio to the loop: cold start without the machine's noise (it
+leaves out what the kernel spends, which is about the same for all).
 """
 
 import argparse
@@ -51,13 +57,34 @@ def instructions(command, data):
     return int(m.group(1))
 
 
+def starts(modern):
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}
+    opening = [{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta}}]
+    if not modern:
+        opening = messages(0, False).splitlines() + [
+            b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}']
+    data = b"".join((m if isinstance(m, bytes) else json.dumps(m).encode()) + b"\n"
+                    for m in opening)
+    base = None
+    for name in ("limit_loop.py", "decorated_server.py", "many_tools_server.py"):
+        n = instructions([sys.executable, os.path.join(HERE, name)], data)
+        base = base or n
+        print("%-22s %s: %12d instructions  %.2fx" % (
+            name, "modern" if modern else "legacy", n, n / base))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--modern", action="store_true", help="2026-07-28 requests (default legacy)")
     ap.add_argument("--server", default="%s -m mcp_stdio" % sys.executable,
                     help="the server command (default: python -m mcp_stdio)")
     ap.add_argument("--base", type=int, default=200, help="requests of the shorter run")
+    ap.add_argument("--start", action="store_true", help="count whole starts (see above)")
     a = ap.parse_args()
+    if a.start:
+        starts(a.modern)
+        return
     env_note = "" if os.environ.get("PYTHONDONTWRITEBYTECODE") is None else \
         " (PYTHONDONTWRITEBYTECODE is set: start-up compiles, the difference is unaffected)"
     cmd = shlex.split(a.server)
