@@ -6538,6 +6538,10 @@ _SERVING = []          # the runtime serving this process, for the signal handle
 
 # Teardown on a signal gets what is left of this many seconds after the line.
 _SIGNAL_SECONDS = 1.8
+# The main thread, which alone runs signal handlers, waits for the end in slices
+# this long: a SIGTERM the kernel gives to another thread does not wake it, so
+# without them the handler would wait for EOF.
+_SIGNAL_POLL = 0.1
 
 
 def _on_signal(signum, frame):
@@ -6618,7 +6622,8 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
         _drain()
         return 1
     runtime.start()
-    runtime.finished.wait()
+    while not runtime.finished.wait(_SIGNAL_POLL):
+        pass
     _teardown(None)
     _drain()
     return runtime.exit_code

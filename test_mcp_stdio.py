@@ -1785,6 +1785,40 @@ class ScriptTools(ScriptTest):
         p.close()
         self.assertNotIn(b"Traceback", p.stderr)
 
+    @unittest.skipUnless(hasattr(signal, "pthread_kill"), "POSIX threads only")
+    def test_sigterm_that_lands_on_another_thread(self):
+        # The kernel may give a process's SIGTERM to any thread; Python runs handlers on
+        # the main thread only, which must therefore not sleep until EOF.
+        script = os.path.join(self.tmp.name, "term_server.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(textwrap.dedent('''
+                import signal, sys, threading
+                sys.path.insert(0, %r)
+                import mcp_stdio
+                server = mcp_stdio.Server("term", "1")
+
+                @server.tool
+                def term() -> str:
+                    """SIGTERM to this thread, which is not the main one."""
+                    signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+                    return "sent"
+                sys.exit(server.run([]))
+                ''' % HERE))
+        p = subprocess.Popen([sys.executable, script], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.addCleanup(p.kill)
+        p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in (
+            init_msg(), {"jsonrpc": "2.0", "method": "notifications/initialized"})))
+        p.stdin.flush()
+        self.assertIn(b'"id":1', p.stdout.readline())
+        time.sleep(0.2)                  # the main thread now waits for the end
+        p.stdin.write(json.dumps(call_msg(2, "term")).encode() + b"\n")
+        p.stdin.flush()                  # stdin stays open: only the signal can end it
+        self.assertEqual(p.wait(5), 0)
+        self.assertIn(b"stopping on signal 15", p.stderr.read())
+        for stream in (p.stdin, p.stdout, p.stderr):
+            stream.close()
+
     def test_completion_handlers_cannot_stall_or_end_the_reader(self):
         p = self.start()
 
