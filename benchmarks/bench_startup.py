@@ -2,8 +2,10 @@
 
     python benchmarks/bench_startup.py [RUNS]
 
-Forms: the limit loop, the demo as a script and as a module, and the 1- and
-200-tool user servers. Medians of RUNS (default 15), forms interleaved. Run
+Forms: the limit loop, the demo as a script and as a module, the 1- and 200-tool
+user servers, and the 200-tool server's own part: the same file with its
+decorators removed and the limit loop answering (its typing import, its compile,
+its 200 functions; no mcp_stdio). Medians of RUNS (default 15), forms interleaved. Run
 with bytecode caching on (unset PYTHONDONTWRITEBYTECODE) after one warm-up
 start, as users' machines run.
 
@@ -19,6 +21,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -49,14 +52,33 @@ def once(cmd):
     return elapsed
 
 
+def without_mcp_stdio(folder):
+    """many_tools_server.py answered by the limit loop instead: the user's part of its start."""
+    with open(os.path.join(HERE, "many_tools_server.py"), encoding="utf-8") as f:
+        src = f.read()
+    for old, new in (("@server.tool\n", ""), ("import mcp_stdio  # noqa: E402", "import limit_loop"),
+                     ('server = mcp_stdio.Server("many-tools", "1.0")', ""),
+                     ("sys.exit(server.run())", "limit_loop.main()"),
+                     ("os.path.dirname(os.path.abspath(__file__)), \"..\"", repr(HERE))):
+        if old not in src:
+            sys.exit("many_tools_server.py changed: cannot derive its form without mcp_stdio")
+        src = src.replace(old, new)
+    path = os.path.join(folder, "many_functions_no_mcp_stdio.py")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(src)
+    return path
+
+
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 15
     py = sys.executable
+    tmp = tempfile.TemporaryDirectory()
     forms = {"limit loop": [py, os.path.join(HERE, "limit_loop.py")],
              "python mcp_stdio.py": [py, os.path.join(ROOT, "mcp_stdio.py")],
              "python -m mcp_stdio": [py, "-m", "mcp_stdio"],
              "1 tool": [py, os.path.join(HERE, "decorated_server.py")],
-             "200 tools": [py, os.path.join(HERE, "many_tools_server.py")]}
+             "200 tools": [py, os.path.join(HERE, "many_tools_server.py")],
+             "200 functions, no mcp": [py, without_mcp_stdio(tmp.name)]}
     _pin()
     for cmd in forms.values():
         once(cmd)                      # warm-up: bytecode caches written
