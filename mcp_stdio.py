@@ -4779,8 +4779,12 @@ class Connection:
 
     # -- modern request states ----------------------------------------------------
     def _key(self):
+        # One key per connection, made on first use (a restart voids old states); under
+        # the lock, since two handlers asking at once must sign with the same key.
         if self._state_key is None:
-            self._state_key = self._random(32)     # per connection: restarts void old states
+            with self._lock:
+                if self._state_key is None:
+                    self._state_key = self._random(32)
         return self._state_key
 
     def _input_required(self, req, requests):

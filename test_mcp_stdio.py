@@ -5355,6 +5355,33 @@ class AskingModern(unittest.TestCase):
         e = self.call("swallow", inputResponses={"sample-1": {"role": "x"}})["error"]
         self.assertEqual(e["code"], -32602)
 
+    def test_two_first_signers_share_one_key(self):
+        # The state key is made on first use. Two handlers asking at once on a fresh
+        # connection must sign with the same key, or the state of one fails to verify.
+        drawing, release, drawn = threading.Event(), threading.Event(), []
+
+        def random(n):
+            drawn.append(n)
+            if len(drawn) == 1:        # the first draw waits until the second signer came
+                drawing.set()
+                release.wait(5)
+            return bytes([len(drawn)]) * n
+        conn = mcp_stdio.Server("s", "1").connection(lambda line: None,
+                                                     lock=threading.Lock(), random=random)
+        keys = []
+        first = threading.Thread(target=lambda: keys.append(conn._key()))
+        first.start()
+        self.assertTrue(drawing.wait(5))
+        second = threading.Thread(target=lambda: keys.append(conn._key()))
+        second.start()
+        second.join(0.3)               # without the lock it draws a key of its own here
+        release.set()
+        first.join(5)
+        second.join(5)
+        self.assertEqual(len(keys), 2)
+        self.assertEqual(keys[0], keys[1])
+        self.assertEqual(drawn, [32])
+
     def test_states_expire_after_ten_minutes(self):
         answer = {"step1": {"action": "accept", "content": {"name": "Ada"}}}
         for wait, ok in ((599, True), (601, False)):
