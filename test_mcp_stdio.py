@@ -5362,10 +5362,11 @@ class AskingModern(unittest.TestCase):
 
         def random(n):
             drawn.append(n)
-            if len(drawn) == 1:        # the first draw waits until the second signer came
+            nth = len(drawn)
+            if nth == 1:               # the first draw waits until the second signer came
                 drawing.set()
                 release.wait(5)
-            return bytes([len(drawn)]) * n
+            return bytes([nth]) * n
         conn = mcp_stdio.Server("s", "1").connection(lambda line: None,
                                                      lock=threading.Lock(), random=random)
         keys = []
