@@ -3013,11 +3013,10 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
             raise CatalogError("%s: parameter %r needs a type annotation" % (owner, pname))
         default = p.default
         if type(ann) is type:
-            plain = _PLAIN_SCHEMAS.get(ann)
-            optional = False
+            plain, optional = _PLAIN_SCHEMAS.get(ann), False
         else:                                 # Optional[int] = None, and the like
             plain = _optional_plain(ann) if default is None else None
-            optional = True
+            optional = plain is not None
         if plain is not None and (default is p.empty or optional or
                                   type(default) in _SCALAR_DEFAULTS or _is_finite(default)):
             # The common case (str, int, float, bool, a JSON default, or None for an
