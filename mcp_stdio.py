@@ -1380,13 +1380,14 @@ def _not_json(value):
 _decoder = json.JSONDecoder(object_pairs_hook=_pairs_hook, parse_constant=_no_constant)
 _scan_once = _decoder.scan_once         # raw_decode() without its Python frame
 _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+_eb = json.encoder.encode_basestring     # a str as a JSON string, non-ASCII kept
 try:
     # One C encoder for the process: JSONEncoder.encode() builds a new one per call.
     # Without the circular-reference markers a cycle ends in RecursionError instead.
-    from json.encoder import c_make_encoder as _c_make_encoder, encode_basestring as _eb
+    from json.encoder import c_make_encoder as _c_make_encoder
     _c_encode = _c_make_encoder(None, _not_json, _eb, None, ":", ",", False, False, False)
 except (ImportError, TypeError):
-    _c_encode = _eb = None
+    _c_encode = None
 
 _SAFE_ASCII = bytes(b for b in range(0x20, 0x7f) if b not in b'"\\')
 
@@ -3533,12 +3534,14 @@ def _notification_line(method, params):
 def _result_line(rid, result, stamp=None, large=False):
     """The line of a JSON-RPC result; raises _ResultInvalid when JSON cannot carry it.
 
-    stamp is the (members, meta) pair of a modern server (resultType and the
+    result is a dict, or the JSON text of one (a str) already encoded. stamp is the (members, meta) pair of a modern server (resultType and the
     serverInfo _meta every modern result carries) or None for legacy.
     """
     members = None
+    encoded = type(result) is str
     if stamp is not None:
-        if result and not large and "resultType" not in result and "_meta" not in result:
+        if encoded or result and not large and "resultType" not in result and \
+                "_meta" not in result:
             members = stamp[0]
         else:
             if "resultType" not in result:
@@ -3552,10 +3555,11 @@ def _result_line(rid, result, stamp=None, large=False):
         # The envelope is fixed: only the id and the result need encoding.
         head = '{"jsonrpc":"2.0","id":%s,"result":' % (
             rid if type(rid) is int else "".join(_chunks(rid)))
+        body = (result,) if encoded else _chunks(result, large)
         if members is None:
-            line = "".join((head, *_chunks(result, large), "}\n"))
+            line = "".join((head, *body, "}\n"))
         else:                    # the result without its "}", then the usual members
-            line = "".join((head, "".join(_chunks(result))[:-1], members, "}\n"))
+            line = "".join((head, "".join(body)[:-1], members, "}\n"))
         return line.encode("utf-8")
     except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as e:
         raise _ResultInvalid(_not_json_problem(e))
@@ -4705,7 +4709,7 @@ class Connection:
         belong in results, says the specification); anything else that fails is
         a JSON-RPC error.
         """
-        if type(outcome) is dict:
+        if type(outcome) is dict or type(outcome) is str:
             try:
                 line = _result_line(req.id, outcome,
                                     self._stamp if req.era == MODERN else None, large)
@@ -5130,8 +5134,11 @@ def _tool_work(call, ctx):
     tool = call.target
     value = tool.handler(call.arguments, ctx)
     if type(value) is str and tool.output_schema is None:
-        # What _tool_result makes of text, without its checks: the most common answer.
-        return {"content": [{"type": "text", "text": value}]}, len(value) > _LARGE_STRING
+        # What _tool_result makes of text, without its checks: the most common answer,
+        # encoded here unless it is large (the large encoder quotes long text faster).
+        if len(value) > _LARGE_STRING:
+            return {"content": [{"type": "text", "text": value}]}, True
+        return '{"content":[{"type":"text","text":%s}]}' % _eb(value), False
     result = _tool_result(tool, value, call.revision)
     for b in result["content"]:
         if len(b.get("text", "")) > _LARGE_STRING:

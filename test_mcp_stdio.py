@@ -2197,7 +2197,9 @@ class InProcess(unittest.TestCase):
         m = mcp_stdio
         server = m.Server("s", "1", tools=[
             m.Tool("t", lambda a, c: "h\u00e9 \"q\"\n"), m.Tool("long", lambda a, c: "x" * 5000),
-            m.Tool("typed", lambda a, c: "text", output_schema={"type": "object"})])
+            m.Tool("typed", lambda a, c: "text", output_schema={"type": "object"}),
+            m.Tool("odd", lambda a, c: "\x01\t\u2028\U0001f600\\"),
+            m.Tool("lone", lambda a, c: "a\ud800")])
         for modern in (False, True):
             out = []
             conn = connect(server, out.append)
@@ -2205,7 +2207,7 @@ class InProcess(unittest.TestCase):
                 conn.feed(json.dumps(req_msg(0, "initialize", {
                     "protocolVersion": "2025-06-18", "capabilities": {},
                     "clientInfo": {"name": "c", "version": "1"}})).encode() + b"\n")
-            for rid, name in enumerate(("t", "long", "typed"), 1):
+            for rid, name in enumerate(("t", "long", "typed", "odd", "lone"), 1):
                 for item in conn.feed(json.dumps(req_msg(rid, "tools/call", {"name": name},
                                                          modern)).encode() + b"\n"):
                     conn.run(item)
@@ -2218,6 +2220,14 @@ class InProcess(unittest.TestCase):
             self.assertEqual(json.loads(out[2])["result"]["isError"], True)
             self.assertIn("declares an outputSchema but returned no structured content",
                           json.loads(out[2])["result"]["content"][0]["text"])
+            odd = json.dumps({"content": [{"type": "text", "text": "\x01\t\u2028\U0001f600\\"}]},
+                             ensure_ascii=False, separators=(",", ":"))
+            self.assertEqual(out[3], b'{"jsonrpc":"2.0","id":4,"result":' + odd[:-1].encode()
+                             + stamp + b'}}\n')
+            lone = json.loads(out[4])["result"]
+            self.assertEqual(lone["isError"], True)
+            self.assertIn("returned an invalid result: it holds a string that is not valid "
+                          "Unicode", lone["content"][0]["text"])
 
     def test_asking_the_user_in_both_eras(self):
         answers = []
