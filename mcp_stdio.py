@@ -5437,6 +5437,7 @@ class Server(_Decorators):
         if not self._frozen:
             return
         old, new = self.catalog, self._granted_catalog()
+        new.inherit(old)
         changed = [k for k in _LIST_KINDS if old.keys(k) != new.keys(k) or
                    any(old.entry(k, n) is not new.entry(k, n) for n in new.keys(k))]
         if changed:
@@ -5686,6 +5687,21 @@ class _Catalog:
         self.templates, self.prompts = tables["templates"], tables["prompts"]
         self.generation = None
         self._lists = {}
+        # (kind, revision) -> {id(entry): (entry, its listing object)} of older catalogs;
+        # by id, since an author's subclass may not be hashable.
+        self._earlier = {}
+
+    def inherit(self, old):
+        """Reuse an older catalog's listing objects for the entries both hold.
+
+        A change then costs a listing only the entries that changed, not the
+        whole catalog (an entry added again as the same object is unchanged).
+        """
+        for key, earlier in old._earlier.items():
+            self._earlier[key] = earlier
+        for key, lst in old._lists.items():
+            entries = getattr(old, key[0]).values()
+            self._earlier[key] = {id(e): (e, d) for e, d in zip(entries, lst)}
 
     def keys(self, kind):
         return list(getattr(self, kind))
@@ -5698,7 +5714,9 @@ class _Catalog:
         key = (kind, revision)
         lst = self._lists.get(key)
         if lst is None:
-            lst = self._lists[key] = [x.describe(revision) for x in getattr(self, kind).values()]
+            earlier = self._earlier.pop(key, {})
+            lst = self._lists[key] = [_listed(x, revision, earlier)
+                                      for x in getattr(self, kind).values()]
         return lst
 
     def cursor(self, kind, offset):
@@ -5738,6 +5756,11 @@ class _Catalog:
             if variables is not None:
                 return template, variables
         return None, None
+
+
+def _listed(entry, revision, earlier):
+    pair = earlier.get(id(entry))
+    return pair[1] if pair is not None and pair[0] is entry else entry.describe(revision)
 
 
 # Our cursors are about 40 characters; anything much longer is not one of ours.

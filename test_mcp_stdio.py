@@ -3077,6 +3077,37 @@ class LiveCatalog(InProcTest):
         with self.assertRaises(mcp_stdio.CatalogError):
             server.remove_tool("nope")
 
+    def test_a_change_lists_only_what_changed(self):
+        # After a change, the entries both catalogs hold keep their listing objects (a
+        # 1,000-tool catalog is not described again for one new tool); a replaced one is
+        # described anew, in each era.
+        described = []
+
+        class Counted(mcp_stdio.Tool):
+            def describe(self, revision):
+                described.append((self.name, revision))
+                return mcp_stdio.Tool.describe(self, revision)
+        server = mcp_stdio.Server("s", "1", live=True, tools=[
+            Counted(n, lambda a, c: "x", description=n) for n in ("a", "b", "c")])
+        out = []
+        legacy, modern = connect(server, out.append), connect(server, out.append)
+        legacy.feed(json.dumps(init_msg(0)).encode() + b"\n")
+
+        def listing():
+            lines = [c.feed(json.dumps(req_msg(1, "tools/list", modern=c is modern)).encode()
+                            + b"\n")[0] for c in (legacy, modern)]
+            return [(t["name"], t.get("description")) for line in lines
+                    for t in json.loads(line)["result"]["tools"]]
+        self.assertEqual(listing(), [("a", "a"), ("b", "b"), ("c", "c")] * 2)
+        self.assertEqual(len(described), 6)
+        del described[:]
+        server.add(Counted("d", lambda a, c: "x", description="d"))
+        server.add(Counted("b", lambda a, c: "x", description="b2"), replace=True)
+        server.remove_tool("c")
+        self.assertEqual(listing(), [("a", "a"), ("b", "b2"), ("d", "d")] * 2)
+        self.assertEqual(sorted(described), [("b", "2025-11-25"), ("b", MODERN),
+                                             ("d", "2025-11-25"), ("d", MODERN)])
+
     def test_only_granted_changes_are_heard(self):
         server = live_server(grant=["echo", "later"])
         p = self.spawn(server=server)
