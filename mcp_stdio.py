@@ -5401,7 +5401,7 @@ class Server(_Decorators):
                     if isinstance(e, cls):
                         getattr(self, kind)[getattr(e, key)] = e
                         break
-            self._changed(kinds)
+            self._changed(kinds, {id(e) for e in entries})
 
     def remove_tool(self, name):
         """Remove a tool (a live server's clients are told the list changed)."""
@@ -5432,12 +5432,12 @@ class Server(_Decorators):
                                "live=True so that clients are told when the catalog changes"
                                % (self.name, what))
 
-    def _changed(self, kinds):
+    def _changed(self, kinds, added=()):
         """Offer the catalog as it is now; tell each connection what it sees change."""
         if not self._frozen:
             return
         old, new = self.catalog, self._granted_catalog()
-        new.inherit(old)
+        new.inherit(old, added)
         changed = [k for k in _LIST_KINDS if old.keys(k) != new.keys(k) or
                    any(old.entry(k, n) is not new.entry(k, n) for n in new.keys(k))]
         if changed:
@@ -5691,17 +5691,21 @@ class _Catalog:
         # by id, since an author's subclass may not be hashable.
         self._earlier = {}
 
-    def inherit(self, old):
+    def inherit(self, old, fresh=()):
         """Reuse an older catalog's listing objects for the entries both hold.
 
         A change then costs a listing only the entries that changed, not the
-        whole catalog (an entry added again as the same object is unchanged).
+        whole catalog. fresh: ids of entries just added, described again even
+        if the same object was there before (its author may have edited it).
         """
-        for key, earlier in old._earlier.items():
-            self._earlier[key] = earlier
-        for key, lst in old._lists.items():
+        earlier = dict(old._earlier)            # kinds not listed since: carried on
+        for key, lst in list(old._lists.items()):     # a copy: connections may list now
             entries = getattr(old, key[0]).values()
-            self._earlier[key] = {id(e): (e, d) for e, d in zip(entries, lst)}
+            earlier[key] = {id(e): (e, d) for e, d in zip(entries, lst)}
+        if fresh:
+            earlier = {key: {i: pair for i, pair in pairs.items() if i not in fresh}
+                       for key, pairs in earlier.items()}
+        self._earlier = earlier
 
     def keys(self, kind):
         return list(getattr(self, kind))

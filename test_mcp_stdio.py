@@ -3107,6 +3107,13 @@ class LiveCatalog(InProcTest):
         self.assertEqual(listing(), [("a", "a"), ("b", "b2"), ("d", "d")] * 2)
         self.assertEqual(sorted(described), [("b", "2025-11-25"), ("b", MODERN),
                                              ("d", "2025-11-25"), ("d", MODERN)])
+        # An entry added again as the same object, edited, is described again.
+        del described[:]
+        a = server.catalog.tools["a"]
+        a.description = "a2"
+        server.add(a, replace=True)
+        self.assertEqual(listing(), [("a", "a2"), ("b", "b2"), ("d", "d")] * 2)
+        self.assertEqual(sorted(described), [("a", "2025-11-25"), ("a", MODERN)])
 
     def test_only_granted_changes_are_heard(self):
         server = live_server(grant=["echo", "later"])
