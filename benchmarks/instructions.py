@@ -4,7 +4,13 @@ A real server process is fed N and then N + 2000 pipelined echo requests from a
 file; the difference of the two instruction counts divided by 2000 is the cost
 of one message, with start-up cancelled out. Needs valgrind.
 
-    python benchmarks/instructions.py [--modern] [--server "python -m mcp_stdio"]
+    python benchmarks/instructions.py [--modern] [--lock-step] [--server "python -m mcp_stdio"]
+
+With --lock-step the client waits for each answer before it sends the next
+request, as most clients do: each echo then takes its own read and write (the
+difference of 300 and 1,300 echoes). The server's watchdog thread polls every
+5 ms of wall time while calls arrive, and valgrind slows the server about 50
+times, so this overstates each echo by the watchdog's share (a few thousand).
 
 With --start it counts whole starts instead: the process fed the opening of a
 session (initialize, initialized, tools/list; or one modern tools/list) and
@@ -57,6 +63,28 @@ def instructions(command, data):
     return int(m.group(1))
 
 
+def lock_step(command, modern):
+    """Instructions per echo when each request waits for the previous answer."""
+    from bench_stdio import Session
+    counts = []
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "callgrind.log")
+        for n in (300, 1300):
+            s = Session(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                         "--log-file=" + log] + command, modern)
+            s.handshake()
+            for i in range(n):
+                s.write(s.echo_line(100 + i, "hello %d" % i))
+                s.answer()
+            s.close()
+            with open(log, encoding="utf-8") as f:
+                m = re.search(r"Collected : (\d+)", f.read())
+            if m is None:
+                sys.exit("callgrind failed: see %s" % log)
+            counts.append(int(m.group(1)))
+    return (counts[1] - counts[0]) // 1000
+
+
 def starts(modern):
     meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientCapabilities": {}}
@@ -81,9 +109,16 @@ def main():
                     help="the server command (default: python -m mcp_stdio)")
     ap.add_argument("--base", type=int, default=200, help="requests of the shorter run")
     ap.add_argument("--start", action="store_true", help="count whole starts (see above)")
+    ap.add_argument("--lock-step", action="store_true",
+                    help="one request at a time, each after the previous answer (see above)")
     a = ap.parse_args()
     if a.start:
         starts(a.modern)
+        return
+    if a.lock_step:
+        print("%s, %s, lock-step: %d instructions per echo" % (
+            a.server, "modern" if a.modern else "legacy",
+            lock_step(shlex.split(a.server), a.modern)))
         return
     env_note = "" if os.environ.get("PYTHONDONTWRITEBYTECODE") is None else \
         " (PYTHONDONTWRITEBYTECODE is set: start-up compiles, the difference is unaffected)"
