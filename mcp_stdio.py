@@ -45,7 +45,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.6.1"
+__version__ = "0.6.2"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
