@@ -5687,8 +5687,9 @@ class _Catalog:
         self.templates, self.prompts = tables["templates"], tables["prompts"]
         self.generation = None
         self._lists = {}
-        # (kind, revision) -> {id(entry): (entry, its listing object)} of older catalogs;
-        # by id, since an author's subclass may not be hashable.
+        # (kind, revision) -> {id(entry): its listing object}, from older catalogs, for
+        # entries of this one (alive while it is: their ids are theirs); by id, since an
+        # author's subclass may not be hashable.
         self._earlier = {}
 
     def inherit(self, old, fresh=()):
@@ -5700,12 +5701,10 @@ class _Catalog:
         """
         earlier = dict(old._earlier)            # kinds not listed since: carried on
         for key, lst in list(old._lists.items()):     # a copy: connections may list now
-            entries = getattr(old, key[0]).values()
-            earlier[key] = {id(e): (e, d) for e, d in zip(entries, lst)}
-        if fresh:
-            earlier = {key: {i: pair for i, pair in pairs.items() if i not in fresh}
-                       for key, pairs in earlier.items()}
-        self._earlier = earlier
+            earlier[key] = {id(e): d for e, d in zip(getattr(old, key[0]).values(), lst)}
+        for key, listed in earlier.items():     # old is alive here: an id is one entry's
+            self._earlier[key] = {i: listed[i] for i in map(id, getattr(self, key[0]).values())
+                                  if i in listed and i not in fresh}
 
     def keys(self, kind):
         return list(getattr(self, kind))
@@ -5719,7 +5718,7 @@ class _Catalog:
         lst = self._lists.get(key)
         if lst is None:
             earlier = self._earlier.pop(key, {})
-            lst = self._lists[key] = [_listed(x, revision, earlier)
+            lst = self._lists[key] = [earlier.get(id(x)) or x.describe(revision)
                                       for x in getattr(self, kind).values()]
         return lst
 
@@ -5760,11 +5759,6 @@ class _Catalog:
             if variables is not None:
                 return template, variables
         return None, None
-
-
-def _listed(entry, revision, earlier):
-    pair = earlier.get(id(entry))
-    return pair[1] if pair is not None and pair[0] is entry else entry.describe(revision)
 
 
 # Our cursors are about 40 characters; anything much longer is not one of ours.

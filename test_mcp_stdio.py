@@ -13,6 +13,7 @@ cleanly without it. Process tests that mostly wait run four at a time
 import contextlib
 import copy
 import glob
+import gc
 import io
 import json
 import os
@@ -27,6 +28,7 @@ import textwrap
 import threading
 import time
 import unittest
+import weakref
 
 import mcp_stdio
 from mcp_stdio import SchemaError, compile_schema, validate
@@ -3114,6 +3116,12 @@ class LiveCatalog(InProcTest):
         server.add(a, replace=True)
         self.assertEqual(listing(), [("a", "a2"), ("b", "b2"), ("d", "d")] * 2)
         self.assertEqual(sorted(described), [("a", "2025-11-25"), ("a", MODERN)])
+        # What is removed is not kept alive for listings that never come.
+        gone = weakref.ref(server.catalog.tools["d"])
+        server.remove_tool("d")
+        server.add(Counted("e", lambda a, c: "x"))
+        gc.collect()
+        self.assertIsNone(gone())
 
     def test_only_granted_changes_are_heard(self):
         server = live_server(grant=["echo", "later"])
