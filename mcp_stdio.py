@@ -5401,7 +5401,7 @@ class Server(_Decorators):
                     if isinstance(e, cls):
                         getattr(self, kind)[getattr(e, key)] = e
                         break
-            self._changed(kinds, {id(e) for e in entries})
+            self._changed(kinds, entries)
 
     def remove_tool(self, name):
         """Remove a tool (a live server's clients are told the list changed)."""
@@ -5437,7 +5437,7 @@ class Server(_Decorators):
         if not self._frozen:
             return
         old, new = self.catalog, self._granted_catalog()
-        new.inherit(old, added)
+        new.inherit(old, {id(e) for e in added})
         changed = [k for k in _LIST_KINDS if old.keys(k) != new.keys(k) or
                    any(old.entry(k, n) is not new.entry(k, n) for n in new.keys(k))]
         if changed:
