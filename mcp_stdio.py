@@ -2891,47 +2891,32 @@ def _unknown_metadata(extra, owner, where):
                        "Field or annotated-types constraints" % (owner, where, repr(extra)[:80]))
 
 
-class _Parameter:
-    """A parameter of a plain function, with the parts of inspect.Parameter used here."""
-
-    __slots__ = ("name", "kind", "default", "annotation")
-    POSITIONAL_ONLY, POSITIONAL_OR_KEYWORD, VAR_POSITIONAL, KEYWORD_ONLY, VAR_KEYWORD = range(5)
-    empty = None                      # set below to _EMPTY
-
-    def __init__(self, name, kind, default, annotation):
-        self.name, self.kind, self.default, self.annotation = name, kind, default, annotation
+# Parameter kinds, numbered as inspect numbers them.
+_POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD, _VAR_POSITIONAL, _KEYWORD_ONLY, _VAR_KEYWORD = range(5)
+_EMPTY = object()                     # "no default", "no annotation"
 
 
-class _Signature:
-    """The signature of a plain function read from its code object (inspect is not imported)."""
-
-    def __init__(self, fn):
-        code, ann = fn.__code__, fn.__annotations__
-        P = _Parameter
-        n_pos, n_kw = code.co_argcount, code.co_kwonlyargcount
-        names = code.co_varnames
-        defaults = fn.__defaults__ or ()
+def _code_parameters(fn):
+    """(name, kind, default, annotation) of each parameter of a plain function, from its code."""
+    code, ann = fn.__code__, fn.__annotations__
+    n_pos, n_kw = code.co_argcount, code.co_kwonlyargcount
+    names = code.co_varnames
+    defaults = fn.__defaults__ or ()
+    first_default, posonly = n_pos - len(defaults), code.co_posonlyargcount
+    params = [(name, _POSITIONAL_ONLY if i < posonly else _POSITIONAL_OR_KEYWORD,
+               defaults[i - first_default] if i >= first_default else _EMPTY,
+               ann.get(name, _EMPTY)) for i, name in enumerate(names[:n_pos])]
+    at = n_pos + n_kw                 # co_varnames: positional, keyword-only, *args, **kwargs
+    if code.co_flags & _CO_VARARGS:
+        params.append((names[at], _VAR_POSITIONAL, _EMPTY, _EMPTY))
+        at += 1
+    if n_kw:
         kwdefaults = fn.__kwdefaults__ or {}
-        first_default = n_pos - len(defaults)
-        params = []
-        for i in range(n_pos):
-            kind = P.POSITIONAL_ONLY if i < code.co_posonlyargcount else P.POSITIONAL_OR_KEYWORD
-            params.append(P(names[i], kind, defaults[i - first_default] if i >= first_default
-                            else _EMPTY, ann.get(names[i], _EMPTY)))
-        at = n_pos + n_kw
-        if code.co_flags & _CO_VARARGS:
-            params.append(P(names[at], P.VAR_POSITIONAL, _EMPTY, _EMPTY))
-            at += 1
-        for name in names[n_pos:n_pos + n_kw]:
-            params.append(P(name, P.KEYWORD_ONLY, kwdefaults.get(name, _EMPTY),
-                            ann.get(name, _EMPTY)))
-        if code.co_flags & _CO_VARKEYWORDS:
-            params.append(P(names[at], P.VAR_KEYWORD, _EMPTY, _EMPTY))
-        self.parameters = {p.name: p for p in params}
-        self.return_annotation = ann.get("return", _EMPTY)
-
-
-_EMPTY = _Signature.empty = _Parameter.empty = object()    # "no default", "no annotation"
+        params.extend((name, _KEYWORD_ONLY, kwdefaults.get(name, _EMPTY), ann.get(name, _EMPTY))
+                      for name in names[n_pos:n_pos + n_kw])
+    if code.co_flags & _CO_VARKEYWORDS:
+        params.append((names[at], _VAR_KEYWORD, _EMPTY, _EMPTY))
+    return params
 
 
 # Code-object flags (the inspect module's CO_* values).
@@ -2939,9 +2924,12 @@ _CO_VARARGS, _CO_VARKEYWORDS, _CO_GENERATOR = 0x04, 0x08, 0x20
 _CO_COROUTINE, _CO_ASYNC_GENERATOR = 0x80, 0x200
 
 
+_FUNCTION = type(_pattern)            # what def and lambda make (types.FunctionType)
+
+
 def _plain_function(fn):
     """True for a function defined with def or lambda whose annotations are objects."""
-    if type(fn).__name__ != "function" or not hasattr(fn, "__code__"):
+    if type(fn) is not _FUNCTION:
         return False
     ann = getattr(fn, "__annotations__", None)
     return isinstance(ann, dict) and str not in map(type, ann.values())
@@ -2949,7 +2937,7 @@ def _plain_function(fn):
 
 def _code_flags(fn):
     """The code flags of a plain function, or None for any other callable."""
-    return fn.__code__.co_flags if type(fn).__name__ == "function" else None
+    return fn.__code__.co_flags if type(fn) is _FUNCTION else None
 
 
 def _is_coroutine_function(fn):
@@ -2969,9 +2957,13 @@ def _is_generator_function(fn):
 
 
 def _signature(fn, owner):
-    """(signature, type hints) of fn; a plain function is read without importing inspect."""
+    """(parameters as _code_parameters gives them, return annotation, type hints) of fn.
+
+    A plain function is read without importing inspect.
+    """
     if _plain_function(fn):
-        return _Signature(fn), dict(fn.__annotations__)
+        ann = fn.__annotations__
+        return _code_parameters(fn), ann.get("return", _EMPTY), dict(ann)
     import inspect
     import typing
     try:
@@ -2979,7 +2971,12 @@ def _signature(fn, owner):
         hints = typing.get_type_hints(fn, include_extras=True)
     except (TypeError, ValueError, NameError) as e:
         raise CatalogError("%s: cannot read the signature (%s)" % (owner, e))
-    return sig, hints
+    empty = inspect.Parameter.empty
+    params = [(p.name, int(p.kind), _EMPTY if p.default is empty else p.default,
+               _EMPTY if p.annotation is empty else p.annotation)
+              for p in sig.parameters.values()]
+    ret = sig.return_annotation
+    return params, _EMPTY if ret is empty else ret, hints
 
 
 def tool_from_function(fn, *, name=None, title=None, description=None, annotations=None,
@@ -2993,32 +2990,31 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
     if _is_generator_function(fn):
         raise CatalogError("%s: a generator cannot be a tool: return the whole result, and "
                            "report steps with ctx.progress()" % owner)
-    sig, hints = _signature(fn, owner)
+    params, ret, hints = _signature(fn, owner)
     summary, docs = _parse_docstring(getattr(fn, "__doc__", None))
     builder = _SchemaBuilder(owner)
     props, required, convs, nullable = {}, [], {}, set()
     renamed = False
     ctx_name = None
     names, fill = {}, {}             # wire name -> parameter; parameter -> default maker
-    for pname, p in sig.parameters.items():
-        ann = hints.get(pname, p.annotation)
+    for pname, kind, default, ann in params:
+        ann = hints.get(pname, ann)
         if pname == "ctx" or _is_context(ann):
             ctx_name = pname
             continue
-        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+        if kind == _VAR_POSITIONAL or kind == _VAR_KEYWORD:
             raise CatalogError("%s: parameter %r: *args and **kwargs cannot be described; "
                                "name each parameter" % (owner, pname))
-        if p.kind is p.POSITIONAL_ONLY:
+        if kind == _POSITIONAL_ONLY:
             raise CatalogError("%s: parameter %r is positional-only" % (owner, pname))
-        if ann is p.empty:
+        if ann is _EMPTY:
             raise CatalogError("%s: parameter %r needs a type annotation" % (owner, pname))
-        default = p.default
         if type(ann) is type:
             plain, optional = _PLAIN_SCHEMAS.get(ann), False
         else:                                 # Optional[int] = None, and the like
             plain = _optional_plain(ann) if default is None else None
             optional = plain is not None
-        if plain is not None and (default is p.empty or optional or
+        if plain is not None and (default is _EMPTY or optional or
                                   type(default) in _SCALAR_DEFAULTS or _is_finite(default)):
             # The common case (str, int, float, bool, a JSON default, or None for an
             # Optional one), without the general path's checks: a tool with many of
@@ -3026,7 +3022,7 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
             schema = dict(plain[0])
             if pname in docs:
                 schema["description"] = docs[pname]
-            if default is p.empty:
+            if default is _EMPTY:
                 required.append(pname)
             elif optional:
                 nullable.add(pname)           # explicit null means "not given"
@@ -3048,11 +3044,11 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
             schema = dict(schema)
             schema["description"] = docs[pname]
         wire = _alias(ann) or pname
-        if wire in names or (wire != pname and wire in sig.parameters):
+        if wire in names or (wire != pname and any(wire == q[0] for q in params)):
             raise CatalogError("%s: parameter %r: the name %r is taken" % (owner, pname, wire))
         renamed = renamed or wire != pname
         names[wire] = pname
-        if default is p.empty:
+        if default is _EMPTY:
             required.append(wire)
         elif default is not None and default is not _MISSING:     # _MISSING: a factory
             schema = _with_default(schema, default)
@@ -3070,11 +3066,11 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
         input_schema["additionalProperties"] = False
     else:
         input_schema = {"type": "object", "additionalProperties": False}
-    ret = hints.get("return", sig.return_annotation)
-    if ret is not sig.empty:
+    ret = hints.get("return", ret)
+    if ret is not _EMPTY:
         _check_return(ret, owner)
     output_schema, structured, constrained = None, False, builder.constrained
-    if ret is not sig.empty and ret is not None and ret is not type(None) and \
+    if ret is not _EMPTY and ret is not None and ret is not type(None) and \
             _wants_structure(ret):
         out_builder = _SchemaBuilder(owner)
         output_schema, _ = out_builder.build(ret, "return value")
@@ -3274,14 +3270,14 @@ def _wrap_handler(fn, owner, allowed, convert=None):
     Parameters named ctx (or annotated Context) get the context; any other
     parameter must be one of allowed or have a default.
     """
-    sig, hints = _signature(fn, owner)
+    params, _, hints = _signature(fn, owner)
     names, ctx_name = [], None
-    for pname, p in sig.parameters.items():
+    for pname, kind, default, _ in params:
         if pname == "ctx" or _is_context(hints.get(pname)):
             ctx_name = pname
         elif pname in allowed:
             names.append(pname)
-        elif p.default is p.empty and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+        elif default is _EMPTY and kind != _VAR_KEYWORD and kind != _VAR_POSITIONAL:
             raise CatalogError("%s: parameter %r is not one of %s" % (
                 owner, pname, ", ".join(sorted(allowed)) or "(none)"))
     is_async = _is_coroutine_function(fn)
@@ -3294,7 +3290,7 @@ def _wrap_handler(fn, owner, allowed, convert=None):
             kwargs[ctx_name] = ctx
         result = fn(**kwargs)
         return _run_coroutine(result, ctx) if is_async else result
-    return call, sig, hints
+    return call
 
 
 def _resource_value(value):
@@ -3343,7 +3339,7 @@ class _Decorators:
         """
         def register(f):
             owner = "resource %r" % uri
-            call, _, _ = _wrap_handler(f, owner, {"uri"})
+            call = _wrap_handler(f, owner, {"uri"})
             summary = _parse_docstring(f.__doc__)[0]
             mime = mime_type
             self.add(Resource(uri, lambda u, ctx: _resource_value(call({"uri": u}, ctx)),
@@ -3369,12 +3365,12 @@ class _Decorators:
         def register(f):
             owner = "resource template %r" % uri_template
             variables = {m.group(2) for m in _pattern(_TEMPLATE_VAR_RE).finditer(uri_template)}
-            _, hints = _signature(f, owner)
+            hints = _signature(f, owner)[2]
             builder, convert = _SchemaBuilder(owner), {}
             for v in variables:
                 if v in hints:
                     convert[v] = _checked_conversion(builder, hints[v], "variable %r" % v)
-            call, _, _ = _wrap_handler(f, owner, variables | {"uri"}, convert)
+            call = _wrap_handler(f, owner, variables | {"uri"}, convert)
             summary = _parse_docstring(f.__doc__)[0]
 
             def handler(uri, values, ctx):
@@ -3401,25 +3397,25 @@ class _Decorators:
         """
         def register(f):
             owner = "prompt %r" % (name or f.__name__)
-            sig, hints = _signature(f, owner)
+            params, _, hints = _signature(f, owner)
             summary, docs = _parse_docstring(f.__doc__)
             arguments = []
-            for pname, p in sig.parameters.items():
-                ann = hints.get(pname, p.annotation)
+            for pname, _, default, ann in params:
+                ann = hints.get(pname, ann)
                 if pname == "ctx" or _is_context(ann):
                     continue
                 base = _strip_annotated(ann)
-                if base is not p.empty and base is not str and \
+                if base is not _EMPTY and base is not str and \
                         _without_none_or(base) is not str:
                     raise CatalogError("%s: parameter %r: prompt arguments are strings; "
                                        "annotate it str" % (owner, pname))
                 arg = {"name": pname}
                 if pname in docs:
                     arg["description"] = docs[pname]
-                if p.default is p.empty:
+                if default is _EMPTY:
                     arg["required"] = True
                 arguments.append(arg)
-            call, _, _ = _wrap_handler(f, owner, {a["name"] for a in arguments})
+            call = _wrap_handler(f, owner, {a["name"] for a in arguments})
             self.add(Prompt(name or f.__name__, lambda args, ctx: call(args, ctx), title=title,
                             description=description if description is not None else summary,
                             arguments=arguments, icons=icons, meta=meta, complete=complete))
@@ -5383,24 +5379,22 @@ class Server(_Decorators):
         """
         with self._lock:
             self._check_change("added")
-            kinds, seen = set(), set()
+            kinds, seen, placed = set(), set(), []
             for e in entries:
                 for kind, cls, noun, key in _KINDS:
                     if isinstance(e, cls):
-                        k = getattr(e, key)
-                        if (kind, k) in seen or (k in getattr(self, kind) and not replace):
+                        k, table = getattr(e, key), getattr(self, kind)
+                        if (kind, k) in seen or (k in table and not replace):
                             raise CatalogError("%s %r: registered twice" % (noun, k))
                         seen.add((kind, k))
                         kinds.add(kind)
+                        placed.append((table, k, e))
                         break
                 else:
                     raise CatalogError("server: %r is not a Tool, Resource, ResourceTemplate "
                                        "or Prompt" % (e,))
-            for e in entries:                  # all checked: none is added alone
-                for kind, cls, noun, key in _KINDS:
-                    if isinstance(e, cls):
-                        getattr(self, kind)[getattr(e, key)] = e
-                        break
+            for table, k, e in placed:         # all checked: none is added alone
+                table[k] = e
             self._changed(kinds, entries)
 
     def remove_tool(self, name):
