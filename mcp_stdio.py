@@ -6428,14 +6428,16 @@ class _Runtime:
             elif self.backlog:           # its queue must not wait for a thread that may never return
                 self.workers += 1
                 self._thread(target=self._work, name="mcp-worker", daemon=True).start()
-            if self.workers == 0 and not self.backlog:
-                self.idle.notify_all()
+            idle = self.workers == 0 and not self.backlog
             stuck = self.stuck
         for queued in refused:
             self.conn.reject(queued, "The server is busy: %d calls are stuck in handlers that "
                              "ignored their timeout; try again later." % stuck)
         _diag("%s %s timed out and its handler ignores cancellation; its thread is abandoned "
               "(%d such thread(s) now)" % (call.kind, _short(call.name, 80), stuck))
+        if idle:         # only now: a shutdown waiting for idle exits, and this line is queued
+            with self.lock:
+                self.idle.notify_all()
 
 
 class _StderrPump:
