@@ -3530,8 +3530,9 @@ def _notification_line(method, params):
 def _result_line(rid, result, stamp=None, large=False):
     """The line of a JSON-RPC result; raises _ResultInvalid when JSON cannot carry it.
 
-    result is a dict, or the JSON text of one (a str) already encoded. stamp is the (members, meta) pair of a modern server (resultType and the
-    serverInfo _meta every modern result carries) or None for legacy.
+    result is a dict, or the JSON text of one (a str) already encoded. stamp is
+    the (members, meta) pair of a modern server (resultType and the serverInfo
+    _meta every modern result carries) or None for legacy.
     """
     members = None
     encoded = type(result) is str

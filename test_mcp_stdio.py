@@ -12,8 +12,8 @@ cleanly without it. Process tests that mostly wait run four at a time
 
 import contextlib
 import copy
-import glob
 import gc
+import glob
 import io
 import json
 import os
