@@ -45,7 +45,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.6.2"
+__version__ = "0.7.0"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
@@ -1343,6 +1343,9 @@ UNSUPPORTED_VERSION = -32022
 # hold integers exactly only up to 2^53 - 1.
 _MAX_ID = 2 ** 53 - 1
 _BOM = b"\xef\xbb\xbf"
+# The most messages in one batch: each member's response may be as large as the
+# response limit, and a batch's answers are held until its last one is ready.
+_MAX_BATCH = 100
 # Strings longer than this are "large": quoted by the fast path of the large
 # encoder, and a result holding one is encoded with it.
 _LARGE_STRING = 4096
@@ -1355,11 +1358,26 @@ class ProtocolError(Exception):
     a client capability is missing); ordinary tool failures use ToolError.
     """
 
+    request_id = None    # set by decode_message(): the id to answer a refused line with
+
     def __init__(self, code, message, data=None):
         Exception.__init__(self, message)
         self.code = code
         self.message = message
         self.data = data
+
+
+def _valid_id(rid):
+    """Return True for a usable request id: a string, or an integer within +/-(2^53-1)."""
+    t = type(rid)
+    return t is str or (t is int and -_MAX_ID <= rid <= _MAX_ID)
+
+
+# Integers longer than this are refused: CPython's default limit for int/str
+# conversion (its cost grows with the square of the length), applied here on
+# every version, whatever the interpreter is set to.
+_MAX_INT_DIGITS = 4300
+_INF = float("inf")
 
 
 def _pairs_hook(pairs):
@@ -1377,7 +1395,15 @@ def _not_json(value):
     raise TypeError("%s is not JSON serializable" % type(value).__name__)
 
 
-_decoder = json.JSONDecoder(object_pairs_hook=_pairs_hook, parse_constant=_no_constant)
+def _strict_float(text):
+    f = float(text)
+    if f == _INF or f == -_INF:
+        raise ValueError("number overflows")
+    return f
+
+
+_decoder = json.JSONDecoder(object_pairs_hook=_pairs_hook, parse_constant=_no_constant,
+                            parse_float=_strict_float)
 _scan_once = _decoder.scan_once         # raw_decode() without its Python frame
 _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 _eb = json.encoder.encode_basestring     # a str as a JSON string, non-ASCII kept
@@ -1421,7 +1447,10 @@ _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
 def _nesting(line):
-    """Return the deepest nesting of arrays and objects in a JSON text (strings skipped)."""
+    """Return the deepest nesting of arrays and objects in a JSON text (strings skipped).
+
+    Exact for JSON; for other bytes only a guess, which the decoder then settles.
+    """
     if line.find(b'"') >= 0:
         line = _pattern(_STRING_RE).sub(b"", line)
     depth = deepest = 0
@@ -1435,6 +1464,82 @@ def _nesting(line):
     return deepest
 
 
+# What a line may start with before its JSON value: whitespace, or a byte order mark.
+_ODD_STARTS = frozenset((" ", "\t", "\r", "\ufeff"))
+
+# Every input line is of exactly one class, and each class has one answer:
+#   over the line limit    -32600 without id (the splitter drops it; nothing can be read)
+#   not JSON               -32700 without id, whatever a scan could read in it: RFC 8259's
+#                          grammar fails (invalid UTF-8, NaN, a truncated value, a second
+#                          value or trailing bytes on the line)
+#   JSON we refuse         -32600, with the id when the top-level object has exactly one
+#                          valid "id" and a "method": a duplicate key, a lone surrogate,
+#                          an integer over _MAX_INT_DIGITS, a number that overflows, or
+#                          nesting over the limit
+#   shaped like a response never answered with its id (it is in the server's id space)
+#   a notification         never answered
+#   a request              answered once, with its id
+# decode_message() sorts out the first three; the engine the rest. An error is
+# raised as ProtocolError whose .request_id is the id to answer with (None: no id).
+
+
+def decode_message(line, max_depth=32):
+    """Decode one line (bytes, without its LF) strictly into a JSON value.
+
+    Raises ProtocolError: -32700 (id None) for a line that is not JSON in UTF-8,
+    -32600 for JSON we refuse, with .request_id set to the request's id when it can be
+    known for certain (see the line classes above).
+    """
+    if line.count(b"[") + line.count(b"{") > max_depth and _nesting(line) > max_depth:
+        return _decode_deep(_text(line), max_depth)
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is None or text[:1] in _ODD_STARTS:
+        text = _text(line)      # leading whitespace; or -32700 for bad UTF-8 or a stray BOM
+    try:
+        value, end = _scan_once(text, 0)
+    except StopIteration as e:
+        raise ProtocolError(PARSE_ERROR, "Parse error: Expecting value at column %d"
+                            % (e.value + 1))
+    except json.JSONDecodeError as e:
+        raise ProtocolError(PARSE_ERROR, "Parse error: %s at column %d" % (e.msg, e.colno))
+    except (ValueError, RecursionError):
+        return _decode_refused(text, max_depth)      # a hook or a limit refused something
+    if end != len(text) and text[end:].strip(" \t\r"):
+        raise ProtocolError(PARSE_ERROR, "Parse error: extra data after the JSON value at "
+                            "column %d" % (end + 1))
+    # find(), not "in": bytes.__contains__ formats and discards a TypeError first.
+    if line.find(b"\\") >= 0 and (line.find(b"\\ud") >= 0 or line.find(b"\\uD") >= 0) \
+            and _has_surrogate(value):
+        return _decode_refused(text, max_depth)
+    if len(line) > _MAX_INT_DIGITS and not _int_limit_in_force() and \
+            _pattern("[0-9]{%d}" % (_MAX_INT_DIGITS + 1)).search(text):
+        return _decode_refused(text, max_depth)
+    return value
+
+
+def _text(line):
+    """The line as text for the decoder; -32700 for invalid UTF-8 or a misplaced BOM."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ProtocolError(PARSE_ERROR, "Parse error: invalid UTF-8 at byte %d" % e.start)
+    if text[:1] in _ODD_STARTS:
+        if text[0] == "\ufeff":
+            raise ProtocolError(PARSE_ERROR, "Parse error: unexpected byte order mark at "
+                                "column 1")
+        text = text.lstrip(" \t\r")
+    return text
+
+
+def _int_limit_in_force():
+    """Return True when the interpreter itself refuses integers over _MAX_INT_DIGITS."""
+    get = getattr(sys, "get_int_max_str_digits", None)      # 3.9.14 and later
+    return get is not None and 0 < get() <= _MAX_INT_DIGITS
+
+
 def _has_surrogate(v):
     if isinstance(v, str):
         return _pattern(_SURROGATE_RE).search(v) is not None
@@ -1445,48 +1550,219 @@ def _has_surrogate(v):
     return False
 
 
-# What a line may start with before its JSON value: whitespace, or a byte order mark.
-_ODD_STARTS = frozenset((" ", "\t", "\r", "\ufeff"))
+# -- JSON we refuse: the slow path -------------------------------------------------
+
+class _Refused:
+    """A value the lenient decoder kept in place of one we refuse, with the reason."""
+
+    __slots__ = ("why",)
+
+    def __init__(self, why):
+        self.why = why
 
 
-def decode_message(line, max_depth=32):
-    """Decode one line (bytes, without its LF) strictly into a JSON value.
+class _Duplicates(dict):
+    """An object with a repeated key (the last value kept), and which keys repeat."""
 
-    Raises ProtocolError: -32700 for bytes that are not strict JSON in UTF-8
-    (invalid UTF-8, NaN/Infinity, lone surrogates, duplicate keys, trailing
-    garbage) and -32600 for nesting deeper than max_depth.
+    __slots__ = ("repeated",)
+
+
+def _lenient_pairs(pairs):
+    d = dict(pairs)
+    if len(d) == len(pairs):
+        return d
+    d = _Duplicates(pairs)
+    seen = set()
+    d.repeated = [k for k, _ in pairs if k in seen or seen.add(k)]
+    return d
+
+
+def _lenient_int(text):
+    digits = len(text) - (text[0] == "-")
+    if digits <= _MAX_INT_DIGITS:
+        try:
+            return int(text)
+        except ValueError:      # the author set the interpreter's limit lower
+            pass
+    return _Refused("an integer of %d digits (the limit is %d)" % (
+        digits, _MAX_INT_DIGITS if not _int_limit_in_force() else sys.get_int_max_str_digits()))
+
+
+def _lenient_float(text):
+    f = float(text)
+    if f == _INF or f == -_INF:
+        return _Refused("a number too large for a double")
+    return f
+
+
+def _decode_refused(text, max_depth):
+    """Decode text that the strict decoder refused: -32700, -32600 with a reason, or its value.
+
+    The lenient decoder keeps what we refuse in place, so the whole line is
+    first proven to be JSON; only then is its id read.
     """
-    if line.count(b"[") + line.count(b"{") > max_depth:
-        depth = _nesting(line)
-        if depth > max_depth:
-            raise ProtocolError(INVALID_REQUEST, "Invalid Request: nesting depth %d exceeds "
-                                "the limit of %d" % (depth, max_depth))
+    lenient = json.JSONDecoder(object_pairs_hook=_lenient_pairs, parse_constant=_no_constant,
+                               parse_float=_lenient_float, parse_int=_lenient_int)
     try:
-        text = line.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ProtocolError(PARSE_ERROR, "Parse error: invalid UTF-8 at byte %d" % e.start)
-    if text[:1] in _ODD_STARTS:
-        if text[0] == "\ufeff":
-            raise ProtocolError(PARSE_ERROR, "Parse error: unexpected byte order mark at "
-                                "column 1")
-        text = text.lstrip(" \t\r")
-    try:
-        value, end = _scan_once(text, 0)
-    except StopIteration as e:
-        raise ProtocolError(PARSE_ERROR, "Parse error: Expecting value at column %d"
-                            % (e.value + 1))
+        value, end = lenient.raw_decode(text)
     except json.JSONDecodeError as e:
         raise ProtocolError(PARSE_ERROR, "Parse error: %s at column %d" % (e.msg, e.colno))
-    except (ValueError, RecursionError) as e:
+    except RecursionError:      # deeper than the interpreter decodes: prove it without recursion
+        return _decode_deep(text, max_depth)
+    except ValueError as e:
         raise ProtocolError(PARSE_ERROR, "Parse error: %s" % (str(e).split(":")[0][:80],))
-    if end != len(text) and text[end:].strip(" \t\r"):
+    if text[end:].strip(" \t\r"):
         raise ProtocolError(PARSE_ERROR, "Parse error: extra data after the JSON value at "
                             "column %d" % (end + 1))
-    # find(), not "in": bytes.__contains__ formats and discards a TypeError first.
-    if line.find(b"\\") >= 0 and (line.find(b"\\ud") >= 0 or line.find(b"\\uD") >= 0) \
-            and _has_surrogate(value):
-        raise ProtocolError(PARSE_ERROR, "Parse error: lone surrogate escape in a string")
-    return value
+    found = _first_refused(value)
+    if found is None:
+        return value             # nothing refused after all (a long run of digits in a string)
+    why, where = found
+    members = list(value.items()) if isinstance(value, dict) else None
+    if type(value) is _Duplicates:
+        members = [(k, _Refused("repeated") if k in value.repeated else v)
+                   for k, v in members]
+    raise _refusal("%s at %s" % (why, where), members)
+
+
+def _refusal(what, members):
+    """The -32600 error for JSON we refuse; members are the top-level (key, value) pairs, or None."""
+    rid = None
+    if members is not None:
+        ids = [v for k, v in members if k == "id"]
+        if len(ids) == 1 and _valid_id(ids[0]) and not (type(ids[0]) is str and _has_surrogate(
+                ids[0])) and any(k == "method" for k, _ in members):
+            rid = ids[0]
+    e = ProtocolError(INVALID_REQUEST, "Invalid Request: " + what)
+    e.request_id = rid
+    return e
+
+
+def _first_refused(value):
+    """(reason, JSON pointer) of the first value we refuse in document order, or None."""
+    stack = [(value, ())]
+    while stack:
+        v, loc = stack.pop()
+        t = type(v)
+        if t is str:
+            if _has_surrogate(v):
+                return "a lone surrogate escape", _pointer(loc)
+        elif t is _Refused:
+            return v.why, _pointer(loc)
+        elif t is list:
+            stack.extend((x, loc + (i,)) for i, x in reversed(list(enumerate(v))))
+        elif t is dict or t is _Duplicates:
+            if t is _Duplicates:
+                return "duplicate key %s" % _short(_shown(v.repeated[0]), 40), _pointer(loc)
+            for k in v:
+                if _has_surrogate(k):
+                    return "a lone surrogate escape in a key", _pointer(loc)
+            stack.extend((x, loc + (_shown(k),)) for k, x in reversed(list(v.items())))
+    return None
+
+
+def _shown(key):
+    """A key as a message may show it: a lone surrogate becomes U+FFFD."""
+    return key.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+
+
+# -- Deep lines: a grammar check without recursion ---------------------------------
+
+_TOKEN_RE = (r'[ \t\n\r]*(?:(\[+)|(\{)|(\]+)|(\})|(,)|(:)'
+             r'|("(?:[^"\\\x00-\x1f]+|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")'
+             r'|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)'
+             r'|(true|false|null)|([^ \t\n\r]))')
+# States of the grammar check: what may come next.
+_VALUE, _VALUE_OR_CLOSE, _KEY, _KEY_OR_CLOSE, _COLON, _AFTER = range(6)
+
+
+def _decode_deep(text, max_depth):
+    """Refuse text nested too deep to decode: -32700 unless it is JSON, then -32600.
+
+    The grammar is checked token by token with an explicit stack (no value is
+    built, no recursion), so the cost is linear in the line, which the line
+    limit bounds; the top-level members are kept to find the id.
+    """
+    depth, members = _grammar(text)
+    if depth > max_depth:
+        raise _refusal("nesting depth %d exceeds the limit of %d" % (depth, max_depth), members)
+    raise _refusal("nesting depth %d is more than this interpreter decodes" % depth, members)
+
+
+def _grammar(text):
+    """Check that text is one JSON value; return its deepest nesting and top-level members.
+
+    members is the top-level object's list of (key, value) pairs, values other
+    than scalars left as _Refused; None when the value is not an object.
+    """
+    stack, state, deepest, pos = [], _VALUE, 0, 0
+    members, key = None, None
+    for m in _pattern(_TOKEN_RE).finditer(text):
+        kind = m.lastindex
+        if m.start() != pos or kind == 10 or (not stack and state == _AFTER):
+            break                                       # a stray byte, or a second value
+        pos = m.start(kind)
+        if kind <= 2:                                   # [ (a run) or {
+            if state != _VALUE and state != _VALUE_OR_CLOSE:
+                break
+            if not stack and kind == 2:
+                members = []
+            elif len(stack) == 1 and key is not None:
+                members.append((key, _Refused("a container")))
+                key = None
+            if kind == 1:
+                stack.extend("[" * (m.end(1) - m.start(1)))
+                state = _VALUE_OR_CLOSE
+            else:
+                stack.append("{")
+                state = _KEY_OR_CLOSE
+            if len(stack) > deepest:
+                deepest = len(stack)
+        elif kind <= 4:                                 # ] (a run) or }
+            n, opener = (m.end(3) - m.start(3), "[") if kind == 3 else (1, "{")
+            if not (state == _AFTER or state == _VALUE_OR_CLOSE and kind == 3 or
+                    state == _KEY_OR_CLOSE and kind == 4) or stack[-n:].count(opener) != n:
+                break
+            del stack[-n:]
+            state = _AFTER
+        elif kind == 5:                                 # ,
+            if state != _AFTER or not stack:
+                break
+            state = _VALUE if stack[-1] == "[" else _KEY
+        elif kind == 6:                                 # :
+            if state != _COLON:
+                break
+            state = _VALUE
+        elif state == _KEY or state == _KEY_OR_CLOSE:   # a key
+            if kind != 7:
+                break
+            if len(stack) == 1:
+                key = json.loads(m.group(7))
+            state = _COLON
+        elif state == _VALUE or state == _VALUE_OR_CLOSE:   # a string, number or literal
+            if len(stack) == 1 and key is not None:
+                members.append((key, _scalar(m.group(kind), kind)))
+                key = None
+            state = _AFTER
+        else:
+            break
+        pos = m.end()
+    else:
+        if not stack and state == _AFTER and not text[pos:].strip(" \t\r\n"):
+            return deepest, members
+        pos = len(text) if stack or state != _AFTER else pos + len(text[pos:]) - len(
+            text[pos:].lstrip(" \t\r\n"))
+    raise ProtocolError(PARSE_ERROR, "Parse error: not a single JSON value (stopped at "
+                        "column %d)" % (pos + 1))
+
+
+def _scalar(token, kind):
+    """The value of a top-level scalar token (only an id needs it exactly)."""
+    if kind == 7:
+        return json.loads(token)
+    if kind == 8 and token.lstrip("-").isdigit():
+        return int(token) if len(token) <= 20 else _Refused("a long integer")
+    return _Refused("not an id")
 
 
 def encode_message(message, large=False):
@@ -3502,11 +3778,6 @@ class _BadAnswer(BaseException):
 _MISSING = object()
 
 
-def _valid_id(rid):
-    t = type(rid)
-    return t is str or (t is int and -_MAX_ID <= rid <= _MAX_ID)
-
-
 def _error_line(rid, code, message, data=None, null_id=False):
     """The line of a JSON-RPC error; rid None means the request id is unknown."""
     err = {"code": code, "message": message}
@@ -4135,19 +4406,43 @@ class _Question:
 class _Batch:
     """Collects the responses of one 2025-03-26 batch and emits them as one array.
 
-    Its methods are called with the connection's lock held.
+    The array obeys the response limit like any line: responses go in, in the
+    order they are ready, while they fit; one that would not becomes a -32603
+    error for its id. Room for such an error is kept for every member until
+    its response arrives, so the error itself always fits. Its methods are
+    called with the connection's lock held.
     """
 
-    __slots__ = ("emit", "parts", "waiting")
+    __slots__ = ("emit", "parts", "waiting", "size", "limit", "reserved", "null_id")
 
-    def __init__(self, emit):
-        self.emit = emit
+    def __init__(self, emit, members, limit, null_id):
+        self.emit, self.limit, self.null_id = emit, limit, null_id
         self.parts = []
         self.waiting = 1     # held until every element was admitted
+        self.size = 1        # "[", then each part with its "," or the closing "]"
+        self.reserved = sum(self.room(m.get("id") if type(m) is dict else None)
+                            for m in members)
 
-    def add(self, line, done=True):
+    def room(self, rid):
+        """The most a member's response may need if it must become the error."""
+        if not _valid_id(rid):
+            return 256       # an error without id: a fixed message of ours
+        return len(self.too_large(rid, 10 ** 15))
+
+    def too_large(self, rid, size):
+        return _error_line(rid, INTERNAL_ERROR, "Internal error: the response does not fit in "
+                           "the batch's answer", {"size": size, "limit": self.limit},
+                           self.null_id)[:-1]
+
+    def add(self, line, rid=None, done=True):
         if line is not None:
-            self.parts.append(line[:-1])
+            part = line[:-1]
+            self.reserved -= self.room(rid)
+            grown = self.size + len(part) + 1
+            if grown + self.reserved > self.limit and _valid_id(rid):
+                part = self.too_large(rid, grown)
+            self.size += len(part) + 1
+            self.parts.append(part)
         if done:
             self.waiting -= 1
         if self.waiting == 0 and self.parts is not None:
@@ -4223,9 +4518,8 @@ class Connection:
             out = []
         try:
             msg = decode_message(line, self.server.max_depth)
-        except ProtocolError as e:
-            rid = _readable_id(line) if e.code == INVALID_REQUEST else None
-            out.append(self._error(rid, e.code, e.message))
+        except ProtocolError as e:          # not JSON, or JSON we refuse (see decode_message)
+            out.append(self._error(e.request_id, e.code, e.message))
             return out
         mark = len(out)
         try:
@@ -4250,7 +4544,16 @@ class Connection:
         if not msgs:
             out.append(self._error(None, INVALID_REQUEST, "Invalid Request: empty batch"))
             return
-        batch = _Batch(self.emit)
+        if len(msgs) > _MAX_BATCH:
+            out.append(self._error(None, INVALID_REQUEST, "Invalid Request: a batch of %d "
+                                   "messages exceeds the limit of %d" % (len(msgs), _MAX_BATCH)))
+            return
+        batch = _Batch(self.emit, msgs, self._max_response, self._null_id)
+        if batch.reserved + batch.size > self._max_response:
+            out.append(self._error(None, INVALID_REQUEST, "Invalid Request: the answers to "
+                                   "this batch could not fit in a response of %d bytes"
+                                   % self._max_response))
+            return
         for m in msgs:
             sub = []
             if type(m) is dict and m.get("method") == "initialize":
@@ -4261,8 +4564,8 @@ class Connection:
                 self._receive(m, sub, size, batch)
             for item in sub:
                 if type(item) is bytes:
-                    with self._lock:
-                        batch.add(item, done=False)
+                    with self._lock:      # the id the line carries, if any
+                        batch.add(item, json.loads(item).get("id"), done=False)
                 else:
                     with self._lock:
                         batch.waiting += 1
@@ -4569,7 +4872,7 @@ class Connection:
             call.settled = True
             self.inflight.pop(call.key, None)
             if call.batch is not None:
-                call.batch.add(line)
+                call.batch.add(line, call.id)
             elif line is not None:
                 self.emit(line)
 
@@ -5150,37 +5453,6 @@ def _short_text(exc):
         return "(the exception cannot be shown)"
 
 
-# A top-level member of a request too deep to decode: the key, then a scalar value.
-_MEMBER_RE = rb'"(id|method)"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]+|[a-z]+|[{\[])'
-
-
-def _readable_id(line):
-    """The top-level id of a request too deep to decode, or None when it cannot be read.
-
-    A refused request keeps its id whenever it can be read: an error without
-    one leaves the client's call pending forever. A candidate member is
-    top-level when the brackets before it, strings left out, leave depth 1;
-    the brackets are counted between candidates, so the scan stays linear.
-    """
-    strings = _pattern(_STRING_RE)
-    found, method, depth, pos = None, False, 0, 0
-    for m in _pattern(_MEMBER_RE).finditer(line):
-        gap = strings.sub(b"", line[pos:m.start()])      # since the last candidate: linear
-        depth += gap.count(b"{") + gap.count(b"[") - gap.count(b"}") - gap.count(b"]")
-        pos = m.start()
-        if depth != 1:
-            continue
-        if m.group(1) == b"method":
-            method = True
-            continue
-        try:
-            rid = json.loads(m.group(2))
-        except ValueError:
-            return None
-        found = rid if _valid_id(rid) else None
-    return found if method else None
-
-
 # How each method is served. A method missing here, or not in the era of the
 # connection, is -32601; so is one whose server capability is not offered.
 _ROUTES = {
@@ -5470,21 +5742,32 @@ class Server(_Decorators):
                 (report or _report)("warning: " + warning)
             self.catalog = self._granted_catalog()
             self.catalog.generation = dict.fromkeys(_LIST_KINDS, 0)
-            offered = {"logging"}
-            if self.tools or self.live:
-                offered.add("tools")
-            if self.resources or self.templates or self.live:
-                offered.add("resources")
-            if self.prompts or self.live:
-                offered.add("prompts")
-            if self.live or any(x.complete is not None for x in list(self.prompts.values()) +
-                                list(self.templates.values())):
-                offered.add("completions")
-            self._offered = frozenset(offered)
+            self._offered = self._offers()
             if self.ttl_ms is None:
                 self.ttl_ms = 60000 if self.live else 3600000
             self._frozen = True
             return self
+
+    def _offers(self):
+        """The capabilities offered: what the grants admit (a static server: admit now).
+
+        A live server offers a kind while its grant can still admit an entry of
+        it; a kind scoped away entirely is not offered, so nothing reveals that
+        entries of it exist.
+        """
+        cat, offered = self.catalog, {"logging"}
+        for capability, kinds, grant in (("tools", ("tools",), self.grant),
+                                         ("resources", ("resources", "templates"),
+                                          self.grant_resources),
+                                         ("prompts", ("prompts",), self.grant_prompts)):
+            if (grant is None or grant) if self.live else any(getattr(cat, k) for k in kinds):
+                offered.add(capability)
+        completers = ("prompts" in offered or "resources" in offered) if self.live else any(
+            x.complete is not None for x in list(cat.prompts.values()) +
+            list(cat.templates.values()))
+        if completers:
+            offered.add("completions")
+        return frozenset(offered)
 
     def _granted_catalog(self):
         """What the grants let clients see of the registered entries, sorted."""

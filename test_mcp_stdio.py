@@ -1006,10 +1006,14 @@ class Codec(unittest.TestCase):
 
     def test_strict_json(self):
         for bad in (b"\xff{}", b'{"a":NaN}', b'{"a":Infinity}', b'{"a":-Infinity}',
-                    b'{"a":"\\ud800"}', b'{"\\udc00":1}', b'{"a":1,"a":2}', b'{} x', b"{",
-                    b"1" * 10000, b"\xef\xbb\xbf{}", b"{\x00}"):
+                    b'{} x', b"{", b"\xef\xbb\xbf{}", b"{\x00}", b"[" * 100000):
             with self.subTest(line=bad[:20]):
                 self.assertEqual(self.code(bad), -32700)
+        # Well-formed, but refused: JSON we do not accept.
+        for bad in (b'{"a":"\\ud800"}', b'{"\\udc00":1}', b'{"a":1,"a":2}', b"1" * 10000,
+                    b"[1e400]", b"-1e309", b"[" * 33 + b"]" * 33):
+            with self.subTest(line=bad[:20]):
+                self.assertEqual(self.code(bad), -32600)
         self.assertEqual(mcp_stdio.decode_message(b'{"a":"\\ud83d\\ude00"}'), {"a": "\U0001F600"})
 
     def test_duplicate_detection_matches_a_precise_decoder(self):
@@ -1046,7 +1050,7 @@ class Codec(unittest.TestCase):
         self.assertEqual(mcp_stdio.decode_message(b"[" * 32 + b"]" * 32), [[[]]] and
                          mcp_stdio.decode_message(b"[" * 32 + b"]" * 32))
         self.assertEqual(self.code(b"[" * 33 + b"]" * 33), -32600)
-        self.assertEqual(self.code(b"[" * 100000), -32600)
+        self.assertEqual(self.code(b"[" * 100000 + b"]" * 100000), -32600)
         # brackets inside strings do not count
         self.assertEqual(mcp_stdio.decode_message(b'{"a":"' + b"[" * 100 + b'"}'),
                          {"a": "[" * 100})
@@ -1224,12 +1228,102 @@ class Admission(InProcTest):
 
     def test_parse_errors(self):
         for raw in (b"{", b"\xc3\x28", b'{"jsonrpc":"2.0","id":1,"method":"ping","x":NaN}',
-                    b'{"jsonrpc":"2.0","id":1,"method":"ping","x":"\\udead"}',
-                    b'{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}',
                     b'{"jsonrpc":"2.0","id":1,"method":"ping"} {}', b"\x00",
-                    b'{"jsonrpc":"2.0","id":1,"method":"ping","x":' + b"9" * 10000 + b"}"):
+                    b'{"jsonrpc":"2.0","id":1,"method":"ping","x":Infinity}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"ping","x":"\xff"}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"ping","x":1}x'):
             with self.subTest(raw=raw[:30]):
                 self.expect(raw, -32700)
+
+    def test_refused_json_keeps_its_id(self):
+        """JSON we refuse is -32600 with the id, and a message saying what and where."""
+        call = b'{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"add",' \
+            b'"arguments":%s}}'
+        cases = [
+            (b'{"a":1,"a":2,"b":1}', 'duplicate key "a" at /params/arguments'),
+            (b'{"a":1e400,"b":1}', "a number too large for a double at /params/arguments/a"),
+            (b'{"a":-1E+309,"b":1}', "a number too large for a double at /params/arguments/a"),
+            (b'{"a":1,"b":"\\ud800"}', "a lone surrogate escape at /params/arguments/b"),
+            (b'{"a":1,"\\udfff":1}', "a lone surrogate escape in a key at /params/arguments"),
+            (b'{"a":' + b"7" * 4301 + b',"b":1}',
+             "an integer of 4301 digits (the limit is 4300) at /params/arguments/a"),
+            (b'{"a":[1,{"x~/y":[{"c":1,"c":2}]}],"b":1}',
+             'duplicate key "c" at /params/arguments/a/1/x~0~1y/0'),
+        ]
+        for rid in (b"3", b'"s"'):
+            for args, what in cases:
+                with self.subTest(args=args[:30], rid=rid):
+                    self.p.send_bytes(call % (rid, args) + b"\n")
+                    self.assertEqual(self.p.lines.pop(0), b'{"jsonrpc":"2.0","id":%s,"error":'
+                                     b'{"code":-32600,"message":"Invalid Request: %s"}}\n'
+                                     % (rid, what.encode().replace(b'"', b'\\"')))
+        # 4,300 digits are a number like any other.
+        self.p.send_bytes(b'{"jsonrpc":"2.0","id":9,"method":"ping","params":{"x":' +
+                          b"7" * 4300 + b"}}\n")
+        self.assertEqual(self.p.lines.pop(0), b'{"jsonrpc":"2.0","id":9,"result":{}}\n')
+
+    def test_refused_json_without_a_readable_id(self):
+        """No id unless exactly one valid top-level id and a method: never a guess."""
+        for raw, what in (
+                (b'{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}', 'duplicate key "id" at (root)'),
+                (b'{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}',
+                 "a lone surrogate escape at /id"),
+                (b'{"jsonrpc":"2.0","id":1e400,"method":"ping"}',
+                 "a number too large for a double at /id"),
+                (b'{"jsonrpc":"2.0","id":' + b"1" * 4301 + b',"method":"ping"}',
+                 "an integer of 4301 digits (the limit is 4300) at /id"),
+                (b'{"jsonrpc":"2.0","id":1,"params":{"a":1,"a":1}}',
+                 'duplicate key "a" at /params'),       # no method: not a request
+                (b'{"jsonrpc":"2.0","id":1,"result":{"a":1,"a":1}}',
+                 'duplicate key "a" at /result'),       # shaped like a response
+                (b'[{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":1,"a":1}}]',
+                 'duplicate key "a" at /0/params'),
+                (b"1" * 10000, "an integer of 10000 digits (the limit is 4300) at (root)")):
+            with self.subTest(raw=raw[:40]):
+                self.p.send_bytes(raw + b"\n")
+                self.assertEqual(self.p.lines.pop(0), b'{"jsonrpc":"2.0","error":{"code":-32600,'
+                                 b'"message":"Invalid Request: %s"}}\n'
+                                 % what.encode().replace(b'"', b'\\"'))
+
+    def test_an_overflowing_number_never_reaches_a_handler(self):
+        self.p.initialize()
+        self.p.send_bytes(b'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":'
+                          b'"add","arguments":{"a":1e400,"b":1}}}\n')
+        self.assertEqual(self.p.lines, [b'{"jsonrpc":"2.0","id":4,"error":{"code":-32600,'
+                                        b'"message":"Invalid Request: a number too large for a '
+                                        b'double at /params/arguments/a"}}\n'])
+        self.assertEqual(self.p.stderr, b"")         # no incident: the tool never ran
+
+    def test_deep_lines_that_are_not_json_get_no_id(self):
+        """A line too deep to decode keeps its id only when the whole line is JSON."""
+        deep = b"[" * 33 + b"]" * 33
+        head = b'{"jsonrpc":"2.0","method":' + deep
+        for raw in (head + b',"id":1e400}',                         # an id that is refused
+                    head + b',"id":7}{"jsonrpc":"2.0","id":8,"method":"ping"}',   # two values
+                    head + b',"id":5,"id":6}',                       # a repeated id
+                    head + b',"id":5} x',                            # trailing bytes
+                    head + b',"id":5,"x":"\xff"}',                  # invalid UTF-8
+                    head + b',"id":5',                               # truncated
+                    head[:-1] + b',"id":5}',                         # a bracket missing
+                    head + b',"id":5,}',                             # a trailing comma
+                    head + b',"id":"\\ud800"}',                     # a refused id string
+                    head + b',"id":[5]}',                            # not an id
+                    b'{"jsonrpc":"2.0","id":3,"result":' + deep + b"}",    # a response
+                    head + b',"id":01}'):                            # not a JSON number
+            with self.subTest(raw=raw[-30:]):
+                self.p.send_bytes(raw + b"\n")
+                line = self.p.lines.pop(0)
+                self.assertNotIn(b'"id"', line)
+                self.assertEqual(json.loads(line)["error"]["code"],
+                                 -32600 if b"3,\"result" in raw or b'"id":[5]' in raw or
+                                 b"e400" in raw or b"ud800" in raw or b'5,"id":6' in raw
+                                 else -32700, raw[-30:])
+        self.p.send_bytes(head + b',"id":5}\n')
+        self.assertEqual(self.p.lines.pop(0), b'{"jsonrpc":"2.0","id":5,"error":{"code":-32600,'
+                         b'"message":"Invalid Request: nesting depth 34 exceeds the limit of '
+                         b'32"}}\n')
+        self.p.send_bytes(b' \t' + head + b' , "\\u0069d" : "x"}\t \n')
+        self.assertIn(b'"id":"x"', self.p.lines.pop(0))     # escapes in keys are read
 
     def test_invalid_requests_without_id(self):
         for raw in (b"1", b'"x"', b"null", b'{"id":null}', b'{"jsonrpc":"2.0"}',
@@ -3042,6 +3136,29 @@ class LiveCatalog(InProcTest):
         del p.lines[:]
         return [(m["method"], m.get("params")) for m in out]
 
+    def test_what_is_scoped_away_is_not_offered(self):
+        """A kind no grant admits is not advertised: not even its existence leaks."""
+        p = self.spawn("--resources", "", "--prompts", "")
+        r = p.initialize()["result"]
+        self.assertEqual(r["capabilities"], {"logging": {}, "tools": {"listChanged": False}})
+        q = self.spawn("--resources", "", "--prompts", "")
+        q.rev = MODERN
+        r = q.request(req_msg(1, "server/discover", modern=True))["result"]
+        self.assertEqual(r["capabilities"], {"logging": {}, "tools": {"listChanged": False}})
+        self.assertEqual(err_code(q.request(req_msg(2, "resources/list", modern=True))), -32601)
+        # Only a prompt without a completer is granted: no completions either.
+        p = self.spawn("--resources", "demo://readme", "--prompts", "", "--tools", "")
+        r = p.initialize()["result"]
+        self.assertEqual(r["capabilities"], {"logging": {}, "resources": {
+            "subscribe": False, "listChanged": False}})
+        # A live server offers what its grants may still admit.
+        p = self.spawn("--resources", "", server=live_server())
+        r = p.initialize()["result"]
+        self.assertEqual(r["capabilities"], {"logging": {}, "completions": {},
+                         "prompts": {"listChanged": True}, "tools": {"listChanged": True}})
+        p = self.spawn("--resources", "", "--prompts", "", server=live_server())
+        self.assertNotIn("completions", p.initialize()["result"]["capabilities"])
+
     def test_capabilities_say_what_can_change(self):
         p = self.spawn(server=live_server())
         r = p.initialize()["result"]
@@ -3431,6 +3548,7 @@ class Fuzzer:
         self.n = 0
         self.must_answer = set()      # json.dumps(id) of well-formed requests
         self.methods = {}             # json.dumps(id) -> method
+        self.codes = {}               # json.dumps(id) -> the error code its answer must have
 
     def valid(self):
         r = self.r
@@ -3554,6 +3672,44 @@ class Fuzzer:
             return b"[" * r.randint(30, 40) + b"]" * r.randint(30, 40)
         return b"   \t  "
 
+    def hostile(self):
+        """A line that carries ids it must never be answered with, or JSON we refuse.
+
+        The ids of the first kind are those of requests already answered (or
+        never sent): any answer carrying one is a foreign or a second answer.
+        """
+        r = self.r
+        old = [r.choice(sorted(self.must_answer)) if self.must_answer else '"never"'
+               for _ in range(2)]
+        deep = "[" * r.randint(33, 40) + "]" * 40
+        deep = deep[:deep.index("]")] + "]" * (deep.index("]"))
+        head = '{"jsonrpc":"2.0","method":%s' % r.choice([deep, '"ping"', '"tools/list"'])
+        kind = r.randrange(12)
+        if kind < 8:
+            line = r.choice([
+                '{"jsonrpc":"2.0","method":%s,"id":1e400}' % deep,
+                head + ',"id":%s}{"jsonrpc":"2.0","id":%s,"method":"ping"}' % tuple(old),
+                '{"jsonrpc":"2.0","method":%s,"id":%s,"id":%s}' % (deep, old[0], old[1]),
+                head + ',"id":%s} x' % old[0],
+                head + ',"id":%s' % old[0],
+                head[:-1] + ',"id":%s}' % old[0],
+                head + ',"id":%s,}' % old[0],
+                '{"jsonrpc":"2.0","id":%s,"result":%s}' % (old[0], deep),
+                '{"jsonrpc":"2.0","id":"\\ud800","method":%s}' % deep,
+            ]).encode()
+            if r.random() < 0.2:
+                line = line.replace(b',"id"', b',"x":"\xff","id"')   # and invalid UTF-8
+            return line
+        # Well-formed, refused: answered -32600 with a fresh id.
+        rid = self.new_id("ok", "ping")
+        key = json.dumps(rid)
+        self.must_answer.add(key)
+        self.codes[key] = -32600
+        bad = r.choice(['{"a":1,"a":2}', '{"a":"\\udc00"}', '{"\\ud83d":1}', "1e400",
+                        "-2E+999", "9" * 4301, deep])
+        return ('{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"add",'
+                '"arguments":{"a":1,"b":%s}}}' % (key, bad)).encode()
+
     def stream(self, count):
         """Return the session's bytes: a valid opening, then count fuzzed lines."""
         r = self.r
@@ -3590,8 +3746,10 @@ class Fuzzer:
                     line = json.dumps(msg).encode()
                 except ValueError:
                     continue
-            else:
+            elif roll < 0.93:
                 line = self.garbage()
+            else:
+                line = self.hostile()
             if r.random() < 0.05:
                 line += b"\r"
             out.append(line + b"\n")
@@ -3624,6 +3782,8 @@ def check_output(test, fuzzer, lines, rev):
                 test.assertEqual(answered[key], 1, "answered twice: %s" % key)
                 method = fuzzer.methods.get(key)
                 test.assertTrue(key in fuzzer.methods, "answer to an id never sent: %s" % key)
+                if key in fuzzer.codes:
+                    test.assertEqual(m["error"]["code"], fuzzer.codes[key], line[:300])
             else:
                 method = None
                 if "method" not in m:
@@ -3709,7 +3869,8 @@ class Adversarial(ScriptTest):
         for raw in (b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"\\udfff":1}}',
                     b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"x\\ud83d"}}'):
             p.send_bytes(raw + b"\n")
-            self.assertEqual(err_code(p.recv()), -32700)
+            r = p.recv()
+            self.assertEqual((err_code(r), r["id"]), (-32600, 1))
 
     def test_carriage_return_alone(self):
         p = self.spawn()
@@ -3731,12 +3892,33 @@ class Adversarial(ScriptTest):
         self.assertEqual(err_code(p.recv()), -32600)
         self.assertEqual(p.request({"jsonrpc": "2.0", "id": "after", "method": "ping"})["id"], "after")
 
-    def test_batch_of_ten_thousand_on_2025_03_26(self):
-        p = self.spawn()
+    def test_batch_limits_on_2025_03_26(self):
+        """Over 100 messages: refused whole; the answer array stays within the response limit."""
+        p = self.spawn("--max-response", "20000")
         p.initialize("2025-03-26")
-        p.send([{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(10000)])
+        p.send([{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(101)])
+        self.assertEqual(p.recv_line(), b'{"jsonrpc":"2.0","error":{"code":-32600,"message":'
+                         b'"Invalid Request: a batch of 101 messages exceeds the limit of 100"}}\n')
+        p.send([{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(100)])
         answers = json.loads(p.recv_line())
-        self.assertEqual(sorted(a["id"] for a in answers), list(range(10000)))
+        self.assertEqual([a["id"] for a in answers], list(range(100)))
+        # 20 listings of about 2,400 bytes each: those that fit go in, the rest are errors.
+        p.send([{"jsonrpc": "2.0", "id": i, "method": "tools/list"} for i in range(20)])
+        line = p.recv_line()
+        self.assertLessEqual(len(line) - 1, 20000)
+        answers = json.loads(line)
+        self.assertEqual([a["id"] for a in answers], list(range(20)))
+        fits = [a for a in answers if "result" in a]
+        self.assertTrue(6 <= len(fits) < 20, len(fits))
+        self.assertTrue(all("result" in a for a in answers[:6]))
+        for a in answers:
+            if "result" in a:
+                continue
+            self.assertEqual(a["error"]["code"], -32603)
+            self.assertEqual(a["error"]["data"]["limit"], 20000)
+            self.assertGreater(a["error"]["data"]["size"], 20000 - 20 * 150)
+        p.send([{"jsonrpc": "2.0", "id": "x" * 5000 + str(i), "method": "ping"} for i in range(4)])
+        self.assertIn(b"could not fit in a response of 20000 bytes", p.recv_line())
 
     def test_ten_thousand_unknown_cancellations(self):
         p = self.spawn()
