@@ -49,7 +49,8 @@ __version__ = "0.7.0"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
-    "Tool", "ToolError", "ToolResult", "Resource", "ResourceTemplate", "ResourceNotFound",
+    "Tool", "ToolError", "ToolResult", "Resource", "ResourceContents", "ResourceTemplate",
+    "ResourceNotFound",
     "Prompt", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
     "Field", "tool_from_function", "text", "image", "audio", "resource_link",
     "embedded_resource", "Client", "InProcessClient", "ClientError", "PendingRequest",
@@ -1319,7 +1320,6 @@ _REVISION_TABLE = {
     "elicitation_id": ("2025-11-25", MODERN_VERSION),  # elicitationId, .../elicitation/complete
     "sampling_tools": ("2025-11-25", None),          # tools in sampling/createMessage
     "cache_hints": (MODERN_VERSION, None),           # ttlMs and cacheScope on results
-    "any_output_schema": (MODERN_VERSION, None),     # outputSchema need not be an object
 }
 _FEATURES = {rev: frozenset(name for name, (since, until) in _REVISION_TABLE.items()
                             if since <= rev and (until is None or rev < until))
@@ -1898,6 +1898,8 @@ class Tool:
         if not isinstance(input_schema, dict) or input_schema.get("type") != "object":
             raise CatalogError("tool %r: inputSchema must be a JSON Schema object with "
                                "\"type\": \"object\" at its root" % name)
+        if output_schema is not None and not _object_rooted(output_schema):
+            output_schema = _wrapped_schema(output_schema)
         if not lazy:      # lazy=True: schemas known to be valid, compiled on first use
             self.input_validator = _compile_for("tool %r: input" % name, input_schema)
             self.output_validator = (None if output_schema is None
@@ -1917,8 +1919,6 @@ class Tool:
         self.meta = meta
         self.nullable = frozenset()    # optional parameters for which null means "absent"
         self.uses_context = True       # False: the handler ignores its ctx (it gets None)
-        # A legacy client gets structuredContent only where it must be an object.
-        self._object_output = output_schema is None or _object_rooted(output_schema)
 
     def __getattr__(self, attr):
         # Only reached for validators not yet compiled (lazy=True); then they are set.
@@ -1941,8 +1941,7 @@ class Tool:
         if self.description is not None:
             d["description"] = self.description
         d["inputSchema"] = self.input_schema
-        if self.output_schema is not None and "structured_content" in features and (
-                "any_output_schema" in features or _object_rooted(self.output_schema)):
+        if self.output_schema is not None and "structured_content" in features:
             d["outputSchema"] = self.output_schema
         if self.annotations is not None and "tool_annotations" in features:
             d["annotations"] = self.annotations
@@ -1988,6 +1987,24 @@ def _compile_for(owner, schema):
 
 def _object_rooted(schema):
     return isinstance(schema, dict) and schema.get("type") == "object"
+
+
+def _wrapped_schema(schema):
+    """The output schema of a result that is not an object: {"result": value}.
+
+    Structured content must be an object in 2025-06-18 and 2025-11-25, so a
+    list or a number is wrapped, in every revision alike; $defs and $schema
+    stay at the root, where references find them.
+    """
+    if not isinstance(schema, dict):
+        return schema            # not a schema: compiling it says so
+    inner = {k: v for k, v in schema.items() if k not in ("$defs", "$schema")}
+    out = {k: schema[k] for k in ("$schema",) if k in schema}
+    out.update({"type": "object", "properties": {"result": inner}, "required": ["result"],
+                "additionalProperties": False})
+    if "$defs" in schema:
+        out["$defs"] = schema["$defs"]
+    return out
 
 
 class ToolResult:
@@ -2110,11 +2127,19 @@ def _describe(obj, revision, first):
     return d
 
 
+class ResourceContents(list):
+    """Resource contents given explicitly: {"uri", "text" or "blob", "mimeType"?} objects.
+
+    A decorated resource function returns one to serve several contents (or a
+    blob already in base64); any other list it returns is JSON data.
+    """
+
+
 class Resource:
     """A fixed resource: a URI and a handler(uri, ctx) returning its contents.
 
     The handler returns a str (text), bytes (sent as a base64 blob), or a list of
-    contents objects ({"uri", "text" or "blob", "mimeType"?}).
+    contents objects ({"uri", "text" or "blob", "mimeType"?}), such as ResourceContents.
     """
 
     def __init__(self, uri, handler, *, name=None, title=None, description=None,
@@ -3569,14 +3594,20 @@ def _wrap_handler(fn, owner, allowed, convert=None):
     return call
 
 
-def _resource_value(value):
+def _resource_value(value, uri, mime_type):
+    """What a decorated resource function returned, as a Resource handler's value.
+
+    str and bytes are the contents; ResourceContents are contents as given;
+    anything else is JSON data, sent as application/json text (a list of
+    objects included: contents are never guessed from their shape).
+    """
     if value is None:
         raise _ResultInvalid("the resource handler returned None; return str, bytes or JSON "
                              "data, or raise ResourceNotFound")
-    if isinstance(value, (str, bytes, bytearray, list)) and not (
-            isinstance(value, list) and value and not isinstance(value[0], dict)):
+    if isinstance(value, (str, bytes, bytearray, ResourceContents)):
         return value
-    return _encoder.encode(_to_json(value))
+    return [{"uri": uri, "text": _encoder.encode(_to_json(value)),
+             "mimeType": mime_type or "application/json"}]
 
 
 def _decorator(register, fn):
@@ -3603,6 +3634,7 @@ class _Decorators:
             self.add(tool_from_function(f, name=name, title=title, description=description,
                                         annotations=annotations, icons=icons, timeout=timeout,
                                         meta=meta))
+            self._decorated[id(f)] = f     # add(f) again is then a no-op
             return f
         return _decorator(register, fn)
 
@@ -3617,12 +3649,13 @@ class _Decorators:
             owner = "resource %r" % uri
             call = _wrap_handler(f, owner, {"uri"})
             summary = _parse_docstring(f.__doc__)[0]
-            mime = mime_type
-            self.add(Resource(uri, lambda u, ctx: _resource_value(call({"uri": u}, ctx)),
+            self.add(Resource(uri, lambda u, ctx: _resource_value(call({"uri": u}, ctx), u,
+                                                                  mime_type),
                               name=name or f.__name__, title=title,
                               description=description if description is not None else summary,
-                              mime_type=mime, size=size, annotations=annotations, icons=icons,
-                              meta=meta, ttl_ms=ttl_ms, cache_scope=cache_scope))
+                              mime_type=mime_type, size=size, annotations=annotations,
+                              icons=icons, meta=meta, ttl_ms=ttl_ms, cache_scope=cache_scope))
+            self._decorated[id(f)] = f     # add(f) again is then a no-op
             return f
         return register
 
@@ -3651,7 +3684,7 @@ class _Decorators:
 
             def handler(uri, values, ctx):
                 try:
-                    return _resource_value(call(dict(values, uri=uri), ctx))
+                    return _resource_value(call(dict(values, uri=uri), ctx), uri, mime_type)
                 except (ValueError, _ConversionError):
                     raise ResourceNotFound(uri)
             self.add(ResourceTemplate(uri_template, handler, name=name or f.__name__,
@@ -3660,6 +3693,7 @@ class _Decorators:
                                       else summary, mime_type=mime_type,
                                       annotations=annotations, icons=icons, meta=meta,
                                       complete=complete, ttl_ms=ttl_ms, cache_scope=cache_scope))
+            self._decorated[id(f)] = f     # add(f) again is then a no-op
             return f
         return register
 
@@ -3695,6 +3729,7 @@ class _Decorators:
             self.add(Prompt(name or f.__name__, lambda args, ctx: call(args, ctx), title=title,
                             description=description if description is not None else summary,
                             arguments=arguments, icons=icons, meta=meta, complete=complete))
+            self._decorated[id(f)] = f     # add(f) again is then a no-op
             return f
         return _decorator(register, fn)
 
@@ -3880,17 +3915,19 @@ def _tool_result(tool, value, revision):
         content, is_error, checked, structured = None, False, False, value
     validator = tool.output_validator
     if structured is not _MISSING:
-        if validator is not None:
-            problems = validator.errors(structured)
-            if problems:
-                raise _ResultInvalid("structuredContent does not match outputSchema: "
-                                     + problems[0])
         if content is None:
             try:
                 content = [{"type": "text", "text": _encoder.encode(structured)}]
             except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as e:
                 raise _ResultInvalid(_not_json_problem(e))
             checked = True
+        if not isinstance(structured, dict):     # a list or a number: one shape, every era
+            structured = {"result": structured}
+        if validator is not None:
+            problems = validator.errors(structured)
+            if problems:
+                raise _ResultInvalid("structuredContent does not match outputSchema: "
+                                     + problems[0])
     elif validator is not None and not is_error:
         raise _ResultInvalid("the tool declares an outputSchema but returned no "
                              "structured content")
@@ -3903,33 +3940,72 @@ def _tool_result(tool, value, revision):
             content = [_down_level_block(b, revision) for b in content]
     if is_error:
         return {"content": content, "isError": True}
-    if structured is not _MISSING and ("any_output_schema" in features or (
-            "structured_content" in features and type(structured) is dict and
-            tool._object_output)):
+    if structured is not _MISSING and "structured_content" in features:
         return {"content": content, "structuredContent": structured}
     return {"content": content}
 
 
 def _format_traceback(exc):
-    """The traceback of exc as text, built without importing traceback.
+    """The traceback of exc as Python prints it: chained exceptions and source lines.
 
     A failure path must not depend on resources it may not get (an import can
-    fail when the process is out of file descriptors).
+    fail when the process is out of file descriptors): without the traceback
+    module, the same chain is written plainly, with the source lines that can
+    still be read.
     """
-    lines = ["Traceback (most recent call last):\n"]
-    tb = exc.__traceback__
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        lines.append('  File "%s", line %d, in %s\n' % (code.co_filename, tb.tb_lineno,
-                                                        code.co_name))
-        tb = tb.tb_next
     try:
-        detail = str(exc)
-    except Exception:   # noqa: BLE001 - a broken __str__ must not hide the incident
-        detail = "(the exception cannot be shown)"
-    lines.append("%s: %s\n" % (type(exc).__name__, detail) if detail else
-                 "%s\n" % type(exc).__name__)
+        import traceback
+        return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    except BaseException:   # noqa: B902 - an import, or the author's __str__, failed
+        return _plain_traceback(exc)
+
+
+def _plain_traceback(exc):
+    """What traceback.format_exception writes, without importing anything."""
+    chain, seen = [], set()
+    while exc is not None and id(exc) not in seen:     # the newest last, as Python prints
+        seen.add(id(exc))
+        cause, context = exc.__cause__, exc.__context__
+        link = None
+        if cause is not None:
+            link = "\nThe above exception was the direct cause of the following exception:\n\n"
+        elif context is not None and not exc.__suppress_context__:
+            link = "\nDuring handling of the above exception, another exception occurred:\n\n"
+        chain.append((exc, link))
+        exc = cause if cause is not None else context if link else None
+    lines, sources = [], {}
+    for exc, link in reversed(chain):
+        if link:
+            lines.append(link)
+        lines.append("Traceback (most recent call last):\n")
+        tb = exc.__traceback__
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            lines.append('  File "%s", line %d, in %s\n' % (code.co_filename, tb.tb_lineno,
+                                                            code.co_name))
+            source = _source_line(sources, code.co_filename, tb.tb_lineno)
+            if source:
+                lines.append("    %s\n" % source)
+            tb = tb.tb_next
+        try:
+            detail = str(exc)
+        except Exception:   # noqa: BLE001 - a broken __str__ must not hide the incident
+            detail = "(the exception cannot be shown)"
+        lines.append("%s: %s\n" % (type(exc).__name__, detail) if detail else
+                     "%s\n" % type(exc).__name__)
     return "".join(lines)
+
+
+def _source_line(sources, filename, number):
+    """Line number of a source file, stripped, or "" when it cannot be read."""
+    if filename not in sources:
+        try:
+            with open(filename, encoding="utf-8", errors="replace") as f:
+                sources[filename] = f.read().splitlines()
+        except (OSError, ValueError):
+            sources[filename] = ()
+    lines = sources[filename]
+    return lines[number - 1].strip() if 0 < number <= len(lines) else ""
 
 
 ###############################################################################
@@ -5511,6 +5587,10 @@ class _Option:
             if not isinstance(value, bool):
                 raise CatalogError("server: %s must be True or False" % self.name)
             return value
+        if kind == "key":
+            if value is not None and (not isinstance(value, bytes) or len(value) < 16):
+                raise CatalogError("server: %s must be at least 16 bytes" % self.name)
+            return value
         if kind == "int":
             if value is None and self.default is None:
                 return None
@@ -5580,6 +5660,13 @@ _OPTIONS = (
     _Option("error_details", False, "flag", "--error-details", None,
             "include the exception text in the result of a tool that fails",
             "off by default: an exception's text may hold secrets"),
+    # Options of the code, not of the command line (no flag):
+    _Option("live", False, "flag", None, None,
+            "the catalog may change while serving (clients are told)",
+            "a catalog that never changes is cached for an hour and offers no subscriptions"),
+    _Option("state_key", None, "key", None, None,
+            "the key that signs modern requestState (default: random per connection)",
+            "a fixed key lets several server processes accept each other's states"),
 )
 _OPTION_BY_NAME = {o.name: o for o in _OPTIONS}
 
@@ -5604,28 +5691,24 @@ class Server(_Decorators):
 
     def __init__(self, name, version, *, title=None, description=None, instructions=None,
                  website_url=None, icons=None, tools=(), resources=(), templates=(),
-                 prompts=(), state_key=None, live=False, lifespan=None, **options):
+                 prompts=(), lifespan=None, **options):
         if not isinstance(name, str) or not name or not isinstance(version, str) or not version:
             raise CatalogError("server: name and version must be non-empty strings")
-        if state_key is not None and (not isinstance(state_key, bytes) or len(state_key) < 16):
-            raise CatalogError("server: state_key must be at least 16 bytes")
         if lifespan is not None and not callable(lifespan):
             raise CatalogError("server: lifespan must be a function (a context manager or "
                                "generator function taking the server)")
-        self.state_key = state_key
         self.name, self.version = name, version
         self.title, self.description = title, description
         self.instructions = instructions
         self.website_url, self.icons = website_url, icons
-        self.live = bool(live)
         self.lifespan = lifespan
         self.state = None
         self.tools, self.resources, self.templates, self.prompts = {}, {}, {}, {}
         self.catalog = None            # what is offered now, once serving (a _Catalog)
+        self._decorated = {}           # id -> each function the decorators registered
         self._frozen = False
         self._lock = threading.RLock()     # orders catalog changes
         self._connections = []
-        self._lifespan_exit = None
         for o in _OPTIONS:
             setattr(self, o.name, o.default)
         self.configure(**options)
@@ -5633,8 +5716,9 @@ class Server(_Decorators):
 
     def configure(self, **options):
         """Set options (the keyword arguments of the constructor) before serving."""
-        if self._frozen:
-            raise CatalogError("server %r: options cannot change once it serves" % self.name)
+        if self._frozen and options:
+            raise CatalogError("server %r: %s cannot change once it serves (connections "
+                               "already follow them)" % (self.name, ", ".join(sorted(options))))
         unknown = sorted(set(options) - set(_OPTION_BY_NAME))
         if unknown:
             raise CatalogError("server: unknown option(s): %s (known: %s)" % (
@@ -5648,12 +5732,16 @@ class Server(_Decorators):
 
         A live server accepts them at any time, from any thread; its clients
         are told that the list changed. replace=True replaces an entry of the
-        same name (or URI) instead of refusing it.
+        same name (or URI) instead of refusing it. A function that a decorator
+        registered (server.tool(fn), ...) is added already: adding it again
+        does nothing.
         """
         with self._lock:
             self._check_change("added")
             kinds, seen, placed = set(), set(), []
             for e in entries:
+                if self._decorated.get(id(e)) is e:
+                    continue                    # registered by a decorator already
                 for kind, cls, noun, key in _KINDS:
                     if isinstance(e, cls):
                         k, table = getattr(e, key), getattr(self, kind)
@@ -5665,7 +5753,10 @@ class Server(_Decorators):
                         break
                 else:
                     raise CatalogError("server: %r is not a Tool, Resource, ResourceTemplate "
-                                       "or Prompt" % (e,))
+                                       "or Prompt%s" % (e, "; register a function with "
+                                                        "server.tool(fn) (or resource, "
+                                                        "resource_template, prompt)"
+                                                        if callable(e) else ""))
             for table, k, e in placed:         # all checked: none is added alone
                 table[k] = e
             self._changed(kinds, entries)
@@ -5797,7 +5888,7 @@ class Server(_Decorators):
                 yield "tool %r: names over 64 characters are refused by some clients" % t.name
 
     def connection(self, emit=None, *, lock=None, clock=None, wall_clock=None, random=None,
-                   report=None, context=None, schedule=None):
+                   report=None, context=None, schedule=None, lifespan=None):
         """Return a new sans-IO Connection to this server (freezing it).
 
         The keywords replace what the connection takes from the world: a lock
@@ -5805,7 +5896,9 @@ class Server(_Decorators):
         (Unix time), random(n) (n random bytes), report(line, detail) for
         diagnostics, context(call) making a handler's Context, and
         schedule(fn) running fn soon (change notifications are coalesced until
-        then; by default fn runs at once). Close it with conn.close().
+        then; by default fn runs at once), and lifespan, the handle of this
+        serve's lifespan (from enter_lifespan()) whose state handlers see as
+        ctx.state (default: server.state). Close it with conn.close().
         """
         self.freeze(report)
         if wall_clock is None:
@@ -5815,6 +5908,7 @@ class Server(_Decorators):
                           wall_clock=wall_clock, random=random or os.urandom,
                           report=report or _report, context=context or Context,
                           schedule=schedule)
+        conn.state = self.state if lifespan is None else lifespan.state
         with self._lock:
             self._connections.append(conn)
         return conn
@@ -5825,36 +5919,15 @@ class Server(_Decorators):
                 self._connections.remove(conn)
 
     def enter_lifespan(self):
-        """Run the lifespan's setup once; its value becomes server.state (and ctx.state)."""
-        if self.lifespan is None or self._lifespan_exit is not None:
-            return self.state
-        made = self.lifespan(self)
-        if hasattr(made, "__aenter__") or hasattr(made, "__anext__"):
-            made = _SyncLifespan(made)             # async: run on a loop of its own
-        if hasattr(made, "__enter__") and hasattr(made, "__exit__"):
-            self.state = made.__enter__()
-            self._lifespan_exit = lambda: made.__exit__(None, None, None)
-        elif hasattr(made, "__next__"):            # a generator function: setup, yield, teardown
-            self.state = next(made)
+        """Start one serve's lifespan: run its setup; return a handle (.state, .close()).
 
-            def finish():
-                try:
-                    next(made)
-                except StopIteration:
-                    return
-                raise RuntimeError("the lifespan generator yielded twice")
-            self._lifespan_exit = finish
-        else:
-            raise CatalogError("server %r: lifespan must return a context manager or be a "
-                               "generator function" % self.name)
-        return self.state
-
-    def exit_lifespan(self):
-        """Run the lifespan's teardown once (after enter_lifespan)."""
-        with self._lock:
-            finish, self._lifespan_exit = self._lifespan_exit, (lambda: None)
-        if finish is not None:
-            finish()
+        Every serve (each run(), each InProcessClient) enters the lifespan
+        afresh and exits it at its end, so two serves never share torn-down
+        state; server.state is the state of the serve that started last.
+        """
+        lifespan = _Lifespan(self)
+        self.state = lifespan.state
+        return lifespan
 
     def run(self, argv=None, *, own_options=None):
         """Serve on stdin/stdout until EOF and return the exit status.
@@ -5916,6 +5989,40 @@ class Server(_Decorators):
         if "tools" in offered:
             caps["tools"] = {"listChanged": live}
         return caps
+
+
+class _Lifespan:
+    """One serve's lifespan: setup when made, teardown once at close()."""
+
+    def __init__(self, server):
+        self.state, self._finish = None, None
+        if server.lifespan is None:
+            return
+        made = server.lifespan(server)
+        if hasattr(made, "__aenter__") or hasattr(made, "__anext__"):
+            made = _SyncLifespan(made)             # async: run on a loop of its own
+        if hasattr(made, "__enter__") and hasattr(made, "__exit__"):
+            self.state = made.__enter__()
+            self._finish = lambda: made.__exit__(None, None, None)
+        elif hasattr(made, "__next__"):            # a generator function: setup, yield, teardown
+            self.state = next(made)
+
+            def finish():
+                try:
+                    next(made)
+                except StopIteration:
+                    return
+                raise RuntimeError("the lifespan generator yielded twice")
+            self._finish = finish
+        else:
+            raise CatalogError("server %r: lifespan must return a context manager or be a "
+                               "generator function" % server.name)
+
+    def close(self):
+        """Run the teardown, once whoever calls (end of input, a signal, a test)."""
+        finish, self._finish = self._finish, None     # one bytecode swap: no lock needed
+        if finish is not None:
+            finish()
 
 
 class _SyncLifespan:
@@ -6058,6 +6165,8 @@ def _usage(prog, about, own_options=None):
     if own_options:
         lines.extend(own_options)
     for o in _OPTIONS:
+        if o.flag is None:
+            continue
         head = "  %s %s" % (o.flag, o.metavar) if o.metavar else "  " + o.flag
         default = "" if o.default in (None, False) else " (default %s)" % (
             "%g" % o.default if isinstance(o.default, float) else o.default)
@@ -6083,7 +6192,7 @@ def _parse_options(args, usage, version_line):
     """Parse the serving options; return a dict, or an exit status after --help/--version."""
     args = list(args)
     options = {}
-    flags = {o.flag: o for o in _OPTIONS}
+    flags = {o.flag: o for o in _OPTIONS if o.flag is not None}
     while args:
         a = args.pop(0)
         if a in ("-h", "--help"):
@@ -6184,8 +6293,8 @@ class Context:
 
     @property
     def state(self):
-        """What the server's lifespan setup made (server.state), or None."""
-        return self._call.conn.server.state
+        """What this serve's lifespan setup made, or None."""
+        return self._call.conn.state
 
     def read_resource(self, uri):
         """Return what resources/read of uri would (a dict with "contents"), without a round trip.
@@ -6463,8 +6572,7 @@ class _Runtime:
         self.server = server
         self.in_fd = in_fd
         self.writer = _Writer(out_fd)
-        self.conn = server.connection(self.writer.write, lock=threading.Lock(),
-                                      schedule=self._soon)
+        self.conn = self.lifespan = None           # open() makes them
         self.items = collections.deque()
         self.backlog = collections.deque()
         self.lock = threading.Lock()
@@ -6488,6 +6596,12 @@ class _Runtime:
         self.exit_code = 0
         self._thread = threading.Thread
         self._now = _monotonic
+
+    def open(self, lifespan):
+        """Make the connection of this serve, whose handlers see lifespan.state."""
+        self.lifespan = lifespan
+        self.conn = self.server.connection(self.writer.write, lock=threading.Lock(),
+                                           schedule=self._soon, lifespan=lifespan)
 
     def start(self):
         self._thread(target=self._lead, args=(0,), name="mcp-leader", daemon=True).start()
@@ -6869,7 +6983,7 @@ def _teardown(seconds):
     def run():
         for runtime in _SERVING:
             try:
-                runtime.server.exit_lifespan()
+                runtime.lifespan.close()
             except BaseException as e:   # noqa: B902 - reported; the exit status stays
                 _report("lifespan teardown failed: %s" % type(e).__name__, _format_traceback(e))
     if seconds is None:
@@ -6914,7 +7028,6 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
     except ImportError:             # an interpreter without it
         import signal
     runtime = _Runtime(server, in_fd, out_fd)
-    _SERVING.append(runtime)
     if threading.current_thread() is threading.main_thread():
         for sig in ("SIGTERM", "SIGINT"):
             if hasattr(signal, sig):
@@ -6926,12 +7039,13 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
                   % (server.name, server.version, " ".join([os.path.basename(sys.executable)]
                                                            + sys.argv[:1])))
     try:
-        server.enter_lifespan()
+        runtime.open(server.enter_lifespan())
     except BaseException as e:   # noqa: B902 - a clear message, exit 1, nothing on stdout
         _report("lifespan setup failed: %s: %s" % (type(e).__name__, _short_text(e)),
                 _format_traceback(e))
         _drain()
         return 1
+    _SERVING.append(runtime)
     runtime.start()
     while not runtime.finished.wait(_SIGNAL_POLL):
         pass
@@ -7419,8 +7533,9 @@ class InProcessClient(Client):
         self._conn = None
 
     def start(self):
-        self.server.enter_lifespan()
-        self._conn = self.server.connection(self._deliver, report=self._diagnose)
+        self._lifespan = self.server.enter_lifespan()
+        self._conn = self.server.connection(self._deliver, report=self._diagnose,
+                                            lifespan=self._lifespan)
 
     def _diagnose(self, line, detail=None):
         self.diagnostics.append(line + ("\n" + detail if detail else ""))
@@ -7448,7 +7563,7 @@ class InProcessClient(Client):
             return None
         for line in conn.close():
             self._deliver(line)
-        self.server.exit_lifespan()
+        self._lifespan.close()
         return 0
 
 
@@ -7800,15 +7915,37 @@ def _print_result(client, result, as_json):
         for block in _blocks(result):
             w(block + "\n")
         structured = result.get("structuredContent")
-        if structured is not None:
-            shown = json.dumps(structured, indent=2, ensure_ascii=False)
-            texts = [b.get("text") for b in result.get("content") or [] if isinstance(b, dict)]
-            if texts != [json.dumps(structured, separators=(",", ":"), ensure_ascii=False)]:
-                w("structured content:\n%s\n" % shown)
+        texts = [b.get("text") for b in result.get("content") or []
+                 if isinstance(b, dict) and b.get("type") == "text"]
+        if structured is not None and _says_more(structured, texts):
+            w("structured content:\n%s\n" % json.dumps(structured, indent=2,
+                                                         ensure_ascii=False))
     if result.get("isError"):
         _show_stderr(client)
         return 1
     return 0
+
+
+def _says_more(structured, texts):
+    """Return False when the text blocks already say what structured content does, by value.
+
+    Servers write the same value as compact or pretty JSON, or wrap the text in
+    a one-member object ({"content": text}, {"result": value}).
+    """
+    values = [structured]
+    if isinstance(structured, dict) and len(structured) == 1:
+        values.append(next(iter(structured.values())))
+    joined = "\n".join(t for t in texts if isinstance(t, str))
+    for text in texts + [joined]:
+        if not isinstance(text, str):
+            continue
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            parsed = _MISSING
+        if any(v == text or v == parsed and type(v) is type(parsed) for v in values):
+            return False
+    return True
 
 
 def _blocks(result):

@@ -2364,6 +2364,92 @@ class InProcess(unittest.TestCase):
             self.assertEqual(c.call_tool("answer")["content"][0]["text"], "42")
         self.assertEqual(events, ["setup", "teardown"])
 
+    def test_adding_a_decorated_function_while_serving(self):
+        """server.tool(fn) adds while serving; add() of what it registered does nothing more."""
+        server = mcp_stdio.Server("s", "1", live=True)
+        with mcp_stdio.InProcessClient(server) as c:
+            def late(x: int) -> int:
+                """Added while serving."""
+                return x + 1
+            self.assertIs(server.add(server.tool(late)), None)
+            self.assertEqual([t["name"] for t in c.list_tools()], ["late"])
+            self.assertEqual(c.call_tool("late", {"x": 1})["content"][0]["text"], "2")
+            server.add(late)                       # again: nothing happens
+            self.assertEqual(len(server.tools), 1)
+            with self.assertRaisesRegex(mcp_stdio.CatalogError, r"register a function with "
+                                        r"server\.tool\(fn\)"):
+                server.add(lambda: 1)
+
+    def test_a_resource_may_return_any_json_value(self):
+        """Lists of objects are JSON data, not contents: contents are marked ResourceContents."""
+        server = mcp_stdio.Server("s", "1")
+
+        @server.resource("data://rows")
+        def rows():
+            """Rows."""
+            return [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]
+
+        @server.resource("data://answer", mime_type="text/x-number")
+        def answer():
+            """The answer."""
+            return 42
+
+        @server.resource("data://two")
+        def two():
+            """Two contents."""
+            return mcp_stdio.ResourceContents([{"uri": "data://two#1", "text": "one"},
+                                               {"uri": "data://two#2", "blob": "AAE="}])
+
+        @server.resource_template("data://row/{n}")
+        def row(n: int):
+            """One row."""
+            return [{"uri": "x", "text": "looks like contents"}][:n]
+        with mcp_stdio.InProcessClient(server) as c:
+            self.assertEqual(c.read_resource("data://rows")["contents"], [{
+                "uri": "data://rows", "text": '[{"id":1,"name":"a"},{"id":2,"name":"b"}]',
+                "mimeType": "application/json"}])
+            self.assertEqual(c.read_resource("data://answer")["contents"], [{
+                "uri": "data://answer", "text": "42", "mimeType": "text/x-number"}])
+            self.assertEqual(c.read_resource("data://two")["contents"], [
+                {"uri": "data://two#1", "text": "one"}, {"uri": "data://two#2", "blob": "AAE="}])
+            self.assertEqual(c.read_resource("data://row/1")["contents"], [{
+                "uri": "data://row/1", "text": '[{"uri":"x","text":"looks like contents"}]',
+                "mimeType": "application/json"}])
+            self.assertEqual(c.read_resource("data://row/0")["contents"][0]["text"], "[]")
+
+    def test_each_serve_enters_the_lifespan_afresh(self):
+        """The README's testing pattern: a client per test, each with its own setup and teardown."""
+        import sqlite3
+        events = []
+
+        @contextlib.contextmanager
+        def lifespan(server):
+            db = sqlite3.connect(":memory:", check_same_thread=False)
+            db.execute("create table t (x)")
+            events.append("setup")
+            yield {"db": db}
+            db.close()
+            events.append("teardown")
+        server = mcp_stdio.Server("s", "1", lifespan=lifespan)
+
+        @server.tool
+        def count(ctx: mcp_stdio.Context) -> str:
+            """Add a row and count the rows of this serve's database."""
+            ctx.state["db"].execute("insert into t values (1)")
+            return str(ctx.state["db"].execute("select count(*) from t").fetchone()[0])
+        for _ in range(2):              # each test of a suite: a fresh database
+            with mcp_stdio.InProcessClient(server) as c:
+                self.assertEqual(c.call_tool("count")["content"][0]["text"], "1")
+                self.assertEqual(c.call_tool("count")["content"][0]["text"], "2")
+        self.assertEqual(events, ["setup", "teardown"] * 2)
+        with mcp_stdio.InProcessClient(server) as a, mcp_stdio.InProcessClient(server) as b:
+            self.assertEqual(a.call_tool("count")["content"][0]["text"], "1")
+            self.assertEqual(a.call_tool("count")["content"][0]["text"], "2")
+            self.assertEqual(b.call_tool("count")["content"][0]["text"], "1")   # its own state
+            self.assertIs(server.state, b._lifespan.state)     # the serve that started last
+        self.assertEqual(events, ["setup", "teardown"] * 2 + ["setup", "setup", "teardown",
+                                                             "teardown"])
+
     def test_async_lifespans(self):
         import asyncio
         events = []
@@ -2389,6 +2475,23 @@ class InProcess(unittest.TestCase):
 
 
 class Registration(unittest.TestCase):
+
+    def test_every_option_is_in_the_table(self):
+        """configure() takes what the constructor takes, state_key and live included."""
+        server = mcp_stdio.Server("s", "1")
+        server.configure(state_key=b"k" * 16, live=True, workers=2)
+        self.assertEqual((server.state_key, server.live, server.workers), (b"k" * 16, True, 2))
+        with self.assertRaisesRegex(mcp_stdio.CatalogError, "state_key must be at least 16"):
+            server.configure(state_key=b"short")
+        with self.assertRaisesRegex(mcp_stdio.CatalogError, "live must be True or False"):
+            mcp_stdio.Server("s", "1", live=1)
+        self.assertEqual(mcp_stdio.Server("s", "1", state_key=b"x" * 20).state_key, b"x" * 20)
+        server.connection()
+        server.configure()                          # nothing to change: fine
+        with self.assertRaisesRegex(mcp_stdio.CatalogError, r"'s': live, workers cannot "
+                                    r"change once it serves"):
+            server.configure(workers=3, live=False)
+        self.assertNotIn("state_key", mcp_stdio._usage("p", "about"))   # not a command-line flag
 
     def test_bad_definitions(self):
         ok = lambda a, c: "x"  # noqa: E731
@@ -2528,7 +2631,7 @@ class Structure(unittest.TestCase):
         usage = out.getvalue()
         self.assertIn("Serve s 1 as an MCP server", usage)
         for o in mcp_stdio._OPTIONS:
-            self.assertIn(o.flag, usage)
+            self.assertTrue(o.flag is None or o.flag in usage, o.name)
         self.assertEqual(len(names), len(set(names)))
 
     def test_bad_arguments_are_refused_before_serving(self):
@@ -2617,6 +2720,37 @@ class Engine(unittest.TestCase):
         self.feed(conn, call_msg(2, "lookup"))[0].run()
         self.assertIn("failed: KeyError: secret (incident",
                       json.loads(self.out.pop())["result"]["content"][0]["text"])
+
+    def test_incidents_keep_the_cause_and_the_source(self):
+        """The log shows what Python would: the chain and source lines, with or without imports."""
+        def load(a, ctx):
+            try:
+                open(os.path.join(os.sep, "nonexistent", "config.toml"))
+            except FileNotFoundError as e:
+                raise RuntimeError("config unavailable") from e
+        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("load", load)])
+        conn = self.connect(server)
+        self.feed(conn, init_msg())
+        details = []
+        for blocked in (False, True):       # True: the traceback module cannot be imported
+            saved = sys.modules.get("traceback")
+            if blocked:
+                sys.modules["traceback"] = None
+            try:
+                self.feed(conn, call_msg(2 + blocked, "load"))[0].run()
+            finally:
+                if blocked:
+                    sys.modules["traceback"] = saved
+            details.append(self.reports[-1][1])
+        for detail in details:
+            self.assertIn("config.toml'\n\nThe above exception was the direct cause of the "
+                          "following exception:\n\nTraceback (most recent call last):\n", detail)
+            self.assertIn('    raise RuntimeError("config unavailable") from e\n', detail)
+            self.assertIn("    open(os.path.join(os.sep, \"nonexistent\", \"config.toml\"))",
+                          detail)
+            self.assertTrue(detail.startswith("Traceback (most recent call last):\n"), detail)
+            self.assertTrue(detail.endswith("RuntimeError: config unavailable\n"), detail)
+        self.assertEqual(*(re.sub(r"\n +[~^]+\n", "\n", d) for d in details))
 
     def test_request_states_expire_on_the_injected_wall_clock(self):
         conn = self.connect()
@@ -4250,7 +4384,11 @@ class Tree:
 
 
 def call_tool(server, name, args, modern=True):
+    """Call a tool on a new connection: modern, or legacy after initialize (2025-11-25)."""
     conn = connect(server)
+    if not modern:
+        conn.receive_line(json.dumps(init_msg(0)).encode())
+        conn.receive_line(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
     out = conn.receive_line(json.dumps(req_msg(1, "tools/call", {"name": name, "arguments": args},
                                                modern)).encode())
     if isinstance(out[0], mcp_stdio.Call):
@@ -4716,7 +4854,12 @@ class SchemasFromHints(unittest.TestCase):
         self.assertEqual(res["content"], [{"type": "text", "text": '{"x":1.5,"y":0.0}'}])
         self.assertEqual(server.tools["as_dataclass"].output_schema["required"], ["x"])
         self.assertEqual(r("as_typeddict")["result"]["structuredContent"], {"isbn": "1"})
-        self.assertEqual(r("as_list")["result"]["structuredContent"], [1, 2])
+        res = r("as_list")["result"]       # not an object: wrapped, the text the plain value
+        self.assertEqual((res["structuredContent"], res["content"]),
+                         ({"result": [1, 2]}, [{"type": "text", "text": "[1,2]"}]))
+        self.assertEqual(server.tools["as_list"].output_schema, {
+            "type": "object", "properties": {"result": {"type": "array", "items": {
+                "type": "integer"}}}, "required": ["result"], "additionalProperties": False})
         self.assertEqual(r("as_image")["result"]["content"],
                          [{"type": "image", "data": "iVBORw==", "mimeType": "image/png"}])
         self.assertEqual([b["type"] for b in r("as_mixed")["result"]["content"]],
@@ -4729,8 +4872,28 @@ class SchemasFromHints(unittest.TestCase):
         self.assertEqual(r("as_bytes")["result"]["isError"], True)
         self.assertIn("returned an invalid result: it is bytes: wrap them with mcp_stdio.image()",
                       r("as_bytes")["result"]["content"][0]["text"])
-        self.assertNotIn("structuredContent", call_tool(server, "as_list", {}, modern=False)
-                         .get("result", {}))
+        # The same shape in every revision that has structured output.
+        self.assertEqual(call_tool(server, "as_list", {}, modern=False)["result"]
+                         ["structuredContent"], {"result": [1, 2]})
+        for rev in ("2025-06-18", "2025-11-25", MODERN):
+            with self.subTest(rev=rev):
+                p = InProc(self, server=server)
+                listed = {t["name"]: t for t in p.open(rev) and p.request(
+                    req_msg(1, "tools/list", modern=True))["result"]["tools"] or p.request(
+                    req_msg(1, "tools/list"))["result"]["tools"]}
+                self.assertEqual(listed["as_list"]["outputSchema"],
+                                 server.tools["as_list"].output_schema)
+        number = mcp_stdio.Server("n", "1", tools=[
+            mcp_stdio.Tool("n", lambda a, ctx: 42),
+            mcp_stdio.Tool("s", lambda a, ctx: [1], output_schema={
+                "$defs": {"i": {"type": "integer"}}, "type": "array",
+                "items": {"$ref": "#/$defs/i"}})])
+        for modern in (False, True):
+            self.assertEqual(call_tool(number, "n", {}, modern=modern)["result"]
+                             ["structuredContent"], {"result": 42})
+            self.assertEqual(call_tool(number, "s", {}, modern=modern)["result"]
+                             ["structuredContent"], {"result": [1]})
+        self.assertEqual(number.tools["s"].output_schema["$defs"], {"i": {"type": "integer"}})
 
     def test_resources_templates_and_prompts(self):
         server = mcp_stdio.Server("s", "1")
@@ -5106,6 +5269,33 @@ class ClientCommandLine(unittest.TestCase):
         return subprocess.run(SERVE + list(args), capture_output=True, cwd=HERE,
                               timeout=60, stdin=subprocess.DEVNULL)
 
+    def printed(self, result):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            mcp_stdio._print_result(None, result, False)
+        return out.getvalue()
+
+    def test_structured_content_is_shown_once(self):
+        """Shown again only when it says more than the text, compared by value."""
+        value = {"time": "10:00", "zone": ["UTC", 1]}
+        for text in (json.dumps(value, separators=(",", ":")), json.dumps(value, indent=2),
+                     json.dumps(value)):
+            with self.subTest(text=text):
+                self.assertEqual(self.printed({"content": [{"type": "text", "text": text}],
+                                               "structuredContent": value}), text + "\n")
+        # The filesystem server's form: the text, wrapped in a one-member object.
+        self.assertEqual(self.printed({"content": [{"type": "text", "text": "a\nb"}],
+                                       "structuredContent": {"content": "a\nb"}}), "a\nb\n")
+        self.assertEqual(self.printed({"content": [{"type": "text", "text": "[1, 2]"}],
+                                       "structuredContent": {"result": [1, 2]}}), "[1, 2]\n")
+        # More than the text: shown.
+        out = self.printed({"content": [{"type": "text", "text": "2 files"}],
+                            "structuredContent": {"files": ["a", "b"]}})
+        self.assertIn("structured content:\n{\n  \"files\"", out)
+        out = self.printed({"content": [{"type": "text", "text": "1"}],
+                            "structuredContent": {"result": True}})
+        self.assertIn("structured content:", out)
+
     def test_inspect(self):
         r = self.run_cli("inspect", "--", *SERVE)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -5123,8 +5313,7 @@ class ClientCommandLine(unittest.TestCase):
 
     def test_call(self):
         r = self.run_cli("call", "echo", '{"text": "hello"}', "--", *SERVE)
-        self.assertEqual((r.returncode, r.stdout),
-                         (0, b'hello\nstructured content:\n{\n  "text": "hello"\n}\n'))
+        self.assertEqual((r.returncode, r.stdout), (0, b"hello\n"))     # says nothing more
         r = self.run_cli("call", "add", "a=1", "b=2.5", "--", *SERVE)    # typed from the schema
         self.assertEqual((r.returncode, r.stdout), (0, b'{"sum":3.5}\n'))
         schema = {"properties": {"a": {"type": "number"}, "s": {"type": "string"},
