@@ -53,7 +53,8 @@ __all__ = [
     "ResourceNotFound",
     "Prompt", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
     "Field", "tool_from_function", "text", "image", "audio", "resource_link",
-    "embedded_resource", "Client", "InProcessClient", "ClientError", "PendingRequest",
+    "embedded_resource", "Client", "InProcessClient", "ClientError", "ServerError",
+    "PendingRequest",
     "ElicitResult", "SampleResult", "Question", "Form", "OpenURL", "Sample", "Roots", "Content",
     "encode_message", "decode_message", "LineSplitter", "serve_stdio", "main",
 ]
@@ -4272,6 +4273,23 @@ def _questions_missing(call, questions):
                                  call.client_capabilities or {}, call.revision)
 
 
+def _why_missing(missing, call):
+    """Why a client cannot be asked: it lacks capabilities, or its revision predates them."""
+    declared = call.client_capabilities or {}
+    too_old = {}
+    for top, subs in missing.items():
+        for sub in list(subs) or [""]:
+            name = top + "." + sub if sub else top
+            feature = _CAPABILITY_FEATURES.get(name)
+            if isinstance(declared.get(top), dict) and (not sub or sub in declared[top]) and \
+                    feature is not None and not _has(call.revision, feature):
+                too_old[name] = _REVISION_TABLE[feature][0]
+    if too_old:
+        return "protocol %s has no %s (it needs %s or later)" % (
+            call.revision, " and ".join(sorted(too_old)), max(too_old.values()))
+    return "the client does not support %s" % _capability_names(missing)
+
+
 def _capability_names(caps):
     """ "roots, sampling and elicitation.url": the names in a ClientCapabilities object."""
     names = [top + "." + sub if sub else top
@@ -4384,6 +4402,57 @@ _MAX_COMPLETIONS = 100
 # A requestState is honoured this long after it was made (seconds): long enough
 # for a person to answer a question, short enough that a leaked one goes stale.
 _STATE_TTL = 600
+
+
+class _StateSigner:
+    """Signs and verifies a connection's modern requestState (HMAC-SHA256).
+
+    One key per connection, made on first use unless the server has one (a
+    restart voids old states); made under the lock, since two handlers asking
+    at once must sign with the same key.
+    """
+
+    def __init__(self, key, random, wall_clock, lock):
+        self._key, self._random, self._wall, self._lock = key, random, wall_clock, lock
+
+    def key(self):
+        if self._key is None:
+            with self._lock:
+                if self._key is None:
+                    self._key = self._random(32)
+        return self._key
+
+    def sign(self, binding, answers):
+        """The requestState carrying answers, bound to binding (a _binding_digest)."""
+        import hmac
+        import hashlib
+        payload = {"b": binding, "a": answers, "e": int(self._wall()) + _STATE_TTL}
+        body = _b64(json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+                    .encode("utf-8"))
+        mac = hmac.new(self.key(), body.encode("ascii"), hashlib.sha256).digest()
+        return body + "." + _b64(mac)
+
+    def verify(self, binding, state):
+        """Return the answers a requestState carries, or raise -32602."""
+        import hmac
+        import hashlib
+        bad = ProtocolError(INVALID_PARAMS, "Invalid params: requestState is invalid, expired "
+                            "or made for another request; send the original request again "
+                            "without requestState")
+        if len(state) > 1 << 20 or state.count(".") != 1:
+            raise bad
+        body, mac = state.split(".")
+        want = hmac.new(self.key(), body.encode("ascii", "replace"), hashlib.sha256).digest()
+        try:
+            if not hmac.compare_digest(_unb64(mac), want):
+                raise bad
+            payload = json.loads(_unb64(body))
+        except (ValueError, TypeError):
+            raise bad
+        if payload.get("b") != binding or payload.get("e", 0) < self._wall() or \
+                type(payload.get("a")) is not dict:
+            raise bad
+        return payload["a"]
 
 
 class Call:
@@ -4548,12 +4617,12 @@ class Connection:
     """
 
     def __init__(self, server, emit=None, *, clock, wall_clock, random, report, context,
-                 lock=None, schedule=None):
+                 lock=None, schedule=None, state=None):
         self.server = server
         self.outbox = []
         self.emit = emit if emit is not None else self.outbox.append
         self._lock = lock if lock is not None else _NoLock()
-        self._clock, self._wall, self._random = clock, wall_clock, random
+        self._clock, self._random = clock, random
         self._report, self._context = report, context
         self._schedule = schedule
         self._pending = set()       # change notifications not yet sent: ("list", kind) or ("updated", uri)
@@ -4563,12 +4632,13 @@ class Connection:
         self.initialized = False
         self.client_capabilities = None
         self.client_info = None
+        self.state = state          # what this serve's lifespan setup made (ctx.state)
         self.log_level = None
         self.inflight = {}
         self.listens = {}
         self._questions = {}
         self._question_seq = 0
-        self._state_key = server.state_key
+        self._signer = _StateSigner(server.state_key, random, wall_clock, self._lock)
         self.splitter = LineSplitter(server.max_line)
         self._method_chars = server.max_method // 4    # a name this short always fits
         self._max_params, self._max_response = server.max_params, server.max_response
@@ -5019,8 +5089,8 @@ class Connection:
         """
         missing = _questions_missing(call, questions)
         if missing:
-            raise ToolError("This %s needs to ask the client, but the client does not support "
-                            "%s." % (call.kind or "request", _capability_names(missing)))
+            raise ToolError("This %s needs to ask the client, but %s." % (
+                call.kind or "request", _why_missing(missing, call)))
         for key in questions:
             self._note_question(call, key)
         requests = [(key, q.method, q.params(call.revision, self._random))
@@ -5157,53 +5227,15 @@ class Connection:
         return self._error(req.id, code, "Resource not found", {"uri": uri})
 
     # -- modern request states ----------------------------------------------------
-    def _key(self):
-        # One key per connection, made on first use (a restart voids old states); under
-        # the lock, since two handlers asking at once must sign with the same key.
-        if self._state_key is None:
-            with self._lock:
-                if self._state_key is None:
-                    self._state_key = self._random(32)
-        return self._state_key
-
     def _input_required(self, req, requests):
         """The InputRequiredResult asking requests ({key: request}), with a signed state.
 
         The state carries the answers given so far to what the handler asked,
         so a retry need only answer this round.
         """
-        import hmac
-        import hashlib
         answers = {k: v for k, v in (req.answers or {}).items() if k in req.asked}
-        payload = {"b": _binding_digest(req.binding), "a": answers,
-                   "e": int(self._wall()) + _STATE_TTL}
-        body = _b64(json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-                    .encode("utf-8"))
-        mac = hmac.new(self._key(), body.encode("ascii"), hashlib.sha256).digest()
         return {"resultType": "input_required", "inputRequests": requests,
-                "requestState": body + "." + _b64(mac)}
-
-    def _verify_state(self, binding, state):
-        """Return the answers a requestState carries, or raise -32602."""
-        import hmac
-        import hashlib
-        bad = ProtocolError(INVALID_PARAMS, "Invalid params: requestState is invalid, expired "
-                            "or made for another request; send the original request again "
-                            "without requestState")
-        if len(state) > 1 << 20 or state.count(".") != 1:
-            raise bad
-        body, mac = state.split(".")
-        want = hmac.new(self._key(), body.encode("ascii", "replace"), hashlib.sha256).digest()
-        try:
-            if not hmac.compare_digest(_unb64(mac), want):
-                raise bad
-            payload = json.loads(_unb64(body))
-        except (ValueError, TypeError):
-            raise bad
-        if payload.get("b") != binding or payload.get("e", 0) < self._wall() or \
-                type(payload.get("a")) is not dict:
-            raise bad
-        return payload["a"]
+                "requestState": self._signer.sign(_binding_digest(req.binding), answers)}
 
     def _admit_round_trip(self, req, name, args):
         """Note what a modern request targets; verify a requestState and collect answers.
@@ -5224,7 +5256,8 @@ class Connection:
                                 "it was given, and inputResponses an object")
         # Answers without a state are taken as they come: they are the client's
         # word either way, and the handler checks each against its question.
-        answers = {} if state is None else self._verify_state(_binding_digest(req.binding), state)
+        answers = {} if state is None else self._signer.verify(_binding_digest(req.binding),
+                                                               state)
         answers.update(responses or {})
         req.answers = answers
 
@@ -5907,8 +5940,8 @@ class Server(_Decorators):
         conn = Connection(self, emit, lock=lock, clock=clock or _monotonic,
                           wall_clock=wall_clock, random=random or os.urandom,
                           report=report or _report, context=context or Context,
-                          schedule=schedule)
-        conn.state = self.state if lifespan is None else lifespan.state
+                          schedule=schedule,
+                          state=self.state if lifespan is None else lifespan.state)
         with self._lock:
             self._connections.append(conn)
         return conn
@@ -7069,7 +7102,16 @@ def _drain():
 # server writes and reports misbehaviour as ClientError.
 
 class ClientError(Exception):
-    """The server misbehaved, exited, or did not answer in time."""
+    """Anything a client call raises: the server misbehaved, exited, did not answer in time,
+    or answered with an error (then a ServerError)."""
+
+
+class ServerError(ProtocolError, ClientError):
+    """The server answered with a JSON-RPC error: .code, .message and .data.
+
+    Both a ClientError (whatever went wrong with a call) and a ProtocolError
+    (the same fields as the errors a handler raises).
+    """
 
 
 class PendingRequest:
@@ -7085,8 +7127,12 @@ class PendingRequest:
         self._result, self._error = result, error
         self._done.set()
 
+    def answered(self, timeout):
+        """Wait up to timeout seconds for the answer; return True once it is there."""
+        return self._done.wait(timeout)
+
     def wait(self, timeout=None):
-        """Return the result dict; raise ProtocolError for an error answer, ClientError else."""
+        """Return the result dict; raise ServerError for an error answer, ClientError else."""
         timeout = self.client.timeout if timeout is None else timeout
         if not self._done.wait(timeout):
             self.client._forget(self.id)
@@ -7121,19 +7167,22 @@ class Client:
     request with no answer gets a JSON-RPC error; ping is answered.
     """
 
-    # timeout: a server that has not answered in 30 s is taken as hung; probe_timeout: a
-    # legacy-only server may ignore server/discover, so auto mode waits 3 s at most;
+    # timeout: a server that has not answered in 30 s is taken as hung; start_timeout: a
+    # server may take long to start (tens of seconds for some), so the first answer gets
+    # 30 s too; probe_timeout: a legacy-only server may ignore server/discover, so after
+    # 3 s auto mode also sends initialize (the discover answer still counts if it comes);
     # max_line: 64 MiB, far above any server's response limit, bounds the reader's memory.
     def __init__(self, command, *, era="auto", revision=LATEST_LEGACY, env=None, cwd=None,
-                 timeout=30.0, probe_timeout=3.0, on_log=None, capabilities=None,
-                 client_info=None, max_line=64 << 20, on_elicit=None, on_sample=None,
-                 roots=None, transcript=None):
+                 timeout=30.0, probe_timeout=3.0, start_timeout=30.0, on_waiting=None,
+                 on_log=None, capabilities=None, client_info=None, max_line=64 << 20,
+                 on_elicit=None, on_sample=None, roots=None, transcript=None):
         if isinstance(command, str) or not command:
             raise ValueError("command must be a non-empty list of arguments (no shell)")
         if era not in ("auto", "modern", "legacy"):
             raise ValueError("era must be 'auto', 'modern' or 'legacy'")
         self.command, self.era_choice, self.requested_revision = list(command), era, revision
         self.env, self.cwd, self.timeout, self.probe_timeout = env, cwd, timeout, probe_timeout
+        self.start_timeout, self.on_waiting = start_timeout, on_waiting
         self.on_log = on_log
         self.on_elicit, self.on_sample, self.roots = on_elicit, on_sample, roots
         self.transcript = transcript     # a list to record ("sent" | "received", line) in
@@ -7243,7 +7292,8 @@ class Client:
                     self._receive(line)
         code = self._proc.wait()
         self._fail("the server exited (status %s)%s" % (
-            code, "; stderr: " + self.stderr.strip()[-300:] if self.stderr.strip() else ""))
+            code, "; stderr: " + _tail(self.stderr.strip(), 300) if self.stderr.strip()
+            else ""))
 
     def _fail(self, reason):
         with self._lock:
@@ -7289,8 +7339,8 @@ class Client:
                 continue
             if "error" in m and isinstance(m["error"], dict):
                 e = m["error"]
-                req._resolve(error=ProtocolError(e.get("code"), str(e.get("message")),
-                                                 e.get("data")))
+                req._resolve(error=ServerError(e.get("code"), str(e.get("message")),
+                                               e.get("data")))
             elif "result" in m and isinstance(m["result"], dict):
                 req._resolve(result=m["result"])
             else:
@@ -7430,31 +7480,83 @@ class Client:
         finally:
             self._connecting = False
 
+    # A first answer still missing after this long is announced (on_waiting): a patient
+    # wait should be a visible one.
+    _WAITING_NOTE = 2.0
+
     def _connect(self):
         if self._proc is None:
             self.start()
-        if self.era_choice in ("auto", "modern"):
-            probe = self.send("server/discover", modern=True)
-            try:
-                result = probe.wait(self.probe_timeout if self.era_choice == "auto"
-                                    else self.timeout)
-                self._adopt_modern(result)
-                return self
-            except ProtocolError as e:
-                if self.era_choice == "modern" and e.code != UNSUPPORTED_VERSION:
-                    raise ClientError("the server does not speak protocol %s (it answered "
-                                      "server/discover with %s %s); speak the legacy era "
-                                      "instead (era='legacy', --era legacy)"
-                                      % (MODERN_VERSION, e.code, _short(e.message, 80)))
-                if self.era_choice == "modern" or (e.code == UNSUPPORTED_VERSION and
-                                                   isinstance(e.data, dict)):
-                    raise
-            except ClientError:
-                if self.era_choice == "modern" or self._broken is not None:
-                    raise
-        result = self.request("initialize", {"protocolVersion": self.requested_revision,
-                                             "capabilities": self.capabilities,
-                                             "clientInfo": self.client_info})
+        self._started = _monotonic()
+        self._note_at = self._started + self._WAITING_NOTE    # said once per connect
+        if self.era_choice == "legacy":
+            return self._initialize(self._first(self._send_initialize()))
+        probe = self.send("server/discover", modern=True)
+        if self.era_choice == "modern":
+            return self._adopt_probe(probe, self.start_timeout)
+        if self._first(probe, self.probe_timeout) is not None:
+            return self._adopt_probe(probe, 0)      # answered: modern, or an error saying no
+        # No answer yet: a legacy server may ignore the probe, a slow one may answer late.
+        # initialize goes out now; its answer decides, and the probe's still counts.
+        init = self._send_initialize()
+        try:
+            return self._initialize(self._first(init))
+        except ServerError as e:
+            if not _speak_modern(e):
+                raise
+        return self._adopt_probe(probe, max(0.0, self.start_timeout - (
+            _monotonic() - self._started)))
+
+    def _first(self, req, timeout=None):
+        """Wait for the answer of a request sent while connecting: patiently, and visibly.
+
+        Returns req once answered within timeout (default: what is left of
+        start_timeout); None when a shorter timeout ran out; raises
+        ClientError when start_timeout ran out.
+        """
+        deadline = self._started + self.start_timeout
+        until = deadline if timeout is None else min(deadline, _monotonic() + timeout)
+        while True:
+            note = self._note_at
+            wake = min(until, note) if note else until
+            if req.answered(max(0.0, wake - _monotonic())):
+                return req
+            now = _monotonic()
+            if note and now >= note:
+                self._note_at = None
+                if self.on_waiting is not None:
+                    self.on_waiting(self._WAITING_NOTE)
+            if now >= until:
+                if until < deadline:
+                    return None
+                self._forget(req.id)
+                raise ClientError("no answer to %s within %g s of starting the server "
+                                  "(start_timeout)" % (req.method, self.start_timeout))
+
+    def _send_initialize(self):
+        return self.send("initialize", {"protocolVersion": self.requested_revision,
+                                        "capabilities": self.capabilities,
+                                        "clientInfo": self.client_info})
+
+    def _adopt_probe(self, probe, timeout):
+        """Speak modern with the server/discover answer, or say why the server will not."""
+        try:
+            result = probe.wait(timeout)
+        except ServerError as e:
+            if self.era_choice == "modern" and e.code != UNSUPPORTED_VERSION:
+                raise ClientError("the server does not speak protocol %s (it answered "
+                                  "server/discover with %s %s); speak the legacy era "
+                                  "instead (era='legacy', --era legacy)"
+                                  % (MODERN_VERSION, e.code, _short(e.message, 80)))
+            if self.era_choice == "modern" or (e.code == UNSUPPORTED_VERSION and
+                                               isinstance(e.data, dict)):
+                raise
+            return self._initialize(self._first(self._send_initialize()))
+        self._adopt_modern(result)
+        return self
+
+    def _initialize(self, req):
+        result = req.wait(0)
         self.era, self.revision = LEGACY, result.get("protocolVersion")
         self.server_info = result.get("serverInfo")
         self.server_capabilities = result.get("capabilities") or {}
@@ -7513,6 +7615,22 @@ class Client:
 
 # A request that still asks for input after this many answered rounds is given up.
 _MAX_ROUNDS = 10
+
+
+def _tail(text, limit):
+    """The end of text in at most about limit characters, cut at a word, marked when cut."""
+    if len(text) <= limit:
+        return text
+    end = text[-limit:]
+    cut = min((i for i in (end.find(" "), end.find("\n")) if i >= 0), default=-1)
+    return "..." + (end[cut + 1:] if 0 <= cut < limit // 2 else end)
+
+
+def _speak_modern(error):
+    """Return True when an error answering initialize means: this server speaks only modern."""
+    data = error.data if isinstance(error.data, dict) else {}
+    return error.code == UNSUPPORTED_VERSION or data.get("reason") == "era-mismatch" and \
+        data.get("era") == MODERN
 
 
 class InProcessClient(Client):
@@ -7656,7 +7774,7 @@ def _prog():
 CLIENT_USAGE = """\
 usage: {prog} inspect [options] -- COMMAND [ARGS...]
        {prog} call TOOL [JSON | KEY=VALUE ...] [options] -- COMMAND [ARGS...]
-       {prog} read URI [options] -- COMMAND [ARGS...]
+       {prog} read URI [--output FILE] [options] -- COMMAND [ARGS...]
        {prog} get PROMPT [KEY=VALUE ...] [options] -- COMMAND [ARGS...]
        {prog} config CLIENT [--name NAME] [-- SERVER_SCRIPT [ARGS...]]
 
@@ -7669,8 +7787,12 @@ this demo) with this interpreter, by absolute paths.
 
 options:
   --era auto|modern|legacy   era to speak (default auto: probe, then fall back)
-  --revision VERSION         legacy revision to request (default 2025-11-25)
-  --timeout SECONDS          time to wait for each answer (default 30)
+  --revision VERSION         legacy revision to request (default {latest})
+  --timeout SECONDS          time to wait for each answer (default {timeout:g})
+  --start-timeout SECONDS    time to wait for the server's first answer (default {start:g})
+  -e, --env KEY=VALUE        set an environment variable for the server (repeatable)
+  --cwd DIR                  start the server in DIR
+  --output FILE              read: save the contents (a blob's bytes) to FILE
   --json                     print machine-readable JSON
 
 exit status: 0 success; 1 the tool returned isError; 2 bad arguments;
@@ -7679,8 +7801,16 @@ with a JSON-RPC error.
 """
 
 
+# What the command line waits for: each answer, and the first one (a server may take
+# long to start; the wait is said on stderr after Client._WAITING_NOTE seconds).
+_CLI_TIMEOUT = 30.0
+_CLI_START_TIMEOUT = 30.0
+
+
 def _client_usage():
-    return CLIENT_USAGE.format(prog=_prog(), clients=", ".join(sorted(_CONFIGS)))
+    return CLIENT_USAGE.format(prog=_prog(), clients=", ".join(sorted(_CONFIGS)),
+                               latest=LATEST_LEGACY, timeout=_CLI_TIMEOUT,
+                               start=_CLI_START_TIMEOUT)
 
 
 def _client_main(command, args):
@@ -7695,7 +7825,8 @@ def _client_main(command, args):
         return 2
     i = args.index("--")
     opts, server_cmd = args[:i], args[i + 1:]
-    era, revision, timeout, as_json, positional = "auto", LATEST_LEGACY, 30.0, False, []
+    era, revision, timeout, as_json, positional = "auto", LATEST_LEGACY, _CLI_TIMEOUT, False, []
+    start_timeout, env, cwd, output = _CLI_START_TIMEOUT, None, None, None
     while opts:
         a = opts.pop(0)
         try:
@@ -7705,6 +7836,22 @@ def _client_main(command, args):
                 revision = opts.pop(0)
             elif a == "--timeout" and opts:
                 timeout = float(opts.pop(0))
+                if not timeout > 0:
+                    raise ValueError(a)
+            elif a == "--start-timeout" and opts:
+                start_timeout = float(opts.pop(0))
+                if not start_timeout > 0:
+                    raise ValueError(a)
+            elif a in ("-e", "--env") and opts and "=" in opts[0][1:]:
+                key, _, value = opts.pop(0).partition("=")
+                env = dict(os.environ if env is None else env, **{key: value})
+            elif a == "--cwd" and opts:
+                cwd = opts.pop(0)
+                if not os.path.isdir(cwd):
+                    sys.stderr.write("error: --cwd %s is not a folder\n" % cwd)
+                    return 2
+            elif a == "--output" and opts and command == "read":
+                output = opts.pop(0)
             elif a == "--json":
                 as_json = True
             elif a in ("-h", "--help"):
@@ -7726,18 +7873,24 @@ def _client_main(command, args):
     try:                               # what can be checked before starting the server
         if command == "call" and len(words) == 1 and words[0].lstrip().startswith("{"):
             _call_arguments(None, positional[0], words)
-        elif any("=" not in w[1:] for w in words):
-            raise _BadArguments("give the arguments as KEY=VALUE words or one JSON object")
+        else:
+            for w in words:
+                if "=" not in w[1:]:
+                    raise _BadArguments("%r is not KEY=VALUE: give the arguments as KEY=VALUE "
+                                        "words or one JSON object" % w)
     except _BadArguments as e:
         sys.stderr.write("error: %s\n" % e)
         return 2
     client = Client(server_cmd, era=era, revision=revision, timeout=timeout,
-                    probe_timeout=min(timeout, 3.0), on_elicit=_ask_on_terminal,
+                    probe_timeout=min(timeout, 3.0), start_timeout=start_timeout, env=env,
+                    cwd=cwd, on_waiting=_show_waiting, on_elicit=_ask_on_terminal,
                     capabilities={"elicitation": {"form": {}, "url": {}}})
     try:
         client.connect()
         if command == "inspect":
             status = _print_inspection(client, as_json)
+        elif command == "read" and output is not None:
+            status = _save_contents(client.read_resource(positional[0]), output)
         elif command == "read":
             status = _print_result(client, client.read_resource(positional[0]), as_json)
         elif command == "get":
@@ -7755,7 +7908,8 @@ def _client_main(command, args):
         sys.stderr.write("error: %s\n" % e)
         return 2
     except ProtocolError as e:
-        sys.stderr.write("error: the server answered with error %s: %s\n" % (e.code, e.message))
+        sys.stderr.write("error: the server answered with error %s: %s\n%s" % (
+            e.code, e.message, _error_data(e.data)))
         _show_stderr(client)
         return 4
     except ClientError as e:
@@ -7767,6 +7921,36 @@ def _client_main(command, args):
 
 class _BadArguments(ValueError):
     """Arguments on the command line that cannot be sent."""
+
+
+def _error_data(data):
+    """An error's data as indented lines: each member of an object on its own line."""
+    if data is None:
+        return ""
+    items = data.items() if isinstance(data, dict) else [("data", data)]
+    return "".join("  %s: %s\n" % (k, json.dumps(v, ensure_ascii=False)) for k, v in items)
+
+
+def _show_waiting(seconds):
+    sys.stderr.write("waiting for the server to answer (%g s so far; --start-timeout sets how "
+                     "long)...\n" % seconds)
+    sys.stderr.flush()
+
+
+def _save_contents(result, path):
+    """read --output: write the one contents item's bytes (a blob decoded) to path."""
+    contents = result.get("contents") or []
+    if len(contents) != 1 or not isinstance(contents[0], dict):
+        raise ClientError("the resource has %d contents items; --output saves exactly one"
+                          % len(contents))
+    c = contents[0]
+    data = _unb64(c["blob"]) if isinstance(c.get("blob"), str) else \
+        str(c.get("text", "")).encode("utf-8")
+    with open(path, "wb") as f:
+        f.write(data)
+    sys.stderr.write("saved %d bytes%s to %s\n" % (len(data), " (%s)" % c["mimeType"]
+                                                   if c.get("mimeType") else "", path))
+    return 0
 
 
 def _call_arguments(client, tool, words):
@@ -7800,11 +7984,18 @@ def _key_values(words, schema):
         if types and "string" not in types:
             try:
                 out[key] = json.loads(text)
-            except ValueError:
-                raise _BadArguments("%s=%s: a %s is expected" % (key, text, "/".join(types)))
+            except ValueError as e:
+                if text.lstrip()[:1] in ("[", "{", '"'):
+                    raise _BadArguments("%s=%s: not valid JSON (%s)" % (key, text, e))
+                raise _BadArguments("%s=%s: %s is expected" % (key, text, " or ".join(
+                    _with_article(t) for t in types)))
         else:
             out[key] = text
     return out
+
+
+def _with_article(noun):
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
 def _ask_on_terminal(params):
@@ -8010,15 +8201,19 @@ def _type_of(schema, root, depth=0):
     if t == "array":
         return "array of %s" % _type_of(schema.get("items"), root, depth + 1) \
             if isinstance(schema.get("items"), dict) else "array"
+    if t == "object" and isinstance(schema.get("properties"), dict) and \
+            schema["properties"] and depth <= 2:       # a nested object: its shape
+        return "{%s}" % _signature_of(schema, root, depth + 1)[1:-1]
     return t if isinstance(t, str) else "any"
 
 
-def _signature_of(schema):
+def _signature_of(schema, root=None, depth=0):
     props = (schema or {}).get("properties") or {}
     required = set((schema or {}).get("required") or [])
     parts = []
     for k, v in props.items():
-        part = "%s%s: %s" % (k, "" if k in required else "?", _type_of(v, schema))
+        part = "%s%s: %s" % (k, "" if k in required else "?",
+                             _type_of(v, schema if root is None else root, depth))
         if isinstance(v, dict) and "default" in v:
             part += " = %s" % json.dumps(v["default"], ensure_ascii=False)
         parts.append(part)

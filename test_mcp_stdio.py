@@ -5095,8 +5095,20 @@ BROKEN_SERVER = textwrap.dedent("""
     mode = sys.argv[1]
     if mode == "banner":
         print("Starting my server v1.0", flush=True)
+    if mode.startswith("slow-"):            # a server that takes long to start, as some do
+        time.sleep(3.5)
     for line in sys.stdin:
         msg = json.loads(line)
+        if mode == "slow-modern":           # modern only: initialize is not accepted
+            meta = {"io.modelcontextprotocol/serverInfo": {"name": "slow", "version": "1"}}
+            answer = {"result": {"supportedVersions": ["2026-07-28"], "capabilities": {
+                "tools": {}}, "resultType": "complete", "_meta": meta}} \
+                if msg["method"] == "server/discover" else {"result": {"tools": [],
+                "resultType": "complete", "_meta": meta}} if msg["method"] == "tools/list" \
+                else {"error": {"code": -32022, "message": "Unsupported protocol version",
+                                "data": {"supported": ["2026-07-28"], "requested": None}}}
+            print(json.dumps(dict(answer, jsonrpc="2.0", id=msg["id"])), flush=True)
+            continue
         if mode == "exit":
             sys.stderr.write("fatal: config missing\\n")
             sys.exit(3)
@@ -5195,8 +5207,8 @@ class ClientTests(unittest.TestCase):
                 f.write(BROKEN_SERVER)
 
             def connect(mode, **kw):
-                c = mcp_stdio.Client([sys.executable, script, mode], timeout=0.5,
-                                     probe_timeout=0.2, **kw)
+                kw.setdefault("timeout", TIMEOUT)      # generous: only a last guard
+                c = mcp_stdio.Client([sys.executable, script, mode], **kw)
                 self.addCleanup(c.close)
                 return c
             c = connect("banner", era="legacy").connect()     # skipped, as official SDKs do
@@ -5204,8 +5216,9 @@ class ClientTests(unittest.TestCase):
                 "skipped a line that is not JSON-RPC: b'Starting my server v1.0'"]))
             with self.assertRaisesRegex(mcp_stdio.ClientError, "answered id 1001"):
                 connect("wrong-id", era="legacy").connect()
-            with self.assertRaisesRegex(mcp_stdio.ClientError, "no answer to initialize"):
-                connect("silent").connect()          # probe times out, initialize too
+            with self.assertRaisesRegex(mcp_stdio.ClientError, "no answer to initialize "
+                                        "within 1 s of starting the server"):
+                connect("silent", start_timeout=1, probe_timeout=0.2).connect()   # never answers
             with self.assertRaisesRegex(mcp_stdio.ClientError, "exited.*fatal: config missing"):
                 connect("exit", era="legacy").connect()
             c = connect("legacy-only").connect()      # -32601 to the probe: fall back
@@ -5217,8 +5230,31 @@ class ClientTests(unittest.TestCase):
             self.assertEqual(c.list_tools(), [])     # the first request connects
             c = connect("answers-notifications", era="legacy").connect()
             c.list_tools()
-            time.sleep(0.2)
+            c.list_tools()      # the stray error after the first answer came before this one
             self.assertTrue(any("without id" in p for p in c.problems))
+
+    def test_a_server_that_starts_slowly(self):
+        """A late discover answer is used; -32022 to initialize means: speak modern."""
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "slow.py")
+            with open(script, "w") as f:
+                f.write(BROKEN_SERVER)
+            waited = []
+            c = mcp_stdio.Client([sys.executable, script, "slow-modern"],
+                                 on_waiting=waited.append)
+            self.addCleanup(c.close)
+            c.connect()
+            self.assertEqual((c.era, c.revision, c.server_info["name"]),
+                             ("modern", "2026-07-28", "slow"))
+            self.assertEqual(c.list_tools(), [])
+            self.assertEqual(waited, [2.0])          # said once, after 2 s
+            # The command line: inspected on the first run, the wait said on stderr.
+            r = subprocess.run(SERVE + ["inspect", "--", sys.executable, script, "slow-modern"],
+                               capture_output=True, cwd=HERE, timeout=120,
+                               stdin=subprocess.DEVNULL)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn(b"era: modern, protocol 2026-07-28", r.stdout)
+            self.assertIn(b"waiting for the server to answer", r.stderr)
 
     def test_command_must_be_a_list(self):
         with self.assertRaises(ValueError):
@@ -5365,6 +5401,76 @@ class ClientCommandLine(unittest.TestCase):
                          '(q: string, mode?: "fast"|"slow" = "fast", n?: integer|null, '
                          'tags?: array of string, kind?: boolean|string)')
         self.assertEqual(mcp_stdio._first_line("word " * 30, 22), "word word word word ...")
+
+    def test_what_the_command_line_says(self):
+        """Error data, argument messages, -e/--cwd, read --output, nested shapes."""
+        schema = {"properties": {"n": {"type": "integer"}, "l": {"type": "array"},
+                                 "o": {"type": "object"}}}
+        for words, message in ((["n=x"], "n=x: an integer is expected"),
+                               (["l=x"], "l=x: an array is expected"),
+                               (["o=no"], "o=no: an object is expected"),
+                               (["l=[1,2"], "l=[1,2: not valid JSON (Expecting")):
+            with self.assertRaises(ValueError) as cm:
+                mcp_stdio._key_values(words, schema)
+            self.assertTrue(str(cm.exception).startswith(message), str(cm.exception))
+        r = self.run_cli("call", "add", "a=1", "b", "--", *SERVE)
+        self.assertEqual((r.returncode, r.stderr), (2, b"error: 'b' is not KEY=VALUE: give the "
+                                                       b"arguments as KEY=VALUE words or one "
+                                                       b"JSON object\n"))
+        script = textwrap.dedent("""
+            import os, mcp_stdio
+            server = mcp_stdio.Server("cli", "1")
+
+            @server.tool
+            def where() -> str:
+                "Where the server runs."
+                return os.getcwd() + " " + os.environ.get("CLI_TEST", "-")
+
+            @server.tool
+            def needs() -> str:
+                "Needs sampling."
+                raise mcp_stdio.ProtocolError(-32021, "Missing required client capability",
+                                              {"requiredCapabilities": {"sampling": {}}})
+
+            from typing import List, TypedDict
+            class Point(TypedDict):
+                x: int
+                label: str
+
+            @server.tool
+            def shapes(rows: List[dict], points: List[Point]) -> str:
+                "Nested shapes."
+                return "ok"
+            server.run()
+        """)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cli_server.py")
+            with open(path, "w") as f:
+                f.write(script)
+            env = dict(os.environ, PYTHONPATH=HERE)
+            run = lambda *a: subprocess.run(SERVE + list(a), capture_output=True, cwd=HERE,  # noqa
+                                            timeout=60, stdin=subprocess.DEVNULL, env=env)
+            r = run("call", "where", "-e", "CLI_TEST=set here", "--cwd", tmp, "--",
+                    sys.executable, path)
+            self.assertEqual(r.stdout.decode().strip(), os.path.realpath(tmp) + " set here",
+                             r.stderr)
+            r = run("call", "needs", "--", sys.executable, path)
+            self.assertEqual(r.returncode, 4)
+            self.assertIn(b"error: the server answered with error -32021: Missing required "
+                          b'client capability\n  requiredCapabilities: {"sampling": {}}\n',
+                          r.stderr)
+            r = run("inspect", "--", sys.executable, path)
+            self.assertIn("  shapes  (rows: array of object, points: array of {x: integer, "
+                          "label: string})", r.stdout.decode())
+            out = os.path.join(tmp, "logo.png")
+            r = run("read", "demo://logo.png", "--output", out, "--", *SERVE)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), mcp_stdio._DEMO_PNG)
+            self.assertIn(b"saved %d bytes (image/png) to" % len(mcp_stdio._DEMO_PNG),
+                          r.stderr)
+        self.assertEqual(mcp_stdio._tail("word " * 100 + "end", 42), "...word word word word "
+                         "word word word end")     # cut at a word, and marked
 
     def test_inspection_survives_a_failing_list(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -5797,10 +5903,10 @@ class AskingModern(unittest.TestCase):
         conn = mcp_stdio.Server("s", "1").connection(lambda line: None,
                                                      lock=threading.Lock(), random=random)
         keys = []
-        first = threading.Thread(target=lambda: keys.append(conn._key()))
+        first = threading.Thread(target=lambda: keys.append(conn._signer.key()))
         first.start()
         self.assertTrue(drawing.wait(5))
-        second = threading.Thread(target=lambda: keys.append(conn._key()))
+        second = threading.Thread(target=lambda: keys.append(conn._signer.key()))
         second.start()
         second.join(0.3)               # without the lock it draws a key of its own here
         release.set()
@@ -5915,7 +6021,12 @@ class AskingLegacy(unittest.TestCase):
         old = self.client("2025-06-18", capabilities={"elicitation": {"url": {}}})
         r = old.call_tool("link")
         self.assertTrue(r["isError"])
-        self.assertIn("does not support elicitation.url", r["content"][0]["text"])
+        self.assertEqual(r["content"][0]["text"], "This tool needs to ask the client, but "
+                         "protocol 2025-06-18 has no elicitation.url (it needs 2025-11-25 or "
+                         "later).")        # declared, but the revision is the reason
+        plain = self.client("2025-11-25", capabilities={"elicitation": {}})
+        self.assertIn("the client does not support elicitation.url",
+                      plain.call_tool("link")["content"][0]["text"])
 
     def test_requirements_and_refusals_are_tool_errors(self):
         c = self.client(on_sample=None, roots=None, on_elicit=None)
