@@ -2802,7 +2802,16 @@ def _hints(obj):
     try:
         return typing.get_type_hints(obj, include_extras=True)
     except (NameError, TypeError) as e:
-        raise CatalogError("cannot resolve the annotations of %s (%s)" % (_type_name(obj), e))
+        raise CatalogError("cannot resolve the annotations of %s (%s)" % (_type_name(obj),
+                                                                          _hint_problem(e)))
+
+
+def _hint_problem(exc):
+    """Why annotations cannot be read, with the fix for the usual case on Python 3.9."""
+    text = str(exc)
+    if "unsupported operand type(s) for |" in text:
+        text += "; 'A | B' in an annotation needs Python 3.10: write Optional[A] or Union[A, B]"
+    return text
 
 
 def _typeddict_fields(td):
@@ -3272,7 +3281,7 @@ def _signature(fn, owner):
         sig = inspect.signature(fn)
         hints = typing.get_type_hints(fn, include_extras=True)
     except (TypeError, ValueError, NameError) as e:
-        raise CatalogError("%s: cannot read the signature (%s)" % (owner, e))
+        raise CatalogError("%s: cannot read the signature (%s)" % (owner, _hint_problem(e)))
     empty = inspect.Parameter.empty
     params = [(p.name, int(p.kind), _EMPTY if p.default is empty else p.default,
                _EMPTY if p.annotation is empty else p.annotation)
@@ -7750,7 +7759,7 @@ def _config_main(args):
         command_args = [script] + server[1:]
         default = os.path.splitext(os.path.basename(script))[0].replace("_", "-")
     else:
-        command_args = [os.path.abspath(__file__)]
+        command_args = _demo_command()
         default = "mcp-stdio-demo"
     make, where = _CONFIGS[args[0]]
     # The interpreter by absolute path: desktop apps start servers with a minimal PATH,
@@ -7758,6 +7767,18 @@ def _config_main(args):
     sys.stdout.write(make(name or default, os.path.abspath(sys.executable), command_args))
     sys.stderr.write("(for %s: %s)\n" % (args[0], where))
     return 0
+
+
+def _demo_command():
+    """The arguments that start this demo: -m when installed, else this file by its path.
+
+    An installed module is importable by its interpreter, and -m starts from its
+    cached bytecode; a file given by path is compiled again on every start.
+    """
+    here = os.path.dirname(os.path.abspath(__file__))
+    if os.path.basename(here) in ("site-packages", "dist-packages"):
+        return ["-m", "mcp_stdio"]
+    return [os.path.abspath(__file__)]
 
 
 def _prog():
@@ -8455,8 +8476,9 @@ def demo_server(**options):
                complete=_demo_complete_style),
     ]
     return Server("mcp-stdio-demo", __version__, title="mcp_stdio demo",
-                  instructions="Demo server of mcp_stdio: echo text, add or divide numbers, "
-                               "count down with progress, read demo:// resources, and use the "
+                  instructions="Demo server of mcp_stdio. Tools: echo, add, divide, "
+                               "countdown (with progress), confirm_echo (asks the user first) "
+                               "and greet (asks the user's name); demo:// resources; the "
                                "summarize prompt.",
                   tools=tools, resources=resources, templates=templates, prompts=prompts,
                   **options)
@@ -8465,8 +8487,8 @@ def demo_server(**options):
 _DEMO_ABOUT = """\
 Serve the mcp_stdio demo catalog as an MCP server on stdin/stdout, for modern
 (2026-07-28) and legacy (initialize) clients: tools echo, add, divide,
-countdown and confirm_echo; resources demo://readme, demo://logo.png and the
-template demo://greeting/{name}; the prompt summarize.
+countdown, confirm_echo and greet; resources demo://readme, demo://logo.png and
+the template demo://greeting/{name}; the prompt summarize.
 
 Inspect any stdio server: {prog} inspect|call|read|get ... -- COMMAND [ARGS...];
 print a client configuration: {prog} config CLIENT [-- SERVER_SCRIPT] (see inspect --help)."""

@@ -2172,8 +2172,15 @@ class InProcessBytes(unittest.TestCase):
                     folder = os.path.join(tmp, "local" if local else "process")
                     lines = []
                     if local:
-                        example = self.example("notes_server.py")
-                        example["NOTES"] = folder          # what NOTES_DIR sets in a process
+                        saved = os.environ.get("NOTES_DIR")
+                        os.environ["NOTES_DIR"] = folder   # as in the process: never ./notes
+                        try:
+                            example = self.example("notes_server.py")
+                        finally:
+                            if saved is None:
+                                del os.environ["NOTES_DIR"]
+                            else:
+                                os.environ["NOTES_DIR"] = saved
                         for uri in list(example["server"].resources):   # from a ./notes
                             example["server"].remove_resource(uri)
                         client = mcp_stdio.InProcessClient(example["server"], era=era,
@@ -2191,8 +2198,14 @@ class InProcessBytes(unittest.TestCase):
                         c.get_prompt("summarize_note", {"name": "groceries"})
                         c.complete({"type": "ref/resource", "uri": "notes://{name}"},
                                    "name", "gro")
-                        if not local:
-                            time.sleep(0.2)      # a process sends change notifications later
+                        if not local:    # a process sends change notifications a little later
+                            want = sum(b'"id"' not in line and way == "received"
+                                       for way, line in transcripts[0])
+                            end = time.monotonic() + TIMEOUT
+                            while time.monotonic() < end and sum(
+                                    b'"id"' not in line and way == "received"
+                                    for way, line in lines) < want:
+                                time.sleep(0.01)
                     transcripts.append(lines)
                 # Change notifications are timing-dependent: a real process coalesces them
                 # for a few milliseconds, in-process they come at once. All else is equal.
@@ -2475,6 +2488,23 @@ class InProcess(unittest.TestCase):
 
 
 class Registration(unittest.TestCase):
+
+    def test_union_operator_on_python_3_9_says_what_to_write(self):
+        text = mcp_stdio._hint_problem(TypeError("unsupported operand type(s) for |: 'type' "
+                                                 "and 'NoneType'"))
+        self.assertTrue(text.endswith("; 'A | B' in an annotation needs Python 3.10: write "
+                                      "Optional[A] or Union[A, B]"), text)
+        code = ("from __future__ import annotations\n"
+                "def f(x: int | None = None) -> str:\n    return 'x'\n")
+        namespace = {}
+        exec(compile(code, "<user>", "exec"), namespace)
+        server = mcp_stdio.Server("s", "1")
+        if sys.version_info < (3, 10):
+            with self.assertRaisesRegex(mcp_stdio.CatalogError, r"write Optional\[A\]"):
+                server.tool(namespace["f"])
+        else:
+            server.tool(namespace["f"])
+            self.assertIn("f", server.tools)
 
     def test_every_option_is_in_the_table(self):
         """configure() takes what the constructor takes, state_key and live included."""
@@ -5035,6 +5065,25 @@ class Examples(ProcTest):
                     r = p.answer(req_msg(4, "prompts/get", {"name": "summarize_note",
                                                              "arguments": {"name": "groceries"}}))
                     self.assertIn("notes://groceries", json.dumps(r["result"]))
+                    # Limits are the schema's, not accidents of the code.
+                    p.answer(req_msg(5, "tools/call", {"name": "add_note", "arguments": {
+                        "name": "todo", "text": "buy milk"}}))
+                    for limit, matches in ((None, ["groceries", "todo"]), (1, ["groceries"])):
+                        args = {"query": "milk"} if limit is None else {"query": "milk",
+                                                                        "limit": limit}
+                        r = p.answer(req_msg(6, "tools/call", {"name": "search_notes",
+                                                               "arguments": args}))
+                        self.assertEqual(r["result"]["structuredContent"], {"matches": matches})
+                    for name, args, where in (
+                            ("search_notes", {"query": "milk", "limit": 0}, "/limit"),
+                            ("search_notes", {"query": "milk", "limit": -1}, "/limit"),
+                            ("delete_note", {"name": "x" * 300}, "/name")):
+                        r = p.answer(req_msg(7, "tools/call", {"name": name, "arguments": args}))
+                        self.assertTrue(r["result"]["isError"])
+                        text = r["result"]["content"][0]["text"]
+                        self.assertTrue(text.startswith("Invalid arguments") and where in text,
+                                        text)
+                    self.assertNotIn(b"incident", p.stderr)
                 self.assertEqual(p.close(), 0)
 
 
@@ -5270,6 +5319,26 @@ class ConfigCommand(unittest.TestCase):
             code = mcp_stdio.main(list(args))
         return subprocess.CompletedProcess(args, code, out.getvalue().encode(),
                                            err.getvalue().encode())
+
+    def test_the_demo_names_every_tool(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(mcp_stdio.main(["--help"]), 0)
+        server = mcp_stdio.demo_server()
+        for name in server.tools:
+            self.assertIn(name, out.getvalue())
+            self.assertIn(name, server.instructions)
+
+    def test_an_installed_demo_is_configured_with_dash_m(self):
+        saved = mcp_stdio.__file__
+        mcp_stdio.__file__ = os.path.join(os.sep, "venv", "lib", "python3.12", "site-packages",
+                                          "mcp_stdio.py")
+        try:
+            r = self.run_cli("config", "claude-desktop")
+        finally:
+            mcp_stdio.__file__ = saved
+        entry = json.loads(r.stdout)["mcpServers"]["mcp-stdio-demo"]
+        self.assertEqual((entry["command"], entry["args"]), (sys.executable, ["-m", "mcp_stdio"]))
 
     def test_config_for_each_client(self):
         script = os.path.join(HERE, "examples", "notes_server.py")
@@ -5739,9 +5808,6 @@ class ElicitationLegacy(ScriptTest):
         r = p.recv()
         self.assertIn('could not answer \'elicit-1\': "no UI"', r["result"]["content"][0]["text"])
 
-
-if __name__ == "__main__":
-    unittest.main()
 
 
 ###############################################################################
@@ -6296,3 +6362,7 @@ def load_tests(loader, tests, pattern):
     for t in _flatten(tests):
         (overlapped if type(t).__name__ in PARALLEL_CLASSES else alone).addTest(t)
     return unittest.TestSuite([alone, overlapped])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -51,7 +51,7 @@ def add_note(name: Annotated[str, Field(min_length=1, max_length=40)],
 
 
 @server.tool(annotations={"destructiveHint": True, "idempotentHint": True})
-def delete_note(name: str) -> str:
+def delete_note(name: Annotated[str, Field(min_length=1, max_length=40)]) -> str:
     """Delete a note.
 
     Args:
@@ -69,7 +69,7 @@ def delete_note(name: str) -> str:
 
 
 @server.tool(annotations={"readOnlyHint": True})
-def search_notes(query: str, limit: Optional[int] = None) -> dict:
+def search_notes(query: str, limit: Optional[Annotated[int, Field(minimum=1)]] = None) -> dict:
     """Find notes whose text contains query (case-insensitive).
 
     Args:
@@ -81,7 +81,7 @@ def search_notes(query: str, limit: Optional[int] = None) -> dict:
         with open(os.path.join(NOTES, name), encoding="utf-8") as f:
             if query.lower() in f.read().lower():
                 hits.append(name[:-4])
-    return {"matches": hits[:limit] if limit else hits}
+    return {"matches": hits if limit is None else hits[:limit]}
 
 
 @server.resource_template("notes://{name}", mime_type="text/plain",
