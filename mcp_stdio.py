@@ -1293,10 +1293,14 @@ def _if_check(if_fn, then_fn, else_fn):
 # Wire: JSON-RPC codec and line splitter ######################################
 ###############################################################################
 
-MODERN_VERSION = "2026-07-28"
+# The revisions served: legacy ones (the initialize handshake) and modern ones
+# (per-request _meta), oldest first. A new modern revision is one more entry of
+# MODERN_VERSIONS (and the rows of the revision table that it adds or ends).
 LEGACY_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-LATEST_LEGACY = "2025-11-25"
-REVISIONS = LEGACY_VERSIONS + (MODERN_VERSION,)
+MODERN_VERSIONS = ("2026-07-28",)
+LATEST_LEGACY = LEGACY_VERSIONS[-1]
+MODERN_VERSION = MODERN_VERSIONS[-1]      # the latest: what our client asks for
+REVISIONS = LEGACY_VERSIONS + MODERN_VERSIONS
 
 # What each protocol revision added (or, with an end, later removed), from the
 # changelogs of the specification. Every "does this revision have X?" question
@@ -1321,10 +1325,23 @@ _REVISION_TABLE = {
     "elicitation_id": ("2025-11-25", MODERN_VERSION),  # elicitationId, .../elicitation/complete
     "sampling_tools": ("2025-11-25", None),          # tools in sampling/createMessage
     "cache_hints": (MODERN_VERSION, None),           # ttlMs and cacheScope on results
+    # Methods that exist only in some revisions (the routes name them):
+    "ping": ("2024-11-05", MODERN_VERSION),          # ping (the modern era has none)
+    "log_level": ("2024-11-05", MODERN_VERSION),     # logging/setLevel (modern: per request)
+    "subscribe": ("2024-11-05", MODERN_VERSION),     # resources/(un)subscribe
+    "discover": (MODERN_VERSION, None),              # server/discover
+    "listen": (MODERN_VERSION, None),                # subscriptions/listen
 }
-_FEATURES = {rev: frozenset(name for name, (since, until) in _REVISION_TABLE.items()
-                            if since <= rev and (until is None or rev < until))
-             for rev in REVISIONS}
+
+
+def _features(revisions):
+    """{revision: the names of the revision table it has}."""
+    return {rev: frozenset(name for name, (since, until) in _REVISION_TABLE.items()
+                           if since <= rev and (until is None or rev < until))
+            for rev in revisions}
+
+
+_FEATURES = _features(REVISIONS)
 
 
 def _has(revision, feature):
@@ -2334,6 +2351,40 @@ def _prompt_result(prompt, value, revision):
     if isinstance(description, str):
         result = {"description": description, "messages": out}
     return result
+
+
+class _Kind:
+    """One kind of catalog entry, and every name the protocol and the API give it."""
+
+    __slots__ = ("attr", "cls", "noun", "key", "list_method", "field", "grant", "changed",
+                 "flag", "capability", "lister")
+
+    def __init__(self, attr, cls, noun, key, list_method, field, grant, changed, flag,
+                 capability):
+        self.attr, self.cls, self.noun, self.key = attr, cls, noun, key
+        self.list_method, self.field, self.grant = list_method, field, grant
+        self.changed, self.flag, self.capability = changed, flag, capability
+        self.lister = lambda conn, call: _list(conn, call, self)    # the list method's handler
+
+
+# The kinds of catalog entries: the Server and catalog table (attr), the class,
+# the noun of messages, the key attribute, the list method and its result field,
+# the grant option, the list_changed notification, the subscriptions/listen
+# flag that asks for it, and the capability that offers the kind. A new kind is
+# one row.
+_KINDS = (
+    _Kind("tools", Tool, "tool", "name", "tools/list", "tools", "grant",
+          "notifications/tools/list_changed", "toolsListChanged", "tools"),
+    _Kind("resources", Resource, "resource", "uri", "resources/list", "resources",
+          "grant_resources", "notifications/resources/list_changed", "resourcesListChanged",
+          "resources"),
+    _Kind("templates", ResourceTemplate, "resource template", "uri_template",
+          "resources/templates/list", "resourceTemplates", "grant_resources",
+          "notifications/resources/list_changed", "resourcesListChanged", "resources"),
+    _Kind("prompts", Prompt, "prompt", "name", "prompts/list", "prompts", "grant_prompts",
+          "notifications/prompts/list_changed", "promptsListChanged", "prompts"),
+)
+_KIND = {k.attr: k for k in _KINDS}
 
 
 ###############################################################################
@@ -3889,15 +3940,26 @@ def _not_json_problem(exc):
     return "it holds a number JSON cannot carry (NaN or infinity)"
 
 
-def _stamp(server):
-    """The (members, meta) stamp of modern results for server, encoded once."""
-    meta = {SERVER_INFO_KEY: server._implementation(MODERN_VERSION)}
+def _stamp(server, revision):
+    """The (members, meta) stamp of modern results of a revision for server, encoded once."""
+    meta = {SERVER_INFO_KEY: server._implementation(revision)}
     # Long keys cost more to escape than the rest of a small result.
     return ',"resultType":"complete","_meta":%s}' % "".join(_chunks(meta)), meta
 
 
 def _error_result(message):
     return {"content": [{"type": "text", "text": message}], "isError": True}
+
+
+def _input_required(conn, call, requests):
+    """The InputRequiredResult asking requests ({key: request}), with a signed state.
+
+    The state carries the answers given so far to what the handler asked,
+    so a retry need only answer this round.
+    """
+    answers = {k: v for k, v in (call.answers or {}).items() if k in call.asked}
+    return {"resultType": "input_required", "inputRequests": requests,
+            "requestState": conn._signer.sign(_binding_digest(call.binding), answers)}
 
 
 def _looks_like_content(value):
@@ -4528,13 +4590,12 @@ class Call:
 
 
 class _Route:
-    """How a method is served: its handler, the eras that have it, the capability it needs."""
+    """How a method is served: its handler, the revision feature and the capability it needs."""
 
-    __slots__ = ("handler", "modern", "legacy", "capability")
+    __slots__ = ("handler", "feature", "capability")
 
-    def __init__(self, handler, *, modern, legacy, capability=None):
-        self.handler, self.modern, self.legacy = handler, modern, legacy
-        self.capability = capability
+    def __init__(self, handler, feature=None, capability=None):
+        self.handler, self.feature, self.capability = handler, feature, capability
 
 
 class _Notice:
@@ -4652,7 +4713,7 @@ class Connection:
         self._method_chars = server.max_method // 4    # a name this short always fits
         self._max_params, self._max_response = server.max_params, server.max_response
         self._null_id = server.null_error_id
-        self._stamp = _stamp(server)
+        self._stamps = {rev: _stamp(server, rev) for rev in MODERN_VERSIONS}
 
     # -- input ----------------------------------------------------------------
     def feed(self, data):
@@ -4822,7 +4883,8 @@ class Connection:
         action, after = _ERA_MACHINE[self.era, event]
         if action == "serve_legacy":
             route = _ROUTES.get(method)
-            if route is None or not route.legacy:
+            if route is None or route.feature is not None and not _has(self.revision,
+                                                                       route.feature):
                 out.append(self._error(rid, METHOD_NOT_FOUND, "Method not found"))
                 return
             self._dispatch(route, Call(self, rid, key, method, params, LEGACY, self.revision,
@@ -4849,15 +4911,15 @@ class Connection:
         elif action == "modern_refuses_initialize":
             out.append(self._error(rid, INVALID_REQUEST, "Invalid Request: this connection "
                                    "uses protocol %s with per-request _meta; initialize is not "
-                                   "available (supported: %s)" % (MODERN_VERSION, MODERN_VERSION),
+                                   "available (supported: %s)" % ((", ".join(MODERN_VERSIONS),) * 2),
                                    {"reason": "era-mismatch", "era": MODERN,
-                                    "supported": [MODERN_VERSION]}))
+                                    "supported": list(MODERN_VERSIONS)}))
         elif action == "legacy_refuses_meta":
             out.append(self._mismatch(rid, "per-request _meta (protocol %s) cannot be mixed in"
-                                      % MODERN_VERSION))
+                                      % ", ".join(MODERN_VERSIONS)))
         else:   # legacy_refuses_discover
             out.append(self._mismatch(rid, "server/discover belongs to protocol %s"
-                                      % MODERN_VERSION))
+                                      % ", ".join(MODERN_VERSIONS)))
 
     def _mismatch(self, rid, what):
         return self._error(rid, INVALID_REQUEST, "Invalid Request: this connection was "
@@ -4890,9 +4952,9 @@ class Connection:
             out.append(self._error(rid, INVALID_PARAMS, "Invalid params: _meta %s must be "
                                    "a string" % PV_KEY))
             return
-        if version != MODERN_VERSION:
+        if version not in MODERN_VERSIONS:
             out.append(self._error(rid, UNSUPPORTED_VERSION, "Unsupported protocol version",
-                                   {"supported": [MODERN_VERSION], "requested": version}))
+                                   {"supported": list(MODERN_VERSIONS), "requested": version}))
             return
         caps = meta.get(CAPS_KEY)
         if type(caps) is not dict:
@@ -4906,11 +4968,11 @@ class Connection:
             return
         self.era = after
         route = _ROUTES.get(method) if action == "serve_modern" else None
-        if route is None or not route.modern:
+        if route is None or route.feature is not None and not _has(version, route.feature):
             out.append(self._error(rid, METHOD_NOT_FOUND, "Method not found"))
             return
         info = meta.get(INFO_KEY)
-        self._dispatch(route, Call(self, rid, key, method, params, MODERN, MODERN_VERSION, caps,
+        self._dispatch(route, Call(self, rid, key, method, params, MODERN, version, caps,
                                    info if type(info) is dict else None, meta, level, None),
                        out)
 
@@ -4965,8 +5027,8 @@ class Connection:
             q.on_answer()           # response None: the client is gone
         self.server._closed(self)
         out = []
-        for rid, _ in list(self.listens.values()):
-            out.append(self._result(rid, {"_meta": {SUB_KEY: rid}}, MODERN))
+        for rid, _, revision in list(self.listens.values()):
+            out.append(self._result(rid, {"_meta": {SUB_KEY: rid}}, revision))
             out.append(_notification_line("notifications/cancelled",
                                           {"requestId": rid, "reason": "server shutdown"}))
         self.listens.clear()
@@ -5150,8 +5212,8 @@ class Connection:
         return out
 
     # -- answers ----------------------------------------------------------------
-    def _result(self, rid, result, era=None):
-        return _result_line(rid, result, self._stamp if (era or self.era) == MODERN else None)
+    def _result(self, rid, result, revision=None):
+        return _result_line(rid, result, self._stamps.get(revision))
 
     def _error(self, rid, code, message, data=None):
         return _error_line(rid, code, message, data, self._null_id)
@@ -5166,8 +5228,7 @@ class Connection:
         """
         if type(outcome) is dict or type(outcome) is str:
             try:
-                line = _result_line(req.id, outcome,
-                                    self._stamp if req.era == MODERN else None, large)
+                line = _result_line(req.id, outcome, self._stamps.get(req.revision), large)
             except _ResultInvalid as e:
                 return self._answer(req, e)
             if len(line) > self._max_response + 1:
@@ -5186,7 +5247,7 @@ class Connection:
         if isinstance(e, ResourceNotFound):
             return self._not_found(req, e.uri)
         if isinstance(e, _InputRequired):
-            return self._answer(req, self._input_required(req, e.requests))
+            return self._answer(req, _input_required(self, req, e.requests))
         if isinstance(e, _BadAnswer):
             return self._answer(req, e.args[0])
         if isinstance(e, _TimedOut):
@@ -5235,255 +5296,6 @@ class Connection:
         code = RESOURCE_NOT_FOUND_LEGACY if req.era == LEGACY else INVALID_PARAMS
         return self._error(req.id, code, "Resource not found", {"uri": uri})
 
-    # -- modern request states ----------------------------------------------------
-    def _input_required(self, req, requests):
-        """The InputRequiredResult asking requests ({key: request}), with a signed state.
-
-        The state carries the answers given so far to what the handler asked,
-        so a retry need only answer this round.
-        """
-        answers = {k: v for k, v in (req.answers or {}).items() if k in req.asked}
-        return {"resultType": "input_required", "inputRequests": requests,
-                "requestState": self._signer.sign(_binding_digest(req.binding), answers)}
-
-    def _admit_round_trip(self, req, name, args):
-        """Note what a modern request targets; verify a requestState and collect answers.
-
-        Raises -32602 for malformed inputResponses or a state that fails
-        verification (tampered, expired, or made for another request).
-        """
-        if req.era != MODERN:
-            req.binding = None
-            return
-        req.binding = (req.method, name, args)      # digested only when a state is involved
-        responses, state = req.params.get("inputResponses"), req.params.get("requestState")
-        if responses is None and state is None:
-            return
-        if (state is not None and type(state) is not str) or (
-                responses is not None and type(responses) is not dict):
-            raise ProtocolError(INVALID_PARAMS, "Invalid params: requestState must be the string "
-                                "it was given, and inputResponses an object")
-        # Answers without a state are taken as they come: they are the client's
-        # word either way, and the handler checks each against its question.
-        answers = {} if state is None else self._signer.verify(_binding_digest(req.binding),
-                                                               state)
-        answers.update(responses or {})
-        req.answers = answers
-
-    # -- methods ---------------------------------------------------------------
-    def _discover(self, req):
-        s = self.server
-        result = {"supportedVersions": [MODERN_VERSION],
-                  "capabilities": s._capabilities(MODERN_VERSION)}
-        if s.instructions is not None:
-            result["instructions"] = s.instructions
-        result["ttlMs"] = s.ttl_ms
-        result["cacheScope"] = "public"
-        return result
-
-    def _ping(self, req):
-        return {}
-
-    def _set_level(self, req):
-        level = req.params.get("level") if req.params else None
-        if type(level) is not str or level not in _LEVEL_RANK:
-            raise ProtocolError(INVALID_PARAMS, "Invalid params: level must be one of %s"
-                                % ", ".join(_LEVELS))
-        self.log_level = level
-        return {}
-
-    def _list(self, req, kind, field):
-        s = self.server
-        catalog = s.catalog           # one catalog for the whole page, even if it changes now
-        items = catalog.described(kind, req.revision)
-        cursor = req.params.get("cursor") if req.params else None
-        start = 0 if cursor is None else catalog.offset(kind, cursor)
-        end = start + s.page_size
-        result = {field: items[start:end] if start or end < len(items) else items}
-        if end < len(items):
-            result["nextCursor"] = catalog.cursor(kind, end)
-        if _has(req.revision, "cache_hints"):
-            result["ttlMs"] = s.ttl_ms
-            result["cacheScope"] = "public"
-        return result
-
-    def _list_tools(self, req):
-        return self._list(req, "tools", "tools")
-
-    def _list_resources(self, req):
-        return self._list(req, "resources", "resources")
-
-    def _list_templates(self, req):
-        return self._list(req, "templates", "resourceTemplates")
-
-    def _list_prompts(self, req):
-        return self._list(req, "prompts", "prompts")
-
-    @staticmethod
-    def _named(req, table, noun):
-        """Return (name, entry, arguments) of a tools/call or prompts/get, or raise -32602.
-
-        An entry that is not granted is reported exactly like one that does not exist.
-        """
-        params = req.params
-        name = params.get("name") if params else None
-        if type(name) is not str:
-            raise ProtocolError(INVALID_PARAMS, 'Invalid params: %s needs a string "name"'
-                                % req.method)
-        entry = table.get(name)
-        if entry is None:
-            raise ProtocolError(INVALID_PARAMS, "Unknown %s: %s" % (noun, _short(name, 80)))
-        args = params.get("arguments")
-        if args is None:                 # null counts as absent (Go marshals a nil map so)
-            args = {}
-        elif type(args) is not dict:
-            raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object')
-        return name, entry, args
-
-    def _call_tool(self, req):
-        s = self.server
-        name, tool, args = self._named(req, s.catalog.tools, "tool")
-        if tool.nullable:
-            args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
-        if req.era == MODERN:
-            self._admit_round_trip(req, name, args)
-        problems = tool.input_validator.errors(args)
-        if problems:
-            return _error_result("Invalid arguments for tool %r:\n%s" % (
-                name, "\n".join("- " + p for p in problems)))
-        req.target, req.arguments = tool, args
-        return req.start("tool", name, _tool_work,
-                         tool.timeout if tool.timeout is not None else s.timeout,
-                         tool.uses_context)
-
-    def _read_resource(self, req):
-        s = self.server
-        uri = req.params.get("uri") if req.params else None
-        if type(uri) is not str:
-            raise ProtocolError(INVALID_PARAMS, 'Invalid params: resources/read needs a string '
-                                '"uri"')
-        self._admit_round_trip(req, uri, {})
-        resource, variables = s.catalog.find_resource(uri)
-        if resource is None:
-            raise ResourceNotFound(uri)
-
-        def work(call, ctx):
-            result = _read(resource, uri, variables, ctx, call.revision)
-            return result, any(len(c.get("text") or c.get("blob") or "") > _LARGE_STRING
-                               for c in result["contents"])
-        return req.start("resource", uri, work, s.timeout)
-
-    def read_resource(self, call, uri, ctx):
-        """What resources/read of uri returns, read for a running call's handler."""
-        resource, variables = self.server.catalog.find_resource(uri)
-        if resource is None:
-            raise ResourceNotFound(uri)
-        return _read(resource, uri, variables, ctx, call.revision)
-
-    def _subscribe(self, req):
-        uri = self._subscription_uri(req)
-        with self._lock:
-            self.subscribed.add(uri)
-        return {}
-
-    def _unsubscribe(self, req):
-        uri = self._subscription_uri(req)
-        with self._lock:
-            self.subscribed.discard(uri)
-        return {}
-
-    def _subscription_uri(self, req):
-        if not self.server.live:    # nothing changes: no update would ever be sent
-            raise ProtocolError(METHOD_NOT_FOUND, "Method not found")
-        uri = req.params.get("uri") if req.params else None
-        if type(uri) is not str:
-            raise ProtocolError(INVALID_PARAMS, 'Invalid params: needs a string "uri"')
-        if not self.server.catalog.knows_uri(uri):
-            raise ResourceNotFound(uri)
-        return uri
-
-    def _get_prompt(self, req):
-        s = self.server
-        name, prompt, args = self._named(req, s.catalog.prompts, "prompt")
-        if any(type(v) is not str for v in args.values()):
-            raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object '
-                                'of strings')
-        self._admit_round_trip(req, name, args)
-        missing = [a["name"] for a in prompt.arguments if a.get("required") and
-                   a["name"] not in args]
-        if missing:
-            raise ProtocolError(INVALID_PARAMS, "Invalid params: missing required argument(s) "
-                                "for prompt %r: %s" % (name, ", ".join(missing)))
-        revision = req.revision
-
-        def work(call, ctx):
-            return _prompt_result(prompt, prompt.handler(args, ctx), revision), False
-        return req.start("prompt", name, work, s.timeout)
-
-    def _complete(self, req):
-        s = self.server
-        params = req.params or {}
-        ref, argument = params.get("ref"), params.get("argument")
-        if type(ref) is not dict or type(argument) is not dict or \
-                type(argument.get("name")) is not str or type(argument.get("value")) is not str:
-            raise ProtocolError(INVALID_PARAMS, 'Invalid params: completion/complete needs '
-                                '"ref" and "argument" {name, value}')
-        context = params.get("context")
-        known = context.get("arguments") if type(context) is dict else None
-        known = known if type(known) is dict else {}
-        catalog = s.catalog
-        if ref.get("type") == "ref/prompt":
-            name = ref.get("name")
-            target = catalog.prompts.get(name) if type(name) is str else None
-            if target is None:
-                raise ProtocolError(INVALID_PARAMS, "Unknown prompt: %s"
-                                    % _short(ref.get("name"), 80))
-        elif ref.get("type") == "ref/resource":
-            uri = ref.get("uri")
-            target = (catalog.templates.get(uri) or catalog.resources.get(uri)) \
-                if type(uri) is str else None
-            if target is None:
-                raise ProtocolError(INVALID_PARAMS, "Unknown resource or template: %s"
-                                    % _short(uri, 80), {"uri": uri})
-        else:
-            raise ProtocolError(INVALID_PARAMS, 'Invalid params: ref.type must be "ref/prompt" '
-                                'or "ref/resource"')
-        complete = getattr(target, "complete", None)
-        if complete is None:
-            return {"completion": {"values": [], "total": 0, "hasMore": False}}
-        name, value = argument["name"], argument["value"]
-
-        def work(call, ctx):           # author code: run like a tool, never on the reader alone
-            values = [v for v in complete(name, value, known) if type(v) is str]
-            return {"completion": {"values": values[:_MAX_COMPLETIONS], "total": len(values),
-                                   "hasMore": len(values) > _MAX_COMPLETIONS}}, False
-        return req.start("completion", name, work, s.timeout)
-
-    def _listen(self, req):
-        filt = req.params.get("notifications")
-        if type(filt) is not dict:
-            raise ProtocolError(INVALID_PARAMS, 'Invalid params: subscriptions/listen needs a '
-                                '"notifications" object')
-        subs = filt.get("resourceSubscriptions")
-        if subs is not None and (type(subs) is not list or
-                                 any(type(u) is not str for u in subs)):
-            raise ProtocolError(INVALID_PARAMS, "Invalid params: resourceSubscriptions must be "
-                                "an array of URIs")
-        # Only what will really be sent is acknowledged: changes, on a live server.
-        honoured = {}
-        server = self.server
-        if server.live:
-            for method, flag, capability in _LIST_CHANGED.values():
-                if filt.get(flag) is True and capability in server._offered:
-                    honoured[flag] = True
-            if subs:
-                honoured["resourceSubscriptions"] = [u for u in subs
-                                                     if server.catalog.knows_uri(u)]
-        with self._lock:
-            self.listens[req.key] = (req.id, honoured)
-        return _Notice("notifications/subscriptions/acknowledged",
-                       {"_meta": {SUB_KEY: req.id}, "notifications": honoured})
-
     # -- change notifications ---------------------------------------------------
     def catalog_changed(self, kinds):
         """Note that lists of these kinds changed (any thread); notify soon, coalesced."""
@@ -5508,14 +5320,14 @@ class Connection:
         with self._lock:
             pending, self._pending = self._pending, set()
             lines = []
-            methods = sorted({_LIST_CHANGED[k][0] for what, k in pending if what == "list"})
+            methods = sorted({_KIND[k].changed for what, k in pending if what == "list"})
             uris = sorted(u for what, u in pending if what == "updated")
             if self.era == LEGACY and self.initialized:
                 lines += [_notification_line(m, None) for m in methods]
                 lines += [_notification_line("notifications/resources/updated", {"uri": u})
                           for u in uris if u in self.subscribed]
             elif self.era == MODERN:
-                for rid, honoured in self.listens.values():
+                for rid, honoured, _ in self.listens.values():
                     meta = {"_meta": {SUB_KEY: rid}}
                     lines += [_notification_line(m, meta) for m in methods
                               if honoured.get(_FILTER_OF[m])]
@@ -5526,15 +5338,8 @@ class Connection:
                 self.emit(line)
 
 
-# What a list change sends, per kind: the notification, the listen filter flag
-# that asks for it, and the capability that offers it.
-_LIST_CHANGED = {
-    "tools": ("notifications/tools/list_changed", "toolsListChanged", "tools"),
-    "resources": ("notifications/resources/list_changed", "resourcesListChanged", "resources"),
-    "templates": ("notifications/resources/list_changed", "resourcesListChanged", "resources"),
-    "prompts": ("notifications/prompts/list_changed", "promptsListChanged", "prompts"),
-}
-_FILTER_OF = {method: flag for method, flag, _ in _LIST_CHANGED.values()}
+# The subscriptions/listen flag that asks for each list_changed notification.
+_FILTER_OF = {k.changed: k.flag for k in _KINDS}
 
 
 def _read(resource, uri, variables, ctx, revision):
@@ -5571,33 +5376,264 @@ def _short_text(exc):
         return "(the exception cannot be shown)"
 
 
-# How each method is served. A method missing here, or not in the era of the
-# connection, is -32601; so is one whose server capability is not offered.
+# -- methods ---------------------------------------------------------------------
+
+def _admit_round_trip(conn, call, name, args):
+    """Note what a modern request targets; verify a requestState and collect answers.
+
+    Raises -32602 for malformed inputResponses or a state that fails
+    verification (tampered, expired, or made for another request).
+    """
+    if call.era != MODERN:
+        call.binding = None
+        return
+    call.binding = (call.method, name, args)      # digested only when a state is involved
+    responses, state = call.params.get("inputResponses"), call.params.get("requestState")
+    if responses is None and state is None:
+        return
+    if (state is not None and type(state) is not str) or (
+            responses is not None and type(responses) is not dict):
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: requestState must be the string "
+                            "it was given, and inputResponses an object")
+    # Answers without a state are taken as they come: they are the client's
+    # word either way, and the handler checks each against its question.
+    answers = {} if state is None else conn._signer.verify(_binding_digest(call.binding),
+                                                           state)
+    answers.update(responses or {})
+    call.answers = answers
+
+
+def _discover(conn, call):
+    s = conn.server
+    result = {"supportedVersions": list(MODERN_VERSIONS),
+              "capabilities": s._capabilities(call.revision)}
+    if s.instructions is not None:
+        result["instructions"] = s.instructions
+    result["ttlMs"] = s.ttl_ms
+    result["cacheScope"] = "public"
+    return result
+
+
+def _ping(conn, call):
+    return {}
+
+
+def _set_level(conn, call):
+    level = call.params.get("level") if call.params else None
+    if type(level) is not str or level not in _LEVEL_RANK:
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: level must be one of %s"
+                            % ", ".join(_LEVELS))
+    conn.log_level = level
+    return {}
+
+
+def _list(conn, call, kind):
+    """One page of a kind's list (kind: a row of _KINDS)."""
+    s = conn.server
+    catalog = s.catalog           # one catalog for the whole page, even if it changes now
+    items = catalog.described(kind.attr, call.revision)
+    cursor = call.params.get("cursor") if call.params else None
+    start = 0 if cursor is None else catalog.offset(kind.attr, cursor)
+    end = start + s.page_size
+    result = {kind.field: items[start:end] if start or end < len(items) else items}
+    if end < len(items):
+        result["nextCursor"] = catalog.cursor(kind.attr, end)
+    if _has(call.revision, "cache_hints"):
+        result["ttlMs"] = s.ttl_ms
+        result["cacheScope"] = "public"
+    return result
+
+
+def _named(call, table, noun):
+    """Return (name, entry, arguments) of a tools/call or prompts/get, or raise -32602.
+
+    An entry that is not granted is reported exactly like one that does not exist.
+    """
+    params = call.params
+    name = params.get("name") if params else None
+    if type(name) is not str:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: %s needs a string "name"'
+                            % call.method)
+    entry = table.get(name)
+    if entry is None:
+        raise ProtocolError(INVALID_PARAMS, "Unknown %s: %s" % (noun, _short(name, 80)))
+    args = params.get("arguments")
+    if args is None:                 # null counts as absent (Go marshals a nil map so)
+        args = {}
+    elif type(args) is not dict:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object')
+    return name, entry, args
+
+
+def _call_tool(conn, call):
+    s = conn.server
+    name, tool, args = _named(call, s.catalog.tools, "tool")
+    if tool.nullable:
+        args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
+    if call.era == MODERN:
+        _admit_round_trip(conn, call, name, args)
+    problems = tool.input_validator.errors(args)
+    if problems:
+        return _error_result("Invalid arguments for tool %r:\n%s" % (
+            name, "\n".join("- " + p for p in problems)))
+    call.target, call.arguments = tool, args
+    return call.start("tool", name, _tool_work,
+                     tool.timeout if tool.timeout is not None else s.timeout,
+                     tool.uses_context)
+
+
+def _read_resource(conn, call):
+    s = conn.server
+    uri = call.params.get("uri") if call.params else None
+    if type(uri) is not str:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: resources/read needs a string '
+                            '"uri"')
+    _admit_round_trip(conn, call, uri, {})
+    resource, variables = s.catalog.find_resource(uri)
+    if resource is None:
+        raise ResourceNotFound(uri)
+
+    def work(call, ctx):
+        result = _read(resource, uri, variables, ctx, call.revision)
+        return result, any(len(c.get("text") or c.get("blob") or "") > _LARGE_STRING
+                           for c in result["contents"])
+    return call.start("resource", uri, work, s.timeout)
+
+
+def _read_for(conn, call, uri, ctx):
+    """What resources/read of uri returns, read for a running call's handler."""
+    resource, variables = conn.server.catalog.find_resource(uri)
+    if resource is None:
+        raise ResourceNotFound(uri)
+    return _read(resource, uri, variables, ctx, call.revision)
+
+
+def _subscribe(conn, call):
+    uri = _subscription_uri(conn, call)
+    with conn._lock:
+        conn.subscribed.add(uri)
+    return {}
+
+
+def _unsubscribe(conn, call):
+    uri = _subscription_uri(conn, call)
+    with conn._lock:
+        conn.subscribed.discard(uri)
+    return {}
+
+
+def _subscription_uri(conn, call):
+    if not conn.server.live:    # nothing changes: no update would ever be sent
+        raise ProtocolError(METHOD_NOT_FOUND, "Method not found")
+    uri = call.params.get("uri") if call.params else None
+    if type(uri) is not str:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: needs a string "uri"')
+    if not conn.server.catalog.knows_uri(uri):
+        raise ResourceNotFound(uri)
+    return uri
+
+
+def _get_prompt(conn, call):
+    s = conn.server
+    name, prompt, args = _named(call, s.catalog.prompts, "prompt")
+    if any(type(v) is not str for v in args.values()):
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object '
+                            'of strings')
+    _admit_round_trip(conn, call, name, args)
+    missing = [a["name"] for a in prompt.arguments if a.get("required") and
+               a["name"] not in args]
+    if missing:
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: missing required argument(s) "
+                            "for prompt %r: %s" % (name, ", ".join(missing)))
+    revision = call.revision
+
+    def work(call, ctx):
+        return _prompt_result(prompt, prompt.handler(args, ctx), revision), False
+    return call.start("prompt", name, work, s.timeout)
+
+
+def _complete(conn, call):
+    s = conn.server
+    params = call.params or {}
+    ref, argument = params.get("ref"), params.get("argument")
+    if type(ref) is not dict or type(argument) is not dict or \
+            type(argument.get("name")) is not str or type(argument.get("value")) is not str:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: completion/complete needs '
+                            '"ref" and "argument" {name, value}')
+    context = params.get("context")
+    known = context.get("arguments") if type(context) is dict else None
+    known = known if type(known) is dict else {}
+    catalog = s.catalog
+    if ref.get("type") == "ref/prompt":
+        name = ref.get("name")
+        target = catalog.prompts.get(name) if type(name) is str else None
+        if target is None:
+            raise ProtocolError(INVALID_PARAMS, "Unknown prompt: %s"
+                                % _short(ref.get("name"), 80))
+    elif ref.get("type") == "ref/resource":
+        uri = ref.get("uri")
+        target = (catalog.templates.get(uri) or catalog.resources.get(uri)) \
+            if type(uri) is str else None
+        if target is None:
+            raise ProtocolError(INVALID_PARAMS, "Unknown resource or template: %s"
+                                % _short(uri, 80), {"uri": uri})
+    else:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: ref.type must be "ref/prompt" '
+                            'or "ref/resource"')
+    complete = getattr(target, "complete", None)
+    if complete is None:
+        return {"completion": {"values": [], "total": 0, "hasMore": False}}
+    name, value = argument["name"], argument["value"]
+
+    def work(call, ctx):           # author code: run like a tool, never on the reader alone
+        values = [v for v in complete(name, value, known) if type(v) is str]
+        return {"completion": {"values": values[:_MAX_COMPLETIONS], "total": len(values),
+                               "hasMore": len(values) > _MAX_COMPLETIONS}}, False
+    return call.start("completion", name, work, s.timeout)
+
+
+def _listen(conn, call):
+    filt = call.params.get("notifications")
+    if type(filt) is not dict:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: subscriptions/listen needs a '
+                            '"notifications" object')
+    subs = filt.get("resourceSubscriptions")
+    if subs is not None and (type(subs) is not list or
+                             any(type(u) is not str for u in subs)):
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: resourceSubscriptions must be "
+                            "an array of URIs")
+    # Only what will really be sent is acknowledged: changes, on a live server.
+    honoured = {}
+    server = conn.server
+    if server.live:
+        for k in _KINDS:
+            if filt.get(k.flag) is True and k.capability in server._offered:
+                honoured[k.flag] = True
+        if subs:
+            honoured["resourceSubscriptions"] = [u for u in subs
+                                                 if server.catalog.knows_uri(u)]
+    with conn._lock:
+        conn.listens[call.key] = (call.id, honoured, call.revision)
+    return _Notice("notifications/subscriptions/acknowledged",
+                   {"_meta": {SUB_KEY: call.id}, "notifications": honoured})
+
+# How each method is served: its handler(conn, call), the revision feature it
+# exists from (None: every revision), and the capability the server must offer.
+# A method missing here, absent from the request's revision, or whose capability
+# is not offered, is -32601. The list methods come from the kinds table.
 _ROUTES = {
-    "server/discover": _Route(Connection._discover, modern=True, legacy=False),
-    "ping": _Route(Connection._ping, modern=False, legacy=True),
-    "logging/setLevel": _Route(Connection._set_level, modern=False, legacy=True,
-                               capability="logging"),
-    "tools/list": _Route(Connection._list_tools, modern=True, legacy=True, capability="tools"),
-    "tools/call": _Route(Connection._call_tool, modern=True, legacy=True, capability="tools"),
-    "resources/list": _Route(Connection._list_resources, modern=True, legacy=True,
-                             capability="resources"),
-    "resources/templates/list": _Route(Connection._list_templates, modern=True, legacy=True,
-                                       capability="resources"),
-    "resources/read": _Route(Connection._read_resource, modern=True, legacy=True,
-                             capability="resources"),
-    "resources/subscribe": _Route(Connection._subscribe, modern=False, legacy=True,
-                                  capability="resources"),
-    "resources/unsubscribe": _Route(Connection._unsubscribe, modern=False, legacy=True,
-                                    capability="resources"),
-    "prompts/list": _Route(Connection._list_prompts, modern=True, legacy=True,
-                           capability="prompts"),
-    "prompts/get": _Route(Connection._get_prompt, modern=True, legacy=True,
-                          capability="prompts"),
-    "completion/complete": _Route(Connection._complete, modern=True, legacy=True,
-                                  capability="completions"),
-    "subscriptions/listen": _Route(Connection._listen, modern=True, legacy=False),
+    "server/discover": _Route(_discover, "discover"),
+    "ping": _Route(_ping, "ping"),
+    "logging/setLevel": _Route(_set_level, "log_level", "logging"),
+    "tools/call": _Route(_call_tool, None, "tools"),
+    "resources/read": _Route(_read_resource, None, "resources"),
+    "resources/subscribe": _Route(_subscribe, "subscribe", "resources"),
+    "resources/unsubscribe": _Route(_unsubscribe, "subscribe", "resources"),
+    "prompts/get": _Route(_get_prompt, None, "prompts"),
+    "completion/complete": _Route(_complete, None, "completions"),
+    "subscriptions/listen": _Route(_listen, "listen"),
 }
+_ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _KINDS)
 
 
 ###############################################################################
@@ -5784,13 +5820,13 @@ class Server(_Decorators):
             for e in entries:
                 if self._decorated.get(id(e)) is e:
                     continue                    # registered by a decorator already
-                for kind, cls, noun, key in _KINDS:
-                    if isinstance(e, cls):
-                        k, table = getattr(e, key), getattr(self, kind)
-                        if (kind, k) in seen or (k in table and not replace):
-                            raise CatalogError("%s %r: registered twice" % (noun, k))
-                        seen.add((kind, k))
-                        kinds.add(kind)
+                for kind in _KINDS:
+                    if isinstance(e, kind.cls):
+                        k, table = getattr(e, kind.key), getattr(self, kind.attr)
+                        if (kind.attr, k) in seen or (k in table and not replace):
+                            raise CatalogError("%s %r: registered twice" % (kind.noun, k))
+                        seen.add((kind.attr, k))
+                        kinds.add(kind.attr)
                         placed.append((table, k, e))
                         break
                 else:
@@ -5838,10 +5874,10 @@ class Server(_Decorators):
             return
         old, new = self.catalog, self._granted_catalog()
         new.inherit(old, {id(e) for e in added})
-        changed = [k for k in _LIST_KINDS if old.keys(k) != new.keys(k) or
+        changed = [k for k in _KIND if old.keys(k) != new.keys(k) or
                    any(old.entry(k, n) is not new.entry(k, n) for n in new.keys(k))]
         if changed:
-            new.generation = {k: old.generation[k] + (k in changed) for k in _LIST_KINDS}
+            new.generation = {k: old.generation[k] + (k in changed) for k in _KIND}
             self.catalog = new
             for conn in list(self._connections):
                 conn.catalog_changed(changed)
@@ -5867,14 +5903,14 @@ class Server(_Decorators):
             if self._frozen:
                 return self
             if not self.live:        # a live server may grant what it adds later
-                _granted(self.tools, self.grant, "grant", "tool")
-                _granted(self.prompts, self.grant_prompts, "grant_prompts", "prompt")
-                _granted(dict(self.resources, **self.templates), self.grant_resources,
-                         "grant_resources", "resource")
+                for grant in {k.grant: None for k in _KINDS}:
+                    kinds = [k for k in _KINDS if k.grant == grant]
+                    _granted({n: 1 for k in kinds for n in getattr(self, k.attr)},
+                             getattr(self, grant), grant, kinds[0].noun)
             for warning in self._portability_warnings():
                 (report or _report)("warning: " + warning)
             self.catalog = self._granted_catalog()
-            self.catalog.generation = dict.fromkeys(_LIST_KINDS, 0)
+            self.catalog.generation = dict.fromkeys(_KIND, 0)
             self._offered = self._offers()
             if self.ttl_ms is None:
                 self.ttl_ms = 60000 if self.live else 3600000
@@ -5889,12 +5925,10 @@ class Server(_Decorators):
         entries of it exist.
         """
         cat, offered = self.catalog, {"logging"}
-        for capability, kinds, grant in (("tools", ("tools",), self.grant),
-                                         ("resources", ("resources", "templates"),
-                                          self.grant_resources),
-                                         ("prompts", ("prompts",), self.grant_prompts)):
-            if (grant is None or grant) if self.live else any(getattr(cat, k) for k in kinds):
-                offered.add(capability)
+        for k in _KINDS:
+            grant = getattr(self, k.grant)
+            if (grant is None or grant) if self.live else getattr(cat, k.attr):
+                offered.add(k.capability)
         completers = ("prompts" in offered or "resources" in offered) if self.live else any(
             x.complete is not None for x in list(cat.prompts.values()) +
             list(cat.templates.values()))
@@ -5905,11 +5939,10 @@ class Server(_Decorators):
     def _granted_catalog(self):
         """What the grants let clients see of the registered entries, sorted."""
         tables = {}
-        for kind, grant in (("tools", self.grant), ("resources", self.grant_resources),
-                            ("templates", self.grant_resources), ("prompts", self.grant_prompts)):
-            table = getattr(self, kind)
+        for kind in _KINDS:
+            table, grant = getattr(self, kind.attr), getattr(self, kind.grant)
             keep = None if grant is None else set(grant)
-            tables[kind] = {k: table[k] for k in sorted(table) if keep is None or k in keep}
+            tables[kind.attr] = {k: table[k] for k in sorted(table) if keep is None or k in keep}
         return _Catalog(tables)
 
     def _portability_warnings(self):
@@ -5990,7 +6023,8 @@ class Server(_Decorators):
         if about is None:
             about = "Serve %s %s as an MCP server on stdin/stdout, for modern (%s) and legacy " \
                     "(initialize) clients.%s" % (self.title or self.name, self.version,
-                                                 MODERN_VERSION, "\n\n" + self.description
+                                                 ", ".join(MODERN_VERSIONS), "\n\n" +
+                                                 self.description
                                                  if self.description else "")
         usage = _usage(prog, about, own_options)
         options = _parse_options(args, usage, version_line or "%s %s\n" % (self.name,
@@ -6024,12 +6058,10 @@ class Server(_Decorators):
         if "completions" in offered and _has(revision, "completions"):
             caps["completions"] = {}
         live = self.live
-        if "prompts" in offered:
-            caps["prompts"] = {"listChanged": live}
-        if "resources" in offered:
-            caps["resources"] = {"subscribe": live, "listChanged": live}
-        if "tools" in offered:
-            caps["tools"] = {"listChanged": live}
+        for capability in sorted({k.capability for k in _KINDS} & offered):
+            # Subscriptions are honoured by a live server only: nothing else ever changes.
+            caps[capability] = {"subscribe": live, "listChanged": live} \
+                if capability == "resources" else {"listChanged": live}
         return caps
 
 
@@ -6094,11 +6126,6 @@ class _SyncLifespan:
             self.loop.close()
 
 
-# The kinds of catalog entries: (table, class, noun, key attribute).
-_KINDS = (("tools", Tool, "tool", "name"), ("resources", Resource, "resource", "uri"),
-          ("templates", ResourceTemplate, "resource template", "uri_template"),
-          ("prompts", Prompt, "prompt", "name"))
-_LIST_KINDS = ("tools", "resources", "templates", "prompts")
 
 
 class _Catalog:
@@ -6110,8 +6137,8 @@ class _Catalog:
     """
 
     def __init__(self, tables):
-        self.tools, self.resources = tables["tools"], tables["resources"]
-        self.templates, self.prompts = tables["templates"], tables["prompts"]
+        for kind in _KINDS:             # self.tools, self.resources, ...
+            setattr(self, kind.attr, tables[kind.attr])
         self.generation = None
         self._lists = {}
         # (kind, revision) -> {id(entry): its listing object}, from older catalogs, for
@@ -6343,7 +6370,7 @@ class Context:
 
         The same handlers, templates and grants apply; raises ResourceNotFound.
         """
-        return self._call.conn.read_resource(self._call, uri, self)
+        return _read_for(self._call.conn, self._call, uri, self)
 
     def sleep(self, seconds):
         """Sleep up to seconds; return True early if the request is cancelled meanwhile."""

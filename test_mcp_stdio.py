@@ -2820,8 +2820,7 @@ class Engine(unittest.TestCase):
         conn = connect(mcp_stdio.demo_server())
         conn.feed(json.dumps(init_msg()).encode() + b"\n")
         real = mcp_stdio._ROUTES["tools/list"]
-        mcp_stdio._ROUTES["tools/list"] = mcp_stdio._Route(lambda self, req: 1 / 0, modern=True,
-                                                          legacy=True)
+        mcp_stdio._ROUTES["tools/list"] = mcp_stdio._Route(lambda conn, call: 1 / 0)
         try:
             out = conn.feed(b'{"jsonrpc":"2.0","id":9,"method":"tools/list"}\n')
         finally:
