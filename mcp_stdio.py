@@ -4420,32 +4420,185 @@ UNLOCKED, LEGACY, MODERN = "unlocked", "legacy", "modern"
 # Events: "initialize" (the legacy handshake), "modern" (a request whose _meta
 # names a protocol version), "discover" (server/discover with that _meta),
 # "modern_initialize" (initialize with that _meta: a method the modern
-# revision removed), "ping", "plain_discover" and "plain" (requests without it).
+# revisions removed), "ping", "plain_discover" and "plain" (requests without it).
 # The era after applies only when the action admits the request: a refused
 # message changes nothing. server/discover never locks, because real clients
-# probe with it and then send initialize.
+# probe with it and then send initialize. Each action is a function
+# (conn, rid, key, method, params, meta, after, out, batch) appending to out.
+_PLAIN_EVENTS = {"initialize": "initialize", "ping": "ping", "server/discover": "plain_discover"}
+
+
+def _serve_legacy(conn, rid, key, method, params, meta, after, out, batch):
+    route = _ROUTES.get(method)
+    if route is None or route.feature is not None and not _has(conn.revision, route.feature):
+        out.append(conn._error(rid, METHOD_NOT_FOUND, "Method not found"))
+        return
+    conn._dispatch(route, Call(conn, rid, key, method, params, LEGACY, conn.revision,
+                               conn.client_capabilities, conn.client_info, meta, None, batch),
+                   out)
+
+
+def _serve_modern(conn, rid, key, method, params, meta, after, out, batch, removed=False):
+    """Admit a request by its modern _meta; removed: the method is one modern revisions lack."""
+    version = meta[PV_KEY]
+    if type(version) is not str:
+        out.append(conn._error(rid, INVALID_PARAMS, "Invalid params: _meta %s must be "
+                               "a string" % PV_KEY))
+        return
+    if version not in MODERN_VERSIONS:
+        out.append(conn._error(rid, UNSUPPORTED_VERSION, "Unsupported protocol version",
+                               {"supported": list(MODERN_VERSIONS), "requested": version}))
+        return
+    caps = meta.get(CAPS_KEY)
+    if type(caps) is not dict:
+        out.append(conn._error(rid, INVALID_PARAMS, "Invalid params: missing required "
+                               "_meta key %s (an object)" % CAPS_KEY))
+        return
+    level = meta.get(LEVEL_KEY)
+    if level is not None and (type(level) is not str or level not in _LEVEL_RANK):
+        out.append(conn._error(rid, INVALID_PARAMS, "Invalid params: _meta %s must be "
+                               "one of %s" % (LEVEL_KEY, ", ".join(_LEVELS))))
+        return
+    conn.era = after
+    route = None if removed else _ROUTES.get(method)
+    if route is None or route.feature is not None and not _has(version, route.feature):
+        out.append(conn._error(rid, METHOD_NOT_FOUND, "Method not found"))
+        return
+    info = meta.get(INFO_KEY)
+    conn._dispatch(route, Call(conn, rid, key, method, params, MODERN, version, caps,
+                               info if type(info) is dict else None, meta, level, None), out)
+
+
+def _removed_method(conn, rid, key, method, params, meta, after, out, batch):
+    _serve_modern(conn, rid, key, method, params, meta, after, out, batch, removed=True)
+
+
+def _handshake(conn, rid, key, method, params, meta, after, out, batch):
+    out.append(conn._initialize(rid, params))
+
+
+def _pong(conn, rid, key, method, params, meta, after, out, batch):
+    out.append(conn._result(rid, {}))
+
+
+def _needs_handshake(conn, rid, key, method, params, meta, after, out, batch):
+    out.append(conn._error(rid, INVALID_PARAMS, "Invalid params: missing required _meta; "
+                           "send initialize first, or per-request _meta with %s" % PV_KEY))
+
+
+def _missing_meta(conn, rid, key, method, params, meta, after, out, batch):
+    out.append(conn._error(rid, INVALID_PARAMS, "Invalid params: missing required _meta key "
+                           "%s" % PV_KEY))
+
+
+def _already_initialized(conn, rid, key, method, params, meta, after, out, batch):
+    out.append(conn._error(rid, INVALID_REQUEST, "Invalid Request: already initialized "
+                           "(protocol %s)" % conn.revision,
+                           {"reason": "already-initialized", "era": LEGACY,
+                            "negotiatedVersion": conn.revision}))
+
+
+def _modern_refuses_initialize(conn, rid, key, method, params, meta, after, out, batch):
+    versions = ", ".join(MODERN_VERSIONS)
+    out.append(conn._error(rid, INVALID_REQUEST, "Invalid Request: this connection uses "
+                           "protocol %s with per-request _meta; initialize is not available "
+                           "(supported: %s)" % (versions, versions),
+                           {"reason": "era-mismatch", "era": MODERN,
+                            "supported": list(MODERN_VERSIONS)}))
+
+
+def _legacy_refuses_meta(conn, rid, key, method, params, meta, after, out, batch):
+    out.append(conn._mismatch(rid, "per-request _meta (protocol %s) cannot be mixed in"
+                              % ", ".join(MODERN_VERSIONS)))
+
+
+def _legacy_refuses_discover(conn, rid, key, method, params, meta, after, out, batch):
+    out.append(conn._mismatch(rid, "server/discover belongs to protocol %s"
+                              % ", ".join(MODERN_VERSIONS)))
+
+
 _ERA_MACHINE = {
-    (UNLOCKED, "initialize"): ("handshake", LEGACY),
-    (UNLOCKED, "modern"): ("serve_modern", MODERN),
-    (UNLOCKED, "discover"): ("serve_modern", UNLOCKED),
-    (UNLOCKED, "modern_initialize"): ("removed_method", UNLOCKED),
-    (UNLOCKED, "ping"): ("pong", UNLOCKED),
-    (UNLOCKED, "plain_discover"): ("needs_handshake", UNLOCKED),
-    (UNLOCKED, "plain"): ("needs_handshake", UNLOCKED),
-    (LEGACY, "initialize"): ("already_initialized", LEGACY),
-    (LEGACY, "modern"): ("legacy_refuses_meta", LEGACY),
-    (LEGACY, "discover"): ("legacy_refuses_meta", LEGACY),
-    (LEGACY, "modern_initialize"): ("already_initialized", LEGACY),
-    (LEGACY, "ping"): ("serve_legacy", LEGACY),
-    (LEGACY, "plain_discover"): ("legacy_refuses_discover", LEGACY),
-    (LEGACY, "plain"): ("serve_legacy", LEGACY),
-    (MODERN, "initialize"): ("modern_refuses_initialize", MODERN),
-    (MODERN, "modern"): ("serve_modern", MODERN),
-    (MODERN, "discover"): ("serve_modern", MODERN),
-    (MODERN, "modern_initialize"): ("removed_method", MODERN),
-    (MODERN, "ping"): ("missing_meta", MODERN),
-    (MODERN, "plain_discover"): ("missing_meta", MODERN),
-    (MODERN, "plain"): ("missing_meta", MODERN),
+    (UNLOCKED, "initialize"): (_handshake, LEGACY),
+    (UNLOCKED, "modern"): (_serve_modern, MODERN),
+    (UNLOCKED, "discover"): (_serve_modern, UNLOCKED),
+    (UNLOCKED, "modern_initialize"): (_removed_method, UNLOCKED),
+    (UNLOCKED, "ping"): (_pong, UNLOCKED),
+    (UNLOCKED, "plain_discover"): (_needs_handshake, UNLOCKED),
+    (UNLOCKED, "plain"): (_needs_handshake, UNLOCKED),
+    (LEGACY, "initialize"): (_already_initialized, LEGACY),
+    (LEGACY, "modern"): (_legacy_refuses_meta, LEGACY),
+    (LEGACY, "discover"): (_legacy_refuses_meta, LEGACY),
+    (LEGACY, "modern_initialize"): (_already_initialized, LEGACY),
+    (LEGACY, "ping"): (_serve_legacy, LEGACY),
+    (LEGACY, "plain_discover"): (_legacy_refuses_discover, LEGACY),
+    (LEGACY, "plain"): (_serve_legacy, LEGACY),
+    (MODERN, "initialize"): (_modern_refuses_initialize, MODERN),
+    (MODERN, "modern"): (_serve_modern, MODERN),
+    (MODERN, "discover"): (_serve_modern, MODERN),
+    (MODERN, "modern_initialize"): (_removed_method, MODERN),
+    (MODERN, "ping"): (_missing_meta, MODERN),
+    (MODERN, "plain_discover"): (_missing_meta, MODERN),
+    (MODERN, "plain"): (_missing_meta, MODERN),
+}
+
+
+def _legacy_changes(conn, methods, uris):
+    """Change notifications of a legacy connection: after initialized, to subscribers."""
+    if not conn.initialized:
+        return []
+    return [_notification_line(m, None) for m in methods] + [
+        _notification_line("notifications/resources/updated", {"uri": u})
+        for u in uris if u in conn.subscribed]
+
+
+def _modern_changes(conn, methods, uris):
+    """Change notifications of a modern connection: on the listen streams that asked."""
+    lines = []
+    for rid, honoured, _ in conn.listens.values():
+        meta = {"_meta": {SUB_KEY: rid}}
+        lines += [_notification_line(m, meta) for m in methods if honoured.get(_FILTER_OF[m])]
+        lines += [_notification_line("notifications/resources/updated",
+                                     {"uri": u, "_meta": {SUB_KEY: rid}})
+                  for u in uris if u in honoured.get("resourceSubscriptions", ())]
+    return lines
+
+
+def _refuse_by_error(call, missing):
+    raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
+                        {"requiredCapabilities": missing})
+
+
+def _refuse_by_tool_error(call, missing):
+    names = _capability_names(missing)
+    raise ToolError("This %s needs the client's %s %s, which the client did not declare."
+                    % (call.kind or "request", names,
+                       "capabilities" if " and " in names else "capability"))
+
+
+class _EraRules:
+    """What differs between the eras once a connection is locked: one row of _ERA_RULES each."""
+
+    __slots__ = ("not_found", "input_rounds", "request_log_level", "ask", "refuse", "changes")
+
+    def __init__(self, *, not_found, input_rounds, request_log_level, ask, refuse, changes):
+        self.not_found, self.input_rounds = not_found, input_rounds
+        self.request_log_level, self.ask, self.refuse = request_log_level, ask, refuse
+        self.changes = changes
+
+
+# not_found: the code of "Resource not found"; input_rounds: the server asks by an
+# InputRequiredResult and a signed requestState (else by requests of its own);
+# request_log_level: each request's _meta sets the log level (else logging/setLevel);
+# ask(ctx, call, questions): how a handler's questions travel; refuse(call, missing):
+# a client lacking capabilities; changes(conn, methods, uris): change notifications.
+_ERA_RULES = {
+    LEGACY: _EraRules(not_found=RESOURCE_NOT_FOUND_LEGACY, input_rounds=False,
+                      request_log_level=False,
+                      ask=lambda ctx, call, questions: ctx._ask_by_requests(call, questions),
+                      refuse=_refuse_by_tool_error, changes=_legacy_changes),
+    MODERN: _EraRules(not_found=INVALID_PARAMS, input_rounds=True, request_log_level=True,
+                      ask=lambda ctx, call, questions: call.conn.ask_modern(call, questions),
+                      refuse=_refuse_by_error, changes=_modern_changes),
 }
 
 
@@ -4753,7 +4906,7 @@ class Connection:
         return out
 
     def _receive_batch(self, msgs, out, size):
-        if self.era != LEGACY or not _has(self.revision, "batches"):
+        if self.revision is None or not _has(self.revision, "batches"):   # legacy ones only
             out.append(self._error(None, INVALID_REQUEST, "Invalid Request: batches are "
                                    "only accepted on a 2025-03-26 connection"))
             return
@@ -4820,7 +4973,17 @@ class Connection:
             out.append(self._error(rid, INVALID_REQUEST, "Invalid Request: id is already "
                                    "in use by a request in flight"))
             return
-        self._route(rid, key, method, params, out, batch)
+        # The era machine's event, then its action (inline: no call of its own per message).
+        meta = params.get("_meta") if params else None
+        if type(meta) is not dict:
+            meta = None
+        if meta is not None and PV_KEY in meta:
+            event = "discover" if method == "server/discover" else \
+                "modern_initialize" if method == "initialize" else "modern"
+        else:
+            event = _PLAIN_EVENTS.get(method, "plain")
+        action, after = _ERA_MACHINE[self.era, event]
+        action(self, rid, key, method, params, meta, after, out, batch)
 
     def _receive_other(self, msg, rid, id_ok, method, out):
         """Everything but a well-formed request: notifications, responses, bad envelopes."""
@@ -4865,62 +5028,6 @@ class Connection:
         return True
 
     # -- the era state machine ------------------------------------------------
-    def _route(self, rid, key, method, params, out, batch):
-        meta = params.get("_meta") if params else None
-        if type(meta) is not dict:
-            meta = None
-        if meta is not None and PV_KEY in meta:
-            event = "discover" if method == "server/discover" else \
-                "modern_initialize" if method == "initialize" else "modern"
-        elif method == "initialize":
-            event = "initialize"
-        elif method == "ping":
-            event = "ping"
-        elif method == "server/discover":
-            event = "plain_discover"
-        else:
-            event = "plain"
-        action, after = _ERA_MACHINE[self.era, event]
-        if action == "serve_legacy":
-            route = _ROUTES.get(method)
-            if route is None or route.feature is not None and not _has(self.revision,
-                                                                       route.feature):
-                out.append(self._error(rid, METHOD_NOT_FOUND, "Method not found"))
-                return
-            self._dispatch(route, Call(self, rid, key, method, params, LEGACY, self.revision,
-                                       self.client_capabilities, self.client_info, meta,
-                                       None, batch), out)
-        elif action == "serve_modern" or action == "removed_method":
-            self._serve_modern(rid, key, method, params, meta, after, action, out)
-        elif action == "handshake":
-            out.append(self._initialize(rid, params))
-        elif action == "pong":
-            out.append(self._result(rid, {}))
-        elif action == "needs_handshake":
-            out.append(self._error(rid, INVALID_PARAMS, "Invalid params: missing required "
-                                   "_meta; send initialize first, or per-request _meta with "
-                                   "%s" % PV_KEY))
-        elif action == "missing_meta":
-            out.append(self._error(rid, INVALID_PARAMS, "Invalid params: missing required "
-                                   "_meta key %s" % PV_KEY))
-        elif action == "already_initialized":
-            out.append(self._error(rid, INVALID_REQUEST, "Invalid Request: already "
-                                   "initialized (protocol %s)" % self.revision,
-                                   {"reason": "already-initialized", "era": LEGACY,
-                                    "negotiatedVersion": self.revision}))
-        elif action == "modern_refuses_initialize":
-            out.append(self._error(rid, INVALID_REQUEST, "Invalid Request: this connection "
-                                   "uses protocol %s with per-request _meta; initialize is not "
-                                   "available (supported: %s)" % ((", ".join(MODERN_VERSIONS),) * 2),
-                                   {"reason": "era-mismatch", "era": MODERN,
-                                    "supported": list(MODERN_VERSIONS)}))
-        elif action == "legacy_refuses_meta":
-            out.append(self._mismatch(rid, "per-request _meta (protocol %s) cannot be mixed in"
-                                      % ", ".join(MODERN_VERSIONS)))
-        else:   # legacy_refuses_discover
-            out.append(self._mismatch(rid, "server/discover belongs to protocol %s"
-                                      % ", ".join(MODERN_VERSIONS)))
-
     def _mismatch(self, rid, what):
         return self._error(rid, INVALID_REQUEST, "Invalid Request: this connection was "
                            "initialized with protocol %s; %s" % (self.revision, what),
@@ -4945,36 +5052,6 @@ class Connection:
         if s.instructions is not None:
             result["instructions"] = s.instructions
         return self._result(rid, result)
-
-    def _serve_modern(self, rid, key, method, params, meta, after, action, out):
-        version = meta[PV_KEY]
-        if type(version) is not str:
-            out.append(self._error(rid, INVALID_PARAMS, "Invalid params: _meta %s must be "
-                                   "a string" % PV_KEY))
-            return
-        if version not in MODERN_VERSIONS:
-            out.append(self._error(rid, UNSUPPORTED_VERSION, "Unsupported protocol version",
-                                   {"supported": list(MODERN_VERSIONS), "requested": version}))
-            return
-        caps = meta.get(CAPS_KEY)
-        if type(caps) is not dict:
-            out.append(self._error(rid, INVALID_PARAMS, "Invalid params: missing required "
-                                   "_meta key %s (an object)" % CAPS_KEY))
-            return
-        level = meta.get(LEVEL_KEY)
-        if level is not None and (type(level) is not str or level not in _LEVEL_RANK):
-            out.append(self._error(rid, INVALID_PARAMS, "Invalid params: _meta %s must be "
-                                   "one of %s" % (LEVEL_KEY, ", ".join(_LEVELS))))
-            return
-        self.era = after
-        route = _ROUTES.get(method) if action == "serve_modern" else None
-        if route is None or route.feature is not None and not _has(version, route.feature):
-            out.append(self._error(rid, METHOD_NOT_FOUND, "Method not found"))
-            return
-        info = meta.get(INFO_KEY)
-        self._dispatch(route, Call(self, rid, key, method, params, MODERN, version, caps,
-                                   info if type(info) is dict else None, meta, level, None),
-                       out)
 
     def _dispatch(self, route, req, out):
         capability = route.capability
@@ -5006,7 +5083,7 @@ class Connection:
                     elif key in self.listens:
                         del self.listens[key]
         elif method in ("notifications/initialized", "initialized"):
-            if self.era == LEGACY:
+            if self.revision is not None:        # after the handshake, as it must come
                 self.initialized = True
         # Every other notification is ignored: notifications are never answered.
 
@@ -5120,7 +5197,7 @@ class Connection:
         """Send a log message for call when the client asked for this level; return True if sent."""
         if level not in _LEVEL_RANK:
             raise ValueError("unknown log level %r; use one of %s" % (level, ", ".join(_LEVELS)))
-        threshold = call.log_level if call.era == MODERN else self.log_level
+        threshold = call.log_level if _ERA_RULES[call.era].request_log_level else self.log_level
         if threshold is None or _LEVEL_RANK[level] < _LEVEL_RANK[threshold]:
             return False
         payload = message if data is None else {"message": message, "data": data}
@@ -5293,8 +5370,8 @@ class Connection:
                            {"incident": incident})
 
     def _not_found(self, req, uri):
-        code = RESOURCE_NOT_FOUND_LEGACY if req.era == LEGACY else INVALID_PARAMS
-        return self._error(req.id, code, "Resource not found", {"uri": uri})
+        return self._error(req.id, _ERA_RULES[req.era].not_found, "Resource not found",
+                           {"uri": uri})
 
     # -- change notifications ---------------------------------------------------
     def catalog_changed(self, kinds):
@@ -5319,22 +5396,10 @@ class Connection:
         """Send the change notifications noted since the last flush (one per kind or URI)."""
         with self._lock:
             pending, self._pending = self._pending, set()
-            lines = []
             methods = sorted({_KIND[k].changed for what, k in pending if what == "list"})
             uris = sorted(u for what, u in pending if what == "updated")
-            if self.era == LEGACY and self.initialized:
-                lines += [_notification_line(m, None) for m in methods]
-                lines += [_notification_line("notifications/resources/updated", {"uri": u})
-                          for u in uris if u in self.subscribed]
-            elif self.era == MODERN:
-                for rid, honoured, _ in self.listens.values():
-                    meta = {"_meta": {SUB_KEY: rid}}
-                    lines += [_notification_line(m, meta) for m in methods
-                              if honoured.get(_FILTER_OF[m])]
-                    lines += [_notification_line("notifications/resources/updated",
-                                                 {"uri": u, "_meta": {SUB_KEY: rid}})
-                              for u in uris if u in honoured.get("resourceSubscriptions", ())]
-            for line in lines:
+            rules = _ERA_RULES.get(self.era)          # an unlocked connection hears nothing
+            for line in rules.changes(self, methods, uris) if rules else ():
                 self.emit(line)
 
 
@@ -5384,7 +5449,7 @@ def _admit_round_trip(conn, call, name, args):
     Raises -32602 for malformed inputResponses or a state that fails
     verification (tampered, expired, or made for another request).
     """
-    if call.era != MODERN:
+    if not _ERA_RULES[call.era].input_rounds:
         call.binding = None
         return
     call.binding = (call.method, name, args)      # digested only when a state is involved
@@ -5470,7 +5535,7 @@ def _call_tool(conn, call):
     name, tool, args = _named(call, s.catalog.tools, "tool")
     if tool.nullable:
         args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
-    if call.era == MODERN:
+    if _ERA_RULES[call.era].input_rounds:
         _admit_round_trip(conn, call, name, args)
     problems = tool.input_validator.errors(args)
     if problems:
@@ -6411,9 +6476,11 @@ class Context:
         call = self._call
         if call.settled:
             raise ToolError("The request is no longer in flight.")
+        return _ERA_RULES[call.era].ask(self, call, questions)
+
+    def _ask_by_requests(self, call, questions):
+        """Ask with server-to-client requests, all at once, and wait for every answer."""
         conn = call.conn
-        if call.era == MODERN:
-            return conn.ask_modern(call, questions)
         done = self._waiting = threading.Event()
         left, count = [len(questions)], threading.Lock()
 
@@ -6478,15 +6545,8 @@ class Context:
         call = self._call
         missing = _missing_capabilities(capabilities, call.client_capabilities or {},
                                         call.revision)
-        if missing is None:
-            return
-        if call.era == MODERN:
-            raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
-                                {"requiredCapabilities": missing})
-        names = _capability_names(missing)
-        raise ToolError("This %s needs the client's %s %s, which the client did not declare."
-                        % (call.kind or "request", names,
-                           "capabilities" if " and " in names else "capability"))
+        if missing is not None:
+            _ERA_RULES[call.era].refuse(call, missing)
 
     def elicitation_complete(self, question):
         """Tell a 2025-11-25 client the interaction at an OpenURL question's URL has finished.
@@ -6495,8 +6555,7 @@ class Context:
         """
         call = self._call
         eid = getattr(question, "elicitation_id", question)
-        if call.era == MODERN or not _has(call.revision, "elicitation_id") or \
-                not isinstance(eid, str):
+        if not _has(call.revision, "elicitation_id") or not isinstance(eid, str):
             return False
         return call.conn.notify(call, "notifications/elicitation/complete", {"elicitationId": eid})
 
