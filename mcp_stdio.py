@@ -3961,6 +3961,78 @@ def _input_required(conn, call, requests):
     return {"resultType": "input_required", "inputRequests": requests,
             "requestState": conn._signer.sign(_binding_digest(call.binding), answers)}
 
+# What the client sees for each outcome that is not a result: exception type ->
+# shape(conn, call, exc), returning the error line, or a result (an exception
+# again) to answer with instead. The most specific type of an exception's MRO
+# decides. A tool's failure is an isError result the model can read (tool
+# errors belong in results, says the specification); anything else that fails
+# is a JSON-RPC error.
+
+def _protocol_outcome(conn, call, e):
+    return conn._error(call.id, e.code, e.message, e.data)
+
+
+def _tool_error_outcome(conn, call, e):
+    if call.kind == "tool":
+        return _error_result(str(e))
+    return conn._error(call.id, INVALID_PARAMS, str(e))
+
+
+def _not_found_outcome(conn, call, e):
+    return conn._not_found(call, e.uri)
+
+
+def _input_outcome(conn, call, e):
+    return _input_required(conn, call, e.requests)
+
+
+def _bad_answer_outcome(conn, call, e):
+    return e.args[0]
+
+
+def _timed_out_outcome(conn, call, e):
+    if call.kind == "tool":
+        return _error_result("Tool %r timed out after %g seconds." % (call.name, e.seconds))
+    return conn._error(call.id, INTERNAL_ERROR, "Internal error: %s %r timed out after %g "
+                       "seconds" % (call.kind, call.name, e.seconds))
+
+
+def _busy_outcome(conn, call, e):
+    if call.kind == "tool":
+        return _error_result(str(e))
+    return conn._error(call.id, INTERNAL_ERROR, str(e))
+
+
+def _failure_outcome(conn, call, e):
+    """Anything else: an incident, reported on stderr with its traceback."""
+    what = "method %s" % _short(call.method, 40) if call.kind is None else \
+        "%s %s" % (call.kind, _short(call.name, 80))
+    if call.kind != "tool":
+        return conn._incident_error(call.id, what, e)
+    incident = conn._incident(what, e)
+    if isinstance(e, _ResultInvalid):
+        text = "Tool %r returned an invalid result: %s (incident %s)." % (call.name, e, incident)
+    else:
+        name = type(e).__name__
+        if conn.server.error_details:
+            name = "%s: %s" % (name, _short_text(e))
+        text = "Tool %r failed: %s (incident %s); the details are in the server log." % (
+            call.name, name, incident)
+    return _error_result(text)
+
+
+_OUTCOMES = {
+    ProtocolError: _protocol_outcome,
+    ToolError: _tool_error_outcome,
+    ResourceNotFound: _not_found_outcome,
+    _InputRequired: _input_outcome,
+    _BadAnswer: _bad_answer_outcome,
+    _TimedOut: _timed_out_outcome,
+    _Busy: _busy_outcome,
+    BaseException: _failure_outcome,
+}
+
+
 
 def _looks_like_content(value):
     return isinstance(value, list) and bool(value) and all(
@@ -5298,10 +5370,8 @@ class Connection:
     def _answer(self, req, outcome, large=False):
         """The line answering req with outcome: a result dict, or an exception.
 
-        The one place that decides what the client sees for every outcome: a
-        tool's failure is an isError result the model can read (tool errors
-        belong in results, says the specification); anything else that fails is
-        a JSON-RPC error.
+        A result is checked against the response limit; an exception is shaped
+        by the outcomes table (_OUTCOMES), which decides what the client sees.
         """
         if type(outcome) is dict or type(outcome) is str:
             try:
@@ -5313,45 +5383,12 @@ class Connection:
                                    "too large to send", {"size": len(line) - 1,
                                                           "limit": self._max_response})
             return line
-        tool = req.kind == "tool"
-        e = outcome
-        if isinstance(e, ProtocolError):
-            return self._error(req.id, e.code, e.message, e.data)
-        if isinstance(e, ToolError):
-            if tool:
-                return self._answer(req, _error_result(str(e)))
-            return self._error(req.id, INVALID_PARAMS, str(e))
-        if isinstance(e, ResourceNotFound):
-            return self._not_found(req, e.uri)
-        if isinstance(e, _InputRequired):
-            return self._answer(req, _input_required(self, req, e.requests))
-        if isinstance(e, _BadAnswer):
-            return self._answer(req, e.args[0])
-        if isinstance(e, _TimedOut):
-            if tool:
-                return self._answer(req, _error_result("Tool %r timed out after %g seconds."
-                                                       % (req.name, e.seconds)))
-            return self._error(req.id, INTERNAL_ERROR, "Internal error: %s %r timed out after "
-                               "%g seconds" % (req.kind, req.name, e.seconds))
-        if isinstance(e, _Busy):
-            if tool:
-                return self._answer(req, _error_result(str(e)))
-            return self._error(req.id, INTERNAL_ERROR, str(e))
-        what = "method %s" % _short(req.method, 40) if req.kind is None else \
-            "%s %s" % (req.kind, _short(req.name, 80))
-        if not tool:
-            return self._incident_error(req.id, what, e)
-        incident = self._incident(what, e)
-        if isinstance(e, _ResultInvalid):
-            text = "Tool %r returned an invalid result: %s (incident %s)." % (req.name, e,
-                                                                            incident)
-        else:
-            name = type(e).__name__
-            if self.server.error_details:
-                name = "%s: %s" % (name, _short_text(e))
-            text = "Tool %r failed: %s (incident %s); the details are in the server log." % (
-                req.name, name, incident)
-        return self._answer(req, _error_result(text))
+        for cls in type(outcome).__mro__:      # the most specific row of the table
+            shape = _OUTCOMES.get(cls)
+            if shape is not None:
+                break
+        shaped = shape(self, req, outcome)
+        return shaped if type(shaped) is bytes else self._answer(req, shaped)
 
     def _incident(self, what, exc):
         """Report exc (with its traceback) under a new incident number; return the number."""
