@@ -4460,6 +4460,179 @@ def _questions(args, kw):
     return questions
 
 
+def _note_question(call, key):
+    """Record that call asked key; a key asked twice in one request is a handler's bug."""
+    if call.asked is None:
+        call.asked = set()
+    if key in call.asked:
+        raise ValueError("question %r was already asked during this request; each "
+                         "question needs its own key" % key)
+    call.asked.add(key)
+
+
+def _ask_by_rounds(conn, call, questions):
+    """Return {key: answer} from what a modern retry carries; raise _InputRequired for the rest.
+
+    Questions the client's capabilities do not allow are -32021 naming
+    them; a malformed answer is -32602 naming its key.
+    """
+    missing = _questions_missing(call, questions)
+    if missing:
+        raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
+                            {"requiredCapabilities": missing})
+    answers, out, ask = call.answers or {}, {}, {}
+    for key, q in questions.items():
+        _note_question(call, key)
+        value = answers.get(key)
+        if value is None:
+            ask[key] = {"method": q.method, "params": q.params(call.revision, conn._random)}
+            continue
+        try:
+            out[key] = q.answer(value, "inputResponses[%s]" % json.dumps(key))
+        except ValueError as e:
+            raise _BadAnswer(ProtocolError(INVALID_PARAMS, "Invalid params: %s" % e))
+    if ask:
+        raise _InputRequired(ask)
+    return out
+
+
+class _ServerRequest:
+    """A request the server sent to the client, waiting for its response."""
+
+    __slots__ = ("key", "on_answer", "response")
+
+    def __init__(self, rid, on_answer):
+        self.key = (True, rid)
+        self.on_answer = on_answer
+        self.response = None     # the response message, or None if the connection closed
+
+
+class _Outgoing:
+    """The requests a connection sent to its client (legacy asking), until answered."""
+
+    def __init__(self, conn):
+        self._conn = conn
+        self._waiting = {}       # key -> _ServerRequest
+        self._seq = 0
+
+    def ask(self, call, questions, on_answer):
+        """Send each question as a server-to-client request; return {key: _ServerRequest}.
+
+        on_answer() runs once per question when its response (or the end of
+        input) comes. Raises ToolError when the client cannot be asked.
+        """
+        conn = self._conn
+        missing = _questions_missing(call, questions)
+        if missing:
+            raise ToolError("This %s needs to ask the client, but %s." % (
+                call.kind or "request", _why_missing(missing, call)))
+        for key in questions:
+            _note_question(call, key)
+        requests = [(key, q.method, q.params(call.revision, conn._random))
+                    for key, q in questions.items()]
+        pending = {}
+        with conn._lock:
+            if call.settled:
+                raise ToolError("The request is no longer in flight.")
+            for key, method, params in requests:
+                self._seq += 1
+                q = _ServerRequest("mcp-%s-%d" % (method.partition("/")[0], self._seq),
+                                   on_answer)
+                self._waiting[q.key] = pending[key] = q
+                conn.emit(encode_message({"jsonrpc": "2.0", "id": q.key[1], "method": method,
+                                          "params": params}))
+        return pending
+
+    def forget(self, pending):
+        """Stop waiting for the responses of pending questions (later ones are ignored)."""
+        for q in pending.values():
+            self._waiting.pop(q.key, None)
+
+    def receive(self, msg):
+        """Deliver a response message; return False when no request of ours waits for it."""
+        rid = msg["id"]
+        request = self._waiting.pop((type(rid) is str, rid), None)
+        if request is None:
+            return False
+        request.response = msg
+        request.on_answer()
+        return True
+
+    def close(self):
+        """Release every waiting request: the client is gone."""
+        waiting, self._waiting = list(self._waiting.values()), {}
+        for q in waiting:
+            q.on_answer()           # response None
+
+    @staticmethod
+    def answers(pending, questions):
+        """The answers in the responses of pending questions; raises ToolError for anything else."""
+        out = {}
+        for key, question in pending.items():
+            msg = question.response
+            if msg is None:
+                raise ToolError("The client closed the connection before answering %r." % key)
+            if "error" in msg:
+                err = msg["error"] if isinstance(msg["error"], dict) else {}
+                raise ToolError("The client could not answer %r: %s"
+                                % (key, _short(err.get("message"), 200)))
+            try:
+                out[key] = questions[key].answer(msg.get("result"), "the answer to %r" % key)
+            except ValueError as e:
+                raise ToolError("The client sent an invalid answer: %s" % e)
+        return out
+
+
+class _StateSigner:
+    """Signs and verifies a connection's modern requestState (HMAC-SHA256).
+
+    One key per connection, made on first use unless the server has one (a
+    restart voids old states); made under the lock, since two handlers asking
+    at once must sign with the same key.
+    """
+
+    def __init__(self, key, random, wall_clock, lock):
+        self._key, self._random, self._wall, self._lock = key, random, wall_clock, lock
+
+    def key(self):
+        if self._key is None:
+            with self._lock:
+                if self._key is None:
+                    self._key = self._random(32)
+        return self._key
+
+    def sign(self, binding, answers):
+        """The requestState carrying answers, bound to binding (a _binding_digest)."""
+        import hmac
+        import hashlib
+        payload = {"b": binding, "a": answers, "e": int(self._wall()) + _STATE_TTL}
+        body = _b64(json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+                    .encode("utf-8"))
+        mac = hmac.new(self.key(), body.encode("ascii"), hashlib.sha256).digest()
+        return body + "." + _b64(mac)
+
+    def verify(self, binding, state):
+        """Return the answers a requestState carries, or raise -32602."""
+        import hmac
+        import hashlib
+        bad = ProtocolError(INVALID_PARAMS, "Invalid params: requestState is invalid, expired "
+                            "or made for another request; send the original request again "
+                            "without requestState")
+        if len(state) > 1 << 20 or state.count(".") != 1:
+            raise bad
+        body, mac = state.split(".")
+        want = hmac.new(self.key(), body.encode("ascii", "replace"), hashlib.sha256).digest()
+        try:
+            if not hmac.compare_digest(_unb64(mac), want):
+                raise bad
+            payload = json.loads(_unb64(body))
+        except (ValueError, TypeError):
+            raise bad
+        if payload.get("b") != binding or payload.get("e", 0) < self._wall() or \
+                type(payload.get("a")) is not dict:
+            raise bad
+        return payload["a"]
+
 
 ###############################################################################
 # Protocol engine (sans-IO) ###################################################
@@ -4546,7 +4719,25 @@ def _removed_method(conn, rid, key, method, params, meta, after, out, batch):
 
 
 def _handshake(conn, rid, key, method, params, meta, after, out, batch):
-    out.append(conn._initialize(rid, params))
+    """initialize: lock the connection to the legacy era at the negotiated revision."""
+    params = params or {}
+    caps, info = params.get("capabilities"), params.get("clientInfo")
+    if type(caps) is not dict or type(info) is not dict:
+        out.append(conn._error(rid, INVALID_PARAMS, 'Invalid params: initialize needs '
+                               '"capabilities" and "clientInfo" objects'))
+        return
+    requested = params.get("protocolVersion")
+    # The requested legacy version is echoed; anything else gets the latest
+    # legacy one, since a client that sends initialize speaks the handshake.
+    rev = requested if requested in LEGACY_VERSIONS else LATEST_LEGACY
+    conn.era, conn.revision = after, rev
+    conn.client_capabilities, conn.client_info = caps, info
+    s = conn.server
+    result = {"protocolVersion": rev, "capabilities": s._capabilities(rev),
+              "serverInfo": s._implementation(rev)}
+    if s.instructions is not None:
+        result["instructions"] = s.instructions
+    out.append(conn._result(rid, result))
 
 
 def _pong(conn, rid, key, method, params, meta, after, out, batch):
@@ -4579,14 +4770,21 @@ def _modern_refuses_initialize(conn, rid, key, method, params, meta, after, out,
                             "supported": list(MODERN_VERSIONS)}))
 
 
+def _mismatch(conn, rid, what):
+    return conn._error(rid, INVALID_REQUEST, "Invalid Request: this connection was initialized "
+                       "with protocol %s; %s" % (conn.revision, what),
+                       {"reason": "era-mismatch", "era": LEGACY,
+                        "negotiatedVersion": conn.revision})
+
+
 def _legacy_refuses_meta(conn, rid, key, method, params, meta, after, out, batch):
-    out.append(conn._mismatch(rid, "per-request _meta (protocol %s) cannot be mixed in"
-                              % ", ".join(MODERN_VERSIONS)))
+    out.append(_mismatch(conn, rid, "per-request _meta (protocol %s) cannot be mixed in"
+                         % ", ".join(MODERN_VERSIONS)))
 
 
 def _legacy_refuses_discover(conn, rid, key, method, params, meta, after, out, batch):
-    out.append(conn._mismatch(rid, "server/discover belongs to protocol %s"
-                              % ", ".join(MODERN_VERSIONS)))
+    out.append(_mismatch(conn, rid, "server/discover belongs to protocol %s"
+                         % ", ".join(MODERN_VERSIONS)))
 
 
 _ERA_MACHINE = {
@@ -4669,7 +4867,8 @@ _ERA_RULES = {
                       ask=lambda ctx, call, questions: ctx._ask_by_requests(call, questions),
                       refuse=_refuse_by_tool_error, changes=_legacy_changes),
     MODERN: _EraRules(not_found=INVALID_PARAMS, input_rounds=True, request_log_level=True,
-                      ask=lambda ctx, call, questions: call.conn.ask_modern(call, questions),
+                      ask=lambda ctx, call, questions: _ask_by_rounds(call.conn, call,
+                                                                      questions),
                       refuse=_refuse_by_error, changes=_modern_changes),
 }
 
@@ -4698,57 +4897,6 @@ _MAX_COMPLETIONS = 100
 # A requestState is honoured this long after it was made (seconds): long enough
 # for a person to answer a question, short enough that a leaked one goes stale.
 _STATE_TTL = 600
-
-
-class _StateSigner:
-    """Signs and verifies a connection's modern requestState (HMAC-SHA256).
-
-    One key per connection, made on first use unless the server has one (a
-    restart voids old states); made under the lock, since two handlers asking
-    at once must sign with the same key.
-    """
-
-    def __init__(self, key, random, wall_clock, lock):
-        self._key, self._random, self._wall, self._lock = key, random, wall_clock, lock
-
-    def key(self):
-        if self._key is None:
-            with self._lock:
-                if self._key is None:
-                    self._key = self._random(32)
-        return self._key
-
-    def sign(self, binding, answers):
-        """The requestState carrying answers, bound to binding (a _binding_digest)."""
-        import hmac
-        import hashlib
-        payload = {"b": binding, "a": answers, "e": int(self._wall()) + _STATE_TTL}
-        body = _b64(json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
-                    .encode("utf-8"))
-        mac = hmac.new(self.key(), body.encode("ascii"), hashlib.sha256).digest()
-        return body + "." + _b64(mac)
-
-    def verify(self, binding, state):
-        """Return the answers a requestState carries, or raise -32602."""
-        import hmac
-        import hashlib
-        bad = ProtocolError(INVALID_PARAMS, "Invalid params: requestState is invalid, expired "
-                            "or made for another request; send the original request again "
-                            "without requestState")
-        if len(state) > 1 << 20 or state.count(".") != 1:
-            raise bad
-        body, mac = state.split(".")
-        want = hmac.new(self.key(), body.encode("ascii", "replace"), hashlib.sha256).digest()
-        try:
-            if not hmac.compare_digest(_unb64(mac), want):
-                raise bad
-            payload = json.loads(_unb64(body))
-        except (ValueError, TypeError):
-            raise bad
-        if payload.get("b") != binding or payload.get("e", 0) < self._wall() or \
-                type(payload.get("a")) is not dict:
-            raise bad
-        return payload["a"]
 
 
 class Call:
@@ -4832,17 +4980,6 @@ class _Notice:
         self.method, self.params = method, params
 
 
-class _Question:
-    """A request the server sent to the client, waiting for its response."""
-
-    __slots__ = ("key", "on_answer", "response")
-
-    def __init__(self, rid, on_answer):
-        self.key = (True, rid)
-        self.on_answer = on_answer
-        self.response = None     # the response message, or None if the connection closed
-
-
 class _Batch:
     """Collects the responses of one 2025-03-26 batch and emits them as one array.
 
@@ -4919,8 +5056,7 @@ class Connection:
         self._lock = lock if lock is not None else _NoLock()
         self._clock, self._random = clock, random
         self._report, self._context = report, context
-        self._schedule = schedule
-        self._pending = set()       # change notifications not yet sent: ("list", kind) or ("updated", uri)
+        self.changes = _Changes(self, schedule)     # change notifications, coalesced
         self.subscribed = set()     # URIs of a legacy client's resources/subscribe
         self.era = UNLOCKED
         self.revision = None
@@ -4931,8 +5067,7 @@ class Connection:
         self.log_level = None
         self.inflight = {}
         self.listens = {}
-        self._questions = {}
-        self._question_seq = 0
+        self.outgoing = _Outgoing(self)     # requests sent to the client, awaiting answers
         self._signer = _StateSigner(server.state_key, random, wall_clock, self._lock)
         self.splitter = LineSplitter(server.max_line)
         self._method_chars = server.max_method // 4    # a name this short always fits
@@ -5100,47 +5235,22 @@ class Connection:
         return True
 
     # -- the era state machine ------------------------------------------------
-    def _mismatch(self, rid, what):
-        return self._error(rid, INVALID_REQUEST, "Invalid Request: this connection was "
-                           "initialized with protocol %s; %s" % (self.revision, what),
-                           {"reason": "era-mismatch", "era": LEGACY,
-                            "negotiatedVersion": self.revision})
-
-    def _initialize(self, rid, params):
-        params = params or {}
-        caps, info = params.get("capabilities"), params.get("clientInfo")
-        if type(caps) is not dict or type(info) is not dict:
-            return self._error(rid, INVALID_PARAMS, 'Invalid params: initialize needs '
-                               '"capabilities" and "clientInfo" objects')
-        requested = params.get("protocolVersion")
-        # The requested legacy version is echoed; anything else gets the latest
-        # legacy one, since a client that sends initialize speaks the handshake.
-        rev = requested if requested in LEGACY_VERSIONS else LATEST_LEGACY
-        self.era, self.revision = LEGACY, rev
-        self.client_capabilities, self.client_info = caps, info
-        s = self.server
-        result = {"protocolVersion": rev, "capabilities": s._capabilities(rev),
-                  "serverInfo": s._implementation(rev)}
-        if s.instructions is not None:
-            result["instructions"] = s.instructions
-        return self._result(rid, result)
-
-    def _dispatch(self, route, req, out):
+    def _dispatch(self, route, call, out):
         capability = route.capability
         if capability is not None and capability not in self.server._offered:
-            out.append(self._error(req.id, METHOD_NOT_FOUND, "Method not found"))
+            out.append(self._error(call.id, METHOD_NOT_FOUND, "Method not found"))
             return
         try:
-            r = route.handler(self, req)
+            r = route.handler(self, call)
         except BaseException as e:   # noqa: B902 - ProtocolError, or a bug: never the reader's end
             r = e
         if type(r) is Call:
-            self.inflight[req.key] = r
+            self.inflight[call.key] = r
             out.append(r)
         elif type(r) is _Notice:
             out.append(_notification_line(r.method, r.params))
         else:
-            out.append(self._answer(req, r))
+            out.append(self._answer(call, r))
 
     # -- notifications and responses ------------------------------------------
     def _receive_notification(self, method, params):
@@ -5160,20 +5270,13 @@ class Connection:
         # Every other notification is ignored: notifications are never answered.
 
     def _receive_response(self, msg):
-        rid = msg["id"]
-        question = self._questions.pop((type(rid) is str, rid), None)
-        if question is None:
+        if not self.outgoing.receive(msg):
             self._report("ignored a response message with no matching server request", None)
-            return
-        question.response = msg
-        question.on_answer()
 
     def close(self):
         """End the connection: release waiting questions; return the lines that close
         open subscription streams."""
-        questions, self._questions = list(self._questions.values()), {}
-        for q in questions:
-            q.on_answer()           # response None: the client is gone
+        self.outgoing.close()
         self.server._closed(self)
         out = []
         for rid, _, revision in list(self.listens.values()):
@@ -5276,90 +5379,6 @@ class Connection:
         return self.notify(call, "notifications/message",
                            {"level": level, "logger": call.name, "data": payload})
 
-    def ask_modern(self, call, questions):
-        """Return {key: answer} from what a modern retry carries; raise _InputRequired for the rest.
-
-        Questions the client's capabilities do not allow are -32021 naming
-        them; a malformed answer is -32602 naming its key.
-        """
-        missing = _questions_missing(call, questions)
-        if missing:
-            raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
-                                {"requiredCapabilities": missing})
-        answers, out, ask = call.answers or {}, {}, {}
-        for key, q in questions.items():
-            self._note_question(call, key)
-            value = answers.get(key)
-            if value is None:
-                ask[key] = {"method": q.method, "params": q.params(call.revision, self._random)}
-                continue
-            try:
-                out[key] = q.answer(value, "inputResponses[%s]" % json.dumps(key))
-            except ValueError as e:
-                raise _BadAnswer(ProtocolError(INVALID_PARAMS, "Invalid params: %s" % e))
-        if ask:
-            raise _InputRequired(ask)
-        return out
-
-    def ask_legacy(self, call, questions, on_answer):
-        """Send each question as a server-to-client request; return {key: _Question}.
-
-        on_answer() runs once per question when its response (or the end of
-        input) comes. Raises ToolError when the client cannot be asked.
-        """
-        missing = _questions_missing(call, questions)
-        if missing:
-            raise ToolError("This %s needs to ask the client, but %s." % (
-                call.kind or "request", _why_missing(missing, call)))
-        for key in questions:
-            self._note_question(call, key)
-        requests = [(key, q.method, q.params(call.revision, self._random))
-                    for key, q in questions.items()]
-        pending = {}
-        with self._lock:
-            if call.settled:
-                raise ToolError("The request is no longer in flight.")
-            for key, method, params in requests:
-                self._question_seq += 1
-                q = _Question("mcp-%s-%d" % (method.partition("/")[0], self._question_seq),
-                              on_answer)
-                self._questions[q.key] = pending[key] = q
-                self.emit(encode_message({"jsonrpc": "2.0", "id": q.key[1], "method": method,
-                                          "params": params}))
-        return pending
-
-    @staticmethod
-    def _note_question(call, key):
-        if call.asked is None:
-            call.asked = set()
-        if key in call.asked:
-            raise ValueError("question %r was already asked during this request; each "
-                             "question needs its own key" % key)
-        call.asked.add(key)
-
-    def forget(self, pending):
-        """Stop waiting for the responses of pending questions (later ones are ignored)."""
-        for q in pending.values():
-            self._questions.pop(q.key, None)
-
-    @staticmethod
-    def legacy_answers(pending, questions):
-        """The answers in the responses of pending questions; raises ToolError for anything else."""
-        out = {}
-        for key, question in pending.items():
-            msg = question.response
-            if msg is None:
-                raise ToolError("The client closed the connection before answering %r." % key)
-            if "error" in msg:
-                err = msg["error"] if isinstance(msg["error"], dict) else {}
-                raise ToolError("The client could not answer %r: %s"
-                                % (key, _short(err.get("message"), 200)))
-            try:
-                out[key] = questions[key].answer(msg.get("result"), "the answer to %r" % key)
-            except ValueError as e:
-                raise ToolError("The client sent an invalid answer: %s" % e)
-        return out
-
     # -- answers ----------------------------------------------------------------
     def _result(self, rid, result, revision=None):
         return _result_line(rid, result, self._stamps.get(revision))
@@ -5367,19 +5386,19 @@ class Connection:
     def _error(self, rid, code, message, data=None):
         return _error_line(rid, code, message, data, self._null_id)
 
-    def _answer(self, req, outcome, large=False):
-        """The line answering req with outcome: a result dict, or an exception.
+    def _answer(self, call, outcome, large=False):
+        """The line answering call with outcome: a result dict, or an exception.
 
         A result is checked against the response limit; an exception is shaped
         by the outcomes table (_OUTCOMES), which decides what the client sees.
         """
         if type(outcome) is dict or type(outcome) is str:
             try:
-                line = _result_line(req.id, outcome, self._stamps.get(req.revision), large)
+                line = _result_line(call.id, outcome, self._stamps.get(call.revision), large)
             except _ResultInvalid as e:
-                return self._answer(req, e)
+                return self._answer(call, e)
             if len(line) > self._max_response + 1:
-                return self._error(req.id, INTERNAL_ERROR, "Internal error: the result is "
+                return self._error(call.id, INTERNAL_ERROR, "Internal error: the result is "
                                    "too large to send", {"size": len(line) - 1,
                                                           "limit": self._max_response})
             return line
@@ -5387,8 +5406,8 @@ class Connection:
             shape = _OUTCOMES.get(cls)
             if shape is not None:
                 break
-        shaped = shape(self, req, outcome)
-        return shaped if type(shaped) is bytes else self._answer(req, shaped)
+        shaped = shape(self, call, outcome)
+        return shaped if type(shaped) is bytes else self._answer(call, shaped)
 
     def _incident(self, what, exc):
         """Report exc (with its traceback) under a new incident number; return the number."""
@@ -5406,11 +5425,17 @@ class Connection:
         return self._error(rid, INTERNAL_ERROR, "Internal error (incident %s)" % incident,
                            {"incident": incident})
 
-    def _not_found(self, req, uri):
-        return self._error(req.id, _ERA_RULES[req.era].not_found, "Resource not found",
+    def _not_found(self, call, uri):
+        return self._error(call.id, _ERA_RULES[call.era].not_found, "Resource not found",
                            {"uri": uri})
 
-    # -- change notifications ---------------------------------------------------
+class _Changes:
+    """A connection's change notifications: noted from any thread, sent soon, coalesced."""
+
+    def __init__(self, conn, schedule):
+        self._conn, self._schedule = conn, schedule
+        self._pending = set()       # not yet sent: ("list", kind) or ("updated", uri)
+
     def catalog_changed(self, kinds):
         """Note that lists of these kinds changed (any thread); notify soon, coalesced."""
         self._note({("list", k) for k in kinds})
@@ -5420,24 +5445,25 @@ class Connection:
         self._note({("updated", uri)})
 
     def _note(self, changes):
-        with self._lock:
+        with self._conn._lock:
             idle = not self._pending
             self._pending |= changes
         if idle:
             if self._schedule is None:
-                self.flush_notifications()
+                self.flush()
             else:
-                self._schedule(self.flush_notifications)
+                self._schedule(self.flush)
 
-    def flush_notifications(self):
+    def flush(self):
         """Send the change notifications noted since the last flush (one per kind or URI)."""
-        with self._lock:
+        conn = self._conn
+        with conn._lock:
             pending, self._pending = self._pending, set()
             methods = sorted({_KIND[k].changed for what, k in pending if what == "list"})
             uris = sorted(u for what, u in pending if what == "updated")
-            rules = _ERA_RULES.get(self.era)          # an unlocked connection hears nothing
-            for line in rules.changes(self, methods, uris) if rules else ():
-                self.emit(line)
+            rules = _ERA_RULES.get(conn.era)          # an unlocked connection hears nothing
+            for line in rules.changes(conn, methods, uris) if rules else ():
+                conn.emit(line)
 
 
 # The subscriptions/listen flag that asks for each list_changed notification.
@@ -5982,7 +6008,7 @@ class Server(_Decorators):
             new.generation = {k: old.generation[k] + (k in changed) for k in _KIND}
             self.catalog = new
             for conn in list(self._connections):
-                conn.catalog_changed(changed)
+                conn.changes.catalog_changed(changed)
         else:
             new.generation = old.generation
             self.catalog = new
@@ -5993,7 +6019,7 @@ class Server(_Decorators):
             raise CatalogError("server %r: resource updates need a server created with live=True"
                                % self.name)
         for conn in list(self._connections):
-            conn.resource_updated(uri)
+            conn.changes.resource_updated(uri)
 
     def freeze(self, report=None):
         """Check the grants and start offering the catalog (done when serving starts).
@@ -6527,19 +6553,19 @@ class Context:
                 if not left[0]:
                     done.set()
         call.on_cancel = self._wake
-        pending = conn.ask_legacy(call, questions, answered)
+        pending = conn.outgoing.ask(call, questions, answered)
         limit = conn.server.elicit_timeout
         if call.deadline is not None:
             limit = min(limit, max(0.0, call.deadline - _monotonic()))
         done.wait(limit)                # a cancellation wakes it too
         self._waiting = None
         if call.cancelled:
-            conn.forget(pending)
+            conn.outgoing.forget(pending)
             raise ToolError("The request was cancelled while waiting for the client.")
         if not done.is_set():
-            conn.forget(pending)
+            conn.outgoing.forget(pending)
             raise ToolError("The client did not answer within %g seconds." % limit)
-        return conn.legacy_answers(pending, questions)
+        return conn.outgoing.answers(pending, questions)
 
     def _ask_one(self, question, key):
         if key is None:

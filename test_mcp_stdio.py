@@ -3464,7 +3464,7 @@ class LiveCatalog(InProcTest):
         server = live_server()
         later = []
         p = self.spawn(server=server)
-        p.conn._schedule = later.append                 # the runtime's timer, made by hand
+        p.conn.changes._schedule = later.append         # the runtime's timer, made by hand
         p.initialize()
         for i in range(5):
             server.add(self.tool("t%d" % i))
