@@ -625,10 +625,26 @@ class _Compiler:
         return fn
 
     def _build(self, raw, where, depth):
+        """The check of one schema object: its keywords, family by family, in this order."""
         s = _KeywordLog(raw)
         self.used[id(raw)] = s.used
         checks = []
         add = checks.append
+        self._frame(s, raw, where, depth)
+        for family in (self._references, self._values, self._numbers, self._strings,
+                       self._arrays):
+            family(s, raw, where, depth, add)
+        props, required, addl = self._objects(s, raw, where, depth, add)
+        self._composition(s, raw, where, depth, add)
+        if "$anchor" in raw and not isinstance(raw["$anchor"], str):
+            raise SchemaError("%s/$anchor: must be a string" % where)
+        if s.used <= _OBJECT_CHECK_KEYWORDS and raw.get("type") == "object":
+            # The usual tool schema: one closure does all that this schema asks.
+            return _object_check(props, required, addl)
+        return _all_checks(tuple(checks))
+
+    def _frame(self, s, raw, where, depth):
+        """Keywords refused, root-only keywords, draft-07 $ref siblings, and $defs."""
         for k in raw:
             if k in _UNSUPPORTED:
                 raise SchemaError("%s/%s: %s" % (where, k, _UNSUPPORTED[k]))
@@ -652,7 +668,7 @@ class _Compiler:
                 for name, sub in defs.items():
                     self._sub(raw, k, sub, "%s/%s/%s" % (where, k, _esc(name)), depth)
 
-        # -- references
+    def _references(self, s, raw, where, depth, add):
         if "$ref" in s:
             ref = s["$ref"]
             if not isinstance(ref, str):
@@ -662,7 +678,7 @@ class _Compiler:
                            label if label.startswith("#/") else where + "/$ref", depth)
             add(_ref_check(fn, id(target), ref))
 
-        # -- type and values
+    def _values(self, s, raw, where, depth, add):
         if "type" in s:
             add(self._type(s["type"], where))
         if "enum" in s:
@@ -675,7 +691,7 @@ class _Compiler:
         if "const" in s:
             add(_const_check(s["const"]))
 
-        # -- numbers
+    def _numbers(self, s, raw, where, depth, add):
         for k, op in (("minimum", "lt"), ("maximum", "gt"),
                       ("exclusiveMinimum", "le"), ("exclusiveMaximum", "ge")):
             if k in s:
@@ -689,7 +705,7 @@ class _Compiler:
                 raise SchemaError("%s/multipleOf: must be a number greater than 0" % where)
             add(_multiple_check(m))
 
-        # -- strings
+    def _strings(self, s, raw, where, depth, add):
         lo, hi = self._count(s, "minLength", where), self._count(s, "maxLength", where)
         if lo is not None or hi is not None:
             add(_length_check(lo, hi))
@@ -699,7 +715,7 @@ class _Compiler:
                 raise SchemaError("%s/pattern: must be a string" % where)
             add(_pattern_check(_translate_pattern(p, where + "/pattern"), p))
 
-        # -- arrays
+    def _arrays(self, s, raw, where, depth, add):
         prefix = ()
         if "prefixItems" in s:
             pi = s["prefixItems"]
@@ -730,7 +746,8 @@ class _Compiler:
             fn = self._sub(raw, "contains", s["contains"], where + "/contains", depth)
             add(_contains_check(fn, 1 if cmin is None else cmin, cmax))
 
-        # -- objects
+    def _objects(self, s, raw, where, depth, add):
+        """The object keywords; returns (properties, required, additionalProperties)."""
         props = {}
         if "properties" in s:
             p = s["properties"]
@@ -778,8 +795,9 @@ class _Compiler:
                                                  "%s/dependentSchemas/%s" % (where, _esc(k)),
                                                  depth)
                                     for k, v in ds.items()}))
+        return props, required, addl
 
-        # -- composition
+    def _composition(self, s, raw, where, depth, add):
         for k, maker in (("allOf", _all_of), ("anyOf", _any_of), ("oneOf", _one_of)):
             if k in s:
                 lst = s[k]
@@ -798,12 +816,6 @@ class _Compiler:
             if_fn = self._sub(raw, "if", s["if"], where + "/if", depth)
             if then_fn is not None or else_fn is not None:
                 add(_if_check(if_fn, then_fn, else_fn))
-        if "$anchor" in raw and not isinstance(raw["$anchor"], str):
-            raise SchemaError("%s/$anchor: must be a string" % where)
-        if s.used <= _OBJECT_CHECK_KEYWORDS and raw.get("type") == "object":
-            # The usual tool schema: one closure does all that this schema asks.
-            return _object_check(props, required, addl)
-        return _all_checks(tuple(checks))
 
     def _type(self, t, where):
         names = [t] if isinstance(t, str) else t
@@ -2609,22 +2621,7 @@ class _SchemaBuilder:
         if annotation is t.Any:
             return {}, ident
         if origin is t.Annotated:
-            schema, convert = self.build(args[0], where)
-            schema = dict(schema)
-            for extra in args[1:]:
-                if isinstance(extra, str):
-                    schema["description"] = extra
-                    continue
-                if getattr(extra, "alias", None) and not _pattern(r"parameter '\w+'\Z").match(
-                        where):
-                    raise CatalogError("%s: %s: an alias applies to a tool parameter only"
-                                       % (self.owner, where))
-                if isinstance(extra, Field):
-                    schema.update(extra.schema)
-                else:          # never dropped silently: the schema would be looser than meant
-                    schema.update(_foreign_constraints(extra, schema, self.owner, where))
-                self.constrained = True           # the author's constraints: check them now
-            return schema, convert
+            return self.annotated(args, where)
         if annotation is str:
             return {"type": "string"}, ident
         if annotation is bool:
@@ -2638,51 +2635,15 @@ class _SchemaBuilder:
         if origin is t.Literal:
             return _enum_schema(list(args)), ident
         if _union_origin(origin):
-            members = [a for a in args if a is not type(None)]
-            parts = [self.build(a, where) for a in members]
-            if len(members) < len(args):
-                parts.append(({"type": "null"}, ident))
-            if len(parts) == 1:
-                return parts[0]
-            # The first member whose schema accepts the value converts it.
-            checks = [(compile_schema(s).is_valid, conv) for s, conv in parts]
-
-            def convert(x):
-                failed = None
-                for accepts, conv in checks:
-                    if accepts(x):
-                        try:
-                            return conv(x)
-                        except _Invalid as e:     # str after datetime: the next may take it
-                            failed = failed or e
-                if failed is not None:
-                    raise failed
-                return x
-            return {"anyOf": [p[0] for p in parts]}, convert
+            return self.union(args, where)
         import enum
         if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
             return _enum_schema([m.value for m in annotation]), annotation
         if annotation in (list, tuple, set, frozenset) or origin in (list, set, frozenset) or \
                 _is_abc_sequence(origin):
-            item_schema, item_conv = self.build(args[0], where + "[]") if args else ({}, ident)
-            schema = {"type": "array", "items": item_schema}
-            if origin in (set, frozenset) or annotation in (set, frozenset):
-                schema["uniqueItems"] = True
-            kind = origin if origin in (set, frozenset, tuple) else (
-                annotation if annotation in (set, frozenset, tuple) else list)
-            return schema, _convert_items(kind, [item_conv])
+            return self.array(annotation, origin, args, where)
         if origin is tuple:
-            if len(args) == 2 and args[1] is Ellipsis:
-                item_schema, item_conv = self.build(args[0], where + "[]")
-                return {"type": "array", "items": item_schema}, _convert_items(tuple, [item_conv])
-            if args == ((),):
-                args = ()
-            parts = [self.build(a, "%s[%d]" % (where, i)) for i, a in enumerate(args)]
-            schema = {"type": "array", "minItems": len(parts), "maxItems": len(parts)}
-            if parts:
-                schema["prefixItems"] = [p[0] for p in parts]
-                schema["items"] = False
-            return schema, _convert_items(tuple, [p[1] for p in parts], positional=True)
+            return self.tuple_of(args, where)
         if annotation is dict or origin is dict or _is_abc_mapping(origin):
             if args and args[0] is not str:
                 self.fail(where, annotation, "object keys are strings")
@@ -2697,6 +2658,71 @@ class _SchemaBuilder:
             return self.record(annotation, where, _dataclass_fields(annotation),
                                lambda kw, cls=annotation: cls(**kw))
         self.fail(where, annotation)
+
+    def annotated(self, args, where):
+        """Annotated[T, ...]: T with descriptions and the author's constraints."""
+        schema, convert = self.build(args[0], where)
+        schema = dict(schema)
+        for extra in args[1:]:
+            if isinstance(extra, str):
+                schema["description"] = extra
+                continue
+            if getattr(extra, "alias", None) and not _pattern(r"parameter '\w+'\Z").match(where):
+                raise CatalogError("%s: %s: an alias applies to a tool parameter only"
+                                   % (self.owner, where))
+            if isinstance(extra, Field):
+                schema.update(extra.schema)
+            else:          # never dropped silently: the schema would be looser than meant
+                schema.update(_foreign_constraints(extra, schema, self.owner, where))
+            self.constrained = True           # the author's constraints: check them now
+        return schema, convert
+
+    def union(self, args, where):
+        """Union[A, B] (and Optional): anyOf, converted by the first member that accepts."""
+        members = [a for a in args if a is not type(None)]
+        parts = [self.build(a, where) for a in members]
+        if len(members) < len(args):
+            parts.append(({"type": "null"}, _identity))
+        if len(parts) == 1:
+            return parts[0]
+        checks = [(compile_schema(s).is_valid, conv) for s, conv in parts]
+
+        def convert(x):
+            failed = None
+            for accepts, conv in checks:
+                if accepts(x):
+                    try:
+                        return conv(x)
+                    except _Invalid as e:     # str after datetime: the next may take it
+                        failed = failed or e
+            if failed is not None:
+                raise failed
+            return x
+        return {"anyOf": [p[0] for p in parts]}, convert
+
+    def array(self, annotation, origin, args, where):
+        """list[T], set[T], frozenset[T], Sequence[T] and bare tuple: an array of T."""
+        item_schema, item_conv = self.build(args[0], where + "[]") if args else ({}, _identity)
+        schema = {"type": "array", "items": item_schema}
+        if origin in (set, frozenset) or annotation in (set, frozenset):
+            schema["uniqueItems"] = True
+        kind = origin if origin in (set, frozenset, tuple) else (
+            annotation if annotation in (set, frozenset, tuple) else list)
+        return schema, _convert_items(kind, [item_conv])
+
+    def tuple_of(self, args, where):
+        """tuple[T, ...] (an array) or tuple[A, B] (positional items)."""
+        if len(args) == 2 and args[1] is Ellipsis:
+            item_schema, item_conv = self.build(args[0], where + "[]")
+            return {"type": "array", "items": item_schema}, _convert_items(tuple, [item_conv])
+        if args == ((),):
+            args = ()
+        parts = [self.build(a, "%s[%d]" % (where, i)) for i, a in enumerate(args)]
+        schema = {"type": "array", "minItems": len(parts), "maxItems": len(parts)}
+        if parts:
+            schema["prefixItems"] = [p[0] for p in parts]
+            schema["items"] = False
+        return schema, _convert_items(tuple, [p[1] for p in parts], positional=True)
 
     def model(self, cls, where):
         """A pydantic model: its own schema made flat, converted by its own validation."""
@@ -3355,8 +3381,37 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
     params, ret, hints = _signature(fn, owner)
     summary, docs = _parse_docstring(getattr(fn, "__doc__", None))
     builder = _SchemaBuilder(owner)
+    props, required, convs, nullable, names, fill, ctx_name = _describe_parameters(
+        params, hints, docs, builder, owner)
+    renamed = any(wire != pname for wire, pname in names.items())
+    tool_name = name or fn.__name__
+    if props:
+        input_schema = {"type": "object", "properties": props}
+        if required:
+            input_schema["required"] = required
+        input_schema["additionalProperties"] = False
+    else:
+        input_schema = {"type": "object", "additionalProperties": False}
+    output_schema, structured, constrained = _describe_return(hints.get("return", ret), owner)
+    is_async = _is_coroutine_function(fn)
+    handler = _decorated_handler(fn, tool_name, convs, renamed, names, fill, nullable, ctx_name,
+                                 structured, is_async)
+    tool = Tool(tool_name, handler, input_schema=input_schema,
+                output_schema=output_schema, title=title,
+                description=description if description is not None else summary,
+                annotations=annotations, icons=icons, timeout=timeout, meta=meta,
+                # Schemas made here are valid by construction, unless they carry the author's
+                # constraints (a pattern, bounds): those are checked now, the rest on first use.
+                lazy=not (constrained or builder.constrained))
+    tool.nullable = frozenset(nullable)
+    tool.uses_context = ctx_name is not None or is_async
+    return tool
+
+
+def _describe_parameters(params, hints, docs, builder, owner):
+    """The input side of a decorated tool: (properties, required, conversions, nullable,
+    {wire name: parameter}, {parameter: default maker}, the ctx parameter or None)."""
     props, required, convs, nullable = {}, [], {}, set()
-    renamed = False
     ctx_name = None
     names, fill = {}, {}             # wire name -> parameter; parameter -> default maker
     for pname, kind, default, ann in params:
@@ -3408,7 +3463,6 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
         wire = _alias(ann) or pname
         if wire in names or (wire != pname and any(wire == q[0] for q in params)):
             raise CatalogError("%s: parameter %r: the name %r is taken" % (owner, pname, wire))
-        renamed = renamed or wire != pname
         names[wire] = pname
         if default is _EMPTY:
             required.append(wire)
@@ -3420,25 +3474,24 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
         convs[wire] = conv
     if fill:
         fill = {k: v for k, v in fill.items() if v is not None}
-    tool_name = name or fn.__name__
-    if props:
-        input_schema = {"type": "object", "properties": props}
-        if required:
-            input_schema["required"] = required
-        input_schema["additionalProperties"] = False
-    else:
-        input_schema = {"type": "object", "additionalProperties": False}
-    ret = hints.get("return", ret)
-    if ret is not _EMPTY:
-        _check_return(ret, owner)
-    output_schema, structured, constrained = None, False, builder.constrained
-    if ret is not _EMPTY and ret is not None and ret is not type(None) and \
-            _wants_structure(ret):
-        out_builder = _SchemaBuilder(owner)
-        output_schema, _ = out_builder.build(ret, "return value")
-        structured, constrained = True, constrained or out_builder.constrained
-    is_async = _is_coroutine_function(fn)
+    return props, required, convs, nullable, names, fill, ctx_name
 
+
+def _describe_return(ret, owner):
+    """The output side of a decorated tool: (output schema or None, structured, constrained)."""
+    if ret is _EMPTY:
+        return None, False, False
+    _check_return(ret, owner)
+    if ret is None or ret is type(None) or not _wants_structure(ret):
+        return None, False, False
+    builder = _SchemaBuilder(owner)
+    output_schema, _ = builder.build(ret, "return value")
+    return output_schema, True, builder.constrained
+
+
+def _decorated_handler(fn, tool_name, convs, renamed, names, fill, nullable, ctx_name,
+                       structured, is_async):
+    """The handler(arguments, ctx) of a decorated tool: converts, calls fn, shapes its value."""
     as_given = not (convs or renamed or fill or nullable)    # arguments need no work
 
     def handler(arguments, ctx):
@@ -3462,17 +3515,7 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
         if is_async:
             value = _run_coroutine(value, ctx)
         return value if type(value) is str else _tool_value(value, structured)
-
-    tool = Tool(tool_name, handler, input_schema=input_schema,
-                output_schema=output_schema, title=title,
-                description=description if description is not None else summary,
-                annotations=annotations, icons=icons, timeout=timeout, meta=meta,
-                # Schemas made here are valid by construction, unless they carry the author's
-                # constraints (a pattern, bounds): those are checked now, the rest on first use.
-                lazy=not constrained)
-    tool.nullable = frozenset(nullable)
-    tool.uses_context = ctx_name is not None or is_async
-    return tool
+    return handler
 
 
 def _is_field_info(value):
@@ -7843,6 +7886,400 @@ class InProcessClient(Client):
         return 0
 
 
+###############################################################################
+# Demo catalog ################################################################
+###############################################################################
+
+def _demo_echo(arguments, ctx):
+    t = arguments["text"]
+    return ToolResult([{"type": "text", "text": t}], structured={"text": t})
+
+
+def _demo_add(arguments, ctx):
+    return {"sum": arguments["a"] + arguments["b"]}
+
+
+def _demo_divide(arguments, ctx):
+    if arguments["divisor"] == 0:
+        raise ToolError("Cannot divide by zero: pass a non-zero 'divisor'.")
+    return {"quotient": arguments["dividend"] / arguments["divisor"]}
+
+
+def _demo_countdown(arguments, ctx):
+    seconds = arguments["seconds"]
+    start = _monotonic()
+    step = 0.1
+    steps = int(round(seconds / step))
+    ctx.log("info", "countdown of %d steps started" % steps)
+    done = 0
+    for done in range(1, steps + 1):
+        if ctx.sleep(step):
+            break
+        ctx.progress(done, steps, "%d of %d steps" % (done, steps))
+    ran = round(_monotonic() - start, 3)
+    return {"ran_seconds": ran, "completed": not ctx.is_cancelled and done == steps}
+
+
+def _demo_confirm_echo(arguments, ctx):
+    answer = ctx.elicit("Echo this text?\n\n%s" % arguments["text"],
+                        {"type": "object", "properties": {
+                            "confirm": {"type": "boolean", "title": "Echo it",
+                                        "description": "Tick to echo the text."}},
+                         "required": ["confirm"]})
+    if answer.accepted and answer.content.get("confirm"):
+        return arguments["text"]
+    if answer.action == "accept":
+        return "You chose not to echo the text."
+    return "Nothing was echoed: the user %s." % ("declined" if answer.action == "decline"
+                                                 else "dismissed the question")
+
+
+def _demo_greet(arguments, ctx):
+    # Two questions in one round when the client can sample; the name alone otherwise.
+    questions = {"name": Form("What is your name?", {
+        "type": "object", "properties": {"name": {"type": "string", "title": "Your name"}},
+        "required": ["name"]})}
+    if ctx.can("sampling"):
+        questions["greeting"] = Sample("Write a one-line greeting for someone trying an MCP "
+                                       "demo server. Reply with the greeting only.",
+                                       max_tokens=60)
+    answers = ctx.ask(questions)
+    if not answers["name"].accepted:
+        return "No greeting: the user did not give a name."
+    name = answers["name"].content["name"]
+    line = answers["greeting"].text.strip() if "greeting" in answers else ""
+    return "Hello, %s! %s" % (name, line) if line else "Hello, %s!" % name
+
+
+_DEMO_README = """# mcp_stdio demo
+
+This server shows what mcp_stdio serves from one standard-library file:
+
+- tools: echo, add, divide (an actionable tool error), countdown (progress and cancellation),
+  confirm_echo (asks the user first), greet (asks the user and the client's model at once);
+- resources: this page, a small PNG, and greetings from the template demo://greeting/{name};
+- a prompt, summarize, whose style argument offers completions.
+"""
+
+_DEMO_NAMES = ("Ada", "Alan", "Barbara", "Grace", "Katherine", "Linus", "Margaret")
+_DEMO_STYLES = ("bullet points", "detailed", "one sentence", "short")
+# A 1x1 transparent PNG.
+_DEMO_PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                          "1f15c4890000000d49444154789c6360000002000100e527de00000000"
+                          "49454e44ae426082")
+
+
+def _demo_greeting(uri, variables, ctx):
+    return "Hello, %s!" % variables["name"]
+
+
+def _demo_complete_name(argument, value, known):
+    return [n for n in _DEMO_NAMES if n.lower().startswith(value.lower())]
+
+
+def _demo_summarize(arguments, ctx):
+    style = arguments.get("style", "short")
+    return [{"role": "user", "content": {"type": "text", "text":
+             "Summarize the following text (style: %s):\n\n%s" % (style, arguments["text"])}}]
+
+
+def _demo_complete_style(argument, value, known):
+    if argument != "style":
+        return []
+    return [s for s in _DEMO_STYLES if s.startswith(value.lower())]
+
+
+def demo_server(**options):
+    """Return the demo server of ``python mcp_stdio.py``: tools, resources, a prompt."""
+    num = {"type": "number"}
+    tools = [
+        Tool("echo", _demo_echo, title="Echo",
+             description="Return the given text unchanged.",
+             input_schema={"type": "object", "properties": {"text": {"type": "string"}},
+                           "required": ["text"], "additionalProperties": False},
+             output_schema={"type": "object", "properties": {"text": {"type": "string"}},
+                            "required": ["text"], "additionalProperties": False},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+        Tool("add", _demo_add, title="Add two numbers",
+             description="Add a and b and return the sum as structured content.",
+             input_schema={"type": "object", "properties": {"a": num, "b": num},
+                           "required": ["a", "b"], "additionalProperties": False},
+             output_schema={"type": "object", "properties": {"sum": num}, "required": ["sum"]},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+        Tool("divide", _demo_divide, title="Divide",
+             description="Divide dividend by divisor; a zero divisor is reported as a tool "
+                         "error the model can fix.",
+             input_schema={"type": "object", "properties": {"dividend": num, "divisor": num},
+                           "required": ["dividend", "divisor"], "additionalProperties": False},
+             output_schema={"type": "object", "properties": {"quotient": num},
+                            "required": ["quotient"]},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+        Tool("countdown", _demo_countdown, title="Countdown",
+             description="Wait the given number of seconds (at most 60), reporting progress "
+                         "every 0.1 s; stops early when cancelled.",
+             input_schema={"type": "object", "properties": {
+                 "seconds": {"type": "number", "minimum": 0, "maximum": 60}},
+                 "required": ["seconds"], "additionalProperties": False},
+             output_schema={"type": "object", "properties": {
+                 "ran_seconds": num, "completed": {"type": "boolean"}},
+                 "required": ["ran_seconds", "completed"]},
+             annotations={"readOnlyHint": True, "openWorldHint": False}, timeout=90),
+        Tool("confirm_echo", _demo_confirm_echo, title="Echo after confirmation",
+             description="Ask the user to confirm, then echo the text (elicitation).",
+             input_schema={"type": "object", "properties": {"text": {"type": "string"}},
+                           "required": ["text"], "additionalProperties": False},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+        Tool("greet", _demo_greet, title="Greet the user",
+             description="Ask the user's name and, when the client can sample, its model for a "
+                         "greeting line: two questions in one round.",
+             input_schema={"type": "object", "properties": {}, "additionalProperties": False},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+    ]
+    resources = [
+        Resource("demo://readme", lambda uri, ctx: _DEMO_README, name="readme",
+                 title="About this demo", mime_type="text/markdown",
+                 description="What the demo server offers."),
+        Resource("demo://logo.png", lambda uri, ctx: _DEMO_PNG, name="logo",
+                 title="A tiny PNG", mime_type="image/png", size=len(_DEMO_PNG),
+                 description="A 1x1 PNG, served as a base64 blob."),
+    ]
+    templates = [
+        ResourceTemplate("demo://greeting/{name}", _demo_greeting, name="greeting",
+                         title="Greeting", mime_type="text/plain",
+                         description="A greeting for anyone; names complete.",
+                         complete=_demo_complete_name),
+    ]
+    prompts = [
+        Prompt("summarize", _demo_summarize, title="Summarize",
+               description="Ask for a summary of a text in a chosen style.",
+               arguments=[{"name": "text", "description": "The text to summarize.",
+                           "required": True},
+                          {"name": "style", "description": "short, detailed, one sentence "
+                           "or bullet points."}],
+               complete=_demo_complete_style),
+    ]
+    return Server("mcp-stdio-demo", __version__, title="mcp_stdio demo",
+                  instructions="Demo server of mcp_stdio. Tools: echo, add, divide, "
+                               "countdown (with progress), confirm_echo (asks the user first) "
+                               "and greet (asks the user's name); demo:// resources; the "
+                               "summarize prompt.",
+                  tools=tools, resources=resources, templates=templates, prompts=prompts,
+                  **options)
+
+
+###############################################################################
+# Command line: the demo server and the commands ###############################
+###############################################################################
+#
+# python mcp_stdio.py serves the demo catalog; its first word may name a command
+# of _COMMANDS (inspect, call, read, get, config) instead. A command is one row
+# of that table and one handler.
+
+class _Command:
+    """A command of the command line: its handler, usage line and options of its own.
+
+    A server command's handler(client, words, options) gets a connected Client;
+    one with serves=False gets its raw arguments instead.
+    """
+
+    __slots__ = ("handler", "usage", "positional", "own", "serves")
+
+    def __init__(self, handler, usage, positional=(0, 0), own=(), serves=True):
+        self.handler, self.usage, self.positional, self.own = handler, usage, positional, own
+        self.serves = serves
+
+
+# What the server commands wait for: each answer, and the first one (a server may
+# take long to start; the wait is said on stderr after Client._WAITING_NOTE seconds).
+_CLI_TIMEOUT = 30.0
+_CLI_START_TIMEOUT = 30.0
+
+# The options every server command takes: (flag, metavar, help, name, parse).
+_CLIENT_OPTIONS = (
+    ("--era", "auto|modern|legacy", "era to speak (default auto: probe, then fall back)",
+     "era", lambda v: v if v in ("auto", "modern", "legacy") else _refuse(v)),
+    ("--revision", "VERSION", "legacy revision to request (default %s)" % LATEST_LEGACY,
+     "revision", str),
+    ("--timeout", "SECONDS", "time to wait for each answer (default %g)" % _CLI_TIMEOUT,
+     "timeout", lambda v: float(v) if float(v) > 0 else _refuse(v)),
+    ("--start-timeout", "SECONDS", "time to wait for the server's first answer (default %g)"
+     % _CLI_START_TIMEOUT, "start_timeout", lambda v: float(v) if float(v) > 0 else _refuse(v)),
+    ("-e, --env", "KEY=VALUE", "set an environment variable for the server (repeatable)",
+     "env", lambda v: v if "=" in v[1:] else _refuse(v)),
+    ("--cwd", "DIR", "start the server in DIR", "cwd",
+     lambda v: v if os.path.isdir(v) else _refuse(v)),
+    ("--json", None, "print machine-readable JSON", "json", None),
+)
+
+
+def _refuse(value):
+    raise ValueError(value)
+
+
+def _inspect_command(client, words, opts):
+    return _print_inspection(client, opts["json"])
+
+
+def _call_command(client, words, opts):
+    arguments = _call_arguments(client, words[0], words[1:])
+    result = client.call_tool(words[0], arguments, on_progress=_show_progress)
+    return _print_result(client, result, opts["json"])
+
+
+def _read_command(client, words, opts):
+    if opts.get("output") is not None:
+        return _save_contents(client.read_resource(words[0]), opts["output"])
+    return _print_result(client, client.read_resource(words[0]), opts["json"])
+
+
+def _get_command(client, words, opts):
+    result = client.get_prompt(words[0], _key_values(words[1:], None))
+    return _print_result(client, result, opts["json"])
+
+
+# The commands: name -> how it runs. A server command gets a connected Client,
+# its words (before --) and its options; config runs on its own arguments.
+_COMMANDS = {
+    "inspect": _Command(_inspect_command, "inspect [options] -- COMMAND [ARGS...]"),
+    "call": _Command(_call_command, "call TOOL [JSON | KEY=VALUE ...] [options] -- COMMAND "
+                     "[ARGS...]", (1, None)),
+    "read": _Command(_read_command, "read URI [--output FILE] [options] -- COMMAND [ARGS...]",
+                     (1, 1), (("--output", "FILE", "save the contents (a blob's bytes) to FILE",
+                               "output", str),)),
+    "get": _Command(_get_command, "get PROMPT [KEY=VALUE ...] [options] -- COMMAND [ARGS...]",
+                    (1, None)),
+    "config": _Command(lambda args: _config_main(args), "config CLIENT [--name NAME] "
+                       "[-- SERVER_SCRIPT [ARGS...]]", serves=False),
+}
+
+_CLIENT_ABOUT = """\
+Start an MCP stdio server (COMMAND, run without a shell) and inspect it, call
+one of its tools, read a resource or get a prompt. KEY=VALUE arguments are
+typed from the tool's input schema (numbers, booleans, JSON arrays and
+objects); one JSON object works too. config prints a ready-to-paste
+configuration for CLIENT ({clients}) that starts SERVER_SCRIPT (default:
+this demo) with this interpreter, by absolute paths.
+"""
+
+
+def _client_usage():
+    """The help of the commands, from the tables of commands and options."""
+    prog = _prog()
+    lines = ["%s %s %s" % ("usage:" if i == 0 else "      ", prog, c.usage)
+             for i, c in enumerate(_COMMANDS.values())]
+    import textwrap
+    about = _CLIENT_ABOUT.format(clients=", ".join(sorted(_CONFIGS))).replace("\n", " ")
+    lines += [""] + textwrap.wrap(about, 78, break_on_hyphens=False) + ["", "options:"]
+    rows = [o for o in _CLIENT_OPTIONS] + [o for c in _COMMANDS.values() for o in c.own]
+    for flag, metavar, help_text, _, _ in rows:
+        head = "  %s %s" % (flag, metavar) if metavar else "  " + flag
+        lines.append("%-29s%s" % (head, help_text))
+    lines += ["", "exit status: 0 success; 1 the tool returned isError; 2 bad arguments;",
+              "3 the server misbehaved, exited or did not answer; 4 the server answered",
+              "with a JSON-RPC error.", ""]
+    return "\n".join(lines)
+
+
+def _parse_client_options(command, opts):
+    """The options of a server command as a dict, and its words; raises ValueError(word)."""
+    table = {}
+    for row in _CLIENT_OPTIONS + _COMMANDS[command].own:
+        for flag in row[0].split(", "):
+            table[flag] = row
+    values = {"era": "auto", "revision": LATEST_LEGACY, "timeout": _CLI_TIMEOUT,
+              "start_timeout": _CLI_START_TIMEOUT, "env": None, "cwd": None, "json": False}
+    words = []
+    while opts:
+        a = opts.pop(0)
+        row = table.get(a)
+        if row is None:
+            if a.startswith("-"):
+                raise ValueError(a)
+            words.append(a)
+            continue
+        flag, metavar, _, name, parse = row
+        if parse is None:
+            values[name] = True
+            continue
+        if not opts:
+            raise ValueError(a)
+        value = parse(opts.pop(0))
+        if name == "env":
+            key, _, value = value.partition("=")
+            value = dict(os.environ if values["env"] is None else values["env"], **{key: value})
+        values[name] = value
+    return values, words
+
+
+def _client_main(command, args):
+    """A command of the table: inspect, call, read, get or config; return the exit status."""
+    spec = _COMMANDS[command]
+    if not spec.serves:
+        return spec.handler(args)
+    if "--" not in args:
+        if any(a in ("-h", "--help") for a in args):
+            sys.stdout.write(_client_usage())
+            return 0
+        sys.stderr.write("error: put the server command after --\n\n" + _client_usage())
+        return 2
+    i = args.index("--")
+    opts, server_cmd = args[:i], args[i + 1:]
+    if any(a in ("-h", "--help") for a in opts):
+        sys.stdout.write(_client_usage())
+        return 0
+    try:
+        values, positional = _parse_client_options(command, list(opts))
+    except ValueError as e:
+        sys.stderr.write("error: bad argument %r\n\n%s" % (str(e), _client_usage()))
+        return 2
+    low, high = spec.positional
+    if not server_cmd or len(positional) < low or (high is not None and len(positional) > high):
+        sys.stderr.write("error: wrong arguments for %s\n\n%s" % (command, _client_usage()))
+        return 2
+    try:                               # what can be checked before starting the server
+        _check_words(command, positional)
+    except _BadArguments as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    client = Client(server_cmd, era=values["era"], revision=values["revision"],
+                    timeout=values["timeout"], probe_timeout=min(values["timeout"], 3.0),
+                    start_timeout=values["start_timeout"], env=values["env"],
+                    cwd=values["cwd"], on_waiting=_show_waiting, on_elicit=_ask_on_terminal,
+                    capabilities={"elicitation": {"form": {}, "url": {}}})
+    try:
+        client.connect()
+        status = spec.handler(client, positional, values)
+        if client.skipped_lines:
+            sys.stderr.write("note: skipped %d line(s) on the server's stdout that were not "
+                             "JSON-RPC\n" % client.skipped_lines)
+        return status
+    except _BadArguments as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    except ProtocolError as e:
+        sys.stderr.write("error: the server answered with error %s: %s\n%s" % (
+            e.code, e.message, _error_data(e.data)))
+        _show_stderr(client)
+        return 4
+    except ClientError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 3
+    finally:
+        client.close()
+
+
+def _check_words(command, positional):
+    """Refuse arguments that cannot be sent, before the server is started."""
+    words = positional[1:]
+    if command == "call" and len(words) == 1 and words[0].lstrip().startswith("{"):
+        _call_arguments(None, positional[0], words)
+        return
+    for w in words:
+        if "=" not in w[1:]:
+            raise _BadArguments("%r is not KEY=VALUE: give the arguments as KEY=VALUE words "
+                                "or one JSON object" % w)
+
+
 def _json_config(top, extra=None):
     def make(name, command, args):
         entry = dict(extra or {}, command=command, args=args)
@@ -7939,154 +8376,6 @@ def _prog():
     if spec is not None and spec.name == "mcp_stdio":     # python -m mcp_stdio
         return "python -m mcp_stdio"
     return "python mcp_stdio.py"
-
-
-CLIENT_USAGE = """\
-usage: {prog} inspect [options] -- COMMAND [ARGS...]
-       {prog} call TOOL [JSON | KEY=VALUE ...] [options] -- COMMAND [ARGS...]
-       {prog} read URI [--output FILE] [options] -- COMMAND [ARGS...]
-       {prog} get PROMPT [KEY=VALUE ...] [options] -- COMMAND [ARGS...]
-       {prog} config CLIENT [--name NAME] [-- SERVER_SCRIPT [ARGS...]]
-
-Start an MCP stdio server (COMMAND, run without a shell) and inspect it, call
-one of its tools, read a resource or get a prompt. KEY=VALUE arguments are
-typed from the tool's input schema (numbers, booleans, JSON arrays and
-objects); one JSON object works too. config prints a ready-to-paste
-configuration for CLIENT ({clients}) that starts SERVER_SCRIPT (default:
-this demo) with this interpreter, by absolute paths.
-
-options:
-  --era auto|modern|legacy   era to speak (default auto: probe, then fall back)
-  --revision VERSION         legacy revision to request (default {latest})
-  --timeout SECONDS          time to wait for each answer (default {timeout:g})
-  --start-timeout SECONDS    time to wait for the server's first answer (default {start:g})
-  -e, --env KEY=VALUE        set an environment variable for the server (repeatable)
-  --cwd DIR                  start the server in DIR
-  --output FILE              read: save the contents (a blob's bytes) to FILE
-  --json                     print machine-readable JSON
-
-exit status: 0 success; 1 the tool returned isError; 2 bad arguments;
-3 the server misbehaved, exited or did not answer; 4 the server answered
-with a JSON-RPC error.
-"""
-
-
-# What the command line waits for: each answer, and the first one (a server may take
-# long to start; the wait is said on stderr after Client._WAITING_NOTE seconds).
-_CLI_TIMEOUT = 30.0
-_CLI_START_TIMEOUT = 30.0
-
-
-def _client_usage():
-    return CLIENT_USAGE.format(prog=_prog(), clients=", ".join(sorted(_CONFIGS)),
-                               latest=LATEST_LEGACY, timeout=_CLI_TIMEOUT,
-                               start=_CLI_START_TIMEOUT)
-
-
-def _client_main(command, args):
-    """The inspect, call, read, get and config commands; return the exit status."""
-    if command == "config":
-        return _config_main(args)
-    if "--" not in args:
-        if any(a in ("-h", "--help") for a in args):
-            sys.stdout.write(_client_usage())
-            return 0
-        sys.stderr.write("error: put the server command after --\n\n" + _client_usage())
-        return 2
-    i = args.index("--")
-    opts, server_cmd = args[:i], args[i + 1:]
-    era, revision, timeout, as_json, positional = "auto", LATEST_LEGACY, _CLI_TIMEOUT, False, []
-    start_timeout, env, cwd, output = _CLI_START_TIMEOUT, None, None, None
-    while opts:
-        a = opts.pop(0)
-        try:
-            if a == "--era" and opts and opts[0] in ("auto", "modern", "legacy"):
-                era = opts.pop(0)
-            elif a == "--revision" and opts:
-                revision = opts.pop(0)
-            elif a == "--timeout" and opts:
-                timeout = float(opts.pop(0))
-                if not timeout > 0:
-                    raise ValueError(a)
-            elif a == "--start-timeout" and opts:
-                start_timeout = float(opts.pop(0))
-                if not start_timeout > 0:
-                    raise ValueError(a)
-            elif a in ("-e", "--env") and opts and "=" in opts[0][1:]:
-                key, _, value = opts.pop(0).partition("=")
-                env = dict(os.environ if env is None else env, **{key: value})
-            elif a == "--cwd" and opts:
-                cwd = opts.pop(0)
-                if not os.path.isdir(cwd):
-                    sys.stderr.write("error: --cwd %s is not a folder\n" % cwd)
-                    return 2
-            elif a == "--output" and opts and command == "read":
-                output = opts.pop(0)
-            elif a == "--json":
-                as_json = True
-            elif a in ("-h", "--help"):
-                sys.stdout.write(_client_usage())
-                return 0
-            elif a.startswith("-"):
-                raise ValueError(a)
-            else:
-                positional.append(a)
-        except ValueError:
-            sys.stderr.write("error: bad argument %r\n\n%s" % (a, _client_usage()))
-            return 2
-    wanted = {"inspect": (0, 0), "call": (1, None), "read": (1, 1), "get": (1, None)}[command]
-    if not server_cmd or len(positional) < wanted[0] or (
-            wanted[1] is not None and len(positional) > wanted[1]):
-        sys.stderr.write("error: wrong arguments for %s\n\n%s" % (command, _client_usage()))
-        return 2
-    words = positional[1:]
-    try:                               # what can be checked before starting the server
-        if command == "call" and len(words) == 1 and words[0].lstrip().startswith("{"):
-            _call_arguments(None, positional[0], words)
-        else:
-            for w in words:
-                if "=" not in w[1:]:
-                    raise _BadArguments("%r is not KEY=VALUE: give the arguments as KEY=VALUE "
-                                        "words or one JSON object" % w)
-    except _BadArguments as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 2
-    client = Client(server_cmd, era=era, revision=revision, timeout=timeout,
-                    probe_timeout=min(timeout, 3.0), start_timeout=start_timeout, env=env,
-                    cwd=cwd, on_waiting=_show_waiting, on_elicit=_ask_on_terminal,
-                    capabilities={"elicitation": {"form": {}, "url": {}}})
-    try:
-        client.connect()
-        if command == "inspect":
-            status = _print_inspection(client, as_json)
-        elif command == "read" and output is not None:
-            status = _save_contents(client.read_resource(positional[0]), output)
-        elif command == "read":
-            status = _print_result(client, client.read_resource(positional[0]), as_json)
-        elif command == "get":
-            arguments = _key_values(positional[1:], None)
-            status = _print_result(client, client.get_prompt(positional[0], arguments), as_json)
-        else:
-            arguments = _call_arguments(client, positional[0], positional[1:])
-            result = client.call_tool(positional[0], arguments, on_progress=_show_progress)
-            status = _print_result(client, result, as_json)
-        if client.skipped_lines:
-            sys.stderr.write("note: skipped %d line(s) on the server's stdout that were not "
-                             "JSON-RPC\n" % client.skipped_lines)
-        return status
-    except _BadArguments as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 2
-    except ProtocolError as e:
-        sys.stderr.write("error: the server answered with error %s: %s\n%s" % (
-            e.code, e.message, _error_data(e.data)))
-        _show_stderr(client)
-        return 4
-    except ClientError as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 3
-    finally:
-        client.close()
 
 
 class _BadArguments(ValueError):
@@ -8452,187 +8741,6 @@ def _print_inspection(client, as_json):
     return 0
 
 
-###############################################################################
-# Demo catalog and command line ###############################################
-###############################################################################
-
-def _demo_echo(arguments, ctx):
-    t = arguments["text"]
-    return ToolResult([{"type": "text", "text": t}], structured={"text": t})
-
-
-def _demo_add(arguments, ctx):
-    return {"sum": arguments["a"] + arguments["b"]}
-
-
-def _demo_divide(arguments, ctx):
-    if arguments["divisor"] == 0:
-        raise ToolError("Cannot divide by zero: pass a non-zero 'divisor'.")
-    return {"quotient": arguments["dividend"] / arguments["divisor"]}
-
-
-def _demo_countdown(arguments, ctx):
-    seconds = arguments["seconds"]
-    start = _monotonic()
-    step = 0.1
-    steps = int(round(seconds / step))
-    ctx.log("info", "countdown of %d steps started" % steps)
-    done = 0
-    for done in range(1, steps + 1):
-        if ctx.sleep(step):
-            break
-        ctx.progress(done, steps, "%d of %d steps" % (done, steps))
-    ran = round(_monotonic() - start, 3)
-    return {"ran_seconds": ran, "completed": not ctx.is_cancelled and done == steps}
-
-
-def _demo_confirm_echo(arguments, ctx):
-    answer = ctx.elicit("Echo this text?\n\n%s" % arguments["text"],
-                        {"type": "object", "properties": {
-                            "confirm": {"type": "boolean", "title": "Echo it",
-                                        "description": "Tick to echo the text."}},
-                         "required": ["confirm"]})
-    if answer.accepted and answer.content.get("confirm"):
-        return arguments["text"]
-    if answer.action == "accept":
-        return "You chose not to echo the text."
-    return "Nothing was echoed: the user %s." % ("declined" if answer.action == "decline"
-                                                 else "dismissed the question")
-
-
-def _demo_greet(arguments, ctx):
-    # Two questions in one round when the client can sample; the name alone otherwise.
-    questions = {"name": Form("What is your name?", {
-        "type": "object", "properties": {"name": {"type": "string", "title": "Your name"}},
-        "required": ["name"]})}
-    if ctx.can("sampling"):
-        questions["greeting"] = Sample("Write a one-line greeting for someone trying an MCP "
-                                       "demo server. Reply with the greeting only.",
-                                       max_tokens=60)
-    answers = ctx.ask(questions)
-    if not answers["name"].accepted:
-        return "No greeting: the user did not give a name."
-    name = answers["name"].content["name"]
-    line = answers["greeting"].text.strip() if "greeting" in answers else ""
-    return "Hello, %s! %s" % (name, line) if line else "Hello, %s!" % name
-
-
-_DEMO_README = """# mcp_stdio demo
-
-This server shows what mcp_stdio serves from one standard-library file:
-
-- tools: echo, add, divide (an actionable tool error), countdown (progress and cancellation),
-  confirm_echo (asks the user first), greet (asks the user and the client's model at once);
-- resources: this page, a small PNG, and greetings from the template demo://greeting/{name};
-- a prompt, summarize, whose style argument offers completions.
-"""
-
-_DEMO_NAMES = ("Ada", "Alan", "Barbara", "Grace", "Katherine", "Linus", "Margaret")
-_DEMO_STYLES = ("bullet points", "detailed", "one sentence", "short")
-# A 1x1 transparent PNG.
-_DEMO_PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-                          "1f15c4890000000d49444154789c6360000002000100e527de00000000"
-                          "49454e44ae426082")
-
-
-def _demo_greeting(uri, variables, ctx):
-    return "Hello, %s!" % variables["name"]
-
-
-def _demo_complete_name(argument, value, known):
-    return [n for n in _DEMO_NAMES if n.lower().startswith(value.lower())]
-
-
-def _demo_summarize(arguments, ctx):
-    style = arguments.get("style", "short")
-    return [{"role": "user", "content": {"type": "text", "text":
-             "Summarize the following text (style: %s):\n\n%s" % (style, arguments["text"])}}]
-
-
-def _demo_complete_style(argument, value, known):
-    if argument != "style":
-        return []
-    return [s for s in _DEMO_STYLES if s.startswith(value.lower())]
-
-
-def demo_server(**options):
-    """Return the demo server of ``python mcp_stdio.py``: tools, resources, a prompt."""
-    num = {"type": "number"}
-    tools = [
-        Tool("echo", _demo_echo, title="Echo",
-             description="Return the given text unchanged.",
-             input_schema={"type": "object", "properties": {"text": {"type": "string"}},
-                           "required": ["text"], "additionalProperties": False},
-             output_schema={"type": "object", "properties": {"text": {"type": "string"}},
-                            "required": ["text"], "additionalProperties": False},
-             annotations={"readOnlyHint": True, "openWorldHint": False}),
-        Tool("add", _demo_add, title="Add two numbers",
-             description="Add a and b and return the sum as structured content.",
-             input_schema={"type": "object", "properties": {"a": num, "b": num},
-                           "required": ["a", "b"], "additionalProperties": False},
-             output_schema={"type": "object", "properties": {"sum": num}, "required": ["sum"]},
-             annotations={"readOnlyHint": True, "openWorldHint": False}),
-        Tool("divide", _demo_divide, title="Divide",
-             description="Divide dividend by divisor; a zero divisor is reported as a tool "
-                         "error the model can fix.",
-             input_schema={"type": "object", "properties": {"dividend": num, "divisor": num},
-                           "required": ["dividend", "divisor"], "additionalProperties": False},
-             output_schema={"type": "object", "properties": {"quotient": num},
-                            "required": ["quotient"]},
-             annotations={"readOnlyHint": True, "openWorldHint": False}),
-        Tool("countdown", _demo_countdown, title="Countdown",
-             description="Wait the given number of seconds (at most 60), reporting progress "
-                         "every 0.1 s; stops early when cancelled.",
-             input_schema={"type": "object", "properties": {
-                 "seconds": {"type": "number", "minimum": 0, "maximum": 60}},
-                 "required": ["seconds"], "additionalProperties": False},
-             output_schema={"type": "object", "properties": {
-                 "ran_seconds": num, "completed": {"type": "boolean"}},
-                 "required": ["ran_seconds", "completed"]},
-             annotations={"readOnlyHint": True, "openWorldHint": False}, timeout=90),
-        Tool("confirm_echo", _demo_confirm_echo, title="Echo after confirmation",
-             description="Ask the user to confirm, then echo the text (elicitation).",
-             input_schema={"type": "object", "properties": {"text": {"type": "string"}},
-                           "required": ["text"], "additionalProperties": False},
-             annotations={"readOnlyHint": True, "openWorldHint": False}),
-        Tool("greet", _demo_greet, title="Greet the user",
-             description="Ask the user's name and, when the client can sample, its model for a "
-                         "greeting line: two questions in one round.",
-             input_schema={"type": "object", "properties": {}, "additionalProperties": False},
-             annotations={"readOnlyHint": True, "openWorldHint": False}),
-    ]
-    resources = [
-        Resource("demo://readme", lambda uri, ctx: _DEMO_README, name="readme",
-                 title="About this demo", mime_type="text/markdown",
-                 description="What the demo server offers."),
-        Resource("demo://logo.png", lambda uri, ctx: _DEMO_PNG, name="logo",
-                 title="A tiny PNG", mime_type="image/png", size=len(_DEMO_PNG),
-                 description="A 1x1 PNG, served as a base64 blob."),
-    ]
-    templates = [
-        ResourceTemplate("demo://greeting/{name}", _demo_greeting, name="greeting",
-                         title="Greeting", mime_type="text/plain",
-                         description="A greeting for anyone; names complete.",
-                         complete=_demo_complete_name),
-    ]
-    prompts = [
-        Prompt("summarize", _demo_summarize, title="Summarize",
-               description="Ask for a summary of a text in a chosen style.",
-               arguments=[{"name": "text", "description": "The text to summarize.",
-                           "required": True},
-                          {"name": "style", "description": "short, detailed, one sentence "
-                           "or bullet points."}],
-               complete=_demo_complete_style),
-    ]
-    return Server("mcp-stdio-demo", __version__, title="mcp_stdio demo",
-                  instructions="Demo server of mcp_stdio. Tools: echo, add, divide, "
-                               "countdown (with progress), confirm_echo (asks the user first) "
-                               "and greet (asks the user's name); demo:// resources; the "
-                               "summarize prompt.",
-                  tools=tools, resources=resources, templates=templates, prompts=prompts,
-                  **options)
-
-
 _DEMO_ABOUT = """\
 Serve the mcp_stdio demo catalog as an MCP server on stdin/stdout, for modern
 (2026-07-28) and legacy (initialize) clients: tools echo, add, divide,
@@ -8646,7 +8754,7 @@ print a client configuration: {prog} config CLIENT [-- SERVER_SCRIPT] (see inspe
 def main(argv=None):
     """Run the command line (the demo server, or inspect / call); return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] in ("inspect", "call", "read", "get", "config"):
+    if args and args[0] in _COMMANDS:
         return _client_main(args[0], args[1:])
     return demo_server()._command_line(args, _prog(), _DEMO_ABOUT.replace("{prog}", _prog()),
                                        "mcp_stdio %s\n" % __version__)
