@@ -28,14 +28,27 @@ c.call_tool("add", {"a": 1, "b": 2})``. Inspect any stdio server:
 ``python mcp_stdio.py inspect -- COMMAND [ARGS...]``; print a client
 configuration: ``python mcp_stdio.py config claude-desktop -- server.py``.
 
-The file is organised in sections: the JSON Schema checker, the wire codec
-(with the table of what each protocol revision has), the catalog (tools,
-resources, prompts and results), the authoring API (decorators and schemas
-from type hints, pydantic models and standard-library values), the outcomes
-(every answer's wire form), asking the client (elicitation, sampling, roots),
-the sans-IO protocol engine (the era state machine and dispatch), the server
-(catalog and the options table), the stdio runtime (threads, waiting, the
-handler Context), the client, and the demo catalog with the command line.
+The file is organised in sections, each opened by a banner comment:
+
+- JSON Schema 2020-12 subset checker;
+- Wire: the JSON-RPC codec and line splitter, the revisions served and the table
+  of what each revision has (a new modern revision is one entry);
+- Catalog: tools, resources, prompts, and the kinds table (a new kind is one row);
+- Authoring API: decorators, schemas from type hints, results from values;
+- Outcomes: every answer's wire form, and the table of what each failure becomes;
+- Asking the client: questions, answers, request-state signing;
+- Protocol engine (sans-IO): calls, the methods beside their route rows (a new
+  method is one function and one row), the era rules and the era machine, and
+  Connection (input, admission, dispatch, settling);
+- Server: identity, catalog and the options table (a new option is one row);
+- Stdio runtime: threads, waiting, the handler Context;
+- Client; Demo catalog; Command line: the table of commands (a new command is one
+  row and one handler) and main().
+
+Imports: only what serving needs is imported at the top. Anything else (inspect,
+typing, asyncio, hashlib, base64, traceback, ...) is imported inside the function
+that needs it, so that start-up pays only for what every server uses, and a cold
+path costs nothing until it runs.
 """
 
 import json
@@ -122,6 +135,10 @@ _SCHEMA_CACHE = {}
 _SCHEMA_CACHE_SIZE = 256
 
 
+_DIALECTS_07 = ("http://json-schema.org/draft-07/schema#",
+                "http://json-schema.org/draft-07/schema")
+
+
 def compile_schema(schema, *, max_depth=64, max_subschemas=10000, max_errors=20):
     """Compile a JSON Schema (2020-12, or draft-07 where it agrees) into a Validator.
 
@@ -166,8 +183,6 @@ _MAX_ENUM = 10000
 
 _DIALECTS_2020 = ("https://json-schema.org/draft/2020-12/schema",
                   "https://json-schema.org/draft/2020-12/schema#")
-_DIALECTS_07 = ("http://json-schema.org/draft-07/schema#",
-                "http://json-schema.org/draft-07/schema")
 
 _TYPE_NAMES = ("null", "boolean", "integer", "number", "string", "array", "object")
 
@@ -474,6 +489,11 @@ def _unescape_token(tok):
         from urllib.parse import unquote
         tok = unquote(tok)
     return tok.replace("~1", "/").replace("~0", "~")
+
+
+# What _object_check enforces; it stands in for the general checks only when a
+# schema asks for nothing else (the compiler records what each schema uses).
+_OBJECT_CHECK_KEYWORDS = frozenset(("type", "properties", "required", "additionalProperties"))
 
 
 class _Compiler:
@@ -1083,11 +1103,6 @@ def _properties_check(props, pats, addl):
     return check
 
 
-# What _object_check enforces; it stands in for the general checks only when a
-# schema asks for nothing else (the compiler records what each schema uses).
-_OBJECT_CHECK_KEYWORDS = frozenset(("type", "properties", "required", "additionalProperties"))
-
-
 class _KeywordLog:
     """A schema object that records each keyword the compiler finds in it."""
 
@@ -1359,6 +1374,15 @@ _FEATURES = _features(REVISIONS)
 def _has(revision, feature):
     """Return True when protocol revision has feature (a name of the revision table)."""
     return feature in _FEATURES[revision]
+
+# The _meta keys of the protocol, and the eras of a connection.
+PV_KEY = "io.modelcontextprotocol/protocolVersion"
+CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
+INFO_KEY = "io.modelcontextprotocol/clientInfo"
+LEVEL_KEY = "io.modelcontextprotocol/logLevel"
+SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
+SUB_KEY = "io.modelcontextprotocol/subscriptionId"
+UNLOCKED, LEGACY, MODERN = "unlocked", "legacy", "modern"
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -2580,6 +2604,18 @@ def _is_context(annotation):
     return annotation is Context
 
 
+_MISSING = object()
+
+
+def _identity(x):
+    return x
+
+
+# The schemas and conversions of the plain classes most parameters are annotated with.
+_PLAIN_SCHEMAS = {str: ({"type": "string"}, _identity), bool: ({"type": "boolean"}, _identity),
+                  int: ({"type": "integer"}, int), float: ({"type": "number"}, float)}
+
+
 class _SchemaBuilder:
     """Turns annotations into flat JSON Schemas and JSON values into Python values."""
 
@@ -2776,10 +2812,6 @@ class _SchemaBuilder:
         return schema, _convert_members(make, lambda k: convs.get(k, _identity))
 
 
-def _identity(x):
-    return x
-
-
 def _convert_items(kind, convs, positional=False):
     """Convert an array's items (one converter each when positional); kind makes the result."""
     conv = convs[0]
@@ -2813,11 +2845,6 @@ def _convert_members(make, conv_for):
                 raise
             raise _Invalid([((), _short_text(e))])
     return convert
-
-
-# The schemas and conversions of the plain classes most parameters are annotated with.
-_PLAIN_SCHEMAS = {str: ({"type": "string"}, _identity), bool: ({"type": "boolean"}, _identity),
-                  int: ({"type": "integer"}, int), float: ({"type": "number"}, float)}
 
 
 def _enum_schema(values):
@@ -2983,6 +3010,12 @@ class _Invalid(ValueError):
         return _Invalid([((key,) + path, message) for path, message in self.problems])
 
 
+_VALUE_TYPES = {}
+
+
+_DECIMAL_RE = r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$"
+
+
 def _value_types():
     """class -> (input schema, output schema, from JSON, to JSON); built on first use."""
     table = _VALUE_TYPES
@@ -3011,9 +3044,7 @@ def _value_types():
     return table
 
 
-_VALUE_TYPES = {}
 _VALUE_MODULES = frozenset(("datetime", "uuid", "decimal", "pathlib"))
-_DECIMAL_RE = r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$"
 _DATE_RE = r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
 _TIME_RE = r"([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]{1,6})[0-9]*)?)?" \
            r"(Z|z|[-+][0-9]{2}(?::?[0-9]{2})?)?"
@@ -3162,6 +3193,10 @@ def _is_model(cls):
         callable(getattr(cls, "model_dump", None))
 
 
+# Keywords whose values are instance data, never schemas.
+_DATA_KEYWORDS = frozenset(("default", "examples", "const", "enum"))
+
+
 def _inline_refs(schema, owner):
     """schema with every "#/$defs/..." reference replaced by its definition: flat, as
     clients such as Gemini CLI need; a recursive definition is a CatalogError."""
@@ -3192,9 +3227,6 @@ def _inline_refs(schema, owner):
                 for k, v in node.items() if k != "$defs"}
     return walk(schema, ())
 
-
-# Keywords whose values are instance data, never schemas.
-_DATA_KEYWORDS = frozenset(("default", "examples", "const", "enum"))
 
 # annotated-types constraints (pydantic's Field(ge=...) holds them too):
 # class name -> (attribute, JSON Schema keyword).
@@ -3284,6 +3316,10 @@ _POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD, _VAR_POSITIONAL, _KEYWORD_ONLY, _VAR_K
 _EMPTY = object()                     # "no default", "no annotation"
 
 
+# Code-object flags (the inspect module's CO_* values).
+_CO_VARARGS, _CO_VARKEYWORDS, _CO_GENERATOR = 0x04, 0x08, 0x20
+
+
 def _code_parameters(fn):
     """(name, kind, default, annotation) of each parameter of a plain function, from its code."""
     code, ann = fn.__code__, fn.__annotations__
@@ -3307,8 +3343,6 @@ def _code_parameters(fn):
     return params
 
 
-# Code-object flags (the inspect module's CO_* values).
-_CO_VARARGS, _CO_VARKEYWORDS, _CO_GENERATOR = 0x04, 0x08, 0x20
 _CO_COROUTINE, _CO_ASYNC_GENERATOR = 0x80, 0x200
 
 
@@ -3914,9 +3948,6 @@ class _BadAnswer(BaseException):
     """Unwinds a modern handler whose retry carries a malformed answer (-32602)."""
 
 
-_MISSING = object()
-
-
 def _error_line(rid, code, message, data=None, null_id=False):
     """The line of a JSON-RPC error; rid None means the request id is unknown."""
     err = {"code": code, "message": message}
@@ -4074,7 +4105,6 @@ _OUTCOMES = {
     _Busy: _busy_outcome,
     BaseException: _failure_outcome,
 }
-
 
 
 def _looks_like_content(value):
@@ -4626,6 +4656,11 @@ class _Outgoing:
         return out
 
 
+# A requestState is honoured this long after it was made (seconds): long enough
+# for a person to answer a question, short enough that a leaked one goes stale.
+_STATE_TTL = 600
+
+
 class _StateSigner:
     """Signs and verifies a connection's modern requestState (HMAC-SHA256).
 
@@ -4695,14 +4730,476 @@ class _StateSigner:
 # once. Catalog reads use the server's tables as they are when a request is
 # admitted.
 
-PV_KEY = "io.modelcontextprotocol/protocolVersion"
-CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
-INFO_KEY = "io.modelcontextprotocol/clientInfo"
-LEVEL_KEY = "io.modelcontextprotocol/logLevel"
-SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
-SUB_KEY = "io.modelcontextprotocol/subscriptionId"
 
-UNLOCKED, LEGACY, MODERN = "unlocked", "legacy", "modern"
+class Call:
+    """One admitted request: what it asks and whether it has been answered.
+
+    Connection.feed() returns the Calls whose work may take time (tools/call,
+    resources/read, prompts/get); run each with run() on any thread. The
+    handler receives a Context made for the call.
+    """
+
+    __slots__ = ("conn", "id", "key", "method", "params", "era", "revision",
+                 "client_capabilities", "client_info", "meta", "log_level", "batch", "kind",
+                 "name", "timeout", "deadline", "progress_token", "target", "arguments",
+                 "work", "context", "answers", "binding", "asked", "settled", "cancelled",
+                 "last_progress", "on_cancel")
+
+    def __init__(self, conn, rid, key, method, params, era, revision, caps, info, meta,
+                 level, batch):
+        self.conn = conn
+        self.id = rid
+        self.key = key
+        self.method = method
+        self.params = params
+        self.era = era
+        self.revision = revision
+        self.client_capabilities = caps
+        self.client_info = info
+        self.meta = meta
+        self.log_level = level
+        self.batch = batch
+        self.kind = self.name = self.answers = None
+        self.settled = False
+
+    def start(self, kind, name, work, timeout, context=True):
+        """Make this request a call of kind ("tool", "resource" or "prompt"); return it.
+
+        work(call, ctx) returns (result dict, large) and runs in run(); context=False
+        means work never uses its ctx, which is then None.
+        """
+        self.kind = kind
+        self.name = name
+        self.work = work
+        self.context = context
+        self.timeout = timeout
+        self.deadline = None if timeout is None else self.conn._clock() + timeout
+        self.asked = None            # the keys of the questions asked so far
+        self.cancelled = False
+        self.last_progress = self.on_cancel = None
+        meta = self.meta
+        token = meta.get("progressToken") if meta else None
+        if token is not None and (type(token) is not str and
+                                  (type(token) is not int or abs(token) > _MAX_ID)):
+            token = None
+        self.progress_token = token
+        return self
+
+    def run(self, ctx=None):
+        """Run the handler and send its answer (unless the call is already settled)."""
+        self.conn.run(self, ctx)
+
+    @property
+    def is_cancelled(self):
+        return self.cancelled
+
+
+class _Route:
+    """How a method is served: its handler, the revision feature and the capability it needs."""
+
+    __slots__ = ("handler", "feature", "capability")
+
+    def __init__(self, handler, feature=None, capability=None):
+        self.handler, self.feature, self.capability = handler, feature, capability
+
+
+class _Notice:
+    """A method's answer that is a notification now, its response coming later."""
+
+    __slots__ = ("method", "params")
+
+    def __init__(self, method, params):
+        self.method, self.params = method, params
+
+
+class _Batch:
+    """Collects the responses of one 2025-03-26 batch and emits them as one array.
+
+    The array obeys the response limit like any line: responses go in, in the
+    order they are ready, while they fit; one that would not becomes a -32603
+    error for its id. Room for such an error is kept for every member until
+    its response arrives, so the error itself always fits. Its methods are
+    called with the connection's lock held.
+    """
+
+    __slots__ = ("emit", "parts", "waiting", "size", "limit", "reserved", "null_id")
+
+    def __init__(self, emit, members, limit, null_id):
+        self.emit, self.limit, self.null_id = emit, limit, null_id
+        self.parts = []
+        self.waiting = 1     # held until every element was admitted
+        self.size = 1        # "[", then each part with its "," or the closing "]"
+        self.reserved = sum(self.room(m.get("id") if type(m) is dict else None)
+                            for m in members)
+
+    def room(self, rid):
+        """The most a member's response may need if it must become the error."""
+        if not _valid_id(rid):
+            return 256       # an error without id: a fixed message of ours
+        return len(self.too_large(rid, 10 ** 15))
+
+    def too_large(self, rid, size):
+        return _error_line(rid, INTERNAL_ERROR, "Internal error: the response does not fit in "
+                           "the batch's answer", {"size": size, "limit": self.limit},
+                           self.null_id)[:-1]
+
+    def add(self, line, rid=None, done=True):
+        if line is not None:
+            part = line[:-1]
+            self.reserved -= self.room(rid)
+            grown = self.size + len(part) + 1
+            if grown + self.reserved > self.limit and _valid_id(rid):
+                part = self.too_large(rid, grown)
+            self.size += len(part) + 1
+            self.parts.append(part)
+        if done:
+            self.waiting -= 1
+        if self.waiting == 0 and self.parts is not None:
+            parts, self.parts = self.parts, None
+            if parts:
+                self.emit(b"[" + b",".join(parts) + b"]\n")
+
+
+class _NoLock:
+    """The lock of a connection used from one thread only."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+# -- what differs between the eras ---------------------------------------------
+
+def _legacy_changes(conn, methods, uris):
+    """Change notifications of a legacy connection: after initialized, to subscribers."""
+    if not conn.initialized:
+        return []
+    return [_notification_line(m, None) for m in methods] + [
+        _notification_line("notifications/resources/updated", {"uri": u})
+        for u in uris if u in conn.subscribed]
+
+
+# The subscriptions/listen flag that asks for each list_changed notification.
+_FILTER_OF = {k.changed: k.flag for k in _KINDS}
+
+
+def _modern_changes(conn, methods, uris):
+    """Change notifications of a modern connection: on the listen streams that asked."""
+    lines = []
+    for rid, honoured, _ in conn.listens.values():
+        meta = {"_meta": {SUB_KEY: rid}}
+        lines += [_notification_line(m, meta) for m in methods if honoured.get(_FILTER_OF[m])]
+        lines += [_notification_line("notifications/resources/updated",
+                                     {"uri": u, "_meta": {SUB_KEY: rid}})
+                  for u in uris if u in honoured.get("resourceSubscriptions", ())]
+    return lines
+
+
+def _refuse_by_error(call, missing):
+    raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
+                        {"requiredCapabilities": missing})
+
+
+def _refuse_by_tool_error(call, missing):
+    names = _capability_names(missing)
+    raise ToolError("This %s needs the client's %s %s, which the client did not declare."
+                    % (call.kind or "request", names,
+                       "capabilities" if " and " in names else "capability"))
+
+
+class _EraRules:
+    """What differs between the eras once a connection is locked: one row of _ERA_RULES each."""
+
+    __slots__ = ("not_found", "input_rounds", "request_log_level", "ask", "refuse", "changes")
+
+    def __init__(self, *, not_found, input_rounds, request_log_level, ask, refuse, changes):
+        self.not_found, self.input_rounds = not_found, input_rounds
+        self.request_log_level, self.ask, self.refuse = request_log_level, ask, refuse
+        self.changes = changes
+
+
+# not_found: the code of "Resource not found"; input_rounds: the server asks by an
+# InputRequiredResult and a signed requestState (else by requests of its own);
+# request_log_level: each request's _meta sets the log level (else logging/setLevel);
+# ask(ctx, call, questions): how a handler's questions travel; refuse(call, missing):
+# a client lacking capabilities; changes(conn, methods, uris): change notifications.
+_ERA_RULES = {
+    LEGACY: _EraRules(not_found=RESOURCE_NOT_FOUND_LEGACY, input_rounds=False,
+                      request_log_level=False,
+                      ask=lambda ctx, call, questions: ctx._ask_by_requests(call, questions),
+                      refuse=_refuse_by_tool_error, changes=_legacy_changes),
+    MODERN: _EraRules(not_found=INVALID_PARAMS, input_rounds=True, request_log_level=True,
+                      ask=lambda ctx, call, questions: _ask_by_rounds(call.conn, call,
+                                                                      questions),
+                      refuse=_refuse_by_error, changes=_modern_changes),
+}
+
+
+# -- methods ---------------------------------------------------------------------
+
+def _admit_round_trip(conn, call, name, args):
+    """Note what a modern request targets; verify a requestState and collect answers.
+
+    Raises -32602 for malformed inputResponses or a state that fails
+    verification (tampered, expired, or made for another request).
+    """
+    if not _ERA_RULES[call.era].input_rounds:
+        call.binding = None
+        return
+    call.binding = (call.method, name, args)      # digested only when a state is involved
+    responses, state = call.params.get("inputResponses"), call.params.get("requestState")
+    if responses is None and state is None:
+        return
+    if (state is not None and type(state) is not str) or (
+            responses is not None and type(responses) is not dict):
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: requestState must be the string "
+                            "it was given, and inputResponses an object")
+    # Answers without a state are taken as they come: they are the client's
+    # word either way, and the handler checks each against its question.
+    answers = {} if state is None else conn._signer.verify(_binding_digest(call.binding),
+                                                           state)
+    answers.update(responses or {})
+    call.answers = answers
+
+
+def _discover(conn, call):
+    s = conn.server
+    result = {"supportedVersions": list(MODERN_VERSIONS),
+              "capabilities": s._capabilities(call.revision)}
+    if s.instructions is not None:
+        result["instructions"] = s.instructions
+    result["ttlMs"] = s.ttl_ms
+    result["cacheScope"] = "public"
+    return result
+
+
+def _ping(conn, call):
+    return {}
+
+
+def _set_level(conn, call):
+    level = call.params.get("level") if call.params else None
+    if type(level) is not str or level not in _LEVEL_RANK:
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: level must be one of %s"
+                            % ", ".join(_LEVELS))
+    conn.log_level = level
+    return {}
+
+
+def _list(conn, call, kind):
+    """One page of a kind's list (kind: a row of _KINDS)."""
+    s = conn.server
+    catalog = s.catalog           # one catalog for the whole page, even if it changes now
+    items = catalog.described(kind.attr, call.revision)
+    cursor = call.params.get("cursor") if call.params else None
+    start = 0 if cursor is None else catalog.offset(kind.attr, cursor)
+    end = start + s.page_size
+    result = {kind.field: items[start:end] if start or end < len(items) else items}
+    if end < len(items):
+        result["nextCursor"] = catalog.cursor(kind.attr, end)
+    if _has(call.revision, "cache_hints"):
+        result["ttlMs"] = s.ttl_ms
+        result["cacheScope"] = "public"
+    return result
+
+
+def _named(call, table, noun):
+    """Return (name, entry, arguments) of a tools/call or prompts/get, or raise -32602.
+
+    An entry that is not granted is reported exactly like one that does not exist.
+    """
+    params = call.params
+    name = params.get("name") if params else None
+    if type(name) is not str:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: %s needs a string "name"'
+                            % call.method)
+    entry = table.get(name)
+    if entry is None:
+        raise ProtocolError(INVALID_PARAMS, "Unknown %s: %s" % (noun, _short(name, 80)))
+    args = params.get("arguments")
+    if args is None:                 # null counts as absent (Go marshals a nil map so)
+        args = {}
+    elif type(args) is not dict:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object')
+    return name, entry, args
+
+
+def _call_tool(conn, call):
+    s = conn.server
+    name, tool, args = _named(call, s.catalog.tools, "tool")
+    if tool.nullable:
+        args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
+    if _ERA_RULES[call.era].input_rounds:
+        _admit_round_trip(conn, call, name, args)
+    problems = tool.input_validator.errors(args)
+    if problems:
+        return _error_result("Invalid arguments for tool %r:\n%s" % (
+            name, "\n".join("- " + p for p in problems)))
+    call.target, call.arguments = tool, args
+    return call.start("tool", name, _tool_work,
+                     tool.timeout if tool.timeout is not None else s.timeout,
+                     tool.uses_context)
+
+
+def _read_resource(conn, call):
+    s = conn.server
+    uri = call.params.get("uri") if call.params else None
+    if type(uri) is not str:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: resources/read needs a string '
+                            '"uri"')
+    _admit_round_trip(conn, call, uri, {})
+    resource, variables = s.catalog.find_resource(uri)
+    if resource is None:
+        raise ResourceNotFound(uri)
+
+    def work(call, ctx):
+        result = _read(resource, uri, variables, ctx, call.revision)
+        return result, any(len(c.get("text") or c.get("blob") or "") > _LARGE_STRING
+                           for c in result["contents"])
+    return call.start("resource", uri, work, s.timeout)
+
+
+def _read_for(conn, call, uri, ctx):
+    """What resources/read of uri returns, read for a running call's handler."""
+    resource, variables = conn.server.catalog.find_resource(uri)
+    if resource is None:
+        raise ResourceNotFound(uri)
+    return _read(resource, uri, variables, ctx, call.revision)
+
+
+def _subscribe(conn, call):
+    uri = _subscription_uri(conn, call)
+    with conn._lock:
+        conn.subscribed.add(uri)
+    return {}
+
+
+def _unsubscribe(conn, call):
+    uri = _subscription_uri(conn, call)
+    with conn._lock:
+        conn.subscribed.discard(uri)
+    return {}
+
+
+def _subscription_uri(conn, call):
+    if not conn.server.live:    # nothing changes: no update would ever be sent
+        raise ProtocolError(METHOD_NOT_FOUND, "Method not found")
+    uri = call.params.get("uri") if call.params else None
+    if type(uri) is not str:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: needs a string "uri"')
+    if not conn.server.catalog.knows_uri(uri):
+        raise ResourceNotFound(uri)
+    return uri
+
+
+def _get_prompt(conn, call):
+    s = conn.server
+    name, prompt, args = _named(call, s.catalog.prompts, "prompt")
+    if any(type(v) is not str for v in args.values()):
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object '
+                            'of strings')
+    _admit_round_trip(conn, call, name, args)
+    missing = [a["name"] for a in prompt.arguments if a.get("required") and
+               a["name"] not in args]
+    if missing:
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: missing required argument(s) "
+                            "for prompt %r: %s" % (name, ", ".join(missing)))
+    revision = call.revision
+
+    def work(call, ctx):
+        return _prompt_result(prompt, prompt.handler(args, ctx), revision), False
+    return call.start("prompt", name, work, s.timeout)
+
+
+# The specification caps completion/complete at 100 values per answer.
+_MAX_COMPLETIONS = 100
+
+
+def _complete(conn, call):
+    s = conn.server
+    params = call.params or {}
+    ref, argument = params.get("ref"), params.get("argument")
+    if type(ref) is not dict or type(argument) is not dict or \
+            type(argument.get("name")) is not str or type(argument.get("value")) is not str:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: completion/complete needs '
+                            '"ref" and "argument" {name, value}')
+    context = params.get("context")
+    known = context.get("arguments") if type(context) is dict else None
+    known = known if type(known) is dict else {}
+    catalog = s.catalog
+    if ref.get("type") == "ref/prompt":
+        name = ref.get("name")
+        target = catalog.prompts.get(name) if type(name) is str else None
+        if target is None:
+            raise ProtocolError(INVALID_PARAMS, "Unknown prompt: %s"
+                                % _short(ref.get("name"), 80))
+    elif ref.get("type") == "ref/resource":
+        uri = ref.get("uri")
+        target = (catalog.templates.get(uri) or catalog.resources.get(uri)) \
+            if type(uri) is str else None
+        if target is None:
+            raise ProtocolError(INVALID_PARAMS, "Unknown resource or template: %s"
+                                % _short(uri, 80), {"uri": uri})
+    else:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: ref.type must be "ref/prompt" '
+                            'or "ref/resource"')
+    complete = getattr(target, "complete", None)
+    if complete is None:
+        return {"completion": {"values": [], "total": 0, "hasMore": False}}
+    name, value = argument["name"], argument["value"]
+
+    def work(call, ctx):           # author code: run like a tool, never on the reader alone
+        values = [v for v in complete(name, value, known) if type(v) is str]
+        return {"completion": {"values": values[:_MAX_COMPLETIONS], "total": len(values),
+                               "hasMore": len(values) > _MAX_COMPLETIONS}}, False
+    return call.start("completion", name, work, s.timeout)
+
+
+def _listen(conn, call):
+    filt = call.params.get("notifications")
+    if type(filt) is not dict:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: subscriptions/listen needs a '
+                            '"notifications" object')
+    subs = filt.get("resourceSubscriptions")
+    if subs is not None and (type(subs) is not list or
+                             any(type(u) is not str for u in subs)):
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: resourceSubscriptions must be "
+                            "an array of URIs")
+    # Only what will really be sent is acknowledged: changes, on a live server.
+    honoured = {}
+    server = conn.server
+    if server.live:
+        for k in _KINDS:
+            if filt.get(k.flag) is True and k.capability in server._offered:
+                honoured[k.flag] = True
+        if subs:
+            honoured["resourceSubscriptions"] = [u for u in subs
+                                                 if server.catalog.knows_uri(u)]
+    with conn._lock:
+        conn.listens[call.key] = (call.id, honoured, call.revision)
+    return _Notice("notifications/subscriptions/acknowledged",
+                   {"_meta": {SUB_KEY: call.id}, "notifications": honoured})
+
+# How each method is served: its handler(conn, call), the revision feature it
+# exists from (None: every revision), and the capability the server must offer.
+# A method missing here, absent from the request's revision, or whose capability
+# is not offered, is -32601. The list methods come from the kinds table.
+_ROUTES = {
+    "server/discover": _Route(_discover, "discover"),
+    "ping": _Route(_ping, "ping"),
+    "logging/setLevel": _Route(_set_level, "log_level", "logging"),
+    "tools/call": _Route(_call_tool, None, "tools"),
+    "resources/read": _Route(_read_resource, None, "resources"),
+    "resources/subscribe": _Route(_subscribe, "subscribe", "resources"),
+    "resources/unsubscribe": _Route(_unsubscribe, "subscribe", "resources"),
+    "prompts/get": _Route(_get_prompt, None, "prompts"),
+    "completion/complete": _Route(_complete, None, "completions"),
+    "subscriptions/listen": _Route(_listen, "listen"),
+}
+_ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _KINDS)
+
 
 # The era of a connection, as a state machine: (era, event) -> (action, era after).
 # Events: "initialize" (the legacy handshake), "modern" (a request whose _meta
@@ -4855,67 +5352,6 @@ _ERA_MACHINE = {
 }
 
 
-def _legacy_changes(conn, methods, uris):
-    """Change notifications of a legacy connection: after initialized, to subscribers."""
-    if not conn.initialized:
-        return []
-    return [_notification_line(m, None) for m in methods] + [
-        _notification_line("notifications/resources/updated", {"uri": u})
-        for u in uris if u in conn.subscribed]
-
-
-def _modern_changes(conn, methods, uris):
-    """Change notifications of a modern connection: on the listen streams that asked."""
-    lines = []
-    for rid, honoured, _ in conn.listens.values():
-        meta = {"_meta": {SUB_KEY: rid}}
-        lines += [_notification_line(m, meta) for m in methods if honoured.get(_FILTER_OF[m])]
-        lines += [_notification_line("notifications/resources/updated",
-                                     {"uri": u, "_meta": {SUB_KEY: rid}})
-                  for u in uris if u in honoured.get("resourceSubscriptions", ())]
-    return lines
-
-
-def _refuse_by_error(call, missing):
-    raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
-                        {"requiredCapabilities": missing})
-
-
-def _refuse_by_tool_error(call, missing):
-    names = _capability_names(missing)
-    raise ToolError("This %s needs the client's %s %s, which the client did not declare."
-                    % (call.kind or "request", names,
-                       "capabilities" if " and " in names else "capability"))
-
-
-class _EraRules:
-    """What differs between the eras once a connection is locked: one row of _ERA_RULES each."""
-
-    __slots__ = ("not_found", "input_rounds", "request_log_level", "ask", "refuse", "changes")
-
-    def __init__(self, *, not_found, input_rounds, request_log_level, ask, refuse, changes):
-        self.not_found, self.input_rounds = not_found, input_rounds
-        self.request_log_level, self.ask, self.refuse = request_log_level, ask, refuse
-        self.changes = changes
-
-
-# not_found: the code of "Resource not found"; input_rounds: the server asks by an
-# InputRequiredResult and a signed requestState (else by requests of its own);
-# request_log_level: each request's _meta sets the log level (else logging/setLevel);
-# ask(ctx, call, questions): how a handler's questions travel; refuse(call, missing):
-# a client lacking capabilities; changes(conn, methods, uris): change notifications.
-_ERA_RULES = {
-    LEGACY: _EraRules(not_found=RESOURCE_NOT_FOUND_LEGACY, input_rounds=False,
-                      request_log_level=False,
-                      ask=lambda ctx, call, questions: ctx._ask_by_requests(call, questions),
-                      refuse=_refuse_by_tool_error, changes=_legacy_changes),
-    MODERN: _EraRules(not_found=INVALID_PARAMS, input_rounds=True, request_log_level=True,
-                      ask=lambda ctx, call, questions: _ask_by_rounds(call.conn, call,
-                                                                      questions),
-                      refuse=_refuse_by_error, changes=_modern_changes),
-}
-
-
 def _b64(data):
     import base64
     return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
@@ -4933,152 +5369,6 @@ def _binding_digest(binding):
     digest = hashlib.sha256(json.dumps(args, sort_keys=True, separators=(",", ":"),
                                        ensure_ascii=False).encode("utf-8", "surrogatepass"))
     return [method, name, digest.hexdigest()[:32]]
-
-
-# The specification caps completion/complete at 100 values per answer.
-_MAX_COMPLETIONS = 100
-# A requestState is honoured this long after it was made (seconds): long enough
-# for a person to answer a question, short enough that a leaked one goes stale.
-_STATE_TTL = 600
-
-
-class Call:
-    """One admitted request: what it asks and whether it has been answered.
-
-    Connection.feed() returns the Calls whose work may take time (tools/call,
-    resources/read, prompts/get); run each with run() on any thread. The
-    handler receives a Context made for the call.
-    """
-
-    __slots__ = ("conn", "id", "key", "method", "params", "era", "revision",
-                 "client_capabilities", "client_info", "meta", "log_level", "batch", "kind",
-                 "name", "timeout", "deadline", "progress_token", "target", "arguments",
-                 "work", "context", "answers", "binding", "asked", "settled", "cancelled",
-                 "last_progress", "on_cancel")
-
-    def __init__(self, conn, rid, key, method, params, era, revision, caps, info, meta,
-                 level, batch):
-        self.conn = conn
-        self.id = rid
-        self.key = key
-        self.method = method
-        self.params = params
-        self.era = era
-        self.revision = revision
-        self.client_capabilities = caps
-        self.client_info = info
-        self.meta = meta
-        self.log_level = level
-        self.batch = batch
-        self.kind = self.name = self.answers = None
-        self.settled = False
-
-    def start(self, kind, name, work, timeout, context=True):
-        """Make this request a call of kind ("tool", "resource" or "prompt"); return it.
-
-        work(call, ctx) returns (result dict, large) and runs in run(); context=False
-        means work never uses its ctx, which is then None.
-        """
-        self.kind = kind
-        self.name = name
-        self.work = work
-        self.context = context
-        self.timeout = timeout
-        self.deadline = None if timeout is None else self.conn._clock() + timeout
-        self.asked = None            # the keys of the questions asked so far
-        self.cancelled = False
-        self.last_progress = self.on_cancel = None
-        meta = self.meta
-        token = meta.get("progressToken") if meta else None
-        if token is not None and (type(token) is not str and
-                                  (type(token) is not int or abs(token) > _MAX_ID)):
-            token = None
-        self.progress_token = token
-        return self
-
-    def run(self, ctx=None):
-        """Run the handler and send its answer (unless the call is already settled)."""
-        self.conn.run(self, ctx)
-
-    @property
-    def is_cancelled(self):
-        return self.cancelled
-
-
-class _Route:
-    """How a method is served: its handler, the revision feature and the capability it needs."""
-
-    __slots__ = ("handler", "feature", "capability")
-
-    def __init__(self, handler, feature=None, capability=None):
-        self.handler, self.feature, self.capability = handler, feature, capability
-
-
-class _Notice:
-    """A method's answer that is a notification now, its response coming later."""
-
-    __slots__ = ("method", "params")
-
-    def __init__(self, method, params):
-        self.method, self.params = method, params
-
-
-class _Batch:
-    """Collects the responses of one 2025-03-26 batch and emits them as one array.
-
-    The array obeys the response limit like any line: responses go in, in the
-    order they are ready, while they fit; one that would not becomes a -32603
-    error for its id. Room for such an error is kept for every member until
-    its response arrives, so the error itself always fits. Its methods are
-    called with the connection's lock held.
-    """
-
-    __slots__ = ("emit", "parts", "waiting", "size", "limit", "reserved", "null_id")
-
-    def __init__(self, emit, members, limit, null_id):
-        self.emit, self.limit, self.null_id = emit, limit, null_id
-        self.parts = []
-        self.waiting = 1     # held until every element was admitted
-        self.size = 1        # "[", then each part with its "," or the closing "]"
-        self.reserved = sum(self.room(m.get("id") if type(m) is dict else None)
-                            for m in members)
-
-    def room(self, rid):
-        """The most a member's response may need if it must become the error."""
-        if not _valid_id(rid):
-            return 256       # an error without id: a fixed message of ours
-        return len(self.too_large(rid, 10 ** 15))
-
-    def too_large(self, rid, size):
-        return _error_line(rid, INTERNAL_ERROR, "Internal error: the response does not fit in "
-                           "the batch's answer", {"size": size, "limit": self.limit},
-                           self.null_id)[:-1]
-
-    def add(self, line, rid=None, done=True):
-        if line is not None:
-            part = line[:-1]
-            self.reserved -= self.room(rid)
-            grown = self.size + len(part) + 1
-            if grown + self.reserved > self.limit and _valid_id(rid):
-                part = self.too_large(rid, grown)
-            self.size += len(part) + 1
-            self.parts.append(part)
-        if done:
-            self.waiting -= 1
-        if self.waiting == 0 and self.parts is not None:
-            parts, self.parts = self.parts, None
-            if parts:
-                self.emit(b"[" + b",".join(parts) + b"]\n")
-
-
-class _NoLock:
-    """The lock of a connection used from one thread only."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 class Connection:
@@ -5509,10 +5799,6 @@ class _Changes:
                 conn.emit(line)
 
 
-# The subscriptions/listen flag that asks for each list_changed notification.
-_FILTER_OF = {k.changed: k.flag for k in _KINDS}
-
-
 def _read(resource, uri, variables, ctx, revision):
     """Run a resource (or template) handler; return the ReadResourceResult for revision."""
     value = (resource.handler(uri, ctx) if variables is None
@@ -5545,266 +5831,6 @@ def _short_text(exc):
         return _short(str(exc), 200).strip("'\"")
     except Exception:   # noqa: BLE001 - a broken __str__ must not hide the incident
         return "(the exception cannot be shown)"
-
-
-# -- methods ---------------------------------------------------------------------
-
-def _admit_round_trip(conn, call, name, args):
-    """Note what a modern request targets; verify a requestState and collect answers.
-
-    Raises -32602 for malformed inputResponses or a state that fails
-    verification (tampered, expired, or made for another request).
-    """
-    if not _ERA_RULES[call.era].input_rounds:
-        call.binding = None
-        return
-    call.binding = (call.method, name, args)      # digested only when a state is involved
-    responses, state = call.params.get("inputResponses"), call.params.get("requestState")
-    if responses is None and state is None:
-        return
-    if (state is not None and type(state) is not str) or (
-            responses is not None and type(responses) is not dict):
-        raise ProtocolError(INVALID_PARAMS, "Invalid params: requestState must be the string "
-                            "it was given, and inputResponses an object")
-    # Answers without a state are taken as they come: they are the client's
-    # word either way, and the handler checks each against its question.
-    answers = {} if state is None else conn._signer.verify(_binding_digest(call.binding),
-                                                           state)
-    answers.update(responses or {})
-    call.answers = answers
-
-
-def _discover(conn, call):
-    s = conn.server
-    result = {"supportedVersions": list(MODERN_VERSIONS),
-              "capabilities": s._capabilities(call.revision)}
-    if s.instructions is not None:
-        result["instructions"] = s.instructions
-    result["ttlMs"] = s.ttl_ms
-    result["cacheScope"] = "public"
-    return result
-
-
-def _ping(conn, call):
-    return {}
-
-
-def _set_level(conn, call):
-    level = call.params.get("level") if call.params else None
-    if type(level) is not str or level not in _LEVEL_RANK:
-        raise ProtocolError(INVALID_PARAMS, "Invalid params: level must be one of %s"
-                            % ", ".join(_LEVELS))
-    conn.log_level = level
-    return {}
-
-
-def _list(conn, call, kind):
-    """One page of a kind's list (kind: a row of _KINDS)."""
-    s = conn.server
-    catalog = s.catalog           # one catalog for the whole page, even if it changes now
-    items = catalog.described(kind.attr, call.revision)
-    cursor = call.params.get("cursor") if call.params else None
-    start = 0 if cursor is None else catalog.offset(kind.attr, cursor)
-    end = start + s.page_size
-    result = {kind.field: items[start:end] if start or end < len(items) else items}
-    if end < len(items):
-        result["nextCursor"] = catalog.cursor(kind.attr, end)
-    if _has(call.revision, "cache_hints"):
-        result["ttlMs"] = s.ttl_ms
-        result["cacheScope"] = "public"
-    return result
-
-
-def _named(call, table, noun):
-    """Return (name, entry, arguments) of a tools/call or prompts/get, or raise -32602.
-
-    An entry that is not granted is reported exactly like one that does not exist.
-    """
-    params = call.params
-    name = params.get("name") if params else None
-    if type(name) is not str:
-        raise ProtocolError(INVALID_PARAMS, 'Invalid params: %s needs a string "name"'
-                            % call.method)
-    entry = table.get(name)
-    if entry is None:
-        raise ProtocolError(INVALID_PARAMS, "Unknown %s: %s" % (noun, _short(name, 80)))
-    args = params.get("arguments")
-    if args is None:                 # null counts as absent (Go marshals a nil map so)
-        args = {}
-    elif type(args) is not dict:
-        raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object')
-    return name, entry, args
-
-
-def _call_tool(conn, call):
-    s = conn.server
-    name, tool, args = _named(call, s.catalog.tools, "tool")
-    if tool.nullable:
-        args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
-    if _ERA_RULES[call.era].input_rounds:
-        _admit_round_trip(conn, call, name, args)
-    problems = tool.input_validator.errors(args)
-    if problems:
-        return _error_result("Invalid arguments for tool %r:\n%s" % (
-            name, "\n".join("- " + p for p in problems)))
-    call.target, call.arguments = tool, args
-    return call.start("tool", name, _tool_work,
-                     tool.timeout if tool.timeout is not None else s.timeout,
-                     tool.uses_context)
-
-
-def _read_resource(conn, call):
-    s = conn.server
-    uri = call.params.get("uri") if call.params else None
-    if type(uri) is not str:
-        raise ProtocolError(INVALID_PARAMS, 'Invalid params: resources/read needs a string '
-                            '"uri"')
-    _admit_round_trip(conn, call, uri, {})
-    resource, variables = s.catalog.find_resource(uri)
-    if resource is None:
-        raise ResourceNotFound(uri)
-
-    def work(call, ctx):
-        result = _read(resource, uri, variables, ctx, call.revision)
-        return result, any(len(c.get("text") or c.get("blob") or "") > _LARGE_STRING
-                           for c in result["contents"])
-    return call.start("resource", uri, work, s.timeout)
-
-
-def _read_for(conn, call, uri, ctx):
-    """What resources/read of uri returns, read for a running call's handler."""
-    resource, variables = conn.server.catalog.find_resource(uri)
-    if resource is None:
-        raise ResourceNotFound(uri)
-    return _read(resource, uri, variables, ctx, call.revision)
-
-
-def _subscribe(conn, call):
-    uri = _subscription_uri(conn, call)
-    with conn._lock:
-        conn.subscribed.add(uri)
-    return {}
-
-
-def _unsubscribe(conn, call):
-    uri = _subscription_uri(conn, call)
-    with conn._lock:
-        conn.subscribed.discard(uri)
-    return {}
-
-
-def _subscription_uri(conn, call):
-    if not conn.server.live:    # nothing changes: no update would ever be sent
-        raise ProtocolError(METHOD_NOT_FOUND, "Method not found")
-    uri = call.params.get("uri") if call.params else None
-    if type(uri) is not str:
-        raise ProtocolError(INVALID_PARAMS, 'Invalid params: needs a string "uri"')
-    if not conn.server.catalog.knows_uri(uri):
-        raise ResourceNotFound(uri)
-    return uri
-
-
-def _get_prompt(conn, call):
-    s = conn.server
-    name, prompt, args = _named(call, s.catalog.prompts, "prompt")
-    if any(type(v) is not str for v in args.values()):
-        raise ProtocolError(INVALID_PARAMS, 'Invalid params: "arguments" must be an object '
-                            'of strings')
-    _admit_round_trip(conn, call, name, args)
-    missing = [a["name"] for a in prompt.arguments if a.get("required") and
-               a["name"] not in args]
-    if missing:
-        raise ProtocolError(INVALID_PARAMS, "Invalid params: missing required argument(s) "
-                            "for prompt %r: %s" % (name, ", ".join(missing)))
-    revision = call.revision
-
-    def work(call, ctx):
-        return _prompt_result(prompt, prompt.handler(args, ctx), revision), False
-    return call.start("prompt", name, work, s.timeout)
-
-
-def _complete(conn, call):
-    s = conn.server
-    params = call.params or {}
-    ref, argument = params.get("ref"), params.get("argument")
-    if type(ref) is not dict or type(argument) is not dict or \
-            type(argument.get("name")) is not str or type(argument.get("value")) is not str:
-        raise ProtocolError(INVALID_PARAMS, 'Invalid params: completion/complete needs '
-                            '"ref" and "argument" {name, value}')
-    context = params.get("context")
-    known = context.get("arguments") if type(context) is dict else None
-    known = known if type(known) is dict else {}
-    catalog = s.catalog
-    if ref.get("type") == "ref/prompt":
-        name = ref.get("name")
-        target = catalog.prompts.get(name) if type(name) is str else None
-        if target is None:
-            raise ProtocolError(INVALID_PARAMS, "Unknown prompt: %s"
-                                % _short(ref.get("name"), 80))
-    elif ref.get("type") == "ref/resource":
-        uri = ref.get("uri")
-        target = (catalog.templates.get(uri) or catalog.resources.get(uri)) \
-            if type(uri) is str else None
-        if target is None:
-            raise ProtocolError(INVALID_PARAMS, "Unknown resource or template: %s"
-                                % _short(uri, 80), {"uri": uri})
-    else:
-        raise ProtocolError(INVALID_PARAMS, 'Invalid params: ref.type must be "ref/prompt" '
-                            'or "ref/resource"')
-    complete = getattr(target, "complete", None)
-    if complete is None:
-        return {"completion": {"values": [], "total": 0, "hasMore": False}}
-    name, value = argument["name"], argument["value"]
-
-    def work(call, ctx):           # author code: run like a tool, never on the reader alone
-        values = [v for v in complete(name, value, known) if type(v) is str]
-        return {"completion": {"values": values[:_MAX_COMPLETIONS], "total": len(values),
-                               "hasMore": len(values) > _MAX_COMPLETIONS}}, False
-    return call.start("completion", name, work, s.timeout)
-
-
-def _listen(conn, call):
-    filt = call.params.get("notifications")
-    if type(filt) is not dict:
-        raise ProtocolError(INVALID_PARAMS, 'Invalid params: subscriptions/listen needs a '
-                            '"notifications" object')
-    subs = filt.get("resourceSubscriptions")
-    if subs is not None and (type(subs) is not list or
-                             any(type(u) is not str for u in subs)):
-        raise ProtocolError(INVALID_PARAMS, "Invalid params: resourceSubscriptions must be "
-                            "an array of URIs")
-    # Only what will really be sent is acknowledged: changes, on a live server.
-    honoured = {}
-    server = conn.server
-    if server.live:
-        for k in _KINDS:
-            if filt.get(k.flag) is True and k.capability in server._offered:
-                honoured[k.flag] = True
-        if subs:
-            honoured["resourceSubscriptions"] = [u for u in subs
-                                                 if server.catalog.knows_uri(u)]
-    with conn._lock:
-        conn.listens[call.key] = (call.id, honoured, call.revision)
-    return _Notice("notifications/subscriptions/acknowledged",
-                   {"_meta": {SUB_KEY: call.id}, "notifications": honoured})
-
-# How each method is served: its handler(conn, call), the revision feature it
-# exists from (None: every revision), and the capability the server must offer.
-# A method missing here, absent from the request's revision, or whose capability
-# is not offered, is -32601. The list methods come from the kinds table.
-_ROUTES = {
-    "server/discover": _Route(_discover, "discover"),
-    "ping": _Route(_ping, "ping"),
-    "logging/setLevel": _Route(_set_level, "log_level", "logging"),
-    "tools/call": _Route(_call_tool, None, "tools"),
-    "resources/read": _Route(_read_resource, None, "resources"),
-    "resources/subscribe": _Route(_subscribe, "subscribe", "resources"),
-    "resources/unsubscribe": _Route(_unsubscribe, "subscribe", "resources"),
-    "prompts/get": _Route(_get_prompt, None, "prompts"),
-    "completion/complete": _Route(_complete, None, "completions"),
-    "subscriptions/listen": _Route(_listen, "listen"),
-}
-_ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _KINDS)
 
 
 ###############################################################################
@@ -6297,6 +6323,8 @@ class _SyncLifespan:
             self.loop.close()
 
 
+# Our cursors are about 40 characters; anything much longer is not one of ours.
+_MAX_CURSOR = 200
 
 
 class _Catalog:
@@ -6384,10 +6412,6 @@ class _Catalog:
             if variables is not None:
                 return template, variables
         return None, None
-
-
-# Our cursors are about 40 characters; anything much longer is not one of ours.
-_MAX_CURSOR = 200
 
 
 def _granted(table, grant, grant_name, noun):
@@ -6708,6 +6732,10 @@ def _report(line, detail=None):
             sys.stderr.write(detail)
         except (OSError, ValueError):
             pass
+
+
+# Teardown on a signal gets what is left of this many seconds after the line.
+_SIGNAL_SECONDS = 1.8
 
 
 class _Writer:
@@ -7195,8 +7223,6 @@ _SIGNAL_LINE_SECONDS = 1.0
 _SERVING = []          # the runtime serving this process, for the signal handler
 
 
-# Teardown on a signal gets what is left of this many seconds after the line.
-_SIGNAL_SECONDS = 1.8
 # The main thread, which alone runs signal handlers, waits for the end in slices
 # this long: a SIGTERM the kernel gives to another thread does not wake it, so
 # without them the handler would wait for EOF.
@@ -7350,6 +7376,10 @@ class PendingRequest:
         self.client._forget(self.id)
         self.client.notify("notifications/cancelled", params)
         self._resolve(error=ClientError("%s was cancelled" % self.method))
+
+
+# A request that still asks for input after this many answered rounds is given up.
+_MAX_ROUNDS = 10
 
 
 class Client:
@@ -7814,10 +7844,6 @@ class Client:
         return self.request("completion/complete", params, timeout)
 
 
-# A request that still asks for input after this many answered rounds is given up.
-_MAX_ROUNDS = 10
-
-
 def _tail(text, limit):
     """The end of text in at most about limit characters, cut at a word, marked when cut."""
     if len(text) <= limit:
@@ -8162,24 +8188,6 @@ this demo) with this interpreter, by absolute paths.
 """
 
 
-def _client_usage():
-    """The help of the commands, from the tables of commands and options."""
-    prog = _prog()
-    lines = ["%s %s %s" % ("usage:" if i == 0 else "      ", prog, c.usage)
-             for i, c in enumerate(_COMMANDS.values())]
-    import textwrap
-    about = _CLIENT_ABOUT.format(clients=", ".join(sorted(_CONFIGS))).replace("\n", " ")
-    lines += [""] + textwrap.wrap(about, 78, break_on_hyphens=False) + ["", "options:"]
-    rows = [o for o in _CLIENT_OPTIONS] + [o for c in _COMMANDS.values() for o in c.own]
-    for flag, metavar, help_text, _, _ in rows:
-        head = "  %s %s" % (flag, metavar) if metavar else "  " + flag
-        lines.append("%-29s%s" % (head, help_text))
-    lines += ["", "exit status: 0 success; 1 the tool returned isError; 2 bad arguments;",
-              "3 the server misbehaved, exited or did not answer; 4 the server answered",
-              "with a JSON-RPC error.", ""]
-    return "\n".join(lines)
-
-
 def _parse_client_options(command, opts):
     """The options of a server command as a dict, and its words; raises ValueError(word)."""
     table = {}
@@ -8353,6 +8361,24 @@ def _config_main(args):
     sys.stdout.write(make(name or default, os.path.abspath(sys.executable), command_args))
     sys.stderr.write("(for %s: %s)\n" % (args[0], where))
     return 0
+
+
+def _client_usage():
+    """The help of the commands, from the tables of commands and options."""
+    prog = _prog()
+    lines = ["%s %s %s" % ("usage:" if i == 0 else "      ", prog, c.usage)
+             for i, c in enumerate(_COMMANDS.values())]
+    import textwrap
+    about = _CLIENT_ABOUT.format(clients=", ".join(sorted(_CONFIGS))).replace("\n", " ")
+    lines += [""] + textwrap.wrap(about, 78, break_on_hyphens=False) + ["", "options:"]
+    rows = [o for o in _CLIENT_OPTIONS] + [o for c in _COMMANDS.values() for o in c.own]
+    for flag, metavar, help_text, _, _ in rows:
+        head = "  %s %s" % (flag, metavar) if metavar else "  " + flag
+        lines.append("%-29s%s" % (head, help_text))
+    lines += ["", "exit status: 0 success; 1 the tool returned isError; 2 bad arguments;",
+              "3 the server misbehaved, exited or did not answer; 4 the server answered",
+              "with a JSON-RPC error.", ""]
+    return "\n".join(lines)
 
 
 def _demo_command():
