@@ -2602,6 +2602,63 @@ class Structure(unittest.TestCase):
                      "print", "_report", "Context", "_exit", "open"):
             self.assertFalse(name in bare, name)
 
+    def test_rooms(self):
+        """Where a newcomer edits: one place per method, revision, kind, outcome and command."""
+        import ast
+        with open(SERVER, encoding="utf-8") as f:
+            text = f.read()
+        tree = ast.parse(text)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.assertLessEqual(node.end_lineno - node.lineno + 1, 100, node.name)
+            if isinstance(node, ast.ClassDef) and node.name == "Connection":
+                self.assertLess(node.end_lineno - node.lineno + 1, 450)
+                methods = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+                self.assertFalse(methods & {"_discover", "_call_tool", "_list", "_initialize"})
+        # One table each: modern revisions, kinds, routes, outcomes, era rules, commands.
+        for table in ("MODERN_VERSIONS = (", "_KINDS = (", "_ROUTES = {", "_OUTCOMES = {",
+                      "_ERA_RULES = {", "_ERA_MACHINE = {", "_COMMANDS = {", "_OPTIONS = ("):
+            self.assertEqual(text.count("\n" + table), 1, table)
+        # No branch on the era outside the era machine and the era rules, in any spelling.
+        engine = text[:text.index("\n# Client ####")]
+        for spelling in ("== MODERN", "!= MODERN", "== LEGACY", "!= LEGACY", '== "modern"',
+                         '== "legacy"', "era == ", "era != "):
+            self.assertNotIn(spelling, engine)
+        # Every route names a method handler beside it and a known revision feature.
+        for method, route in mcp_stdio._ROUTES.items():
+            self.assertTrue(route.feature is None or route.feature in mcp_stdio._REVISION_TABLE,
+                            method)
+        self.assertEqual(sorted(k.list_method for k in mcp_stdio._KINDS),
+                         sorted(m for m in mcp_stdio._ROUTES if m.endswith("/list")))
+
+    def test_a_later_modern_revision_is_one_entry(self):
+        """A fictitious modern revision: discover, admission and the stamp follow it."""
+        m = mcp_stdio
+        saved = m.MODERN_VERSIONS, m.REVISIONS, m._FEATURES
+        try:
+            m.MODERN_VERSIONS = saved[0] + ("2027-03-01",)
+            m.REVISIONS = m.LEGACY_VERSIONS + m.MODERN_VERSIONS
+            m._FEATURES = m._features(m.REVISIONS)
+            p = InProc(self)
+            p.rev = MODERN
+            meta = modern_meta()
+            r = p.request(req_msg(1, "server/discover", modern=True))["result"]
+            self.assertEqual(r["supportedVersions"], [MODERN, "2027-03-01"])
+            meta["io.modelcontextprotocol/protocolVersion"] = "2027-03-01"
+            p.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "add", "arguments": {"a": 1, "b": 2}, "_meta": meta}})
+            line = json.loads(p.recv_line())
+            self.assertEqual(line["result"]["structuredContent"], {"sum": 3})
+            self.assertEqual(line["result"]["resultType"], "complete")
+            self.assertIn("io.modelcontextprotocol/serverInfo", line["result"]["_meta"])
+            meta["io.modelcontextprotocol/protocolVersion"] = "2028-01-01"
+            p.send({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta}})
+            err = json.loads(p.recv_line())["error"]
+            self.assertEqual((err["code"], err["data"]["supported"]),
+                             (-32022, [MODERN, "2027-03-01"]))
+        finally:
+            m.MODERN_VERSIONS, m.REVISIONS, m._FEATURES = saved
+
     def test_no_revision_date_compared_outside_the_table(self):
         with open(SERVER, encoding="utf-8") as f:
             text = f.read()
