@@ -2389,25 +2389,127 @@ def _prompt_result(prompt, value, revision):
     return result
 
 
+class Skill:
+    """An Agent Skill served from a folder (serve_skills makes them): its SKILL.md and files.
+
+    uri is its SKILL.md's skill:// URI; frontmatter the SKILL.md's YAML front
+    matter as JSON; files the paths of its files relative to its folder.
+    """
+
+    def __init__(self, uri, folder, skill_path, frontmatter, files):
+        self.uri, self.folder, self.skill_path = uri, folder, skill_path
+        self.frontmatter, self.files = frontmatter, files
+        self.name = frontmatter["name"]
+        self.file_set = frozenset(files)
+        self._digests = {}        # file -> (size, mtime_ns, "sha256:...")
+        self._resources = {}      # file -> its Resource, made on first read
+
+    def describe(self, revision):
+        """The skill entry of skills/list and skills/get: every file with its digest and size."""
+        return {"uri": self.uri, "frontmatter": self.frontmatter,
+                "resources": [dict(zip(("uri", "digest", "size"), (self.file_uri(f),) +
+                                       self.digest(f))) for f in self.files]}
+
+    def file_uri(self, rel):
+        return "skill://%s/%s" % (_quote_path(self.skill_path), _quote_path(rel))
+
+    def digest(self, rel):
+        """(digest, size) of a file, computed again only when it changed on disk."""
+        st = os.stat(self._path(rel))
+        known = self._digests.get(rel)
+        if known is not None and known[:2] == (st.st_size, st.st_mtime_ns):
+            return known[2], known[0]
+        return self._digested(rel, self.read(rel), st)
+
+    def read(self, rel):
+        """The bytes of a file of this skill; refuses a path that left the folder since."""
+        path = self._path(rel)
+        if os.path.islink(path) or not _within(self.folder, path):
+            raise ResourceNotFound(self.file_uri(rel))
+        with open(path, "rb") as f:
+            data = f.read()
+        self._digested(rel, data, os.stat(path))       # what is served is what is digested
+        return data
+
+    def _digested(self, rel, data, st):
+        import hashlib
+        digest = "sha256:" + hashlib.sha256(data).hexdigest()
+        self._digests[rel] = (len(data), st.st_mtime_ns if len(data) == st.st_size else None,
+                              digest)
+        return digest, len(data)
+
+    def _path(self, rel):
+        return os.path.join(self.folder, *rel.split("/"))
+
+    def resource(self, uri):
+        """The Resource serving uri when it names a file of this skill, else None."""
+        prefix = "skill://%s/" % _quote_path(self.skill_path)
+        if not uri.startswith(prefix):
+            return None
+        rel = _unquote_path(uri[len(prefix):])
+        if rel is None or rel not in self.file_set:
+            return None
+        resource = self._resources.get(rel)
+        if resource is None:
+            mime = "text/markdown" if rel == "SKILL.md" else _guess_type(rel)
+            resource = self._resources[rel] = Resource(
+                self.file_uri(rel), lambda u, ctx, rel=rel: _file_contents(self, rel, mime),
+                name=self.name if rel == "SKILL.md" else rel, mime_type=mime,
+                description=self.frontmatter["description"] if rel == "SKILL.md" else None)
+        return resource
+
+    def directory(self, uri):
+        """The direct children of a folder of this skill as resources, or None."""
+        root = "skill://%s" % _quote_path(self.skill_path)
+        uri = uri.rstrip("/")
+        if uri == root:
+            base = ""
+        elif uri.startswith(root + "/"):
+            base = _unquote_path(uri[len(root) + 1:])
+            if base is None or not any(f.startswith(base + "/") for f in self.files):
+                return None
+            base += "/"
+        else:
+            return None
+        children = {}
+        for f in self.files:
+            if f.startswith(base):
+                head, sep, _ = f[len(base):].partition("/")
+                children[head] = bool(sep)
+        out = []
+        for name, folder in sorted(children.items()):
+            rel = base + name
+            if folder:
+                out.append({"uri": "%s/%s" % (root, _quote_path(rel)), "name": name,
+                            "mimeType": "inode/directory"})
+            else:
+                out.append({"uri": self.file_uri(rel), "name": name,
+                            "mimeType": "text/markdown" if rel == "SKILL.md"
+                            else _guess_type(rel)})
+        return out
+
+
 class _Kind:
     """One kind of catalog entry, and every name the protocol and the API give it."""
 
     __slots__ = ("attr", "cls", "noun", "key", "list_method", "field", "grant", "changed",
-                 "flag", "capability", "lister")
+                 "flag", "capability", "lister", "extension")
 
     def __init__(self, attr, cls, noun, key, list_method, field, grant, changed, flag,
-                 capability):
+                 capability, extension=None):
         self.attr, self.cls, self.noun, self.key = attr, cls, noun, key
         self.list_method, self.field, self.grant = list_method, field, grant
         self.changed, self.flag, self.capability = changed, flag, capability
+        self.extension = extension      # an extension's kind: offered when the server serves it
         self.lister = lambda conn, call: _list(conn, call, self)    # the list method's handler
 
 
 # The kinds of catalog entries: the Server and catalog table (attr), the class,
 # the noun of messages, the key attribute, the list method and its result field,
 # the grant option, the list_changed notification, the subscriptions/listen
-# flag that asks for it, and the capability that offers the kind. A new kind is
-# one row.
+# flag that asks for it, the capability that offers the kind, and the extension
+# that defines it (its listings are described afresh each time: files change). A
+# new kind is one row.
 _KINDS = (
     _Kind("tools", Tool, "tool", "name", "tools/list", "tools", "grant",
           "notifications/tools/list_changed", "toolsListChanged", "tools"),
@@ -2419,6 +2521,9 @@ _KINDS = (
           "notifications/resources/list_changed", "resourcesListChanged", "resources"),
     _Kind("prompts", Prompt, "prompt", "name", "prompts/list", "prompts", "grant_prompts",
           "notifications/prompts/list_changed", "promptsListChanged", "prompts"),
+    _Kind("skills", Skill, "skill", "uri", "skills/list", "skills", "grant_resources",
+          "notifications/resources/list_changed", "resourcesListChanged", "skills",
+          extension="io.modelcontextprotocol/skills"),
 )
 _KIND = {k.attr: k for k in _KINDS}
 
@@ -3909,6 +4014,676 @@ def _checked_conversion(builder, annotation, where):
 
 
 ###############################################################################
+# Skills: front matter and folders (the skills extension) #####################
+###############################################################################
+#
+# serve_skills(folder) publishes Agent Skills: each folder holding a SKILL.md
+# is a skill, served as skill://<skill-path>/<file-path> resources and listed
+# by skills/list. SKILL.md starts with YAML front matter, read here by a small
+# strict reader of the subset front matter uses (YAML 1.2 core types); what
+# lies outside the subset is an error naming the file and line, never a guess.
+
+
+class FrontMatterError(ValueError):
+    """Front matter outside the supported YAML subset, or not what a skill needs."""
+
+
+_YAML_NULL = frozenset(("", "~", "null", "Null", "NULL"))
+_YAML_BOOL = {"true": True, "True": True, "TRUE": True,
+              "false": False, "False": False, "FALSE": False}
+_YAML_INT_RE = r"[-+]?[0-9]+\Z"
+_YAML_FLOAT_RE = r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z"
+_YAML_SPECIAL_RE = r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z"
+_YAML_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n",
+                 "v": "\v", "f": "\f", "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/",
+                 "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}
+_YAML_HEX = {"x": 2, "u": 4, "U": 8}
+# What a plain scalar may not start with: YAML indicators this reader refuses.
+_YAML_REFUSED = {"&": "anchors", "*": "aliases", "!": "tags", "%": "directives",
+                 "?": "complex keys", "@": "reserved indicators", "`": "reserved indicators"}
+
+
+def _yaml_scalar(text, fail):
+    """A plain scalar's value under the YAML 1.2 core schema."""
+    if text in _YAML_NULL:
+        return None
+    if text in _YAML_BOOL:
+        return _YAML_BOOL[text]
+    if _pattern(_YAML_INT_RE).match(text):
+        return int(text)
+    if text[:2] in ("0o", "0x") and len(text) > 2:
+        try:
+            return int(text[2:], 8 if text[1] == "o" else 16)
+        except ValueError:
+            return text
+    if _pattern(_YAML_FLOAT_RE).match(text) and any(c.isdigit() for c in text):
+        return float(text)
+    if _pattern(_YAML_SPECIAL_RE).match(text):
+        fail("%s is a number JSON cannot carry" % text)
+    return text
+
+
+def _yaml_key(text, fail):
+    """A plain key as the npm yaml package makes it a string (null is "", 1.0 is "1")."""
+    value = _yaml_scalar(text, fail)
+    if value is None:
+        return ""
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return value if isinstance(value, str) else repr(value)
+
+
+class _FrontMatter:
+    """A strict reader of the YAML subset front matter uses: one method per construct."""
+
+    def __init__(self, text, source, first_line):
+        self.lines = [line.rstrip("\r") for line in text.split("\n")]
+        if self.lines[-1] == "":
+            self.lines.pop()            # the break that ends the last line starts no line
+        if "..." in self.lines:         # a document end marker: nothing but comments after it
+            end = self.lines.index("...")
+            if any(self.content_of(line) for line in self.lines[end + 1:]):
+                self.i = end
+                self.fail("a second document is outside the supported YAML subset")
+            self.lines = self.lines[:end]
+        self.source, self.first_line = source, first_line
+        self.i = 0
+
+    def fail(self, message, line=None):
+        raise FrontMatterError("%s:%d: %s" % (self.source, self.first_line + (
+            self.i if line is None else line), message))
+
+    @staticmethod
+    def indent(line):
+        return len(line) - len(line.lstrip(" "))
+
+    def content(self, k):
+        """Line k without its comment and trailing blanks ("" for a blank or comment line)."""
+        line = self.lines[k]
+        if line.lstrip(" ")[:1] == "\t":
+            self.fail("a tab in indentation", k)
+        return self.content_of(line)
+
+    @staticmethod
+    def content_of(line):
+        quote, prev = None, " "
+        for j, c in enumerate(line):
+            if quote:
+                if c == quote:
+                    quote = None
+            elif c in "\"'" and prev in " [{,:-":
+                quote = c
+            elif c == "#" and prev in " \t":
+                return line[:j].rstrip()
+            prev = c
+        return line.rstrip()
+
+    def skip(self):
+        """Move to the next line with content; return its indentation, or -1 at the end."""
+        while self.i < len(self.lines) and not self.content(self.i):
+            self.i += 1
+        return self.indent(self.lines[self.i]) if self.i < len(self.lines) else -1
+
+    def document(self):
+        n = self.skip()
+        if n < 0:
+            return {}
+        value = self.block(n, -1, self.content(self.i)[n:])
+        if self.skip() >= 0:
+            self.fail("unexpected content (check the indentation)")
+        if not isinstance(value, dict):
+            self.fail("the front matter must be a mapping of keys to values", 0)
+        return value
+
+    def block(self, n, parent, text):
+        """The node starting at column n of the current line (text: the line from there on)."""
+        self.refuse(text)
+        if text == "-" or text.startswith("- "):
+            return self.sequence(n, text)
+        if self.key(text) is not None:
+            return self.mapping(n, text)
+        return self.scalar(parent, text)
+
+    def refuse(self, text):
+        if text[:1] in _YAML_REFUSED:
+            self.fail("%s are outside the supported YAML subset" % _YAML_REFUSED[text[0]])
+        if text.rstrip() in ("---", "...") or text.startswith("--- "):
+            self.fail("a second document is outside the supported YAML subset")
+
+    def key(self, text):
+        """(key, the text after its colon) when text starts a mapping entry, else None."""
+        if text[:1] in ('"', "'"):
+            end = self.quoted_end(text)
+            if end is not None and text[end:end + 1] == ":" and text[end + 1:end + 2] in ("", " "):
+                return self.unquote(text[:end], self.i), text[end + 1:].strip()
+            return None
+        if text[:1] in ("[", "{"):
+            return None
+        j = text.find(":")
+        while j >= 0:
+            if text[j + 1:j + 2] in ("", " "):
+                if not text[:j].strip():
+                    self.fail("an empty key")
+                return _yaml_key(text[:j].rstrip(), self.fail), text[j + 1:].strip()
+            j = text.find(":", j + 1)
+        return None
+
+    @staticmethod
+    def quoted_end(text):
+        """The index just past the closing quote of the quoted scalar text starts with, or None."""
+        q, j = text[0], 1
+        while j < len(text):
+            c = text[j]
+            if q == '"' and c == "\\":
+                j += 2
+            elif c == q and q == "'" and text[j + 1:j + 2] == "'":
+                j += 2
+            elif c == q:
+                return j + 1
+            else:
+                j += 1
+        return None
+
+    def mapping(self, n, text):
+        out = {}
+        while True:
+            self.refuse(text)
+            found = self.key(text)
+            if found is None:
+                self.fail("expected a 'key: value' entry")
+            key, rest = found
+            if key in out:
+                self.fail("the key %s appears twice" % _short(key, 40))
+            self.i += 1
+            out[key] = self.value(n, rest)
+            m = self.skip()
+            if m < n:
+                return out
+            if m > n:
+                self.fail("unexpected indentation")
+            text = self.content(self.i)[n:]
+            if text == "-" or text.startswith("- "):
+                self.fail("a sequence entry where a key was expected")
+
+    def sequence(self, n, text):
+        out = []
+        while True:
+            item = text[1:]
+            if item.strip():
+                col = n + 1 + len(item) - len(item.lstrip(" "))
+                out.append(self.block(col, n, item.lstrip(" ")))
+            else:
+                self.i += 1
+                m = self.skip()
+                out.append(self.block(m, n, self.content(self.i)[m:]) if m > n else None)
+            m = self.skip()
+            if m < n:
+                return out
+            if m > n:
+                self.fail("unexpected indentation")
+            text = self.content(self.i)[n:]
+            if not (text == "-" or text.startswith("- ")):
+                return out
+
+    def value(self, n, rest):
+        """The value of a mapping entry at column n whose line went on with rest."""
+        if rest[:1] in ("|", ">"):
+            return self.block_scalar(n, rest)
+        if rest == "-" or rest.startswith("- "):
+            self.fail("a sequence entry on its key's line (put it on the next line)")
+        if rest:
+            self.i -= 1                     # the value starts on the key's line
+            return self.scalar(n, rest)
+        m = self.skip()
+        if m > n:
+            return self.block(m, n, self.content(self.i)[m:])
+        if m == n:
+            text = self.content(self.i)[n:]
+            if text == "-" or text.startswith("- "):
+                return self.sequence(n, text)       # a sequence under its key, not indented
+        return None
+
+    def scalar(self, parent, text):
+        """A scalar starting on the current line with text: flow, quoted or plain."""
+        self.refuse(text)
+        if text[:1] in ("[", "{"):
+            return self.flow(text)
+        if text[:1] in ('"', "'"):
+            return self.quoted(text)
+        return self.plain(parent, text)
+
+    def plain(self, parent, text):
+        """A plain scalar, folded over the more-indented lines that continue it."""
+        line = self.i
+        if self.key(text) is not None or text.endswith(":"):
+            self.fail("a ': ' inside a plain value (quote the value)")
+        parts = [text]
+        self.i += 1
+        while self.i < len(self.lines):
+            raw = self.lines[self.i]
+            if not raw.strip():
+                parts.append("")
+                self.i += 1
+                continue
+            if self.indent(raw) <= parent or raw.lstrip().startswith("#"):
+                break
+            more = self.content(self.i).strip()
+            if self.key(more) is not None:
+                self.fail("a 'key: value' inside a plain scalar (indentation?)")
+            parts.append(more)
+            self.i += 1
+        while parts[-1] == "":
+            parts.pop()
+            self.i -= 1
+        return _yaml_scalar(self.fold(parts), lambda m: self.fail(m, line))
+
+    @staticmethod
+    def fold(parts, escaped_breaks=False):
+        """Join a flow scalar's lines: a break is a space, each blank line a newline."""
+        out, blank = parts[0], 0
+        for p in parts[1:]:
+            if p == "":
+                blank += 1
+                continue
+            if blank:
+                out += "\n" * blank
+            elif escaped_breaks and (len(out) - len(out.rstrip("\\"))) % 2:
+                out = out[:-1]              # an escaped line break joins without a space
+            else:
+                out += " "
+            out += p
+            blank = 0
+        return out + "\n" * blank
+
+    def quoted(self, text):
+        """A quoted scalar, maybe over several lines; only a comment may follow it."""
+        line = self.i
+        while self.quoted_end(text) is None:
+            self.i += 1
+            if self.i >= len(self.lines):
+                self.fail("a quoted scalar is not closed", line)
+            text += "\n" + self.lines[self.i]
+        end = self.quoted_end(text)
+        tail = text[end:].strip()
+        if tail and not tail.startswith("#"):
+            self.fail("unexpected text after a quoted scalar")
+        self.i += 1
+        return self.unquote(text[:end], line)
+
+    def unquote(self, token, line):
+        q, lines = token[0], token[1:-1].split("\n")
+        if len(lines) > 1:
+            lines = [lines[0].rstrip(" \t")] + [p.strip(" \t") for p in lines[1:-1]] + [
+                lines[-1].lstrip(" \t")]
+        if q == "'":
+            return self.fold(lines).replace("''", "'")
+        text, out, j = self.fold(lines, escaped_breaks=True), [], 0
+        while j < len(text):
+            c = text[j]
+            if c != "\\":
+                out.append(c)
+                j += 1
+                continue
+            e = text[j + 1:j + 2]
+            if e in _YAML_ESCAPES:
+                out.append(_YAML_ESCAPES[e])
+                j += 2
+            elif e in _YAML_HEX:
+                digits = text[j + 2:j + 2 + _YAML_HEX[e]]
+                if len(digits) != _YAML_HEX[e] or not all(d in "0123456789abcdefABCDEF"
+                                                          for d in digits):
+                    self.fail("a bad escape \\%s%s" % (e, digits), line)
+                out.append(chr(int(digits, 16)))
+                j += 2 + _YAML_HEX[e]
+            else:
+                self.fail("an unknown escape \\%s" % e, line)
+        return "".join(out)
+
+    def block_scalar(self, n, header):
+        """A literal (|) or folded (>) block scalar, with its chomping and indentation indicators."""
+        line = self.i - 1
+        style, chomp, explicit = header[0], "clip", None
+        for c in header[1:].split(" #")[0].strip():
+            if c in "+-" and chomp == "clip":
+                chomp = "keep" if c == "+" else "strip"
+            elif c in "123456789" and explicit is None:
+                explicit = int(c)
+            else:
+                self.fail("a bad block scalar header %r" % header, line)
+        indent = n + explicit if explicit else None
+        lines = []
+        while self.i < len(self.lines):
+            raw = self.lines[self.i]
+            if not raw.strip():
+                lines.append(raw[indent:] if indent is not None and len(raw) > indent else "")
+                self.i += 1
+                continue
+            if indent is None:
+                if self.indent(raw) <= n:
+                    break
+                indent = self.indent(raw)
+            if self.indent(raw) < indent:
+                break
+            lines.append(raw[indent:])
+            self.i += 1
+        trailing = 0
+        while lines and not lines[-1].strip():
+            lines.pop()
+            trailing += 1
+        chunks, k = [], 0
+        while k < len(lines) and not lines[k].strip():
+            chunks.append("\n")
+            k += 1
+        while k < len(lines):
+            text = lines[k]
+            chunks.append(text)
+            k += 1
+            breaks = 0
+            while k < len(lines) and not lines[k].strip():
+                breaks += 1
+                k += 1
+            if k < len(lines):
+                if style == ">" and text[:1] not in (" ", "\t") and lines[k][:1] not in (" ", "\t"):
+                    if not breaks:
+                        chunks.append(" ")
+                else:
+                    chunks.append("\n")
+                chunks.append("\n" * breaks)
+        if lines and chomp != "strip":
+            chunks.append("\n")
+        if chomp == "keep":
+            chunks.append("\n" * trailing)
+        return "".join(chunks)
+
+    def flow(self, text):
+        """A flow sequence or mapping of scalars, maybe over several lines."""
+        line = self.i
+        while True:
+            depth, quote = 0, None
+            for c in text:
+                if quote:
+                    quote = None if c == quote else quote
+                elif c in "\"'":
+                    quote = c
+                elif c in "[{":
+                    depth += 1
+                elif c in "]}":
+                    depth -= 1
+            self.i += 1
+            if depth <= 0:
+                break
+            if self.i >= len(self.lines):
+                self.fail("a flow collection is not closed", line)
+            text += " " + self.content(self.i).strip()
+        value, end = self.flow_collection(text, 0, line)
+        if text[end:].strip():
+            self.fail("unexpected text after a flow collection", line)
+        return value
+
+    def flow_collection(self, text, j, line):
+        closer = "]" if text[j] == "[" else "}"
+        out = [] if closer == "]" else {}
+        j += 1
+        while True:
+            j = self.spaces(text, j)
+            if j >= len(text):
+                self.fail("a flow collection is not closed", line)
+            if text[j] == closer:
+                return out, j + 1
+            if text[j] in "[{":
+                self.fail("nested flow collections are outside the supported YAML subset", line)
+            item, j = self.flow_scalar(text, j, line, closer)
+            if closer == "}":
+                j = self.spaces(text, j)
+                if text[j:j + 1] != ":":
+                    self.fail("expected ':' in a flow mapping", line)
+                value, j = self.flow_scalar(text, self.spaces(text, j + 1), line, closer)
+                key = item if isinstance(item, str) else _encoder.encode(item)
+                if key in out:
+                    self.fail("the key %s appears twice" % _short(key, 40), line)
+                out[key] = value
+            else:
+                out.append(item)
+            j = self.spaces(text, j)
+            if text[j:j + 1] == ",":
+                j += 1
+            elif text[j:j + 1] != closer:
+                self.fail("expected ',' or '%s' in a flow collection" % closer, line)
+
+    @staticmethod
+    def spaces(text, j):
+        while j < len(text) and text[j] == " ":
+            j += 1
+        return j
+
+    def flow_scalar(self, text, j, line, closer):
+        if text[j:j + 1] in ("[", "{"):
+            self.fail("nested flow collections are outside the supported YAML subset", line)
+        if text[j:j + 1] in ("\"", "'"):
+            end = self.quoted_end(text[j:])
+            if end is None:
+                self.fail("a quoted scalar is not closed", line)
+            return self.unquote(text[j:j + end], line), j + end
+        k = j
+        while k < len(text) and text[k] not in ",]}" and not (
+                closer == "}" and text[k] == ":" and text[k + 1:k + 2] in (" ", ",", "}", "")):
+            k += 1
+        token = text[j:k].strip()
+        self.refuse(token)
+        return _yaml_scalar(token, lambda m: self.fail(m, line)), k
+
+
+def read_front_matter(text, source="SKILL.md"):
+    """The YAML front matter of a SKILL.md (between its --- lines) as a dict.
+
+    Raises FrontMatterError naming source and the line: for what lies outside
+    the supported YAML subset, and for a file without front matter.
+    """
+    lines = (text[1:] if text.startswith("\ufeff") else text).split("\n")
+    if lines[0].rstrip("\r").rstrip() != "---":
+        raise FrontMatterError("%s:1: a SKILL.md starts with a '---' line, then YAML front "
+                               "matter" % source)
+    for n in range(1, len(lines)):
+        if lines[n].rstrip("\r").rstrip() == "---":
+            return _FrontMatter("\n".join(lines[1:n]), source, 2).document()
+    raise FrontMatterError("%s: the front matter has no closing '---' line" % source)
+
+
+# The limits of one skill, from the extension's specification: clients need not
+# accept more files or more bytes than this.
+_MAX_SKILL_FILES = 512
+_MAX_SKILL_BYTES = 16 << 20
+# A skill's name: 1-64 lowercase letters, digits and hyphens, no hyphen at either
+# end or twice in a row (the Agent Skills naming rule).
+_SKILL_NAME_RE = r"(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\Z"
+SKILLS_KEY = "io.modelcontextprotocol/skills"
+
+
+class SkillFolder:
+    """A folder of Agent Skills served by a Server (made by Server.serve_skills).
+
+    Every folder below it that holds a SKILL.md is a skill; hidden files and
+    folders (a leading dot) and symbolic links are not served. refresh() reads
+    the folder again (a live server does so on each skills/list and skills/get).
+    """
+
+    # A live server reads the folder again at most this often (seconds): a burst of
+    # listings costs one scan.
+    RESCAN = 1.0
+
+    def __init__(self, server, path, directory_read=True):
+        self.server, self.path = server, os.path.abspath(path)
+        self.directory_read = bool(directory_read)
+        self.skills = {}          # uri -> Skill
+        self.problems = []        # what was refused, one line each
+        self._scanned = None      # (monotonic time, what the scan saw)
+
+    def scan(self):
+        """Read the folder: {uri: Skill} of the valid skills; problems are kept in .problems."""
+        if not os.path.isdir(self.path):
+            raise CatalogError("skills: %s is not a folder" % self.path)
+        skills, problems, seen = {}, [], []
+        for folder, files in _skill_folders(self.path):
+            rel = os.path.relpath(folder, self.path).replace(os.sep, "/")
+            skill_path = os.path.basename(self.path) if rel == "." else rel
+            source = os.path.join(folder, "SKILL.md")
+            try:
+                skill = self._skill(folder, skill_path, source, files)
+            except (FrontMatterError, OSError, UnicodeDecodeError) as e:
+                problems.append("skills: %s" % _short_text(e))
+                continue
+            seen.append((source, os.stat(source).st_mtime_ns, tuple(files)))
+            skills[skill.uri] = skill
+        self.problems = problems
+        self._scanned = (_monotonic(), seen)
+        return skills
+
+    def _skill(self, folder, skill_path, source, files):
+        with open(source, "rb") as f:
+            front = read_front_matter(f.read().decode("utf-8"), source)
+        name, description = front.get("name"), front.get("description")
+        if not isinstance(name, str) or not _pattern(_SKILL_NAME_RE).match(name):
+            raise FrontMatterError("%s: name must be 1-64 lowercase letters, digits and "
+                                   "hyphens, without a hyphen at either end or twice in a row"
+                                   % source)
+        if name != os.path.basename(folder):
+            raise FrontMatterError("%s: name %r must equal the skill's folder name %r"
+                                   % (source, name, os.path.basename(folder)))
+        if not isinstance(description, str) or not description.strip():
+            raise FrontMatterError("%s: description must be a non-empty string" % source)
+        if len(files) > _MAX_SKILL_FILES:
+            raise FrontMatterError("%s: the skill has %d files; a skill has at most %d"
+                                   % (source, len(files), _MAX_SKILL_FILES))
+        total = sum(os.path.getsize(os.path.join(folder, *f.split("/"))) for f in files)
+        if total > _MAX_SKILL_BYTES:
+            raise FrontMatterError("%s: the skill's files hold %d bytes; a skill holds at most "
+                                   "%d" % (source, total, _MAX_SKILL_BYTES))
+        uri = "skill://%s/SKILL.md" % _quote_path(skill_path)
+        return Skill(uri, folder, skill_path, front, files)
+
+    def changed(self):
+        """True when the folder may have changed since the last scan (cheap: names and times)."""
+        if self._scanned is None:
+            return True
+        seen = []
+        for folder, files in _skill_folders(self.path):
+            source = os.path.join(folder, "SKILL.md")
+            try:
+                seen.append((source, os.stat(source).st_mtime_ns, tuple(files)))
+            except OSError:
+                return True
+        return sorted(seen) != sorted(self._scanned[1])
+
+    def refresh(self):
+        """Read the folder again and serve what it holds now; return True if that changed.
+
+        Clients are told, as for any catalog change: serving, this needs a
+        server made with live=True.
+        """
+        server = self.server
+        with server._lock:
+            new = self.scan()
+            for line in self.problems:
+                _report("warning: " + line)
+            old = self.skills
+            if sorted((u, s.frontmatter, s.files) for u, s in old.items()) == \
+                    sorted((u, s.frontmatter, s.files) for u, s in new.items()):
+                return False
+            for uri in old:
+                if uri not in new:
+                    server._remove("skills", uri)
+                    server._remove("resources", uri)
+            self.skills = new
+            server.add(*_skill_entries(new), replace=True)
+            return True
+
+    def due(self):
+        """On a live server, read the folder again when RESCAN seconds passed and it changed."""
+        if self.server.live and (self._scanned is None or
+                                 _monotonic() - self._scanned[0] >= self.RESCAN):
+            if self.changed():
+                self.refresh()
+            else:
+                self._scanned = (_monotonic(), self._scanned[1])
+
+
+def _skill_entries(skills):
+    """The catalog entries of skills: each Skill, and its SKILL.md as a listed resource."""
+    return list(skills.values()) + [s.resource(s.uri) for s in skills.values()]
+
+
+def _skill_folders(root):
+    """(folder, its files relative to it) of every skill below root, in a stable order.
+
+    A file belongs to the nearest skill above it; hidden names and symbolic links
+    are left out.
+    """
+    found = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and
+                         not os.path.islink(os.path.join(folder, d)))
+        if "SKILL.md" in files and not os.path.islink(os.path.join(folder, "SKILL.md")):
+            found.append(folder)
+    out = []
+    for folder in found:
+        nested = [f for f in found if f != folder and _within(folder, f)]
+        names = []
+        for sub, dirs, files in os.walk(folder, followlinks=False):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and
+                             not os.path.islink(os.path.join(sub, d)) and
+                             os.path.join(sub, d) not in nested)
+            for name in sorted(files):
+                path = os.path.join(sub, name)
+                if not name.startswith(".") and os.path.isfile(path) and \
+                        not os.path.islink(path):
+                    names.append(os.path.relpath(path, folder).replace(os.sep, "/"))
+        names.sort(key=lambda n: (n != "SKILL.md", n))        # SKILL.md first
+        out.append((folder, names))
+    return out
+
+
+def _within(folder, path):
+    """True when path is inside folder, both resolved (symbolic links followed)."""
+    folder, path = os.path.realpath(folder), os.path.realpath(path)
+    return path.startswith(folder + os.sep)
+
+
+def _quote_path(path):
+    from urllib.parse import quote
+    return "/".join(quote(segment, safe="") for segment in path.split("/"))
+
+
+def _unquote_path(text):
+    """The relative path a URI's path names, or None for '', '.', '..' or hidden segments."""
+    from urllib.parse import unquote
+    segments = [unquote(s) for s in text.split("/")]
+    if any(s in ("", ".", "..") or s.startswith(".") or "\0" in s or "\\" in s or "/" in s
+           for s in segments):
+        return None
+    return "/".join(segments)
+
+
+def _guess_type(name):
+    import mimetypes
+    return mimetypes.guess_type(name)[0] or "application/octet-stream"
+
+
+def _file_contents(skill, rel, mime):
+    """A skill file's contents: text when it is UTF-8, a base64 blob otherwise."""
+    data = skill.read(rel)
+    uri = skill.file_uri(rel)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return ResourceContents([{"uri": uri, "blob": _base64(data), "mimeType": mime}])
+    if mime == "application/octet-stream":
+        mime = "text/plain"
+    return ResourceContents([{"uri": uri, "text": text, "mimeType": mime}])
+
+
+###############################################################################
 # Outcomes: results and errors on the wire ####################################
 ###############################################################################
 #
@@ -4991,11 +5766,16 @@ def _set_level(conn, call):
 def _list(conn, call, kind):
     """One page of a kind's list (kind: a row of _KINDS)."""
     s = conn.server
+    if kind.extension is not None:
+        for folder in s._skill_folders:      # a live server notices a changed folder
+            folder.due()
     catalog = s.catalog           # one catalog for the whole page, even if it changes now
     items = catalog.described(kind.attr, call.revision)
     cursor = call.params.get("cursor") if call.params else None
     start = 0 if cursor is None else catalog.offset(kind.attr, cursor)
     end = start + s.page_size
+    if kind.extension is not None:          # entries are large: a page also fits the limit
+        end = _page_end(items, start, end, s.max_response // 2)
     result = {kind.field: items[start:end] if start or end < len(items) else items}
     if end < len(items):
         result["nextCursor"] = catalog.cursor(kind.attr, end)
@@ -5003,6 +5783,53 @@ def _list(conn, call, kind):
         result["ttlMs"] = s.ttl_ms
         result["cacheScope"] = "public"
     return result
+
+
+def _page_end(items, start, end, budget):
+    """Where a page from start ends so that its entries' JSON stays within budget bytes.
+
+    A page holds at least one entry, and never splits one.
+    """
+    size, k = 0, start
+    while k < min(end, len(items)):
+        size += len(encode_message(items[k]))
+        if size > budget and k > start:
+            break
+        k += 1
+    return k
+
+
+def _get_skill(conn, call):
+    uri = call.params.get("uri") if call.params else None
+    if type(uri) is not str:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: skills/get needs a string "uri"')
+    s = conn.server
+    for folder in s._skill_folders:
+        folder.due()
+    skill = s.catalog.skills.get(uri)
+    if skill is None:
+        raise ProtocolError(INVALID_PARAMS, "Unknown skill: %s" % _short(uri, 80), {"uri": uri})
+    result = {"skill": skill.describe(call.revision)}
+    if _has(call.revision, "cache_hints"):
+        result["ttlMs"] = s.ttl_ms
+        result["cacheScope"] = "public"
+    return result
+
+
+def _read_directory(conn, call):
+    uri = call.params.get("uri") if call.params else None
+    if type(uri) is not str:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: resources/directory/read needs a '
+                            'string "uri"')
+    s = conn.server
+    if not any(f.directory_read for f in s._skill_folders):
+        raise ProtocolError(METHOD_NOT_FOUND, "Method not found")
+    for skill in s.catalog.skills.values():
+        children = skill.directory(uri)
+        if children is not None:
+            return {"resources": children}
+    raise ProtocolError(INVALID_PARAMS, "Invalid params: %s is not a folder of a skill"
+                        % _short(uri, 80), {"uri": uri})
 
 
 def _named(call, table, noun):
@@ -5197,6 +6024,8 @@ _ROUTES = {
     "prompts/get": _Route(_get_prompt, None, "prompts"),
     "completion/complete": _Route(_complete, None, "completions"),
     "subscriptions/listen": _Route(_listen, "listen"),
+    "skills/get": _Route(_get_skill, None, "skills"),
+    "resources/directory/read": _Route(_read_directory, None, "skills"),
 }
 _ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _KINDS)
 
@@ -5978,7 +6807,9 @@ class Server(_Decorators):
         self.website_url, self.icons = website_url, icons
         self.lifespan = lifespan
         self.state = None
-        self.tools, self.resources, self.templates, self.prompts = {}, {}, {}, {}
+        for kind in _KINDS:              # self.tools, self.resources, ...: {key: entry}
+            setattr(self, kind.attr, {})
+        self._skill_folders = []        # the SkillFolders serve_skills made
         self.catalog = None            # what is offered now, once serving (a _Catalog)
         self._decorated = {}           # id -> each function the decorators registered
         self._frozen = False
@@ -6035,6 +6866,22 @@ class Server(_Decorators):
             for table, k, e in placed:         # all checked: none is added alone
                 table[k] = e
             self._changed(kinds, entries)
+
+    def serve_skills(self, path, *, directory_read=True):
+        """Serve every Agent Skill in the folder at path; return its SkillFolder.
+
+        Each folder below path holding a SKILL.md is a skill, its files served as
+        skill://<skill-path>/<file-path> resources (SKILL.md listed in
+        resources/list) and described by skills/list and skills/get.
+        directory_read=False leaves out resources/directory/read. A skill that
+        breaks a rule is reported when serving starts, and the others are served.
+        """
+        folder = SkillFolder(self, path, directory_read)
+        with self._lock:
+            folder.skills = folder.scan()
+            self.add(*_skill_entries(folder.skills))
+            self._skill_folders.append(folder)
+        return folder
 
     def remove_tool(self, name):
         """Remove a tool (a live server's clients are told the list changed)."""
@@ -6124,6 +6971,8 @@ class Server(_Decorators):
         cat, offered = self.catalog, {"logging"}
         for k in _KINDS:
             grant = getattr(self, k.grant)
+            if k.extension is not None and not self._skill_folders:
+                continue                        # an extension the server does not serve
             if (grant is None or grant) if self.live else getattr(cat, k.attr):
                 offered.add(k.capability)
         completers = ("prompts" in offered or "resources" in offered) if self.live else any(
@@ -6143,7 +6992,10 @@ class Server(_Decorators):
         return _Catalog(tables)
 
     def _portability_warnings(self):
-        """What real clients are known to truncate or refuse."""
+        """What real clients are known to truncate or refuse, and skills that were refused."""
+        for folder in self._skill_folders:
+            for line in folder.problems:
+                yield line
         if self.instructions is not None and len(self.instructions) > 2048:
             yield "instructions are %d characters; some hosts cut them at 2048" % (
                 len(self.instructions))
@@ -6255,10 +7107,15 @@ class Server(_Decorators):
         if "completions" in offered and _has(revision, "completions"):
             caps["completions"] = {}
         live = self.live
-        for capability in sorted({k.capability for k in _KINDS} & offered):
+        for capability in sorted({k.capability for k in _KINDS if k.extension is None} &
+                                 offered):
             # Subscriptions are honoured by a live server only: nothing else ever changes.
             caps[capability] = {"subscribe": live, "listChanged": live} \
                 if capability == "resources" else {"listChanged": live}
+        if "skills" in offered:     # every revision: SEP-2640 declares it in initialize too
+            settings = {"directoryRead": True} if any(
+                f.directory_read for f in self._skill_folders) else {}
+            caps["extensions"] = {SKILLS_KEY: settings}
         return caps
 
 
@@ -6366,7 +7223,12 @@ class _Catalog:
         return getattr(self, kind).get(key)
 
     def described(self, kind, revision):
-        """The sorted listing objects of one kind, shaped for a revision (cached)."""
+        """The sorted listing objects of one kind, shaped for a revision (cached).
+
+        An extension's entries (skills) are described afresh: their files may change.
+        """
+        if _KIND[kind].extension is not None:
+            return [x.describe(revision) for x in getattr(self, kind).values()]
         key = (kind, revision)
         lst = self._lists.get(key)
         if lst is None:
@@ -6411,6 +7273,11 @@ class _Catalog:
             variables = template.match(uri)
             if variables is not None:
                 return template, variables
+        if uri.startswith("skill://"):          # a file of a skill
+            for skill in self.skills.values():
+                resource = skill.resource(uri)
+                if resource is not None:
+                    return resource, None
         return None, None
 
 

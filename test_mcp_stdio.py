@@ -6317,10 +6317,19 @@ class Conformance(unittest.TestCase):
     """The official conformance suite against a server written on the public API."""
 
     def test_asking_scenarios(self):
+        self.scenarios("server.py", CONFORMANCE_SCENARIOS)
+
+    def test_skills_scenarios(self):
+        """SEP-2640's three scenarios, at 2026-07-28 and (forced) at 2025-11-25."""
+        self.scenarios("skills_server.py", [(v, s) for v in (MODERN, "2025-11-25") for s in (
+            "sep-2640-skills-enumeration", "sep-2640-skills-manifest",
+            "sep-2640-skills-directory")], ["--force"])
+
+    def scenarios(self, server, cases, extra=()):
         examples = os.path.join(HERE, "examples", "conformance")
         gateway = subprocess.Popen(
             [sys.executable, os.path.join(examples, "http_gateway.py"), "--port", "0", "--",
-             sys.executable, os.path.join(examples, "server.py")],
+             sys.executable, os.path.join(examples, server)],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.addCleanup(gateway.wait, 10)
         self.addCleanup(gateway.stderr.close)
@@ -6332,13 +6341,13 @@ class Conformance(unittest.TestCase):
         def run(case):
             version, scenario = case
             r = subprocess.run([os.environ["MCP_STDIO_CONFORMANCE"], "server", "--url", url,
-                                "--scenario", scenario, "--spec-version", version],
+                                "--scenario", scenario, "--spec-version", version] + list(extra),
                                capture_output=True, timeout=120, env=env,
                                stdin=subprocess.DEVNULL)
             return case, r.returncode, r.stdout.decode(errors="replace")
         from concurrent.futures import ThreadPoolExecutor
         with ThreadPoolExecutor(4) as pool:
-            for (version, scenario), status, out in pool.map(run, CONFORMANCE_SCENARIOS):
+            for (version, scenario), status, out in pool.map(run, cases):
                 with self.subTest(version=version, scenario=scenario):
                     summary = re.search(r"Passed: (\d+)/(\d+), (\d+) failed, (\d+) warnings",
                                         out)
