@@ -8694,6 +8694,18 @@ class Client:
     def list_prompts(self):
         return self._all("prompts/list", "prompts")
 
+    def list_skills(self):
+        """The skills the server serves (the skills extension): entries of skills/list."""
+        return self._all("skills/list", "skills")
+
+    def get_skill(self, uri):
+        """One skill's entry (uri, frontmatter, resources) by its SKILL.md URI."""
+        return self.request("skills/get", {"uri": uri})["skill"]
+
+    def read_directory(self, uri):
+        """The direct children of a folder of a skill (resources/directory/read)."""
+        return self.request("resources/directory/read", {"uri": uri})["resources"]
+
     def call_tool(self, name, arguments=None, *, timeout=None, on_progress=None):
         return self.request("tools/call", {"name": name, "arguments": arguments or {}},
                             timeout, on_progress=on_progress)
@@ -9025,6 +9037,24 @@ def _read_command(client, words, opts):
     return _print_result(client, client.read_resource(words[0]), opts["json"])
 
 
+def _skill_command(client, words, opts):
+    skill = client.get_skill(words[0])
+    if opts["json"]:
+        sys.stdout.write(json.dumps(skill, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    w = sys.stdout.write
+    w("skill: %s\n" % skill.get("uri"))
+    for key, value in (skill.get("frontmatter") or {}).items():
+        w("  %s: %s\n" % (key, value if isinstance(value, str) else json.dumps(
+            value, ensure_ascii=False)))
+    files = skill.get("resources")
+    if isinstance(files, list):
+        w("files (%d)\n" % len(files))
+        for f in files:
+            w("  %s  %s bytes  %s\n" % (f.get("uri"), f.get("size"), f.get("digest")))
+    return _print_result(client, client.read_resource(skill["uri"]), False)
+
+
 def _get_command(client, words, opts):
     result = client.get_prompt(words[0], _key_values(words[1:], None))
     return _print_result(client, result, opts["json"])
@@ -9041,6 +9071,7 @@ _COMMANDS = {
                                "output", str),)),
     "get": _Command(_get_command, "get PROMPT [KEY=VALUE ...] [options] -- COMMAND [ARGS...]",
                     (1, None)),
+    "skill": _Command(_skill_command, "skill URI [options] -- COMMAND [ARGS...]", (1, 1)),
     "config": _Command(lambda args: _config_main(args), "config CLIENT [--name NAME] "
                        "[-- SERVER_SCRIPT [ARGS...]]", serves=False),
 }
@@ -9584,11 +9615,13 @@ def _print_inspection(client, as_json):
     caps = client.server_capabilities
     report = {"era": client.era, "revision": client.revision, "server": client.server_info,
               "instructions": client.instructions, "capabilities": caps, "errors": {}}
+    offered = dict(caps, skills={}) if SKILLS_KEY in (caps.get("extensions") or {}) else caps
     for key, method, capability in (("tools", "list_tools", "tools"),
                                     ("resources", "list_resources", "resources"),
                                     ("resourceTemplates", "list_resource_templates", "resources"),
-                                    ("prompts", "list_prompts", "prompts")):
-        if capability not in caps:
+                                    ("prompts", "list_prompts", "prompts"),
+                                    ("skills", "list_skills", "skills")):
+        if capability not in offered:
             report[key] = None               # not offered, unlike an empty list
             continue
         try:
@@ -9631,7 +9664,16 @@ def _print_inspection(client, as_json):
     table("prompts", "prompts", [(p["name"], "(%s)" % ", ".join(
         a["name"] + ("" if a.get("required") else "?") for a in p.get("arguments") or []),
         _first_line(p.get("description"))) for p in report["prompts"] or []])
+    if report["skills"] is not None or "skills" in report["errors"]:
+        table("skills", "skills", [(k.get("uri", "?"), _files_of(k), _first_line(
+            (k.get("frontmatter") or {}).get("description"))) for k in report["skills"] or []])
     return 0
+
+
+def _files_of(skill):
+    files = skill.get("resources")
+    return "%d file%s" % (len(files), "" if len(files) == 1 else "s") \
+        if isinstance(files, list) else str(files)
 
 
 _DEMO_ABOUT = """\
@@ -9640,7 +9682,7 @@ Serve the mcp_stdio demo catalog as an MCP server on stdin/stdout, for modern
 countdown, confirm_echo and greet; resources demo://readme, demo://logo.png and
 the template demo://greeting/{name}; the prompt summarize.
 
-Inspect any stdio server: {prog} inspect|call|read|get ... -- COMMAND [ARGS...];
+Inspect any stdio server: {prog} inspect|call|read|get|skill ... -- COMMAND [ARGS...];
 print a client configuration: {prog} config CLIENT [-- SERVER_SCRIPT] (see inspect --help)."""
 
 
