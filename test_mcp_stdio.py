@@ -3237,7 +3237,6 @@ class Resources(InProcTest):
             self.assertEqual((r.get("ttlMs"), r.get("cacheScope")),
                              (0, "private") if modern else (None, None))
             r = p.request(req_msg(2, "resources/read", {"uri": "demo://logo.png"}, modern))["result"]
-            import base64
             self.assertEqual(base64.b64decode(r["contents"][0]["blob"])[:4], b"\x89PNG")
             r = p.request(req_msg(3, "resources/read", {"uri": "demo://greeting/Ada%20L"},
                                   modern))["result"]
