@@ -2417,18 +2417,30 @@ class Skill:
         """(digest, size) of a file, computed again only when it changed on disk."""
         st = os.stat(self._path(rel))
         known = self._digests.get(rel)
-        if known is not None and known[:2] == (st.st_size, st.st_mtime_ns):
-            return known[2], known[0]
-        return self._digested(rel, self.read(rel), st)
+        if known is None or known[:2] != (st.st_size, st.st_mtime_ns):
+            self.read(rel)                      # digests what it reads
+            known = self._digests[rel]
+        return known[2], known[0]
 
     def read(self, rel):
         """The bytes of a file of this skill; refuses a path that left the folder since."""
-        path = self._path(rel)
-        if os.path.islink(path) or not _within(self.folder, path):
+        path = self.folder
+        parts = rel.split("/")
+        for part in parts[:-1]:                 # a link put in its way since is refused
+            path = os.path.join(path, part)
+            if os.path.islink(path):
+                raise ResourceNotFound(self.file_uri(rel))
+        path = os.path.join(path, parts[-1])
+        try:                                    # and so is the file itself become a link
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
             raise ResourceNotFound(self.file_uri(rel))
-        with open(path, "rb") as f:
+        with open(fd, "rb") as f:
             data = f.read()
-        self._digested(rel, data, os.stat(path))       # what is served is what is digested
+            st = os.fstat(f.fileno())
+        if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):
+            raise ResourceNotFound(self.file_uri(rel))
+        self._digested(rel, data, st)          # what is served is what is digested
         return data
 
     def _digested(self, rel, data, st):
@@ -4108,6 +4120,8 @@ class _FrontMatter:
 
     @staticmethod
     def content_of(line):
+        if "#" not in line:
+            return line.rstrip()           # no comment: the usual line
         quote, prev = None, " "
         for j, c in enumerate(line):
             if quote:
@@ -4617,40 +4631,42 @@ def _skill_entries(skills):
 def _skill_folders(root):
     """(folder, its files relative to it) of every skill below root, in a stable order.
 
-    A file belongs to the nearest skill above it; hidden names and symbolic links
-    are left out.
+    One pass over the tree. A file belongs to the nearest skill above it; hidden
+    names and symbolic links are left out (regular files and folders only).
     """
-    found = []
-    for folder, dirs, files in os.walk(root, followlinks=False):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and
-                         not os.path.islink(os.path.join(folder, d)))
-        if "SKILL.md" in files and not os.path.islink(os.path.join(folder, "SKILL.md")):
-            found.append(folder)
-    out = []
-    for folder in found:
-        nested = [f for f in found if f != folder and _within(folder, f)]
+    walked, skills, stack = [], set(), [root]
+    while stack:
+        folder = stack.pop()
         names = []
-        for sub, dirs, files in os.walk(folder, followlinks=False):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and
-                             not os.path.islink(os.path.join(sub, d)) and
-                             os.path.join(sub, d) not in nested)
-            for name in sorted(files):
-                path = os.path.join(sub, name)
-                if not name.startswith(".") and os.path.isfile(path) and \
-                        not os.path.islink(path):
-                    names.append(os.path.relpath(path, folder).replace(os.sep, "/"))
-        names.sort(key=lambda n: (n != "SKILL.md", n))        # SKILL.md first
-        out.append((folder, names))
-    return out
+        with os.scandir(folder) as entries:
+            for e in entries:
+                if e.name.startswith("."):
+                    continue
+                if e.is_dir(follow_symlinks=False):
+                    stack.append(e.path)
+                elif e.is_file(follow_symlinks=False):
+                    names.append(e.name)
+        if "SKILL.md" in names:
+            skills.add(folder)
+        walked.append((folder, names))
+    owned = {f: [] for f in skills}
+    for folder, names in walked:
+        owner = folder
+        while owner not in skills and len(owner) > len(root):
+            owner = os.path.dirname(owner)
+        if owner in skills:
+            prefix = folder[len(owner) + 1:].replace(os.sep, "/")
+            owned[owner] += [prefix + "/" + n if prefix else n for n in names]
+    return [(f, sorted(owned[f], key=lambda n: (n != "SKILL.md", n))) for f in sorted(skills)]
 
 
-def _within(folder, path):
-    """True when path is inside folder, both resolved (symbolic links followed)."""
-    folder, path = os.path.realpath(folder), os.path.realpath(path)
-    return path.startswith(folder + os.sep)
+_URI_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
 
 
 def _quote_path(path):
+    """A relative path as URI path segments, percent-encoded where they must be."""
+    if _URI_SAFE.issuperset(path):
+        return path                   # the usual name needs no quoting (nor urllib)
     from urllib.parse import quote
     return "/".join(quote(segment, safe="") for segment in path.split("/"))
 
