@@ -33,8 +33,9 @@ The file is organised in sections, each opened by a banner comment:
 - JSON Schema 2020-12 subset checker;
 - Wire: the JSON-RPC codec and line splitter, the revisions served and the table
   of what each revision has (a new modern revision is one entry);
-- Catalog: tools, resources, prompts, and the kinds table (a new kind is one row);
+- Catalog: tools, resources, prompts, skills, and the kinds table (a new kind is one row);
 - Authoring API: decorators, schemas from type hints, results from values;
+- Skills: a strict reader of front matter's YAML subset, and folders of Agent Skills;
 - Outcomes: every answer's wire form, and the table of what each failure becomes;
 - Asking the client: questions, answers, request-state signing;
 - Protocol engine (sans-IO): calls, the methods beside their route rows (a new

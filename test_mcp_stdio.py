@@ -2269,7 +2269,7 @@ class ReadmeTutorial(unittest.TestCase):
                     self.assertTrue(r.wait()["isError"])
 
     def test_section_five(self):
-        code = self.blocks("### 5. A live server", "### 6. Testing your server")
+        code = self.blocks("### 5. A live server", "### 6. A folder of Agent Skills")
         with tempfile.TemporaryDirectory() as tmp:
             code = code.replace('"notes.db"', repr(os.path.join(tmp, "notes.db")))
             ns = {"__name__": "tutorial"}
