@@ -1359,6 +1359,9 @@ _REVISION_TABLE = {
     "subscribe": ("2024-11-05", MODERN_VERSION),     # resources/(un)subscribe
     "discover": (MODERN_VERSION, None),              # server/discover
     "listen": (MODERN_VERSION, None),                # subscriptions/listen
+    "tasks": ("2025-11-25", None),                   # tasks/get, tasks/cancel
+    "tasks_core": ("2025-11-25", MODERN_VERSION),    # tasks in the core: params.task, tasks/result
+    "tasks_extension": (MODERN_VERSION, None),       # the tasks extension: resultType "task"
 }
 
 
@@ -1937,7 +1940,7 @@ class Tool:
 
     def __init__(self, name, handler, *, input_schema=None, output_schema=None, title=None,
                  description=None, annotations=None, icons=None, timeout=None, meta=None,
-                 lazy=False):
+                 lazy=False, task="forbidden", task_start="call"):
         if not isinstance(name, str) or not (       # an ASCII identifier is the usual name
                 name.isidentifier() and name.isascii() and len(name) <= 128 or
                 _pattern(_TOOL_NAME_RE).match(name)):
@@ -1961,6 +1964,9 @@ class Tool:
                                      else _compile_for("tool %r: output" % name, output_schema))
         if timeout is not None and (not _is_number(timeout) or timeout <= 0):
             raise CatalogError("tool %r: timeout must be a positive number of seconds" % name)
+        if task not in _TASK_MODES or task_start not in ("call", "handler"):
+            raise CatalogError("tool %r: task must be 'forbidden', 'optional' or 'required', "
+                               "and task_start 'call' or 'handler'" % name)
         _check_meta_fields("tool %r" % name, title, description, annotations, icons)
         self.name = name
         self.handler = handler
@@ -1974,6 +1980,9 @@ class Tool:
         self.meta = meta
         self.nullable = frozenset()    # optional parameters for which null means "absent"
         self.uses_context = True       # False: the handler ignores its ctx (it gets None)
+        # May it run as a task (the client polls it), and does the task start with the
+        # call, or when the handler says (ctx.start_task(), after asking what it needs)?
+        self.task, self.task_start = task, task_start
 
     def __getattr__(self, attr):
         # Only reached for validators not yet compiled (lazy=True); then they are set.
@@ -2004,6 +2013,8 @@ class Tool:
             d["icons"] = self.icons
         if self.meta is not None and "content_meta" in features:
             d["_meta"] = self.meta
+        if self.task != "forbidden" and "tasks_core" in features:
+            d["execution"] = {"taskSupport": self.task}
         return d
 
 
@@ -3875,10 +3886,13 @@ class _Decorators:
     """The decorator half of Server: sugar over Server.add()."""
 
     def tool(self, fn=None, *, name=None, title=None, description=None, annotations=None,
-             icons=None, timeout=None, meta=None):
+             icons=None, timeout=None, meta=None, task=None, task_start="call"):
         """Register a function as a tool; its signature and docstring give the schema.
 
         Annotation hints may be given as annotations={"readOnlyHint": True, ...}.
+        task="optional" or "required" lets it run as a task (default: the server's
+        task_support option); task_start="handler" starts the task when the
+        handler calls ctx.start_task() instead of with the call.
         """
         def register(f):
             bad = set(annotations or ()) - {"title", "readOnlyHint", "destructiveHint",
@@ -3887,9 +3901,15 @@ class _Decorators:
                 raise CatalogError("tool %r: unknown annotation(s): %s (known: title, "
                                    "readOnlyHint, destructiveHint, idempotentHint, openWorldHint)"
                                    % (name or getattr(f, "__name__", "?"), ", ".join(sorted(bad))))
-            self.add(tool_from_function(f, name=name, title=title, description=description,
-                                        annotations=annotations, icons=icons, timeout=timeout,
-                                        meta=meta))
+            tool = tool_from_function(f, name=name, title=title, description=description,
+                                      annotations=annotations, icons=icons, timeout=timeout,
+                                      meta=meta)
+            tool.task = task if task is not None else self.task_support
+            tool.task_start = task_start
+            if tool.task not in _TASK_MODES or task_start not in ("call", "handler"):
+                raise CatalogError("tool %r: task must be 'forbidden', 'optional' or "
+                                   "'required', and task_start 'call' or 'handler'" % tool.name)
+            self.add(tool)
             self._decorated[id(f)] = f     # add(f) again is then a no-op
             return f
         return _decorator(register, fn)
@@ -5395,10 +5415,16 @@ class _Outgoing:
             _note_question(call, key)
         requests = [(key, q.method, q.params(call.revision, conn._random))
                     for key, q in questions.items()]
+        if call.task is not None:       # the client learns which task asks
+            for _, _, params in requests:
+                params["_meta"] = dict(params.get("_meta") or {}, **{
+                    RELATED_TASK_KEY: {"taskId": call.task.id}})
         pending = {}
         with conn._lock:
             if call.settled:
                 raise ToolError("The request is no longer in flight.")
+            if call.task is not None:
+                conn.tasks.move(call.task, "input_required")
             for key, method, params in requests:
                 self._seq += 1
                 q = _ServerRequest("mcp-%s-%d" % (method.partition("/")[0], self._seq),
@@ -5535,7 +5561,7 @@ class Call:
                  "client_capabilities", "client_info", "meta", "log_level", "batch", "kind",
                  "name", "timeout", "deadline", "progress_token", "target", "arguments",
                  "work", "context", "answers", "binding", "asked", "settled", "cancelled",
-                 "last_progress", "on_cancel")
+                 "last_progress", "on_cancel", "task", "task_ttl")
 
     def __init__(self, conn, rid, key, method, params, era, revision, caps, info, meta,
                  level, batch):
@@ -5552,6 +5578,7 @@ class Call:
         self.log_level = level
         self.batch = batch
         self.kind = self.name = self.answers = None
+        self.task = self.task_ttl = None     # the task it became, and the TTL of one it may
         self.settled = False
 
     def start(self, kind, name, work, timeout, context=True):
@@ -5873,6 +5900,8 @@ def _named(call, table, noun):
 def _call_tool(conn, call):
     s = conn.server
     name, tool, args = _named(call, s.catalog.tools, "tool")
+    if tool.task == "required" and not _has(call.revision, "tasks"):
+        raise ProtocolError(INVALID_PARAMS, "Unknown tool: %s" % _short(name, 80))
     if tool.nullable:
         args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
     if _ERA_RULES[call.era].input_rounds:
@@ -5882,6 +5911,11 @@ def _call_tool(conn, call):
         return _error_result("Invalid arguments for tool %r:\n%s" % (
             name, "\n".join("- " + p for p in problems)))
     call.target, call.arguments = tool, args
+    if tool.task != "forbidden" or _has(call.revision, "tasks_core"):
+        call.task_ttl = conn.tasks.wants(call, tool)
+        if call.task_ttl is not None and conn.tasks.full():
+            return _error_result("The server is busy: it holds %d tasks already; try again "
+                                 "when one has ended." % s.max_tasks)
     return call.start("tool", name, _tool_work,
                      tool.timeout if tool.timeout is not None else s.timeout,
                      tool.uses_context)
@@ -6011,8 +6045,18 @@ def _listen(conn, call):
                              any(type(u) is not str for u in subs)):
         raise ProtocolError(INVALID_PARAMS, "Invalid params: resourceSubscriptions must be "
                             "an array of URIs")
-    # Only what will really be sent is acknowledged: changes, on a live server.
+    task_ids = filt.get("taskIds")
+    if task_ids is not None:
+        _require_tasks_extension(call)
+        if type(task_ids) is not list or any(type(t) is not str for t in task_ids):
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: taskIds must be an array of "
+                                "task ids")
+    # Only what will really be sent is acknowledged: changes, on a live server, and tasks.
     honoured = {}
+    if task_ids:
+        with conn._lock:
+            known = {t.id for t in conn.tasks.all()}
+        honoured["taskIds"] = [t for t in task_ids if t in known]
     server = conn.server
     if server.live:
         for k in _KINDS:
@@ -6025,6 +6069,319 @@ def _listen(conn, call):
         conn.listens[call.key] = (call.id, honoured, call.revision)
     return _Notice("notifications/subscriptions/acknowledged",
                    {"_meta": {SUB_KEY: call.id}, "notifications": honoured})
+
+# -- tasks: long-running tool calls the client polls ------------------------------
+
+TASKS_KEY = "io.modelcontextprotocol/tasks"
+RELATED_TASK_KEY = "io.modelcontextprotocol/related-task"
+_TASK_MODES = ("forbidden", "optional", "required")
+# A task's status, as a state machine: status -> the statuses it may move to.
+# The terminal ones move nowhere: a cancelled task stays cancelled even if its
+# work finishes.
+_TASK_MOVES = {
+    "working": frozenset(("input_required", "completed", "failed", "cancelled")),
+    "input_required": frozenset(("working", "completed", "failed", "cancelled")),
+    "completed": frozenset(), "failed": frozenset(), "cancelled": frozenset(),
+}
+# How often a client should poll a task (milliseconds): prompt enough for a person
+# watching, rare enough to cost nothing.
+_TASK_POLL_MS = 500
+
+
+class _Task:
+    """One task: its status, timestamps, work and outcome."""
+
+    __slots__ = ("id", "status", "message", "created", "updated", "ttl_ms", "call", "result",
+                 "error", "requests", "answers", "waiters", "arguments")
+
+    def __init__(self, task_id, now, ttl_ms, call):
+        self.id, self.status, self.message = task_id, "working", None
+        self.created = self.updated = now
+        self.ttl_ms, self.call, self.arguments = ttl_ms, call, call.arguments
+        self.result = self.error = self.requests = None
+        self.answers = {}
+        self.waiters = []         # tasks/result requests (2025-11-25) waiting for the end
+
+    @property
+    def terminal(self):
+        return not _TASK_MOVES[self.status]
+
+
+def _iso(t):
+    """Unix time t as an ISO 8601 timestamp in UTC, to the millisecond."""
+    import datetime
+    moment = datetime.datetime.fromtimestamp(t, datetime.timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S") + ".%03dZ" % (moment.microsecond // 1000)
+
+
+class _Tasks:
+    """The tasks of one connection: a bounded store, their moves and their notifications.
+
+    Its methods run with the connection's lock held unless they say otherwise.
+    """
+
+    def __init__(self, conn, wall_clock):
+        self._conn, self._wall = conn, wall_clock
+        self._tasks = {}          # id -> _Task, oldest first
+
+    def wants(self, call, tool):
+        """The TTL (ms) of the task call should become, None for a plain call; or raise."""
+        mode = tool.task
+        if _has(call.revision, "tasks_extension"):
+            ext = (call.client_capabilities or {}).get("extensions")
+            if mode != "forbidden" and isinstance(ext, dict) and TASKS_KEY in ext:
+                return self._conn.server.task_ttl_ms
+            if mode == "required":
+                raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client "
+                                    "capability", {"requiredCapabilities": {
+                                        "extensions": {TASKS_KEY: {}}}})
+            return None
+        if not _has(call.revision, "tasks_core"):
+            return None
+        asked = call.params.get("task")
+        if asked is None:
+            if mode == "required":
+                raise ProtocolError(METHOD_NOT_FOUND, "Tool %r requires task augmentation "
+                                    '(params.task)' % tool.name)
+            return None
+        if type(asked) is not dict:
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: "task" must be an object')
+        if mode == "forbidden":
+            raise ProtocolError(METHOD_NOT_FOUND, "Tool %r does not support task augmentation"
+                                % tool.name)
+        ttl, limit = asked.get("ttl"), self._conn.server.task_ttl_ms
+        return min(ttl, limit) if type(ttl) is int and ttl > 0 else limit
+
+    def full(self):
+        self.expire()
+        return len(self._tasks) >= self._conn.server.max_tasks
+
+    def create(self, call):
+        """Make call a task: record it and return its CreateTaskResult (call's answer)."""
+        conn = self._conn
+        task = _Task(conn._random(16).hex(), self._wall(), call.task_ttl, call)
+        self._tasks[task.id] = task
+        conn.inflight.pop(call.key, None)
+        call.key, call.task = ("task", task.id), task
+        conn.inflight[call.key] = call
+        if _has(call.revision, "tasks_extension"):
+            return dict(self.describe(task, call.revision), resultType="task")
+        return {"task": self.describe(task, call.revision)}
+
+    def describe(self, task, revision, detailed=False):
+        """The Task object of a revision; detailed adds what its status carries (modern)."""
+        d = {"taskId": task.id, "status": task.status}
+        if task.message is not None:
+            d["statusMessage"] = task.message
+        d["createdAt"], d["lastUpdatedAt"] = _iso(task.created), _iso(task.updated)
+        if _has(revision, "tasks_extension"):
+            d["ttlMs"], d["pollIntervalMs"] = task.ttl_ms, _TASK_POLL_MS
+            if detailed:
+                if task.status == "input_required":
+                    d["inputRequests"] = task.requests
+                elif task.status == "completed":
+                    d["result"] = task.result
+                elif task.status == "failed":
+                    d["error"] = task.error
+        else:
+            d["ttl"], d["pollInterval"] = task.ttl_ms, _TASK_POLL_MS
+        return d
+
+    def move(self, task, status, message=None):
+        """Move task to status (if the machine allows) and tell the client; return True if moved."""
+        if status != task.status and status not in _TASK_MOVES[task.status]:
+            return False
+        task.status, task.updated = status, self._wall()
+        if message is not None:
+            task.message = message
+        self.announce(task)
+        return True
+
+    def announce(self, task):
+        conn, call = self._conn, task.call
+        if _has(call.revision, "tasks_core"):
+            conn.emit(_notification_line("notifications/tasks/status",
+                                         self.describe(task, call.revision)))
+            return
+        for rid, honoured, revision in conn.listens.values():
+            if task.id in honoured.get("taskIds", ()):
+                params = self.describe(task, revision, detailed=True)
+                params["_meta"] = {SUB_KEY: rid}
+                conn.emit(_notification_line("notifications/tasks", params))
+
+    def settled(self, call, line):
+        """The work of call's task ended with line (None: cancelled); return waiters to answer."""
+        task = call.task
+        if line is None:
+            self.move(task, "cancelled")
+        else:
+            msg = json.loads(line)
+            result, error = msg.get("result"), msg.get("error")
+            if result is not None:
+                meta = result.get("_meta")
+                if type(meta) is dict:
+                    meta.pop(SERVER_INFO_KEY, None)
+                    if not meta:
+                        del result["_meta"]
+            if result is not None and result.get("resultType") == "input_required":
+                task.answers = dict(call.answers or {})
+                task.requests = result["inputRequests"]
+                self.move(task, "input_required")
+                return []
+            if result is not None:
+                result.pop("resultType", None)
+                task.result = result
+                failed = result.get("isError") is True and not _has(call.revision,
+                                                                    "tasks_extension")
+                self.move(task, "failed" if failed else "completed")
+            else:
+                task.error = error
+                self.move(task, "failed")
+        if not task.terminal:
+            return []
+        waiters, task.waiters = task.waiters, []
+        return waiters
+
+    def get(self, call):
+        """The task a tasks/* request names, or raise -32602."""
+        task_id = call.params.get("taskId") if call.params else None
+        if type(task_id) is not str:
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: %s needs a string "taskId"'
+                                % call.method)
+        self.expire()
+        task = self._tasks.get(task_id)
+        if task is None:
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown task %s"
+                                % _short(task_id, 80))
+        return task
+
+    def expire(self):
+        """Drop the tasks past their TTL, results and all (a running one is cancelled)."""
+        now = self._wall()
+        for task in [t for t in self._tasks.values()
+                     if t.ttl_ms is not None and now > t.created + t.ttl_ms / 1000.0]:
+            del self._tasks[task.id]
+            if not task.terminal and not task.call.settled:
+                self._conn._mark_cancelled(task.call)
+
+    def all(self):
+        self.expire()
+        return list(self._tasks.values())
+
+
+def _require_tasks_extension(call):
+    """-32021 for a modern tasks/* request whose client did not declare the extension."""
+    if _has(call.revision, "tasks_extension"):
+        ext = (call.client_capabilities or {}).get("extensions")
+        if not (isinstance(ext, dict) and TASKS_KEY in ext):
+            raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
+                                {"requiredCapabilities": {"extensions": {TASKS_KEY: {}}}})
+
+
+def _tasks_get(conn, call):
+    _require_tasks_extension(call)
+    with conn._lock:
+        task = conn.tasks.get(call)
+        detailed = _has(call.revision, "tasks_extension")
+        return conn.tasks.describe(task, call.revision, detailed)
+
+
+def _tasks_cancel(conn, call):
+    _require_tasks_extension(call)
+    with conn._lock:
+        task = conn.tasks.get(call)
+        modern = _has(call.revision, "tasks_extension")
+        if task.terminal:
+            if modern:
+                return {}                 # an acknowledgement, whatever the status
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: task %s is already %s"
+                                % (task.id, task.status))
+        work = task.call
+    conn.cancel(work)                     # settles the work: the task is cancelled
+    with conn._lock:
+        return {} if modern else conn.tasks.describe(task, call.revision)
+
+
+def _tasks_update(conn, call):
+    _require_tasks_extension(call)
+    responses = call.params.get("inputResponses")
+    if type(responses) is not dict:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: tasks/update needs an '
+                            '"inputResponses" object')
+    with conn._lock:
+        task = conn.tasks.get(call)
+        if task.status != "input_required":
+            return {}                     # nothing outstanding: answers are ignored
+        outstanding = dict(task.requests)
+        for key in outstanding:
+            if key in responses:
+                task.answers[key] = responses[key]
+        left = {k: v for k, v in outstanding.items() if k not in task.answers}
+        if left:
+            task.requests = left          # a partial answer: still waiting for the rest
+            return {}
+        work = _rerun(conn, task)
+        conn.tasks.move(task, "working")
+    return _AndRun({}, work)
+
+
+def _rerun(conn, task):
+    """A new run of a task's tool with the answers gathered so far (handlers start again)."""
+    old = task.call
+    call = Call(conn, old.id, ("task", task.id), old.method, old.params, old.era, old.revision,
+                old.client_capabilities, old.client_info, old.meta, old.log_level, None)
+    call.start("tool", old.name, _tool_work, old.timeout, old.context)
+    call.target, call.arguments, call.task_ttl = old.target, task.arguments, task.ttl_ms
+    call.binding, call.answers, call.task = old.binding, dict(task.answers), task
+    task.call = call
+    conn.inflight[call.key] = call
+    return call
+
+
+def _tasks_result(conn, call):
+    with conn._lock:
+        task = conn.tasks.get(call)
+        if not task.terminal:
+            task.waiters.append(call)
+            return _Deferred()
+    return _task_outcome(task)
+
+
+def _task_outcome(task):
+    """What tasks/result answers for a finished task (2025-11-25)."""
+    related = {RELATED_TASK_KEY: {"taskId": task.id}}
+    if task.status == "cancelled":
+        return ProtocolError(INVALID_REQUEST, "Invalid Request: task %s was cancelled"
+                             % task.id, {"taskId": task.id})
+    if task.error is not None:
+        e = task.error
+        return ProtocolError(e.get("code", INTERNAL_ERROR), e.get("message", ""),
+                             dict(e["data"], **related) if isinstance(e.get("data"), dict)
+                             else related)
+    result = dict(task.result)
+    result["_meta"] = dict(result.get("_meta") or {}, **related)
+    return result
+
+
+def _tasks_list(conn, call):
+    with conn._lock:
+        return {"tasks": [conn.tasks.describe(t, call.revision) for t in conn.tasks.all()]}
+
+
+class _AndRun:
+    """A method's answer, and a Call to run after it (a task's next round)."""
+
+    __slots__ = ("result", "call")
+
+    def __init__(self, result, call):
+        self.result, self.call = result, call
+
+
+class _Deferred:
+    """A method answered later (tasks/result waiting for its task's end)."""
+
+    __slots__ = ()
+
 
 # How each method is served: its handler(conn, call), the revision feature it
 # exists from (None: every revision), and the capability the server must offer.
@@ -6042,6 +6399,11 @@ _ROUTES = {
     "completion/complete": _Route(_complete, None, "completions"),
     "subscriptions/listen": _Route(_listen, "listen"),
     "skills/get": _Route(_get_skill, None, "skills"),
+    "tasks/get": _Route(_tasks_get, "tasks", "tasks"),
+    "tasks/cancel": _Route(_tasks_cancel, "tasks", "tasks"),
+    "tasks/update": _Route(_tasks_update, "tasks_extension", "tasks"),
+    "tasks/result": _Route(_tasks_result, "tasks_core", "tasks"),
+    "tasks/list": _Route(_tasks_list, "tasks_core", "tasks"),
     "resources/directory/read": _Route(_read_directory, None, "skills"),
 }
 _ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _KINDS)
@@ -6247,6 +6609,7 @@ class Connection:
         self.inflight = {}
         self.listens = {}
         self.outgoing = _Outgoing(self)     # requests sent to the client, awaiting answers
+        self.tasks = _Tasks(self, wall_clock)     # this connection's tasks
         self._signer = _StateSigner(server.state_key, random, wall_clock, self._lock)
         self.splitter = LineSplitter(server.max_line)
         self._method_chars = server.max_method // 4    # a name this short always fits
@@ -6426,6 +6789,11 @@ class Connection:
         if type(r) is Call:
             self.inflight[call.key] = r
             out.append(r)
+        elif type(r) is _AndRun:             # an answer, then a task's next round to run
+            out.append(self._answer(call, r.result))
+            out.append(r.call)
+        elif type(r) is _Deferred:           # answered when its task ends
+            self.inflight[call.key] = call
         elif type(r) is _Notice:
             out.append(_notification_line(r.method, r.params))
         else:
@@ -6470,6 +6838,8 @@ class Connection:
         """Run call's handler with ctx (a new Context when None) and send its answer."""
         if call.settled:
             return
+        if call.task_ttl is not None and call.task is None and call.target.task_start == "call":
+            self.start_task(call)
         large = False
         try:
             if ctx is None and call.context:
@@ -6484,6 +6854,14 @@ class Connection:
         if call.answers is not None and call.kind == "resource" and type(outcome) is dict:
             outcome["ttlMs"], outcome["cacheScope"] = 0, "private"   # a retry: never cache
         self._settle(call, self._answer(call, outcome, large))
+
+    def start_task(self, call):
+        """Answer call with a new task (its CreateTaskResult); its work goes on as the task."""
+        with self._lock:
+            if call.settled or call.task is not None:
+                return call.task is not None
+            self.emit(self._answer(call, self.tasks.create(call)))
+            return True
 
     def settle(self, call, outcome):
         """Answer call with outcome (a result dict or an exception) unless already settled."""
@@ -6519,10 +6897,18 @@ class Connection:
                 return
             call.settled = True
             self.inflight.pop(call.key, None)
-            if call.batch is not None:
+            if call.task is not None:          # a task's work: its outcome is the task's
+                waiters = self.tasks.settled(call, line)
+            elif call.batch is not None:
                 call.batch.add(line, call.id)
+                return
             elif line is not None:
                 self.emit(line)
+                return
+            else:
+                return
+        for waiter in waiters:               # tasks/result requests waiting for the end
+            self._settle(waiter, self._answer(waiter, _task_outcome(call.task)))
 
     # -- what a running handler sends -----------------------------------------
     def notify(self, call, method, params):
@@ -6534,7 +6920,18 @@ class Connection:
             return True
 
     def progress(self, call, progress, total=None, message=None):
-        """Send notifications/progress for call when the client asked for it."""
+        """Send notifications/progress for call when the client asked for it.
+
+        A task of the tasks extension has no progress notifications: its
+        statusMessage says it instead (seen in tasks/get and notifications/tasks).
+        """
+        if call.task is not None and _has(call.revision, "tasks_extension"):
+            with self._lock:
+                if call.settled or not _is_number(progress):
+                    return False
+                text = message if isinstance(message, str) else "%g%s" % (
+                    progress, "/%g" % total if _is_number(total) else "")
+                return self.tasks.move(call.task, call.task.status, text)
         if call.progress_token is None or call.settled or not _is_number(progress):
             return False
         if call.last_progress is not None and progress <= call.last_progress:
@@ -6708,6 +7105,11 @@ class _Option:
             if not isinstance(value, bool):
                 raise CatalogError("server: %s must be True or False" % self.name)
             return value
+        if kind == "task":
+            if value not in _TASK_MODES:
+                raise CatalogError("server: %s must be one of %s" % (self.name,
+                                                                      ", ".join(_TASK_MODES)))
+            return value
         if kind == "key":
             if value is not None and (not isinstance(value, bytes) or len(value) < 16):
                 raise CatalogError("server: %s must be at least 16 bytes" % self.name)
@@ -6781,7 +7183,16 @@ _OPTIONS = (
     _Option("error_details", False, "flag", "--error-details", None,
             "include the exception text in the result of a tool that fails",
             "off by default: an exception's text may hold secrets"),
+    _Option("max_tasks", 100, "int", "--max-tasks", "N",
+            "tasks a connection may hold (running or finished, until their TTL)",
+            "bounds the memory a client can pin with tasks; more get a busy answer", low=1),
+    _Option("task_ttl_ms", 600000, "int", "--task-ttl", "MS",
+            "how long a task and its result are kept (a client may ask for less)",
+            "long enough to fetch a result after a break, short enough to free it", low=1),
     # Options of the code, not of the command line (no flag):
+    _Option("task_support", "forbidden", "task", None, None,
+            "may decorated tools run as tasks: forbidden, optional or required",
+            "a tool runs as a task only when its author says it may"),
     _Option("live", False, "flag", None, None,
             "the catalog may change while serving (clients are told)",
             "a catalog that never changes is cached for an hour and offers no subscriptions"),
@@ -6992,6 +7403,8 @@ class Server(_Decorators):
                 continue                        # an extension the server does not serve
             if (grant is None or grant) if self.live else getattr(cat, k.attr):
                 offered.add(k.capability)
+        if any(t.task != "forbidden" for t in cat.tools.values()):
+            offered.add("tasks")            # a tool may run as a task
         completers = ("prompts" in offered or "resources" in offered) if self.live else any(
             x.complete is not None for x in list(cat.prompts.values()) +
             list(cat.templates.values()))
@@ -7133,6 +7546,10 @@ class Server(_Decorators):
             settings = {"directoryRead": True} if any(
                 f.directory_read for f in self._skill_folders) else {}
             caps["extensions"] = {SKILLS_KEY: settings}
+        if "tasks" in offered and _has(revision, "tasks_core"):
+            caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+        elif "tasks" in offered and _has(revision, "tasks_extension"):
+            caps.setdefault("extensions", {})[TASKS_KEY] = {}
         return caps
 
 
@@ -7516,7 +7933,24 @@ class Context:
         if not done.is_set():
             conn.outgoing.forget(pending)
             raise ToolError("The client did not answer within %g seconds." % limit)
+        if call.task is not None:
+            with conn._lock:
+                conn.tasks.move(call.task, "working")
         return conn.outgoing.answers(pending, questions)
+
+    def start_task(self):
+        """Go on as a task: the call is answered with one, and the client polls it.
+
+        For a tool registered with task_start="handler": what the handler asked
+        before this was an ordinary round of questions. Returns False when the
+        client cannot take a task here (the call goes on as a plain one).
+        """
+        call = self._call
+        if call.task is not None:
+            return True
+        if call.task_ttl is None:
+            return False
+        return call.conn.start_task(call)
 
     def _ask_one(self, question, key):
         if key is None:

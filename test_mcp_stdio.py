@@ -2632,7 +2632,8 @@ class Structure(unittest.TestCase):
             self.assertTrue(route.feature is None or route.feature in mcp_stdio._REVISION_TABLE,
                             method)
         self.assertEqual(sorted(k.list_method for k in mcp_stdio._KINDS),
-                         sorted(m for m in mcp_stdio._ROUTES if m.endswith("/list")))
+                         sorted(m for m in mcp_stdio._ROUTES if m.endswith("/list") and
+                                m != "tasks/list"))      # tasks are a connection's, not a kind
 
     def test_a_later_modern_revision_is_one_entry(self):
         """A fictitious modern revision: discover, admission and the stamp follow it."""
@@ -6739,6 +6740,13 @@ class Conformance(unittest.TestCase):
         self.scenarios("skills_server.py", [(v, s) for v in (MODERN, "2025-11-25") for s in (
             "sep-2640-skills-enumeration", "sep-2640-skills-manifest",
             "sep-2640-skills-directory")], ["--force"])
+
+    def test_tasks_scenarios(self):
+        """SEP-2663's scenarios (the HTTP-only request-headers one aside), forced at 2026-07-28."""
+        self.scenarios("tasks_server.py", [(MODERN, s) for s in (
+            "tasks-lifecycle", "tasks-capability-negotiation", "tasks-wire-fields",
+            "tasks-request-state-removal", "tasks-mrtr-input", "tasks-dispatch-and-envelope",
+            "tasks-required-task-error", "tasks-mrtr-composition")], ["--force"])
 
     def scenarios(self, server, cases, extra=()):
         examples = os.path.join(HERE, "examples", "conformance")
