@@ -1997,9 +1997,14 @@ class Tool:
         raise AttributeError(attr)
 
     def describe(self, revision):
-        """Return the Tool object of tools/list, shaped for a protocol revision."""
-        d = {"name": self.name}
+        """Return the Tool object of tools/list, shaped for a protocol revision.
+
+        None for a revision that cannot call it (a required task before tasks).
+        """
         features = _FEATURES[revision]
+        if self.task == "required" and "tasks" not in features:
+            return None
+        d = {"name": self.name}
         if self.title is not None and "titles" in features:
             d["title"] = self.title
         if self.description is not None:
@@ -5815,6 +5820,8 @@ def _list(conn, call, kind):
             folder.due()
     catalog = s.catalog           # one catalog for the whole page, even if it changes now
     items = catalog.described(kind.attr, call.revision)
+    if None in items:                       # entries this revision does not have
+        items = [x for x in items if x is not None]
     cursor = call.params.get("cursor") if call.params else None
     start = 0 if cursor is None else catalog.offset(kind.attr, cursor)
     end = start + s.page_size

@@ -83,6 +83,9 @@ _RESULT_DEFS = {
     "prompts/get": "GetPromptResult", "completion/complete": "CompleteResult",
     "resources/subscribe": "EmptyResult", "resources/unsubscribe": "EmptyResult",
     "subscriptions/listen": "SubscriptionsListenResult",
+    # 2025-11-25's tasks (the 2026-07-28 extension has no definitions in the core schema):
+    "tasks/get": "GetTaskResult", "tasks/list": "ListTasksResult",
+    "tasks/cancel": "CancelTaskResult", "tasks/result": "GetTaskPayloadResult",
 }
 _NOTIFICATION_DEFS = {"notifications/progress": "ProgressNotification",
                       "notifications/message": "LoggingMessageNotification",
@@ -93,7 +96,8 @@ _NOTIFICATION_DEFS = {"notifications/progress": "ProgressNotification",
                       "notifications/resources/list_changed": "ResourceListChangedNotification",
                       "notifications/prompts/list_changed": "PromptListChangedNotification",
                       "notifications/resources/updated": "ResourceUpdatedNotification",
-                      "notifications/elicitation/complete": "ElicitationCompleteNotification"}
+                      "notifications/elicitation/complete": "ElicitationCompleteNotification",
+                      "notifications/tasks/status": "TaskStatusNotification"}
 # The server's own requests: method -> definition.
 _SERVER_REQUEST_DEFS = {"elicitation/create": "ElicitRequest",
                         "sampling/createMessage": "CreateMessageRequest",
@@ -144,9 +148,14 @@ class WireSchemas:
             check(r, "JSONRPCErrorResponse" if r >= "2025-11-25" else "JSONRPCError", msg)
         elif "result" in msg:
             check(rev, "JSONRPCResultResponse" if rev >= "2025-11-25" else "JSONRPCResponse", msg)
-            if isinstance(msg["result"], dict) and \
-                    msg["result"].get("resultType") == "input_required":
+            result = msg["result"] if isinstance(msg["result"], dict) else {}
+            if result.get("resultType") == "input_required":
                 check(rev, "InputRequiredResult", msg["result"])
+            elif result.get("resultType") == "task":       # the tasks extension: not in the core
+                if not {"taskId", "status", "createdAt", "lastUpdatedAt", "ttlMs"} <= set(result):
+                    out.append("%s CreateTaskResult lacks fields: %r" % (rev, sorted(result)))
+            elif method == "tools/call" and "task" in result:
+                check(rev, "CreateTaskResult", msg["result"])
             elif method in _RESULT_DEFS:
                 check(rev, _RESULT_DEFS[method], msg["result"])
         elif "method" in msg and "id" in msg:
@@ -4158,6 +4167,302 @@ class Skills(unittest.TestCase):
         self.assertIn(b"  name: code-review\n", r.stdout)
         self.assertIn(b"skill://team/code-review/scripts/diffstat.sh  31 bytes  sha256:",
                       r.stdout)
+
+
+###############################################################################
+# Tasks #########################################################################
+###############################################################################
+
+def task_server(**options):
+    """Tools of every task mode: forbidden (plain), optional, required; one that fails."""
+    server = mcp_stdio.Server("tasks", "1", **options)
+
+    @server.tool
+    def plain(x: int) -> str:
+        """Never a task."""
+        return "plain %d" % x
+
+    @server.tool(task="optional")
+    def maybe(x: int, ctx: mcp_stdio.Context) -> str:
+        """May be a task."""
+        ctx.progress(1, 2, "half way")
+        return "maybe %d" % x
+
+    @server.tool(task="required")
+    def must() -> str:
+        """Always a task."""
+        return "must"
+
+    @server.tool(task="optional")
+    def oops() -> str:
+        """Fails as a tool does."""
+        raise mcp_stdio.ToolError("It went wrong.")
+
+    @server.tool(task="optional")
+    def asks(ctx: mcp_stdio.Context) -> str:
+        """Asks the user first."""
+        return "ok" if ctx.elicit("Sure?", {"type": "object", "properties": {
+            "yes": {"type": "boolean"}}}).accepted else "no"
+    return server
+
+
+def tasks_meta(**extra):
+    return modern_meta(**{"io.modelcontextprotocol/clientCapabilities": dict(
+        {"extensions": {"io.modelcontextprotocol/tasks": {}}}, **extra)})
+
+
+class Tasks(InProcTest):
+    """Tasks in the 2025-11-25 design and the 2026-07-28 extension: one API, two wires."""
+
+    def legacy(self, version="2025-11-25", **options):
+        p = self.spawn(server=task_server(**options))
+        r = p.initialize(version)["result"]
+        return p, r
+
+    def lines(self, p):
+        out = [json.loads(line) for line in p.lines]
+        del p.lines[:]
+        return out
+
+    def test_the_2025_11_25_design(self):
+        p, init = self.legacy()
+        self.assertEqual(init["capabilities"]["tasks"], {"list": {}, "cancel": {},
+                                                         "requests": {"tools": {"call": {}}}})
+        tools = {t["name"]: t for t in p.request(req_msg(1, "tools/list"))["result"]["tools"]}
+        self.assertNotIn("execution", tools["plain"])
+        self.assertEqual(tools["maybe"]["execution"], {"taskSupport": "optional"})
+        self.assertEqual(tools["must"]["execution"], {"taskSupport": "required"})
+        p.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "maybe", "arguments": {"x": 7}, "task": {"ttl": 60000}}})
+        created = p.recv()["result"]["task"]
+        self.assertEqual((created["status"], created["ttl"], created["pollInterval"]),
+                         ("working", 60000, 500))
+        self.assertRegex(created["taskId"], r"^[0-9a-f]{32}$")
+        self.assertRegex(created["createdAt"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+        status = [m for m in self.lines(p)]
+        self.assertEqual([m["method"] for m in status], ["notifications/tasks/status"])
+        self.assertEqual(status[0]["params"]["status"], "completed")
+        tid = created["taskId"]
+        got = p.request(req_msg(3, "tasks/get", {"taskId": tid}))["result"]
+        self.assertEqual((got["taskId"], got["status"]), (tid, "completed"))
+        self.assertNotIn("result", got)
+        result = p.request(req_msg(4, "tasks/result", {"taskId": tid}))["result"]
+        self.assertEqual(result["content"], [{"type": "text", "text": "maybe 7"}])
+        self.assertEqual(result["_meta"], {"io.modelcontextprotocol/related-task":
+                                           {"taskId": tid}})
+        listed = p.request(req_msg(5, "tasks/list"))["result"]["tasks"]
+        self.assertEqual([t["taskId"] for t in listed], [tid])
+        self.assertEqual(err_code(p.request(req_msg(6, "tasks/cancel", {"taskId": tid}))),
+                         -32602)                  # already terminal
+        self.assertEqual(err_code(p.request(req_msg(7, "tasks/get", {"taskId": "nope"}))),
+                         -32602)
+        # Codes of the specification: -32601 for a forbidden tool asked as a task, and
+        # for a required one called plainly.
+        self.assertEqual(err_code(p.request(req_msg(8, "tools/call", {
+            "name": "plain", "arguments": {"x": 1}, "task": {}}))), -32601)
+        self.assertEqual(err_code(p.request(req_msg(9, "tools/call", {"name": "must"}))),
+                         -32601)
+        # An isError result makes the task failed; tasks/result still gives the result.
+        p.send({"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {
+            "name": "oops", "task": {}}})
+        tid = p.recv()["result"]["task"]["taskId"]
+        self.assertEqual(self.lines(p)[0]["params"]["status"], "failed")
+        self.assertTrue(p.request(req_msg(11, "tasks/result", {"taskId": tid}))["result"]
+                        ["isError"])
+        # Without params.task an optional tool is a plain call.
+        self.assertEqual(p.request(req_msg(12, "tools/call", {"name": "maybe", "arguments": {
+            "x": 1}}))["result"]["content"][0]["text"], "maybe 1")
+
+    def test_older_revisions_never_see_tasks(self):
+        for version in ("2024-11-05", "2025-03-26", "2025-06-18"):
+            with self.subTest(version=version):
+                p, init = self.legacy(version)
+                self.assertNotIn("tasks", init["capabilities"])
+                tools = {t["name"]: t for t in p.request(req_msg(1, "tools/list"))["result"]
+                         ["tools"]}
+                self.assertNotIn("must", tools)          # it could never be called
+                self.assertNotIn("execution", tools["maybe"])
+                self.assertEqual(err_code(p.request(req_msg(2, "tools/call", {"name": "must"}))),
+                                 -32602)
+                r = p.request(req_msg(3, "tools/call", {"name": "maybe", "arguments": {"x": 2},
+                                                        "task": {}}))["result"]
+                self.assertEqual(r["content"][0]["text"], "maybe 2")   # params.task ignored
+                self.assertEqual(err_code(p.request(req_msg(4, "tasks/get", {"taskId": "x"}))),
+                                 -32601)
+
+    def test_the_2026_07_28_extension(self):
+        p = self.spawn(server=task_server())
+        p.rev = MODERN
+        caps = p.request(req_msg(1, "server/discover", modern=True))["result"]["capabilities"]
+        self.assertEqual(caps["extensions"], {"io.modelcontextprotocol/tasks": {}})
+        self.assertNotIn("tasks", caps)
+        tools = {t["name"]: t for t in p.request(req_msg(2, "tools/list", modern=True))
+                 ["result"]["tools"]}
+        self.assertNotIn("execution", tools["must"])
+        # Without the extension: a required tool is -32021, an optional one runs plainly.
+        r = p.request(req_msg(3, "tools/call", {"name": "must"}, modern=True))
+        self.assertEqual((err_code(r), r["error"]["data"]), (-32021, {"requiredCapabilities": {
+            "extensions": {"io.modelcontextprotocol/tasks": {}}}}))
+        r = p.request(req_msg(4, "tools/call", {"name": "maybe", "arguments": {"x": 3}},
+                              modern=True))["result"]
+        self.assertEqual((r["resultType"], r["content"][0]["text"]), ("complete", "maybe 3"))
+        self.assertEqual(err_code(p.request(req_msg(5, "tasks/get", {"taskId": "x"},
+                                                    modern=True))), -32021)
+        # With it: the server makes a task; tasks/get inlines the result.
+        p.send({"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {
+            "name": "maybe", "arguments": {"x": 4}, "task": {"ttl": 5}, "_meta": tasks_meta()}})
+        created = p.recv()["result"]
+        self.assertEqual((created["resultType"], created["status"], created["ttlMs"],
+                          created["pollIntervalMs"]), ("task", "working", 600000, 500))
+        self.assertNotIn("ttl", created)
+        tid = created["taskId"]
+        get = {"jsonrpc": "2.0", "method": "tasks/get", "params": {"taskId": tid,
+                                                                   "_meta": tasks_meta()}}
+        got = p.request(dict(get, id=7))["result"]
+        self.assertEqual((got["status"], got["statusMessage"], got["result"]["content"]),
+                         ("completed", "half way", [{"type": "text", "text": "maybe 4"}]))
+        self.assertNotIn("requestState", got)
+        # A tool error is a completed task in this design; cancel is an acknowledgement.
+        p.send({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {
+            "name": "oops", "_meta": tasks_meta()}})
+        oops = p.recv()["result"]["taskId"]
+        got = p.request(dict(get, id=9, params={"taskId": oops, "_meta": tasks_meta()}))
+        self.assertEqual((got["result"]["status"], got["result"]["result"]["isError"]),
+                         ("completed", True))
+        cancel = p.request({"jsonrpc": "2.0", "id": 10, "method": "tasks/cancel", "params": {
+            "taskId": oops, "_meta": tasks_meta()}})["result"]
+        self.assertEqual(cancel["resultType"], "complete")
+        for i, method in enumerate(("tasks/result", "tasks/list")):
+            self.assertEqual(err_code(p.request({"jsonrpc": "2.0", "id": 11 + i, "method": method,
+                                                 "params": {"taskId": tid,
+                                                            "_meta": tasks_meta()}})), -32601)
+
+    def test_input_rounds_of_a_modern_task(self):
+        p = self.spawn(server=task_server())
+        p.rev = MODERN
+        meta = tasks_meta(elicitation={})
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "asks", "_meta": meta}})
+        tid = p.recv()["result"]["taskId"]
+        got = p.request({"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {
+            "taskId": tid, "_meta": meta}})["result"]
+        self.assertEqual(got["status"], "input_required")
+        (key, ask), = got["inputRequests"].items()
+        self.assertEqual(ask["method"], "elicitation/create")
+        r = p.request({"jsonrpc": "2.0", "id": 3, "method": "tasks/update", "params": {
+            "taskId": tid, "inputResponses": {"unknown": {}, key: {
+                "action": "accept", "content": {"yes": True}}}, "_meta": meta}})
+        self.assertEqual(r["result"]["resultType"], "complete")
+        got = p.request({"jsonrpc": "2.0", "id": 4, "method": "tasks/get", "params": {
+            "taskId": tid, "_meta": meta}})["result"]
+        self.assertEqual((got["status"], got["result"]["content"][0]["text"]),
+                         ("completed", "ok"))
+
+    def test_tasks_result_waits_without_a_worker(self):
+        server = mcp_stdio.Server("s", "1")
+        release = threading.Event()
+
+        @server.tool(task="optional")
+        def slow(ctx: mcp_stdio.Context) -> str:
+            """Waits."""
+            release.wait(10)
+            return "done"
+        lines = []
+        conn = connect(server, lines.append, lock=threading.Lock())
+        conn.feed(json.dumps(init_msg(0)).encode() + b"\n")
+        call, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                      "params": {"name": "slow", "task": {}}}).encode() + b"\n")
+        worker = threading.Thread(target=call.run)
+        worker.start()
+        deadline = time.monotonic() + TIMEOUT
+        while not any(b'"task"' in line for line in lines) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        tid = json.loads([line for line in lines if b'"task"' in line][0])["result"]["task"][
+            "taskId"]
+        out = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tasks/result",
+                                    "params": {"taskId": tid}}).encode() + b"\n")
+        self.assertEqual(out, [])                  # deferred: no line, nothing to run
+        self.assertFalse([line for line in lines if b'"id":2' in line])
+        release.set()
+        worker.join(TIMEOUT)
+        answer = [json.loads(line) for line in lines if b'"id":2' in line]
+        self.assertEqual(answer[0]["result"]["content"], [{"type": "text", "text": "done"}])
+
+    def test_a_cancelled_task_stays_cancelled(self):
+        server = mcp_stdio.Server("s", "1")
+        started, release = threading.Event(), threading.Event()
+
+        @server.tool(task="optional")
+        def stubborn(ctx: mcp_stdio.Context) -> str:
+            """Ignores cancellation until released."""
+            started.set()
+            release.wait(10)
+            return "finished anyway"
+        lines = []
+        conn = connect(server, lines.append, lock=threading.Lock())
+        meta = tasks_meta()
+        call, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                      "params": {"name": "stubborn", "_meta": meta}}).encode()
+                          + b"\n")
+        worker = threading.Thread(target=call.run)
+        worker.start()
+        self.assertTrue(started.wait(TIMEOUT))
+        tid = json.loads(lines[0])["result"]["taskId"]
+        out = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tasks/cancel",
+                                    "params": {"taskId": tid, "_meta": meta}}).encode() + b"\n")
+        self.assertEqual(json.loads(out[0])["result"]["resultType"], "complete")
+        self.assertTrue(call.cancelled)
+        release.set()
+        worker.join(TIMEOUT)
+        out = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tasks/get",
+                                    "params": {"taskId": tid, "_meta": meta}}).encode() + b"\n")
+        self.assertEqual(json.loads(out[0])["result"]["status"], "cancelled")
+
+    def test_the_store_is_bounded_and_tasks_expire(self):
+        p, _ = self.legacy(max_tasks=2, task_ttl_ms=1000)
+        ids = []
+        for i in range(2):
+            p.send({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+                "name": "maybe", "arguments": {"x": i}, "task": {}}})
+            ids.append(p.recv()["result"]["task"]["taskId"])
+            self.lines(p)
+        r = p.request({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+            "name": "maybe", "arguments": {"x": 5}, "task": {}}})["result"]
+        self.assertTrue(r["isError"])
+        self.assertIn("busy", r["content"][0]["text"])
+        p.advance(1.5)                              # past the TTL: dropped, results and all
+        self.assertEqual(err_code(p.request(req_msg(6, "tasks/get", {"taskId": ids[0]}))),
+                         -32602)
+        p.send({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+            "name": "maybe", "arguments": {"x": 7}, "task": {}}})
+        self.assertIn("task", p.recv()["result"])
+
+    def test_status_notifications_on_a_listen_stream(self):
+        p = self.spawn(server=task_server())
+        p.rev = MODERN
+        meta = tasks_meta(elicitation={})
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "asks", "_meta": meta}})
+        tid = p.recv()["result"]["taskId"]
+        self.lines(p)
+        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "subscriptions/listen", "params": {
+            "notifications": {"taskIds": [tid, "unknown"]}, "_meta": modern_meta()}})
+        self.assertEqual(err_code(r), -32021)       # taskIds need the extension
+        p.send({"jsonrpc": "2.0", "id": 3, "method": "subscriptions/listen", "params": {
+            "notifications": {"taskIds": [tid, "unknown"]}, "_meta": meta}})
+        ack = p.recv()
+        self.assertEqual(ack["params"]["notifications"], {"taskIds": [tid]})
+        p.request({"jsonrpc": "2.0", "id": 4, "method": "tasks/get", "params": {
+            "taskId": tid, "_meta": meta}})
+        key = "elicit-1"
+        p.send({"jsonrpc": "2.0", "id": 5, "method": "tasks/update", "params": {
+            "taskId": tid, "inputResponses": {key: {"action": "decline"}}, "_meta": meta}})
+        heard = [json.loads(line) for line in p.lines]
+        notes = [m for m in heard if m.get("method") == "notifications/tasks"]
+        self.assertEqual([n["params"]["status"] for n in notes], ["working", "completed"])
+        self.assertEqual(notes[-1]["params"]["result"]["content"][0]["text"], "no")
+        self.assertEqual(notes[-1]["params"]["_meta"],
+                         {"io.modelcontextprotocol/subscriptionId": 3})
 
 
 ###############################################################################
