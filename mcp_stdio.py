@@ -5907,7 +5907,7 @@ def _named(call, table, noun):
 def _call_tool(conn, call):
     s = conn.server
     name, tool, args = _named(call, s.catalog.tools, "tool")
-    if tool.task == "required" and not _has(call.revision, "tasks"):
+    if tool.task == "required" and "tasks" not in _FEATURES[call.revision]:
         raise ProtocolError(INVALID_PARAMS, "Unknown tool: %s" % _short(name, 80))
     if tool.nullable:
         args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
@@ -5918,7 +5918,7 @@ def _call_tool(conn, call):
         return _error_result("Invalid arguments for tool %r:\n%s" % (
             name, "\n".join("- " + p for p in problems)))
     call.target, call.arguments = tool, args
-    if tool.task != "forbidden" or _has(call.revision, "tasks_core"):
+    if tool.task != "forbidden" or "task" in call.params:     # may become a task
         call.task_ttl = conn.tasks.wants(call, tool)
         if call.task_ttl is not None and conn.tasks.full():
             return _error_result("The server is busy: it holds %d tasks already; try again "
@@ -8748,6 +8748,9 @@ class Client:
             if given is not None:
                 self.capabilities.setdefault(name, {})
         self.client_info = client_info or {"name": "mcp_stdio-client", "version": __version__}
+        # A modern server may answer a call with a task: this client polls it for you.
+        self._modern_capabilities = dict(self.capabilities, extensions=dict(
+            self.capabilities.get("extensions") or {}, **{TASKS_KEY: {}}))
         self.era = self.revision = self.server_info = self.instructions = None
         self.server_capabilities = {}
         self._splitter = LineSplitter(max_line)
@@ -8966,7 +8969,7 @@ class Client:
         meta = dict(params.get("_meta") or {})
         if modern if modern is not None else self.era == MODERN:
             meta[PV_KEY] = MODERN_VERSION
-            meta[CAPS_KEY] = self.capabilities
+            meta[CAPS_KEY] = self._modern_capabilities
             meta[INFO_KEY] = self.client_info
         if on_progress is not None:
             meta["progressToken"] = rid
@@ -9164,9 +9167,64 @@ class Client:
         """The direct children of a folder of a skill (resources/directory/read)."""
         return self.request("resources/directory/read", {"uri": uri})["resources"]
 
-    def call_tool(self, name, arguments=None, *, timeout=None, on_progress=None):
-        return self.request("tools/call", {"name": name, "arguments": arguments or {}},
-                            timeout, on_progress=on_progress)
+    def call_tool(self, name, arguments=None, *, timeout=None, on_progress=None, task=None,
+                  on_status=None):
+        """Call a tool; when the server answers with a task, poll it and return its result.
+
+        task=True (or {"ttl": ms}) asks a 2025-11-25 server for a task; a modern
+        server decides by itself. on_status(status, message) hears the task's
+        changes; questions it asks are answered as any others; an interrupt
+        (KeyboardInterrupt) cancels it.
+        """
+        params = {"name": name, "arguments": arguments or {}}
+        if task and self.era == LEGACY:
+            params["task"] = dict(task) if isinstance(task, dict) else {}
+        result = self.request("tools/call", params, timeout, on_progress=on_progress)
+        if result.get("resultType") == "task" or isinstance(result.get("task"), dict):
+            return self._await_task(result, timeout, on_status)
+        return result
+
+    def _await_task(self, created, timeout, on_status):
+        import time
+        modern = created.get("resultType") == "task"
+        tid = (created if modern else created["task"])["taskId"]
+        seen = None
+        try:
+            while True:
+                t = self.request("tasks/get", {"taskId": tid}, timeout)
+                status = t.get("status")
+                if on_status is not None and (status, t.get("statusMessage")) != seen:
+                    seen = (status, t.get("statusMessage"))
+                    on_status(*seen)
+                if modern and status == "input_required":
+                    answers = {}
+                    for key, ask in (t.get("inputRequests") or {}).items():
+                        ask = ask if isinstance(ask, dict) else {}
+                        answer = self._answer_for(ask.get("method"), ask.get("params") or {})
+                        if answer is None:
+                            raise ClientError("the task asks %s (%s), which this client cannot "
+                                              "answer" % (_short(key, 40), ask.get("method")))
+                        answers[key] = answer
+                    self.request("tasks/update", {"taskId": tid, "inputResponses": answers},
+                                 timeout)
+                    continue
+                if status in ("completed", "failed", "cancelled"):
+                    break
+                interval = t.get("pollIntervalMs", t.get("pollInterval")) or 500
+                time.sleep(min(2.0, max(0.05, interval / 1000.0)))
+        except KeyboardInterrupt:
+            try:
+                self.request("tasks/cancel", {"taskId": tid}, 5.0)
+            finally:
+                raise
+        if not modern:
+            return self.request("tasks/result", {"taskId": tid}, timeout)
+        if status == "completed":
+            return t.get("result") or {}
+        if status == "failed":
+            e = t.get("error") or {}
+            raise ServerError(e.get("code"), str(e.get("message")), e.get("data"))
+        raise ClientError("the task %s was cancelled" % tid)
 
     def read_resource(self, uri, timeout=None):
         return self.request("resources/read", {"uri": uri}, timeout)
@@ -9216,8 +9274,10 @@ class InProcessClient(Client):
 
     def start(self):
         self._lifespan = self.server.enter_lifespan()
+        # Reentrant: a task's work runs on a thread of its own, and this client answers
+        # the server's questions from within the server's own emit.
         self._conn = self.server.connection(self._deliver, report=self._diagnose,
-                                            lifespan=self._lifespan)
+                                            lifespan=self._lifespan, lock=threading.RLock())
 
     def _diagnose(self, line, detail=None):
         self.diagnostics.append(line + ("\n" + detail if detail else ""))
@@ -9235,6 +9295,8 @@ class InProcessClient(Client):
         for item in self._conn.feed(line):
             if type(item) is bytes:
                 self._deliver(item)
+            elif item.task_ttl is not None:        # a task: its work goes on in the background
+                threading.Thread(target=self._conn.run, args=(item,), daemon=True).start()
             else:
                 self._conn.run(item)
 
@@ -9485,8 +9547,17 @@ def _inspect_command(client, words, opts):
 
 def _call_command(client, words, opts):
     arguments = _call_arguments(client, words[0], words[1:])
-    result = client.call_tool(words[0], arguments, on_progress=_show_progress)
+    task = None
+    if "tasks" in client.server_capabilities:       # 2025-11-25: ask for a task when needed
+        tool = [t for t in client.list_tools() if t.get("name") == words[0]]
+        task = bool(tool) and (tool[0].get("execution") or {}).get("taskSupport") == "required"
+    result = client.call_tool(words[0], arguments, on_progress=_show_progress, task=task,
+                              on_status=_show_status)
     return _print_result(client, result, opts["json"])
+
+
+def _show_status(status, message):
+    sys.stderr.write("task %s%s\n" % (status, ": %s" % message if message else ""))
 
 
 def _read_command(client, words, opts):

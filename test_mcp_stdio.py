@@ -4437,6 +4437,40 @@ class Tasks(InProcTest):
             "name": "maybe", "arguments": {"x": 7}, "task": {}}})
         self.assertIn("task", p.recv()["result"])
 
+    def test_the_client_runs_tasks_in_both_eras(self):
+        """call_tool polls a task to its end, answering its questions, in either design."""
+        accept = lambda params: {"action": "accept", "content": {"yes": True}}  # noqa: E731
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                statuses = []
+                with mcp_stdio.InProcessClient(task_server(), era=era, on_elicit=accept) as c:
+                    r = c.call_tool("maybe", {"x": 5}, task=True,
+                                    on_status=lambda *s: statuses.append(s))
+                    self.assertEqual(r["content"], [{"type": "text", "text": "maybe 5"}])
+                    self.assertEqual(statuses[-1][0], "completed")
+                    self.assertEqual(c.call_tool("must", task=True)["content"][0]["text"],
+                                     "must")
+                    self.assertEqual(c.call_tool("asks", task=True)["content"][0]["text"], "ok")
+                    r = c.call_tool("oops", task=True)
+                    self.assertTrue(r["isError"])
+
+    def test_the_command_line_runs_a_required_task_tool(self):
+        script = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                r = subprocess.run(SERVE + ["call", "slow_compute", "seconds=0.3", "--era", era,
+                                            "--", sys.executable, script],
+                                   capture_output=True, cwd=HERE, timeout=60,
+                                   stdin=subprocess.DEVNULL)
+                self.assertEqual((r.returncode, r.stdout), (0, b"Computed after 0.3 seconds.\n"),
+                                 r.stderr)
+                r = subprocess.run(SERVE + ["call", "failing_job", "--era", era, "--",
+                                            sys.executable, script],
+                                   capture_output=True, cwd=HERE, timeout=60,
+                                   stdin=subprocess.DEVNULL)
+                self.assertEqual((r.returncode, r.stdout), (1, b"The job failed.\n"), r.stderr)
+                self.assertIn(b"task working\n", r.stderr)
+
     def test_status_notifications_on_a_listen_stream(self):
         p = self.spawn(server=task_server())
         p.rev = MODERN
