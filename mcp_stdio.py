@@ -6099,11 +6099,12 @@ class _Task:
     """One task: its status, timestamps, work and outcome."""
 
     __slots__ = ("id", "status", "message", "created", "updated", "ttl_ms", "call", "result",
-                 "error", "requests", "answers", "waiters", "arguments")
+                 "error", "requests", "answers", "waiters", "arguments", "stamps")
 
     def __init__(self, task_id, now, ttl_ms, call):
         self.id, self.status, self.message = task_id, "working", None
         self.created = self.updated = now
+        self.stamps = [_iso(now)] * 2      # createdAt and lastUpdatedAt, as written
         self.ttl_ms, self.call, self.arguments = ttl_ms, call, call.arguments
         self.result = self.error = self.requests = None
         self.answers = {}
@@ -6130,6 +6131,7 @@ class _Tasks:
     def __init__(self, conn, wall_clock):
         self._conn, self._wall = conn, wall_clock
         self._tasks = {}          # id -> _Task, oldest first
+        self._due = None          # when the soonest task expires (None: none will)
 
     def wants(self, call, tool):
         """The TTL (ms) of the task call should become, None for a plain call; or raise."""
@@ -6168,6 +6170,9 @@ class _Tasks:
         conn = self._conn
         task = _Task(conn._random(16).hex(), self._wall(), call.task_ttl, call)
         self._tasks[task.id] = task
+        if task.ttl_ms is not None:
+            ends = task.created + task.ttl_ms / 1000.0
+            self._due = ends if self._due is None else min(self._due, ends)
         conn.inflight.pop(call.key, None)
         call.key, call.task = ("task", task.id), task
         conn.inflight[call.key] = call
@@ -6180,7 +6185,7 @@ class _Tasks:
         d = {"taskId": task.id, "status": task.status}
         if task.message is not None:
             d["statusMessage"] = task.message
-        d["createdAt"], d["lastUpdatedAt"] = _iso(task.created), _iso(task.updated)
+        d["createdAt"], d["lastUpdatedAt"] = task.stamps
         if _has(revision, "tasks_extension"):
             d["ttlMs"], d["pollIntervalMs"] = task.ttl_ms, _TASK_POLL_MS
             if detailed:
@@ -6199,6 +6204,7 @@ class _Tasks:
         if status != task.status and status not in _TASK_MOVES[task.status]:
             return False
         task.status, task.updated = status, self._wall()
+        task.stamps = [task.stamps[0], _iso(task.updated)]
         if message is not None:
             task.message = message
         self.announce(task)
@@ -6265,11 +6271,19 @@ class _Tasks:
     def expire(self):
         """Drop the tasks past their TTL, results and all (a running one is cancelled)."""
         now = self._wall()
-        for task in [t for t in self._tasks.values()
-                     if t.ttl_ms is not None and now > t.created + t.ttl_ms / 1000.0]:
-            del self._tasks[task.id]
-            if not task.terminal and not task.call.settled:
-                self._conn._mark_cancelled(task.call)
+        if self._due is None or now <= self._due:
+            return                        # nothing is due: no pass over the store
+        self._due = None
+        for task in list(self._tasks.values()):
+            if task.ttl_ms is None:
+                continue
+            ends = task.created + task.ttl_ms / 1000.0
+            if now > ends:
+                del self._tasks[task.id]
+                if not task.terminal and not task.call.settled:
+                    self._conn._mark_cancelled(task.call)
+            else:
+                self._due = ends if self._due is None else min(self._due, ends)
 
     def all(self):
         self.expire()

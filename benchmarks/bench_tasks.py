@@ -1,0 +1,94 @@
+"""What a task costs beside a plain call, and what finished tasks hold in memory.
+
+Through the sans-IO engine (one Connection, calls run at once), a plain call is a
+tools/call and its answer; a task's whole life is the tools/call answered with a
+task, one tasks/get, and the result (inlined by tasks/get in the 2026-07-28
+extension; fetched by tasks/result in the 2025-11-25 design). The ratio of the two
+is the figure (the issue's bound: at most 3). Then 1,000 finished tasks are held
+and the memory they add is measured with tracemalloc (the bound: 10 MiB).
+
+    python benchmarks/bench_tasks.py [N]
+"""
+
+import json
+import os
+import sys
+import time
+import tracemalloc
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import mcp_stdio  # noqa: E402
+
+META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {
+            "extensions": {"io.modelcontextprotocol/tasks": {}}}}
+PLAIN_META = dict(META, **{"io.modelcontextprotocol/clientCapabilities": {}})
+
+
+def server():
+    s = mcp_stdio.Server("bench", "1", max_tasks=100000)
+
+    @s.tool(task="optional")
+    def echo(text: str) -> str:
+        """Echo."""
+        return text
+    return s
+
+
+def feed(conn, out, msg):
+    for item in conn.feed(json.dumps(msg).encode() + b"\n"):
+        if type(item) is bytes:
+            out.append(item)
+        else:
+            item.run()
+
+
+def plain(conn, out, i):
+    feed(conn, out, {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+        "name": "echo", "arguments": {"text": "hello %d" % i}, "_meta": PLAIN_META}})
+    out.clear()
+
+
+def task_life(conn, out, i):
+    feed(conn, out, {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+        "name": "echo", "arguments": {"text": "hello %d" % i}, "_meta": META}})
+    tid = json.loads(out[0])["result"]["taskId"]
+    out.clear()
+    feed(conn, out, {"jsonrpc": "2.0", "id": -i, "method": "tasks/get", "params": {
+        "taskId": tid, "_meta": META}})
+    assert json.loads(out[-1])["result"]["status"] == "completed"
+    out.clear()
+
+
+def timed(fn, n):
+    out = []
+    conn = server().connection(out.append)
+    for i in range(1, 200):              # warm up
+        fn(conn, out, i)
+    start = time.perf_counter()
+    for i in range(1000, 1000 + n):
+        fn(conn, out, i)
+    return (time.perf_counter() - start) / n
+
+
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
+    p = min(timed(plain, n) for _ in range(3))
+    t = min(timed(task_life, n) for _ in range(3))
+    print("plain call %.1f us; a task's whole life %.1f us: %.2fx" % (p * 1e6, t * 1e6, t / p))
+    out = []
+    conn = server().connection(out.append)
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for i in range(1, 1001):
+        feed(conn, out, {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+            "name": "echo", "arguments": {"text": "hello %d" % i}, "_meta": META}})
+        out.clear()
+    held = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    print("1,000 finished tasks held: %.2f MiB (%d tasks in the store)"
+          % (held / 1048576.0, len(conn.tasks.all())))
+
+
+if __name__ == "__main__":
+    main()
