@@ -4848,9 +4848,12 @@ def _input_required(conn, call, requests):
     The state carries the answers given so far to what the handler asked,
     so a retry need only answer this round.
     """
+    if call.task is not None:       # a task keeps its answers itself: no state to sign
+        return {"resultType": "input_required", "inputRequests": requests}
     answers = {k: v for k, v in (call.answers or {}).items() if k in call.asked}
     return {"resultType": "input_required", "inputRequests": requests,
             "requestState": conn._signer.sign(_binding_digest(call.binding), answers)}
+
 
 # What the client sees for each outcome that is not a result: exception type ->
 # shape(conn, call, exc), returning the error line, or a result (an exception
@@ -5368,8 +5371,7 @@ def _ask_by_rounds(conn, call, questions):
     """
     missing = _questions_missing(call, questions)
     if missing:
-        raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
-                            {"requiredCapabilities": missing})
+        _ERA_RULES[call.era].refuse(call, missing)
     answers, out, ask = call.answers or {}, {}, {}
     for key, q in questions.items():
         _note_question(call, key)
@@ -5420,16 +5422,10 @@ class _Outgoing:
             _note_question(call, key)
         requests = [(key, q.method, q.params(call.revision, conn._random))
                     for key, q in questions.items()]
-        if call.task is not None:       # the client learns which task asks
-            for _, _, params in requests:
-                params["_meta"] = dict(params.get("_meta") or {}, **{
-                    RELATED_TASK_KEY: {"taskId": call.task.id}})
         pending = {}
         with conn._lock:
             if call.settled:
                 raise ToolError("The request is no longer in flight.")
-            if call.task is not None:
-                conn.tasks.move(call.task, "input_required")
             for key, method, params in requests:
                 self._seq += 1
                 q = _ServerRequest("mcp-%s-%d" % (method.partition("/")[0], self._seq),
@@ -5439,19 +5435,35 @@ class _Outgoing:
                                           "params": params}))
         return pending
 
+    def send(self, method, params, on_answer):
+        """Send one request of the server's (with the lock held); on_answer(request) gets it."""
+        conn = self._conn
+        self._seq += 1
+        request = _ServerRequest("mcp-%s-%d" % (method.partition("/")[0], self._seq), None)
+        request.on_answer = lambda: on_answer(request)
+        self._waiting[request.key] = request
+        conn.emit(encode_message({"jsonrpc": "2.0", "id": request.key[1], "method": method,
+                                  "params": params}))
+        return request
+
     def forget(self, pending):
         """Stop waiting for the responses of pending questions (later ones are ignored)."""
         for q in pending.values():
             self._waiting.pop(q.key, None)
 
-    def receive(self, msg):
-        """Deliver a response message; return False when no request of ours waits for it."""
+    def receive(self, msg, out=None):
+        """Deliver a response message; return False when no request of ours waits for it.
+
+        A Call that on_answer returns (a task's next round) goes to out, to be run.
+        """
         rid = msg["id"]
         request = self._waiting.pop((type(rid) is str, rid), None)
         if request is None:
             return False
         request.response = msg
-        request.on_answer()
+        more = request.on_answer()
+        if more is not None and out is not None:
+            out.append(more)
         return True
 
     def close(self):
@@ -5752,7 +5764,8 @@ class _EraRules:
 _ERA_RULES = {
     LEGACY: _EraRules(not_found=RESOURCE_NOT_FOUND_LEGACY, input_rounds=False,
                       request_log_level=False,
-                      ask=lambda ctx, call, questions: ctx._ask_by_requests(call, questions),
+                      ask=lambda ctx, call, questions: _ask_by_rounds(call.conn, call, questions)
+                      if call.task is not None else ctx._ask_by_requests(call, questions),
                       refuse=_refuse_by_tool_error, changes=_legacy_changes),
     MODERN: _EraRules(not_found=INVALID_PARAMS, input_rounds=True, request_log_level=True,
                       ask=lambda ctx, call, questions: _ask_by_rounds(call.conn, call,
@@ -6240,6 +6253,8 @@ class _Tasks:
                 task.answers = dict(call.answers or {})
                 task.requests = result["inputRequests"]
                 self.move(task, "input_required")
+                if not _has(call.revision, "tasks_extension"):
+                    self.ask_client(task)
                 return []
             if result is not None:
                 result.pop("resultType", None)
@@ -6254,6 +6269,34 @@ class _Tasks:
             return []
         waiters, task.waiters = task.waiters, []
         return waiters
+
+    def ask_client(self, task):
+        """Send a 2025-11-25 task's questions as requests of the server's; run it again when
+        every one is answered (no thread waits meanwhile)."""
+        conn, left = self._conn, set(task.requests)
+        questions = dict(task.requests)
+
+        def on_answer(key, request):
+            with conn._lock:
+                msg = request.response
+                if msg is None or "error" in msg or task.terminal:
+                    if not task.terminal:          # the client cannot answer: the task fails
+                        task.error = {"code": INTERNAL_ERROR, "message": "The client could not "
+                                      "answer %r" % key}
+                        self.move(task, "failed")
+                    return None
+                task.answers[key] = msg.get("result")
+                left.discard(key)
+                if left:
+                    return None
+                self.move(task, "working")
+                return _rerun(conn, task)
+        for key, ask in questions.items():
+            params = dict(ask.get("params") or {})
+            params["_meta"] = dict(params.get("_meta") or {}, **{
+                RELATED_TASK_KEY: {"taskId": task.id}})
+            conn.outgoing.send(ask["method"], params,
+                               lambda request, key=key: on_answer(key, request))
 
     def get(self, call):
         """The task a tasks/* request names, or raise -32602."""
@@ -6353,7 +6396,8 @@ def _rerun(conn, task):
                 old.client_capabilities, old.client_info, old.meta, old.log_level, None)
     call.start("tool", old.name, _tool_work, old.timeout, old.context)
     call.target, call.arguments, call.task_ttl = old.target, task.arguments, task.ttl_ms
-    call.binding, call.answers, call.task = old.binding, dict(task.answers), task
+    call.binding = getattr(old, "binding", None)       # set only where states are signed
+    call.answers, call.task = dict(task.answers), task
     task.call = call
     conn.inflight[call.key] = call
     return call
@@ -6762,7 +6806,7 @@ class Connection:
             # error carrying it would read as the answer to a request of the client's.
             if id_ok and msg.get("jsonrpc") == "2.0" and \
                     ("result" in msg) != ("error" in msg) and len(msg) == 3:
-                self._receive_response(msg)
+                self._receive_response(msg, out)
             else:
                 out.append(self._error(None, INVALID_REQUEST,
                                        "Invalid Request: malformed response message"))
@@ -6837,8 +6881,8 @@ class Connection:
                 self.initialized = True
         # Every other notification is ignored: notifications are never answered.
 
-    def _receive_response(self, msg):
-        if not self.outgoing.receive(msg):
+    def _receive_response(self, msg, out=None):
+        if not self.outgoing.receive(msg, out):
             self._report("ignored a response message with no matching server request", None)
 
     def close(self):
@@ -7954,9 +7998,6 @@ class Context:
         if not done.is_set():
             conn.outgoing.forget(pending)
             raise ToolError("The client did not answer within %g seconds." % limit)
-        if call.task is not None:
-            with conn._lock:
-                conn.tasks.move(call.task, "working")
         return conn.outgoing.answers(pending, questions)
 
     def start_task(self):
@@ -9201,10 +9242,16 @@ class Client:
     def _await_task(self, created, timeout, on_status):
         import time
         modern = created.get("resultType") == "task"
-        tid = (created if modern else created["task"])["taskId"]
+        first = created if modern else created["task"]
+        tid = first["taskId"]
+        ttl = first.get("ttlMs", first.get("ttl"))
+        # The task's TTL bounds the wait (its result is gone after it), or else 24 hours.
+        give_up = _monotonic() + (ttl / 1000.0 if isinstance(ttl, int) and ttl > 0 else 86400)
         seen = None
         try:
             while True:
+                if _monotonic() > give_up:
+                    raise ClientError("task %s did not finish within its TTL" % tid)
                 t = self.request("tasks/get", {"taskId": tid}, timeout)
                 status = t.get("status")
                 if on_status is not None and (status, t.get("statusMessage")) != seen:

@@ -4437,6 +4437,32 @@ class Tasks(InProcTest):
             "name": "maybe", "arguments": {"x": 7}, "task": {}}})
         self.assertIn("task", p.recv()["result"])
 
+    def test_a_2025_11_25_task_asks_without_holding_a_thread(self):
+        """Its questions go out as requests; the answers come back as a Call to run."""
+        lines = []
+        conn = connect(task_server(), lines.append, lock=threading.Lock())
+        conn.feed(json.dumps(init_msg(0, "2025-11-25", {"elicitation": {}})).encode() + b"\n")
+        call, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                      "params": {"name": "asks", "task": {}}}).encode() + b"\n")
+        call.run()                                  # returns at once: nothing waits
+        sent = [json.loads(line) for line in lines]
+        tid = [m for m in sent if m.get("id") == 1][0]["result"]["task"]["taskId"]
+        ask = [m for m in sent if m.get("method") == "elicitation/create"][0]
+        self.assertEqual(ask["params"]["_meta"], {"io.modelcontextprotocol/related-task":
+                                                  {"taskId": tid}})
+        self.assertIn("input_required", [m["params"]["status"] for m in sent
+                                         if m.get("method") == "notifications/tasks/status"])
+        for m in sent:
+            self.assertEqual(WireSchemas.problems("2025-11-25", m, "tools/call" if m.get("id")
+                                                  == 1 else None), [])
+        rerun, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": ask["id"], "result": {
+            "action": "accept", "content": {"yes": True}}}).encode() + b"\n")
+        rerun.run()
+        out = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tasks/result",
+                                    "params": {"taskId": tid}}).encode() + b"\n")
+        self.assertEqual(json.loads(out[0])["result"]["content"], [{"type": "text",
+                                                                    "text": "ok"}])
+
     def test_the_client_runs_tasks_in_both_eras(self):
         """call_tool polls a task to its end, answering its questions, in either design."""
         accept = lambda params: {"action": "accept", "content": {"yes": True}}  # noqa: E731
