@@ -6128,11 +6128,17 @@ class _Task:
         return not _TASK_MOVES[self.status]
 
 
+_ISO_SECOND = [None, ""]      # the last whole second written, and its text
+
+
 def _iso(t):
     """Unix time t as an ISO 8601 timestamp in UTC, to the millisecond."""
-    import datetime
-    moment = datetime.datetime.fromtimestamp(t, datetime.timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S") + ".%03dZ" % (moment.microsecond // 1000)
+    second = int(t)
+    if _ISO_SECOND[0] != second:     # one formatting per second: tasks change often
+        import datetime
+        moment = datetime.datetime.fromtimestamp(second, datetime.timezone.utc)
+        _ISO_SECOND[:] = [second, moment.strftime("%Y-%m-%dT%H:%M:%S")]
+    return _ISO_SECOND[1] + ".%03dZ" % (int(t * 1000) % 1000)
 
 
 class _Tasks:
@@ -6886,9 +6892,13 @@ class Connection:
             self._report("ignored a response message with no matching server request", None)
 
     def close(self):
-        """End the connection: release waiting questions; return the lines that close
-        open subscription streams."""
+        """End the connection: release waiting questions, cancel its tasks; return the lines
+        that close open subscription streams."""
         self.outgoing.close()
+        with self._lock:
+            running = [t.call for t in self.tasks.all() if not t.terminal]
+        for call in running:                # a task ends with its connection
+            self.cancel(call)
         self.server._closed(self)
         out = []
         for rid, _, revision in list(self.listens.values()):

@@ -4418,6 +4418,28 @@ class Tasks(InProcTest):
                                     "params": {"taskId": tid, "_meta": meta}}).encode() + b"\n")
         self.assertEqual(json.loads(out[0])["result"]["status"], "cancelled")
 
+    def test_tasks_end_with_the_connection(self):
+        server = mcp_stdio.Server("s", "1")
+        started, seen = threading.Event(), []
+
+        @server.tool(task="optional")
+        def waits(ctx: mcp_stdio.Context) -> str:
+            """Waits for cancellation."""
+            started.set()
+            seen.append(ctx.sleep(10))
+            return "late"
+        conn = connect(server, [].append, lock=threading.Lock())
+        call, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                      "params": {"name": "waits", "_meta": tasks_meta()}})
+                          .encode() + b"\n")
+        worker = threading.Thread(target=call.run)
+        worker.start()
+        self.assertTrue(started.wait(TIMEOUT))
+        conn.close()
+        worker.join(TIMEOUT)
+        self.assertEqual(seen, [True])              # woken by the cancellation
+        self.assertEqual([t.status for t in conn.tasks.all()], ["cancelled"])
+
     def test_the_store_is_bounded_and_tasks_expire(self):
         p, _ = self.legacy(max_tasks=2, task_ttl_ms=1000)
         ids = []

@@ -46,6 +46,7 @@ def feed(conn, out, msg):
 def plain(conn, out, i):
     feed(conn, out, {"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
         "name": "echo", "arguments": {"text": "hello %d" % i}, "_meta": PLAIN_META}})
+    assert json.loads(out[0])["result"]["content"]      # a client reads its answer
     out.clear()
 
 
@@ -71,11 +72,57 @@ def timed(fn, n):
     return (time.perf_counter() - start) / n
 
 
+SERVER = """
+import sys
+sys.path.insert(0, %r)
+import bench_tasks
+raise SystemExit(bench_tasks.server().run([]))
+""" % os.path.dirname(os.path.abspath(__file__))
+
+
+def lock_step(n):
+    """Medians (seconds) of a plain call and of a task's whole life, through a real process:
+    each request waits for its answer, as most clients do."""
+    import statistics
+    import subprocess
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    p = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, env=env)
+
+    def ask(msg):
+        p.stdin.write(json.dumps(msg).encode() + b"\n")
+        p.stdin.flush()
+        return json.loads(p.stdout.readline())
+    plain_times, task_times = [], []
+    for i in range(1, n + 1):
+        start = time.perf_counter()
+        ask({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+            "name": "echo", "arguments": {"text": "hello"}, "_meta": PLAIN_META}})
+        plain_times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        tid = ask({"jsonrpc": "2.0", "id": -i, "method": "tools/call", "params": {
+            "name": "echo", "arguments": {"text": "hello"}, "_meta": META}})["result"]["taskId"]
+        while True:
+            r = ask({"jsonrpc": "2.0", "id": "g%d" % i, "method": "tasks/get", "params": {
+                "taskId": tid, "_meta": META}})["result"]
+            if r["status"] == "completed":
+                break
+        task_times.append(time.perf_counter() - start)
+    p.stdin.close()
+    p.wait()
+    return statistics.median(plain_times), statistics.median(task_times)
+
+
 def main():
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
     p = min(timed(plain, n) for _ in range(3))
     t = min(timed(task_life, n) for _ in range(3))
-    print("plain call %.1f us; a task's whole life %.1f us: %.2fx" % (p * 1e6, t * 1e6, t / p))
+    print("in process: plain call %.1f us; a task's whole life %.1f us: %.2fx"
+          % (p * 1e6, t * 1e6, t / p))
+    p, t = lock_step(min(n, 2000))
+    print("lock-step through a process (medians): plain call %.1f us; a task's whole life "
+          "%.1f us: %.2fx" % (p * 1e6, t * 1e6, t / p))
     out = []
     conn = server().connection(out.append)
     tracemalloc.start()
