@@ -7023,6 +7023,8 @@ class Connection:
         """Send a log message for call when the client asked for this level; return True if sent."""
         if level not in _LEVEL_RANK:
             raise ValueError("unknown log level %r; use one of %s" % (level, ", ".join(_LEVELS)))
+        if call.task is not None and _has(call.revision, "tasks_extension"):
+            return False                  # the extension has no log notifications on tasks
         threshold = call.log_level if _ERA_RULES[call.era].request_log_level else self.log_level
         if threshold is None or _LEVEL_RANK[level] < _LEVEL_RANK[threshold]:
             return False
