@@ -4087,6 +4087,8 @@ def _yaml_scalar(text, fail):
         return None
     if text in _YAML_BOOL:
         return _YAML_BOOL[text]
+    if text[:1].isalpha():
+        return text                   # no number starts with a letter: the usual value
     if _pattern(_YAML_INT_RE).match(text):
         return int(text)
     if text[:2] in ("0o", "0x") and len(text) > 2:
