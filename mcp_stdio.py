@@ -2432,11 +2432,13 @@ class Skill:
 
     def digest(self, rel):
         """(digest, size) of a file, computed again only when it changed on disk."""
-        st = os.stat(self._path(rel))
         known = self._digests.get(rel)
-        if known is None or known[:2] != (st.st_size, st.st_mtime_ns):
-            self.read(rel)                      # digests what it reads
-            known = self._digests[rel]
+        if known is not None:
+            st = os.stat(self._path(rel))
+            if known[:2] == (st.st_size, st.st_mtime_ns):
+                return known[2], known[0]
+        self.read(rel)                          # digests what it reads
+        known = self._digests[rel]
         return known[2], known[0]
 
     def read(self, rel):
@@ -2452,9 +2454,14 @@ class Skill:
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         except OSError:
             raise ResourceNotFound(self.file_uri(rel))
-        with open(fd, "rb") as f:
-            data = f.read()
-            st = os.fstat(f.fileno())
+        try:                                    # plain reads: no buffered file object
+            st = os.fstat(fd)
+            chunks = [os.read(fd, st.st_size + 1)]
+            while chunks[-1]:                   # a file that grew since its fstat
+                chunks.append(os.read(fd, 1 << 16))
+        finally:
+            os.close(fd)
+        data = b"".join(chunks)
         if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):
             raise ResourceNotFound(self.file_uri(rel))
         self._digested(rel, data, st)          # what is served is what is digested
@@ -4584,7 +4591,9 @@ class SkillFolder:
 
     def _skill(self, folder, skill_path, source, files):
         with open(source, "rb") as f:
-            front = read_front_matter(f.read().decode("utf-8"), source)
+            data = f.read()
+            st = os.fstat(f.fileno())
+        front = read_front_matter(data.decode("utf-8"), source)
         name, description = front.get("name"), front.get("description")
         if not isinstance(name, str) or not _pattern(_SKILL_NAME_RE).match(name):
             raise FrontMatterError("%s: name must be 1-64 lowercase letters, digits and "
@@ -4603,7 +4612,9 @@ class SkillFolder:
             raise FrontMatterError("%s: the skill's files hold %d bytes; a skill holds at most "
                                    "%d" % (source, total, _MAX_SKILL_BYTES))
         uri = "skill://%s/SKILL.md" % _quote_path(skill_path)
-        return Skill(uri, folder, skill_path, front, files)
+        skill = Skill(uri, folder, skill_path, front, files)
+        skill._digested("SKILL.md", data, st)   # read once: its digest is known already
+        return skill
 
     def changed(self):
         """True when the folder may have changed since the last scan (cheap: names and times)."""
