@@ -2450,18 +2450,23 @@ class Skill:
             if os.path.islink(path):
                 raise ResourceNotFound(self.file_uri(rel))
         path = os.path.join(path, parts[-1])
-        try:                                    # and so is the file itself become a link
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        try:                                    # and so is the file itself become a link;
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) |
+                         getattr(os, "O_NONBLOCK", 0))  # a FIFO put there must not hang us
         except OSError:
             raise ResourceNotFound(self.file_uri(rel))
         try:                                    # plain reads: no buffered file object
             st = os.fstat(fd)
-            chunks = [os.read(fd, st.st_size + 1)]
-            while chunks[-1]:                   # a file that grew since its fstat
-                chunks.append(os.read(fd, 1 << 16))
+            if st.st_mode & 0o170000 != 0o100000:   # only a regular file is a skill's file
+                raise ResourceNotFound(self.file_uri(rel))
+            data = os.read(fd, st.st_size + 1)    # a short read of a regular file is its end
+            while st.st_size < len(data) <= _MAX_SKILL_BYTES:    # it grew since its fstat
+                more = os.read(fd, 1 << 16)
+                if not more:
+                    break
+                data += more
         finally:
             os.close(fd)
-        data = b"".join(chunks)
         if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):
             raise ResourceNotFound(self.file_uri(rel))
         self._digested(rel, data, st)          # what is served is what is digested

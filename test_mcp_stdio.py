@@ -4049,6 +4049,12 @@ class Skills(unittest.TestCase):
         os.symlink(outside, forms)
         with self.assertRaises(mcp_stdio.ServerError):
             c.read_resource("skill://pdf-processing/references/FORMS.md")
+        if hasattr(os, "mkfifo"):            # and one swapped for a FIFO: refused, no hang
+            os.remove(forms)
+            os.mkfifo(forms)
+            with self.assertRaises(mcp_stdio.ServerError) as cm:
+                c.read_resource("skill://pdf-processing/references/FORMS.md")
+            self.assertEqual(cm.exception.code, -32602)
 
     def test_bad_skills_are_reported_and_the_others_served(self):
         write_skill(self.root, "Bad_Name", "name: Bad_Name\ndescription: x")
