@@ -4552,6 +4552,9 @@ _MAX_SKILL_BYTES = 16 << 20
 # A skill's name: 1-64 lowercase letters, digits and hyphens, no hyphen at either
 # end or twice in a row (the Agent Skills naming rule).
 _SKILL_NAME_RE = r"(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\Z"
+# The Agent Skills format's bound on a description: a longer one is still served
+# (real collections hold some) but reported, as clients may refuse it.
+_MAX_SKILL_DESCRIPTION = 1024
 SKILLS_KEY = "io.modelcontextprotocol/skills"
 
 
@@ -4590,6 +4593,11 @@ class SkillFolder:
                 continue
             seen.append((source, os.stat(source).st_mtime_ns, tuple(files)))
             skills[skill.uri] = skill
+            if len(skill.frontmatter["description"]) > _MAX_SKILL_DESCRIPTION:
+                problems.append("skills: %s: the description has %d characters, over the Agent "
+                                "Skills limit of %d (served; a client may refuse the skill)"
+                                % (source, len(skill.frontmatter["description"]),
+                                   _MAX_SKILL_DESCRIPTION))
         self.problems = problems
         self._scanned = (_monotonic(), seen)
         return skills
@@ -6931,8 +6939,9 @@ class Connection:
         """Run call's handler with ctx (a new Context when None) and send its answer."""
         if call.settled:
             return
-        if call.task_ttl is not None and call.task is None and call.target.task_start == "call":
-            self.start_task(call)
+        if call.task_ttl is not None and call.task is None and (
+                call.target.task_start == "call" or not _has(call.revision, "tasks_extension")):
+            self.start_task(call)     # 2025-11-25 answers a task-augmented call with a task
         large = False
         try:
             if ctx is None and call.context:
@@ -8035,8 +8044,10 @@ class Context:
         """Go on as a task: the call is answered with one, and the client polls it.
 
         For a tool registered with task_start="handler": what the handler asked
-        before this was an ordinary round of questions. Returns False when the
-        client cannot take a task here (the call goes on as a plain one).
+        before this was an ordinary round of questions (in 2025-11-25, whose
+        task-augmented call is answered with its task at once, they were the
+        task's). Returns False when the client cannot take a task here (the call
+        goes on as a plain one).
         """
         call = self._call
         if call.task is not None:

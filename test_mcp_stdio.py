@@ -4064,22 +4064,25 @@ class Skills(unittest.TestCase):
         write_skill(self.root, "double--hyphen", "name: double--hyphen\ndescription: x")
         many = {"f%03d.txt" % i: b"x" for i in range(mcp_stdio._MAX_SKILL_FILES)}
         write_skill(self.root, "too-many", "name: too-many\ndescription: x", many)
+        write_skill(self.root, "wordy", "name: wordy\ndescription: " + "w" * 1025)
         server = mcp_stdio.Server("s", "1")
         folder = server.serve_skills(self.root)
         problems = "\n".join(folder.problems)
-        for expected in ("Bad_Name/SKILL.md: name must be 1-64 lowercase letters",
+        for expected in ("wordy/SKILL.md: the description has 1025 characters, over the Agent "
+                         "Skills limit of 1024 (served; a client may refuse the skill)",
+                         "Bad_Name/SKILL.md: name must be 1-64 lowercase letters",
                          "other/SKILL.md: name 'mismatch' must equal the skill's folder name",
                          "empty/SKILL.md: description must be a non-empty string",
                          "anchored/SKILL.md:3: anchors are outside the supported YAML subset",
                          "double--hyphen/SKILL.md: name must be",
                          "too-many/SKILL.md: the skill has 513 files; a skill has at most 512"):
             self.assertIn(expected, problems)
-        self.assertEqual(len(folder.problems), 6)
+        self.assertEqual(len(folder.problems), 7)
         reports = []
         server.freeze(reports.append)
-        self.assertEqual(len([r for r in reports if "skills:" in r]), 6)
+        self.assertEqual(len([r for r in reports if "skills:" in r]), 7)
         c = self.client(server)
-        self.assertEqual(len(c.list_skills()), 3)
+        self.assertEqual(len(c.list_skills()), 4)         # the wordy one is served
 
     def test_pages_stay_within_the_response_limit(self):
         for i in range(12):
@@ -4209,6 +4212,14 @@ def task_server(**options):
         """Asks the user first."""
         return "ok" if ctx.elicit("Sure?", {"type": "object", "properties": {
             "yes": {"type": "boolean"}}}).accepted else "no"
+
+    @server.tool(task="required", task_start="handler")
+    def asks_then_task(ctx: mcp_stdio.Context) -> str:
+        """Asks the user, then goes on as a task."""
+        answer = ctx.elicit("Sure?", {"type": "object", "properties": {
+            "yes": {"type": "boolean"}}})
+        ctx.start_task()
+        return "ok" if answer.accepted else "no"
     return server
 
 
@@ -4480,6 +4491,31 @@ class Tasks(InProcTest):
                                                   {"taskId": tid}})
         self.assertIn("input_required", [m["params"]["status"] for m in sent
                                          if m.get("method") == "notifications/tasks/status"])
+        for m in sent:
+            self.assertEqual(WireSchemas.problems("2025-11-25", m, "tools/call" if m.get("id")
+                                                  == 1 else None), [])
+        rerun, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": ask["id"], "result": {
+            "action": "accept", "content": {"yes": True}}}).encode() + b"\n")
+        rerun.run()
+        out = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tasks/result",
+                                    "params": {"taskId": tid}}).encode() + b"\n")
+        self.assertEqual(json.loads(out[0])["result"]["content"], [{"type": "text",
+                                                                    "text": "ok"}])
+
+    def test_a_2025_11_25_call_is_answered_with_its_task_at_once(self):
+        """task_start="handler" cannot answer first there: the questions are the task's."""
+        lines = []
+        conn = connect(task_server(), lines.append, lock=threading.Lock())
+        conn.feed(json.dumps(init_msg(0, "2025-11-25", {"elicitation": {}})).encode() + b"\n")
+        call, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params":
+                                      {"name": "asks_then_task", "task": {}}}).encode() + b"\n")
+        call.run()
+        sent = [json.loads(line) for line in lines]
+        self.assertEqual(sent[0].get("id"), 1)      # the task first, before any question
+        tid = sent[0]["result"]["task"]["taskId"]
+        ask = [m for m in sent if m.get("method") == "elicitation/create"][0]
+        self.assertEqual(ask["params"]["_meta"], {"io.modelcontextprotocol/related-task":
+                                                  {"taskId": tid}})
         for m in sent:
             self.assertEqual(WireSchemas.problems("2025-11-25", m, "tools/call" if m.get("id")
                                                   == 1 else None), [])
