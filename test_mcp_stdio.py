@@ -7208,13 +7208,89 @@ class Conformance(unittest.TestCase):
                                      out[-3000:])
                     self.assertEqual(summary.group(1), summary.group(2), out[-3000:])
 
+# A script for the official TypeScript SDK's client (1.32, its experimental task API):
+# it runs task tools of examples/conformance/tasks_server.py at 2025-11-25 and prints
+# one line per outcome. Node finds the SDK by the absolute paths filled in.
+TS_TASKS_SCRIPT = """
+import { Client } from "%(sdk)s/dist/esm/client/index.js";
+import { StdioClientTransport } from "%(sdk)s/dist/esm/client/stdio.js";
+import { ElicitRequestSchema, CallToolResultSchema } from "%(sdk)s/dist/esm/types.js";
+import { CreateTaskResultSchema } from "%(sdk)s/dist/esm/experimental/tasks/types.js";
+const transport = new StdioClientTransport({command: %(python)s, args: [%(server)s]});
+const client = new Client({name: "ts-sdk", version: "1"}, {capabilities: {
+  elicitation: {form: {}}, tasks: {requests: {elicitation: {create: {}}}}}});
+client.setRequestHandler(ElicitRequestSchema, async (req) => {
+  const task = (req.params._meta || {})["io.modelcontextprotocol/related-task"];
+  console.log("asked " + JSON.stringify(req.params.message) + (task ? " for a task" : ""));
+  return {action: "accept", content: {confirm: true, name: "Ada"}};
+});
+await client.connect(transport);
+console.log("tasks " + JSON.stringify(client.getServerCapabilities().tasks));
+await client.listTools();     // the SDK learns from the listing which tools run as tasks
+async function run(name, args) {
+  const seen = [];
+  for await (const m of client.experimental.tasks.callToolStream(
+      {name, arguments: args, task: {ttl: 60000}}, CallToolResultSchema)) {
+    if (m.type === "taskCreated") seen.push("created");
+    else if (m.type === "result") seen.push("result " + m.result.content[0].text);
+    else if (m.type === "error") seen.push("error");
+  }
+  console.log(name + ": " + seen.join(", "));
+}
+await run("slow_compute", {seconds: 0.3});
+await run("confirm_delete", {filename: "a.txt"});
+await run("test_tool_with_task", {});
+await run("failing_job", {});
+const made = await client.request({method: "tools/call", params: {name: "slow_compute",
+  arguments: {seconds: 30}, task: {ttl: 60000}}}, CreateTaskResultSchema);
+console.log("cancel: " + (await client.experimental.tasks.cancelTask(made.task.taskId)).status);
+await new Promise((done) => setTimeout(done, 300));
+console.log("then: " + (await client.experimental.tasks.getTask(made.task.taskId)).status);
+const listed = await client.experimental.tasks.listTasks();
+console.log("listed: " + listed.tasks.map((t) => t.status).join(","));
+await client.close();
+"""
+
+
+@unittest.skipUnless(os.environ.get("MCP_STDIO_TS_SDK") and os.environ.get("MCP_STDIO_NODE_BIN"),
+                     "the TypeScript SDK is installed by .ci/run (MCP_STDIO_TS_SDK)")
+class TypeScriptSDK(unittest.TestCase):
+    """The official TypeScript SDK's client runs our task tools in the 2025-11-25 design."""
+
+    def test_tasks_run_to_their_end(self):
+        sdk = os.environ["MCP_STDIO_TS_SDK"]
+        server = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "tasks.mjs")
+            with open(script, "w") as f:
+                f.write(TS_TASKS_SCRIPT % {"sdk": sdk.replace(os.sep, "/"),
+                                           "python": json.dumps(sys.executable),
+                                           "server": json.dumps(server)})
+            node = os.path.join(os.environ["MCP_STDIO_NODE_BIN"], "node")
+            r = subprocess.run([node, script], capture_output=True, timeout=120,
+                               stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-3000:])
+        self.assertEqual(r.stdout.decode().splitlines(), [
+            'tasks {"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}',
+            "slow_compute: created, result Computed after 0.3 seconds.",
+            'asked "Delete a.txt?" for a task',
+            "confirm_delete: created, result Deleted a.txt.",
+            'asked "What is your name?" for a task',
+            "test_tool_with_task: created, result Hello, Ada, from a task.",
+            "failing_job: created, error",          # an isError result fails the task here
+            "cancel: cancelled",
+            "then: cancelled",
+            "listed: completed,completed,completed,failed,cancelled"])
+
+
 # These classes drive real processes and spend most of their time waiting for
 # them; they run three at a time, each test's outcome reported in order. Every
 # other test runs alone, as usual.
 PARALLEL_CLASSES = ("Framing", "ScriptTools", "CommandLine", "Concurrency", "Adversarial",
                     "Lifespan", "UserCommandLine", "FuzzProcesses", "InProcessBytes",
                     "Examples", "ClientTests", "ClientCommandLine", "ElicitationLegacy",
-                    "OfficialSDK", "AskingOverPipes", "CommandLineQuestions", "Conformance")
+                    "OfficialSDK", "AskingOverPipes", "CommandLineQuestions", "Conformance",
+                    "TypeScriptSDK")
 
 
 class _Outcome(unittest.TestResult):
