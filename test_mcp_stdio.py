@@ -7283,6 +7283,68 @@ class TypeScriptSDK(unittest.TestCase):
             "listed: completed,completed,completed,failed,cancelled"])
 
 
+INSPECTOR_TASK_SERVER = """
+import sys
+sys.path.insert(0, %r)
+import mcp_stdio
+server = mcp_stdio.Server("research", "1")
+@server.tool(task="required")
+def research(topic: str, ctx: mcp_stdio.Context) -> str:
+    "Research a topic, as a task."
+    for step in range(3):
+        ctx.progress(step + 1, 3, "step %%d" %% (step + 1))
+    return "Found three things about %%s." %% topic
+raise SystemExit(server.run([]))
+"""
+
+
+@unittest.skipUnless(os.environ.get("MCP_STDIO_INSPECTOR") and os.environ.get("MCP_STDIO_NODE_BIN"),
+                     "the MCP Inspector is installed by .ci/run (MCP_STDIO_INSPECTOR)")
+class OfficialInspector(unittest.TestCase):
+    """The official Inspector's command line (2.12) runs our task tools and verifies our skills."""
+
+    def inspector(self, era, *args):
+        home = tempfile.mkdtemp()                 # its catalog and state stay out of ~
+        self.addCleanup(shutil.rmtree, home, True)
+        env = dict(os.environ, HOME=home, NO_COLOR="1", PATH=os.environ["MCP_STDIO_NODE_BIN"] +
+                   os.pathsep + os.environ.get("PATH", ""))
+        r = subprocess.run([os.environ["MCP_STDIO_INSPECTOR"], "--cli", "--protocol-era", era,
+                            "--format", "json", "-q"] + list(args), capture_output=True,
+                           timeout=120, env=env, stdin=subprocess.DEVNULL)
+        return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
+
+    def test_a_required_task_tool_runs_to_its_end(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "research.py")
+            with open(script, "w") as f:
+                f.write(INSPECTOR_TASK_SERVER % HERE)
+            for era in ("legacy", "modern"):
+                with self.subTest(era=era):
+                    code, out, err = self.inspector(era, sys.executable, script, "--method",
+                                                    "tools/call", "--tool-name", "research",
+                                                    "--tool-arg", "topic=owls")
+                    self.assertEqual(code, 0, err[-2000:])
+                    result = json.loads(out)["result"]
+                    self.assertEqual(result["content"], [
+                        {"type": "text", "text": "Found three things about owls."}])
+                    if era == "legacy":            # a 2025-11-25 task's result names its task
+                        self.assertIn("io.modelcontextprotocol/related-task", result["_meta"])
+
+    def test_skills_pass_its_verification(self):
+        server = os.path.join(HERE, "examples", "conformance", "skills_server.py")
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                code, out, err = self.inspector(era, sys.executable, server, "--method",
+                                                "skills/list", "--verify")
+                self.assertEqual(code, 0, (out + err)[-2000:])
+                reports = [json.loads(line) for line in out.splitlines() if line.strip()]
+                self.assertEqual(len(reports), 3, out[-2000:])
+                for report in reports:
+                    self.assertEqual((report["ok"], report["outcome"], report["conformance"]),
+                                     (True, "verified", []), report["uri"])
+                    self.assertTrue(all(f["status"] == "verified" for f in report["files"]))
+
+
 # These classes drive real processes and spend most of their time waiting for
 # them; they run three at a time, each test's outcome reported in order. Every
 # other test runs alone, as usual.
@@ -7290,7 +7352,7 @@ PARALLEL_CLASSES = ("Framing", "ScriptTools", "CommandLine", "Concurrency", "Adv
                     "Lifespan", "UserCommandLine", "FuzzProcesses", "InProcessBytes",
                     "Examples", "ClientTests", "ClientCommandLine", "ElicitationLegacy",
                     "OfficialSDK", "AskingOverPipes", "CommandLineQuestions", "Conformance",
-                    "TypeScriptSDK")
+                    "TypeScriptSDK", "OfficialInspector")
 
 
 class _Outcome(unittest.TestResult):
