@@ -4252,12 +4252,9 @@ class _FrontMatter:
                 self.fail("the key %s appears twice" % _short(key, 40))
             self.i += 1
             out[key] = self.value(n, rest)
-            m = self.skip()
-            if m < n:
+            text = self.next_at(n)
+            if text is None:
                 return out
-            if m > n:
-                self.fail("unexpected indentation")
-            text = self.content(self.i)[n:]
             if text == "-" or text.startswith("- "):
                 self.fail("a sequence entry where a key was expected")
 
@@ -4272,14 +4269,18 @@ class _FrontMatter:
                 self.i += 1
                 m = self.skip()
                 out.append(self.block(m, n, self.content(self.i)[m:]) if m > n else None)
-            m = self.skip()
-            if m < n:
+            text = self.next_at(n)
+            if text is None or not (text == "-" or text.startswith("- ")):
                 return out
-            if m > n:
-                self.fail("unexpected indentation")
-            text = self.content(self.i)[n:]
-            if not (text == "-" or text.startswith("- ")):
-                return out
+
+    def next_at(self, n):
+        """The next content line from column n, or None where the block at column n ended."""
+        m = self.skip()
+        if m < n:
+            return None
+        if m > n:
+            self.fail("unexpected indentation")
+        return self.content(self.i)[n:]
 
     def value(self, n, rest):
         """The value of a mapping entry at column n whose line went on with rest."""

@@ -4476,24 +4476,25 @@ class Tasks(InProcTest):
             "name": "maybe", "arguments": {"x": 7}, "task": {}}})
         self.assertIn("task", p.recv()["result"])
 
-    def test_a_2025_11_25_task_asks_without_holding_a_thread(self):
-        """Its questions go out as requests; the answers come back as a Call to run."""
+    def ask_in_a_task(self, tool):
+        """Call tool as a 2025-11-25 task that asks; return (conn, what was sent, task id, question)."""
         lines = []
         conn = connect(task_server(), lines.append, lock=threading.Lock())
         conn.feed(json.dumps(init_msg(0, "2025-11-25", {"elicitation": {}})).encode() + b"\n")
         call, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                                      "params": {"name": "asks", "task": {}}}).encode() + b"\n")
+                                      "params": {"name": tool, "task": {}}}).encode() + b"\n")
         call.run()                                  # returns at once: nothing waits
         sent = [json.loads(line) for line in lines]
         tid = [m for m in sent if m.get("id") == 1][0]["result"]["task"]["taskId"]
         ask = [m for m in sent if m.get("method") == "elicitation/create"][0]
         self.assertEqual(ask["params"]["_meta"], {"io.modelcontextprotocol/related-task":
                                                   {"taskId": tid}})
-        self.assertIn("input_required", [m["params"]["status"] for m in sent
-                                         if m.get("method") == "notifications/tasks/status"])
         for m in sent:
             self.assertEqual(WireSchemas.problems("2025-11-25", m, "tools/call" if m.get("id")
                                                   == 1 else None), [])
+        return conn, sent, tid, ask
+
+    def answer_and_get_the_result(self, conn, tid, ask):
         rerun, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": ask["id"], "result": {
             "action": "accept", "content": {"yes": True}}}).encode() + b"\n")
         rerun.run()
@@ -4502,30 +4503,18 @@ class Tasks(InProcTest):
         self.assertEqual(json.loads(out[0])["result"]["content"], [{"type": "text",
                                                                     "text": "ok"}])
 
+    def test_a_2025_11_25_task_asks_without_holding_a_thread(self):
+        """Its questions go out as requests; the answers come back as a Call to run."""
+        conn, sent, tid, ask = self.ask_in_a_task("asks")
+        self.assertIn("input_required", [m["params"]["status"] for m in sent
+                                         if m.get("method") == "notifications/tasks/status"])
+        self.answer_and_get_the_result(conn, tid, ask)
+
     def test_a_2025_11_25_call_is_answered_with_its_task_at_once(self):
         """task_start="handler" cannot answer first there: the questions are the task's."""
-        lines = []
-        conn = connect(task_server(), lines.append, lock=threading.Lock())
-        conn.feed(json.dumps(init_msg(0, "2025-11-25", {"elicitation": {}})).encode() + b"\n")
-        call, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params":
-                                      {"name": "asks_then_task", "task": {}}}).encode() + b"\n")
-        call.run()
-        sent = [json.loads(line) for line in lines]
+        conn, sent, tid, ask = self.ask_in_a_task("asks_then_task")
         self.assertEqual(sent[0].get("id"), 1)      # the task first, before any question
-        tid = sent[0]["result"]["task"]["taskId"]
-        ask = [m for m in sent if m.get("method") == "elicitation/create"][0]
-        self.assertEqual(ask["params"]["_meta"], {"io.modelcontextprotocol/related-task":
-                                                  {"taskId": tid}})
-        for m in sent:
-            self.assertEqual(WireSchemas.problems("2025-11-25", m, "tools/call" if m.get("id")
-                                                  == 1 else None), [])
-        rerun, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": ask["id"], "result": {
-            "action": "accept", "content": {"yes": True}}}).encode() + b"\n")
-        rerun.run()
-        out = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tasks/result",
-                                    "params": {"taskId": tid}}).encode() + b"\n")
-        self.assertEqual(json.loads(out[0])["result"]["content"], [{"type": "text",
-                                                                    "text": "ok"}])
+        self.answer_and_get_the_result(conn, tid, ask)
 
     def test_the_client_runs_tasks_in_both_eras(self):
         """call_tool polls a task to its end, answering its questions, in either design."""
