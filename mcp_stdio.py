@@ -8482,6 +8482,8 @@ class _Runtime:
                         timeout = stall / 2
                     else:
                         self.parked = True
+                        if self.inline_count != seen:   # a call began as we parked: the
+                            continue                    # leader may have seen us polling
                         timeout = (deadlines[0][0] - t) if deadlines else None
                         if releases and (timeout is None or releases[0][0] - t < timeout):
                             timeout = releases[0][0] - t
@@ -8513,14 +8515,19 @@ class _Runtime:
                 self._thread(target=self._work, name="mcp-worker", daemon=True).start()
             idle = self.workers == 0 and not self.backlog
             stuck = self.stuck
+            self._abandoning(call)
         for queued in refused:
             self.conn.reject(queued, "The server is busy: %d calls are stuck in handlers that "
                              "ignored their timeout; try again later." % stuck)
-        _diag("%s %s timed out and its handler ignores cancellation; its thread is abandoned "
-              "(%d such thread(s) now)" % (call.kind, _short(call.name, 80), stuck))
-        if idle:         # only now: a shutdown waiting for idle exits, and this line is queued
+        if idle:
             with self.lock:
                 self.idle.notify_all()
+
+    def _abandoning(self, call):
+        # Lock held: a shutdown that sees the new counts (and then drains stderr
+        # and exits) finds this line already queued.
+        _diag("%s %s timed out and its handler ignores cancellation; its thread is abandoned "
+              "(%d such thread(s) now)" % (call.kind, _short(call.name, 80), self.stuck))
 
 
 class _StderrPump:

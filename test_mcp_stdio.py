@@ -2934,6 +2934,80 @@ def call_msg(rid, name, args=None, meta=None):
     return {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params}
 
 
+class RuntimeRaces(unittest.TestCase):
+    """The stdio runtime's thread hand-offs, with the interleavings that CI hit forced."""
+
+    class Stop(Exception):
+        pass
+
+    def runtime(self):
+        r, w = os.pipe()
+        self.addCleanup(os.close, r)
+        self.addCleanup(os.close, w)
+        return mcp_stdio._Runtime(mcp_stdio.Server("t", "1", workers=1), r, w)
+
+    def test_an_abandoned_thread_is_logged_before_anyone_can_see_it_counted(self):
+        # A shutdown waiting for idle drains stderr and exits at once: the line
+        # must already be queued when the new counts become visible.
+        rt = self.runtime()
+        call = type("Call", (), {"kind": "tool", "name": "sleepy"})()
+        rt.active.add(call)
+        rt.workers = 1
+        held = []
+        from unittest import mock
+        with mock.patch.object(mcp_stdio, "_diag", lambda line: held.append(rt.lock.locked())):
+            rt._release(call)
+        self.assertEqual((held, rt.workers, rt.stuck), ([True], 0, 1))
+
+    def test_a_call_that_begins_as_the_watchdog_parks_is_still_watched(self):
+        # The leader marks its call and then looks whether the watchdog sleeps;
+        # the watchdog decides to sleep and then says so. A call that begins in
+        # between must still be handed on, not left on the reading thread.
+        rt = self.runtime()
+        clock = [0.0]
+        stop = threading.Event()
+
+        def now():
+            if stop.is_set():
+                raise self.Stop()
+            clock[0] += 0.001
+            return clock[0]
+        call = type("Call", (), {"settled": False, "timeout": None, "deadline": None})()
+        promoted = threading.Event()
+
+        class Watched(mcp_stdio._Runtime):
+            parks = 0
+
+            def __setattr__(self, name, value):
+                if name == "parked" and value and not self.parks:
+                    type(self).parks += 1           # the leader's steps, just before
+                    object.__setattr__(self, "inline", (call, clock[0]))
+                    object.__setattr__(self, "inline_count", self.inline_count + 1)
+                object.__setattr__(self, name, value)
+        rt.__class__ = Watched
+        rt._now = now
+        rt._thread = lambda target, args=(), **kw: threading.Thread(
+            target=promoted.set if target == rt._lead else target)
+        rt.parked = False
+
+        def watch():
+            try:
+                rt._watch()
+            except self.Stop:
+                pass
+        t = threading.Thread(target=watch, daemon=True)
+        t.start()
+        try:
+            self.assertTrue(promoted.wait(5), "the call was never handed on")
+            self.assertEqual((rt.workers, rt.active), (1, {call}))
+        finally:
+            stop.set()
+            with rt.lock:
+                rt.wake.notify_all()
+            t.join(5)
+        self.assertFalse(t.is_alive())
+
+
 class Concurrency(ScriptTest):
 
     def test_reader_answers_while_every_worker_is_busy_modern(self):
