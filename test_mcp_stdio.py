@@ -4961,6 +4961,105 @@ def fuzz_process(test, seed, era, count):
     return check_output(test, fz, p.raw, era if era in LEGACY else MODERN)
 
 
+_SKILL_URIS = ("skill://pdf-processing/SKILL.md", "skill://team/review/SKILL.md",
+               "skill://pdf-processing/assets/logo.png", "skill://pdf-processing/a%20b/c%25d.txt",
+               "skill://pdf-processing", "skill://pdf-processing/", "skill://team",
+               "skill://team/review/", "skill://pdf-processing/a%20b", "skill://team/review/link",
+               "skill://pdf-processing/../pdf-processing/SKILL.md", "skill://pdf-processing/%2e%2e/x",
+               "skill://pdf-processing//SKILL.md", "skill://%00/SKILL.md", "skill://x/SKILL.md",
+               "skill://", "file:///etc/passwd")
+
+
+def _junk(r, depth=0):
+    """A random JSON value, hostile where it can be."""
+    k = r.randrange(8 if depth < 3 else 6)
+    if k < 5:
+        return (None, True, r.randint(-2 ** 63, 2 ** 64), r.random() * 1e300,
+                "\u0000\ud7ff\U0001f600")[k]
+    if k == 5:
+        return r.choice(_SKILL_URIS + ("x" * r.randrange(300),))
+    if k == 6:
+        return [_junk(r, depth + 1) for _ in range(r.randrange(3))]
+    return {r.choice(("taskId", "cursor", "uri", "ttl", "inputResponses", "task", "_meta")):
+            _junk(r, depth + 1) for _ in range(r.randrange(4))}
+
+
+def fuzz_tasks_and_skills(test, root, seed, era, count):
+    """Hostile requests to the task and skills methods; the client answers some questions."""
+    r = random.Random(seed)
+    server = task_server(elicit_timeout=0.3)
+    server.serve_skills(root)
+    lines, methods, threads, task_ids = [], {}, [], ["nope"]
+    conn = connect(server, lines.append)
+
+    def send(msg):
+        for item in conn.feed(json.dumps(msg).encode() + b"\n"):
+            if type(item) is bytes:
+                lines.append(item)
+            else:                 # on a thread: a legacy question waits for its answer
+                t = threading.Thread(target=item.run, daemon=True)
+                t.start()
+                threads.append(t)
+                t.join(0.05)
+    if era != MODERN:
+        methods["0"] = "initialize"
+        send(init_msg(0, era, caps={"elicitation": {}}))
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    for rid in range(1, count + 1):
+        method = r.choice(("tasks/get", "tasks/update", "tasks/cancel", "tasks/result",
+                           "tasks/list", "tools/call", "tools/call", "skills/list", "skills/get",
+                           "resources/read", "resources/directory/read", "resources/list"))
+        if method == "tools/call":
+            params = {"name": r.choice(("plain", "maybe", "must", "oops", "asks",
+                                        "asks_then_task", "nope")),
+                      "arguments": r.choice(({}, {"x": 1}, {"x": "y"}, _junk(r)))}
+            if r.random() < 0.5:
+                params["task"] = r.choice(({"ttl": 1000}, {}, {"ttl": -1}, {"ttl": 1e300},
+                                           _junk(r)))
+        elif method.startswith("tasks/"):
+            params = {"taskId": r.choice(task_ids + [_junk(r)])}
+            if method == "tasks/update":
+                params["inputResponses"] = r.choice(({}, _junk(r), {"q": {
+                    "action": "accept", "content": {"yes": True}}}))
+        elif method in ("skills/get", "resources/read", "resources/directory/read"):
+            params = {"uri": r.choice(_SKILL_URIS + (_junk(r),))}
+        else:
+            params = r.choice(({}, {"cursor": _junk(r)}))
+        if r.random() < 0.1:
+            params = _junk(r)
+        if era == MODERN and isinstance(params, dict):
+            params["_meta"] = tasks_meta() if r.random() < 0.7 else modern_meta()
+        methods[json.dumps(rid)] = method
+        before = len(lines)
+        send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        for line in lines[before:]:
+            m = json.loads(line)
+            res = m.get("result")
+            task = res.get("task", res) if isinstance(res, dict) else None
+            if isinstance(task, dict) and isinstance(task.get("taskId"), str):
+                task_ids.append(task["taskId"])
+            if "method" in m and "id" in m and r.random() < 0.8:
+                send({"jsonrpc": "2.0", "id": m["id"], "result": r.choice((
+                    {"action": "accept", "content": {"yes": True}}, {"action": "decline"},
+                    _junk(r)))})
+    for t in threads:
+        t.join(TIMEOUT)
+    lines += conn.close()
+    answered = {}
+    for line in lines:
+        m = json.loads(line)
+        if "method" in m:           # a question or a notification to the client
+            test.assertEqual(WireSchemas.problems(era, m, None), [], line[:300])
+            continue
+        key = json.dumps(m["id"])
+        answered[key] = answered.get(key, 0) + 1
+        test.assertEqual(answered[key], 1, "answered twice: %s" % key)
+        test.assertNotEqual(m.get("error", {}).get("code"), -32603, line[:300])
+        test.assertEqual(WireSchemas.problems(era, m, methods[key]), [], line[:300])
+    test.assertEqual(set(methods) - set(answered), set(), "requests never answered")
+    test.assertEqual([x for x in conn.reports if "incident" in x], [])
+
+
 class Fuzz(ProcTest):
 
     def test_engine(self):
@@ -4975,6 +5074,23 @@ class Fuzz(ProcTest):
                         seed += 1
                 else:
                     fuzz_engine(self, 7 + i, era, 1500)
+
+    def test_tasks_and_skills(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        root = os.path.join(tmp.name, "skills")
+        write_skill(root, "pdf-processing", "name: pdf-processing\ndescription: PDFs.", {
+            "references/FORMS.md": b"# Forms\n", "assets/logo.png": b"\x89PNG\x00\xff",
+            "a b/c%d.txt": "\u00e9\n".encode()})
+        write_skill(root, "team/review", "name: review\ndescription: Review.",
+                    {"scripts/run.sh": b"echo\n"})
+        with contextlib.suppress(OSError):        # a link out of the folder is never served
+            os.symlink(os.path.abspath(__file__), os.path.join(root, "team", "review", "link"))
+        count = max(300, int(os.environ.get("MCP_STDIO_FUZZ", "0")) // 20)
+        for i, era in enumerate(("2025-06-18", "2025-11-25", MODERN)):
+            with self.subTest(era=era):
+                fuzz_tasks_and_skills(self, root, 40 + i, era, count)
+
 
 class FuzzProcesses(ProcTest):
     """The fuzzer through real server processes (framing, splits, the runtime)."""
