@@ -2443,13 +2443,17 @@ class Skill:
 
     def read(self, rel):
         """The bytes of a file of this skill; refuses a path that left the folder since."""
-        path = self.folder
+        path, sep = self.folder, os.sep
         parts = rel.split("/")
         for part in parts[:-1]:                 # a link put in its way since is refused
-            path = os.path.join(path, part)
-            if os.path.islink(path):
+            path += sep + part
+            try:
+                link = os.lstat(path).st_mode & 0o170000 == 0o120000
+            except OSError:
+                link = False                    # the open below reports it
+            if link:
                 raise ResourceNotFound(self.file_uri(rel))
-        path = os.path.join(path, parts[-1])
+        path += sep + parts[-1]
         try:                                    # and so is the file itself become a link;
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) |
                          getattr(os, "O_NONBLOCK", 0))  # a FIFO put there must not hang us
@@ -2480,7 +2484,7 @@ class Skill:
         return digest, len(data)
 
     def _path(self, rel):
-        return os.path.join(self.folder, *rel.split("/"))
+        return self.folder + os.sep + rel.replace("/", os.sep)
 
     def resource(self, uri):
         """The Resource serving uri when it names a file of this skill, else None."""
@@ -4161,7 +4165,7 @@ class _FrontMatter:
     @staticmethod
     def content_of(line):
         if "#" not in line:
-            return line.rstrip()           # no comment: the usual line
+            return line.rstrip(" \t")           # no comment: the usual line
         quote, prev = None, " "
         for j, c in enumerate(line):
             if quote:
@@ -4170,9 +4174,9 @@ class _FrontMatter:
             elif c in "\"'" and prev in " [{,:-":
                 quote = c
             elif c == "#" and prev in " \t":
-                return line[:j].rstrip()
+                return line[:j].rstrip(" \t")
             prev = c
-        return line.rstrip()
+        return line.rstrip(" \t")
 
     def skip(self):
         """Move to the next line with content; return its indentation, or -1 at the end."""
@@ -4203,24 +4207,24 @@ class _FrontMatter:
     def refuse(self, text):
         if text[:1] in _YAML_REFUSED:
             self.fail("%s are outside the supported YAML subset" % _YAML_REFUSED[text[0]])
-        if text.rstrip() in ("---", "...") or text.startswith("--- "):
+        if text.rstrip(" \t") in ("---", "...") or text.startswith("--- "):
             self.fail("a second document is outside the supported YAML subset")
 
     def key(self, text):
         """(key, the text after its colon) when text starts a mapping entry, else None."""
         if text[:1] in ('"', "'"):
             end = self.quoted_end(text)
-            if end is not None and text[end:end + 1] == ":" and text[end + 1:end + 2] in ("", " "):
-                return self.unquote(text[:end], self.i), text[end + 1:].strip()
+            if end is not None and text[end:end + 1] == ":" and text[end + 1:end + 2] in ("", " ", "\t"):
+                return self.unquote(text[:end], self.i), text[end + 1:].strip(" \t")
             return None
         if text[:1] in ("[", "{"):
             return None
         j = text.find(":")
         while j >= 0:
-            if text[j + 1:j + 2] in ("", " "):
-                if not text[:j].strip():
+            if text[j + 1:j + 2] in ("", " ", "\t"):
+                if not text[:j].strip(" \t"):
                     self.fail("an empty key")
-                return _yaml_key(text[:j].rstrip(), self.fail), text[j + 1:].strip()
+                return _yaml_key(text[:j].rstrip(" \t"), self.fail), text[j + 1:].strip(" \t")
             j = text.find(":", j + 1)
         return None
 
@@ -4262,7 +4266,7 @@ class _FrontMatter:
         out = []
         while True:
             item = text[1:]
-            if item.strip():
+            if item.strip(" \t"):
                 col = n + 1 + len(item) - len(item.lstrip(" "))
                 out.append(self.block(col, n, item.lstrip(" ")))
             else:
@@ -4318,13 +4322,13 @@ class _FrontMatter:
         self.i += 1
         while self.i < len(self.lines):
             raw = self.lines[self.i]
-            if not raw.strip():
+            if not raw.strip(" \t"):
                 parts.append("")
                 self.i += 1
                 continue
-            if self.indent(raw) <= parent or raw.lstrip().startswith("#"):
+            if self.indent(raw) <= parent or raw.lstrip(" \t").startswith("#"):
                 break
-            more = self.content(self.i).strip()
+            more = self.content(self.i).strip(" \t")
             if self.key(more) is not None:
                 self.fail("a 'key: value' inside a plain scalar (indentation?)")
             parts.append(more)
@@ -4361,7 +4365,7 @@ class _FrontMatter:
                 self.fail("a quoted scalar is not closed", line)
             text += "\n" + self.lines[self.i]
         end = self.quoted_end(text)
-        tail = text[end:].strip()
+        tail = text[end:].strip(" \t")
         if tail and not tail.startswith("#"):
             self.fail("unexpected text after a quoted scalar")
         self.i += 1
@@ -4400,7 +4404,7 @@ class _FrontMatter:
         """A literal (|) or folded (>) block scalar, with its chomping and indentation indicators."""
         line = self.i - 1
         style, chomp, explicit = header[0], "clip", None
-        for c in header[1:].split(" #")[0].strip():
+        for c in header[1:].split(" #")[0].strip(" \t"):
             if c in "+-" and chomp == "clip":
                 chomp = "keep" if c == "+" else "strip"
             elif c in "123456789" and explicit is None:
@@ -4411,7 +4415,7 @@ class _FrontMatter:
         lines = []
         while self.i < len(self.lines):
             raw = self.lines[self.i]
-            if not raw.strip():
+            if not raw.strip(" \t"):
                 lines.append(raw[indent:] if indent is not None and len(raw) > indent else "")
                 self.i += 1
                 continue
@@ -4424,11 +4428,11 @@ class _FrontMatter:
             lines.append(raw[indent:])
             self.i += 1
         trailing = 0
-        while lines and not lines[-1].strip():
+        while lines and not lines[-1].strip(" \t"):
             lines.pop()
             trailing += 1
         chunks, k = [], 0
-        while k < len(lines) and not lines[k].strip():
+        while k < len(lines) and not lines[k].strip(" \t"):
             chunks.append("\n")
             k += 1
         while k < len(lines):
@@ -4436,7 +4440,7 @@ class _FrontMatter:
             chunks.append(text)
             k += 1
             breaks = 0
-            while k < len(lines) and not lines[k].strip():
+            while k < len(lines) and not lines[k].strip(" \t"):
                 breaks += 1
                 k += 1
             if k < len(lines):
@@ -4471,9 +4475,9 @@ class _FrontMatter:
                 break
             if self.i >= len(self.lines):
                 self.fail("a flow collection is not closed", line)
-            text += " " + self.content(self.i).strip()
+            text += " " + self.content(self.i).strip(" \t")
         value, end = self.flow_collection(text, 0, line)
-        if text[end:].strip():
+        if text[end:].strip(" \t"):
             self.fail("unexpected text after a flow collection", line)
         return value
 
@@ -4525,7 +4529,7 @@ class _FrontMatter:
         while k < len(text) and text[k] not in ",]}" and not (
                 closer == "}" and text[k] == ":" and text[k + 1:k + 2] in (" ", ",", "}", "")):
             k += 1
-        token = text[j:k].strip()
+        token = text[j:k].strip(" \t")
         self.refuse(token)
         return _yaml_scalar(token, lambda m: self.fail(m, line)), k
 
@@ -4536,14 +4540,51 @@ def read_front_matter(text, source="SKILL.md"):
     Raises FrontMatterError naming source and the line: for what lies outside
     the supported YAML subset, and for a file without front matter.
     """
-    lines = (text[1:] if text.startswith("\ufeff") else text).split("\n")
-    if lines[0].rstrip("\r").rstrip() != "---":
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    first = text.find("\n")
+    if first < 0:
+        first = len(text)             # one line: no closing line can follow
+    if text[:first].rstrip("\r").rstrip(" \t") != "---":
         raise FrontMatterError("%s:1: a SKILL.md starts with a '---' line, then YAML front "
                                "matter" % source)
-    for n in range(1, len(lines)):
-        if lines[n].rstrip("\r").rstrip() == "---":
-            return _FrontMatter("\n".join(lines[1:n]), source, 2).document()
-    raise FrontMatterError("%s: the front matter has no closing '---' line" % source)
+    at = first                          # only the front matter is split: not the body
+    while True:
+        at = text.find("\n---", at)
+        if at < 0:
+            raise FrontMatterError("%s: the front matter has no closing '---' line" % source)
+        end = text.find("\n", at + 1)
+        if text[at + 1:None if end < 0 else end].rstrip("\r").rstrip(" \t") == "---":
+            break
+        at += 1
+    lines = text[first + 1:at].split("\n") if at > first else []
+    front = _simple_front_matter(lines) if lines else None
+    if front is None:
+        front = _FrontMatter("\n".join(lines), source, 2).document()
+    return front
+
+
+def _simple_front_matter(lines):
+    """The front matter when every line is "key: text" of plain words, else None.
+
+    Most SKILL.md files are only that; this reads them without the full reader
+    (the same values: such a value is a string, or null or a boolean word).
+    Anything else (blank lines, comments, quotes, colons, nesting, a repeated
+    key) is left to the full reader, which also reports the errors.
+    """
+    out = {}
+    for line in lines:
+        key, colon, value = line.rstrip("\r").partition(": ")
+        value = value.rstrip(" ")
+        if not (colon and key.isascii() and key[:1].isalpha() and
+                key.replace("-", "_").isidentifier() and key not in out and
+                key not in _YAML_NULL and key not in _YAML_BOOL and
+                value[:1].isascii() and value[:1].isalpha() and value.isprintable() and
+                ":" not in value and "#" not in value and "[" not in value and
+                "]" not in value and "{" not in value and "}" not in value):
+            return None
+        out[key] = None if value in _YAML_NULL else _YAML_BOOL.get(value, value)
+    return out
 
 
 # The limits of one skill, from the extension's specification: clients need not
@@ -4584,15 +4625,15 @@ class SkillFolder:
             raise CatalogError("skills: %s is not a folder" % self.path)
         skills, problems, seen = {}, [], []
         for folder, files in _skill_folders(self.path):
-            rel = os.path.relpath(folder, self.path).replace(os.sep, "/")
-            skill_path = os.path.basename(self.path) if rel == "." else rel
+            rel = folder[len(self.path):].lstrip(os.sep).replace(os.sep, "/")  # walked from it
+            skill_path = rel or os.path.basename(self.path)
             source = os.path.join(folder, "SKILL.md")
             try:
-                skill = self._skill(folder, skill_path, source, files)
+                skill, mtime = self._skill(folder, skill_path, source, files)
             except (FrontMatterError, OSError, UnicodeDecodeError) as e:
                 problems.append("skills: %s" % _short_text(e))
                 continue
-            seen.append((source, os.stat(source).st_mtime_ns, tuple(files)))
+            seen.append((source, mtime, tuple(files)))
             skills[skill.uri] = skill
             if len(skill.frontmatter["description"]) > _MAX_SKILL_DESCRIPTION:
                 problems.append("skills: %s: the description has %d characters, over the Agent "
@@ -4621,14 +4662,15 @@ class SkillFolder:
         if len(files) > _MAX_SKILL_FILES:
             raise FrontMatterError("%s: the skill has %d files; a skill has at most %d"
                                    % (source, len(files), _MAX_SKILL_FILES))
-        total = sum(os.path.getsize(os.path.join(folder, *f.split("/"))) for f in files)
+        stat, sep = os.stat, os.sep
+        total = sum(stat(folder + sep + f.replace("/", sep)).st_size for f in files)
         if total > _MAX_SKILL_BYTES:
             raise FrontMatterError("%s: the skill's files hold %d bytes; a skill holds at most "
                                    "%d" % (source, total, _MAX_SKILL_BYTES))
         uri = "skill://%s/SKILL.md" % _quote_path(skill_path)
         skill = Skill(uri, folder, skill_path, front, files)
         skill._digested("SKILL.md", data, st)   # read once: its digest is known already
-        return skill
+        return skill, st.st_mtime_ns
 
     def changed(self):
         """True when the folder may have changed since the last scan (cheap: names and times)."""

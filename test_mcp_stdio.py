@@ -3976,6 +3976,22 @@ FRONT_MATTER_CORPUS = [
      {'description': 'd', 'name': 'bom'}),
     ('---\nname: x\ndescription: d\nk:\n  - a\n  -\n  - c\n---\n# Body\n',
      {'description': 'd', 'k': ['a', None, 'c'], 'name': 'x'}),
+    # YAML's blanks are spaces and tabs only: other Unicode spaces are content.
+    ('---\nname: x\ndescription: ends in a no-break space\u00a0\n---\n',
+     {'description': 'ends in a no-break space\u00a0', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nnel: a\x85\nls: b\u2028 \n---\n',
+     {'description': 'd', 'ls': 'b\u2028', 'name': 'x', 'nel': 'a\x85'}),
+    ('---\nname: x\ndescription: d\nk: a:\tb\n---\n',
+     "refused: a ': ' inside a plain value (quote the value)"),
+    ('---\nname: x\ndescription: d\n"k":\ta\n---\n',
+     {'description': 'd', 'k': 'a', 'name': 'x'}),
+    # Only "key: words" lines, as most SKILL.md files are.
+    ("---\nname: x\ndescription: Plain words, with commas (and parens) - it's \"fine\"!\nflag: true\n"
+     "nothing: Null\r\nlicense: MIT\n---\n",
+     {'description': 'Plain words, with commas (and parens) - it\'s "fine"!', 'flag': True,
+      'license': 'MIT', 'name': 'x', 'nothing': None}),
+    ('---\nname: x\ndescription: trailing spaces   \nkey-with-dash: TRUE\n---\n',
+     {'description': 'trailing spaces', 'key-with-dash': True, 'name': 'x'}),
 ]
 
 
@@ -4026,6 +4042,31 @@ class Skills(unittest.TestCase):
                     got = mcp_stdio.read_front_matter(text)
                     # Numbers compare as numbers, as JSON readers see them (1.0 is 1).
                     self.assertEqual(json.loads(json.dumps(got)), expected)
+
+    def test_the_short_way_for_key_and_words_reads_as_the_full_reader(self):
+        # Front matter of only "key: words" lines skips the full reader: same values.
+        r = random.Random(11)
+        words = "abcXYZ019 ,.;!?'\"()/\\-_+=*&%@`|>~<^$\u00e9\u2014"
+        chars = words + "\t:#[]{}\u00a0\x85\u2028\ufeff"
+        short = 0
+        for _ in range(3000):
+            lines = []
+            for _ in range(r.randint(1, 4)):
+                key = r.choice(("name", "description", "allowed-tools", "x_y", "true", "Null",
+                                "a-b", "K2", "\u00e9", "2k", "-k", "k k"))
+                value = r.choice(("true", "False", "null", "NULL", "~", "yes", "nan", "x")) \
+                    if r.random() < 0.3 else \
+                    r.choice("abcXYZ\u00e9") + "".join(
+                        r.choice(words if r.random() < 0.97 else chars) for _ in range(20))
+                lines.append(key + r.choice((": ", ": ", ": ", ":  ", ":", ":\t")) + value +
+                             r.choice(("", "", " ", "\r", "\t")))
+            fast = mcp_stdio._simple_front_matter(lines)
+            if fast is None:
+                continue
+            short += 1
+            self.assertEqual(fast, mcp_stdio._FrontMatter("\n".join(lines), "SKILL.md", 2)
+                             .document(), lines)
+        self.assertGreater(short, 100)        # the short way was taken often enough to tell
 
     def test_serving_a_folder_in_both_eras(self):
         server = mcp_stdio.Server("s", "1")
