@@ -4593,7 +4593,7 @@ _MAX_SKILL_FILES = 512
 _MAX_SKILL_BYTES = 16 << 20
 # A skill's name: 1-64 lowercase letters, digits and hyphens, no hyphen at either
 # end or twice in a row (the Agent Skills naming rule).
-_SKILL_NAME_RE = r"(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?\Z"
+_SKILL_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 # The Agent Skills format's bound on a description: a longer one is still served
 # (real collections hold some) but reported, as clients may refuse it.
 _MAX_SKILL_DESCRIPTION = 1024
@@ -4650,7 +4650,8 @@ class SkillFolder:
             st = os.fstat(f.fileno())
         front = read_front_matter(data.decode("utf-8"), source)
         name, description = front.get("name"), front.get("description")
-        if not isinstance(name, str) or not _pattern(_SKILL_NAME_RE).match(name):
+        if not (isinstance(name, str) and 0 < len(name) <= 64 and name.strip("-") == name and
+                "--" not in name and _SKILL_NAME_CHARS.issuperset(name)):
             raise FrontMatterError("%s: name must be 1-64 lowercase letters, digits and "
                                    "hyphens, without a hyphen at either end or twice in a row"
                                    % source)
@@ -4768,8 +4769,10 @@ def _quote_path(path):
 
 def _unquote_path(text):
     """The relative path a URI's path names, or None for '', '.', '..' or hidden segments."""
-    from urllib.parse import unquote
-    segments = [unquote(s) for s in text.split("/")]
+    segments = text.split("/")
+    if "%" in text:                   # the usual path has no escapes (and needs no urllib)
+        from urllib.parse import unquote
+        segments = [unquote(s) for s in segments]
     if any(s in ("", ".", "..") or s.startswith(".") or "\0" in s or "\\" in s or "/" in s
            for s in segments):
         return None
