@@ -2418,6 +2418,7 @@ class Skill:
         self.frontmatter, self.files = frontmatter, files
         self.name = frontmatter["name"]
         self.file_set = frozenset(files)
+        self.prefix = "skill://%s/" % _quote_path(skill_path)    # of every file's URI
         self._digests = {}        # file -> (size, mtime_ns, "sha256:...")
         self._resources = {}      # file -> its Resource, made on first read
 
@@ -2428,7 +2429,7 @@ class Skill:
                                        self.digest(f))) for f in self.files]}
 
     def file_uri(self, rel):
-        return "skill://%s/%s" % (_quote_path(self.skill_path), _quote_path(rel))
+        return self.prefix + _quote_path(rel)
 
     def digest(self, rel):
         """(digest, size) of a file, computed again only when it changed on disk."""
@@ -2488,7 +2489,7 @@ class Skill:
 
     def resource(self, uri):
         """The Resource serving uri when it names a file of this skill, else None."""
-        prefix = "skill://%s/" % _quote_path(self.skill_path)
+        prefix = self.prefix
         if not uri.startswith(prefix):
             return None
         rel = _unquote_path(uri[len(prefix):])
@@ -2505,7 +2506,7 @@ class Skill:
 
     def directory(self, uri):
         """The direct children of a folder of this skill as resources, or None."""
-        root = "skill://%s" % _quote_path(self.skill_path)
+        root = self.prefix[:-1]
         uri = uri.rstrip("/")
         if uri == root:
             base = ""
@@ -4753,7 +4754,12 @@ def _skill_folders(root):
         if owner in skills:
             prefix = folder[len(owner) + 1:].replace(os.sep, "/")
             owned[owner] += [prefix + "/" + n if prefix else n for n in names]
-    return [(f, sorted(owned[f], key=lambda n: (n != "SKILL.md", n))) for f in sorted(skills)]
+    out = []
+    for f in sorted(skills):
+        names = sorted(owned[f])
+        names.remove("SKILL.md")              # first: the skill's own file
+        out.append((f, ["SKILL.md"] + names))
+    return out
 
 
 _URI_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
