@@ -6354,6 +6354,12 @@ class _Tasks:
         waiters, task.waiters = task.waiters, []
         return waiters
 
+    def end(self, task, status):
+        """Move task to a final status; return the tasks/result requests to answer now."""
+        self.move(task, status)
+        waiters, task.waiters = task.waiters, []
+        return waiters
+
     def ask_client(self, task):
         """Send a 2025-11-25 task's questions as requests of the server's; run it again when
         every one is answered (no thread waits meanwhile)."""
@@ -6363,18 +6369,20 @@ class _Tasks:
         def on_answer(key, request):
             with conn._lock:
                 msg = request.response
-                if msg is None or "error" in msg or task.terminal:
-                    if not task.terminal:          # the client cannot answer: the task fails
-                        task.error = {"code": INTERNAL_ERROR, "message": "The client could not "
-                                      "answer %r" % key}
-                        self.move(task, "failed")
+                if task.terminal:
                     return None
-                task.answers[key] = msg.get("result")
-                left.discard(key)
-                if left:
-                    return None
-                self.move(task, "working")
-                return _rerun(conn, task)
+                if msg is not None and "error" not in msg:
+                    task.answers[key] = msg.get("result")
+                    left.discard(key)
+                    if left:
+                        return None
+                    self.move(task, "working")
+                    return _rerun(conn, task)
+                task.error = {"code": INTERNAL_ERROR, "message": "The client could not "
+                              "answer %r" % key}     # nor will it: the task fails
+                waiters = self.end(task, "failed")
+            conn.answer_waiters(task, waiters)
+            return None
         for key, ask in questions.items():
             params = dict(ask.get("params") or {})
             params["_meta"] = dict(params.get("_meta") or {}, **{
@@ -6405,7 +6413,7 @@ class _Tasks:
             if task.ttl_ms is None:
                 continue
             ends = task.created + task.ttl_ms / 1000.0
-            if now > ends:
+            if now > ends and not task.waiters:    # one waited on is kept until it ends
                 del self._tasks[task.id]
                 if not task.terminal and not task.call.settled:
                     self._conn._mark_cancelled(task.call)
@@ -6445,7 +6453,11 @@ def _tasks_cancel(conn, call):
             raise ProtocolError(INVALID_PARAMS, "Invalid params: task %s is already %s"
                                 % (task.id, task.status))
         work = task.call
-    conn.cancel(work)                     # settles the work: the task is cancelled
+        waiters = conn.tasks.end(task, "cancelled") if work.settled else None
+    if waiters is None:
+        conn.cancel(work)                 # settles the work: the task is cancelled
+    else:                                 # it waits for input: no work runs to settle
+        conn.answer_waiters(task, waiters)
     with conn._lock:
         return {} if modern else conn.tasks.describe(task, call.revision)
 
@@ -7061,8 +7073,12 @@ class Connection:
                 return
             else:
                 return
-        for waiter in waiters:               # tasks/result requests waiting for the end
-            self._settle(waiter, self._answer(waiter, _task_outcome(call.task)))
+        self.answer_waiters(call.task, waiters)
+
+    def answer_waiters(self, task, waiters):
+        """Answer the tasks/result requests that waited for task's end (lock not held)."""
+        for waiter in waiters:
+            self._settle(waiter, self._answer(waiter, _task_outcome(task)))
 
     # -- what a running handler sends -----------------------------------------
     def notify(self, call, method, params):

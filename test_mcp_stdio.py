@@ -4625,6 +4625,76 @@ class Tasks(InProcTest):
                                          if m.get("method") == "notifications/tasks/status"])
         self.answer_and_get_the_result(conn, tid, ask)
 
+    def tasks_request(self, conn, rid, method, tid, **params):
+        out = conn.feed(json.dumps({"jsonrpc": "2.0", "id": rid, "method": method,
+                                    "params": dict(params, taskId=tid)}).encode() + b"\n")
+        return [json.loads(line) for line in out if type(line) is bytes]
+
+    def test_a_task_waiting_for_input_can_be_cancelled(self):
+        """It has no running work to settle: cancel ends it, and tasks/result is answered."""
+        lines = []
+        conn, _, tid, ask = self.ask_in_a_task("asks")
+        conn.emit = lines.append
+        self.assertEqual(self.tasks_request(conn, 2, "tasks/result", tid), [])   # waits
+        cancelled, = self.tasks_request(conn, 3, "tasks/cancel", tid)
+        self.assertEqual(cancelled["result"]["status"], "cancelled")
+        waited, = [json.loads(line) for line in lines if b'"id":2' in line]
+        self.assertEqual(waited["error"]["code"], -32600)
+        self.assertIn("was cancelled", waited["error"]["message"])
+        late = conn.feed(json.dumps({"jsonrpc": "2.0", "id": ask["id"], "result": {
+            "action": "accept", "content": {"yes": True}}}).encode() + b"\n")
+        self.assertEqual(late, [])                  # an answer after the end runs nothing
+        got, = self.tasks_request(conn, 4, "tasks/get", tid)
+        self.assertEqual(got["result"]["status"], "cancelled")
+
+    def test_a_question_that_fails_ends_the_task_and_its_waiters(self):
+        for ending in ("error", "close"):
+            with self.subTest(ending=ending):
+                lines = []
+                conn, _, tid, ask = self.ask_in_a_task("asks")
+                conn.emit = lines.append
+                self.assertEqual(self.tasks_request(conn, 2, "tasks/result", tid), [])
+                if ending == "error":
+                    conn.feed(json.dumps({"jsonrpc": "2.0", "id": ask["id"], "error": {
+                        "code": -32603, "message": "no"}}).encode() + b"\n")
+                else:
+                    lines += conn.close()
+                waited, = [json.loads(line) for line in lines if b'"id":2' in line]
+                self.assertEqual(waited["error"]["code"], -32603)
+                self.assertEqual(waited["error"]["data"], {
+                    "io.modelcontextprotocol/related-task": {"taskId": tid}})
+                self.assertEqual([t.status for t in conn.tasks.all()], ["failed"])
+
+    def test_a_modern_task_waiting_for_input_can_be_cancelled(self):
+        p = self.spawn(server=task_server())
+        p.rev = MODERN
+        meta = tasks_meta(elicitation={})
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "asks", "_meta": meta}})
+        tid = p.recv()["result"]["taskId"]
+        get = {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {
+            "taskId": tid, "_meta": meta}}
+        (key, _), = p.request(get)["result"]["inputRequests"].items()
+        p.request({"jsonrpc": "2.0", "id": 3, "method": "tasks/cancel", "params": {
+            "taskId": tid, "_meta": meta}})
+        self.assertEqual(p.request(dict(get, id=4))["result"]["status"], "cancelled")
+        p.request({"jsonrpc": "2.0", "id": 5, "method": "tasks/update", "params": {
+            "taskId": tid, "inputResponses": {key: {"action": "accept", "content": {
+                "yes": True}}}, "_meta": meta}})
+        self.assertEqual(p.request(dict(get, id=6))["result"]["status"], "cancelled")
+
+    def test_a_task_that_tasks_result_waits_on_outlives_its_ttl(self):
+        p = self.spawn(server=task_server())
+        p.initialize("2025-11-25", {"elicitation": {}})
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "asks", "task": {"ttl": 1000}}})
+        tid = p.recv()["result"]["task"]["taskId"]
+        p.send(req_msg(2, "tasks/result", {"taskId": tid}))
+        self.lines(p)                               # its status, its question
+        p.advance(1.5)                              # past its TTL, but waited on
+        got = p.request(req_msg(3, "tasks/get", {"taskId": tid}))
+        self.assertEqual(got["result"]["status"], "input_required")
+
     def test_a_2025_11_25_call_is_answered_with_its_task_at_once(self):
         """task_start="handler" cannot answer first there: the questions are the task's."""
         conn, sent, tid, ask = self.ask_in_a_task("asks_then_task")
@@ -5025,28 +5095,15 @@ def _junk(r, depth=0):
             _junk(r, depth + 1) for _ in range(r.randrange(4))}
 
 
-def fuzz_tasks_and_skills(test, root, seed, era, count):
-    """Hostile requests to the task and skills methods; the client answers some questions."""
-    r = random.Random(seed)
-    server = task_server(elicit_timeout=0.3)
-    server.serve_skills(root)
-    lines, methods, threads, task_ids = [], {}, [], ["nope"]
-    conn = connect(server, lines.append)
+class TaskSkillFuzzer:
+    """Hostile requests to the task and skills methods, and a client that answers some questions."""
 
-    def send(msg):
-        for item in conn.feed(json.dumps(msg).encode() + b"\n"):
-            if type(item) is bytes:
-                lines.append(item)
-            else:                 # on a thread: a legacy question waits for its answer
-                t = threading.Thread(target=item.run, daemon=True)
-                t.start()
-                threads.append(t)
-                t.join(0.05)
-    if era != MODERN:
-        methods["0"] = "initialize"
-        send(init_msg(0, era, caps={"elicitation": {}}))
-        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    for rid in range(1, count + 1):
+    def __init__(self, seed, era, send):
+        self.r, self.era, self.send = random.Random(seed), era, send
+        self.methods, self.task_ids, self.asked = {}, ["nope"], set()
+
+    def request(self, rid):
+        r = self.r
         method = r.choice(("tasks/get", "tasks/update", "tasks/cancel", "tasks/result",
                            "tasks/list", "tools/call", "tools/call", "skills/list", "skills/get",
                            "resources/read", "resources/directory/read", "resources/list"))
@@ -5058,7 +5115,7 @@ def fuzz_tasks_and_skills(test, root, seed, era, count):
                 params["task"] = r.choice(({"ttl": 1000}, {}, {"ttl": -1}, {"ttl": 1e300},
                                            _junk(r)))
         elif method.startswith("tasks/"):
-            params = {"taskId": r.choice(task_ids + [_junk(r)])}
+            params = {"taskId": r.choice(self.task_ids + [_junk(r)])}
             if method == "tasks/update":
                 params["inputResponses"] = r.choice(({}, _junk(r), {"q": {
                     "action": "accept", "content": {"yes": True}}}))
@@ -5068,37 +5125,101 @@ def fuzz_tasks_and_skills(test, root, seed, era, count):
             params = r.choice(({}, {"cursor": _junk(r)}))
         if r.random() < 0.1:
             params = _junk(r)
-        if era == MODERN and isinstance(params, dict):
+        if self.era == MODERN and isinstance(params, dict):
             params["_meta"] = tasks_meta() if r.random() < 0.7 else modern_meta()
-        methods[json.dumps(rid)] = method
-        before = len(lines)
-        send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        for line in lines[before:]:
+        self.methods[json.dumps(rid)] = method
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+
+    def saw(self, lines):
+        """Learn task ids from what the server wrote, and answer some of its questions."""
+        for line in lines:
             m = json.loads(line)
             res = m.get("result")
             task = res.get("task", res) if isinstance(res, dict) else None
             if isinstance(task, dict) and isinstance(task.get("taskId"), str):
-                task_ids.append(task["taskId"])
-            if "method" in m and "id" in m and r.random() < 0.8:
-                send({"jsonrpc": "2.0", "id": m["id"], "result": r.choice((
-                    {"action": "accept", "content": {"yes": True}}, {"action": "decline"},
-                    _junk(r)))})
+                self.task_ids.append(task["taskId"])
+            if "method" in m and "id" in m and json.dumps(m["id"]) not in self.asked:
+                self.asked.add(json.dumps(m["id"]))
+                if self.r.random() < 0.8:
+                    self.send({"jsonrpc": "2.0", "id": m["id"], "result": self.r.choice((
+                        {"action": "accept", "content": {"yes": True}}, {"action": "decline"},
+                        _junk(self.r)))})
+
+    def check(self, test, lines):
+        answered = {}
+        for line in lines:
+            m = json.loads(line)
+            if "method" in m:           # a question or a notification to the client
+                test.assertEqual(WireSchemas.problems(self.era, m, None), [], line[:300])
+                continue
+            key = json.dumps(m["id"])
+            answered[key] = answered.get(key, 0) + 1
+            test.assertEqual(answered[key], 1, "answered twice: %s" % key)
+            test.assertNotEqual(m.get("error", {}).get("code"), -32603, line[:300])
+            test.assertEqual(WireSchemas.problems(self.era, m, self.methods[key]), [],
+                             line[:300])
+        test.assertEqual(set(self.methods) - set(answered), set(), "requests never answered")
+
+
+def fuzz_tasks_and_skills(test, root, seed, era, count):
+    """The task and skills fuzzer through the sans-IO engine."""
+    server = task_server(elicit_timeout=0.3)
+    server.serve_skills(root)
+    lines, threads = [], []
+    conn = connect(server, lines.append)
+
+    def send(msg):
+        for item in conn.feed(json.dumps(msg).encode() + b"\n"):
+            if type(item) is bytes:
+                lines.append(item)
+            else:                 # on a thread: a legacy question waits for its answer
+                t = threading.Thread(target=item.run, daemon=True)
+                t.start()
+                threads.append(t)
+                t.join(0.05)
+    fz = TaskSkillFuzzer(seed, era, send)
+    if era != MODERN:
+        fz.methods["0"] = "initialize"
+        send(init_msg(0, era, caps={"elicitation": {}}))
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    for rid in range(1, count + 1):
+        before = len(lines)
+        fz.request(rid)
+        fz.saw(lines[before:])
     for t in threads:
         t.join(TIMEOUT)
     lines += conn.close()
-    answered = {}
-    for line in lines:
-        m = json.loads(line)
-        if "method" in m:           # a question or a notification to the client
-            test.assertEqual(WireSchemas.problems(era, m, None), [], line[:300])
-            continue
-        key = json.dumps(m["id"])
-        answered[key] = answered.get(key, 0) + 1
-        test.assertEqual(answered[key], 1, "answered twice: %s" % key)
-        test.assertNotEqual(m.get("error", {}).get("code"), -32603, line[:300])
-        test.assertEqual(WireSchemas.problems(era, m, methods[key]), [], line[:300])
-    test.assertEqual(set(methods) - set(answered), set(), "requests never answered")
+    fz.check(test, lines)
     test.assertEqual([x for x in conn.reports if "incident" in x], [])
+
+
+TASK_SKILL_SERVER = """import sys
+sys.path.insert(0, %r)
+import test_mcp_stdio
+server = test_mcp_stdio.task_server(elicit_timeout=0.3)
+server.serve_skills(sys.argv[1])
+sys.exit(server.run([]))
+""" % HERE
+
+
+def fuzz_tasks_and_skills_process(test, script, root, seed, era, count):
+    """The task and skills fuzzer through a real server process (its threads, its runtime)."""
+    p = test.spawn(root, script=script)
+    fz = TaskSkillFuzzer(seed, era, p.send)
+    p.rev = era
+    if era != MODERN:
+        p.initialize(era, caps={"elicitation": {}})
+        fz.methods["0"] = "initialize"
+    seen = 0
+    for rid in range(1, count + 1):
+        fz.request(rid)
+        lines = list(p.raw)
+        fz.saw(lines[seen:])
+        seen = len(lines)
+    test.assertEqual(p.close(), 0, p.stderr[-500:])
+    test.assertNotIn(b"Traceback", p.stderr)
+    test.assertNotIn(b"incident", p.stderr)
+    fz.check(test, p.raw)
 
 
 class Fuzz(ProcTest):
@@ -5128,9 +5249,14 @@ class Fuzz(ProcTest):
         with contextlib.suppress(OSError):        # a link out of the folder is never served
             os.symlink(os.path.abspath(__file__), os.path.join(root, "team", "review", "link"))
         count = max(300, int(os.environ.get("MCP_STDIO_FUZZ", "0")) // 20)
+        script = os.path.join(tmp.name, "server.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(TASK_SKILL_SERVER)
         for i, era in enumerate(("2025-06-18", "2025-11-25", MODERN)):
             with self.subTest(era=era):
                 fuzz_tasks_and_skills(self, root, 40 + i, era, count)
+            with self.subTest(era=era, through="a process"):
+                fuzz_tasks_and_skills_process(self, script, root, 50 + i, era, count)
 
 
 class FuzzProcesses(ProcTest):
