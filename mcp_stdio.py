@@ -5441,11 +5441,13 @@ def _note_question(call, key):
     call.asked.add(key)
 
 
-def _ask_by_rounds(conn, call, questions):
+def _ask_by_rounds(conn, call, questions, by_requests=False):
     """Return {key: answer} from what a modern retry carries; raise _InputRequired for the rest.
 
     Questions the client's capabilities do not allow are -32021 naming
-    them; a malformed answer is -32602 naming its key.
+    them; a malformed answer is -32602 naming its key. by_requests: the
+    answers are responses to requests of the server's (a 2025-11-25 task),
+    where a failed or malformed one is a ToolError, as for any legacy question.
     """
     missing = _questions_missing(call, questions)
     if missing:
@@ -5457,6 +5459,14 @@ def _ask_by_rounds(conn, call, questions):
         if value is None:
             ask[key] = {"method": q.method, "params": q.params(call.revision, conn._random)}
             continue
+        if by_requests:
+            if type(value) is _NoAnswer:
+                raise ToolError(value)
+            try:
+                out[key] = q.answer(value, "the answer to %r" % key)
+            except ValueError as e:
+                raise ToolError("The client sent an invalid answer: %s" % e)
+            continue
         try:
             out[key] = q.answer(value, "inputResponses[%s]" % json.dumps(key))
         except ValueError as e:
@@ -5464,6 +5474,20 @@ def _ask_by_rounds(conn, call, questions):
     if ask:
         raise _InputRequired(ask)
     return out
+
+
+def _no_answer(key, msg):
+    """Why the response msg (None: the connection closed) to question key holds no answer."""
+    if msg is None:
+        return "The client closed the connection before answering %r." % key
+    err = msg["error"] if isinstance(msg["error"], dict) else {}
+    return "The client could not answer %r: %s" % (key, _short(err.get("message"), 200))
+
+
+class _NoAnswer(str):
+    """A 2025-11-25 task's question that the client answered with an error (the reason)."""
+
+    __slots__ = ()
 
 
 class _ServerRequest:
@@ -5556,12 +5580,8 @@ class _Outgoing:
         out = {}
         for key, question in pending.items():
             msg = question.response
-            if msg is None:
-                raise ToolError("The client closed the connection before answering %r." % key)
-            if "error" in msg:
-                err = msg["error"] if isinstance(msg["error"], dict) else {}
-                raise ToolError("The client could not answer %r: %s"
-                                % (key, _short(err.get("message"), 200)))
+            if msg is None or "error" in msg:
+                raise ToolError(_no_answer(key, msg))
             try:
                 out[key] = questions[key].answer(msg.get("result"), "the answer to %r" % key)
             except ValueError as e:
@@ -5842,7 +5862,8 @@ class _EraRules:
 _ERA_RULES = {
     LEGACY: _EraRules(not_found=RESOURCE_NOT_FOUND_LEGACY, input_rounds=False,
                       request_log_level=False,
-                      ask=lambda ctx, call, questions: _ask_by_rounds(call.conn, call, questions)
+                      ask=lambda ctx, call, questions: _ask_by_rounds(call.conn, call, questions,
+                                                                      by_requests=True)
                       if call.task is not None else ctx._ask_by_requests(call, questions),
                       refuse=_refuse_by_tool_error, changes=_legacy_changes),
     MODERN: _EraRules(not_found=INVALID_PARAMS, input_rounds=True, request_log_level=True,
@@ -6371,15 +6392,17 @@ class _Tasks:
                 msg = request.response
                 if task.terminal:
                     return None
-                if msg is not None and "error" not in msg:
-                    task.answers[key] = msg.get("result")
+                if msg is not None:             # the handler runs again and sees the answer
+                    task.answers[key] = (_NoAnswer(_no_answer(key, msg)) if "error" in msg
+                                         else msg.get("result"))
                     left.discard(key)
                     if left:
                         return None
                     self.move(task, "working")
                     return _rerun(conn, task)
-                task.error = {"code": INTERNAL_ERROR, "message": "The client could not "
-                              "answer %r" % key}     # nor will it: the task fails
+                # The connection closed: nothing runs again. The task ends as its
+                # handler would have, had it not caught the error of its question.
+                task.result = _error_result(_no_answer(key, None))
                 waiters = self.end(task, "failed")
             conn.answer_waiters(task, waiters)
             return None

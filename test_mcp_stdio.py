@@ -4648,21 +4648,28 @@ class Tasks(InProcTest):
         self.assertEqual(got["result"]["status"], "cancelled")
 
     def test_a_question_that_fails_ends_the_task_and_its_waiters(self):
-        for ending in ("error", "close"):
+        """As in a plain legacy call, the handler's question raises a ToolError."""
+        for ending, text in (
+                ("error", "The client could not answer 'elicit-1': \"no\""),
+                ("bad answer", "The client sent an invalid answer: the answer to 'elicit-1' is "
+                               "not an ElicitResult (action accept, decline or cancel)"),
+                ("close", "The client closed the connection before answering 'elicit-1'.")):
             with self.subTest(ending=ending):
                 lines = []
                 conn, _, tid, ask = self.ask_in_a_task("asks")
                 conn.emit = lines.append
                 self.assertEqual(self.tasks_request(conn, 2, "tasks/result", tid), [])
-                if ending == "error":
-                    conn.feed(json.dumps({"jsonrpc": "2.0", "id": ask["id"], "error": {
-                        "code": -32603, "message": "no"}}).encode() + b"\n")
-                else:
+                if ending == "close":
                     lines += conn.close()
+                else:
+                    rerun, = conn.feed(json.dumps(dict({"jsonrpc": "2.0", "id": ask["id"]}, **(
+                        {"error": {"code": -32603, "message": "no"}} if ending == "error"
+                        else {"result": {"action": "maybe"}}))).encode() + b"\n")
+                    rerun.run()                     # the handler runs again, and fails
                 waited, = [json.loads(line) for line in lines if b'"id":2' in line]
-                self.assertEqual(waited["error"]["code"], -32603)
-                self.assertEqual(waited["error"]["data"], {
-                    "io.modelcontextprotocol/related-task": {"taskId": tid}})
+                self.assertEqual(waited["result"], {
+                    "content": [{"type": "text", "text": text}], "isError": True,
+                    "_meta": {"io.modelcontextprotocol/related-task": {"taskId": tid}}})
                 self.assertEqual([t.status for t in conn.tasks.all()], ["failed"])
 
     def test_a_modern_task_waiting_for_input_can_be_cancelled(self):
