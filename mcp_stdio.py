@@ -4624,8 +4624,8 @@ class SkillFolder:
         """Read the folder: {uri: Skill} of the valid skills; problems are kept in .problems."""
         if not os.path.isdir(self.path):
             raise CatalogError("skills: %s is not a folder" % self.path)
-        skills, problems, seen = {}, [], []
-        for folder, files in _skill_folders(self.path):
+        skills, problems, seen, unnamable = {}, [], [], []
+        for folder, files in _skill_folders(self.path, unnamable):
             rel = folder[len(self.path):].lstrip(os.sep).replace(os.sep, "/")  # walked from it
             skill_path = rel or os.path.basename(self.path)
             source = os.path.join(folder, "SKILL.md")
@@ -4641,6 +4641,9 @@ class SkillFolder:
                                 "Skills limit of %d (served; a client may refuse the skill)"
                                 % (source, len(skill.frontmatter["description"]),
                                    _MAX_SKILL_DESCRIPTION))
+        problems += ["skills: %s: no skill:// URI can name it (not UTF-8, or a backslash); "
+                     "not served" % os.fsencode(path).decode("utf-8", "replace")
+                     for path in sorted(unnamable)]
         self.problems = problems
         self._scanned = (_monotonic(), seen)
         return skills
@@ -4725,11 +4728,13 @@ def _skill_entries(skills):
     return list(skills.values()) + [s.resource(s.uri) for s in skills.values()]
 
 
-def _skill_folders(root):
+def _skill_folders(root, unnamable=None):
     """(folder, its files relative to it) of every skill below root, in a stable order.
 
     One pass over the tree. A file belongs to the nearest skill above it; hidden
-    names and symbolic links are left out (regular files and folders only).
+    names and symbolic links are left out (regular files and folders only), and
+    so are names no skill:// URI can carry (not UTF-8, or with a backslash):
+    their paths go to the list unnamable, when given.
     """
     walked, skills, stack = [], set(), [root]
     while stack:
@@ -4737,12 +4742,17 @@ def _skill_folders(root):
         names = []
         with os.scandir(folder) as entries:
             for e in entries:
-                if e.name.startswith("."):
+                name = e.name
+                if name.startswith("."):
+                    continue
+                if not name.isascii() and not _utf8(name) or "\\" in name:
+                    if unnamable is not None:
+                        unnamable.append(e.path)
                     continue
                 if e.is_dir(follow_symlinks=False):
                     stack.append(e.path)
                 elif e.is_file(follow_symlinks=False):
-                    names.append(e.name)
+                    names.append(name)
         if "SKILL.md" in names:
             skills.add(folder)
         walked.append((folder, names))
@@ -4760,6 +4770,15 @@ def _skill_folders(root):
         names.remove("SKILL.md")              # first: the skill's own file
         out.append((f, ["SKILL.md"] + names))
     return out
+
+
+def _utf8(name):
+    """True when a file name read from the disk is UTF-8 (no undecodable bytes)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 _URI_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")

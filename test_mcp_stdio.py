@@ -4068,6 +4068,34 @@ class Skills(unittest.TestCase):
                              .document(), lines)
         self.assertGreater(short, 100)        # the short way was taken often enough to tell
 
+    def test_names_no_uri_can_carry_are_reported_not_served(self):
+        folder = os.path.join(self.root, "team", "review")
+        made = []
+        for name in (b"bad\xffname.txt", b"back\\slash.txt", b"dir\xfe"):
+            try:
+                if name.startswith(b"dir"):
+                    os.mkdir(os.path.join(os.fsencode(folder), name))
+                    name += b"/f.txt"
+                with open(os.path.join(os.fsencode(folder), name), "wb") as f:
+                    f.write(b"x")
+                made.append(name.split(b"/")[0])
+            except OSError:                   # a file system that refuses such names
+                pass
+        if not made:
+            self.skipTest("this file system refuses names that are not UTF-8")
+        server = mcp_stdio.Server("s", "1")
+        problems = server.serve_skills(self.root).problems
+        self.assertEqual(len(problems), len(made), problems)
+        for line in problems:
+            self.assertRegex(line, r"^skills: .*/team/review/.*: no skill:// URI can name it "
+                                   r"\(not UTF-8, or a backslash\); not served$")
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                c = self.client(server, era)
+                skill = c.get_skill("skill://team/review/SKILL.md")
+                self.assertEqual([r["uri"] for r in skill["resources"]], [
+                    "skill://team/review/SKILL.md", "skill://team/review/scripts/run.sh"])
+
     def test_serving_a_folder_in_both_eras(self):
         server = mcp_stdio.Server("s", "1")
         folder = server.serve_skills(self.root)
