@@ -2406,6 +2406,33 @@ def _prompt_result(prompt, value, revision):
     return result
 
 
+def _read_regular(path):
+    """(bytes, stat) of the regular file at path, or None: not one (a link, a FIFO, a
+    folder), gone, unreadable, or larger than a skill may be."""
+    try:                            # a link is not followed, a FIFO put there not waited on
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) |
+                     getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:                            # plain reads: no buffered file object
+        st = os.fstat(fd)
+        if st.st_mode & 0o170000 != 0o100000 or st.st_size > _MAX_SKILL_BYTES:
+            return None             # (a sparse file of terabytes is never read)
+        data = os.read(fd, st.st_size + 1)    # a short read of a regular file is its end
+        while st.st_size < len(data) <= _MAX_SKILL_BYTES:    # it grew since its fstat
+            more = os.read(fd, 1 << 16)
+            if not more:
+                break
+            data += more
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):
+        return None
+    return data, st
+
+
 class Skill:
     """An Agent Skill served from a folder (serve_skills makes them): its SKILL.md and files.
 
@@ -2454,26 +2481,10 @@ class Skill:
                 link = False                    # the open below reports it
             if link:
                 raise ResourceNotFound(self.file_uri(rel))
-        path += sep + parts[-1]
-        try:                                    # and so is the file itself become a link;
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) |
-                         getattr(os, "O_NONBLOCK", 0))  # a FIFO put there must not hang us
-        except OSError:
+        got = _read_regular(path + sep + parts[-1])
+        if got is None:
             raise ResourceNotFound(self.file_uri(rel))
-        try:                                    # plain reads: no buffered file object
-            st = os.fstat(fd)
-            if st.st_mode & 0o170000 != 0o100000:   # only a regular file is a skill's file
-                raise ResourceNotFound(self.file_uri(rel))
-            data = os.read(fd, st.st_size + 1)    # a short read of a regular file is its end
-            while st.st_size < len(data) <= _MAX_SKILL_BYTES:    # it grew since its fstat
-                more = os.read(fd, 1 << 16)
-                if not more:
-                    break
-                data += more
-        finally:
-            os.close(fd)
-        if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):
-            raise ResourceNotFound(self.file_uri(rel))
+        data, st = got
         self._digested(rel, data, st)          # what is served is what is digested
         return data
 
@@ -4649,9 +4660,11 @@ class SkillFolder:
         return skills
 
     def _skill(self, folder, skill_path, source, files):
-        with open(source, "rb") as f:
-            data = f.read()
-            st = os.fstat(f.fileno())
+        got = _read_regular(source)
+        if got is None:
+            raise FrontMatterError("%s: not a regular file of at most %d bytes that can be "
+                                   "read" % (source, _MAX_SKILL_BYTES))
+        data, st = got
         front = read_front_matter(data.decode("utf-8"), source)
         name, description = front.get("name"), front.get("description")
         if not (isinstance(name, str) and 0 < len(name) <= 64 and name.strip("-") == name and

@@ -4068,6 +4068,19 @@ class Skills(unittest.TestCase):
                              .document(), lines)
         self.assertGreater(short, 100)        # the short way was taken often enough to tell
 
+    def test_a_huge_skill_md_is_refused_unread(self):
+        folder = write_skill(self.root, "huge", "name: huge\ndescription: Big.")
+        with open(os.path.join(folder, "SKILL.md"), "r+b") as f:
+            try:
+                f.truncate(1 << 40)                # a terabyte, sparse: never read
+            except OSError:                        # a file system without such files
+                f.truncate(4 * mcp_stdio._MAX_SKILL_BYTES)
+        server = mcp_stdio.Server("s", "1")
+        problems = server.serve_skills(self.root).problems
+        self.assertEqual(problems, ["skills: %s: not a regular file of at most 16777216 bytes "
+                                    "that can be read" % os.path.join(folder, "SKILL.md")])
+        self.assertEqual(len(self.client(server).list_skills()), 3)
+
     def test_names_no_uri_can_carry_are_reported_not_served(self):
         folder = os.path.join(self.root, "team", "review")
         made = []
