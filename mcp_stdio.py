@@ -4635,8 +4635,8 @@ class SkillFolder:
         """Read the folder: {uri: Skill} of the valid skills; problems are kept in .problems."""
         if not os.path.isdir(self.path):
             raise CatalogError("skills: %s is not a folder" % self.path)
-        skills, problems, seen, unnamable = {}, [], [], []
-        for folder, files in _skill_folders(self.path, unnamable):
+        skills, problems, seen, walked = {}, [], [], []
+        for folder, files in _skill_folders(self.path, walked):
             rel = folder[len(self.path):].lstrip(os.sep).replace(os.sep, "/")  # walked from it
             skill_path = rel or os.path.basename(self.path)
             source = os.path.join(folder, "SKILL.md")
@@ -4652,10 +4652,7 @@ class SkillFolder:
                                 "Skills limit of %d (served; a client may refuse the skill)"
                                 % (source, len(skill.frontmatter["description"]),
                                    _MAX_SKILL_DESCRIPTION))
-        problems += ["skills: %s: no skill:// URI can name it (not UTF-8, or a backslash); "
-                     "not served" % os.fsencode(path).decode("utf-8", "replace")
-                     for path in sorted(unnamable)]
-        self.problems = problems
+        self.problems = walked + problems
         self._scanned = (_monotonic(), seen)
         return skills
 
@@ -4695,12 +4692,12 @@ class SkillFolder:
         if self._scanned is None:
             return True
         seen = []
-        for folder, files in _skill_folders(self.path):
-            source = os.path.join(folder, "SKILL.md")
-            try:
+        try:
+            for folder, files in _skill_folders(self.path):
+                source = os.path.join(folder, "SKILL.md")
                 seen.append((source, os.stat(source).st_mtime_ns, tuple(files)))
-            except OSError:
-                return True
+        except OSError:
+            return True
         return sorted(seen) != sorted(self._scanned[1])
 
     def refresh(self):
@@ -4711,9 +4708,17 @@ class SkillFolder:
         """
         server = self.server
         with server._lock:
-            new = self.scan()
+            known = self.problems
+            try:
+                new = self.scan()
+            except (CatalogError, OSError) as e:    # gone or unreadable: serve nothing
+                new, self._scanned = {}, (_monotonic(), [])     # until it is back
+                why = str(e) if isinstance(e, CatalogError) else "skills: %s: %s" % (
+                    self.path, e.strerror or e)
+                self.problems = [why + "; no skills are served until it can be read"]
             for line in self.problems:
-                _report("warning: " + line)
+                if line not in known:               # each problem once, not at every scan
+                    _report("warning: " + line)
             old = self.skills
             if sorted((u, s.frontmatter, s.files) for u, s in old.items()) == \
                     sorted((u, s.frontmatter, s.files) for u, s in new.items()):
@@ -4741,31 +4746,37 @@ def _skill_entries(skills):
     return list(skills.values()) + [s.resource(s.uri) for s in skills.values()]
 
 
-def _skill_folders(root, unnamable=None):
+def _skill_folders(root, problems=None):
     """(folder, its files relative to it) of every skill below root, in a stable order.
 
     One pass over the tree. A file belongs to the nearest skill above it; hidden
     names and symbolic links are left out (regular files and folders only), and
-    so are names no skill:// URI can carry (not UTF-8, or with a backslash):
-    their paths go to the list unnamable, when given.
+    so are names no skill:// URI can carry (not UTF-8, or with a backslash) and
+    folders that cannot be read: those are said in problems, when given.
     """
-    walked, skills, stack = [], set(), [root]
+    walked, skills, stack, skipped = [], set(), [root], []
     while stack:
         folder = stack.pop()
         names = []
-        with os.scandir(folder) as entries:
-            for e in entries:
-                name = e.name
-                if name.startswith("."):
-                    continue
-                if not name.isascii() and not _utf8(name) or "\\" in name:
-                    if unnamable is not None:
-                        unnamable.append(e.path)
-                    continue
-                if e.is_dir(follow_symlinks=False):
-                    stack.append(e.path)
-                elif e.is_file(follow_symlinks=False):
-                    names.append(name)
+        try:
+            with os.scandir(folder) as entries:
+                for e in entries:
+                    name = e.name
+                    if name.startswith("."):
+                        continue
+                    if not name.isascii() and not _utf8(name) or "\\" in name:
+                        skipped.append((e.path, "no skill:// URI can name it (not UTF-8, or "
+                                                 "a backslash); not served"))
+                        continue
+                    if e.is_dir(follow_symlinks=False):
+                        stack.append(e.path)
+                    elif e.is_file(follow_symlinks=False):
+                        names.append(name)
+        except OSError as e:
+            if folder == root:
+                raise
+            skipped.append((folder, "cannot be read (%s); not served" % (e.strerror or e)))
+            continue
         if "SKILL.md" in names:
             skills.add(folder)
         walked.append((folder, names))
@@ -4782,6 +4793,9 @@ def _skill_folders(root, unnamable=None):
         names = sorted(owned[f])
         names.remove("SKILL.md")              # first: the skill's own file
         out.append((f, ["SKILL.md"] + names))
+    if problems is not None:
+        problems += ["skills: %s: %s" % (os.fsencode(path).decode("utf-8", "replace"), why)
+                     for path, why in sorted(skipped)]
     return out
 
 

@@ -4284,6 +4284,25 @@ class Skills(unittest.TestCase):
         self.assertEqual(entry["skill"]["resources"][0]["digest"],
                          "sha256:" + hashlib.sha256(data).hexdigest())
 
+    def test_a_live_folder_that_goes_away_and_comes_back(self):
+        server = mcp_stdio.Server("s", "1", live=True)
+        folder = server.serve_skills(self.root)
+        folder.RESCAN = 0
+        p = InProc(self, server=server)
+        p.initialize()
+        self.assertEqual(len(p.request(req_msg(1, "skills/list"))["result"]["skills"]), 3)
+        moved = self.root + "-moved"
+        os.rename(self.root, moved)
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr):
+            for rid in (2, 3):                      # no skills, and said once
+                self.assertEqual(p.answer(req_msg(rid, "skills/list"))["result"]["skills"], [])
+        self.assertEqual(stderr.getvalue(), "mcp_stdio: warning: skills: %s is not a folder; "
+                         "no skills are served until it can be read\n" % self.root)
+        self.assertEqual(p.answer(req_msg(4, "resources/list"))["result"]["resources"], [])
+        os.rename(moved, self.root)
+        self.assertEqual(len(p.answer(req_msg(5, "skills/list"))["result"]["skills"]), 3)
+
     def test_grants_name_skills_by_their_skill_md(self):
         server = mcp_stdio.Server("s", "1", grant_resources=["skill://team/review/SKILL.md"])
         server.serve_skills(self.root)
