@@ -4284,6 +4284,23 @@ class Skills(unittest.TestCase):
         self.assertEqual(entry["skill"]["resources"][0]["digest"],
                          "sha256:" + hashlib.sha256(data).hexdigest())
 
+    def test_a_folder_that_cannot_be_read_is_skipped(self):
+        from unittest import mock
+        locked = os.path.join(self.root, "team")
+        scandir = os.scandir
+
+        def refusing(path):
+            if path == locked:
+                raise PermissionError(13, "Permission denied")
+            return scandir(path)
+        server = mcp_stdio.Server("s", "1")
+        with mock.patch("os.scandir", refusing):
+            problems = server.serve_skills(self.root).problems
+        self.assertEqual(problems, ["skills: %s: cannot be read (Permission denied); not "
+                                    "served" % locked])
+        self.assertEqual([s["uri"] for s in self.client(server).list_skills()],
+                         ["skill://pdf-processing/SKILL.md"])
+
     def test_a_live_folder_that_goes_away_and_comes_back(self):
         server = mcp_stdio.Server("s", "1", live=True)
         folder = server.serve_skills(self.root)
