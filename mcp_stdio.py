@@ -68,7 +68,7 @@ __all__ = [
     "Prompt", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
     "Field", "tool_from_function", "text", "image", "audio", "resource_link",
     "embedded_resource", "Client", "InProcessClient", "ClientError", "ServerError",
-    "PendingRequest",
+    "MalformedResult", "PendingRequest",
     "ElicitResult", "SampleResult", "Question", "Form", "OpenURL", "Sample", "Roots", "Content",
     "encode_message", "decode_message", "LineSplitter", "serve_stdio", "main",
 ]
@@ -8948,6 +8948,92 @@ class PendingRequest:
 _MAX_ROUNDS = 10
 
 
+class MalformedResult(ClientError):
+    """The server answered with a result whose shape breaks the specification (.method)."""
+
+    def __init__(self, method, problems):
+        ClientError.__init__(self, "the server's %s result is malformed: %s"
+                             % (method, "; ".join(problems[:3])))
+        self.method = method
+
+
+def _checked(method, result):
+    """Return result when it has the shape this client reads for method; else raise
+    MalformedResult saying where (a server's mistake must not become a traceback)."""
+    if not _RESULT_SHAPES:
+        _RESULT_SHAPES.update((m, compile_schema(s)) for m, s in _result_shapes().items())
+    problems = _RESULT_SHAPES[method].errors(result)
+    if problems:
+        raise MalformedResult(method, problems)
+    return result
+
+
+_RESULT_SHAPES = {}     # method -> its compiled shape, made on first use
+
+
+def _result_shapes():
+    """What this client (and the inspector's printing) relies on in each result, by method:
+    the fields it reads and their types, from the specification. Optional texts may be
+    null, as some servers send them; unknown fields and content types are welcome."""
+    text, obj, count = {"type": "string"}, {"type": "object"}, {"type": "integer"}
+    maybe = {"type": ["string", "null"]}
+
+    def shape(required, **properties):
+        return {"type": "object", "required": list(required), "properties": properties}
+
+    def listed(item):
+        return {"type": "array", "items": item}
+
+    def page(field, item):
+        return shape([field], **{field: listed(item), "nextCursor": maybe})
+    contents = dict(shape(["uri"], uri=text, mimeType=maybe, text=text, blob=text),
+                    anyOf=[{"required": ["text"]}, {"required": ["blob"]}])
+    block = dict(shape(["type"], type=text), allOf=[
+        {"if": shape(["type"], type={"const": kind}), "then": then}
+        for kind, then in (("text", shape(["text"], text=text)),
+                           ("image", shape(["data"], data=text, mimeType=maybe)),
+                           ("audio", shape(["data"], data=text, mimeType=maybe)),
+                           ("resource_link", shape(["uri"], uri=text, name=maybe)),
+                           ("resource", shape(["resource"], resource=contents)))])
+    skill = shape(["uri", "frontmatter", "resources"], uri=text, frontmatter=obj,
+                  resources=listed(shape(["uri"], uri=text, digest=maybe, size=count)))
+    interval = {"type": ["integer", "null"]}
+    task = shape(["taskId", "status"], taskId=text, status=text, statusMessage=maybe,
+                 pollInterval=interval, pollIntervalMs=interval, inputRequests=obj,
+                 result=obj, error=shape(["code", "message"], code=count, message=text))
+    capabilities = shape([], extensions=obj)
+    return {
+        "initialize": shape(["protocolVersion", "capabilities", "serverInfo"],
+                            protocolVersion=text, capabilities=capabilities,
+                            serverInfo=shape(["name"], name=text, version=maybe, title=maybe),
+                            instructions=maybe),
+        "server/discover": shape([], capabilities=capabilities, instructions=maybe,
+                                 _meta=shape([], **{SERVER_INFO_KEY: shape(
+                                     ["name"], name=text, version=maybe, title=maybe)})),
+        "tools/list": page("tools", shape(["name", "inputSchema"], name=text,
+                                          description=maybe, inputSchema=obj)),
+        "resources/list": page("resources", shape(["uri"], uri=text, name=maybe,
+                                                  description=maybe, mimeType=maybe)),
+        "resources/templates/list": page("resourceTemplates", shape(
+            ["uriTemplate"], uriTemplate=text, name=maybe, description=maybe, mimeType=maybe)),
+        "prompts/list": page("prompts", shape(["name"], name=text, description=maybe,
+                                              arguments=listed(shape(["name"], name=text)))),
+        "skills/list": page("skills", skill),
+        "skills/get": shape(["skill"], skill=skill),
+        "resources/directory/read": shape(["resources"], resources=listed(shape(
+            ["uri"], uri=text, name=maybe, mimeType=maybe))),
+        "tools/call": shape(["content"], content=listed(block), isError={"type": "boolean"}),
+        "resources/read": shape(["contents"], contents=listed(contents)),
+        "prompts/get": shape(["messages"], description=maybe, messages=listed(
+            shape(["role", "content"], role=text, content=block))),
+        "completion/complete": shape(["completion"], completion=shape(
+            ["values"], values=listed(text), total=count, hasMore={"type": "boolean"})),
+        "tasks/get": task,
+        "task": {"if": shape(["resultType"], resultType={"const": "task"}),   # a call
+                 "then": task, "else": shape(["task"], task=task)},          # answered by one
+    }
+
+
 class Client:
     """An MCP client for a server started as a subprocess (an argument list, no shell).
 
@@ -9352,11 +9438,11 @@ class Client:
                                                isinstance(e.data, dict)):
                 raise
             return self._initialize(self._first(self._send_initialize()))
-        self._adopt_modern(result)
+        self._adopt_modern(_checked("server/discover", result))
         return self
 
     def _initialize(self, req):
-        result = req.wait(0)
+        result = _checked("initialize", req.wait(0))
         self.era, self.revision = LEGACY, result.get("protocolVersion")
         self.server_info = result.get("serverInfo")
         self.server_capabilities = result.get("capabilities") or {}
@@ -9377,8 +9463,9 @@ class Client:
     def _all(self, method, field):
         items, cursor = [], None
         for _ in range(10000):
-            result = self.request(method, {} if cursor is None else {"cursor": cursor})
-            items += result.get(field) or []
+            result = _checked(method, self.request(method, {} if cursor is None
+                                                   else {"cursor": cursor}))
+            items += result[field]
             cursor = result.get("nextCursor")
             if cursor is None:
                 return items
@@ -9402,11 +9489,12 @@ class Client:
 
     def get_skill(self, uri):
         """One skill's entry (uri, frontmatter, resources) by its SKILL.md URI."""
-        return self.request("skills/get", {"uri": uri})["skill"]
+        return _checked("skills/get", self.request("skills/get", {"uri": uri}))["skill"]
 
     def read_directory(self, uri):
         """The direct children of a folder of a skill (resources/directory/read)."""
-        return self.request("resources/directory/read", {"uri": uri})["resources"]
+        return _checked("resources/directory/read", self.request(
+            "resources/directory/read", {"uri": uri}))["resources"]
 
     def call_tool(self, name, arguments=None, *, timeout=None, on_progress=None, task=None,
                   on_status=None):
@@ -9421,9 +9509,10 @@ class Client:
         if task and self.era == LEGACY:
             params["task"] = dict(task) if isinstance(task, dict) else {}
         result = self.request("tools/call", params, timeout, on_progress=on_progress)
-        if result.get("resultType") == "task" or isinstance(result.get("task"), dict):
-            return self._await_task(result, timeout, on_status)
-        return result
+        if result.get("resultType") == "task" or "task" in result:
+            return _checked("tools/call", self._await_task(_checked("task", result), timeout,
+                                                           on_status))
+        return _checked("tools/call", result)
 
     def _await_task(self, created, timeout, on_status):
         import time
@@ -9438,7 +9527,7 @@ class Client:
             while True:
                 if _monotonic() > give_up:
                     raise ClientError("task %s did not finish within its TTL" % tid)
-                t = self.request("tasks/get", {"taskId": tid}, timeout)
+                t = _checked("tasks/get", self.request("tasks/get", {"taskId": tid}, timeout))
                 status = t.get("status")
                 if on_status is not None and (status, t.get("statusMessage")) != seen:
                     seen = (status, t.get("statusMessage"))
@@ -9474,16 +9563,18 @@ class Client:
         raise ClientError("the task %s was cancelled" % tid)
 
     def read_resource(self, uri, timeout=None):
-        return self.request("resources/read", {"uri": uri}, timeout)
+        return _checked("resources/read", self.request("resources/read", {"uri": uri}, timeout))
 
     def get_prompt(self, name, arguments=None, timeout=None):
-        return self.request("prompts/get", {"name": name, "arguments": arguments or {}}, timeout)
+        return _checked("prompts/get", self.request(
+            "prompts/get", {"name": name, "arguments": arguments or {}}, timeout))
 
     def complete(self, ref, argument, value, context=None, timeout=None):
         params = {"ref": ref, "argument": {"name": argument, "value": value}}
         if context:
             params["context"] = {"arguments": context}
-        return self.request("completion/complete", params, timeout)
+        return _checked("completion/complete",
+                        self.request("completion/complete", params, timeout))
 
 
 def _tail(text, limit):
@@ -10103,8 +10194,11 @@ def _save_contents(result, path):
         raise ClientError("the resource has %d contents items; --output saves exactly one"
                           % len(contents))
     c = contents[0]
-    data = _unb64(c["blob"]) if isinstance(c.get("blob"), str) else \
-        str(c.get("text", "")).encode("utf-8")
+    try:
+        data = _unb64(c["blob"]) if isinstance(c.get("blob"), str) else \
+            str(c.get("text", "")).encode("utf-8")
+    except ValueError:
+        raise ClientError("the resource's blob is not base64")
     with open(path, "wb") as f:
         f.write(data)
     sys.stderr.write("saved %d bytes%s to %s\n" % (len(data), " (%s)" % c["mimeType"]
@@ -10132,14 +10226,16 @@ def _call_arguments(client, tool, words):
 
 def _key_values(words, schema):
     """KEY=VALUE words as a dict; values typed from schema's properties (strings if unknown)."""
-    props = (schema or {}).get("properties") or {}
+    props = schema.get("properties") if isinstance(schema, dict) else None   # any JSON a
+    props = props if isinstance(props, dict) else {}                       # server sent
     out = {}
     for word in words:
         key, eq, text = word.partition("=")
         if not eq or not key:
             raise _BadArguments("%r is not KEY=VALUE (or give one JSON object)" % word)
         types = props.get(key, {}).get("type") if isinstance(props.get(key), dict) else None
-        types = [types] if isinstance(types, str) else (types or [])
+        types = [types] if isinstance(types, str) else \
+            [t for t in types if isinstance(t, str)] if isinstance(types, list) else []
         if types and "string" not in types:
             try:
                 out[key] = json.loads(text)
@@ -10367,8 +10463,12 @@ def _type_of(schema, root, depth=0):
 
 
 def _signature_of(schema, root=None, depth=0):
-    props = (schema or {}).get("properties") or {}
-    required = set((schema or {}).get("required") or [])
+    schema = schema if isinstance(schema, dict) else {}      # any JSON a server sent
+    props = schema.get("properties")
+    props = props if isinstance(props, dict) else {}
+    required = schema.get("required")
+    required = {r for r in required if isinstance(r, str)} if isinstance(required, list) \
+        else ()
     parts = []
     for k, v in props.items():
         part = "%s%s: %s" % (k, "" if k in required else "?",
@@ -10380,8 +10480,9 @@ def _signature_of(schema, root=None, depth=0):
 
 
 def _first_line(text, width=100):
-    """The first line of text, cut at a word boundary."""
-    line = (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+    """The first line of text (none for what is not text), cut at a word boundary."""
+    text = text.strip() if isinstance(text, str) else ""
+    line = text.splitlines()[0] if text else ""
     if len(line) <= width:
         return line
     return line[:width].rsplit(" ", 1)[0] + " ..."
@@ -10391,6 +10492,7 @@ def _print_inspection(client, as_json):
     caps = client.server_capabilities
     report = {"era": client.era, "revision": client.revision, "server": client.server_info,
               "instructions": client.instructions, "capabilities": caps, "errors": {}}
+    status = 0
     offered = dict(caps, skills={}) if SKILLS_KEY in (caps.get("extensions") or {}) else caps
     for key, method, capability in (("tools", "list_tools", "tools"),
                                     ("resources", "list_resources", "resources"),
@@ -10406,9 +10508,13 @@ def _print_inspection(client, as_json):
             report[key] = None
             report["errors"][key] = "%s: error %s: %s" % (
                 method.replace("list_", "").replace("_", " "), e.code, e.message)
+        except MalformedResult as e:         # nor does one the server got wrong
+            report[key] = None
+            report["errors"][key] = str(e)
+            status = 3
     if as_json:
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-        return 0
+        return status
     info = client.server_info or {}
     w = sys.stdout.write
     w("server: %s %s%s\n" % (info.get("name", "?"), info.get("version", "?"),
@@ -10443,7 +10549,7 @@ def _print_inspection(client, as_json):
     if report["skills"] is not None or "skills" in report["errors"]:
         table("skills", "skills", [(k.get("uri", "?"), _files_of(k), _first_line(
             (k.get("frontmatter") or {}).get("description"))) for k in report["skills"] or []])
-    return 0
+    return status
 
 
 def _files_of(skill):

@@ -6732,6 +6732,131 @@ class ClientCommandLine(unittest.TestCase):
                             "structuredContent": {"result": True}})
         self.assertIn("structured content:", out)
 
+    # Good results of each method the client reads; the fuzz below breaks them.
+    GOOD = {
+        "initialize": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                       "serverInfo": {"name": "s", "version": "1"}},
+        "server/discover": {"capabilities": {"extensions": {}}, "_meta": {
+            mcp_stdio.SERVER_INFO_KEY: {"name": "s", "version": "1"}}},
+        "tools/list": {"tools": [{"name": "t", "description": "d", "inputSchema": {
+            "type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}]},
+        "resources/list": {"resources": [{"uri": "a://b", "name": "b", "mimeType": "text/plain"}]},
+        "resources/templates/list": {"resourceTemplates": [{"uriTemplate": "a://{x}",
+                                                            "name": "x"}]},
+        "prompts/list": {"prompts": [{"name": "p", "arguments": [{"name": "a",
+                                                                  "required": True}]}]},
+        "skills/list": {"skills": [{"uri": "skill://a/SKILL.md", "frontmatter": {
+            "name": "a", "description": "d"}, "resources": [{"uri": "skill://a/SKILL.md",
+                                                             "digest": "sha256:00", "size": 3}]}]},
+        "tools/call": {"content": [{"type": "text", "text": "t"}, {"type": "image", "data": "AA==",
+                                                                  "mimeType": "image/png"},
+                                   {"type": "resource", "resource": {"uri": "a://b", "blob": "AA=="}},
+                                   {"type": "resource_link", "uri": "a://b", "name": "b"}],
+                       "structuredContent": {"a": 1}, "isError": False},
+        "resources/read": {"contents": [{"uri": "a://b", "text": "t"}, {"uri": "a://c",
+                                                                        "blob": "AA=="}]},
+        "prompts/get": {"messages": [{"role": "user", "content": {"type": "text", "text": "x"}}]},
+    }
+
+    def test_malformed_results_are_said_not_raised(self):
+        """Whatever a server sends, the client says it is malformed or prints it."""
+        r = random.Random(8)
+
+        def mutate(v, depth=0):
+            if r.random() < 0.12:
+                return _junk(r)
+            if isinstance(v, dict):
+                v = {k: mutate(x, depth + 1) for k, x in v.items() if r.random() > 0.08}
+                if r.random() < 0.15:
+                    v[r.choice(("type", "text", "name", "uri", "nextCursor", "arguments",
+                                "description", "resources", "blob"))] = _junk(r)
+                return v
+            if isinstance(v, list):
+                return [mutate(x, depth + 1) for x in v] + ([_junk(r)] if r.random() < 0.2
+                                                            else [])
+            return v
+        said = printed = 0
+        for _ in range(400):
+            results = {m: mutate(copy.deepcopy(v)) for m, v in self.GOOD.items()}
+            checked = {}
+            for method, result in results.items():
+                try:
+                    checked[method] = mcp_stdio._checked(method, result)
+                except mcp_stdio.MalformedResult as e:
+                    self.assertTrue(str(e).startswith("the server's %s result is malformed: "
+                                                      % method), e)
+                    said += 1
+
+            class Seen:                            # a client that was answered so
+                era, revision, instructions = "legacy", "2025-11-25", None
+                server_info = (checked.get("initialize") or {}).get("serverInfo")
+                server_capabilities = dict((checked.get("initialize") or {}).get(
+                    "capabilities") or {}, resources={}, prompts={}, extensions={
+                        mcp_stdio.SKILLS_KEY: {}})
+
+            for key, method in (("tools", "tools/list"), ("resources", "resources/list"),
+                                ("resource_templates", "resources/templates/list"),
+                                ("prompts", "prompts/list"), ("skills", "skills/list")):
+                field = method.split("/")[0] if key != "resource_templates" else \
+                    "resourceTemplates"
+
+                def lister(method=method, field=field):
+                    if method not in checked:
+                        raise mcp_stdio.MalformedResult(method, ["broken"])
+                    return checked[method][field]
+                setattr(Seen, "list_" + key, staticmethod(lister))
+            for tool in (checked.get("tools/list") or {}).get("tools", []):
+                with contextlib.suppress(mcp_stdio._BadArguments):   # call's KEY=VALUE words
+                    mcp_stdio._key_values(["a=1", "b=x"], tool["inputSchema"])
+            with contextlib.redirect_stdout(io.StringIO()):
+                mcp_stdio._print_inspection(Seen, False)
+                mcp_stdio._print_inspection(Seen, True)
+                for method in ("tools/call", "resources/read", "prompts/get"):
+                    if method in checked:
+                        mcp_stdio._print_result(None, dict(checked[method], isError=False),
+                                                False)
+                        printed += 1
+        self.assertGreater(said, 300)
+        self.assertGreater(printed, 100)
+
+    def test_a_server_that_answers_wrongly_gets_exit_3_and_a_readable_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "wrong.py")
+            with open(script, "w", encoding="utf-8") as f:
+                f.write(textwrap.dedent("""\
+                    import json, sys
+                    answers = {
+                        "initialize": {"protocolVersion": "2025-11-25", "serverInfo": {
+                            "name": "wrong", "version": "1"}, "capabilities": {
+                            "tools": {}, "resources": {}, "prompts": {}}},
+                        "tools/list": {"tools": [{"name": 5, "inputSchema": {}}]},
+                        "resources/list": {"resources": "none"},
+                        "resources/templates/list": {"resourceTemplates": []},
+                        "prompts/list": {"prompts": [{"name": "p"}]},
+                        "tools/call": {"content": [True]},
+                    }
+                    for line in sys.stdin:
+                        m = json.loads(line)
+                        if "id" in m and m.get("method") in answers:
+                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"],
+                                              "result": answers[m["method"]]}), flush=True)
+                        elif "id" in m:
+                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "error": {
+                                "code": -32601, "message": "no"}}), flush=True)
+                    """))
+            r = self.run_cli("inspect", "--", sys.executable, script)
+            self.assertEqual(r.returncode, 3, r.stderr)
+            out = r.stdout.decode()
+            self.assertIn("\ntools: failed (the server's tools/list result is malformed: "
+                          "/tools/0/name: expected type string, got integer)\n", out)
+            self.assertIn("\nresources: failed (the server's resources/list result is malformed: "
+                          "/resources: expected type array, got string)\n", out)
+            self.assertIn("\nprompts (1)\n  p  ()\n", out)
+            r = self.run_cli("call", "t", "--", sys.executable, script)
+            self.assertEqual((r.returncode, r.stdout), (3, b""))
+            self.assertEqual(r.stderr, b"error: the server's tools/call result is malformed: "
+                                       b"/content/0: expected type object, got boolean\n")
+
     def test_inspect(self):
         r = self.run_cli("inspect", "--", *SERVE)
         self.assertEqual(r.returncode, 0, r.stderr)
