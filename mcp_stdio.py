@@ -10266,18 +10266,39 @@ def _ask_on_terminal(params):
         err.write("Open this URL: %s\n" % params.get("url"))
         return {"action": "accept" if _read_answer("Will you open it? [y/N] ", "yn", "n") == "y"
                 else "decline"}
+    schema = params.get("requestedSchema")
+    problems = _form_problems(schema)
+    if problems:
+        raise ClientError("the server's form cannot be filled in: %s" % "; ".join(problems[:3]))
     choice = _read_answer("Answer? [Y]es, [n]o (decline), [c]ancel: ", "ync", "y")
     if choice != "y":
         return {"action": "decline" if choice == "n" else "cancel"}
-    schema = params.get("requestedSchema") if isinstance(params.get("requestedSchema"),
-                                                         dict) else {}
     required = schema.get("required") or []
     content = {}
     for name, prop in (schema.get("properties") or {}).items():
-        value = _read_field(name, prop if isinstance(prop, dict) else {}, name in required)
+        value = _read_field(name, prop, name in required)
         if value is not None:
             content[name] = value
     return {"action": "accept", "content": content}
+
+
+def _form_problems(schema):
+    """What keeps a server's requestedSchema from being asked field by field ([] if nothing):
+    it must be a flat object schema, each field an object with a type, and a valid schema."""
+    text, listed = {"type": "string"}, {"type": "array"}
+    shape = {"type": "object", "required": ["properties"], "properties": {
+        "properties": {"type": "object", "additionalProperties": {
+            "type": "object", "required": ["type"], "properties": {
+                "type": text, "title": {"type": ["string", "null"]}, "enum": listed,
+                "oneOf": {"type": "array", "items": {"type": "object"}}}}},
+        "required": {"type": "array", "items": text}}}
+    problems = validate(shape, schema)
+    if not problems:
+        try:
+            compile_schema(schema)
+        except SchemaError as e:
+            problems = [str(e)]
+    return problems
 
 
 def _prompt(text):

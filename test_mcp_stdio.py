@@ -7699,6 +7699,34 @@ class CommandLineQuestions(unittest.TestCase):
                     self.assertEqual(mcp_stdio._read_field("f", prop, required), expected)
 
 
+    def test_a_form_that_cannot_be_filled_in_is_refused_before_asking(self):
+        from unittest import mock
+
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+        for schema, problem in (
+                ({"type": "object", "properties": "name"},
+                 "/properties: expected type object, got string"),
+                ({"type": "object", "properties": {"n": {"type": "string"}}, "required": 3},
+                 "/required: expected type array, got integer"),
+                ({"type": "object", "properties": {"n": {"title": "N"}}},
+                 '/properties/n: missing required property "type"'),
+                ({"type": "object", "properties": {"n": {"type": "string", "enum": "ab"}}},
+                 "/properties/n/enum: expected type array, got string"),
+                ({"type": "object", "properties": {"n": {"type": "string", "pattern": "("}}},
+                 "#/properties/n/pattern: ")):
+            with self.subTest(schema=schema):
+                err = io.StringIO()
+                with mock.patch("sys.stdin", Terminal("y\nAda\n")), \
+                        mock.patch("sys.stderr", err), \
+                        self.assertRaises(mcp_stdio.ClientError) as cm:
+                    mcp_stdio._ask_on_terminal({"message": "Name?", "requestedSchema": schema})
+                self.assertTrue(str(cm.exception).startswith(
+                    "the server's form cannot be filled in: " + problem), cm.exception)
+                self.assertNotIn("Answer?", err.getvalue())     # nothing asked
+
+
 # The conformance suite's scenarios about asking the client, per revision.
 CONFORMANCE_SCENARIOS = [(MODERN, s) for s in (
     "input-required-result-basic-elicitation", "input-required-result-basic-sampling",
