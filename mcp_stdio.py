@@ -4143,6 +4143,12 @@ def _yaml_key(text, fail):
     return value if isinstance(value, str) else repr(value)
 
 
+# Front matter nests a few levels; deeper is refused, well before the reader's
+# recursion could reach Python's stack limit (and it stays within what a message
+# may nest).
+_MAX_FRONT_MATTER_DEPTH = 32
+
+
 class _FrontMatter:
     """A strict reader of the YAML subset front matter uses: one method per construct."""
 
@@ -4157,7 +4163,7 @@ class _FrontMatter:
                 self.fail("a second document is outside the supported YAML subset")
             self.lines = self.lines[:end]
         self.source, self.first_line = source, first_line
-        self.i = 0
+        self.i = self.depth = 0
 
     def fail(self, message, line=None):
         raise FrontMatterError("%s:%d: %s" % (self.source, self.first_line + (
@@ -4210,11 +4216,18 @@ class _FrontMatter:
     def block(self, n, parent, text):
         """The node starting at column n of the current line (text: the line from there on)."""
         self.refuse(text)
-        if text == "-" or text.startswith("- "):
-            return self.sequence(n, text)
-        if self.key(text) is not None:
-            return self.mapping(n, text)
-        return self.scalar(parent, text)
+        if self.depth >= _MAX_FRONT_MATTER_DEPTH:
+            self.fail("nesting deeper than %d levels is outside the supported YAML subset"
+                      % _MAX_FRONT_MATTER_DEPTH)
+        self.depth += 1
+        try:
+            if text == "-" or text.startswith("- "):
+                return self.sequence(n, text)
+            if self.key(text) is not None:
+                return self.mapping(n, text)
+            return self.scalar(parent, text)
+        finally:
+            self.depth -= 1
 
     def refuse(self, text):
         if text[:1] in _YAML_REFUSED:
@@ -4644,6 +4657,10 @@ class SkillFolder:
                 skill, mtime = self._skill(folder, skill_path, source, files)
             except (FrontMatterError, OSError, UnicodeDecodeError) as e:
                 problems.append("skills: %s" % _short_text(e))
+                continue
+            except Exception as e:   # noqa: BLE001 - one skill must not stop the others
+                problems.append("skills: %s: could not be read (%s); not served"
+                                % (source, type(e).__name__))
                 continue
             seen.append((source, mtime, tuple(files)))
             skills[skill.uri] = skill

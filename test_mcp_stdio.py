@@ -4068,6 +4068,21 @@ class Skills(unittest.TestCase):
                              .document(), lines)
         self.assertGreater(short, 100)        # the short way was taken often enough to tell
 
+    def test_deep_front_matter_is_refused_not_a_crash(self):
+        deep = "".join(" " * i + "k%d:\n" % i for i in range(3000)) + " " * 3000 + "v: 1"
+        listed = "k:\n" + "".join(" " * (2 * i) + "-\n" for i in range(3000))
+        for body in (deep, listed):
+            with self.assertRaises(mcp_stdio.FrontMatterError) as cm:
+                mcp_stdio.read_front_matter("---\nname: x\ndescription: d\n%s\n---\n" % body)
+            self.assertRegex(str(cm.exception), r"^SKILL\.md:3[67]: nesting deeper than 32 "
+                                                r"levels is outside the supported YAML subset$")
+        write_skill(self.root, "deep", "name: deep\ndescription: d\n" + deep)
+        server = mcp_stdio.Server("s", "1")
+        problems = server.serve_skills(self.root).problems
+        self.assertEqual(len(problems), 1)
+        self.assertIn("deep/SKILL.md:36: nesting deeper than 32 levels", problems[0])
+        self.assertEqual(len(self.client(server).list_skills()), 3)
+
     def test_a_huge_skill_md_is_refused_unread(self):
         folder = write_skill(self.root, "huge", "name: huge\ndescription: Big.")
         with open(os.path.join(folder, "SKILL.md"), "r+b") as f:
