@@ -4272,13 +4272,17 @@ class Skills(unittest.TestCase):
         self.assertGreater(len(pages), 2)
         self.assertEqual(len({s["uri"] for p in pages for s in p}), 15)     # none split or lost
 
-    def test_a_live_folder_is_noticed(self):
+    def live(self):
+        """A live server of the folder that rescans at every request, its 3 skills listed."""
         server = mcp_stdio.Server("s", "1", live=True)
-        folder = server.serve_skills(self.root)
-        folder.RESCAN = 0
+        server.serve_skills(self.root).RESCAN = 0
         p = InProc(self, server=server)
         p.initialize()
         self.assertEqual(len(p.request(req_msg(1, "skills/list"))["result"]["skills"]), 3)
+        return p
+
+    def test_a_live_folder_is_noticed(self):
+        p = self.live()
         write_skill(self.root, "added", "name: added\ndescription: New.")
         r = p.answer(req_msg(2, "skills/list"))["result"]
         self.assertEqual(len(r["skills"]), 4)
@@ -4317,12 +4321,7 @@ class Skills(unittest.TestCase):
                          ["skill://pdf-processing/SKILL.md"])
 
     def test_a_live_folder_that_goes_away_and_comes_back(self):
-        server = mcp_stdio.Server("s", "1", live=True)
-        folder = server.serve_skills(self.root)
-        folder.RESCAN = 0
-        p = InProc(self, server=server)
-        p.initialize()
-        self.assertEqual(len(p.request(req_msg(1, "skills/list"))["result"]["skills"]), 3)
+        p = self.live()
         moved = self.root + "-moved"
         os.rename(self.root, moved)
         stderr = io.StringIO()
@@ -4561,15 +4560,21 @@ class Tasks(InProcTest):
                                                  "params": {"taskId": tid,
                                                             "_meta": tasks_meta()}})), -32601)
 
-    def test_input_rounds_of_a_modern_task(self):
+    def modern_task_that_asks(self):
+        """A 2026-07-28 task of the tool that asks: (transcript, its _meta, task id, tasks/get)."""
         p = self.spawn(server=task_server())
         p.rev = MODERN
         meta = tasks_meta(elicitation={})
         p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
             "name": "asks", "_meta": meta}})
         tid = p.recv()["result"]["taskId"]
-        got = p.request({"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {
-            "taskId": tid, "_meta": meta}})["result"]
+        get = {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {
+            "taskId": tid, "_meta": meta}}
+        return p, meta, tid, get
+
+    def test_input_rounds_of_a_modern_task(self):
+        p, meta, tid, get = self.modern_task_that_asks()
+        got = p.request(get)["result"]
         self.assertEqual(got["status"], "input_required")
         (key, ask), = got["inputRequests"].items()
         self.assertEqual(ask["method"], "elicitation/create")
@@ -4765,14 +4770,7 @@ class Tasks(InProcTest):
                 self.assertEqual([t.status for t in conn.tasks.all()], ["failed"])
 
     def test_a_modern_task_waiting_for_input_can_be_cancelled(self):
-        p = self.spawn(server=task_server())
-        p.rev = MODERN
-        meta = tasks_meta(elicitation={})
-        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "name": "asks", "_meta": meta}})
-        tid = p.recv()["result"]["taskId"]
-        get = {"jsonrpc": "2.0", "id": 2, "method": "tasks/get", "params": {
-            "taskId": tid, "_meta": meta}}
+        p, meta, tid, get = self.modern_task_that_asks()
         (key, _), = p.request(get)["result"]["inputRequests"].items()
         p.request({"jsonrpc": "2.0", "id": 3, "method": "tasks/cancel", "params": {
             "taskId": tid, "_meta": meta}})
