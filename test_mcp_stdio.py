@@ -4833,12 +4833,7 @@ class Tasks(InProcTest):
                 self.assertIn(b"task working\n", r.stderr)
 
     def test_status_notifications_on_a_listen_stream(self):
-        p = self.spawn(server=task_server())
-        p.rev = MODERN
-        meta = tasks_meta(elicitation={})
-        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "name": "asks", "_meta": meta}})
-        tid = p.recv()["result"]["taskId"]
+        p, meta, tid, _ = self.modern_task_that_asks()
         self.lines(p)
         r = p.request({"jsonrpc": "2.0", "id": 2, "method": "subscriptions/listen", "params": {
             "notifications": {"taskIds": [tid, "unknown"]}, "_meta": modern_meta()}})
