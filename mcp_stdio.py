@@ -4239,7 +4239,8 @@ class _FrontMatter:
         """(key, the text after its colon) when text starts a mapping entry, else None."""
         if text[:1] in ('"', "'"):
             end = self.quoted_end(text)
-            if end is not None and text[end:end + 1] == ":" and text[end + 1:end + 2] in ("", " ", "\t"):
+            if end is not None and text[end:end + 1] == ":" and \
+                    text[end + 1:end + 2] in ("", " ", "\t"):
                 return self.unquote(text[:end], self.i), text[end + 1:].strip(" \t")
             return None
         if text[:1] in ("[", "{"):
@@ -4648,8 +4649,8 @@ class SkillFolder:
         """Read the folder: {uri: Skill} of the valid skills; problems are kept in .problems."""
         if not os.path.isdir(self.path):
             raise CatalogError("skills: %s is not a folder" % self.path)
-        skills, problems, seen, walked = {}, [], [], []
-        for folder, files in _skill_folders(self.path, walked):
+        skills, problems, seen, skipped = {}, [], [], []
+        for folder, files in _skill_folders(self.path, skipped):
             rel = folder[len(self.path):].lstrip(os.sep).replace(os.sep, "/")  # walked from it
             skill_path = rel or os.path.basename(self.path)
             source = os.path.join(folder, "SKILL.md")
@@ -4669,7 +4670,7 @@ class SkillFolder:
                                 "Skills limit of %d (served; a client may refuse the skill)"
                                 % (source, len(skill.frontmatter["description"]),
                                    _MAX_SKILL_DESCRIPTION))
-        self.problems = walked + problems
+        self.problems = skipped + problems
         self._scanned = (_monotonic(), seen)
         return skills
 
@@ -6407,39 +6408,32 @@ class _Tasks:
         """The work of call's task ended with line (None: cancelled); return waiters to answer."""
         task = call.task
         if line is None:
-            self.move(task, "cancelled")
-        else:
-            msg = json.loads(line)
-            result, error = msg.get("result"), msg.get("error")
-            if result is not None:
-                meta = result.get("_meta")
-                if type(meta) is dict:
-                    meta.pop(SERVER_INFO_KEY, None)
-                    if not meta:
-                        del result["_meta"]
-            if result is not None and result.get("resultType") == "input_required":
-                task.answers = dict(call.answers or {})
-                task.requests = result["inputRequests"]
-                self.move(task, "input_required")
-                if not _has(call.revision, "tasks_extension"):
-                    self.ask_client(task)
-                return []
-            if result is not None:
-                result.pop("resultType", None)
-                task.result = result
-                failed = result.get("isError") is True and not _has(call.revision,
-                                                                    "tasks_extension")
-                self.move(task, "failed" if failed else "completed")
-            else:
-                task.error = error
-                self.move(task, "failed")
-        if not task.terminal:
+            return self.end(task, "cancelled")
+        msg = json.loads(line)
+        result, error = msg.get("result"), msg.get("error")
+        if result is None:
+            task.error = error
+            return self.end(task, "failed")
+        meta = result.get("_meta")
+        if type(meta) is dict:
+            meta.pop(SERVER_INFO_KEY, None)
+            if not meta:
+                del result["_meta"]
+        if result.get("resultType") == "input_required":
+            task.answers = dict(call.answers or {})
+            task.requests = result["inputRequests"]
+            self.move(task, "input_required")
+            if not _has(call.revision, "tasks_extension"):
+                self.ask_client(task)
             return []
-        waiters, task.waiters = task.waiters, []
-        return waiters
+        result.pop("resultType", None)
+        task.result = result
+        failed = result.get("isError") is True and not _has(call.revision, "tasks_extension")
+        return self.end(task, "failed" if failed else "completed")
 
     def end(self, task, status):
-        """Move task to a final status; return the tasks/result requests to answer now."""
+        """Move task to a final status (unless it has one); return the tasks/result requests
+        to answer now."""
         self.move(task, status)
         waiters, task.waiters = task.waiters, []
         return waiters
