@@ -59,7 +59,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.7.0"
+__version__ = "0.7.1"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
@@ -485,6 +485,225 @@ def _translate_pattern(p, where):
         raise SchemaError("%s: pattern %r cannot be compiled faithfully (%s)" % (where, p, e))
 
 
+def _pattern_search(p, where):
+    """(search, limit): rx.search for ECMA-262 pattern p, and the longest text it checks (None: any)."""
+    rx = _translate_pattern(p, where)
+    return rx.search, (_PATTERN_TEXT_LIMIT if _pattern_degree(rx, p, where) > 1 else None)
+
+
+# A schema's pattern is the author's expression applied to the client's text, and
+# Python's re cannot be interrupted once it runs (it holds the interpreter lock): one
+# argument must not stop the server. So compile_schema() refuses the shapes whose
+# backtracking grows faster than the square of the text (a repetition nested in one
+# that can match the same characters; three repetitions in a row that can take the same
+# character, an unanchored search counting as one), and a pattern whose backtracking
+# can be quadratic checks strings of at most _PATTERN_TEXT_LIMIT characters.
+_PATTERN_TEXT_LIMIT = 4096      # quadratic backtracking over 4,096 characters: about 0.2 s
+# Characters every class is tried on: ASCII, and a few that classes often differ on.
+_PATTERN_SAMPLES = "".join(map(chr, range(128))) + "\u00a0\u00e9\u00df\u2028\u4e2d\ufeff\U0001f600"
+_CATEGORY_TESTS = {"CATEGORY_DIGIT": r"\d", "CATEGORY_NOT_DIGIT": r"\D",
+                   "CATEGORY_SPACE": r"\s", "CATEGORY_NOT_SPACE": r"\S",
+                   "CATEGORY_WORD": r"\w", "CATEGORY_NOT_WORD": r"\W"}
+
+
+def _pattern_degree(rx, p, where):
+    """1 when rx backtracks at most linearly in the text's length, 2 when quadratically.
+
+    Raises SchemaError for a shape whose backtracking grows faster (see above).
+    """
+    return _PatternShape(rx, p, where).degree()
+
+
+class _PatternShape:
+    """What rx's parse tree says about its backtracking, over sample characters."""
+
+    def __init__(self, rx, p, where):
+        parser = getattr(re, "_parser", None)       # sre_parse before 3.11 (it warns since)
+        if parser is None:
+            import sre_parse as parser
+        self.p, self.where, self.sub = p, where, parser.SubPattern
+        self.tree = parser.parse(rx.pattern, rx.flags)
+        alphabet = set(_PATTERN_SAMPLES)
+        self._ends(self.tree, alphabet)
+        self.every = frozenset(alphabet)
+        self.search = not (self.tree and self.tree[0][0].name == "AT" and
+                           self.tree[0][1].name in ("AT_BEGINNING", "AT_BEGINNING_STRING"))
+
+    def _ends(self, items, alphabet):
+        """Add the literals and range ends of items to the samples."""
+        for op, av in items:
+            if op.name == "LITERAL":
+                alphabet.add(chr(av))
+            elif op.name == "RANGE":
+                alphabet.update((chr(av[0]), chr(av[1])))
+            elif op.name == "IN":
+                self._ends(av, alphabet)
+            else:
+                for b in self.bodies(op, av):
+                    self._ends(b, alphabet)
+
+    def atom(self, op, av):
+        """The samples one single-character item matches, or None for other items."""
+        name, every = op.name, self.every
+        if name == "LITERAL":
+            return frozenset((chr(av),))
+        if name == "NOT_LITERAL":
+            return every - {chr(av)}
+        if name == "ANY":
+            return every
+        if name == "CATEGORY":
+            return frozenset(c for c in every if re.match(_CATEGORY_TESTS.get(av.name, "."), c))
+        if name != "IN":
+            return None
+        negate, out = False, set()
+        for iop, iav in av:
+            if iop.name == "NEGATE":
+                negate = True
+            elif iop.name == "LITERAL":
+                out.add(chr(iav))
+            elif iop.name == "RANGE":
+                out.update(c for c in every if iav[0] <= ord(c) <= iav[1])
+            elif iop.name == "CATEGORY":
+                out.update(self.atom(iop, iav))
+            else:
+                out.update(every)
+        return every - out if negate else frozenset(out)
+
+    @staticmethod
+    def bodies(op, av):
+        """The sub-sequences an item holds."""
+        name = op.name
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            return [av[2]]
+        if name in ("SUBPATTERN", "ATOMIC_GROUP"):
+            return [av[-1]]
+        if name in ("ASSERT", "ASSERT_NOT"):
+            return [av[1]]
+        if name == "BRANCH":
+            return list(av[1])
+        if name == "GROUPREF_EXISTS":
+            return [x for x in av[1:] if x is not None]
+        return []
+
+    def chars(self, items):
+        """Every sample any item of items can match."""
+        out = set()
+        for op, av in items:
+            a = self.atom(op, av)
+            if a is not None:
+                out |= a
+            elif op.name == "GROUPREF":
+                return self.every
+            else:
+                for b in self.bodies(op, av):
+                    out |= self.chars(b)
+        return frozenset(out)
+
+    def first(self, items):
+        """The samples a match of items can start with."""
+        out = set()
+        for op, av in items:
+            a = self.atom(op, av)
+            if a is not None:
+                return out | a
+            name = op.name
+            if name in ("AT", "ASSERT", "ASSERT_NOT"):
+                continue
+            if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+                out |= self.first(av[2])
+                if av[0] == 0:
+                    continue
+                return out
+            if name in ("SUBPATTERN", "ATOMIC_GROUP", "BRANCH"):
+                for b in self.bodies(op, av):
+                    out |= self.first(b)
+                return out
+            return self.every
+        return out
+
+    def ambiguous(self, items):
+        """The char sets of the parts of items that can take a text in more than one way."""
+        out = []
+        for op, av in items:
+            if op.name in ("MAX_REPEAT", "MIN_REPEAT") and av[0] < av[1]:
+                out.append(self.chars(av[2]))
+            elif op.name == "GROUPREF":
+                out.append(self.every)
+            elif op.name == "BRANCH":
+                starts = [self.first(b) for b in av[1]]
+                if any(x & y for i, x in enumerate(starts) for y in starts[i + 1:]):
+                    out.append(self.chars([(op, av)]))     # two ways to take one character
+            for b in self.bodies(op, av):
+                out += self.ambiguous(b)
+        return out
+
+    def separated(self, items, inner):
+        """True when items start or end with a character no inner part can match."""
+        while len(items) == 1 and items[0][0].name == "SUBPATTERN":
+            items = items[0][1][-1]
+        atoms = [self.atom(op, av) for op, av in items if op.name != "AT"]
+        return any(a is not None and not any(a & r for r in inner)
+                   for a in atoms[:1] + atoms[-1:])
+
+    def degree(self):
+        degree = self.walk(list(self.tree), [])
+        if degree > 2:
+            raise SchemaError(
+                "%s: pattern %r has %d repetitions in a row that can take the same characters%s, "
+                "whose backtracking grows with the cube of a client's text or faster; separate "
+                "them by a character they cannot match%s" % (
+                    self.where, self.p, degree - self.search,
+                    " after an unanchored start" if self.search else "",
+                    " or anchor it with ^" if self.search else ""))
+        return degree
+
+    def walk(self, items, live):
+        """The degree of items after live (the repetitions that may still take characters)."""
+        degree = 1
+        for op, av in items:
+            a, name = self.atom(op, av), op.name
+            if a is not None:
+                live[:] = [r for r in live if r & a]       # a repetition that cannot take it ends
+            elif name in ("MAX_REPEAT", "MIN_REPEAT"):
+                degree = max(degree, self.repeat(av, live))
+            elif name == "GROUPREF":
+                degree = max(degree, 1 + self.search + len(live))
+                live.append(self.every)
+            elif name in ("SUBPATTERN", "ATOMIC_GROUP", "POSSESSIVE_REPEAT"):
+                degree = max(degree, self.walk(self.bodies(op, av)[0], live))
+            elif name in ("BRANCH", "GROUPREF_EXISTS"):
+                kept = []
+                for b in self.bodies(op, av):
+                    trial = list(live)
+                    degree = max(degree, self.walk(b, trial))
+                    kept += [r for r in trial if not any(r is s for s in kept)]
+                live[:] = kept
+            elif name in ("ASSERT", "ASSERT_NOT"):
+                degree = max(degree, self.walk(av[1], list(live)))
+        return degree
+
+    def repeat(self, av, live):
+        """The degree of a repetition after live, which it joins when its count varies."""
+        lo, hi, body = av
+        inner = self.ambiguous(body)
+        if hi > 1 and inner and not self.separated(body, inner):
+            raise SchemaError("%s: pattern %r repeats a part that can match the same text in "
+                              "more than one way, whose backtracking can take exponential time "
+                              "on a client's text; start or end the repeated part with a "
+                              "character the inner one cannot match" % (self.where, self.p))
+        self.walk(body, [])                              # its own nesting
+        if lo < hi and hi > 1:
+            start = self.first(body)
+            live.append(self.chars(body))
+            return 1 + self.search + sum(1 for r in live[:-1] if r & start)
+        if lo >= 1:
+            return self.walk(body, live)
+        trial = list(live)
+        degree = self.walk(body, trial)
+        live += [r for r in trial if not any(r is s for s in live)]
+        return degree
+
+
 def _unescape_token(tok):
     if "%" in tok:
         from urllib.parse import unquote
@@ -734,7 +953,7 @@ class _Compiler:
             p = s["pattern"]
             if not isinstance(p, str):
                 raise SchemaError("%s/pattern: must be a string" % where)
-            add(_pattern_check(_translate_pattern(p, where + "/pattern"), p))
+            add(_pattern_check(_pattern_search(p, where + "/pattern"), p))
 
     def _arrays(self, s, raw, where, depth, add):
         prefix = ()
@@ -783,8 +1002,8 @@ class _Compiler:
                 raise SchemaError("%s/patternProperties: must be an object of schemas" % where)
             for k, v in pp.items():
                 w = "%s/patternProperties/%s" % (where, _esc(k))
-                pats.append((_translate_pattern(k, w), self._sub(raw, "patternProperties", v, w,
-                                                                 depth)))
+                pats.append(_pattern_search(k, w) + (self._sub(raw, "patternProperties", v, w,
+                                                                   depth), k))
         addl = None
         if "additionalProperties" in s:
             a = s["additionalProperties"]
@@ -997,15 +1216,23 @@ def _length_check(lo, hi):
     return check
 
 
-def _pattern_check(rx, source):
-    search = rx.search
+def _pattern_check(compiled, source):
+    search, limit = compiled
 
     def check(x, st, loc):
-        if not isinstance(x, str) or search(x):
+        if not isinstance(x, str):
             return True
-        shown = source if len(source) <= 100 else source[:97] + "..."
-        return st.fail(loc, "does not match pattern '%s'" % shown)
+        if limit is not None and len(x) > limit:
+            return st.fail(loc, "string of %d characters is longer than the %d that pattern "
+                           "'%s' is checked on" % (len(x), limit, _shown_pattern(source)))
+        if search(x):
+            return True
+        return st.fail(loc, "does not match pattern '%s'" % _shown_pattern(source))
     return check
+
+
+def _shown_pattern(source):
+    return source if len(source) <= 100 else source[:97] + "..."
 
 
 def _items_check(prefix, items):
@@ -1088,8 +1315,13 @@ def _properties_check(props, pats, addl):
             matched = fn is not None
             if matched and not fn(v, st, loc + (k,)):
                 ok = False
-            for rx, pfn in pats:
-                if rx.search(k):
+            for search, limit, pfn, source in pats:
+                if limit is not None and len(k) > limit:
+                    ok = st.fail(loc, "property name of %d characters is longer than the %d "
+                                 "that pattern '%s' is checked on" % (len(k), limit,
+                                                                      _shown_pattern(source)))
+                    matched = True
+                elif search(k):
                     matched = True
                     if not pfn(v, st, loc + (k,)):
                         ok = False
@@ -1500,7 +1732,10 @@ def _large_encoder():
     return _c_make_encoder(None, _not_json, quote, None, ":", ",", False, False, False)
 
 _SURROGATE_RE = "[\ud800-\udfff]"
-_STRING_RE = rb'"(?:[^"\\]|\\.)*"'
+# A string, or an unterminated one up to the line's end: each loop starts where the
+# previous one cannot, and the last part matches whatever follows, so nothing backtracks
+# (the plain '"(?:[^"\\]|\\.)*"' retries from every quote: quadratic on a deep line).
+_STRING_RE = rb'"[^"\\]*(?:\\[\s\S][^"\\]*)*(?:"|\\?\Z)'
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 
 
@@ -1573,7 +1808,7 @@ def decode_message(line, max_depth=32):
             and _has_surrogate(value):
         return _decode_refused(text, max_depth)
     if len(line) > _MAX_INT_DIGITS and not _int_limit_in_force() and \
-            _pattern("[0-9]{%d}" % (_MAX_INT_DIGITS + 1)).search(text):
+            _pattern("(?<![0-9])[0-9]{%d}" % (_MAX_INT_DIGITS + 1)).search(text):
         return _decode_refused(text, max_depth)
     return value
 
@@ -1726,10 +1961,14 @@ def _shown(key):
 
 # -- Deep lines: a grammar check without recursion ---------------------------------
 
+# Every token costs time linear in its length: a string is the unrolled loop (a '+'
+# inside a '*' retries every way to split a string that cannot end, exponential in
+# its length), and the last two alternatives match whatever may follow the blanks,
+# so no attempt ever fails and backtracks over them.
 _TOKEN_RE = (r'[ \t\n\r]*(?:(\[+)|(\{)|(\]+)|(\})|(,)|(:)'
-             r'|("(?:[^"\\\x00-\x1f]+|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")'
+             r'|("[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*")'
              r'|(-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)'
-             r'|(true|false|null)|([^ \t\n\r]))')
+             r'|(true|false|null)|([^ \t\n\r])|\Z)')
 # States of the grammar check: what may come next.
 _VALUE, _VALUE_OR_CLOSE, _KEY, _KEY_OR_CLOSE, _COLON, _AFTER = range(6)
 
@@ -1757,6 +1996,8 @@ def _grammar(text):
     members, key = None, None
     for m in _pattern(_TOKEN_RE).finditer(text):
         kind = m.lastindex
+        if kind is None:                                # blanks up to the end
+            continue
         if m.start() != pos or kind == 10 or (not stack and state == _AFTER):
             break                                       # a stray byte, or a second value
         pos = m.start(kind)
@@ -2258,23 +2499,29 @@ class ResourceTemplate:
         if not isinstance(name, str) or not name:
             raise CatalogError("%s: a name is required" % owner)
         _check_meta_fields(owner, title, description, annotations, icons)
-        pattern, pos, names = [], 0, []
+        literals, pos, names = [], 0, []
         for m in _pattern(_TEMPLATE_VAR_RE).finditer(uri_template):
-            literal = uri_template[pos:m.start()]
-            if "{" in literal or "}" in literal:
-                raise CatalogError("%s: only {var} and {+var} expressions are supported" % owner)
-            pattern.append(re.escape(literal))
-            pattern.append("(.+?)" if m.group(1) else "([^/?#]+?)")
+            literals.append(uri_template[pos:m.start()])
             names.append((m.group(2), bool(m.group(1))))
             pos = m.end()
-        tail = uri_template[pos:]
-        if "{" in tail or "}" in tail:
+        literals.append(uri_template[pos:])
+        if any("{" in x or "}" in x for x in literals):
             raise CatalogError("%s: only {var} and {+var} expressions are supported" % owner)
         if len(set(n for n, _ in names)) != len(names):
             raise CatalogError("%s: a variable appears twice" % owner)
-        pattern.append(re.escape(tail))
-        self._regex = re.compile("".join(pattern) + r"\Z")
-        self._names = names
+        self._literals, self._names = literals, names
+        # A regular expression when each variable's end is plain (the next literal starts
+        # with a character a {var} cannot hold, or only the tail follows): it cannot
+        # backtrack. Otherwise ({a}-{b}, {+a}/{b}) _split() finds the same values in
+        # linear time, where the expression would take a power of the URI's length.
+        if all(i == len(names) - 1 or not reserved and literals[i + 1][:1] in ("/", "?", "#")
+               for i, (_, reserved) in enumerate(names)):
+            self._regex = re.compile("".join(
+                re.escape(lit) + ("" if i == len(names) else
+                                  "(.+?)" if names[i][1] else "([^/?#]+?)")
+                for i, lit in enumerate(literals)) + r"\Z")
+        else:
+            self._regex = None
         self.uri_template, self.handler, self.name = uri_template, handler, name
         self.title, self.description, self.mime_type = title, description, mime_type
         self.annotations, self.icons, self.meta, self.complete = annotations, icons, meta, complete
@@ -2288,18 +2535,66 @@ class ResourceTemplate:
         simple {var} once percent-decoded (encoded slashes are how traversal
         arrives). A {+var} may hold slashes, for paths, but no ".." segment.
         """
-        m = self._regex.match(uri)
-        if m is None:
+        if self._regex is not None:
+            m = self._regex.match(uri)
+            values = None if m is None else m.groups()
+        else:
+            values = self._split(uri)
+        if values is None:
             return None
         from urllib.parse import unquote
         variables = {}
-        for (name, reserved), value in zip(self._names, m.groups()):
+        for (name, reserved), value in zip(self._names, values):
             decoded = unquote(value)
             if "\0" in decoded or ".." in decoded.replace("\\", "/").split("/") or (
                     not reserved and "/" in decoded):
                 return None
             variables[name] = value if reserved else decoded
         return variables
+
+    def _split(self, uri):
+        """The variables' values as the lazy expression would find them, in linear time.
+
+        From the end: ok[p] says a variable may start at p with the rest matching;
+        a variable ends at the first place the next literal starts and the rest can
+        follow, without passing a character it cannot hold (/?# for {var}, a line
+        break for {+var}).
+        """
+        literals, names, n = self._literals, self._names, len(uri)
+        if not uri.startswith(literals[0]):
+            return None
+        stops = {}
+        for stop_chars in ("/?#", "\n"):
+            reach, nearest = [n] * (n + 1), n
+            for p in range(n - 1, -1, -1):
+                if uri[p] in stop_chars:
+                    nearest = p
+                reach[p] = nearest
+            stops[stop_chars] = reach
+        after = [False] * (n + 2)
+        after[n] = True                          # past the last literal: the end
+        nexts = []
+        for i in range(len(names) - 1, -1, -1):
+            lit, reach = literals[i + 1], stops["\n" if names[i][1] else "/?#"]
+            nxt, nearest = [n + 1] * (n + 2), n + 1
+            for q in range(n, -1, -1):
+                if after[min(q + len(lit), n + 1)] and uri.startswith(lit, q):
+                    nearest = q
+                nxt[q] = nearest
+            ok = [False] * (n + 2)
+            for p in range(n):
+                ok[p] = nxt[p + 1] <= reach[p]
+            nexts.append((nxt, reach))
+            after = ok
+        p = len(literals[0])
+        if not after[p] and names:
+            return None
+        values = []
+        for i, (nxt, reach) in enumerate(reversed(nexts)):
+            q = nxt[p + 1]
+            values.append(uri[p:q])
+            p = q + len(literals[i + 1])
+        return values
 
     def expand(self, **variables):
         """Return the URI for these variable values (simple expansion percent-encodes)."""

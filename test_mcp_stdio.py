@@ -1151,6 +1151,165 @@ def err_code(msg):
     return msg["error"]["code"]
 
 
+# Each worst case runs in a child that prints its name first and its CPU seconds after,
+# so that a case that never ends (as on 0.7.0) fails the test by name instead of
+# hanging it, and a loaded machine does not count against a case.
+BACKTRACKING_CASES = textwrap.dedent(r'''
+    import json, sys, time
+    import mcp_stdio
+    from unittest import mock
+    L = 1 << 20                       # the default line limit
+    deep = b"[" * 40
+
+    def decode(line):
+        try:
+            mcp_stdio.decode_message(line)
+        except mcp_stdio.ProtocolError:
+            pass
+
+    def digits():
+        with mock.patch.object(mcp_stdio, "_int_limit_in_force", lambda: False):
+            decode(b'{"a":[' + b"1" * 4300 + (b"," + b"1" * 4300) * (L // 4301 - 1) + b"]}")
+
+    def template(t):
+        rt = mcp_stdio.ResourceTemplate(t, lambda *a: None, name="t")
+        rt.match("x://" + "a-./" * (256 * 1024 // 4) + "?")
+        rt.match("x://" + "a-." * (256 * 1024 // 3) + "!")
+
+    def pattern(p, text):
+        mcp_stdio.compile_schema({"type": "string", "pattern": p}).errors(text)
+
+    def pattern_keys(p, key):
+        mcp_stdio.compile_schema({"patternProperties": {p: {}}}).errors({key: 1})
+
+    N = mcp_stdio._PATTERN_TEXT_LIMIT
+    CASES = {
+        "the 184-byte line": lambda: decode(
+            b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"' + b"x" * 40 +
+            b'\x01","b":' + b"[" * 40 + b"]" * 40 + b"}}"),
+        "a control byte ends a long string": lambda: decode(deep + b'"' + b"x" * (L - 50) + b"\x01"),
+        "the line ends inside a string": lambda: decode(deep + b'"' + b"x" * (L - 50)),
+        "escaped quotes to the line's end": lambda: decode(deep + b'"' + b'\\"' * (L // 2 - 30)),
+        "quotes and escapes, every other": lambda: decode(deep + b'"\\"' * (L // 3 - 20)),
+        "bad escapes": lambda: decode(deep + b'"ab\\x' * (L // 5 - 10)),
+        "blanks to the line's end": lambda: decode(deep + b" " * (L - 50)),
+        "the nesting scan": lambda: mcp_stdio._nesting(b'"' + b'\\"' * (L // 2 - 1)),
+        "runs of 4,300 digits": digits,
+        "template {a}-{b}": lambda: template("x://{a}-{b}"),
+        "template {a}.{b}.{c}": lambda: template("x://{a}.{b}.{c}"),
+        "template {+a}/{b}": lambda: template("x://{+a}/{b}"),
+        "template {a}{b}": lambda: template("x://{a}{b}"),
+        "pattern [a-z]+-[0-9]+": lambda: pattern("[a-z]+-[0-9]+", "a" * N),
+        "pattern (ab|a)*c": lambda: pattern("(ab|a)*c", "ab" * (N // 2)),
+        "pattern with two overlapping parts": lambda: pattern(
+            "^[^@]+@[^@]+[.][^@]+$", "a@" + "." * (N - 2) + "@"),
+        "pattern over a long text": lambda: pattern("[a-z]+-[0-9]+", "a" * L),
+        "patternProperties over a long key": lambda: pattern_keys("[a-z]+-[0-9]+", "a" * L),
+        "a linear pattern on a long text": lambda: pattern("^[a-z]+([.][a-z]+)*$", "a." * L),
+    }
+    for name, case in CASES.items():
+        print(json.dumps(name), flush=True)
+        start = time.process_time()
+        case()
+        print(json.dumps(time.process_time() - start), flush=True)
+''')
+
+
+class Backtracking(ProcTest):
+    """Every regular expression applied to the other side's input is linear (or bounded)."""
+
+    def test_worst_cases_finish_within_a_second(self):
+        p = subprocess.Popen([sys.executable, "-c", BACKTRACKING_CASES], cwd=HERE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            out, err = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        lines = [json.loads(x) for x in out.splitlines()]
+        self.assertEqual(err, b"")
+        self.assertEqual(len(lines) % 2, 0, "%r never ended" % (lines[-1:],))
+        self.assertEqual(len(lines), 2 * 19)
+        for name, seconds in zip(lines[::2], lines[1::2]):
+            with self.subTest(case=name):
+                self.assertLess(seconds, 1.0)
+
+    def test_the_184_byte_line_leaves_the_server_answering(self):
+        p = self.spawn()
+        p.send_bytes(b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"' + b"x" * 40 +
+                     b'\x01","b":' + b"[" * 40 + b"]" * 40 + b"}}\n")
+        self.assertEqual(p.recv_line(), b'{"jsonrpc":"2.0","error":{"code":-32700,"message":'
+                         b'"Parse error: not a single JSON value (stopped at column 55)"}}\n')
+        p.send_bytes(b'{"jsonrpc":"2.0","id":2,"method":"ping"}\n')
+        self.assertEqual(p.recv_line(), b'{"jsonrpc":"2.0","id":2,"result":{}}\n')
+        self.assertEqual(p.close(), 0)
+
+    def test_a_string_that_cannot_end_is_not_json(self):
+        for tail in (b'\x01"]', b'\\x"]', b'\\u12"]', b""):
+            with self.subTest(tail=tail):
+                line = b"[" * 40 + b'"' + b"x" * 12 + tail + (b"]" * 39 if tail else b"")
+                with self.assertRaises(mcp_stdio.ProtocolError) as cm:
+                    mcp_stdio.decode_message(line)
+                self.assertEqual(cm.exception.code, -32700)
+        line = b"[" * 40 + b'"a\\"\\u00e9\\n"' + b"]" * 40 + b"  \t"
+        with self.assertRaises(mcp_stdio.ProtocolError) as cm:
+            mcp_stdio.decode_message(line)
+        self.assertEqual((cm.exception.code, str(cm.exception)), (
+            -32600, "Invalid Request: nesting depth 40 exceeds the limit of 32"))
+
+    def test_templates_match_as_before_without_backtracking(self):
+        """The linear split finds what the lazy expression finds, on 24,000 seeded URIs."""
+        r = random.Random(20261201)
+        for t in ("x://{a}-{b}", "x://{+a}/x/{b}", "x://{a}{b}", "x://{+a}{+b}.{c}",
+                  "x://{a}.{b}.{c}", "u:{a}a{b}aa{+c}", "x://{a}/{b}", "f:{+p}/"):
+            rt = mcp_stdio.ResourceTemplate(t, lambda *a: None, name="t")
+            lits, names = rt._literals, rt._names
+            lazy = re.compile("".join(re.escape(lit) + (
+                "" if i == len(names) else "(.+?)" if names[i][1] else "([^/?#]+?)")
+                for i, lit in enumerate(lits)) + r"\Z")
+            for _ in range(3000):
+                uri = t.split("{")[0] + "".join(r.choice("ab-./x?#\n") for _ in range(
+                    r.randrange(12)))
+                m = lazy.match(uri)
+                got = rt._split(uri) if rt._regex is None else (
+                    rt._regex.match(uri) and list(rt._regex.match(uri).groups()))
+                self.assertEqual(got, m and list(m.groups()), (t, uri))
+        rt = mcp_stdio.ResourceTemplate("x://{a}-{b}", lambda *a: None, name="t")
+        self.assertEqual(rt.match("x://one-two-3"), {"a": "one", "b": "two-3"})
+        self.assertIsNone(rt.match("x://one/two-3"))
+
+    def test_patterns_that_backtrack_without_bound_are_refused(self):
+        for p, what in (("(a+)+b", "repeats a part"), ("^(\\w+\\s?)*$", "repeats a part"),
+                        ("^(a+){3}$", "repeats a part"), ("x(y|z+)*w", "repeats a part"),
+                        ("^(a?){30}a{30}$", "repeats a part"),
+                        ("^\\d*\\d*\\d*$", "3 repetitions in a row"),
+                        ("[^@]+@[^@]+\\.[^@]+", "or anchor it with ^")):
+            with self.subTest(pattern=p):
+                with self.assertRaises(SchemaError) as cm:
+                    compile_schema({"properties": {"v": {"pattern": p}}})
+                self.assertIn("#/properties/v/pattern: pattern %r" % p, str(cm.exception))
+                self.assertIn(what, str(cm.exception))
+        for p in ("^[a-z]+$", "^[a-z]+(\\.[a-z]+)*$", "^([a-z]+,)*[a-z]+$", "^\\d{4}-\\d{2}$",
+                  "^[^@]+@[^@]+\\.[^@]+$", "[a-z]+-[0-9]+", "^(\\d{2}){3}$", "a+", "f.o",
+                  "^[A-Za-z0-9+/]*={0,2}$", "^(-?\\d+)(,-?\\d+)*$"):
+            with self.subTest(pattern=p):
+                compile_schema({"pattern": p})
+
+    def test_a_quadratic_pattern_checks_a_bounded_length(self):
+        n = mcp_stdio._PATTERN_TEXT_LIMIT
+        v = compile_schema({"properties": {"v": {"pattern": "[a-z]+-[0-9]+"}},
+                            "patternProperties": {"[a-z]+-[0-9]+": {"type": "integer"}}})
+        self.assertEqual(v.errors({"v": "a" * (n - 4) + "-123"}), [])
+        self.assertEqual(v.errors({"v": "a" * (n - 3) + "-123"}), [
+            "/v: string of 4097 characters is longer than the 4096 that pattern "
+            "'[a-z]+-[0-9]+' is checked on"])
+        self.assertEqual(v.errors({"a" * (n + 1): 1}), [
+            "(root): property name of 4097 characters is longer than the 4096 that pattern "
+            "'[a-z]+-[0-9]+' is checked on"])
+        anchored = compile_schema({"pattern": "^[a-z]+(\\.[a-z]+)*$"})   # linear: any length
+        self.assertEqual(anchored.errors("a." * n + "a"), [])
+
+
 class Framing(ProcTest):
 
     def test_crlf_blank_lines_and_leading_bom(self):
@@ -4983,9 +5142,29 @@ class Fuzzer:
                     [None, [], "q" * 20000, 1e308, -(10 ** 15), True])
         return msg
 
+    def cut_string(self):
+        """A line nested past the limit whose string cannot end: a control byte, a bad
+        escape or the line's end cuts it, at any length up to the line limit (the shape
+        that once sent the grammar check into exponential backtracking)."""
+        r = self.r
+        size = min(int(2 ** r.uniform(3, 20)), (1 << 20) - 200)
+        body = r.choice([b"x", b"ab", b'\\"', b"\\n", b"\\u00e9", b" "]) * size
+        body = body[:size]
+        cut = r.choice([b"\x01", b"\x1f", b"\\x", b"\\u12", b"\\", b""])
+        deep = b"[" * r.randint(33, 40)
+        line = r.choice([
+            b'{"jsonrpc":"2.0","id":%s,"method":"ping","params":{"a":"%s%s","b":%s%s}}' % (
+                json.dumps(self.new_id("m", "ping")).encode(), body, cut, deep,
+                b"]" * len(deep)),
+            deep + b'"' + body + cut,
+            deep + b'"' + body + cut + b'"' + b"]" * len(deep)])
+        return line[:1 << 20]
+
     def garbage(self):
         r = self.r
-        kind = r.randrange(8)
+        kind = r.randrange(9)
+        if kind == 8:
+            return self.cut_string()
         if kind == 0:
             return bytes(r.randrange(256) for _ in range(r.randrange(1, 80))).replace(b"\n", b"")
         if kind == 1:
@@ -5125,18 +5304,46 @@ def check_output(test, fuzzer, lines, rev):
     return sum(answered.values())
 
 
+@contextlib.contextmanager
+def round_limit(test, seconds, what):
+    """Fail a fuzz round that runs past seconds, even inside one regular expression.
+
+    re checks for signals as it backtracks, so an alarm on the main thread ends a
+    match that would never end; elsewhere (no SIGALRM, or a worker thread) no limit.
+    """
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not \
+            threading.main_thread():
+        yield
+        return
+
+    def expired(signum, frame):
+        raise test.failureException("a fuzz round took more than %d s (%s)" % (seconds, what))
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 def fuzz_engine(test, seed, era, count):
     """One fuzz session through the sans-IO engine, Calls run inline."""
     fz = Fuzzer(seed, era)
     server = mcp_stdio.demo_server(grant=["echo", "add", "divide", "confirm_echo"])
     lines = []
     conn = connect(server, lines.append)
-    for part in fz.splits(fz.stream(count)):
-        for item in conn.feed(part):
-            if type(item) is bytes:
-                lines.append(item)
-            else:
-                item.run()
+    with round_limit(test, 20.0, "seed %d, era %s" % (seed, era)):
+        for part in fz.splits(fz.stream(count)):
+            start = time.process_time()
+            for item in conn.feed(part):
+                if type(item) is bytes:
+                    lines.append(item)
+                else:
+                    item.run()
+            spent = time.process_time() - start      # a line may be 1 MiB: linear work on it
+            test.assertLess(spent, 2.0, "one feed() took %.1f s (seed %d, era %s): %r" % (
+                spent, seed, era, part[:120]))       # is milliseconds, backtracking hours
     lines += conn.close()
     return check_output(test, fz, lines, era if era in LEGACY else MODERN)
 
