@@ -7211,9 +7211,10 @@ class Connection:
         for m in msgs:
             sub = []
             if type(m) is dict and m.get("method") == "initialize":
-                rid = m.get("id")
-                sub.append(self._error(rid if _valid_id(rid) else None, INVALID_REQUEST,
-                                       "Invalid Request: initialize must not be batched"))
+                if "id" in m:           # as a notification it is unknown: never answered
+                    rid = m.get("id")
+                    sub.append(self._error(rid if _valid_id(rid) else None, INVALID_REQUEST,
+                                           "Invalid Request: initialize must not be batched"))
             else:
                 self._receive(m, sub, size, batch)
             for item in sub:

@@ -1708,6 +1708,19 @@ class Batches(InProcTest):
         p.send([])
         self.assertEqual(p.recv()["error"]["code"], -32600)
 
+    def test_notifications_in_a_batch_get_nothing(self):
+        p = self.spawn()
+        p.initialize("2025-03-26")
+        p.send_bytes(b'[{"jsonrpc":"2.0","id":5,"method":"ping"},'
+                     b'{"jsonrpc":"2.0","method":"initialize"}]\n')
+        self.assertEqual(p.recv_line(), b'[{"jsonrpc":"2.0","id":5,"result":{}}]\n')
+        # Only notifications (an id-less initialize among them): no line at all, never [].
+        p.send_bytes(b'[{"jsonrpc":"2.0","method":"initialize","params":{}},'
+                     b'{"jsonrpc":"2.0","method":"notifications/initialized"},'
+                     b'{"jsonrpc":"2.0","method":"nope"}]\n')
+        p.send_bytes(b'{"jsonrpc":"2.0","id":"after","method":"ping"}\n')
+        self.assertEqual(p.recv_line(), b'{"jsonrpc":"2.0","id":"after","result":{}}\n')
+
     def test_batches_refused_elsewhere(self):
         for version in (None, "2025-06-18", "2025-11-25", MODERN):
             p = self.spawn()
