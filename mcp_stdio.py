@@ -1627,6 +1627,7 @@ INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 RESOURCE_NOT_FOUND_LEGACY = -32002
 MISSING_CLIENT_CAPABILITY = -32021
+TOO_MANY_TASKS = -32000       # ours: a task-augmented call past --max-tasks (data says the bound)
 UNSUPPORTED_VERSION = -32022
 
 # The largest integer id: JavaScript clients read JSON numbers as doubles, which
@@ -6384,19 +6385,38 @@ def _call_tool(conn, call):
         args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
     if _ERA_RULES[call.era].input_rounds:
         _admit_round_trip(conn, call, name, args)
-    problems = tool.input_validator.errors(args)
-    if problems:
-        return _error_result("Invalid arguments for tool %r:\n%s" % (
-            name, "\n".join("- " + p for p in problems)))
-    call.target, call.arguments = tool, args
     if tool.task != "forbidden" or "task" in call.params:     # may become a task
         call.task_ttl = conn.tasks.wants(call, tool)
         if call.task_ttl is not None and conn.tasks.full():
-            return _error_result("The server is busy: it holds %d tasks already; try again "
-                                 "when one has ended." % s.max_tasks)
-    return call.start("tool", name, _tool_work,
-                     tool.timeout if tool.timeout is not None else s.timeout,
-                     tool.uses_context)
+            raise ProtocolError(TOO_MANY_TASKS, "Too many tasks: the server holds %d already; "
+                                "try again when one has ended" % s.max_tasks,
+                                {"reason": "too-many-tasks", "maxTasks": s.max_tasks})
+    timeout = tool.timeout if tool.timeout is not None else s.timeout
+    problems = tool.input_validator.errors(args)
+    if problems:
+        refusal = _error_result("Invalid arguments for tool %r:\n%s" % (
+            name, "\n".join("- " + p for p in problems)))
+        if call.task_ttl is None or not _task_at_once(call, tool):
+            return refusal
+        # A call that asked for a task gets one, which ends with the refusal (a client
+        # that asked for a task cannot read a plain result).
+        call.start("tool", name, lambda call, ctx: (refusal, False), timeout, False)
+    else:
+        call.start("tool", name, _tool_work, timeout, tool.uses_context)
+    call.target, call.arguments = tool, args
+    if call.task_ttl is not None and _task_at_once(call, tool):
+        with conn._lock:                   # the task exists before its work waits for a worker
+            return _AndRun(conn.tasks.create(call), call)
+    return call
+
+
+def _task_at_once(call, tool):
+    """True when call becomes its task on admission (else only when its handler says so).
+
+    A 2025-11-25 task-augmented call has no answer but its task; a tool of the
+    extension may choose to start its task from the handler (task_start="handler").
+    """
+    return tool.task_start == "call" or not _has(call.revision, "tasks_extension")
 
 
 def _read_resource(conn, call):
@@ -6708,7 +6728,7 @@ class _Tasks:
         result, error = msg.get("result"), msg.get("error")
         if result is None:
             task.error = error
-            return self.end(task, "failed")
+            return self.end(task, "failed", str(error.get("message") or "")[:_TASK_MESSAGE])
         meta = result.get("_meta")
         if type(meta) is dict:
             meta.pop(SERVER_INFO_KEY, None)
@@ -6723,13 +6743,14 @@ class _Tasks:
             return []
         result.pop("resultType", None)
         task.result = result
-        failed = result.get("isError") is True and not _has(call.revision, "tasks_extension")
-        return self.end(task, "failed" if failed else "completed")
+        if result.get("isError") is True and not _has(call.revision, "tasks_extension"):
+            return self.end(task, "failed", _result_text(result)[:_TASK_MESSAGE])
+        return self.end(task, "completed")
 
-    def end(self, task, status):
+    def end(self, task, status, message=None):
         """Move task to a final status (unless it has one); return the tasks/result requests
-        to answer now."""
-        self.move(task, status)
+        to answer now. A failed task says why (what the plain call would show the model)."""
+        self.move(task, status, message)
         waiters, task.waiters = task.waiters, []
         return waiters
 
@@ -6807,6 +6828,18 @@ def _require_tasks_extension(call):
         if not (isinstance(ext, dict) and TASKS_KEY in ext):
             raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
                                 {"requiredCapabilities": {"extensions": {TASKS_KEY: {}}}})
+
+
+# The longest statusMessage a failed task carries: a status line, not the whole result.
+_TASK_MESSAGE = 1000
+
+
+def _result_text(result):
+    """The text of a result's first text block ("" when it has none)."""
+    for block in result.get("content") or ():
+        if isinstance(block, dict) and block.get("type") == "text":
+            return block.get("text") or ""
+    return ""
 
 
 def _tasks_get(conn, call):
@@ -7379,9 +7412,6 @@ class Connection:
         """Run call's handler with ctx (a new Context when None) and send its answer."""
         if call.settled:
             return
-        if call.task_ttl is not None and call.task is None and (
-                call.target.task_start == "call" or not _has(call.revision, "tasks_extension")):
-            self.start_task(call)     # 2025-11-25 answers a task-augmented call with a task
         large = False
         try:
             if ctx is None and call.context:
@@ -7458,10 +7488,16 @@ class Connection:
 
     # -- what a running handler sends -----------------------------------------
     def notify(self, call, method, params):
-        """Emit a notification about call while it is in flight; return True if sent."""
+        """Emit a notification about call while it is in flight; return True if sent.
+
+        What is sent for a 2025-11-25 task carries its related-task _meta (that
+        revision: every message related to a task MUST).
+        """
         with self._lock:
             if call.settled:
                 return False
+            if call.task is not None:
+                params = dict(params, _meta={RELATED_TASK_KEY: {"taskId": call.task.id}})
             self.emit(_notification_line(method, params))
             return True
 
@@ -8820,10 +8856,13 @@ class _Runtime:
                            "their timeout; try again later." % self.stuck)
             elif self.workers < self.server.workers:
                 return True
+            elif call.task is not None:      # a task's work: --max-tasks bounds these, and
+                self.backlog.append(call)    # its timeout counts from its start (_work)
+                return False
             else:
                 if len(self.backlog) >= self.server.backlog:   # cancelled calls free their slot
                     self.backlog = type(self.backlog)(c for c in self.backlog if not c.settled)
-                if len(self.backlog) < self.server.backlog:
+                if sum(1 for c in self.backlog if c.task is None) < self.server.backlog:
                     self.backlog.append(call)
                     self._add_deadline(call)
                     return False
@@ -8845,6 +8884,9 @@ class _Runtime:
                     return
                 call = self.backlog.popleft()
                 self.active.add(call)
+                if call.task is not None and call.timeout is not None:
+                    call.deadline = self._now() + call.timeout
+                    self._add_deadline(call)
             self._run(call)
             with self.lock:
                 if not self._finished(call):

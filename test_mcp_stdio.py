@@ -4606,6 +4606,15 @@ def tasks_meta(**extra):
         {"extensions": {"io.modelcontextprotocol/tasks": {}}}, **extra)})
 
 
+def task_call(conn, msg, lines):
+    """Feed msg (a task-augmented tools/call) and return its Call; its task's answer,
+    sent on admission, goes to lines."""
+    out = conn.feed(json.dumps(msg).encode() + b"\n")
+    lines += [x for x in out if type(x) is bytes]
+    call, = [x for x in out if type(x) is not bytes]
+    return call
+
+
 class Tasks(InProcTest):
     """Tasks in the 2025-11-25 design and the 2026-07-28 extension: one API, two wires."""
 
@@ -4667,6 +4676,80 @@ class Tasks(InProcTest):
         # Without params.task an optional tool is a plain call.
         self.assertEqual(p.request(req_msg(12, "tools/call", {"name": "maybe", "arguments": {
             "x": 1}}))["result"]["content"][0]["text"], "maybe 1")
+
+    def test_a_task_augmented_call_with_bad_arguments_is_a_task(self):
+        """Never a plain result: the task ends with the refusal, by each design's rule."""
+        p, _ = self.legacy()
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "maybe", "arguments": {"x": "seven"}, "task": {}}})
+        tid = p.recv()["result"]["task"]["taskId"]
+        self.lines(p)
+        got = p.request(req_msg(2, "tasks/get", {"taskId": tid}))["result"]
+        self.assertEqual((got["status"], got["statusMessage"]), (
+            "failed", "Invalid arguments for tool 'maybe':\n- /x: expected type integer, got "
+            "string"))
+        r = p.request(req_msg(3, "tasks/result", {"taskId": tid}))["result"]
+        self.assertEqual((r["isError"], r["content"][0]["text"]), (True, got["statusMessage"]))
+        p = self.spawn(server=task_server())
+        p.rev = MODERN
+        p.send({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+            "name": "maybe", "arguments": {"x": "seven"}, "_meta": tasks_meta()}})
+        created = p.recv()["result"]
+        self.assertEqual(created["resultType"], "task")
+        got = p.request({"jsonrpc": "2.0", "id": 5, "method": "tasks/get", "params": {
+            "taskId": created["taskId"], "_meta": tasks_meta()}})["result"]
+        self.assertEqual((got["status"], got["result"]["isError"]), ("completed", True))
+        self.assertNotIn("statusMessage", got)
+
+    def test_a_failed_task_says_why(self):
+        server = task_server()
+
+        @server.tool(task="optional")
+        def broken() -> str:
+            """Raises something unexpected."""
+            raise KeyError("secret")
+        p = self.spawn(server=server)
+        p.initialize()
+        for rid, name, message in ((1, "oops", "^It went wrong\\.$"),
+                                   (3, "broken", "^Tool 'broken' failed: KeyError \\(incident "
+                                    "[0-9a-f]{8}\\); the details are in the server log\\.$")):
+            p.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {
+                "name": name, "task": {}}})
+            tid = p.recv()["result"]["task"]["taskId"]
+            status = [m["params"] for m in self.lines(p)][-1]
+            self.assertEqual(status["status"], "failed")
+            self.assertRegex(status["statusMessage"], message)
+            got = p.request(req_msg(rid + 1, "tasks/get", {"taskId": tid}))["result"]
+            self.assertEqual(got["statusMessage"], status["statusMessage"])
+            self.assertNotIn("secret", got["statusMessage"])
+
+    def test_a_2025_11_25_tasks_notifications_are_related_to_it(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool(task="optional")
+        def chatty(ctx: mcp_stdio.Context) -> str:
+            """Reports progress and logs."""
+            ctx.progress(1, 2)
+            ctx.log("info", "half way")
+            ctx.progress(2, 2)
+            return "done"
+        p = self.spawn(server=server)
+        p.initialize()
+        p.request(req_msg(1, "logging/setLevel", {"level": "info"}))
+        p.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "chatty", "task": {}, "_meta": {"progressToken": "p"}}})
+        tid = p.recv()["result"]["task"]["taskId"]
+        related = {"io.modelcontextprotocol/related-task": {"taskId": tid}}
+        sent = [m for m in self.lines(p) if m["method"] != "notifications/tasks/status"]
+        self.assertEqual(sent, [
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": {
+                "progressToken": "p", "progress": 1, "total": 2, "_meta": related}},
+            {"jsonrpc": "2.0", "method": "notifications/message", "params": {
+                "level": "info", "logger": "chatty", "data": "half way", "_meta": related}},
+            {"jsonrpc": "2.0", "method": "notifications/progress", "params": {
+                "progressToken": "p", "progress": 2, "total": 2, "_meta": related}}])
+        for m in sent:
+            self.assertEqual(WireSchemas.problems("2025-11-25", m, None), [])
 
     def test_older_revisions_never_see_tasks(self):
         for version in ("2024-11-05", "2025-03-26", "2025-06-18"):
@@ -4771,8 +4854,8 @@ class Tasks(InProcTest):
         lines = []
         conn = connect(server, lines.append, lock=threading.Lock())
         conn.feed(json.dumps(init_msg(0)).encode() + b"\n")
-        call, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                                      "params": {"name": "slow", "task": {}}}).encode() + b"\n")
+        call = task_call(conn, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                      "params": {"name": "slow", "task": {}}}, lines)
         worker = threading.Thread(target=call.run)
         worker.start()
         deadline = time.monotonic() + TIMEOUT
@@ -4802,9 +4885,8 @@ class Tasks(InProcTest):
         lines = []
         conn = connect(server, lines.append, lock=threading.Lock())
         meta = tasks_meta()
-        call, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                                      "params": {"name": "stubborn", "_meta": meta}}).encode()
-                          + b"\n")
+        call = task_call(conn, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                      "params": {"name": "stubborn", "_meta": meta}}, lines)
         worker = threading.Thread(target=call.run)
         worker.start()
         self.assertTrue(started.wait(TIMEOUT))
@@ -4829,10 +4911,10 @@ class Tasks(InProcTest):
             started.set()
             seen.append(ctx.sleep(10))
             return "late"
-        conn = connect(server, [].append, lock=threading.Lock())
-        call, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                                      "params": {"name": "waits", "_meta": tasks_meta()}})
-                          .encode() + b"\n")
+        lines = []
+        conn = connect(server, lines.append, lock=threading.Lock())
+        call = task_call(conn, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                      "params": {"name": "waits", "_meta": tasks_meta()}}, lines)
         worker = threading.Thread(target=call.run)
         worker.start()
         self.assertTrue(started.wait(TIMEOUT))
@@ -4850,9 +4932,10 @@ class Tasks(InProcTest):
             ids.append(p.recv()["result"]["task"]["taskId"])
             self.lines(p)
         r = p.request({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
-            "name": "maybe", "arguments": {"x": 5}, "task": {}}})["result"]
-        self.assertTrue(r["isError"])
-        self.assertIn("busy", r["content"][0]["text"])
+            "name": "maybe", "arguments": {"x": 5}, "task": {}}})
+        self.assertEqual(r["error"], {"code": -32000, "message": "Too many tasks: the server "
+                                      "holds 2 already; try again when one has ended",
+                                      "data": {"reason": "too-many-tasks", "maxTasks": 2}})
         p.advance(1.5)                              # past the TTL: dropped, results and all
         self.assertEqual(err_code(p.request(req_msg(6, "tasks/get", {"taskId": ids[0]}))),
                          -32602)
@@ -4865,8 +4948,8 @@ class Tasks(InProcTest):
         lines = []
         conn = connect(task_server(), lines.append, lock=threading.Lock())
         conn.feed(json.dumps(init_msg(0, "2025-11-25", {"elicitation": {}})).encode() + b"\n")
-        call, = conn.feed(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                                      "params": {"name": tool, "task": {}}}).encode() + b"\n")
+        call = task_call(conn, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                      "params": {"name": tool, "task": {}}}, lines)
         call.run()                                  # returns at once: nothing waits
         sent = [json.loads(line) for line in lines]
         tid = [m for m in sent if m.get("id") == 1][0]["result"]["task"]["taskId"]
@@ -5040,6 +5123,114 @@ class Tasks(InProcTest):
 # messages per era through the sans-IO engine (plus N/20 through processes).
 
 FUZZ_ERAS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", MODERN)
+
+
+TASK_QUEUE_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + textwrap.dedent('''
+    import mcp_stdio
+    server = mcp_stdio.Server("queue", "1")
+
+    @server.tool(task="optional")
+    def nap(name: str, seconds: float, ctx: mcp_stdio.Context) -> str:
+        """Sleeps (cancellable) and says on stderr when it starts."""
+        print("start", name, file=sys.stderr, flush=True)
+        return "cancelled" if ctx.sleep(seconds) else "slept " + name
+
+    if __name__ == "__main__":
+        raise SystemExit(server.run())
+''')
+
+
+class TaskAdmission(ProcTest):
+    """A task is created on admission, whatever the workers are doing."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.script = os.path.join(tmp.name, "queue.py")
+        with open(self.script, "w", encoding="utf-8") as f:
+            f.write(TASK_QUEUE_SERVER)
+
+    def nap(self, p, era, rid, name, seconds):
+        params = {"name": "nap", "arguments": {"name": name, "seconds": seconds}}
+        if era == MODERN:
+            params["_meta"] = tasks_meta()
+        else:
+            params["task"] = {}
+        p.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+
+    def until(self, p, rid):
+        """The response to rid, and the notifications that came before it."""
+        heard = []
+        while True:
+            m = p.recv()
+            if m.get("id") == rid:
+                return m, heard
+            heard.append(m)
+
+    def tasks_request(self, p, era, rid, method, tid):
+        params = {"taskId": tid}
+        if era == MODERN:
+            params["_meta"] = tasks_meta()
+        p.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        return self.until(p, rid)[0]["result"]
+
+    def test_a_queued_task_answers_at_once_and_times_out_from_its_start(self):
+        for era in ("2025-11-25", MODERN):
+            with self.subTest(era=era):
+                p = self.spawn("--workers", "1", "--backlog", "1", "--timeout", "2.5",
+                               script=self.script)
+                p.open(era)
+                ids = {}
+                for rid, name in ((1, "a"), (2, "b"), (3, "c")):
+                    self.nap(p, era, rid, name, 1.5)
+                    r, heard = self.until(p, rid)
+                    created = r["result"] if era == MODERN else r["result"]["task"]
+                    self.assertEqual(created["status"], "working")
+                    # Before "a" ends: its task answers while the only worker is busy
+                    # (0.7.0 answered "b" only when "a" had finished).
+                    self.assertFalse([m for m in heard if m["params"].get("status")
+                                      not in (None, "working")], heard)
+                    ids[name] = created["taskId"]
+                # "c" waits behind "b": cancelled while queued, its handler never runs.
+                cancelled = self.tasks_request(p, era, 4, "tasks/cancel", ids["c"])
+                if era != MODERN:
+                    self.assertEqual(cancelled["status"], "cancelled")
+                # "b" waited 1.5 s for the worker and then ran 1.5 s: past 2.5 s from its
+                # admission, within it from its start.
+                deadline = time.monotonic() + 3 * TIMEOUT
+                got = {}
+                while time.monotonic() < deadline and len(got) < 3:
+                    for i, name in enumerate("abc"):
+                        got[name] = self.tasks_request(p, era, 10 + i + 10 * len(got),
+                                                       "tasks/get", ids[name])
+                    got = {k: v for k, v in got.items() if v["status"] != "working"}
+                    time.sleep(0.2)
+                self.assertEqual({k: v["status"] for k, v in got.items()},
+                                 {"a": "completed", "b": "completed", "c": "cancelled"})
+                if era == MODERN:
+                    self.assertEqual(got["b"]["result"]["content"][0]["text"], "slept b")
+                else:
+                    r = self.tasks_request(p, era, 99, "tasks/result", ids["b"])
+                    self.assertEqual(r["content"][0]["text"], "slept b")
+                self.assertEqual(p.close(), 0)
+                self.assertEqual(p.stderr.count(b"start "), 2, p.stderr)
+                self.assertNotIn(b"start c", p.stderr)
+
+    def test_queued_tasks_do_not_count_against_the_backlog(self):
+        p = self.spawn("--workers", "1", "--backlog", "1", "--max-tasks", "3",
+                       script=self.script)
+        p.open("2025-11-25")
+        for rid in range(1, 4):
+            self.nap(p, "2025-11-25", rid, "t%d" % rid, 0.5)
+            self.assertIn("task", self.until(p, rid)[0]["result"])
+        self.nap(p, "2025-11-25", 4, "t4", 0.5)       # past --max-tasks: a JSON-RPC error
+        self.assertEqual(self.until(p, 4)[0]["error"]["code"], -32000)
+        # A plain call still has its backlog place behind the queued tasks.
+        p.send({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+            "name": "nap", "arguments": {"name": "plain", "seconds": 0}}})
+        r = self.until(p, 5)[0]["result"]
+        self.assertEqual(r["content"][0]["text"], "slept plain")
+        self.assertEqual(p.close(), 0)
 
 
 class Fuzzer:
@@ -8163,7 +8354,7 @@ PARALLEL_CLASSES = ("Framing", "ScriptTools", "CommandLine", "Concurrency", "Adv
                     "Lifespan", "UserCommandLine", "FuzzProcesses", "InProcessBytes",
                     "Examples", "ClientTests", "ClientCommandLine", "ElicitationLegacy",
                     "OfficialSDK", "AskingOverPipes", "CommandLineQuestions", "Conformance",
-                    "TypeScriptSDK", "OfficialInspector")
+                    "TypeScriptSDK", "OfficialInspector", "TaskAdmission")
 
 
 class _Outcome(unittest.TestResult):
