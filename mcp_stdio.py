@@ -6590,10 +6590,10 @@ class _Task:
     """One task: its status, timestamps, work and outcome."""
 
     __slots__ = ("id", "status", "message", "created", "updated", "ttl_ms", "call", "result",
-                 "error", "requests", "answers", "waiters", "arguments", "stamps")
+                 "error", "requests", "answers", "waiters", "arguments", "stamps", "seq")
 
-    def __init__(self, task_id, now, ttl_ms, call):
-        self.id, self.status, self.message = task_id, "working", None
+    def __init__(self, task_id, now, ttl_ms, call, seq):
+        self.id, self.status, self.message, self.seq = task_id, "working", None, seq
         self.created = self.updated = now
         self.stamps = [_iso(now)] * 2      # createdAt and lastUpdatedAt, as written
         self.ttl_ms, self.call, self.arguments = ttl_ms, call, call.arguments
@@ -6629,6 +6629,7 @@ class _Tasks:
         self._conn, self._wall = conn, wall_clock
         self._tasks = {}          # id -> _Task, oldest first
         self._due = None          # when the soonest task expires (None: none will)
+        self._made = 0            # tasks made so far: each one's seq, which cursors name
 
     def wants(self, call, tool):
         """The TTL (ms) of the task call should become, None for a plain call; or raise."""
@@ -6665,7 +6666,8 @@ class _Tasks:
     def create(self, call):
         """Make call a task: record it and return its CreateTaskResult (call's answer)."""
         conn = self._conn
-        task = _Task(conn._random(16).hex(), self._wall(), call.task_ttl, call)
+        self._made += 1
+        task = _Task(conn._random(16).hex(), self._wall(), call.task_ttl, call, self._made)
         self._tasks[task.id] = task
         if task.ttl_ms is not None:
             ends = task.created + task.ttl_ms / 1000.0
@@ -6933,8 +6935,44 @@ def _task_outcome(task):
 
 
 def _tasks_list(conn, call):
+    """One page of the connection's tasks, oldest first; a cursor names the next one's seq."""
+    position = _cursor_position(call, "tasks")
+    if position is not None and not position.isdigit():
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: invalid cursor")
+    first, size = int(position or 0), conn.server.page_size
     with conn._lock:
-        return {"tasks": [conn.tasks.describe(t, call.revision) for t in conn.tasks.all()]}
+        tasks = [t for t in conn.tasks.all() if t.seq >= first]
+        result = {"tasks": [conn.tasks.describe(t, call.revision) for t in tasks[:size]]}
+    if len(tasks) > size:
+        result["nextCursor"] = _position_cursor("tasks", tasks[size].seq)
+    return result
+
+
+# A position cursor holds a file name at most (255 bytes, hex-encoded).
+_MAX_POSITION_CURSOR = 1024
+
+
+def _position_cursor(kind, position):
+    """A cursor naming where the next page of kind starts (a task's seq, a child's name)."""
+    return ("%s:%s" % (kind, position)).encode("utf-8", "surrogatepass").hex()
+
+
+def _cursor_position(call, kind):
+    """The position call's cursor names (None: the first page); -32602 for any other cursor.
+
+    A null cursor counts as absent, as on the catalog's lists.
+    """
+    cursor = call.params.get("cursor") if call.params else None
+    if cursor is None:
+        return None
+    if type(cursor) is str and 0 < len(cursor) <= _MAX_POSITION_CURSOR:
+        try:
+            k, _, position = bytes.fromhex(cursor).decode("utf-8").partition(":")
+        except (ValueError, UnicodeDecodeError):
+            k = position = None
+        if k == kind and _position_cursor(kind, position) == cursor:
+            return position
+    raise ProtocolError(INVALID_PARAMS, "Invalid params: invalid cursor")
 
 
 class _AndRun:
@@ -7400,10 +7438,8 @@ class Connection:
             self.cancel(call)
         self.server._closed(self)
         out = []
-        for rid, _, revision in list(self.listens.values()):
+        for rid, _, revision in list(self.listens.values()):    # answered: nothing after it
             out.append(self._result(rid, {"_meta": {SUB_KEY: rid}}, revision))
-            out.append(_notification_line("notifications/cancelled",
-                                          {"requestId": rid, "reason": "server shutdown"}))
         self.listens.clear()
         return out
 

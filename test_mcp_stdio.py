@@ -3983,12 +3983,13 @@ class Subscriptions(InProcTest):
         self.assertEqual(p.request(req_msg(2, "tools/list", {}, True))["id"], 2)
         p.silent(0.3)
         self.assertEqual(p.close(), 0)
-        tail = [json.loads(line) for line in p.raw[-2:]]
+        # The stream's closing result is the last line: an answered request is never
+        # cancelled afterwards (0.7.0 sent notifications/cancelled for it).
+        tail = [json.loads(line) for line in p.raw[-1:]]
         self.assertEqual(tail[0]["id"], "s1")
         self.assertEqual(tail[0]["result"]["resultType"], "complete")
         self.assertEqual(tail[0]["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"], "s1")
-        self.assertEqual(tail[1], {"jsonrpc": "2.0", "method": "notifications/cancelled",
-                                   "params": {"requestId": "s1", "reason": "server shutdown"}})
+        self.assertFalse(any(b"notifications/cancelled" in line for line in p.raw))
         for msg in tail:
             self.assertEqual(WireSchemas.problems(MODERN, msg, "subscriptions/listen"), [])
         self.assertFalse(any(b'"id":7' in line for line in p.raw))
@@ -4750,6 +4751,32 @@ class Tasks(InProcTest):
                 "progressToken": "p", "progress": 2, "total": 2, "_meta": related}}])
         for m in sent:
             self.assertEqual(WireSchemas.problems("2025-11-25", m, None), [])
+
+    def test_tasks_list_reads_its_cursor_and_pages(self):
+        p, _ = self.legacy(page_size=1)
+        ids = []
+        for i in range(3):
+            p.send({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+                "name": "maybe", "arguments": {"x": i}, "task": {}}})
+            ids.append(p.recv()["result"]["task"]["taskId"])
+            self.lines(p)
+        seen, cursor, rid = [], None, 10
+        while True:
+            r = p.request(req_msg(rid, "tasks/list", {"cursor": cursor}))["result"]
+            rid += 1
+            self.assertEqual(len(r["tasks"]), 1)
+            seen += [t["taskId"] for t in r["tasks"]]
+            cursor = r.get("nextCursor")
+            if cursor is None:
+                break
+        self.assertEqual(seen, ids)
+        for bad in ("garbage", "", 123, {"x": 1}, [], True, "74617365733a31",
+                    mcp_stdio._position_cursor("tasks", "x")):
+            with self.subTest(cursor=bad):
+                r = p.request(req_msg(rid, "tasks/list", {"cursor": bad}))
+                rid += 1
+                self.assertEqual(r["error"], {"code": -32602,
+                                              "message": "Invalid params: invalid cursor"})
 
     def test_older_revisions_never_see_tasks(self):
         for version in ("2024-11-05", "2025-03-26", "2025-06-18"):
