@@ -2733,12 +2733,13 @@ class Skill:
     """An Agent Skill served from a folder (serve_skills makes them): its SKILL.md and files.
 
     uri is its SKILL.md's skill:// URI; frontmatter the SKILL.md's YAML front
-    matter as JSON; files the paths of its files relative to its folder.
+    matter as JSON; files the paths of its files relative to its folder (those of
+    the skills nested in it too), folders those of its sub-folders.
     """
 
-    def __init__(self, uri, folder, skill_path, frontmatter, files):
+    def __init__(self, uri, folder, skill_path, frontmatter, files, folders=()):
         self.uri, self.folder, self.skill_path = uri, folder, skill_path
-        self.frontmatter, self.files = frontmatter, files
+        self.frontmatter, self.files, self.folders = frontmatter, files, tuple(folders)
         self.name = frontmatter["name"]
         self.file_set = frozenset(files)
         self.prefix = "skill://%s/" % _quote_path(skill_path)    # of every file's URI
@@ -2812,23 +2813,29 @@ class Skill:
         return resource
 
     def directory(self, uri):
-        """The direct children of a folder of this skill as resources, or None."""
+        """Every direct child of a folder of this skill as resources (sorted by name), or None.
+
+        Sub-folders are listed whether or not they hold files (an empty one is
+        an empty directory), nested skills' folders among them.
+        """
         root = self.prefix[:-1]
         uri = uri.rstrip("/")
         if uri == root:
             base = ""
         elif uri.startswith(root + "/"):
             base = _unquote_path(uri[len(root) + 1:])
-            if base is None or not any(f.startswith(base + "/") for f in self.files):
+            if base is None or base not in self.folders:
                 return None
             base += "/"
         else:
             return None
         children = {}
         for f in self.files:
-            if f.startswith(base):
-                head, sep, _ = f[len(base):].partition("/")
-                children[head] = bool(sep)
+            if f.startswith(base) and "/" not in f[len(base):]:
+                children[f[len(base):]] = False
+        for f in self.folders:
+            if f.startswith(base) and "/" not in f[len(base):]:
+                children[f[len(base):]] = True
         out = []
         for name, folder in sorted(children.items()):
             rel = base + name
@@ -4946,12 +4953,12 @@ class SkillFolder:
         if not os.path.isdir(self.path):
             raise CatalogError("skills: %s is not a folder" % self.path)
         skills, problems, seen, skipped = {}, [], [], []
-        for folder, files in _skill_folders(self.path, skipped):
+        for folder, files, folders in _skill_folders(self.path, skipped):
             rel = folder[len(self.path):].lstrip(os.sep).replace(os.sep, "/")  # walked from it
             skill_path = rel or os.path.basename(self.path)
             source = os.path.join(folder, "SKILL.md")
             try:
-                skill, mtime = self._skill(folder, skill_path, source, files)
+                skill, mtime = self._skill(folder, skill_path, source, files, folders)
             except (FrontMatterError, OSError, UnicodeDecodeError) as e:
                 problems.append("skills: %s" % _short_text(e))
                 continue
@@ -4959,7 +4966,7 @@ class SkillFolder:
                 problems.append("skills: %s: could not be read (%s); not served"
                                 % (source, type(e).__name__))
                 continue
-            seen.append((source, mtime, tuple(files)))
+            seen.append((source, mtime, tuple(files), tuple(folders)))
             skills[skill.uri] = skill
             if len(skill.frontmatter["description"]) > _MAX_SKILL_DESCRIPTION:
                 problems.append("skills: %s: the description has %d characters, over the Agent "
@@ -4970,7 +4977,7 @@ class SkillFolder:
         self._scanned = (_monotonic(), seen)
         return skills
 
-    def _skill(self, folder, skill_path, source, files):
+    def _skill(self, folder, skill_path, source, files, folders):
         got = _read_regular(source)
         if got is None:
             raise FrontMatterError("%s: not a regular file of at most %d bytes that can be "
@@ -4997,7 +5004,7 @@ class SkillFolder:
             raise FrontMatterError("%s: the skill's files hold %d bytes; a skill holds at most "
                                    "%d" % (source, total, _MAX_SKILL_BYTES))
         uri = "skill://%s/SKILL.md" % _quote_path(skill_path)
-        skill = Skill(uri, folder, skill_path, front, files)
+        skill = Skill(uri, folder, skill_path, front, files, folders)
         skill._digested("SKILL.md", data, st)   # read once: its digest is known already
         return skill, st.st_mtime_ns
 
@@ -5007,9 +5014,9 @@ class SkillFolder:
             return True
         seen = []
         try:
-            for folder, files in _skill_folders(self.path):
+            for folder, files, folders in _skill_folders(self.path):
                 source = os.path.join(folder, "SKILL.md")
-                seen.append((source, os.stat(source).st_mtime_ns, tuple(files)))
+                seen.append((source, os.stat(source).st_mtime_ns, tuple(files), tuple(folders)))
         except OSError:
             return True
         return sorted(seen) != sorted(self._scanned[1])
@@ -5034,8 +5041,8 @@ class SkillFolder:
                 if line not in known:               # each problem once, not at every scan
                     _report("warning: " + line)
             old = self.skills
-            if sorted((u, s.frontmatter, s.files) for u, s in old.items()) == \
-                    sorted((u, s.frontmatter, s.files) for u, s in new.items()):
+            if sorted((u, s.frontmatter, s.files, s.folders) for u, s in old.items()) == \
+                    sorted((u, s.frontmatter, s.files, s.folders) for u, s in new.items()):
                 return False
             for uri in old:
                 if uri not in new:
@@ -5061,9 +5068,11 @@ def _skill_entries(skills):
 
 
 def _skill_folders(root, problems=None):
-    """(folder, its files relative to it) of every skill below root, in a stable order.
+    """(folder, its files, its sub-folders; both relative to it) of every skill below root.
 
-    One pass over the tree. A file belongs to the nearest skill above it; hidden
+    One pass over the tree, in a stable order. A file or folder belongs to every
+    skill above it: a nested skill is supporting content of the skills that
+    enclose it, whose file lists are complete (SEP-2640). Hidden
     names and symbolic links are left out (regular files and folders only), and
     so are names no skill:// URI can carry (not UTF-8, or with a backslash) and
     folders that cannot be read: those are said in problems, when given.
@@ -5071,7 +5080,7 @@ def _skill_folders(root, problems=None):
     walked, skills, stack, skipped = [], set(), [root], []
     while stack:
         folder = stack.pop()
-        names = []
+        names, subfolders = [], []
         try:
             with os.scandir(folder) as entries:
                 for e in entries:
@@ -5084,6 +5093,7 @@ def _skill_folders(root, problems=None):
                         continue
                     if e.is_dir(follow_symlinks=False):
                         stack.append(e.path)
+                        subfolders.append(name)
                     elif e.is_file(follow_symlinks=False):
                         names.append(name)
         except OSError as e:
@@ -5093,20 +5103,24 @@ def _skill_folders(root, problems=None):
             continue
         if "SKILL.md" in names:
             skills.add(folder)
-        walked.append((folder, names))
-    owned = {f: [] for f in skills}
-    for folder, names in walked:
+        walked.append((folder, names, subfolders))
+    owned = {f: ([], []) for f in skills}
+    for folder, names, subfolders in walked:
         owner = folder
-        while owner not in skills and len(owner) > len(root):
+        while len(owner) >= len(root):
+            if owner in skills:
+                prefix = folder[len(owner) + 1:].replace(os.sep, "/")
+                files, folders = owned[owner]
+                files += [prefix + "/" + n if prefix else n for n in names]
+                folders += [prefix + "/" + n if prefix else n for n in subfolders]
+            if len(owner) == len(root):
+                break
             owner = os.path.dirname(owner)
-        if owner in skills:
-            prefix = folder[len(owner) + 1:].replace(os.sep, "/")
-            owned[owner] += [prefix + "/" + n if prefix else n for n in names]
     out = []
     for f in sorted(skills):
-        names = sorted(owned[f])
+        names, folders = sorted(owned[f][0]), sorted(owned[f][1])
         names.remove("SKILL.md")              # first: the skill's own file
-        out.append((f, ["SKILL.md"] + names))
+        out.append((f, ["SKILL.md"] + names, folders))
     if problems is not None:
         problems += ["skills: %s: %s" % (os.fsencode(path).decode("utf-8", "replace"), why)
                      for path, why in sorted(skipped)]
@@ -6347,12 +6361,23 @@ def _read_directory(conn, call):
     s = conn.server
     if not any(f.directory_read for f in s._skill_folders):
         raise ProtocolError(METHOD_NOT_FOUND, "Method not found")
+    position = _cursor_position(call, "directory")
     for skill in s.catalog.skills.values():
         children = skill.directory(uri)
         if children is not None:
-            return {"resources": children}
-    raise ProtocolError(INVALID_PARAMS, "Invalid params: %s is not a folder of a skill"
-                        % _short(uri, 80), {"uri": uri})
+            break
+    else:
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: %s is not a folder of a skill"
+                            % _short(uri, 80), {"uri": uri})
+    if position is not None:          # pages by name: a child made or removed meanwhile
+        children = [c for c in children if c["name"] >= position]     # moves no other
+    result = {"resources": children[:s.page_size]}
+    if len(children) > s.page_size:
+        result["nextCursor"] = _position_cursor("directory", children[s.page_size]["name"])
+    if _has(call.revision, "cache_hints"):
+        result["ttlMs"] = s.ttl_ms
+        result["cacheScope"] = "public"
+    return result
 
 
 def _named(call, table, noun):
@@ -9845,11 +9870,11 @@ class Client:
     def discover(self):
         return self.request("server/discover", modern=True)
 
-    def _all(self, method, field):
+    def _all(self, method, field, params=None):
         items, cursor = [], None
         for _ in range(10000):
-            result = _checked(method, self.request(method, {} if cursor is None
-                                                   else {"cursor": cursor}))
+            result = _checked(method, self.request(method, dict(params or {}) if cursor is None
+                                                   else dict(params or {}, cursor=cursor)))
             items += result[field]
             cursor = result.get("nextCursor")
             if cursor is None:
@@ -9877,9 +9902,8 @@ class Client:
         return _checked("skills/get", self.request("skills/get", {"uri": uri}))["skill"]
 
     def read_directory(self, uri):
-        """The direct children of a folder of a skill (resources/directory/read)."""
-        return _checked("resources/directory/read", self.request(
-            "resources/directory/read", {"uri": uri}))["resources"]
+        """The direct children of a folder of a skill (resources/directory/read), every page."""
+        return self._all("resources/directory/read", "resources", {"uri": uri})
 
     def call_tool(self, name, arguments=None, *, timeout=None, on_progress=None, task=None,
                   on_status=None):

@@ -4295,7 +4295,46 @@ class Skills(unittest.TestCase):
                 c = self.client(server, era)
                 skill = c.get_skill("skill://team/review/SKILL.md")
                 self.assertEqual([r["uri"] for r in skill["resources"]], [
-                    "skill://team/review/SKILL.md", "skill://team/review/scripts/run.sh"])
+                    "skill://team/review/SKILL.md", "skill://team/review/inner/SKILL.md",
+                    "skill://team/review/scripts/run.sh"])
+
+    def test_directory_reads_list_every_child_and_page(self):
+        os.makedirs(os.path.join(self.root, "team", "review", "empty"))
+        for name in ("a.md", "b.md"):
+            with open(os.path.join(self.root, "team", "review", "scripts", name), "w") as f:
+                f.write("x\n")
+        server = mcp_stdio.Server("s", "1", page_size=2)
+        server.serve_skills(self.root)
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                c = self.client(server, era)
+                names = [r["name"] for r in c.read_directory("skill://team/review")]
+                # The nested skill's folder and an empty folder are children like any other.
+                self.assertEqual(names, ["SKILL.md", "empty", "inner", "scripts"])
+                self.assertEqual(c.read_directory("skill://team/review/empty"), [])
+                self.assertEqual([r["name"] for r in c.read_directory(
+                    "skill://team/review/inner")], ["SKILL.md"])
+                page = c.request("resources/directory/read", {"uri": "skill://team/review"})
+                self.assertEqual([r["name"] for r in page["resources"]], ["SKILL.md", "empty"])
+                if era == "modern":
+                    self.assertEqual((page["ttlMs"], page["cacheScope"]), (3600000, "public"))
+                else:
+                    self.assertNotIn("ttlMs", page)
+                page = c.request("resources/directory/read", {"uri": "skill://team/review",
+                                                              "cursor": page["nextCursor"]})
+                self.assertEqual([r["name"] for r in page["resources"]], ["inner", "scripts"])
+                self.assertNotIn("nextCursor", page)
+                self.assertEqual(len(c.request("resources/directory/read", {
+                    "uri": "skill://team/review", "cursor": None})["resources"]), 2)
+                for bad in ("garbage", "", 123, {"x": 1}):
+                    with self.subTest(cursor=bad):
+                        with self.assertRaises(mcp_stdio.ServerError) as cm:
+                            c.request("resources/directory/read", {"uri": "skill://team/review",
+                                                                   "cursor": bad})
+                        self.assertEqual(cm.exception.code, -32602)
+                with self.assertRaises(mcp_stdio.ServerError) as cm:
+                    c.request("resources/directory/read", {"uri": "skill://team/review/SKILL.md"})
+                self.assertEqual(cm.exception.code, -32602)
 
     def test_serving_a_folder_in_both_eras(self):
         server = mcp_stdio.Server("s", "1")
@@ -4331,8 +4370,9 @@ class Skills(unittest.TestCase):
                 self.assertIn("blob", c.read_resource("skill://pdf-processing/assets/logo.png")
                               ["contents"][0])
                 review = c.get_skill("skill://team/review/SKILL.md")
-                self.assertEqual([r["uri"] for r in review["resources"]], [
-                    "skill://team/review/SKILL.md", "skill://team/review/scripts/run.sh"])
+                self.assertEqual([r["uri"] for r in review["resources"]], [   # complete: its
+                    "skill://team/review/SKILL.md", "skill://team/review/inner/SKILL.md",  # nested
+                    "skill://team/review/scripts/run.sh"])                     # skill's files too
                 listed = {r["uri"]: r for r in c.list_resources()}
                 self.assertEqual((listed["skill://team/review/SKILL.md"]["name"],
                                   listed["skill://team/review/SKILL.md"]["description"],
