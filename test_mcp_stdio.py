@@ -8310,6 +8310,7 @@ await run("slow_compute", {seconds: 0.3});
 await run("confirm_delete", {filename: "a.txt"});
 await run("test_tool_with_task", {});
 await run("failing_job", {});
+await run("slow_compute", {seconds: "soon"});   // bad arguments: still a task, failed
 const made = await client.request({method: "tools/call", params: {name: "slow_compute",
   arguments: {seconds: 30}, task: {ttl: 60000}}}, CreateTaskResultSchema);
 console.log("cancel: " + (await client.experimental.tasks.cancelTask(made.task.taskId)).status);
@@ -8347,9 +8348,10 @@ class TypeScriptSDK(unittest.TestCase):
             'asked "What is your name?" for a task',
             "test_tool_with_task: created, result Hello, Ada, from a task.",
             "failing_job: created, error",          # an isError result fails the task here
+            "slow_compute: created, error",         # 0.7.0: a plain result the SDK refused
             "cancel: cancelled",
             "then: cancelled",
-            "listed: completed,completed,completed,failed,cancelled"])
+            "listed: completed,completed,completed,failed,failed,cancelled"])
 
 
 INSPECTOR_TASK_SERVER = """
@@ -8398,6 +8400,41 @@ class OfficialInspector(unittest.TestCase):
                         {"type": "text", "text": "Found three things about owls."}])
                     if era == "legacy":            # a 2025-11-25 task's result names its task
                         self.assertIn("io.modelcontextprotocol/related-task", result["_meta"])
+
+    def test_a_task_call_with_bad_arguments_is_a_task_it_can_read(self):
+        """0.7.0 answered it with a plain result: "Protocol value failed schema validation"."""
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "research.py")
+            with open(script, "w") as f:
+                f.write(INSPECTOR_TASK_SERVER % HERE)
+            for era, code_expected in (("legacy", 1), ("modern", 5)):
+                with self.subTest(era=era):
+                    code, out, err = self.inspector(era, sys.executable, script, "--method",
+                                                    "tools/call", "--tool-name", "research",
+                                                    "--tool-arg", "topic=7")
+                    self.assertEqual(code, code_expected, (out + err)[-2000:])
+                    self.assertNotIn("schema", (out + err).lower())
+                    text = "Invalid arguments for tool 'research':\n- /topic: expected type " \
+                        "string, got integer"
+                    first = json.loads((out.strip() or err.strip()).splitlines()[0])
+                    if era == "legacy":            # the failed task's statusMessage says why
+                        self.assertEqual(first["error"]["message"], text)
+                    else:                          # completed, with the isError result inlined
+                        self.assertEqual(first["result"], {"content": [{"type": "text",
+                                                           "text": text}], "isError": True})
+
+    def test_a_skill_folder_reads_in_both_eras(self):
+        server = os.path.join(HERE, "examples", "conformance", "skills_server.py")
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                code, out, err = self.inspector(era, sys.executable, server, "--method",
+                                                "resources/directory/read", "--uri",
+                                                "skill://pdf-processing")
+                self.assertEqual(code, 0, (out + err)[-2000:])
+                result = json.loads(out)["result"]
+                self.assertEqual([r["name"] for r in result["resources"]],
+                                 ["SKILL.md", "assets", "references"])
+                self.assertEqual("ttlMs" in result, era == "modern")
 
     def test_skills_pass_its_verification(self):
         server = os.path.join(HERE, "examples", "conformance", "skills_server.py")
