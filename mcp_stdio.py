@@ -1555,16 +1555,19 @@ def _if_check(if_fn, then_fn, else_fn):
 
 # The revisions served: legacy ones (the initialize handshake) and modern ones
 # (per-request _meta), oldest first. A new modern revision is one more entry of
-# MODERN_VERSIONS (and the rows of the revision table that it adds or ends).
+# MODERN_VERSIONS; it has every feature of the revision table that has no end
+# (rows it adds or ends are rows of their own, with its date).
 LEGACY_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 MODERN_VERSIONS = ("2026-07-28",)
 LATEST_LEGACY = LEGACY_VERSIONS[-1]
-MODERN_VERSION = MODERN_VERSIONS[-1]      # the latest: what our client asks for
+FIRST_MODERN = MODERN_VERSIONS[0]         # where the modern era begins, whatever follows
 REVISIONS = LEGACY_VERSIONS + MODERN_VERSIONS
 
 # What each protocol revision added (or, with an end, later removed), from the
-# changelogs of the specification. Every "does this revision have X?" question
-# in this file asks _has(); no other code compares revision dates.
+# changelogs of the specification: each row gives the date a feature starts and the
+# first revision without it, never "the latest" (a later revision must not move
+# them). Every "does this revision have X?" question in this file asks _has(); no
+# other code compares revision dates.
 _REVISION_TABLE = {
     # feature: (first revision that has it, first revision that no longer has it)
     "audio": ("2025-03-26", None),                   # audio content blocks
@@ -1582,18 +1585,18 @@ _REVISION_TABLE = {
     "implementation_details": ("2025-11-25", None),  # Implementation description, websiteUrl
     "elicitation_mode": ("2025-11-25", None),        # elicitation "mode": "form"
     "elicitation_url": ("2025-11-25", None),         # URL-mode elicitation
-    "elicitation_id": ("2025-11-25", MODERN_VERSION),  # elicitationId, .../elicitation/complete
+    "elicitation_id": ("2025-11-25", FIRST_MODERN),  # elicitationId, .../elicitation/complete
     "sampling_tools": ("2025-11-25", None),          # tools in sampling/createMessage
-    "cache_hints": (MODERN_VERSION, None),           # ttlMs and cacheScope on results
+    "cache_hints": (FIRST_MODERN, None),             # ttlMs and cacheScope on results
     # Methods that exist only in some revisions (the routes name them):
-    "ping": ("2024-11-05", MODERN_VERSION),          # ping (the modern era has none)
-    "log_level": ("2024-11-05", MODERN_VERSION),     # logging/setLevel (modern: per request)
-    "subscribe": ("2024-11-05", MODERN_VERSION),     # resources/(un)subscribe
-    "discover": (MODERN_VERSION, None),              # server/discover
-    "listen": (MODERN_VERSION, None),                # subscriptions/listen
+    "ping": ("2024-11-05", FIRST_MODERN),            # ping (the modern era has none)
+    "log_level": ("2024-11-05", FIRST_MODERN),       # logging/setLevel (modern: per request)
+    "subscribe": ("2024-11-05", FIRST_MODERN),       # resources/(un)subscribe
+    "discover": (FIRST_MODERN, None),                # server/discover
+    "listen": (FIRST_MODERN, None),                  # subscriptions/listen
     "tasks": ("2025-11-25", None),                   # tasks/get, tasks/cancel
-    "tasks_core": ("2025-11-25", MODERN_VERSION),    # tasks in the core: params.task, tasks/result
-    "tasks_extension": (MODERN_VERSION, None),       # the tasks extension: resultType "task"
+    "tasks_core": ("2025-11-25", FIRST_MODERN),      # tasks in the core: params.task, tasks/result
+    "tasks_extension": (FIRST_MODERN, None),         # the tasks extension: resultType "task"
 }
 
 
@@ -9303,6 +9306,9 @@ def _drain():
 # A small dual-era MCP client over a subprocess's stdio, used by the inspect and
 # call commands and by tests that want readable transcripts. It checks what the
 # server writes and reports misbehaviour as ClientError.
+
+MODERN_VERSION = MODERN_VERSIONS[-1]      # the revision the client offers: the latest
+
 
 class ClientError(Exception):
     """Anything a client call raises: the server misbehaved, exited, did not answer in time,

@@ -2817,32 +2817,56 @@ class Structure(unittest.TestCase):
                                 m != "tasks/list"))      # tasks are a connection's, not a kind
 
     def test_a_later_modern_revision_is_one_entry(self):
-        """A fictitious modern revision: discover, admission and the stamp follow it."""
-        m = mcp_stdio
-        saved = m.MODERN_VERSIONS, m.REVISIONS, m._FEATURES
-        try:
-            m.MODERN_VERSIONS = saved[0] + ("2027-03-01",)
-            m.REVISIONS = m.LEGACY_VERSIONS + m.MODERN_VERSIONS
-            m._FEATURES = m._features(m.REVISIONS)
-            p = InProc(self)
-            p.rev = MODERN
-            meta = modern_meta()
-            r = p.request(req_msg(1, "server/discover", modern=True))["result"]
-            self.assertEqual(r["supportedVersions"], [MODERN, "2027-03-01"])
-            meta["io.modelcontextprotocol/protocolVersion"] = "2027-03-01"
-            p.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
-                "name": "add", "arguments": {"a": 1, "b": 2}, "_meta": meta}})
-            line = json.loads(p.recv_line())
-            self.assertEqual(line["result"]["structuredContent"], {"sum": 3})
-            self.assertEqual(line["result"]["resultType"], "complete")
-            self.assertIn("io.modelcontextprotocol/serverInfo", line["result"]["_meta"])
-            meta["io.modelcontextprotocol/protocolVersion"] = "2028-01-01"
-            p.send({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta}})
-            err = json.loads(p.recv_line())["error"]
-            self.assertEqual((err["code"], err["data"]["supported"]),
-                             (-32022, [MODERN, "2027-03-01"]))
-        finally:
-            m.MODERN_VERSIONS, m.REVISIONS, m._FEATURES = saved
+        """The module rebuilt from its source with "2027-03-01" appended to MODERN_VERSIONS
+        serves a 2026-07-28 client byte for byte as before (but for the new entry of
+        supportedVersions), and serves 2027-03-01 with every feature that has no end."""
+        with open(SERVER, encoding="utf-8") as f:
+            source = f.read()
+        entry = '\nMODERN_VERSIONS = ("2026-07-28",)\n'
+        self.assertEqual(source.count(entry), 1)
+        later = source.replace(entry, '\nMODERN_VERSIONS = ("2026-07-28", "2027-03-01")\n')
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        outputs = {}
+        for name, text in (("now", source), ("later", later)):
+            folder = os.path.join(tmp.name, name)
+            os.mkdir(folder)
+            with open(os.path.join(folder, "mcp_stdio.py"), "w", encoding="utf-8") as f:
+                f.write(text)
+            for version in (MODERN, "2027-03-01") if name == "later" else (MODERN,):
+                meta = json.dumps(dict(modern_meta(), **{
+                    "io.modelcontextprotocol/protocolVersion": version}))
+                session = [m.replace("META", meta) for m in (
+                    '{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add",'
+                    '"arguments":{"a":1,"b":2},"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":4,"method":"resources/list","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":'
+                    '"demo://readme","_meta":META}}',
+                    '{"jsonrpc":"2.0","id":6,"method":"prompts/list","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":7,"method":"ping","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":8,"method":"logging/setLevel","params":{"level":'
+                    '"info","_meta":META}}',
+                    '{"jsonrpc":"2.0","id":9,"method":"resources/subscribe","params":{"uri":'
+                    '"demo://readme","_meta":META}}',
+                    '{"jsonrpc":"2.0","id":10,"method":"initialize","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":11,"method":"tasks/list","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":12,"method":"subscriptions/listen","params":{'
+                    '"notifications":{"toolsListChanged":true},"_meta":META}}')]
+                r = subprocess.run([sys.executable, os.path.join(folder, "mcp_stdio.py")],
+                                   input="\n".join(session).encode() + b"\n",
+                                   capture_output=True, timeout=TIMEOUT)
+                self.assertEqual((r.returncode, r.stderr), (0, b""))
+                outputs[name, version] = r.stdout
+        now = outputs["now", MODERN]
+        self.assertEqual(len(now.splitlines()), 13)     # 12 answers and the acknowledgement
+        self.assertIn(b'"supportedVersions":["2026-07-28"]', now)
+        for version in (MODERN, "2027-03-01"):
+            with self.subTest(version=version):
+                got = outputs["later", version]
+                self.assertIn(b'"supportedVersions":["2026-07-28","2027-03-01"]', got)
+                self.assertEqual(got.replace(b',"2027-03-01"]', b"]"), now)
 
     def test_no_revision_date_compared_outside_the_table(self):
         with open(SERVER, encoding="utf-8") as f:
@@ -2853,6 +2877,12 @@ class Structure(unittest.TestCase):
                                     rest), [])
         self.assertNotIn("revision >=", rest)
         self.assertNotIn("revision <", rest)
+        # The table's rows name dates, never "the latest" (which a new revision would move);
+        # the latest is the client's alone, as the revision it offers.
+        client = text.index("\n# Client ####")
+        self.assertNotIn("MODERN_VERSION", text[:client].replace("MODERN_VERSIONS", ""))
+        self.assertEqual(text.count("\nMODERN_VERSION = "), 1)
+        self.assertNotIn("MODERN_VERSIONS[-1]", table)
 
     def test_the_revision_table(self):
         has = mcp_stdio._has
