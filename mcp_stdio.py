@@ -6302,11 +6302,27 @@ def _set_level(conn, call):
 
 
 def _list(conn, call, kind):
-    """One page of a kind's list (kind: a row of _KINDS)."""
-    s = conn.server
+    """One page of a kind's list (kind: a row of _KINDS).
+
+    Skills are described from their files (digests, a live folder's rescan): that
+    reading is a Call's work, run where handlers run, never inside feed().
+    """
     if kind.extension is not None:
-        for folder in s._skill_folders:      # a live server notices a changed folder
+        return _with_files(conn, call, kind.list_method, lambda: _page(conn, call, kind))
+    return _page(conn, call, kind)
+
+
+def _with_files(conn, call, name, serve):
+    """A Call whose work is serve(): what needs the file system runs off the reading thread."""
+    def work(call, ctx):
+        for folder in conn.server._skill_folders:    # a live server notices a changed folder
             folder.due()
+        return serve(), False
+    return call.start("request", name, work, conn.server.timeout, False)
+
+
+def _page(conn, call, kind):
+    s = conn.server
     catalog = s.catalog           # one catalog for the whole page, even if it changes now
     items = catalog.described(kind.attr, call.revision)
     if None in items:                       # entries this revision does not have
@@ -6344,16 +6360,18 @@ def _get_skill(conn, call):
     if type(uri) is not str:
         raise ProtocolError(INVALID_PARAMS, 'Invalid params: skills/get needs a string "uri"')
     s = conn.server
-    for folder in s._skill_folders:
-        folder.due()
-    skill = s.catalog.skills.get(uri)
-    if skill is None:
-        raise ProtocolError(INVALID_PARAMS, "Unknown skill: %s" % _short(uri, 80), {"uri": uri})
-    result = {"skill": skill.describe(call.revision)}
-    if _has(call.revision, "cache_hints"):
-        result["ttlMs"] = s.ttl_ms
-        result["cacheScope"] = "public"
-    return result
+
+    def serve():
+        skill = s.catalog.skills.get(uri)
+        if skill is None:
+            raise ProtocolError(INVALID_PARAMS, "Unknown skill: %s" % _short(uri, 80),
+                                {"uri": uri})
+        result = {"skill": skill.describe(call.revision)}
+        if _has(call.revision, "cache_hints"):
+            result["ttlMs"] = s.ttl_ms
+            result["cacheScope"] = "public"
+        return result
+    return _with_files(conn, call, "skills/get", serve)
 
 
 def _read_directory(conn, call):

@@ -2816,6 +2816,68 @@ class Structure(unittest.TestCase):
                          sorted(m for m in mcp_stdio._ROUTES if m.endswith("/list") and
                                 m != "tasks/list"))      # tasks are a connection's, not a kind
 
+    def test_the_engine_does_no_io(self):
+        """feed() of every method makes no file-system call and reads no clock but its own."""
+        from unittest import mock
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        root = os.path.join(tmp.name, "skills")
+        write_skill(root, "pdf-processing", "name: pdf-processing\ndescription: PDFs.",
+                    {"references/FORMS.md": b"# Forms\n"})
+        server = mcp_stdio.demo_server()
+        server.configure(live=True)
+        server.serve_skills(root)
+
+        @server.tool(task="optional")
+        def later(x: int) -> str:
+            """May be a task."""
+            return "later %d" % x
+        uri = "skill://pdf-processing/SKILL.md"
+        params = {"tools/call": {"name": "later", "arguments": {"x": 1}},
+                  "resources/read": {"uri": uri}, "resources/subscribe": {"uri": uri},
+                  "resources/unsubscribe": {"uri": uri}, "prompts/get": {"name": "summarize",
+                                                                       "arguments": {"text": "t"}},
+                  "completion/complete": {"ref": {"type": "ref/prompt", "name": "summarize"},
+                                          "argument": {"name": "style", "value": "s"}},
+                  "logging/setLevel": {"level": "info"}, "skills/get": {"uri": uri},
+                  "resources/directory/read": {"uri": "skill://pdf-processing"},
+                  "subscriptions/listen": {"notifications": {"toolsListChanged": True}},
+                  "tasks/get": {"taskId": "x"}, "tasks/cancel": {"taskId": "x"},
+                  "tasks/result": {"taskId": "x"}, "tasks/update": {"taskId": "x",
+                                                                    "inputResponses": {}}}
+
+        def fail(*args, **kw):
+            raise AssertionError("the engine made a call to the world")
+        patches = [mock.patch.object(os, name, fail) for name in (
+            "read", "stat", "lstat", "scandir", "open", "fstat", "listdir")] + [
+            mock.patch("builtins.open", fail), mock.patch("time.time", fail),
+            mock.patch("time.monotonic", fail), mock.patch.object(mcp_stdio, "_monotonic", fail)]
+        for era in ("2025-11-25", MODERN):
+            with self.subTest(era=era):
+                lines, calls = [], []
+                ticks = iter(range(10 ** 6))
+                conn = connect(server, lines.append, clock=lambda: next(ticks),
+                               wall_clock=lambda: 1.8e9, random=lambda n: b"\x01" * n)
+                msgs = [init_msg(0, era, {"elicitation": {}})] if era != MODERN else []
+                for i, method in enumerate(sorted(mcp_stdio._ROUTES)):
+                    p = copy.deepcopy(params.get(method, {}))
+                    if era == MODERN:
+                        p["_meta"] = tasks_meta()
+                    msgs.append({"jsonrpc": "2.0", "id": i + 1, "method": method, "params": p})
+                with contextlib.ExitStack() as stack:
+                    for patch in patches:
+                        stack.enter_context(patch)
+                    for msg in msgs:
+                        out = conn.feed(json.dumps(msg).encode() + b"\n")
+                        lines += [x for x in out if type(x) is bytes]
+                        calls += [x for x in out if type(x) is not bytes]
+                self.assertGreater(len(lines) + len(calls), len(msgs) - 1)
+                self.assertIn("skills/list", [c.name for c in calls])    # it waits like a call
+                for call in calls:                   # the runtime's side: it may read files
+                    call.run()
+                self.assertEqual([x for x in conn.reports if "incident" in x], [])
+                conn.close()
+
     def test_a_later_modern_revision_is_one_entry(self):
         """The module rebuilt from its source with "2027-03-01" appended to MODERN_VERSIONS
         serves a 2026-07-28 client byte for byte as before (but for the new entry of
