@@ -2173,6 +2173,36 @@ _LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "
 _LEVEL_RANK = {name: i for i, name in enumerate(_LEVELS)}
 
 
+# The fields an author gives a tool beside its name, handler and schemas, with their
+# defaults: Tool(), server.tool() and tool_from_function() all take exactly these
+# keywords, checked in one place (_tool_fields).
+_TOOL_FIELDS = {"title": None, "description": None, "annotations": None, "icons": None,
+                "timeout": None, "meta": None, "task": "forbidden", "task_start": "call"}
+_TOOL_ANNOTATIONS = ("title", "readOnlyHint", "destructiveHint", "idempotentHint",
+                     "openWorldHint")
+
+
+def _tool_fields(who, name, fields):
+    """fields with every default filled in, checked; TypeError for a keyword no tool takes."""
+    unknown = set(fields) - set(_TOOL_FIELDS)
+    if unknown:
+        raise TypeError("%s() got an unexpected keyword argument %r" % (who, sorted(unknown)[0]))
+    out = dict(_TOOL_FIELDS, **fields)
+    owner = "tool %r" % (name,)
+    timeout = out["timeout"]
+    if timeout is not None and (not _is_number(timeout) or timeout <= 0):
+        raise CatalogError("%s: timeout must be a positive number of seconds" % owner)
+    if out["task"] not in _TASK_MODES or out["task_start"] not in ("call", "handler"):
+        raise CatalogError("%s: task must be 'forbidden', 'optional' or 'required', "
+                           "and task_start 'call' or 'handler'" % owner)
+    _check_meta_fields(owner, out["title"], out["description"], out["annotations"], out["icons"])
+    bad = set(out["annotations"] or ()) - set(_TOOL_ANNOTATIONS)
+    if bad:
+        raise CatalogError("%s: unknown annotation(s): %s (known: %s)" % (
+            owner, ", ".join(sorted(bad)), ", ".join(_TOOL_ANNOTATIONS)))
+    return out
+
+
 class Tool:
     """A tool: a name, a handler(arguments, ctx) and its schemas and metadata.
 
@@ -2183,9 +2213,10 @@ class Tool:
     arguments dict; an output_schema model means the handler returns instances.
     """
 
-    def __init__(self, name, handler, *, input_schema=None, output_schema=None, title=None,
-                 description=None, annotations=None, icons=None, timeout=None, meta=None,
-                 lazy=False, task="forbidden", task_start="call"):
+    def __init__(self, name, handler, *, input_schema=None, output_schema=None, lazy=False,
+                 **fields):
+        """fields: the keywords of _TOOL_FIELDS (title, description, annotations, icons,
+        timeout, meta, task, task_start)."""
         if not isinstance(name, str) or not (       # an ASCII identifier is the usual name
                 name.isidentifier() and name.isascii() and len(name) <= 128 or
                 _pattern(_TOOL_NAME_RE).match(name)):
@@ -2207,27 +2238,19 @@ class Tool:
             self.input_validator = _compile_for("tool %r: input" % name, input_schema)
             self.output_validator = (None if output_schema is None
                                      else _compile_for("tool %r: output" % name, output_schema))
-        if timeout is not None and (not _is_number(timeout) or timeout <= 0):
-            raise CatalogError("tool %r: timeout must be a positive number of seconds" % name)
-        if task not in _TASK_MODES or task_start not in ("call", "handler"):
-            raise CatalogError("tool %r: task must be 'forbidden', 'optional' or 'required', "
-                               "and task_start 'call' or 'handler'" % name)
-        _check_meta_fields("tool %r" % name, title, description, annotations, icons)
+        f = _tool_fields("Tool", name, fields)
         self.name = name
         self.handler = handler
         self.input_schema = input_schema
         self.output_schema = output_schema
-        self.title = title
-        self.description = description
-        self.annotations = annotations
-        self.icons = icons
-        self.timeout = timeout
-        self.meta = meta
+        self.title, self.description = f["title"], f["description"]
+        self.annotations, self.icons = f["annotations"], f["icons"]
+        self.timeout, self.meta = f["timeout"], f["meta"]
         self.nullable = frozenset()    # optional parameters for which null means "absent"
         self.uses_context = True       # False: the handler ignores its ctx (it gets None)
         # May it run as a task (the client polls it), and does the task start with the
         # call, or when the handler says (ctx.start_task(), after asking what it needs)?
-        self.task, self.task_start = task, task_start
+        self.task, self.task_start = f["task"], f["task_start"]
 
     def __getattr__(self, attr):
         # Only reached for validators not yet compiled (lazy=True); then they are set.
@@ -3869,14 +3892,16 @@ def _signature(fn, owner):
     return params, _EMPTY if ret is empty else ret, hints
 
 
-def tool_from_function(fn, *, name=None, title=None, description=None, annotations=None,
-                       icons=None, timeout=None, meta=None):
+def tool_from_function(fn, *, name=None, **fields):
     """Return a Tool whose schemas come from fn's signature, annotations and docstring.
 
+    fields are a tool's keywords (title, description, annotations, icons, timeout,
+    meta, task, task_start; the docstring's summary is the default description).
     A parameter named ctx (or annotated Context) receives the handler context.
     Raises CatalogError naming the parameter it cannot express.
     """
     owner = "tool %r" % (name or getattr(fn, "__name__", fn),)
+    fields = _tool_fields("tool_from_function", name or getattr(fn, "__name__", fn), fields)
     if _is_generator_function(fn):
         raise CatalogError("%s: a generator cannot be a tool: return the whole result, and "
                            "report steps with ctx.progress()" % owner)
@@ -3898,13 +3923,12 @@ def tool_from_function(fn, *, name=None, title=None, description=None, annotatio
     is_async = _is_coroutine_function(fn)
     handler = _decorated_handler(fn, tool_name, convs, renamed, names, fill, nullable, ctx_name,
                                  structured, is_async)
-    tool = Tool(tool_name, handler, input_schema=input_schema,
-                output_schema=output_schema, title=title,
-                description=description if description is not None else summary,
-                annotations=annotations, icons=icons, timeout=timeout, meta=meta,
+    if fields["description"] is None:
+        fields["description"] = summary
+    tool = Tool(tool_name, handler, input_schema=input_schema, output_schema=output_schema,
                 # Schemas made here are valid by construction, unless they carry the author's
                 # constraints (a pattern, bounds): those are checked now, the rest on first use.
-                lazy=not (constrained or builder.constrained))
+                lazy=not (constrained or builder.constrained), **fields)
     tool.nullable = frozenset(nullable)
     tool.uses_context = ctx_name is not None or is_async
     return tool
@@ -4224,30 +4248,23 @@ def _decorator(register, fn):
 class _Decorators:
     """The decorator half of Server: sugar over Server.add()."""
 
-    def tool(self, fn=None, *, name=None, title=None, description=None, annotations=None,
-             icons=None, timeout=None, meta=None, task=None, task_start="call"):
+    def tool(self, fn=None, *, name=None, **fields):
         """Register a function as a tool; its signature and docstring give the schema.
 
-        Annotation hints may be given as annotations={"readOnlyHint": True, ...}.
+        fields are a tool's keywords, as tool_from_function() takes them. Annotation
+        hints may be given as annotations={"readOnlyHint": True, ...}.
         task="optional" or "required" lets it run as a task (default: the server's
         task_support option); task_start="handler" starts the task when the
         handler calls ctx.start_task() instead of with the call.
         """
+        if fields.get("task") is None:
+            fields["task"] = self.task_support
+        unknown = set(fields) - set(_TOOL_FIELDS)
+        if unknown:
+            raise TypeError("tool() got an unexpected keyword argument %r" % sorted(unknown)[0])
+
         def register(f):
-            bad = set(annotations or ()) - {"title", "readOnlyHint", "destructiveHint",
-                                            "idempotentHint", "openWorldHint"}
-            if bad:
-                raise CatalogError("tool %r: unknown annotation(s): %s (known: title, "
-                                   "readOnlyHint, destructiveHint, idempotentHint, openWorldHint)"
-                                   % (name or getattr(f, "__name__", "?"), ", ".join(sorted(bad))))
-            tool = tool_from_function(f, name=name, title=title, description=description,
-                                      annotations=annotations, icons=icons, timeout=timeout,
-                                      meta=meta)
-            tool.task = task if task is not None else self.task_support
-            tool.task_start = task_start
-            if tool.task not in _TASK_MODES or task_start not in ("call", "handler"):
-                raise CatalogError("tool %r: task must be 'forbidden', 'optional' or "
-                                   "'required', and task_start 'call' or 'handler'" % tool.name)
+            tool = tool_from_function(f, name=name, **fields)
             self.add(tool)
             self._decorated[id(f)] = f     # add(f) again is then a no-op
             return f

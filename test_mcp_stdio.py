@@ -2673,6 +2673,35 @@ class InProcess(unittest.TestCase):
 
 class Registration(unittest.TestCase):
 
+    def test_the_three_ways_to_make_a_tool_take_the_same_fields(self):
+        """Tool(), server.tool() and tool_from_function() read one table of a tool's fields."""
+        fields = {"title": "Look up", "description": "Finds it.", "annotations": {
+            "readOnlyHint": True}, "icons": [{"src": "https://x/i.png"}], "timeout": 5,
+            "meta": {"x": 1}, "task": "optional", "task_start": "handler"}
+        self.assertEqual(set(fields), set(mcp_stdio._TOOL_FIELDS))
+
+        def lookup(q: str) -> str:
+            """Look it up."""
+            return q
+        server = mcp_stdio.Server("s", "1")
+        made = [mcp_stdio.Tool("lookup", lambda a, c: "x", **fields),
+                mcp_stdio.tool_from_function(lookup, **fields)]
+        server.tool(**fields)(lookup)
+        made.append(server.tools["lookup"])
+        for tool in made:
+            self.assertEqual({k: getattr(tool, k) for k in fields}, fields)
+        for make in (lambda **kw: mcp_stdio.Tool("t", lambda a, c: "x", **kw),
+                     lambda **kw: mcp_stdio.tool_from_function(lookup, **kw),
+                     lambda **kw: server.tool(name="other", **kw)(lookup)):
+            with self.assertRaises(TypeError):
+                make(colour="red")
+            with self.assertRaises(mcp_stdio.CatalogError):
+                make(task="sometimes")
+            with self.assertRaises(mcp_stdio.CatalogError):
+                make(annotations={"loud": True})
+        self.assertEqual(mcp_stdio.tool_from_function(lookup).description, "Look it up.")
+        self.assertEqual(mcp_stdio.tool_from_function(lookup).task, "forbidden")
+
     def test_union_operator_on_python_3_9_says_what_to_write(self):
         text = mcp_stdio._hint_problem(TypeError("unsupported operand type(s) for |: 'type' "
                                                  "and 'NoneType'"))
@@ -2816,7 +2845,7 @@ class Structure(unittest.TestCase):
                          sorted(m for m in mcp_stdio._ROUTES if m.endswith("/list") and
                                 m != "tasks/list"))      # tasks are a connection's, not a kind
 
-    def test_the_engine_does_no_io(self):
+    def test_feed_makes_no_call_to_the_world(self):
         """feed() of every method makes no file-system call and reads no clock but its own."""
         from unittest import mock
         tmp = tempfile.TemporaryDirectory()
