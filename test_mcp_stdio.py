@@ -4457,6 +4457,34 @@ class Skills(unittest.TestCase):
                     c.request("resources/directory/read", {"uri": "skill://team/review/SKILL.md"})
                 self.assertEqual(cm.exception.code, -32602)
 
+    def test_a_relative_skills_folder_follows_the_server_file(self):
+        """As a host starts it: from another folder, with a bare environment."""
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        here = os.path.join(tmp.name, "team-server")
+        write_skill(os.path.join(here, "skills"), "review", "name: review\ndescription: R.")
+        script = os.path.join(here, "server.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\n"
+                    "server = mcp_stdio.Server('team', '1')\nserver.serve_skills('skills')\n"
+                    "raise SystemExit(server.run([]))\n" % HERE)
+        listing = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {
+            "_meta": modern_meta()}}).encode() + b"\n"
+        r = subprocess.run([sys.executable, script], input=listing, capture_output=True,
+                           cwd="/", env={"PATH": os.environ.get("PATH", "")}, timeout=TIMEOUT)
+        self.assertEqual((r.returncode, r.stderr), (0, b""))
+        self.assertEqual([s["uri"] for s in json.loads(r.stdout)["result"]["skills"]],
+                         ["skill://review/SKILL.md"])
+        # With no source file (python -c), the working folder; an absolute path stays.
+        code = "import sys; sys.path.insert(0, %r); import mcp_stdio; s = mcp_stdio.Server('x', " \
+               "'1'); print(s.serve_skills(%%r).path)" % HERE
+        for cwd, given, expected in ((here, "skills", os.path.join(here, "skills")),
+                                     ("/", os.path.join(here, "skills"),
+                                      os.path.join(here, "skills"))):
+            r = subprocess.run([sys.executable, "-c", code % given], capture_output=True,
+                               cwd=cwd, timeout=TIMEOUT)
+            self.assertEqual(r.stdout.decode().strip(), expected, r.stderr)
+
     def test_serving_a_folder_in_both_eras(self):
         server = mcp_stdio.Server("s", "1")
         folder = server.serve_skills(self.root)

@@ -1,6 +1,7 @@
 """A notes server: tools to add and search notes, each note a resource, and a prompt.
 
-Run it:  python3 examples/notes_server.py [--notes-dir DIR]   (default $NOTES_DIR, or ./notes)
+Run it:  python3 examples/notes_server.py [--notes-dir DIR]   (default $NOTES_DIR, or notes/
+beside this file)
 """
 
 import os
@@ -11,7 +12,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import mcp_stdio  # noqa: E402  (vendored: the single file next to your code)
 from mcp_stdio import Field, ToolError  # noqa: E402
 
-NOTES = os.path.abspath(os.environ.get("NOTES_DIR", "notes"))
+# The default folder sits beside this file, wherever the host starts the server from;
+# $NOTES_DIR and --notes-dir, typed by a person, follow the working folder.
+NOTES = os.path.abspath(os.environ.get("NOTES_DIR") or
+                        os.path.join(os.path.dirname(os.path.abspath(__file__)), "notes"))
 # live=True: the catalog changes while serving (each note is a listed resource), and
 # clients that subscribe to a note hear when it changes.
 server = mcp_stdio.Server("notes", "1.0", instructions="Keeps short plain-text notes.",
@@ -123,4 +127,4 @@ if __name__ == "__main__":
             if _file.endswith(".txt"):
                 _list_note(_file[:-4])
     raise SystemExit(server.run(rest, own_options=[
-        "  --notes-dir DIR     where the notes are kept (default $NOTES_DIR or ./notes)"]))
+        "  --notes-dir DIR     where the notes are kept (default $NOTES_DIR or notes/ here)"]))
