@@ -8215,11 +8215,14 @@ class Server(_Decorators):
                                                                           self.version))
         if isinstance(options, int):
             return options
+        saved = _speak_as(self)           # its warnings too are the server's
         try:
             self.configure(**options)
             self.freeze()
         except CatalogError as e:
             return _usage_error(str(e), usage)
+        finally:
+            _DIAG_STATE["prefix"] = saved
         return serve_stdio(self)
 
     def _implementation(self, revision):
@@ -8712,7 +8715,9 @@ class Context:
         return call.conn.notify(call, "notifications/elicitation/complete", {"elicitationId": eid})
 
 
-_DIAG_STATE = {"last": None, "at": 0.0, "repeats": 0}
+# "prefix" names who speaks: the library's own commands are mcp_stdio, a server its
+# Server name (a host that merges the stderr of several servers must tell them apart).
+_DIAG_STATE = {"last": None, "at": 0.0, "repeats": 0, "prefix": "mcp_stdio"}
 # One diagnostic line is cut at this many characters: diagnostics say what
 # happened, they never carry payloads.
 _DIAG_WIDTH = 1000
@@ -8729,10 +8734,10 @@ def _diag(line):
     if line == st["last"] and now - st["at"] < 1.0:
         st["repeats"] += 1
         return
-    text = "mcp_stdio: %s\n" % line.replace("\n", " ")[:_DIAG_WIDTH]
+    text = "%s: %s\n" % (st["prefix"], line.replace("\n", " ")[:_DIAG_WIDTH])
     if st["repeats"]:
-        text = "mcp_stdio: (the message before was repeated %d more times)\n%s" % (
-            st["repeats"], text)
+        text = "%s: (the message before was repeated %d more times)\n%s" % (
+            st["prefix"], st["repeats"], text)
     st["last"], st["at"], st["repeats"] = line, now, 0
     _log_line(text, raw=True)
 
@@ -9296,8 +9301,24 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
 
     Exit status 0 after a clean EOF (calls in flight get up to server.grace
     seconds to finish), 1 when the input ended inside a line without LF, stdin
-    could not be read, or stdout was closed.
+    could not be read, or stdout was closed. Its lines on stderr start with the
+    server's name.
     """
+    saved = _speak_as(server)
+    try:
+        return _serve_stdio(server, stdin_fd, stdout_fd)
+    finally:
+        _DIAG_STATE["prefix"] = saved
+
+
+def _speak_as(server):
+    """Start stderr lines with server's name from now on; return the prefix it replaces."""
+    saved = _DIAG_STATE["prefix"]
+    _DIAG_STATE["prefix"] = str(server.name).replace("\n", " ")[:80] or "mcp_stdio"
+    return saved
+
+
+def _serve_stdio(server, stdin_fd, stdout_fd):
     # The protocol streams get private descriptors; fd 0 becomes /dev/null and
     # fd 1 stderr, so a handler, or a child process it starts, can neither read
     # the client's messages nor corrupt the answers, nor close either stream.

@@ -2169,9 +2169,24 @@ class ScriptTools(ScriptTest):
         self.assertRegex(r.stdout, rb"^Tool 'boom' failed: RuntimeError \(incident [0-9a-f]{8}\)")
         incident = r.stdout.split(b"incident ")[1][:8]
         self.assertIn(b"the server's stderr:\n", r.stderr)
-        self.assertIn(b"\nmcp_stdio: incident " + incident + b" in tool \"boom\": RuntimeError",
+        # The server names itself on stderr (its Server name), the command does too.
+        self.assertIn(b"\ntest-server: incident " + incident + b" in tool \"boom\": RuntimeError",
                       r.stderr)
         self.assertIn(b"RuntimeError: secret internal detail", r.stderr)
+
+    def test_a_server_stopped_by_a_signal_names_itself(self):
+        p = subprocess.Popen([sys.executable, self.script], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.addCleanup(p.kill)
+        p.stdin.write(json.dumps(init_msg()).encode() + b"\n")
+        p.stdin.flush()
+        self.assertIn(b'"result"', p.stdout.readline())
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=TIMEOUT)
+        lines = err.splitlines()
+        self.assertEqual(lines[-1], b"test-server: stopping on signal 2")
+        self.assertEqual([x for x in lines if x.startswith(b"mcp_stdio:")], [])   # its warnings
+        self.assertIn(b"test-server: warning: tool 'sleepy'", err)              # too
 
     def test_sigterm_finishes_the_line_being_written(self):
         p = subprocess.Popen([sys.executable, self.script, "max_response=8000000"],
