@@ -2182,12 +2182,18 @@ _TOOL_ANNOTATIONS = ("title", "readOnlyHint", "destructiveHint", "idempotentHint
                      "openWorldHint")
 
 
-def _tool_fields(who, name, fields):
-    """fields with every default filled in, checked; TypeError for a keyword no tool takes."""
-    unknown = set(fields) - set(_TOOL_FIELDS)
-    if unknown:
-        raise TypeError("%s() got an unexpected keyword argument %r" % (who, sorted(unknown)[0]))
-    out = dict(_TOOL_FIELDS, **fields)
+def _tool_keywords(who, fields):
+    """Raise TypeError, as a signature would, for a keyword no tool takes."""
+    for k in fields:
+        if k not in _TOOL_FIELDS:
+            raise TypeError("%s() got an unexpected keyword argument %r" % (who, k))
+
+
+def _tool_fields(name, fields):
+    """fields with every default filled in, checked (per tool at start-up: kept cheap)."""
+    _tool_keywords("Tool", fields)
+    out = _TOOL_FIELDS.copy()
+    out.update(fields)
     owner = "tool %r" % (name,)
     timeout = out["timeout"]
     if timeout is not None and (not _is_number(timeout) or timeout <= 0):
@@ -2195,11 +2201,12 @@ def _tool_fields(who, name, fields):
     if out["task"] not in _TASK_MODES or out["task_start"] not in ("call", "handler"):
         raise CatalogError("%s: task must be 'forbidden', 'optional' or 'required', "
                            "and task_start 'call' or 'handler'" % owner)
-    _check_meta_fields(owner, out["title"], out["description"], out["annotations"], out["icons"])
-    bad = set(out["annotations"] or ()) - set(_TOOL_ANNOTATIONS)
-    if bad:
+    annotations = out["annotations"]
+    _check_meta_fields(owner, out["title"], out["description"], annotations, out["icons"])
+    if annotations and any(k not in _TOOL_ANNOTATIONS for k in annotations):
         raise CatalogError("%s: unknown annotation(s): %s (known: %s)" % (
-            owner, ", ".join(sorted(bad)), ", ".join(_TOOL_ANNOTATIONS)))
+            owner, ", ".join(sorted(set(annotations) - set(_TOOL_ANNOTATIONS))),
+            ", ".join(_TOOL_ANNOTATIONS)))
     return out
 
 
@@ -2238,7 +2245,7 @@ class Tool:
             self.input_validator = _compile_for("tool %r: input" % name, input_schema)
             self.output_validator = (None if output_schema is None
                                      else _compile_for("tool %r: output" % name, output_schema))
-        f = _tool_fields("Tool", name, fields)
+        f = _tool_fields(name, fields)
         self.name = name
         self.handler = handler
         self.input_schema = input_schema
@@ -3901,7 +3908,7 @@ def tool_from_function(fn, *, name=None, **fields):
     Raises CatalogError naming the parameter it cannot express.
     """
     owner = "tool %r" % (name or getattr(fn, "__name__", fn),)
-    fields = _tool_fields("tool_from_function", name or getattr(fn, "__name__", fn), fields)
+    _tool_keywords("tool_from_function", fields)
     if _is_generator_function(fn):
         raise CatalogError("%s: a generator cannot be a tool: return the whole result, and "
                            "report steps with ctx.progress()" % owner)
@@ -3923,7 +3930,7 @@ def tool_from_function(fn, *, name=None, **fields):
     is_async = _is_coroutine_function(fn)
     handler = _decorated_handler(fn, tool_name, convs, renamed, names, fill, nullable, ctx_name,
                                  structured, is_async)
-    if fields["description"] is None:
+    if fields.get("description") is None:
         fields["description"] = summary
     tool = Tool(tool_name, handler, input_schema=input_schema, output_schema=output_schema,
                 # Schemas made here are valid by construction, unless they carry the author's
@@ -4259,9 +4266,7 @@ class _Decorators:
         """
         if fields.get("task") is None:
             fields["task"] = self.task_support
-        unknown = set(fields) - set(_TOOL_FIELDS)
-        if unknown:
-            raise TypeError("tool() got an unexpected keyword argument %r" % sorted(unknown)[0])
+        _tool_keywords("tool", fields)
 
         def register(f):
             tool = tool_from_function(f, name=name, **fields)
