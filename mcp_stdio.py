@@ -2224,6 +2224,7 @@ class Tool:
                  **fields):
         """fields: the keywords of _TOOL_FIELDS (title, description, annotations, icons,
         timeout, meta, task, task_start)."""
+        f = _tool_fields(name, fields)
         if not isinstance(name, str) or not (       # an ASCII identifier is the usual name
                 name.isidentifier() and name.isascii() and len(name) <= 128 or
                 _pattern(_TOOL_NAME_RE).match(name)):
@@ -2245,7 +2246,6 @@ class Tool:
             self.input_validator = _compile_for("tool %r: input" % name, input_schema)
             self.output_validator = (None if output_schema is None
                                      else _compile_for("tool %r: output" % name, output_schema))
-        f = _tool_fields(name, fields)
         self.name = name
         self.handler = handler
         self.input_schema = input_schema
