@@ -10761,21 +10761,29 @@ def _ask_on_terminal(params):
     err.write("\nThe server asks: %s\n" % message)
     if params.get("mode") == "url":
         err.write("Open this URL: %s\n" % params.get("url"))
-        return {"action": "accept" if _read_answer("Will you open it? [y/N] ", "yn", "n") == "y"
-                else "decline"}
+        try:
+            opened = _read_answer("Will you open it? [y/N] ", {"y": ("y", "yes"),
+                                                               "n": ("n", "no")}, "n")
+        except _EndOfInput:
+            return {"action": "cancel"}
+        return {"action": "accept" if opened == "y" else "decline"}
     schema = params.get("requestedSchema")
     problems = _form_problems(schema)
     if problems:
         raise ClientError("the server's form cannot be filled in: %s" % "; ".join(problems[:3]))
-    choice = _read_answer("Answer? [Y]es, [n]o (decline), [c]ancel: ", "ync", "y")
-    if choice != "y":
-        return {"action": "decline" if choice == "n" else "cancel"}
-    required = schema.get("required") or []
-    content = {}
-    for name, prop in (schema.get("properties") or {}).items():
-        value = _read_field(name, prop, name in required)
-        if value is not None:
-            content[name] = value
+    try:                                  # a closed terminal or ended input: cancel
+        choice = _read_answer("Answer? [Y]es, [n]o (decline), [c]ancel: ", {
+            "y": ("y", "yes"), "n": ("n", "no"), "c": ("c", "cancel")}, "y")
+        if choice != "y":
+            return {"action": "decline" if choice == "n" else "cancel"}
+        required = schema.get("required") or []
+        content = {}
+        for name, prop in (schema.get("properties") or {}).items():
+            value = _read_field(name, prop, name in required)
+            if value is not None:
+                content[name] = value
+    except _EndOfInput:
+        return {"action": "cancel"}
     return {"action": "accept", "content": content}
 
 
@@ -10798,21 +10806,37 @@ def _form_problems(schema):
     return problems
 
 
+class _EndOfInput(ClientError):
+    """The terminal closed (or its input ended) before the question was answered."""
+
+
 def _prompt(text):
     """Show text on stderr (stdout carries the results) and return the line typed, without LF."""
     sys.stderr.write(text)
     sys.stderr.flush()
-    line = sys.stdin.readline()
+    try:
+        line = sys.stdin.readline()
+    except (OSError, ValueError):            # a terminal that went away
+        line = ""
     if not line:
-        raise ClientError("stdin ended before the question was answered")
+        raise _EndOfInput("stdin ended before the question was answered")
     return line.rstrip("\r\n")
 
 
-def _read_answer(prompt, letters, default):
+# The words that answer a yes/no question (any case); any other asks again ("yellow" is
+# not "yes", "fixed in 2.3" not "no").
+_YES_NO = {"y": True, "yes": True, "true": True, "n": False, "no": False, "false": False}
+
+
+def _read_answer(prompt, words, default):
+    """The choice typed at prompt: a key of words, whose values are the words it takes."""
     while True:
-        word = _prompt(prompt).strip().lower()[:1] or default
-        if word in letters:
-            return word
+        typed = _prompt(prompt).strip().lower()
+        if not typed:
+            return default
+        for choice, said in words.items():
+            if typed in said:
+                return choice
 
 
 def _read_field(name, prop, required):
@@ -10828,14 +10852,14 @@ def _read_field(name, prop, required):
     while True:
         text = _prompt(label)
         if not text.strip():
-            if default is not None or not required:
+            if default is not None or not required and kind != "boolean":
                 return default
-            continue
+            continue                        # a yes/no question takes a yes or a no
         try:
             if kind == "boolean":
-                if text.strip().lower()[:1] not in ("y", "n", "t", "f"):
+                value = _YES_NO.get(text.strip().lower())
+                if value is None:
                     raise ValueError(text)
-                value = text.strip().lower()[:1] in ("y", "t")
             elif kind == "integer":
                 value = int(text)
             elif kind == "number":

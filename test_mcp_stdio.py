@@ -8338,6 +8338,12 @@ class CommandLineQuestions(unittest.TestCase):
         cases = ((b"x\n7\n", {"type": "integer", "minimum": 1}, True, 7),
                  (b"0\n3\n", {"type": "integer", "minimum": 1}, True, 3),
                  (b"maybe\ny\n", {"type": "boolean"}, True, True),
+                 # Only the words of yes and no: "yellow" is not yes, "fixed in 2.3" not
+                 # no, and an empty line asks again (0.7.0 read the first letter).
+                 (b"yellow\nfixed in 2.3\n\nNo\n", {"type": "boolean"}, True, False),
+                 (b"TRUE\n", {"type": "boolean"}, False, True),
+                 (b"\nyes\n", {"type": "boolean"}, False, True),
+                 (b"\n", {"type": "boolean", "default": False}, True, False),
                  (b"\n", {"type": "number", "default": 2.5}, True, 2.5),
                  (b"\n", {"type": "string"}, False, None),
                  (b"blue\nred\n", {"type": "string", "enum": ["red", "green"]}, True, "red"),
@@ -8348,6 +8354,27 @@ class CommandLineQuestions(unittest.TestCase):
                 with mock.patch("sys.stdin", stdin), mock.patch("sys.stderr", io.StringIO()):
                     self.assertEqual(mcp_stdio._read_field("f", prop, required), expected)
 
+
+    def test_a_closed_terminal_answers_cancel(self):
+        from unittest import mock
+
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+        form = {"message": "Close it?", "requestedSchema": {"type": "object", "properties": {
+            "confirm": {"type": "boolean"}}, "required": ["confirm"]}}
+        for typed, expected in (("", {"action": "cancel"}),           # input ended at once
+                                ("yes\nyellow\n", {"action": "cancel"}),   # ... mid-form
+                                ("nope\nc\n", {"action": "cancel"}),
+                                ("no\n", {"action": "decline"}),
+                                ("\nyes\n", {"action": "accept", "content": {"confirm": True}})):
+            with self.subTest(typed=typed):
+                with mock.patch("sys.stdin", Terminal(typed)), \
+                        mock.patch("sys.stderr", io.StringIO()):
+                    self.assertEqual(mcp_stdio._ask_on_terminal(form), expected)
+        url = {"message": "Sign in", "mode": "url", "url": "https://example.com/x"}
+        with mock.patch("sys.stdin", Terminal("")), mock.patch("sys.stderr", io.StringIO()):
+            self.assertEqual(mcp_stdio._ask_on_terminal(url), {"action": "cancel"})
 
     def test_a_form_that_cannot_be_filled_in_is_refused_before_asking(self):
         from unittest import mock
