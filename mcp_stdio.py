@@ -9778,8 +9778,12 @@ class Client:
                 self._forgotten.add(key)
 
     # -- requests --------------------------------------------------------------------
-    def send(self, method, params=None, *, on_progress=None, modern=None):
-        """Send a request and return its PendingRequest (per-request _meta when modern)."""
+    def send(self, method, params=None, *, on_progress=None, modern=None, tasks=True):
+        """Send a request and return its PendingRequest (per-request _meta when modern).
+
+        tasks=False leaves the tasks extension out of a modern request's capabilities
+        (a server then runs an optional task tool as a plain call).
+        """
         if self.era is None and not self._connecting:
             self.connect()                 # the first request connects, with or without "with"
         if self._broken is not None:
@@ -9794,7 +9798,7 @@ class Client:
         meta = dict(params.get("_meta") or {})
         if modern if modern is not None else self.era == MODERN:
             meta[PV_KEY] = MODERN_VERSION
-            meta[CAPS_KEY] = self._modern_capabilities
+            meta[CAPS_KEY] = self._modern_capabilities if tasks else self.capabilities
             meta[INFO_KEY] = self.client_info
         if on_progress is not None:
             meta["progressToken"] = rid
@@ -9998,14 +10002,17 @@ class Client:
         """Call a tool; when the server answers with a task, poll it and return its result.
 
         task=True (or {"ttl": ms}) asks a 2025-11-25 server for a task; a modern
-        server decides by itself. on_status(status, message) hears the task's
+        server decides by itself, unless task=False, which does not offer it the
+        tasks extension (an optional task tool then runs as a plain call, whose
+        progress reaches on_progress). on_status(status, message) hears a task's
         changes; questions it asks are answered as any others; an interrupt
         (KeyboardInterrupt) cancels it.
         """
         params = {"name": name, "arguments": arguments or {}}
         if task and self.era == LEGACY:
             params["task"] = dict(task) if isinstance(task, dict) else {}
-        result = self.request("tools/call", params, timeout, on_progress=on_progress)
+        result = self.request("tools/call", params, timeout, on_progress=on_progress,
+                              tasks=task is not False)
         if result.get("resultType") == "task" or "task" in result:
             return _checked("tools/call", self._await_task(_checked("task", result), timeout,
                                                            on_status))

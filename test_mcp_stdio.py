@@ -4982,6 +4982,24 @@ class Tasks(InProcTest):
                 self.assertEqual(r["error"], {"code": -32602,
                                               "message": "Invalid params: invalid cursor"})
 
+    def test_task_false_runs_an_optional_task_tool_plainly_with_progress(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool(task="optional")
+        def steps(ctx: mcp_stdio.Context) -> str:
+            """Three steps."""
+            for i in range(3):
+                ctx.progress(i + 1, 3)
+            return "done"
+        for era in ("modern", "legacy"):
+            with self.subTest(era=era):
+                heard = []
+                with mcp_stdio.InProcessClient(server, era=era) as c:
+                    r = c.call_tool("steps", task=False,
+                                    on_progress=lambda p, t, m: heard.append((p, t)))
+                self.assertEqual(r["content"][0]["text"], "done")
+                self.assertEqual(heard, [(1, 3), (2, 3), (3, 3)])   # modern: 0 in 0.7.0
+
     def test_older_revisions_never_see_tasks(self):
         for version in ("2024-11-05", "2025-03-26", "2025-06-18"):
             with self.subTest(version=version):
