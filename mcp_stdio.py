@@ -4951,6 +4951,30 @@ _SKILL_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 # The Agent Skills format's bound on a description: a longer one is still served
 # (real collections hold some) but reported, as clients may refuse it.
 _MAX_SKILL_DESCRIPTION = 1024
+# The Agent Skills specification's bound on the compatibility field.
+_MAX_SKILL_COMPATIBILITY = 500
+
+
+def _skill_field_problems(front):
+    """(field, what is wrong) for each optional field the Agent Skills specification defines
+    and front breaks; fields it does not define pass through as written."""
+    out = []
+    if "license" in front and not isinstance(front["license"], str):
+        out.append(("license", "must be a string"))
+    if "compatibility" in front:
+        c = front["compatibility"]
+        if not isinstance(c, str) or not 0 < len(c) <= _MAX_SKILL_COMPATIBILITY:
+            out.append(("compatibility", "must be a string of 1-%d characters"
+                        % _MAX_SKILL_COMPATIBILITY))
+    if "metadata" in front:
+        m = front["metadata"]
+        if not isinstance(m, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                              for k, v in m.items()):
+            out.append(("metadata", "must map strings to strings (quote numbers: "
+                        "version: \"1.0\")"))
+    if "allowed-tools" in front and not isinstance(front["allowed-tools"], str):
+        out.append(("allowed-tools", "must be one string of space-separated tools, not a list"))
+    return out
 SKILLS_KEY = "io.modelcontextprotocol/skills"
 
 
@@ -5020,6 +5044,9 @@ class SkillFolder:
                                    % (source, name, os.path.basename(folder)))
         if not isinstance(description, str) or not description.strip():
             raise FrontMatterError("%s: description must be a non-empty string" % source)
+        for field, problem in _skill_field_problems(front):
+            raise FrontMatterError("%s: %s %s (the Agent Skills specification)"
+                                   % (source, field, problem))
         if len(files) > _MAX_SKILL_FILES:
             raise FrontMatterError("%s: the skill has %d files; a skill has at most %d"
                                    % (source, len(files), _MAX_SKILL_FILES))

@@ -4500,6 +4500,32 @@ class Skills(unittest.TestCase):
                                cwd=cwd, timeout=TIMEOUT)
             self.assertEqual(r.stdout.decode().strip(), expected, r.stderr)
 
+    def test_front_matter_fields_the_specification_defines_are_checked(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        root = os.path.join(tmp.name, "skills")
+        for name, extra in (("tools-list", "allowed-tools:\n  - Read\n  - Grep"),
+                            ("numeric-meta", "metadata:\n  version: 1.0"),
+                            ("odd-compat", "compatibility: 7"),
+                            ("long-compat", "compatibility: " + "x" * 501),
+                            ("licence-list", "license: [MIT]"),
+                            ("good", "license: MIT\nallowed-tools: Read Grep\ncompatibility: "
+                                     "Python 3.9+\nmetadata:\n  version: \"1.0\"\n"
+                                     "x-team:\n  owner: 7")):
+            write_skill(root, name, "name: %s\ndescription: D.\n%s" % (name, extra))
+        server = mcp_stdio.Server("s", "1")
+        folder = server.serve_skills(root)
+        self.assertEqual(sorted(folder.skills), ["skill://good/SKILL.md"])
+        self.assertEqual(folder.skills["skill://good/SKILL.md"].frontmatter["x-team"],
+                         {"owner": 7})                 # a field it does not define: verbatim
+        said = "\n".join(folder.problems)
+        for name, field in (("tools-list", "allowed-tools must be one string"),
+                            ("numeric-meta", "metadata must map strings to strings"),
+                            ("odd-compat", "compatibility must be a string of 1-500"),
+                            ("long-compat", "compatibility must be a string of 1-500"),
+                            ("licence-list", "license must be a string")):
+            self.assertRegex(said, r"skills: .*%s/SKILL\.md: %s" % (name, re.escape(field)))
+
     def test_serving_a_folder_in_both_eras(self):
         server = mcp_stdio.Server("s", "1")
         folder = server.serve_skills(self.root)
