@@ -2426,6 +2426,21 @@ class ReadmeTutorial(unittest.TestCase):
         part = text[text.index(start):text.index(end)]
         return "\n".join(re.findall(r"```python\n(.*?)```", part, re.S))
 
+    def test_the_figures_it_quotes_hold(self):
+        """Line counts, the version and the tasks example say what the file does."""
+        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        with open(SERVER, encoding="utf-8") as f:
+            lines = sum(1 for _ in f)
+        for quoted in re.findall(r"the ([0-9,]+) lines of `mcp_stdio.py`", text):
+            self.assertEqual(round(lines, -3), int(quoted.replace(",", "")), quoted)
+        changes = text[text.index("## Changes"):]
+        self.assertEqual(re.search(r"- \*\*([0-9.]+)\*\*", changes).group(1),
+                         mcp_stdio.__version__)
+        tasks = self.blocks("### 7. Long-running tools", "### 8. Testing")
+        self.assertIn("if ctx.sleep(", tasks)          # its comment says what the value means
+        compile("from mcp_stdio import Context\nserver = None\n" + tasks, "s7", "exec")
+
     def test_sections_one_to_three(self):
         code = self.blocks("### 1. One tool", "### 4. Asking the user").replace(
             'if __name__ == "__main__":\n    raise SystemExit(server.run())', "")
