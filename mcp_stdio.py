@@ -9469,6 +9469,15 @@ class PendingRequest:
         self._resolve(error=ClientError("%s was cancelled" % self.method))
 
 
+def _wait_or_cancel(request, timeout):
+    """request's result; an interrupt (Ctrl-C) cancels it at the server, then goes on up."""
+    try:
+        return request.wait(timeout)
+    except KeyboardInterrupt:
+        request.cancel("interrupted")
+        raise
+
+
 # A request that still asks for input after this many answered rounds is given up.
 _MAX_ROUNDS = 10
 
@@ -9629,9 +9638,13 @@ class Client:
     def start(self):
         import subprocess
         try:
+            # A process group of its own: a terminal's Ctrl-C (SIGINT to the foreground
+            # group) reaches the client, which then cancels what it asked; the server
+            # is not killed in the middle of its answer.
             self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
                                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                          env=self.env, cwd=self.cwd)
+                                          env=self.env, cwd=self.cwd,
+                                          start_new_session=os.name != "nt")
         except OSError as e:
             raise ClientError("cannot start %s: %s" % (self.command[0], e))
         self._readers = [threading.Thread(target=self._read, daemon=True, name="mcp-client-out"),
@@ -9842,7 +9855,7 @@ class Client:
         sent again with the answers and the server's requestState. Raises
         ClientError for a question this client cannot answer.
         """
-        result = self.send(method, params, **kw).wait(timeout)
+        result = _wait_or_cancel(self.send(method, params, **kw), timeout)
         for _ in range(_MAX_ROUNDS):
             if result.get("resultType") != "input_required":
                 return result
@@ -9858,7 +9871,7 @@ class Client:
             retry = dict(params or {}, inputResponses=answers)
             if "requestState" in result:
                 retry["requestState"] = result["requestState"]
-            result = self.send(method, retry, **kw).wait(timeout)
+            result = _wait_or_cancel(self.send(method, retry, **kw), timeout)
         raise ClientError("%s still asks for input after %d rounds" % (method, _MAX_ROUNDS))
 
     def roots_changed(self):
@@ -10419,7 +10432,8 @@ def _call_command(client, words, opts):
     task = None
     if "tasks" in client.server_capabilities:       # 2025-11-25: ask for a task when needed
         tool = [t for t in client.list_tools() if t.get("name") == words[0]]
-        task = bool(tool) and (tool[0].get("execution") or {}).get("taskSupport") == "required"
+        support = (tool[0].get("execution") or {}).get("taskSupport") if tool else None
+        task = support == "required" or opts.get("task") is True and support == "optional"
     result = client.call_tool(words[0], arguments, on_progress=_show_progress, task=task,
                               on_status=_show_status)
     return _print_result(client, result, opts["json"])
@@ -10462,8 +10476,10 @@ def _get_command(client, words, opts):
 # its words (before --) and its options; config runs on its own arguments.
 _COMMANDS = {
     "inspect": _Command(_inspect_command, "inspect [options] -- COMMAND [ARGS...]"),
-    "call": _Command(_call_command, "call TOOL [JSON | KEY=VALUE ...] [options] -- COMMAND "
-                     "[ARGS...]", (1, None)),
+    "call": _Command(_call_command, "call TOOL [JSON | KEY=VALUE ...] [--task] [options] -- "
+                     "COMMAND [ARGS...]", (1, None),
+                     (("--task", None, "run the tool as a task where it allows one (2025-11-25; "
+                       "a modern server decides by itself)", "task", None),)),
     "read": _Command(_read_command, "read URI [--output FILE] [options] -- COMMAND [ARGS...]",
                      (1, 1), (("--output", "FILE", "save the contents (a blob's bytes) to FILE",
                                "output", str),)),
@@ -10568,6 +10584,9 @@ def _client_main(command, args):
     except ClientError as e:
         sys.stderr.write("error: %s\n" % e)
         return 3
+    except KeyboardInterrupt:          # Ctrl-C: the request was cancelled at the server;
+        sys.stderr.write("cancelled\n")    # close() gives it 2 s to finish, then ends it
+        return 130
     finally:
         client.close()
 

@@ -8366,6 +8366,66 @@ class ClientAnswers(unittest.TestCase):
                                     "code": -32601, "message": "Method not found"}}])
 
 
+CTRL_C_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + textwrap.dedent('''
+    import os
+    import mcp_stdio
+    server = mcp_stdio.Server("waits", "1")
+
+    def wait(ctx):
+        with open(os.environ["MARK"], "a") as f:
+            f.write("started\\n")
+        seen = ctx.sleep(20)
+        with open(os.environ["MARK"], "a") as f:
+            f.write("cancelled=%s\\n" % seen)
+        return "done"
+
+    @server.tool
+    def plain(ctx: mcp_stdio.Context) -> str:
+        """Waits for a cancellation."""
+        return wait(ctx)
+
+    @server.tool(task="optional")
+    def long(ctx: mcp_stdio.Context) -> str:
+        """Waits for a cancellation, as a task."""
+        return wait(ctx)
+
+    raise SystemExit(server.run([]))
+''')
+
+
+@unittest.skipUnless(hasattr(os, "killpg"), "needs process groups")
+class CtrlC(ProcTest):
+    """Ctrl-C during call cancels the call at the server and exits 130, in both eras."""
+
+    def test_a_terminal_interrupt_cancels_the_call(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        script = os.path.join(tmp.name, "waits.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(CTRL_C_SERVER)
+        for era, tool, extra in (("modern", "plain", []), ("legacy", "plain", []),
+                                 ("modern", "long", []), ("legacy", "long", ["--task"])):
+            with self.subTest(era=era, tool=tool):
+                mark = os.path.join(tmp.name, "%s-%s" % (era, tool))
+                p = subprocess.Popen(SERVE + ["call", tool, "--era", era] + extra +
+                                     ["--", sys.executable, script], cwd=HERE,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=dict(os.environ, MARK=mark),
+                                     start_new_session=True)      # a terminal's group
+                self.addCleanup(p.kill)
+                deadline = time.monotonic() + TIMEOUT
+                while not os.path.exists(mark) and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                time.sleep(0.2)                  # a task: its first poll has gone out
+                os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C does: the whole group
+                out, err = p.communicate(timeout=TIMEOUT)
+                self.assertEqual(p.returncode, 130, err)
+                self.assertNotIn(b"Traceback", err)
+                self.assertTrue(err.endswith(b"cancelled\n"), err)
+                with open(mark) as f:
+                    self.assertEqual(f.read(), "started\ncancelled=True\n")   # it was told
+
+
 class CommandLineQuestions(unittest.TestCase):
     """call answers a server's questions on a terminal, and refuses without one."""
 
@@ -8714,7 +8774,7 @@ PARALLEL_CLASSES = ("Framing", "ScriptTools", "CommandLine", "Concurrency", "Adv
                     "Lifespan", "UserCommandLine", "FuzzProcesses", "InProcessBytes",
                     "Examples", "ClientTests", "ClientCommandLine", "ElicitationLegacy",
                     "OfficialSDK", "AskingOverPipes", "CommandLineQuestions", "Conformance",
-                    "TypeScriptSDK", "OfficialInspector", "TaskAdmission")
+                    "TypeScriptSDK", "OfficialInspector", "TaskAdmission", "CtrlC")
 
 
 class _Outcome(unittest.TestResult):
