@@ -521,7 +521,7 @@ class _PatternShape:
         parser = getattr(re, "_parser", None)       # sre_parse before 3.11 (it warns since)
         if parser is None:
             import sre_parse as parser
-        self.p, self.where, self.sub = p, where, parser.SubPattern
+        self.p, self.where = p, where
         self.tree = parser.parse(rx.pattern, rx.flags)
         alphabet = set(_PATTERN_SAMPLES)
         self._ends(self.tree, alphabet)
