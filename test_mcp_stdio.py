@@ -6,8 +6,9 @@ process through pipes, for what needs one (framing, concurrency, signals, EOF,
 the stdout guard, the command line, the client). Every response they see is
 validated against the official MCP schema of the revision in use when
 ``../shared/mcp-schema`` exists; tests that need ``../shared/`` are skipped
-cleanly without it. Process tests that mostly wait run four at a time
-(load_tests at the end of this file).
+cleanly without it. Process tests that mostly wait run four at a time while
+the in-process tests run beside them, and tests that patch what every thread
+shares run last, alone (load_tests at the end of this file).
 """
 
 import base64
@@ -40,7 +41,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SERVER = os.path.join(HERE, "mcp_stdio.py")
 # The demo server as a module: it loads the cached bytecode that setUpModule()
 # writes, where the script form compiles the whole file on every start.
-SERVE = [sys.executable, "-m", "mcp_stdio"]
+# Child Pythons skip site (-S): nothing they run needs site-packages, and a
+# machine's .pth files (one here costs 57 ms a start) would otherwise be much of
+# the suite's time. The command line's own tests also run it as users do.
+PY = [sys.executable, "-S"]
+SERVE = PY + ["-m", "mcp_stdio"]
 SHARED = os.path.join(os.path.dirname(HERE), "shared")
 SUITE = os.path.join(SHARED, "json-schema-test-suite", "tests", "draft2020-12")
 MCP_SCHEMAS = os.path.join(SHARED, "mcp-schema")
@@ -324,7 +329,7 @@ class Proc(Transcript):
 
     def __init__(self, test, *args, script=None, env=None):
         self.test = test
-        cmd = ([sys.executable, script] if script else SERVE) + list(args)
+        cmd = (PY + [script] if script else SERVE) + list(args)
         e = dict(os.environ)
         e.pop("PYTHONIOENCODING", None)
         if env:
@@ -1176,8 +1181,8 @@ BACKTRACKING_CASES = textwrap.dedent(r'''
 
     def template(t):
         rt = mcp_stdio.ResourceTemplate(t, lambda *a: None, name="t")
-        rt.match("x://" + "a-./" * (256 * 1024 // 4) + "?")
-        rt.match("x://" + "a-." * (256 * 1024 // 3) + "!")
+        rt.match("x://" + "a-./" * (64 * 1024 // 4) + "?")      # 0.7.0: minutes
+        rt.match("x://" + "a-." * (64 * 1024 // 3) + "!")
 
     def pattern(p, text):
         mcp_stdio.compile_schema({"type": "string", "pattern": p}).errors(text)
@@ -1220,22 +1225,6 @@ BACKTRACKING_CASES = textwrap.dedent(r'''
 
 class Backtracking(ProcTest):
     """Every regular expression applied to the other side's input is linear (or bounded)."""
-
-    def test_worst_cases_finish_within_a_second(self):
-        p = subprocess.Popen([sys.executable, "-c", BACKTRACKING_CASES], cwd=HERE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        try:
-            out, err = p.communicate(timeout=120)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            out, err = p.communicate()
-        lines = [json.loads(x) for x in out.splitlines()]
-        self.assertEqual(err, b"")
-        self.assertEqual(len(lines) % 2, 0, "%r never ended" % (lines[-1:],))
-        self.assertEqual(len(lines), 2 * 19)
-        for name, seconds in zip(lines[::2], lines[1::2]):
-            with self.subTest(case=name):
-                self.assertLess(seconds, 1.0)
 
     def test_the_184_byte_line_leaves_the_server_answering(self):
         p = self.spawn()
@@ -1311,6 +1300,27 @@ class Backtracking(ProcTest):
             "'[a-z]+-[0-9]+' is checked on"])
         anchored = compile_schema({"pattern": "^[a-z]+(\\.[a-z]+)*$"})   # linear: any length
         self.assertEqual(anchored.errors("a." * n + "a"), [])
+
+
+class BacktrackingProcess(unittest.TestCase):
+    """The worst cases, timed in a process of their own."""
+
+    def test_worst_cases_finish_within_a_second(self):
+        p = subprocess.Popen([sys.executable, "-c", BACKTRACKING_CASES], cwd=HERE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            out, err = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+        lines = [json.loads(x) for x in out.splitlines()]
+        self.assertEqual(err, b"")
+        self.assertEqual(len(lines) % 2, 0, "%r never ended" % (lines[-1:],))
+        self.assertEqual(len(lines), 2 * 19)
+        for name, seconds in zip(lines[::2], lines[1::2]):
+            with self.subTest(case=name):
+                self.assertLess(seconds, 1.0)
+
 
 
 class Framing(ProcTest):
@@ -2166,7 +2176,7 @@ class ScriptTools(ScriptTest):
         self.assertIn(b"Ctrl-D", first)
 
     def test_the_call_command_shows_an_incident(self):
-        r = subprocess.run(SERVE + ["call", "boom", "--", sys.executable, self.script],
+        r = subprocess.run(SERVE + ["call", "boom", "--"] + PY + [self.script],
                            capture_output=True, cwd=HERE, timeout=TIMEOUT)
         self.assertEqual(r.returncode, 1)
         self.assertRegex(r.stdout, rb"^Tool 'boom' failed: RuntimeError \(incident [0-9a-f]{8}\)")
@@ -2388,7 +2398,7 @@ class InProcessBytes(unittest.TestCase):
                         client = mcp_stdio.InProcessClient(example["server"], era=era,
                                                            transcript=lines)
                     else:
-                        client = mcp_stdio.Client([sys.executable, script], era=era,
+                        client = mcp_stdio.Client(PY + [script], era=era,
                                                   transcript=lines, timeout=TIMEOUT,
                                                   env=dict(os.environ, NOTES_DIR=folder))
                     with client as c:
@@ -2877,6 +2887,30 @@ class Structure(unittest.TestCase):
         self.assertEqual(sorted(k.list_method for k in mcp_stdio._KINDS),
                          sorted(m for m in mcp_stdio._ROUTES if m.endswith("/list") and
                                 m != "tasks/list"))      # tasks are a connection's, not a kind
+
+    def test_tests_that_patch_what_threads_share_run_alone(self):
+        """A test that patches process-wide state never runs beside another test."""
+        import ast
+        with open(__file__, encoding="utf-8") as f:
+            source = f.read()
+        shared = re.compile("|".join(re.escape(w) for w in (
+            "mock." + "patch", "redirect_" + "std", "sys.modules" + "[", "os.environ" + "[",
+            "os." + "chdir")))
+        found, lines = [], source.splitlines()
+        for node in ast.parse(source).body:
+            if not isinstance(node, ast.ClassDef) or node.name in PARALLEL_CLASSES \
+                    or node.name in EXCLUSIVE_TESTS:
+                continue
+            for f in node.body:
+                name = "%s.%s" % (node.name, getattr(f, "name", ""))
+                if isinstance(f, ast.FunctionDef) and name not in EXCLUSIVE_TESTS and \
+                        shared.search("\n".join(lines[f.lineno - 1:f.end_lineno])):
+                    found.append(name)
+        self.assertEqual(found, [])
+        tests = unittest.TestLoader().loadTestsFromModule(sys.modules.get(__name__))
+        meanwhile = {t.id().split(".", 1)[1] for t in _flatten(list(tests)[0].meanwhile)}
+        self.assertNotIn("Structure.test_feed_makes_no_call_to_the_world", meanwhile)
+        self.assertIn("Structure.test_rooms", meanwhile)
 
     def test_feed_makes_no_call_to_the_world(self):
         """feed() of every method makes no file-system call and reads no clock but its own."""
@@ -4792,7 +4826,7 @@ class Skills(unittest.TestCase):
 
     def test_the_inspector_shows_skills(self):
         script = os.path.join(HERE, "examples", "conformance", "skills_server.py")
-        r = subprocess.run(SERVE + ["inspect", "--", sys.executable, script], capture_output=True,
+        r = subprocess.run(SERVE + ["inspect", "--"] + PY + [script], capture_output=True,
                            cwd=HERE, timeout=60, stdin=subprocess.DEVNULL)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn(b"skills (3)\n  skill://pdf-processing/SKILL.md  3 files\n", r.stdout)
@@ -5363,23 +5397,6 @@ class Tasks(InProcTest):
                     r = c.call_tool("oops", task=True)
                     self.assertTrue(r["isError"])
 
-    def test_the_command_line_runs_a_required_task_tool(self):
-        script = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era):
-                r = subprocess.run(SERVE + ["call", "slow_compute", "seconds=0.3", "--era", era,
-                                            "--", sys.executable, script],
-                                   capture_output=True, cwd=HERE, timeout=60,
-                                   stdin=subprocess.DEVNULL)
-                self.assertEqual((r.returncode, r.stdout), (0, b"Computed after 0.3 seconds.\n"),
-                                 r.stderr)
-                r = subprocess.run(SERVE + ["call", "failing_job", "--era", era, "--",
-                                            sys.executable, script],
-                                   capture_output=True, cwd=HERE, timeout=60,
-                                   stdin=subprocess.DEVNULL)
-                self.assertEqual((r.returncode, r.stdout), (1, b"The job failed.\n"), r.stderr)
-                self.assertIn(b"task working\n", r.stderr)
-
     def test_status_notifications_on_a_listen_stream(self):
         p, meta, tid, _ = self.modern_task_that_asks()
         self.lines(p)
@@ -5433,6 +5450,32 @@ TASK_QUEUE_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + textwrap.ded
 ''')
 
 
+class TaskCommandLine(unittest.TestCase):
+    """call runs a task tool to its end, in each era (real processes)."""
+
+    def call(self, era, *args):
+        script = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
+        return subprocess.Popen(SERVE + ["call"] + list(args) + ["--era", era, "--",
+                                                                 sys.executable, script],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=HERE,
+                                stdin=subprocess.DEVNULL)
+
+    def runs_a_required_task_tool(self, era):
+        done = self.call(era, "slow_compute", "seconds=0.3")
+        failing = self.call(era, "failing_job")
+        out, err = done.communicate(timeout=60)
+        self.assertEqual((done.returncode, out), (0, b"Computed after 0.3 seconds.\n"), err)
+        out, err = failing.communicate(timeout=60)
+        self.assertEqual((failing.returncode, out), (1, b"The job failed.\n"), err)
+        self.assertIn(b"task working\n", err)
+
+    def test_the_command_line_runs_a_required_task_tool_legacy(self):
+        self.runs_a_required_task_tool("legacy")
+
+    def test_the_command_line_runs_a_required_task_tool_modern(self):
+        self.runs_a_required_task_tool("modern")
+
+
 class TaskAdmission(ProcTest):
     """A task is created on admission, whatever the workers are doing."""
 
@@ -5467,47 +5510,51 @@ class TaskAdmission(ProcTest):
         p.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
         return self.until(p, rid)[0]["result"]
 
-    def test_a_queued_task_answers_at_once_and_times_out_from_its_start(self):
-        for era in ("2025-11-25", MODERN):
-            with self.subTest(era=era):
-                p = self.spawn("--workers", "1", "--backlog", "1", "--timeout", "2.5",
-                               script=self.script)
-                p.open(era)
-                ids = {}
-                for rid, name in ((1, "a"), (2, "b"), (3, "c")):
-                    self.nap(p, era, rid, name, 1.5)
-                    r, heard = self.until(p, rid)
-                    created = r["result"] if era == MODERN else r["result"]["task"]
-                    self.assertEqual(created["status"], "working")
-                    # Before "a" ends: its task answers while the only worker is busy
-                    # (0.7.0 answered "b" only when "a" had finished).
-                    self.assertFalse([m for m in heard if m["params"].get("status")
-                                      not in (None, "working")], heard)
-                    ids[name] = created["taskId"]
-                # "c" waits behind "b": cancelled while queued, its handler never runs.
-                cancelled = self.tasks_request(p, era, 4, "tasks/cancel", ids["c"])
-                if era != MODERN:
-                    self.assertEqual(cancelled["status"], "cancelled")
-                # "b" waited 1.5 s for the worker and then ran 1.5 s: past 2.5 s from its
-                # admission, within it from its start.
-                deadline = time.monotonic() + 3 * TIMEOUT
-                got = {}
-                while time.monotonic() < deadline and len(got) < 3:
-                    for i, name in enumerate("abc"):
-                        got[name] = self.tasks_request(p, era, 10 + i + 10 * len(got),
-                                                       "tasks/get", ids[name])
-                    got = {k: v for k, v in got.items() if v["status"] != "working"}
-                    time.sleep(0.2)
-                self.assertEqual({k: v["status"] for k, v in got.items()},
-                                 {"a": "completed", "b": "completed", "c": "cancelled"})
-                if era == MODERN:
-                    self.assertEqual(got["b"]["result"]["content"][0]["text"], "slept b")
-                else:
-                    r = self.tasks_request(p, era, 99, "tasks/result", ids["b"])
-                    self.assertEqual(r["content"][0]["text"], "slept b")
-                self.assertEqual(p.close(), 0)
-                self.assertEqual(p.stderr.count(b"start "), 2, p.stderr)
-                self.assertNotIn(b"start c", p.stderr)
+    def test_a_queued_task_answers_at_once_and_times_out_from_its_start_legacy(self):
+        self.queued_task_answers_at_once("2025-11-25")
+
+    def test_a_queued_task_answers_at_once_and_times_out_from_its_start_modern(self):
+        self.queued_task_answers_at_once(MODERN)
+
+    def queued_task_answers_at_once(self, era):
+        p = self.spawn("--workers", "1", "--backlog", "1", "--timeout", "1.7",
+                       script=self.script)
+        p.open(era)
+        ids = {}
+        for rid, name in ((1, "a"), (2, "b"), (3, "c")):
+            self.nap(p, era, rid, name, 1.0)
+            r, heard = self.until(p, rid)
+            created = r["result"] if era == MODERN else r["result"]["task"]
+            self.assertEqual(created["status"], "working")
+            # Before "a" ends: its task answers while the only worker is busy
+            # (0.7.0 answered "b" only when "a" had finished).
+            self.assertFalse([m for m in heard if m["params"].get("status")
+                              not in (None, "working")], heard)
+            ids[name] = created["taskId"]
+        # "c" waits behind "b": cancelled while queued, its handler never runs.
+        cancelled = self.tasks_request(p, era, 4, "tasks/cancel", ids["c"])
+        if era != MODERN:
+            self.assertEqual(cancelled["status"], "cancelled")
+        # "b" waited 1 s for the worker and then ran 1 s: past 1.7 s from its
+        # admission, within it from its start.
+        deadline = time.monotonic() + 3 * TIMEOUT
+        got = {}
+        while time.monotonic() < deadline and len(got) < 3:
+            for i, name in enumerate("abc"):
+                got[name] = self.tasks_request(p, era, 10 + i + 10 * len(got),
+                                               "tasks/get", ids[name])
+            got = {k: v for k, v in got.items() if v["status"] != "working"}
+            time.sleep(0.2)
+        self.assertEqual({k: v["status"] for k, v in got.items()},
+                         {"a": "completed", "b": "completed", "c": "cancelled"})
+        if era == MODERN:
+            self.assertEqual(got["b"]["result"]["content"][0]["text"], "slept b")
+        else:
+            r = self.tasks_request(p, era, 99, "tasks/result", ids["b"])
+            self.assertEqual(r["content"][0]["text"], "slept b")
+        self.assertEqual(p.close(), 0)
+        self.assertEqual(p.stderr.count(b"start "), 2, p.stderr)
+        self.assertNotIn(b"start c", p.stderr)
 
     def test_queued_tasks_do_not_count_against_the_backlog(self):
         p = self.spawn("--workers", "1", "--backlog", "1", "--max-tasks", "3",
@@ -6031,28 +6078,31 @@ class Fuzz(ProcTest):
                         done += 20000
                         seed += 1
                 else:
-                    fuzz_engine(self, 7 + i, era, 1500)
+                    fuzz_engine(self, 7 + i, era, 800)
 
     def test_tasks_and_skills(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        root = os.path.join(tmp.name, "skills")
-        write_skill(root, "pdf-processing", "name: pdf-processing\ndescription: PDFs.", {
-            "references/FORMS.md": b"# Forms\n", "assets/logo.png": b"\x89PNG\x00\xff",
-            "a b/c%d.txt": "\u00e9\n".encode()})
-        write_skill(root, "team/review", "name: review\ndescription: Review.",
-                    {"scripts/run.sh": b"echo\n"})
-        with contextlib.suppress(OSError):        # a link out of the folder is never served
-            os.symlink(os.path.abspath(__file__), os.path.join(root, "team", "review", "link"))
-        count = max(300, int(os.environ.get("MCP_STDIO_FUZZ", "0")) // 20)
-        script = os.path.join(tmp.name, "server.py")
-        with open(script, "w", encoding="utf-8") as f:
-            f.write(TASK_SKILL_SERVER)
+        root, _, count = fuzz_skills(self)
         for i, era in enumerate(("2025-06-18", "2025-11-25", MODERN)):
             with self.subTest(era=era):
                 fuzz_tasks_and_skills(self, root, 40 + i, era, count)
-            with self.subTest(era=era, through="a process"):
-                fuzz_tasks_and_skills_process(self, script, root, 50 + i, era, count)
+
+
+def fuzz_skills(test):
+    """A skills folder, a server script serving it, and how many messages to send."""
+    tmp = tempfile.TemporaryDirectory()
+    test.addCleanup(tmp.cleanup)
+    root = os.path.join(tmp.name, "skills")
+    write_skill(root, "pdf-processing", "name: pdf-processing\ndescription: PDFs.", {
+        "references/FORMS.md": b"# Forms\n", "assets/logo.png": b"\x89PNG\x00\xff",
+        "a b/c%d.txt": "\u00e9\n".encode()})
+    write_skill(root, "team/review", "name: review\ndescription: Review.",
+                {"scripts/run.sh": b"echo\n"})
+    with contextlib.suppress(OSError):        # a link out of the folder is never served
+        os.symlink(os.path.abspath(__file__), os.path.join(root, "team", "review", "link"))
+    script = os.path.join(tmp.name, "server.py")
+    with open(script, "w", encoding="utf-8") as f:
+        f.write(TASK_SKILL_SERVER)
+    return root, script, max(300, int(os.environ.get("MCP_STDIO_FUZZ", "0")) // 20)
 
 
 class FuzzProcesses(ProcTest):
@@ -6063,6 +6113,12 @@ class FuzzProcesses(ProcTest):
         for i, era in enumerate(FUZZ_ERAS):
             with self.subTest(era=era):
                 fuzz_process(self, 100 + i, era, max(total, 400))
+
+    def test_tasks_and_skills(self):
+        root, script, count = fuzz_skills(self)
+        for i, era in enumerate(("2025-06-18", "2025-11-25", MODERN)):
+            with self.subTest(era=era):
+                fuzz_tasks_and_skills_process(self, script, root, 50 + i, era, count)
 
 
 ###############################################################################
@@ -7188,7 +7244,7 @@ BROKEN_SERVER = textwrap.dedent("""
     if mode == "banner":
         print("Starting my server v1.0", flush=True)
     if mode.startswith("slow-"):            # a server that takes long to start, as some do
-        time.sleep(3.5)
+        time.sleep(2.8)
     for line in sys.stdin:
         msg = json.loads(line)
         if mode == "slow-modern":           # modern only: initialize is not accepted
@@ -7300,7 +7356,7 @@ class ClientTests(unittest.TestCase):
 
             def connect(mode, **kw):
                 kw.setdefault("timeout", TIMEOUT)      # generous: only a last guard
-                c = mcp_stdio.Client([sys.executable, script, mode], **kw)
+                c = mcp_stdio.Client(PY + [script, mode], **kw)
                 self.addCleanup(c.close)
                 return c
             c = connect("banner", era="legacy").connect()     # skipped, as official SDKs do
@@ -7331,8 +7387,14 @@ class ClientTests(unittest.TestCase):
             script = os.path.join(tmp, "slow.py")
             with open(script, "w") as f:
                 f.write(BROKEN_SERVER)
+            # The command line runs meanwhile: inspected on the first run, the wait
+            # said on stderr.
+            cli = subprocess.Popen(SERVE + ["inspect", "--"] + PY + [script,
+                                            "slow-modern"], cwd=HERE, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            self.addCleanup(cli.kill)
             waited = []
-            c = mcp_stdio.Client([sys.executable, script, "slow-modern"],
+            c = mcp_stdio.Client(PY + [script, "slow-modern"],
                                  on_waiting=waited.append)
             self.addCleanup(c.close)
             c.connect()
@@ -7340,13 +7402,10 @@ class ClientTests(unittest.TestCase):
                              ("modern", "2026-07-28", "slow"))
             self.assertEqual(c.list_tools(), [])
             self.assertEqual(waited, [2.0])          # said once, after 2 s
-            # The command line: inspected on the first run, the wait said on stderr.
-            r = subprocess.run(SERVE + ["inspect", "--", sys.executable, script, "slow-modern"],
-                               capture_output=True, cwd=HERE, timeout=120,
-                               stdin=subprocess.DEVNULL)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertIn(b"era: modern, protocol 2026-07-28", r.stdout)
-            self.assertIn(b"waiting for the server to answer", r.stderr)
+            out, err = cli.communicate(timeout=120)
+            self.assertEqual(cli.returncode, 0, err)
+            self.assertIn(b"era: modern, protocol 2026-07-28", out)
+            self.assertIn(b"waiting for the server to answer", err)
 
     def test_command_must_be_a_list(self):
         with self.assertRaises(ValueError):
@@ -7556,7 +7615,7 @@ class ClientCommandLine(unittest.TestCase):
                             print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "error": {
                                 "code": -32601, "message": "no"}}), flush=True)
                     """))
-            r = self.run_cli("inspect", "--", sys.executable, script)
+            r = self.run_cli("inspect", "--", *PY, script)
             self.assertEqual(r.returncode, 3, r.stderr)
             out = r.stdout.decode()
             self.assertIn("\ntools: failed (the server's tools/list result is malformed: "
@@ -7564,7 +7623,7 @@ class ClientCommandLine(unittest.TestCase):
             self.assertIn("\nresources: failed (the server's resources/list result is malformed: "
                           "/resources: expected type array, got string)\n", out)
             self.assertIn("\nprompts (1)\n  p  ()\n", out)
-            r = self.run_cli("call", "t", "--", sys.executable, script)
+            r = self.run_cli("call", "t", "--", *PY, script)
             self.assertEqual((r.returncode, r.stdout), (3, b""))
             self.assertEqual(r.stderr, b"error: the server's tools/call result is malformed: "
                                        b"/content/0: expected type object, got boolean\n")
@@ -7691,12 +7750,12 @@ class ClientCommandLine(unittest.TestCase):
                     sys.executable, path)
             self.assertEqual(r.stdout.decode().strip(), os.path.realpath(tmp) + " set here",
                              r.stderr)
-            r = run("call", "needs", "--", sys.executable, path)
+            r = run("call", "needs", "--", *PY, path)
             self.assertEqual(r.returncode, 4)
             self.assertIn(b"error: the server answered with error -32021: Missing required "
                           b'client capability\n  requiredCapabilities: {"sampling": {}}\n',
                           r.stderr)
-            r = run("inspect", "--", sys.executable, path)
+            r = run("inspect", "--", *PY, path)
             self.assertIn("  shapes  (rows: array of object, points: array of {x: integer, "
                           "label: string})", r.stdout.decode())
             out = os.path.join(tmp, "logo.png")
@@ -7714,7 +7773,7 @@ class ClientCommandLine(unittest.TestCase):
             script = os.path.join(tmp, "broken.py")
             with open(script, "w") as f:
                 f.write(BROKEN_SERVER)
-            r = self.run_cli("inspect", "--", sys.executable, script, "partial")
+            r = self.run_cli("inspect", "--", *PY, script, "partial")
         self.assertEqual(r.returncode, 0, r.stderr)
         out = r.stdout.decode()
         self.assertIn("tools (0)", out)
@@ -7738,7 +7797,7 @@ class ClientCommandLine(unittest.TestCase):
         r = self.run_cli("inspect", "--help")
         self.assertEqual(r.returncode, 0)
         self.assertIn(b"exit status", r.stdout)
-        r = self.run_cli("inspect", "--timeout", "2", "--", sys.executable, "-c", "pass")
+        r = self.run_cli("inspect", "--timeout", "2", "--", *PY, "-c", "pass")
         self.assertEqual(r.returncode, 3)
         r = self.run_cli("inspect", "--", "/nonexistent/server")
         self.assertEqual(r.returncode, 3)
@@ -8408,7 +8467,7 @@ class CtrlC(ProcTest):
             with self.subTest(era=era, tool=tool):
                 mark = os.path.join(tmp.name, "%s-%s" % (era, tool))
                 p = subprocess.Popen(SERVE + ["call", tool, "--era", era] + extra +
-                                     ["--", sys.executable, script], cwd=HERE,
+                                     ["--"] + PY + [script], cwd=HERE,
                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=dict(os.environ, MARK=mark),
                                      start_new_session=True)      # a terminal's group
@@ -8768,13 +8827,25 @@ class OfficialInspector(unittest.TestCase):
 
 
 # These classes drive real processes and spend most of their time waiting for
-# them; they run three at a time, each test's outcome reported in order. Every
-# other test runs alone, as usual.
-PARALLEL_CLASSES = ("Framing", "ScriptTools", "CommandLine", "Concurrency", "Adversarial",
-                    "Lifespan", "UserCommandLine", "FuzzProcesses", "InProcessBytes",
-                    "Examples", "ClientTests", "ClientCommandLine", "ElicitationLegacy",
-                    "OfficialSDK", "AskingOverPipes", "CommandLineQuestions", "Conformance",
-                    "TypeScriptSDK", "OfficialInspector", "TaskAdmission", "CtrlC")
+# them; they run four at a time, each test's outcome reported in order, while
+# the tests in this process run meanwhile on the main thread. The exclusive
+# classes patch what every thread shares (os, time, sys.modules, sys.stderr,
+# the module's own functions), so they run last, with nothing else running.
+PARALLEL_CLASSES = ("BacktrackingProcess", "TaskAdmission", "ClientTests", "TaskCommandLine",
+                    "CtrlC", "FuzzProcesses", "Concurrency", "ClientCommandLine", "ScriptTools",
+                    "Framing", "CommandLine", "Adversarial", "Lifespan", "UserCommandLine",
+                    "InProcessBytes", "Examples", "ElicitationLegacy", "OfficialSDK",
+                    "AskingOverPipes", "CommandLineQuestions", "Conformance", "TypeScriptSDK",
+                    "OfficialInspector")      # the longest first: they start first
+EXCLUSIVE_TESTS = ("ConfigCommand", "RuntimeRaces",
+                   "Engine.test_incidents_keep_the_cause_and_the_source",
+                   "ReadmeTutorial.test_sections_one_to_three",
+                   "Structure.test_feed_makes_no_call_to_the_world",
+                   "Structure.test_the_options_table_drives_server_configure_and_help",
+                   "Structure.test_bad_arguments_are_refused_before_serving",
+                   "Structure.test_main_and_run_return_their_status",
+                   "Skills.test_a_folder_that_cannot_be_read_is_skipped",
+                   "Skills.test_a_live_folder_that_goes_away_and_comes_back")
 
 
 class _Outcome(unittest.TestResult):
@@ -8800,6 +8871,10 @@ class _Overlapped(unittest.TestSuite):
 
     WIDTH = 4
 
+    def __init__(self, tests=(), meanwhile=()):
+        unittest.TestSuite.__init__(self, tests)
+        self.meanwhile = unittest.TestSuite(meanwhile)
+
     def run(self, result, debug=False):
         from concurrent.futures import ThreadPoolExecutor
         tests = list(self)
@@ -8813,7 +8888,9 @@ class _Overlapped(unittest.TestSuite):
             return outcome
         try:
             with ThreadPoolExecutor(self.WIDTH) as pool:
-                for test, future in [(t, pool.submit(one, t)) for t in tests]:
+                futures = [(t, pool.submit(one, t)) for t in tests]
+                self.meanwhile.run(result)
+                for test, future in futures:
                     outcome = future.result()
                     result.startTest(test)
                     for name, args in outcome.events:
@@ -8835,10 +8912,17 @@ def _flatten(suite):
 
 
 def load_tests(loader, tests, pattern):
-    alone, overlapped = unittest.TestSuite(), _Overlapped()
+    overlapped, meanwhile, exclusive = [], [], unittest.TestSuite()
     for t in _flatten(tests):
-        (overlapped if type(t).__name__ in PARALLEL_CLASSES else alone).addTest(t)
-    return unittest.TestSuite([alone, overlapped])
+        cls = type(t).__name__
+        if cls in PARALLEL_CLASSES:
+            overlapped.append(t)
+        elif cls in EXCLUSIVE_TESTS or "%s.%s" % (cls, t._testMethodName) in EXCLUSIVE_TESTS:
+            exclusive.addTest(t)
+        else:
+            meanwhile.append(t)
+    overlapped.sort(key=lambda t: PARALLEL_CLASSES.index(type(t).__name__))
+    return unittest.TestSuite([_Overlapped(overlapped, meanwhile), exclusive])
 
 
 if __name__ == "__main__":
