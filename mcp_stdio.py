@@ -6684,386 +6684,6 @@ def _listen(conn, call):
     return _Notice("notifications/subscriptions/acknowledged",
                    {"_meta": {SUB_KEY: call.id}, "notifications": honoured})
 
-# -- tasks: long-running tool calls the client polls ------------------------------
-
-TASKS_KEY = "io.modelcontextprotocol/tasks"
-RELATED_TASK_KEY = "io.modelcontextprotocol/related-task"
-_TASK_MODES = ("forbidden", "optional", "required")
-# A task's status, as a state machine: status -> the statuses it may move to.
-# The terminal ones move nowhere: a cancelled task stays cancelled even if its
-# work finishes.
-_TASK_MOVES = {
-    "working": frozenset(("input_required", "completed", "failed", "cancelled")),
-    "input_required": frozenset(("working", "completed", "failed", "cancelled")),
-    "completed": frozenset(), "failed": frozenset(), "cancelled": frozenset(),
-}
-# How often a client should poll a task (milliseconds): prompt enough for a person
-# watching, rare enough to cost nothing.
-_TASK_POLL_MS = 500
-
-
-class _Task:
-    """One task: its status, timestamps, work and outcome."""
-
-    __slots__ = ("id", "status", "message", "created", "updated", "ttl_ms", "call", "result",
-                 "error", "requests", "answers", "waiters", "arguments", "stamps", "seq")
-
-    def __init__(self, task_id, now, ttl_ms, call, seq):
-        self.id, self.status, self.message, self.seq = task_id, "working", None, seq
-        self.created = self.updated = now
-        self.stamps = [_iso(now)] * 2      # createdAt and lastUpdatedAt, as written
-        self.ttl_ms, self.call, self.arguments = ttl_ms, call, call.arguments
-        self.result = self.error = self.requests = None
-        self.answers = {}
-        self.waiters = []         # tasks/result requests (2025-11-25) waiting for the end
-
-    @property
-    def terminal(self):
-        return not _TASK_MOVES[self.status]
-
-
-_ISO_SECOND = [None, ""]      # the last whole second written, and its text
-
-
-def _iso(t):
-    """Unix time t as an ISO 8601 timestamp in UTC, to the millisecond."""
-    second = int(t)
-    if _ISO_SECOND[0] != second:     # one formatting per second: tasks change often
-        import datetime
-        moment = datetime.datetime.fromtimestamp(second, datetime.timezone.utc)
-        _ISO_SECOND[:] = [second, moment.strftime("%Y-%m-%dT%H:%M:%S")]
-    return _ISO_SECOND[1] + ".%03dZ" % (int(t * 1000) % 1000)
-
-
-class _Tasks:
-    """The tasks of one connection: a bounded store, their moves and their notifications.
-
-    Its methods run with the connection's lock held unless they say otherwise.
-    """
-
-    def __init__(self, conn, wall_clock):
-        self._conn, self._wall = conn, wall_clock
-        self._tasks = {}          # id -> _Task, oldest first
-        self._due = None          # when the soonest task expires (None: none will)
-        self._made = 0            # tasks made so far: each one's seq, which cursors name
-
-    def wants(self, call, tool):
-        """The TTL (ms) of the task call should become, None for a plain call; or raise."""
-        mode = tool.task
-        if _has(call.revision, "tasks_extension"):
-            ext = (call.client_capabilities or {}).get("extensions")
-            if mode != "forbidden" and isinstance(ext, dict) and TASKS_KEY in ext:
-                return self._conn.server.task_ttl_ms
-            if mode == "required":
-                raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client "
-                                    "capability", {"requiredCapabilities": {
-                                        "extensions": {TASKS_KEY: {}}}})
-            return None
-        if not _has(call.revision, "tasks_core"):
-            return None
-        asked = call.params.get("task")
-        if asked is None:
-            if mode == "required":
-                raise ProtocolError(METHOD_NOT_FOUND, "Tool %r requires task augmentation "
-                                    '(params.task)' % tool.name)
-            return None
-        if type(asked) is not dict:
-            raise ProtocolError(INVALID_PARAMS, 'Invalid params: "task" must be an object')
-        if mode == "forbidden":
-            raise ProtocolError(METHOD_NOT_FOUND, "Tool %r does not support task augmentation"
-                                % tool.name)
-        ttl, limit = asked.get("ttl"), self._conn.server.task_ttl_ms
-        return min(ttl, limit) if type(ttl) is int and ttl > 0 else limit
-
-    def full(self):
-        self.expire()
-        return len(self._tasks) >= self._conn.server.max_tasks
-
-    def create(self, call):
-        """Make call a task: record it and return its CreateTaskResult (call's answer)."""
-        conn = self._conn
-        self._made += 1
-        task = _Task(conn._random(16).hex(), self._wall(), call.task_ttl, call, self._made)
-        self._tasks[task.id] = task
-        if task.ttl_ms is not None:
-            ends = task.created + task.ttl_ms / 1000.0
-            self._due = ends if self._due is None else min(self._due, ends)
-        conn.inflight.pop(call.key, None)
-        call.key, call.task = ("task", task.id), task
-        conn.inflight[call.key] = call
-        if _has(call.revision, "tasks_extension"):
-            return dict(self.describe(task, call.revision), resultType="task")
-        return {"task": self.describe(task, call.revision)}
-
-    def describe(self, task, revision, detailed=False):
-        """The Task object of a revision; detailed adds what its status carries (modern)."""
-        d = {"taskId": task.id, "status": task.status}
-        if task.message is not None:
-            d["statusMessage"] = task.message
-        d["createdAt"], d["lastUpdatedAt"] = task.stamps
-        if _has(revision, "tasks_extension"):
-            d["ttlMs"], d["pollIntervalMs"] = task.ttl_ms, _TASK_POLL_MS
-            if detailed:
-                if task.status == "input_required":
-                    d["inputRequests"] = task.requests
-                elif task.status == "completed":
-                    d["result"] = task.result
-                elif task.status == "failed":
-                    d["error"] = task.error
-        else:
-            d["ttl"], d["pollInterval"] = task.ttl_ms, _TASK_POLL_MS
-        return d
-
-    def move(self, task, status, message=None):
-        """Move task to status (if the machine allows) and tell the client; return True if moved."""
-        if status != task.status and status not in _TASK_MOVES[task.status]:
-            return False
-        task.status, task.updated = status, self._wall()
-        task.stamps = [task.stamps[0], _iso(task.updated)]
-        if message is not None:
-            task.message = message
-        self.announce(task)
-        return True
-
-    def announce(self, task):
-        conn, call = self._conn, task.call
-        if _has(call.revision, "tasks_core"):
-            conn.emit(_notification_line("notifications/tasks/status",
-                                         self.describe(task, call.revision)))
-            return
-        for rid, honoured, revision in conn.listens.values():
-            if task.id in honoured.get("taskIds", ()):
-                params = self.describe(task, revision, detailed=True)
-                params["_meta"] = {SUB_KEY: rid}
-                conn.emit(_notification_line("notifications/tasks", params))
-
-    def settled(self, call, line):
-        """The work of call's task ended with line (None: cancelled); return waiters to answer."""
-        task = call.task
-        if line is None:
-            return self.end(task, "cancelled")
-        msg = json.loads(line)
-        result, error = msg.get("result"), msg.get("error")
-        if result is None:
-            task.error = error
-            return self.end(task, "failed", str(error.get("message") or "")[:_TASK_MESSAGE])
-        meta = result.get("_meta")
-        if type(meta) is dict:
-            meta.pop(SERVER_INFO_KEY, None)
-            if not meta:
-                del result["_meta"]
-        if result.get("resultType") == "input_required":
-            task.answers = dict(call.answers or {})
-            task.requests = result["inputRequests"]
-            self.move(task, "input_required")
-            if not _has(call.revision, "tasks_extension"):
-                self.ask_client(task)
-            return []
-        result.pop("resultType", None)
-        task.result = result
-        if result.get("isError") is True and not _has(call.revision, "tasks_extension"):
-            return self.end(task, "failed", _result_text(result)[:_TASK_MESSAGE])
-        return self.end(task, "completed")
-
-    def end(self, task, status, message=None):
-        """Move task to a final status (unless it has one); return the tasks/result requests
-        to answer now. A failed task says why (what the plain call would show the model)."""
-        self.move(task, status, message)
-        waiters, task.waiters = task.waiters, []
-        return waiters
-
-    def ask_client(self, task):
-        """Send a 2025-11-25 task's questions as requests of the server's; run it again when
-        every one is answered (no thread waits meanwhile)."""
-        conn, left = self._conn, set(task.requests)
-        questions = dict(task.requests)
-
-        def on_answer(key, request):
-            with conn._lock:
-                msg = request.response
-                if task.terminal:
-                    return None
-                if msg is not None:             # the handler runs again and sees the answer
-                    task.answers[key] = (_NoAnswer(_no_answer(key, msg)) if "error" in msg
-                                         else msg.get("result"))
-                    left.discard(key)
-                    if left:
-                        return None
-                    self.move(task, "working")
-                    return _rerun(conn, task)
-                # The connection closed: nothing runs again. The task ends as its
-                # handler would have, had it not caught the error of its question.
-                task.result = _error_result(_no_answer(key, None))
-                waiters = self.end(task, "failed")
-            conn.answer_waiters(task, waiters)
-            return None
-        for key, ask in questions.items():
-            params = dict(ask.get("params") or {})
-            params["_meta"] = dict(params.get("_meta") or {}, **{
-                RELATED_TASK_KEY: {"taskId": task.id}})
-            conn.outgoing.send(ask["method"], params,
-                               lambda request, key=key: on_answer(key, request))
-
-    def get(self, call):
-        """The task a tasks/* request names, or raise -32602."""
-        task_id = call.params.get("taskId") if call.params else None
-        if type(task_id) is not str:
-            raise ProtocolError(INVALID_PARAMS, 'Invalid params: %s needs a string "taskId"'
-                                % call.method)
-        self.expire()
-        task = self._tasks.get(task_id)
-        if task is None:
-            raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown task %s"
-                                % _short(task_id, 80))
-        return task
-
-    def expire(self):
-        """Drop the tasks past their TTL, results and all (a running one is cancelled)."""
-        now = self._wall()
-        if self._due is None or now <= self._due:
-            return                        # nothing is due: no pass over the store
-        self._due = None
-        for task in list(self._tasks.values()):
-            if task.ttl_ms is None:
-                continue
-            ends = task.created + task.ttl_ms / 1000.0
-            if now > ends and not task.waiters:    # one waited on is kept until it ends
-                del self._tasks[task.id]
-                if not task.terminal and not task.call.settled:
-                    self._conn._mark_cancelled(task.call)
-            else:
-                self._due = ends if self._due is None else min(self._due, ends)
-
-    def all(self):
-        self.expire()
-        return list(self._tasks.values())
-
-
-def _require_tasks_extension(call):
-    """-32021 for a modern tasks/* request whose client did not declare the extension."""
-    if _has(call.revision, "tasks_extension"):
-        ext = (call.client_capabilities or {}).get("extensions")
-        if not (isinstance(ext, dict) and TASKS_KEY in ext):
-            raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
-                                {"requiredCapabilities": {"extensions": {TASKS_KEY: {}}}})
-
-
-# The longest statusMessage a failed task carries: a status line, not the whole result.
-_TASK_MESSAGE = 1000
-
-
-def _result_text(result):
-    """The text of a result's first text block ("" when it has none)."""
-    for block in result.get("content") or ():
-        if isinstance(block, dict) and block.get("type") == "text":
-            return block.get("text") or ""
-    return ""
-
-
-def _tasks_get(conn, call):
-    _require_tasks_extension(call)
-    with conn._lock:
-        task = conn.tasks.get(call)
-        detailed = _has(call.revision, "tasks_extension")
-        return conn.tasks.describe(task, call.revision, detailed)
-
-
-def _tasks_cancel(conn, call):
-    _require_tasks_extension(call)
-    with conn._lock:
-        task = conn.tasks.get(call)
-        modern = _has(call.revision, "tasks_extension")
-        if task.terminal:
-            if modern:
-                return {}                 # an acknowledgement, whatever the status
-            raise ProtocolError(INVALID_PARAMS, "Invalid params: task %s is already %s"
-                                % (task.id, task.status))
-        work = task.call
-        waiters = conn.tasks.end(task, "cancelled") if work.settled else None
-    if waiters is None:
-        conn.cancel(work)                 # settles the work: the task is cancelled
-    else:                                 # it waits for input: no work runs to settle
-        conn.answer_waiters(task, waiters)
-    with conn._lock:
-        return {} if modern else conn.tasks.describe(task, call.revision)
-
-
-def _tasks_update(conn, call):
-    _require_tasks_extension(call)
-    responses = call.params.get("inputResponses")
-    if type(responses) is not dict:
-        raise ProtocolError(INVALID_PARAMS, 'Invalid params: tasks/update needs an '
-                            '"inputResponses" object')
-    with conn._lock:
-        task = conn.tasks.get(call)
-        if task.status != "input_required":
-            return {}                     # nothing outstanding: answers are ignored
-        outstanding = dict(task.requests)
-        for key in outstanding:
-            if key in responses:
-                task.answers[key] = responses[key]
-        left = {k: v for k, v in outstanding.items() if k not in task.answers}
-        if left:
-            task.requests = left          # a partial answer: still waiting for the rest
-            return {}
-        work = _rerun(conn, task)
-        conn.tasks.move(task, "working")
-    return _AndRun({}, work)
-
-
-def _rerun(conn, task):
-    """A new run of a task's tool with the answers gathered so far (handlers start again)."""
-    old = task.call
-    call = Call(conn, old.id, ("task", task.id), old.method, old.params, old.era, old.revision,
-                old.client_capabilities, old.client_info, old.meta, old.log_level, None)
-    call.start("tool", old.name, _tool_work, old.timeout, old.context)
-    call.target, call.arguments, call.task_ttl = old.target, task.arguments, task.ttl_ms
-    call.binding = getattr(old, "binding", None)       # set only where states are signed
-    call.answers, call.task = dict(task.answers), task
-    task.call = call
-    conn.inflight[call.key] = call
-    return call
-
-
-def _tasks_result(conn, call):
-    with conn._lock:
-        task = conn.tasks.get(call)
-        if not task.terminal:
-            task.waiters.append(call)
-            return _Deferred()
-    return _task_outcome(task)
-
-
-def _task_outcome(task):
-    """What tasks/result answers for a finished task (2025-11-25)."""
-    related = {RELATED_TASK_KEY: {"taskId": task.id}}
-    if task.status == "cancelled":
-        return ProtocolError(INVALID_REQUEST, "Invalid Request: task %s was cancelled"
-                             % task.id, {"taskId": task.id})
-    if task.error is not None:
-        e = task.error
-        return ProtocolError(e.get("code", INTERNAL_ERROR), e.get("message", ""),
-                             dict(e["data"], **related) if isinstance(e.get("data"), dict)
-                             else related)
-    result = dict(task.result)
-    result["_meta"] = dict(result.get("_meta") or {}, **related)
-    return result
-
-
-def _tasks_list(conn, call):
-    """One page of the connection's tasks, oldest first; a cursor names the next one's seq."""
-    position = _cursor_position(call, "tasks")
-    if position is not None and not position.isdigit():
-        raise ProtocolError(INVALID_PARAMS, "Invalid params: invalid cursor")
-    first, size = int(position or 0), conn.server.page_size
-    with conn._lock:
-        tasks = [t for t in conn.tasks.all() if t.seq >= first]
-        result = {"tasks": [conn.tasks.describe(t, call.revision) for t in tasks[:size]]}
-    if len(tasks) > size:
-        result["nextCursor"] = _position_cursor("tasks", tasks[size].seq)
-    return result
-
-
 # A position cursor holds a file name at most (255 bytes, hex-encoded).
 _MAX_POSITION_CURSOR = 1024
 
@@ -7122,11 +6742,6 @@ _ROUTES = {
     "completion/complete": _Route(_complete, None, "completions"),
     "subscriptions/listen": _Route(_listen, "listen"),
     "skills/get": _Route(_get_skill, None, "skills"),
-    "tasks/get": _Route(_tasks_get, "tasks", "tasks"),
-    "tasks/cancel": _Route(_tasks_cancel, "tasks", "tasks"),
-    "tasks/update": _Route(_tasks_update, "tasks_extension", "tasks"),
-    "tasks/result": _Route(_tasks_result, "tasks_core", "tasks"),
-    "tasks/list": _Route(_tasks_list, "tasks_core", "tasks"),
     "resources/directory/read": _Route(_read_directory, None, "skills"),
 }
 _ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _KINDS)
@@ -7810,6 +7425,402 @@ def _short_text(exc):
         return _short(str(exc), 200).strip("'\"")
     except Exception:   # noqa: BLE001 - a broken __str__ must not hide the incident
         return "(the exception cannot be shown)"
+
+
+###############################################################################
+# Tasks: long-running tool calls the client polls #############################
+###############################################################################
+#
+# A tool call may become a task: answered at once with a task id, its work goes
+# on, and the client polls (tasks/get), waits (tasks/result, 2025-11-25), answers
+# its questions (tasks/update, 2026-07-28) or cancels it. Tasks are core in
+# 2025-11-25 and the io.modelcontextprotocol/tasks extension from 2026-07-28.
+
+TASKS_KEY = "io.modelcontextprotocol/tasks"
+RELATED_TASK_KEY = "io.modelcontextprotocol/related-task"
+_TASK_MODES = ("forbidden", "optional", "required")
+# A task's status, as a state machine: status -> the statuses it may move to.
+# The terminal ones move nowhere: a cancelled task stays cancelled even if its
+# work finishes.
+_TASK_MOVES = {
+    "working": frozenset(("input_required", "completed", "failed", "cancelled")),
+    "input_required": frozenset(("working", "completed", "failed", "cancelled")),
+    "completed": frozenset(), "failed": frozenset(), "cancelled": frozenset(),
+}
+# How often a client should poll a task (milliseconds): prompt enough for a person
+# watching, rare enough to cost nothing.
+_TASK_POLL_MS = 500
+
+
+class _Task:
+    """One task: its status, timestamps, work and outcome."""
+
+    __slots__ = ("id", "status", "message", "created", "updated", "ttl_ms", "call", "result",
+                 "error", "requests", "answers", "waiters", "arguments", "stamps", "seq")
+
+    def __init__(self, task_id, now, ttl_ms, call, seq):
+        self.id, self.status, self.message, self.seq = task_id, "working", None, seq
+        self.created = self.updated = now
+        self.stamps = [_iso(now)] * 2      # createdAt and lastUpdatedAt, as written
+        self.ttl_ms, self.call, self.arguments = ttl_ms, call, call.arguments
+        self.result = self.error = self.requests = None
+        self.answers = {}
+        self.waiters = []         # tasks/result requests (2025-11-25) waiting for the end
+
+    @property
+    def terminal(self):
+        return not _TASK_MOVES[self.status]
+
+
+_ISO_SECOND = [None, ""]      # the last whole second written, and its text
+
+
+def _iso(t):
+    """Unix time t as an ISO 8601 timestamp in UTC, to the millisecond."""
+    second = int(t)
+    if _ISO_SECOND[0] != second:     # one formatting per second: tasks change often
+        import datetime
+        moment = datetime.datetime.fromtimestamp(second, datetime.timezone.utc)
+        _ISO_SECOND[:] = [second, moment.strftime("%Y-%m-%dT%H:%M:%S")]
+    return _ISO_SECOND[1] + ".%03dZ" % (int(t * 1000) % 1000)
+
+
+class _Tasks:
+    """The tasks of one connection: a bounded store, their moves and their notifications.
+
+    Its methods run with the connection's lock held unless they say otherwise.
+    """
+
+    def __init__(self, conn, wall_clock):
+        self._conn, self._wall = conn, wall_clock
+        self._tasks = {}          # id -> _Task, oldest first
+        self._due = None          # when the soonest task expires (None: none will)
+        self._made = 0            # tasks made so far: each one's seq, which cursors name
+
+    def wants(self, call, tool):
+        """The TTL (ms) of the task call should become, None for a plain call; or raise."""
+        mode = tool.task
+        if _has(call.revision, "tasks_extension"):
+            ext = (call.client_capabilities or {}).get("extensions")
+            if mode != "forbidden" and isinstance(ext, dict) and TASKS_KEY in ext:
+                return self._conn.server.task_ttl_ms
+            if mode == "required":
+                raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client "
+                                    "capability", {"requiredCapabilities": {
+                                        "extensions": {TASKS_KEY: {}}}})
+            return None
+        if not _has(call.revision, "tasks_core"):
+            return None
+        asked = call.params.get("task")
+        if asked is None:
+            if mode == "required":
+                raise ProtocolError(METHOD_NOT_FOUND, "Tool %r requires task augmentation "
+                                    '(params.task)' % tool.name)
+            return None
+        if type(asked) is not dict:
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: "task" must be an object')
+        if mode == "forbidden":
+            raise ProtocolError(METHOD_NOT_FOUND, "Tool %r does not support task augmentation"
+                                % tool.name)
+        ttl, limit = asked.get("ttl"), self._conn.server.task_ttl_ms
+        return min(ttl, limit) if type(ttl) is int and ttl > 0 else limit
+
+    def full(self):
+        self.expire()
+        return len(self._tasks) >= self._conn.server.max_tasks
+
+    def create(self, call):
+        """Make call a task: record it and return its CreateTaskResult (call's answer)."""
+        conn = self._conn
+        self._made += 1
+        task = _Task(conn._random(16).hex(), self._wall(), call.task_ttl, call, self._made)
+        self._tasks[task.id] = task
+        if task.ttl_ms is not None:
+            ends = task.created + task.ttl_ms / 1000.0
+            self._due = ends if self._due is None else min(self._due, ends)
+        conn.inflight.pop(call.key, None)
+        call.key, call.task = ("task", task.id), task
+        conn.inflight[call.key] = call
+        if _has(call.revision, "tasks_extension"):
+            return dict(self.describe(task, call.revision), resultType="task")
+        return {"task": self.describe(task, call.revision)}
+
+    def describe(self, task, revision, detailed=False):
+        """The Task object of a revision; detailed adds what its status carries (modern)."""
+        d = {"taskId": task.id, "status": task.status}
+        if task.message is not None:
+            d["statusMessage"] = task.message
+        d["createdAt"], d["lastUpdatedAt"] = task.stamps
+        if _has(revision, "tasks_extension"):
+            d["ttlMs"], d["pollIntervalMs"] = task.ttl_ms, _TASK_POLL_MS
+            if detailed:
+                if task.status == "input_required":
+                    d["inputRequests"] = task.requests
+                elif task.status == "completed":
+                    d["result"] = task.result
+                elif task.status == "failed":
+                    d["error"] = task.error
+        else:
+            d["ttl"], d["pollInterval"] = task.ttl_ms, _TASK_POLL_MS
+        return d
+
+    def move(self, task, status, message=None):
+        """Move task to status (if the machine allows) and tell the client; return True if moved."""
+        if status != task.status and status not in _TASK_MOVES[task.status]:
+            return False
+        task.status, task.updated = status, self._wall()
+        task.stamps = [task.stamps[0], _iso(task.updated)]
+        if message is not None:
+            task.message = message
+        self.announce(task)
+        return True
+
+    def announce(self, task):
+        conn, call = self._conn, task.call
+        if _has(call.revision, "tasks_core"):
+            conn.emit(_notification_line("notifications/tasks/status",
+                                         self.describe(task, call.revision)))
+            return
+        for rid, honoured, revision in conn.listens.values():
+            if task.id in honoured.get("taskIds", ()):
+                params = self.describe(task, revision, detailed=True)
+                params["_meta"] = {SUB_KEY: rid}
+                conn.emit(_notification_line("notifications/tasks", params))
+
+    def settled(self, call, line):
+        """The work of call's task ended with line (None: cancelled); return waiters to answer."""
+        task = call.task
+        if line is None:
+            return self.end(task, "cancelled")
+        msg = json.loads(line)
+        result, error = msg.get("result"), msg.get("error")
+        if result is None:
+            task.error = error
+            return self.end(task, "failed", str(error.get("message") or "")[:_TASK_MESSAGE])
+        meta = result.get("_meta")
+        if type(meta) is dict:
+            meta.pop(SERVER_INFO_KEY, None)
+            if not meta:
+                del result["_meta"]
+        if result.get("resultType") == "input_required":
+            task.answers = dict(call.answers or {})
+            task.requests = result["inputRequests"]
+            self.move(task, "input_required")
+            if not _has(call.revision, "tasks_extension"):
+                self.ask_client(task)
+            return []
+        result.pop("resultType", None)
+        task.result = result
+        if result.get("isError") is True and not _has(call.revision, "tasks_extension"):
+            return self.end(task, "failed", _result_text(result)[:_TASK_MESSAGE])
+        return self.end(task, "completed")
+
+    def end(self, task, status, message=None):
+        """Move task to a final status (unless it has one); return the tasks/result requests
+        to answer now. A failed task says why (what the plain call would show the model)."""
+        self.move(task, status, message)
+        waiters, task.waiters = task.waiters, []
+        return waiters
+
+    def ask_client(self, task):
+        """Send a 2025-11-25 task's questions as requests of the server's; run it again when
+        every one is answered (no thread waits meanwhile)."""
+        conn, left = self._conn, set(task.requests)
+        questions = dict(task.requests)
+
+        def on_answer(key, request):
+            with conn._lock:
+                msg = request.response
+                if task.terminal:
+                    return None
+                if msg is not None:             # the handler runs again and sees the answer
+                    task.answers[key] = (_NoAnswer(_no_answer(key, msg)) if "error" in msg
+                                         else msg.get("result"))
+                    left.discard(key)
+                    if left:
+                        return None
+                    self.move(task, "working")
+                    return _rerun(conn, task)
+                # The connection closed: nothing runs again. The task ends as its
+                # handler would have, had it not caught the error of its question.
+                task.result = _error_result(_no_answer(key, None))
+                waiters = self.end(task, "failed")
+            conn.answer_waiters(task, waiters)
+            return None
+        for key, ask in questions.items():
+            params = dict(ask.get("params") or {})
+            params["_meta"] = dict(params.get("_meta") or {}, **{
+                RELATED_TASK_KEY: {"taskId": task.id}})
+            conn.outgoing.send(ask["method"], params,
+                               lambda request, key=key: on_answer(key, request))
+
+    def get(self, call):
+        """The task a tasks/* request names, or raise -32602."""
+        task_id = call.params.get("taskId") if call.params else None
+        if type(task_id) is not str:
+            raise ProtocolError(INVALID_PARAMS, 'Invalid params: %s needs a string "taskId"'
+                                % call.method)
+        self.expire()
+        task = self._tasks.get(task_id)
+        if task is None:
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: unknown task %s"
+                                % _short(task_id, 80))
+        return task
+
+    def expire(self):
+        """Drop the tasks past their TTL, results and all (a running one is cancelled)."""
+        now = self._wall()
+        if self._due is None or now <= self._due:
+            return                        # nothing is due: no pass over the store
+        self._due = None
+        for task in list(self._tasks.values()):
+            if task.ttl_ms is None:
+                continue
+            ends = task.created + task.ttl_ms / 1000.0
+            if now > ends and not task.waiters:    # one waited on is kept until it ends
+                del self._tasks[task.id]
+                if not task.terminal and not task.call.settled:
+                    self._conn._mark_cancelled(task.call)
+            else:
+                self._due = ends if self._due is None else min(self._due, ends)
+
+    def all(self):
+        self.expire()
+        return list(self._tasks.values())
+
+
+def _require_tasks_extension(call):
+    """-32021 for a modern tasks/* request whose client did not declare the extension."""
+    if _has(call.revision, "tasks_extension"):
+        ext = (call.client_capabilities or {}).get("extensions")
+        if not (isinstance(ext, dict) and TASKS_KEY in ext):
+            raise ProtocolError(MISSING_CLIENT_CAPABILITY, "Missing required client capability",
+                                {"requiredCapabilities": {"extensions": {TASKS_KEY: {}}}})
+
+
+# The longest statusMessage a failed task carries: a status line, not the whole result.
+_TASK_MESSAGE = 1000
+
+
+def _result_text(result):
+    """The text of a result's first text block ("" when it has none)."""
+    for block in result.get("content") or ():
+        if isinstance(block, dict) and block.get("type") == "text":
+            return block.get("text") or ""
+    return ""
+
+
+def _tasks_get(conn, call):
+    _require_tasks_extension(call)
+    with conn._lock:
+        task = conn.tasks.get(call)
+        detailed = _has(call.revision, "tasks_extension")
+        return conn.tasks.describe(task, call.revision, detailed)
+
+
+def _tasks_cancel(conn, call):
+    _require_tasks_extension(call)
+    with conn._lock:
+        task = conn.tasks.get(call)
+        modern = _has(call.revision, "tasks_extension")
+        if task.terminal:
+            if modern:
+                return {}                 # an acknowledgement, whatever the status
+            raise ProtocolError(INVALID_PARAMS, "Invalid params: task %s is already %s"
+                                % (task.id, task.status))
+        work = task.call
+        waiters = conn.tasks.end(task, "cancelled") if work.settled else None
+    if waiters is None:
+        conn.cancel(work)                 # settles the work: the task is cancelled
+    else:                                 # it waits for input: no work runs to settle
+        conn.answer_waiters(task, waiters)
+    with conn._lock:
+        return {} if modern else conn.tasks.describe(task, call.revision)
+
+
+def _tasks_update(conn, call):
+    _require_tasks_extension(call)
+    responses = call.params.get("inputResponses")
+    if type(responses) is not dict:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: tasks/update needs an '
+                            '"inputResponses" object')
+    with conn._lock:
+        task = conn.tasks.get(call)
+        if task.status != "input_required":
+            return {}                     # nothing outstanding: answers are ignored
+        outstanding = dict(task.requests)
+        for key in outstanding:
+            if key in responses:
+                task.answers[key] = responses[key]
+        left = {k: v for k, v in outstanding.items() if k not in task.answers}
+        if left:
+            task.requests = left          # a partial answer: still waiting for the rest
+            return {}
+        work = _rerun(conn, task)
+        conn.tasks.move(task, "working")
+    return _AndRun({}, work)
+
+
+def _rerun(conn, task):
+    """A new run of a task's tool with the answers gathered so far (handlers start again)."""
+    old = task.call
+    call = Call(conn, old.id, ("task", task.id), old.method, old.params, old.era, old.revision,
+                old.client_capabilities, old.client_info, old.meta, old.log_level, None)
+    call.start("tool", old.name, _tool_work, old.timeout, old.context)
+    call.target, call.arguments, call.task_ttl = old.target, task.arguments, task.ttl_ms
+    call.binding = getattr(old, "binding", None)       # set only where states are signed
+    call.answers, call.task = dict(task.answers), task
+    task.call = call
+    conn.inflight[call.key] = call
+    return call
+
+
+def _tasks_result(conn, call):
+    with conn._lock:
+        task = conn.tasks.get(call)
+        if not task.terminal:
+            task.waiters.append(call)
+            return _Deferred()
+    return _task_outcome(task)
+
+
+def _task_outcome(task):
+    """What tasks/result answers for a finished task (2025-11-25)."""
+    related = {RELATED_TASK_KEY: {"taskId": task.id}}
+    if task.status == "cancelled":
+        return ProtocolError(INVALID_REQUEST, "Invalid Request: task %s was cancelled"
+                             % task.id, {"taskId": task.id})
+    if task.error is not None:
+        e = task.error
+        return ProtocolError(e.get("code", INTERNAL_ERROR), e.get("message", ""),
+                             dict(e["data"], **related) if isinstance(e.get("data"), dict)
+                             else related)
+    result = dict(task.result)
+    result["_meta"] = dict(result.get("_meta") or {}, **related)
+    return result
+
+
+def _tasks_list(conn, call):
+    """One page of the connection's tasks, oldest first; a cursor names the next one's seq."""
+    position = _cursor_position(call, "tasks")
+    if position is not None and not position.isdigit():
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: invalid cursor")
+    first, size = int(position or 0), conn.server.page_size
+    with conn._lock:
+        tasks = [t for t in conn.tasks.all() if t.seq >= first]
+        result = {"tasks": [conn.tasks.describe(t, call.revision) for t in tasks[:size]]}
+    if len(tasks) > size:
+        result["nextCursor"] = _position_cursor("tasks", tasks[size].seq)
+    return result
+
+
+_ROUTES.update({
+    "tasks/get": _Route(_tasks_get, "tasks", "tasks"),
+    "tasks/cancel": _Route(_tasks_cancel, "tasks", "tasks"),
+    "tasks/update": _Route(_tasks_update, "tasks_extension", "tasks"),
+    "tasks/result": _Route(_tasks_result, "tasks_core", "tasks"),
+    "tasks/list": _Route(_tasks_list, "tasks_core", "tasks"),
+})
 
 
 ###############################################################################
