@@ -9726,6 +9726,8 @@ class Client:
                 else:
                     self._receive(line)
         code = self._proc.wait()
+        for t in self._readers[1:]:     # its last words: stderr may end after stdout
+            t.join(1.0)
         self._fail("the server exited (status %s)%s" % (
             code, "; stderr: " + _tail(self.stderr.strip(), 300) if self.stderr.strip()
             else ""))

@@ -7407,6 +7407,18 @@ class ClientTests(unittest.TestCase):
             self.assertIn(b"era: modern, protocol 2026-07-28", out)
             self.assertIn(b"waiting for the server to answer", err)
 
+    def test_the_last_words_on_stderr_are_kept(self):
+        """A server's stderr can end after it exits: the error still quotes it."""
+        code = ("import subprocess, sys\n"
+                "subprocess.Popen([sys.executable, '-S', '-c', 'import sys, time; "
+                "time.sleep(0.3); sys.stderr.write(\"fatal: late\\\\n\")'],\n"
+                "                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)\n"
+                "sys.exit(3)\n")
+        c = mcp_stdio.Client(PY + ["-c", code], era="legacy")
+        self.addCleanup(c.close)
+        with self.assertRaisesRegex(mcp_stdio.ClientError, r"status 3\); stderr: fatal: late"):
+            c.connect()
+
     def test_command_must_be_a_list(self):
         with self.assertRaises(ValueError):
             mcp_stdio.Client("python server.py")
