@@ -5250,6 +5250,14 @@ def _file_contents(skill, rel, mime):
     return ResourceContents([{"uri": uri, "text": text, "mimeType": mime}])
 
 
+def _declare_skills(server, revision, caps):
+    """Every revision: SEP-2640 declares skills in initialize too."""
+    if "skills" in server._offered:
+        settings = {"directoryRead": True} if any(
+            f.directory_read for f in server._skill_folders) else {}
+        caps["extensions"] = {SKILLS_KEY: settings}
+
+
 ###############################################################################
 # Outcomes: results and errors on the wire ####################################
 ###############################################################################
@@ -5373,7 +5381,7 @@ def _input_required(conn, call, requests):
     The state carries the answers given so far to what the handler asked,
     so a retry need only answer this round.
     """
-    if call.task is not None:       # a task keeps its answers itself: no state to sign
+    if call.keeper is not None:       # a task keeps its answers itself: no state to sign
         return {"resultType": "input_required", "inputRequests": requests}
     answers = {k: v for k, v in (call.answers or {}).items() if k in call.asked}
     return {"resultType": "input_required", "inputRequests": requests,
@@ -6123,7 +6131,7 @@ class Call:
                  "client_capabilities", "client_info", "meta", "log_level", "batch", "kind",
                  "name", "timeout", "deadline", "progress_token", "target", "arguments",
                  "work", "context", "answers", "binding", "asked", "settled", "cancelled",
-                 "last_progress", "on_cancel", "task", "task_ttl")
+                 "last_progress", "on_cancel", "keeper", "task_ttl")
 
     def __init__(self, conn, rid, key, method, params, era, revision, caps, info, meta,
                  level, batch):
@@ -6140,7 +6148,8 @@ class Call:
         self.log_level = level
         self.batch = batch
         self.kind = self.name = self.answers = None
-        self.task = self.task_ttl = None     # the task it became, and the TTL of one it may
+        self.keeper = self.task_ttl = None   # what keeps its outcome (its task), and a
+                                             # task's TTL if it may become one
         self.settled = False
 
     def start(self, kind, name, work, timeout, context=True):
@@ -6182,6 +6191,27 @@ class _Route:
 
     def __init__(self, handler, feature=None, capability=None):
         self.handler, self.feature, self.capability = handler, feature, capability
+
+
+class _Extension:
+    """One extension's row: its identifier, its methods, and the engine's hooks it needs.
+
+    The engine calls the hooks and never names an extension: connect(conn,
+    wall_clock) when a connection opens, close(conn) when it ends, and
+    declare(server, revision, capabilities) when the server says what it offers.
+    A call an extension takes over has a keeper (call.keeper, for example its
+    task), which the engine asks: settled(conn, call, line) when the call
+    settles, under the connection's lock, and after(conn, what) with its answer
+    once the lock is released; related(params) for what is sent about it;
+    progress(conn, call, progress, total, message) and logs(call) for what a
+    handler says (progress returns None to send it as for any call).
+    """
+
+    __slots__ = ("key", "routes", "connect", "close", "declare")
+
+    def __init__(self, key, routes=None, connect=None, close=None, declare=None):
+        self.key, self.routes = key, routes or {}
+        self.connect, self.close, self.declare = connect, close, declare
 
 
 class _Notice:
@@ -6311,7 +6341,7 @@ _ERA_RULES = {
                       request_log_level=False,
                       ask=lambda ctx, call, questions: _ask_by_rounds(call.conn, call, questions,
                                                                       by_requests=True)
-                      if call.task is not None else ctx._ask_by_requests(call, questions),
+                      if call.keeper is not None else ctx._ask_by_requests(call, questions),
                       refuse=_refuse_by_tool_error, changes=_legacy_changes),
     MODERN: _EraRules(not_found=INVALID_PARAMS, input_rounds=True, request_log_level=True,
                       ask=lambda ctx, call, questions: _ask_by_rounds(call.conn, call,
@@ -6741,8 +6771,6 @@ _ROUTES = {
     "prompts/get": _Route(_get_prompt, None, "prompts"),
     "completion/complete": _Route(_complete, None, "completions"),
     "subscriptions/listen": _Route(_listen, "listen"),
-    "skills/get": _Route(_get_skill, None, "skills"),
-    "resources/directory/read": _Route(_read_directory, None, "skills"),
 }
 _ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _KINDS)
 
@@ -6947,13 +6975,15 @@ class Connection:
         self.inflight = {}
         self.listens = {}
         self.outgoing = _Outgoing(self)     # requests sent to the client, awaiting answers
-        self.tasks = _Tasks(self, wall_clock)     # this connection's tasks
         self._signer = _StateSigner(server.state_key, random, wall_clock, self._lock)
         self.splitter = LineSplitter(server.max_line)
         self._method_chars = server.max_method // 4    # a name this short always fits
         self._max_params, self._max_response = server.max_params, server.max_response
         self._null_id = server.null_error_id
         self._stamps = {rev: _stamp(server, rev) for rev in MODERN_VERSIONS}
+        for row in _EXTENSIONS:
+            if row.connect is not None:
+                row.connect(self, wall_clock)
 
     # -- input ----------------------------------------------------------------
     def feed(self, data):
@@ -7128,10 +7158,10 @@ class Connection:
         if type(r) is Call:
             self.inflight[call.key] = r
             out.append(r)
-        elif type(r) is _AndRun:             # an answer, then a task's next round to run
+        elif type(r) is _AndRun:             # an answer, then a Call to run after it
             out.append(self._answer(call, r.result))
             out.append(r.call)
-        elif type(r) is _Deferred:           # answered when its task ends
+        elif type(r) is _Deferred:           # answered later, by what it waits for
             self.inflight[call.key] = call
         elif type(r) is _Notice:
             out.append(_notification_line(r.method, r.params))
@@ -7160,13 +7190,12 @@ class Connection:
             self._report("ignored a response message with no matching server request", None)
 
     def close(self):
-        """End the connection: release waiting questions, cancel its tasks; return the lines
-        that close open subscription streams."""
+        """End the connection: release waiting questions, tell the extensions; return the
+        lines that close open subscription streams."""
         self.outgoing.close()
-        with self._lock:
-            running = [t.call for t in self.tasks.all() if not t.terminal]
-        for call in running:                # a task ends with its connection
-            self.cancel(call)
+        for row in _EXTENSIONS:
+            if row.close is not None:
+                row.close(self)
         self.server._closed(self)
         out = []
         for rid, _, revision in list(self.listens.values()):    # answered: nothing after it
@@ -7193,14 +7222,6 @@ class Connection:
         if call.answers is not None and call.kind == "resource" and type(outcome) is dict:
             outcome["ttlMs"], outcome["cacheScope"] = 0, "private"   # a retry: never cache
         self._settle(call, self._answer(call, outcome, large))
-
-    def start_task(self, call):
-        """Answer call with a new task (its CreateTaskResult); its work goes on as the task."""
-        with self._lock:
-            if call.settled or call.task is not None:
-                return call.task is not None
-            self.emit(self._answer(call, self.tasks.create(call)))
-            return True
 
     def settle(self, call, outcome):
         """Answer call with outcome (a result dict or an exception) unless already settled."""
@@ -7236,8 +7257,9 @@ class Connection:
                 return
             call.settled = True
             self.inflight.pop(call.key, None)
-            if call.task is not None:          # a task's work: its outcome is the task's
-                waiters = self.tasks.settled(call, line)
+            keeper = call.keeper
+            if keeper is not None:           # kept by an extension: its outcome is the keeper's
+                after = keeper.settled(self, call, line)
             elif call.batch is not None:
                 call.batch.add(line, call.id)
                 return
@@ -7246,41 +7268,25 @@ class Connection:
                 return
             else:
                 return
-        self.answer_waiters(call.task, waiters)
-
-    def answer_waiters(self, task, waiters):
-        """Answer the tasks/result requests that waited for task's end (lock not held)."""
-        for waiter in waiters:
-            self._settle(waiter, self._answer(waiter, _task_outcome(task)))
+        keeper.after(self, after)
 
     # -- what a running handler sends -----------------------------------------
     def notify(self, call, method, params):
-        """Emit a notification about call while it is in flight; return True if sent.
-
-        What is sent for a 2025-11-25 task carries its related-task _meta (that
-        revision: every message related to a task MUST).
-        """
+        """Emit a notification about call while it is in flight; return True if sent."""
         with self._lock:
             if call.settled:
                 return False
-            if call.task is not None:
-                params = dict(params, _meta={RELATED_TASK_KEY: {"taskId": call.task.id}})
+            if call.keeper is not None:
+                params = call.keeper.related(params)
             self.emit(_notification_line(method, params))
             return True
 
     def progress(self, call, progress, total=None, message=None):
-        """Send notifications/progress for call when the client asked for it.
-
-        A task of the tasks extension has no progress notifications: its
-        statusMessage says it instead (seen in tasks/get and notifications/tasks).
-        """
-        if call.task is not None and _has(call.revision, "tasks_extension"):
-            with self._lock:
-                if call.settled or not _is_number(progress):
-                    return False
-                text = message if isinstance(message, str) else "%g%s" % (
-                    progress, "/%g" % total if _is_number(total) else "")
-                return self.tasks.move(call.task, call.task.status, text)
+        """Send notifications/progress for call when the client asked for it."""
+        if call.keeper is not None:
+            said = call.keeper.progress(self, call, progress, total, message)
+            if said is not None:
+                return said
         if call.progress_token is None or call.settled or not _is_number(progress):
             return False
         if call.last_progress is not None and progress <= call.last_progress:
@@ -7297,8 +7303,8 @@ class Connection:
         """Send a log message for call when the client asked for this level; return True if sent."""
         if level not in _LEVEL_RANK:
             raise ValueError("unknown log level %r; use one of %s" % (level, ", ".join(_LEVELS)))
-        if call.task is not None and _has(call.revision, "tasks_extension"):
-            return False                  # the extension has no log notifications on tasks
+        if call.keeper is not None and not call.keeper.logs(call):
+            return False
         threshold = call.log_level if _ERA_RULES[call.era].request_log_level else self.log_level
         if threshold is None or _LEVEL_RANK[level] < _LEVEL_RANK[threshold]:
             return False
@@ -7471,6 +7477,36 @@ class _Task:
     def terminal(self):
         return not _TASK_MOVES[self.status]
 
+    # What the engine asks of the keeper of a call (see _Extension).
+    def settled(self, conn, call, line):
+        """The work ended with line (None: cancelled); return the waiters to answer."""
+        return conn.tasks.settled(call, line)
+
+    def after(self, conn, waiters):
+        """Answer the tasks/result requests that waited for this task's end (lock not held)."""
+        for waiter in waiters:
+            conn._settle(waiter, conn._answer(waiter, _task_outcome(self)))
+
+    def related(self, params):
+        """params with the related-task _meta (2025-11-25: every message about a task MUST)."""
+        return dict(params, _meta={RELATED_TASK_KEY: {"taskId": self.id}})
+
+    def progress(self, conn, call, progress, total, message):
+        """Say progress in the statusMessage where the extension has no progress notifications
+        (seen in tasks/get and notifications/tasks); None: sent as for any call."""
+        if not _has(call.revision, "tasks_extension"):
+            return None
+        with conn._lock:
+            if call.settled or not _is_number(progress):
+                return False
+            text = message if isinstance(message, str) else "%g%s" % (
+                progress, "/%g" % total if _is_number(total) else "")
+            return conn.tasks.move(self, self.status, text)
+
+    def logs(self, call):
+        """The extension has no log notifications on tasks."""
+        return not _has(call.revision, "tasks_extension")
+
 
 _ISO_SECOND = [None, ""]      # the last whole second written, and its text
 
@@ -7539,7 +7575,7 @@ class _Tasks:
             ends = task.created + task.ttl_ms / 1000.0
             self._due = ends if self._due is None else min(self._due, ends)
         conn.inflight.pop(call.key, None)
-        call.key, call.task = ("task", task.id), task
+        call.key, call.keeper = ("task", task.id), task
         conn.inflight[call.key] = call
         if _has(call.revision, "tasks_extension"):
             return dict(self.describe(task, call.revision), resultType="task")
@@ -7589,7 +7625,7 @@ class _Tasks:
 
     def settled(self, call, line):
         """The work of call's task ended with line (None: cancelled); return waiters to answer."""
-        task = call.task
+        task = call.keeper
         if line is None:
             return self.end(task, "cancelled")
         msg = json.loads(line)
@@ -7645,7 +7681,7 @@ class _Tasks:
                 # handler would have, had it not caught the error of its question.
                 task.result = _error_result(_no_answer(key, None))
                 waiters = self.end(task, "failed")
-            conn.answer_waiters(task, waiters)
+            task.after(conn, waiters)
             return None
         for key, ask in questions.items():
             params = dict(ask.get("params") or {})
@@ -7733,7 +7769,7 @@ def _tasks_cancel(conn, call):
     if waiters is None:
         conn.cancel(work)                 # settles the work: the task is cancelled
     else:                                 # it waits for input: no work runs to settle
-        conn.answer_waiters(task, waiters)
+        task.after(conn, waiters)
     with conn._lock:
         return {} if modern else conn.tasks.describe(task, call.revision)
 
@@ -7769,7 +7805,7 @@ def _rerun(conn, task):
     call.start("tool", old.name, _tool_work, old.timeout, old.context)
     call.target, call.arguments, call.task_ttl = old.target, task.arguments, task.ttl_ms
     call.binding = getattr(old, "binding", None)       # set only where states are signed
-    call.answers, call.task = dict(task.answers), task
+    call.answers, call.keeper = dict(task.answers), task
     task.call = call
     conn.inflight[call.key] = call
     return call
@@ -7814,13 +7850,58 @@ def _tasks_list(conn, call):
     return result
 
 
-_ROUTES.update({
-    "tasks/get": _Route(_tasks_get, "tasks", "tasks"),
-    "tasks/cancel": _Route(_tasks_cancel, "tasks", "tasks"),
-    "tasks/update": _Route(_tasks_update, "tasks_extension", "tasks"),
-    "tasks/result": _Route(_tasks_result, "tasks_core", "tasks"),
-    "tasks/list": _Route(_tasks_list, "tasks_core", "tasks"),
-})
+def _start_task(conn, call):
+    """Answer call with a new task (its CreateTaskResult); its work goes on as the task."""
+    with conn._lock:
+        if call.settled or call.keeper is not None:
+            return call.keeper is not None
+        conn.emit(conn._answer(call, conn.tasks.create(call)))
+        return True
+
+
+def _tasks_connect(conn, wall_clock):
+    conn.tasks = _Tasks(conn, wall_clock)
+
+
+def _tasks_close(conn):
+    """A task ends with its connection."""
+    with conn._lock:
+        running = [t.call for t in conn.tasks.all() if not t.terminal]
+    for call in running:
+        conn.cancel(call)
+
+
+def _declare_tasks(server, revision, caps):
+    if "tasks" in server._offered and _has(revision, "tasks_core"):
+        caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+    elif "tasks" in server._offered and _has(revision, "tasks_extension"):
+        caps.setdefault("extensions", {})[TASKS_KEY] = {}
+
+
+###############################################################################
+# Extensions: what each adds to the engine ####################################
+###############################################################################
+#
+# An extension is a section of its own and one row here: its methods join the
+# route table, and the engine calls its hooks (see _Extension). A feature core
+# in one revision and an extension in the next (tasks) is one row whose hooks
+# ask the revision table.
+
+_EXTENSIONS = (
+    _Extension(SKILLS_KEY, declare=_declare_skills, routes={
+        "skills/get": _Route(_get_skill, None, "skills"),
+        "resources/directory/read": _Route(_read_directory, None, "skills")}),
+    _Extension(TASKS_KEY, connect=_tasks_connect, close=_tasks_close, declare=_declare_tasks,
+               routes={
+                   "tasks/get": _Route(_tasks_get, "tasks", "tasks"),
+                   "tasks/cancel": _Route(_tasks_cancel, "tasks", "tasks"),
+                   "tasks/update": _Route(_tasks_update, "tasks_extension", "tasks"),
+                   "tasks/result": _Route(_tasks_result, "tasks_core", "tasks"),
+                   "tasks/list": _Route(_tasks_list, "tasks_core", "tasks")}),
+)
+for _row in _EXTENSIONS:
+    _ROUTES.update(_row.routes)
+del _row
 
 
 ###############################################################################
@@ -8293,14 +8374,9 @@ class Server(_Decorators):
             # Subscriptions are honoured by a live server only: nothing else ever changes.
             caps[capability] = {"subscribe": live, "listChanged": live} \
                 if capability == "resources" else {"listChanged": live}
-        if "skills" in offered:     # every revision: SEP-2640 declares it in initialize too
-            settings = {"directoryRead": True} if any(
-                f.directory_read for f in self._skill_folders) else {}
-            caps["extensions"] = {SKILLS_KEY: settings}
-        if "tasks" in offered and _has(revision, "tasks_core"):
-            caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
-        elif "tasks" in offered and _has(revision, "tasks_extension"):
-            caps.setdefault("extensions", {})[TASKS_KEY] = {}
+        for row in _EXTENSIONS:
+            if row.declare is not None:
+                row.declare(self, revision, caps)
         return caps
 
 
@@ -8696,11 +8772,11 @@ class Context:
         goes on as a plain one).
         """
         call = self._call
-        if call.task is not None:
+        if call.keeper is not None:
             return True
         if call.task_ttl is None:
             return False
-        return call.conn.start_task(call)
+        return _start_task(call.conn, call)
 
     def _ask_one(self, question, key):
         if key is None:
@@ -9024,13 +9100,13 @@ class _Runtime:
                            "their timeout; try again later." % self.stuck)
             elif self.workers < self.server.workers:
                 return True
-            elif call.task is not None:      # a task's work: --max-tasks bounds these, and
+            elif call.keeper is not None:      # a task's work: --max-tasks bounds these, and
                 self.backlog.append(call)    # its timeout counts from its start (_work)
                 return False
             else:
                 if len(self.backlog) >= self.server.backlog:   # cancelled calls free their slot
                     self.backlog = type(self.backlog)(c for c in self.backlog if not c.settled)
-                if sum(1 for c in self.backlog if c.task is None) < self.server.backlog:
+                if sum(1 for c in self.backlog if c.keeper is None) < self.server.backlog:
                     self.backlog.append(call)
                     self._add_deadline(call)
                     return False
@@ -9052,7 +9128,7 @@ class _Runtime:
                     return
                 call = self.backlog.popleft()
                 self.active.add(call)
-                if call.task is not None and call.timeout is not None:
+                if call.keeper is not None and call.timeout is not None:
                     call.deadline = self._now() + call.timeout
                     self._add_deadline(call)
             self._run(call)
