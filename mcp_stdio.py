@@ -1588,6 +1588,7 @@ _REVISION_TABLE = {
     "elicitation_id": ("2025-11-25", FIRST_MODERN),  # elicitationId, .../elicitation/complete
     "sampling_tools": ("2025-11-25", None),          # tools in sampling/createMessage
     "cache_hints": (FIRST_MODERN, None),             # ttlMs and cacheScope on results
+    "request_meta": (FIRST_MODERN, None),            # each request's _meta: revision, client
     # Methods that exist only in some revisions (the routes name them):
     "ping": ("2024-11-05", FIRST_MODERN),            # ping (the modern era has none)
     "log_level": ("2024-11-05", FIRST_MODERN),       # logging/setLevel (modern: per request)
@@ -7190,7 +7191,7 @@ class Connection:
             self._report("ignored a response message with no matching server request", None)
 
     def close(self):
-        """End the connection: release waiting questions, tell the extensions; return the
+        """End the connection: release waiting questions, tell each row of _EXTENSIONS; return
         lines that close open subscription streams."""
         self.outgoing.close()
         for row in _EXTENSIONS:
@@ -7258,7 +7259,7 @@ class Connection:
             call.settled = True
             self.inflight.pop(call.key, None)
             keeper = call.keeper
-            if keeper is not None:           # kept by an extension: its outcome is the keeper's
+            if keeper is not None:           # a kept call: its outcome is the keeper's
                 after = keeper.settled(self, call, line)
             elif call.batch is not None:
                 call.batch.add(line, call.id)
@@ -7458,6 +7459,13 @@ _TASK_MOVES = {
 _TASK_POLL_MS = 500
 
 
+def _task_times(revision):
+    """The names of a Task's TTL and poll interval (milliseconds) in revision."""
+    if revision in _FEATURES and _has(revision, "tasks_extension"):
+        return "ttlMs", "pollIntervalMs"
+    return "ttl", "pollInterval"
+
+
 class _Task:
     """One task: its status, timestamps, work and outcome."""
 
@@ -7587,8 +7595,9 @@ class _Tasks:
         if task.message is not None:
             d["statusMessage"] = task.message
         d["createdAt"], d["lastUpdatedAt"] = task.stamps
+        ttl, poll = _task_times(revision)
+        d[ttl], d[poll] = task.ttl_ms, _TASK_POLL_MS
         if _has(revision, "tasks_extension"):
-            d["ttlMs"], d["pollIntervalMs"] = task.ttl_ms, _TASK_POLL_MS
             if detailed:
                 if task.status == "input_required":
                     d["inputRequests"] = task.requests
@@ -7596,8 +7605,6 @@ class _Tasks:
                     d["result"] = task.result
                 elif task.status == "failed":
                     d["error"] = task.error
-        else:
-            d["ttl"], d["pollInterval"] = task.ttl_ms, _TASK_POLL_MS
         return d
 
     def move(self, task, status, message=None):
@@ -9925,7 +9932,7 @@ class Client:
             self._pending[(False, rid)] = req
         params = dict(params or {})
         meta = dict(params.get("_meta") or {})
-        if modern if modern is not None else self.era == MODERN:
+        if modern if modern is not None else self._speaks("request_meta"):
             meta[PV_KEY] = MODERN_VERSION
             meta[CAPS_KEY] = self._modern_capabilities if tasks else self.capabilities
             meta[INFO_KEY] = self.client_info
@@ -9985,6 +9992,10 @@ class Client:
             self._proc.stdin.flush()
         except (OSError, ValueError):
             raise ClientError(self._broken or "the server's stdin is closed")
+
+    def _speaks(self, feature):
+        """True when the revision in use has feature (a name of the revision table)."""
+        return feature in _FEATURES.get(self.revision, ())
 
     # -- era ------------------------------------------------------------------------
     def connect(self):
@@ -10138,7 +10149,7 @@ class Client:
         (KeyboardInterrupt) cancels it.
         """
         params = {"name": name, "arguments": arguments or {}}
-        if task and self.era == LEGACY:
+        if task and self._speaks("tasks_core"):
             params["task"] = dict(task) if isinstance(task, dict) else {}
         result = self.request("tools/call", params, timeout, on_progress=on_progress,
                               tasks=task is not False)
@@ -10152,7 +10163,7 @@ class Client:
         modern = created.get("resultType") == "task"
         first = created if modern else created["task"]
         tid = first["taskId"]
-        ttl = first.get("ttlMs", first.get("ttl"))
+        ttl = first.get(_task_times(self.revision)[0])
         # The task's TTL bounds the wait (its result is gone after it), or else 24 hours.
         give_up = _monotonic() + (ttl / 1000.0 if isinstance(ttl, int) and ttl > 0 else 86400)
         seen = None

@@ -2834,7 +2834,7 @@ def section(name):
     """The source of one banner section of mcp_stdio.py, banners excluded."""
     with open(SERVER, encoding="utf-8") as f:
         text = f.read()
-    start = text.index("\n# %s" % name)
+    start = text.index("\n# %s #" % name)
     start = text.index("\n", text.index("\n", start + 1) + 1)
     end = text.index("\n####", start + 1)
     return text[start:end]
@@ -2887,6 +2887,39 @@ class Structure(unittest.TestCase):
         self.assertEqual(sorted(k.list_method for k in mcp_stdio._KINDS),
                          sorted(m for m in mcp_stdio._ROUTES if m.endswith("/list") and
                                 m != "tasks/list"))      # tasks are a connection's, not a kind
+        lines = text.splitlines()
+
+        def source_of(name):
+            node = next(n for n in tree.body if getattr(n, "name", None) == name)
+            return "\n".join(lines[node.lineno - 1:node.end_lineno])
+        # The client follows the same tables: no era or revision comparison in Client.
+        client = source_of("Client")
+        for spelling in ("== MODERN", "!= MODERN", "== LEGACY", "!= LEGACY", "era == ",
+                         "era != ", "revision == ", "revision != ", "revision < ",
+                         "revision > ", '"ttlMs"', "MODERN_VERSIONS"):
+            self.assertFalse(spelling in client, spelling)
+        # A feature is rows and hooks: Connection names no extension.
+        connection = source_of("Connection").lower()
+        for word in ("task", "skill", "extension"):
+            self.assertFalse(word in connection.replace("_extensions", ""), word)
+        # Each extension is a section of its own: its hooks are defined under its banner.
+        banners = [i for i, line in enumerate(lines) if line.startswith("# ") and
+                   line.endswith("##") and lines[i - 1].startswith("####")]
+
+        def banner_of(function):
+            at = next(i for i, line in enumerate(lines)
+                      if line.startswith("def %s(" % function.__name__))
+            return lines[max(b for b in banners if b < at)]
+        homes = []
+        for row in mcp_stdio._EXTENSIONS:
+            hooks = [h for h in (row.connect, row.close, row.declare) if h is not None]
+            self.assertTrue(hooks, row.key)
+            home = {banner_of(h) for h in hooks}
+            self.assertEqual(len(home), 1, row.key)
+            homes.extend(home)
+        self.assertEqual(len(set(homes)), len(homes))
+        self.assertFalse([h for h in homes if h.startswith(("# Protocol engine", "# Server:",
+                                                            "# Client "))])
 
     def test_tests_that_patch_what_threads_share_run_alone(self):
         """A test that patches process-wide state never runs beside another test."""
@@ -3055,7 +3088,9 @@ class Structure(unittest.TestCase):
                             section("Outcomes: results and errors on the wire") +
                             section("Asking the client: questions and answers") +
                             section("Protocol engine (sans-IO)") +
-                            section("Server: identity, catalog and options"),
+                            section("Tasks: long-running tool calls the client polls") +
+                            section("Server: identity, catalog and options") +
+                            section("Client"),
                             "feature %r is never asked about" % name)
 
     def test_the_era_machine_is_total(self):
