@@ -41,10 +41,23 @@ The file is organised in sections, each opened by a banner comment:
 - Protocol engine (sans-IO): calls, the methods beside their route rows (a new
   method is one function and one row), the era rules and the era machine, and
   Connection (input, admission, dispatch, settling);
+- Tasks: long-running tool calls (core in 2025-11-25, an extension from 2026-07-28);
+- Extensions: the table of what each extension adds (a new extension is a
+  section and one row);
 - Server: identity, catalog and the options table (a new option is one row);
 - Stdio runtime: threads, waiting, the handler Context;
 - Client; Demo catalog; Command line: the table of commands (a new command is one
   row and one handler) and main().
+
+The file's rules, each held by a structural test:
+
+- only the revision table knows dates: code asks it for a feature by name, and a
+  new modern revision is one string appended to MODERN_VERSIONS;
+- the engine does no I/O and reads only the clocks it is given (files are read
+  by calls of their own, run where handlers run);
+- a feature is rows and hooks, never a branch in Connection, which names no
+  extension; the client asks the same tables and never compares eras or dates;
+- no section uses at import time anything defined below it.
 
 Imports: only what serving needs is imported at the top. Anything else (inspect,
 typing, asyncio, hashlib, base64, traceback, ...) is imported inside the function

@@ -2830,6 +2830,41 @@ class CommandLine(ProcTest):
                       b"python mcp_stdio.py [options]", r.stderr)
 
 
+def used_before_defined(source):
+    """(name, line) for each module-level name that source uses at import before defining it.
+
+    What runs at import is every top-level statement, class bodies, decorators and
+    default values; function and lambda bodies run later.
+    """
+    import ast
+    tree, defined = ast.parse(source), {}
+    for st in tree.body:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            targets = [st.name]
+        elif isinstance(st, (ast.Import, ast.ImportFrom)):
+            targets = [(a.asname or a.name).split(".")[0] for a in st.names]
+        else:
+            targets = [x.id for t in getattr(st, "targets", [getattr(st, "target", None)])
+                       if t is not None for x in ast.walk(t) if isinstance(x, ast.Name)]
+        for name in targets:
+            defined.setdefault(name, st.lineno)
+    found = []
+    for st in tree.body:
+        stack = [st]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                args = x.args
+                stack.extend(args.defaults + [d for d in args.kw_defaults if d is not None])
+                stack.extend(getattr(x, "decorator_list", []))
+                continue
+            if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load) and \
+                    defined.get(x.id, 0) > st.lineno:
+                found.append((x.id, x.lineno))
+            stack.extend(ast.iter_child_nodes(x))
+    return sorted(found, key=lambda f: f[1])
+
+
 def section(name):
     """The source of one banner section of mcp_stdio.py, banners excluded."""
     with open(SERVER, encoding="utf-8") as f:
@@ -2920,6 +2955,25 @@ class Structure(unittest.TestCase):
         self.assertEqual(len(set(homes)), len(homes))
         self.assertFalse([h for h in homes if h.startswith(("# Protocol engine", "# Server:",
                                                             "# Client "))])
+
+    def test_the_files_rules(self):
+        """The rules in mcp_stdio's header: dates in one table, nothing used before it exists."""
+        import ast
+        with open(SERVER, encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("The file's rules, each held by a structural test:", text)
+        tree = ast.parse(text)
+        first = text[:text.index("\nLEGACY_VERSIONS = (")].count("\n") + 2
+        last = text[:text.index("\n}", text.index("\n_REVISION_TABLE = {"))].count("\n") + 1
+        dates = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Constant) and
+                 isinstance(n.value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", n.value)]
+        self.assertTrue(dates)
+        self.assertEqual([n for n in dates if not first <= n <= last], [])
+        self.assertEqual(used_before_defined(text), [])
+        self.assertEqual(used_before_defined("A = 1\nB = A + C\nclass D(E):\n    x = A\n"
+                                             "    def f(self, a=F):\n        return G\n"
+                                             "C = E = F = G = 2\n"),
+                         [("C", 2), ("E", 3), ("F", 5)])
 
     def test_tests_that_patch_what_threads_share_run_alone(self):
         """A test that patches process-wide state never runs beside another test."""
