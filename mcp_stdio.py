@@ -2187,6 +2187,10 @@ _LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "
 _LEVEL_RANK = {name: i for i, name in enumerate(_LEVELS)}
 
 
+# How a tool may run as a task (Tool(task=...)): never, when the client asks, always.
+_TASK_MODES = ("forbidden", "optional", "required")
+
+
 # The fields an author gives a tool beside its name, handler and schemas, with their
 # defaults: Tool(), server.tool() and tool_from_function() all take exactly these
 # keywords, checked in one place (_tool_fields).
@@ -6211,8 +6215,11 @@ class _Extension:
     """One extension's row: its identifier, its methods, and the engine's hooks it needs.
 
     The engine calls the hooks and never names an extension: connect(conn,
-    wall_clock) when a connection opens, close(conn) when it ends, and
-    declare(server, revision, capabilities) when the server says what it offers.
+    wall_clock) when a connection opens, close(conn) when it ends,
+    declare(server, revision, capabilities) when the server says what it offers,
+    admit(conn, call, tool) when a tools/call is admitted (it may refuse by
+    raising ProtocolError, or prepare to take the call over), and listen(conn,
+    call, filter, honoured) for what a subscriptions/listen asks of it.
     A call an extension takes over has a keeper (call.keeper, for example its
     task), which the engine asks: settled(conn, call, line) when the call
     settles, under the connection's lock, and after(conn, what) with its answer
@@ -6221,11 +6228,13 @@ class _Extension:
     handler says (progress returns None to send it as for any call).
     """
 
-    __slots__ = ("key", "routes", "connect", "close", "declare")
+    __slots__ = ("key", "routes", "connect", "close", "declare", "admit", "listen")
 
-    def __init__(self, key, routes=None, connect=None, close=None, declare=None):
+    def __init__(self, key, routes=None, connect=None, close=None, declare=None, admit=None,
+                 listen=None):
         self.key, self.routes = key, routes or {}
         self.connect, self.close, self.declare = connect, close, declare
+        self.admit, self.listen = admit, listen
 
 
 class _Notice:
@@ -6545,12 +6554,8 @@ def _call_tool(conn, call):
         args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
     if _ERA_RULES[call.era].input_rounds:
         _admit_round_trip(conn, call, name, args)
-    if tool.task != "forbidden" or "task" in call.params:     # may become a task
-        call.task_ttl = conn.tasks.wants(call, tool)
-        if call.task_ttl is not None and conn.tasks.full():
-            raise ProtocolError(TOO_MANY_TASKS, "Too many tasks: the server holds %d already; "
-                                "try again when one has ended" % s.max_tasks,
-                                {"reason": "too-many-tasks", "maxTasks": s.max_tasks})
+    for admit in _ADMIT_HOOKS:         # an extension may take the call over (a task)
+        admit(conn, call, tool)
     timeout = tool.timeout if tool.timeout is not None else s.timeout
     problems = tool.input_validator.errors(args)
     if problems:
@@ -6703,18 +6708,11 @@ def _listen(conn, call):
                              any(type(u) is not str for u in subs)):
         raise ProtocolError(INVALID_PARAMS, "Invalid params: resourceSubscriptions must be "
                             "an array of URIs")
-    task_ids = filt.get("taskIds")
-    if task_ids is not None:
-        _require_tasks_extension(call)
-        if type(task_ids) is not list or any(type(t) is not str for t in task_ids):
-            raise ProtocolError(INVALID_PARAMS, "Invalid params: taskIds must be an array of "
-                                "task ids")
-    # Only what will really be sent is acknowledged: changes, on a live server, and tasks.
+    # Only what will really be sent is acknowledged: what extensions honour, and
+    # changes, on a live server.
     honoured = {}
-    if task_ids:
-        with conn._lock:
-            known = {t.id for t in conn.tasks.all()}
-        honoured["taskIds"] = [t for t in task_ids if t in known]
+    for listen in _LISTEN_HOOKS:
+        listen(conn, call, filt, honoured)
     server = conn.server
     if server.live:
         for k in _KINDS:
@@ -7458,7 +7456,6 @@ def _short_text(exc):
 
 TASKS_KEY = "io.modelcontextprotocol/tasks"
 RELATED_TASK_KEY = "io.modelcontextprotocol/related-task"
-_TASK_MODES = ("forbidden", "optional", "required")
 # A task's status, as a state machine: status -> the statuses it may move to.
 # The terminal ones move nowhere: a cancelled task stays cancelled even if its
 # work finishes.
@@ -7879,6 +7876,32 @@ def _start_task(conn, call):
         return True
 
 
+def _tasks_admit(conn, call, tool):
+    """A tools/call that may become a task: its TTL, or -32000 when the server holds enough."""
+    if tool.task != "forbidden" or "task" in call.params:
+        call.task_ttl = conn.tasks.wants(call, tool)
+        if call.task_ttl is not None and conn.tasks.full():
+            s = conn.server
+            raise ProtocolError(TOO_MANY_TASKS, "Too many tasks: the server holds %d already; "
+                                "try again when one has ended" % s.max_tasks,
+                                {"reason": "too-many-tasks", "maxTasks": s.max_tasks})
+
+
+def _tasks_listen(conn, call, filt, honoured):
+    """subscriptions/listen's taskIds: checked, and the known ones honoured."""
+    task_ids = filt.get("taskIds")
+    if task_ids is None:
+        return
+    _require_tasks_extension(call)
+    if type(task_ids) is not list or any(type(t) is not str for t in task_ids):
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: taskIds must be an array of "
+                            "task ids")
+    if task_ids:
+        with conn._lock:
+            known = {t.id for t in conn.tasks.all()}
+        honoured["taskIds"] = [t for t in task_ids if t in known]
+
+
 def _tasks_connect(conn, wall_clock):
     conn.tasks = _Tasks(conn, wall_clock)
 
@@ -7912,7 +7935,7 @@ _EXTENSIONS = (
         "skills/get": _Route(_get_skill, None, "skills"),
         "resources/directory/read": _Route(_read_directory, None, "skills")}),
     _Extension(TASKS_KEY, connect=_tasks_connect, close=_tasks_close, declare=_declare_tasks,
-               routes={
+               admit=_tasks_admit, listen=_tasks_listen, routes={
                    "tasks/get": _Route(_tasks_get, "tasks", "tasks"),
                    "tasks/cancel": _Route(_tasks_cancel, "tasks", "tasks"),
                    "tasks/update": _Route(_tasks_update, "tasks_extension", "tasks"),
@@ -7922,6 +7945,8 @@ _EXTENSIONS = (
 for _row in _EXTENSIONS:
     _ROUTES.update(_row.routes)
 del _row
+_ADMIT_HOOKS = tuple(r.admit for r in _EXTENSIONS if r.admit is not None)
+_LISTEN_HOOKS = tuple(r.listen for r in _EXTENSIONS if r.listen is not None)
 
 
 ###############################################################################

@@ -2947,7 +2947,8 @@ class Structure(unittest.TestCase):
             return lines[max(b for b in banners if b < at)]
         homes = []
         for row in mcp_stdio._EXTENSIONS:
-            hooks = [h for h in (row.connect, row.close, row.declare) if h is not None]
+            hooks = [h for h in (row.connect, row.close, row.declare, row.admit, row.listen)
+                     if h is not None]
             self.assertTrue(hooks, row.key)
             home = {banner_of(h) for h in hooks}
             self.assertEqual(len(home), 1, row.key)
@@ -3060,6 +3061,57 @@ class Structure(unittest.TestCase):
                     call.run()
                 self.assertEqual([x for x in conn.reports if "incident" in x], [])
                 conn.close()
+
+    def test_the_engine_serves_without_the_tasks_extension(self):
+        """The module rebuilt without the tasks section and its row imports and serves every
+        other method of both eras byte for byte as before."""
+        with open(SERVER, encoding="utf-8") as f:
+            source = f.read()
+        start = source.index("#" * 79 + "\n# Tasks: long-running tool calls")
+        end = source.index("#" * 79 + "\n# Extensions: what each adds")
+        row = source.index("    _Extension(TASKS_KEY,", end)
+        without = source[:start] + source[end:row] + source[source.index("\n)\n", row) + 1:]
+        self.assertNotIn("class _Tasks", without)
+        common = [("tools/list", {}), ("tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}}),
+                  ("tools/call", {"name": "divide", "arguments": {"dividend": 1, "divisor": 0}}),
+                  ("resources/list", {}), ("resources/read", {"uri": "demo://readme"}),
+                  ("resources/templates/list", {}), ("prompts/list", {}),
+                  ("prompts/get", {"name": "summarize", "arguments": {"text": "t"}}),
+                  ("completion/complete", {"ref": {"type": "ref/prompt", "name": "summarize"},
+                                           "argument": {"name": "style", "value": "s"}}),
+                  ("tasks/list", {}), ("tasks/get", {"taskId": "x"}), ("skills/list", {}),
+                  ("ping", {}), ("logging/setLevel", {"level": "info"}), ("nothing/here", {}),
+                  ("subscriptions/listen", {"notifications": {"toolsListChanged": True}})]
+        openings = {"legacy": [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"}],
+            "modern": [{"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+                        "params": {"_meta": modern_meta()}}]}
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        outputs = {}
+        for name, text in (("with", source), ("without", without)):
+            folder = os.path.join(tmp.name, name)
+            os.mkdir(folder)
+            with open(os.path.join(folder, "mcp_stdio.py"), "w", encoding="utf-8") as f:
+                f.write(text)
+            for era, opening in openings.items():
+                extra = {"_meta": modern_meta()} if era == "modern" else {}
+                session = opening + [{"jsonrpc": "2.0", "id": i, "method": m,
+                                      "params": dict(p, **extra)}
+                                     for i, (m, p) in enumerate(common, 2)]
+                r = subprocess.run(PY + [os.path.join(folder, "mcp_stdio.py")],
+                                   input=b"".join(json.dumps(m).encode() + b"\n"
+                                                  for m in session),
+                                   capture_output=True, timeout=TIMEOUT)
+                self.assertEqual((r.returncode, r.stderr), (0, b""), name)
+                outputs[name, era] = r.stdout
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                self.assertEqual(len(outputs["with", era].splitlines()),
+                                 len(common) + (1 if era == "legacy" else 2))
+                self.assertEqual(outputs["without", era], outputs["with", era])
 
     def test_a_later_modern_revision_is_one_entry(self):
         """The module rebuilt from its source with "2027-03-01" appended to MODERN_VERSIONS
