@@ -6219,7 +6219,10 @@ class _Extension:
     declare(server, revision, capabilities) when the server says what it offers,
     admit(conn, call, tool) when a tools/call is admitted (it may refuse by
     raising ProtocolError, or prepare to take the call over), and listen(conn,
-    call, filter, honoured) for what a subscriptions/listen asks of it.
+    call, filter, honoured) for what a subscriptions/listen asks of it. On the
+    client's side: offer(client, params, task) shapes a tools/call, and
+    follow(client, result, timeout, on_status) follows an answer the extension
+    made (polling a task to its end; None when the answer is not its own).
     A call an extension takes over has a keeper (call.keeper, for example its
     task), which the engine asks: settled(conn, call, line) when the call
     settles, under the connection's lock, and after(conn, what) with its answer
@@ -6228,13 +6231,14 @@ class _Extension:
     handler says (progress returns None to send it as for any call).
     """
 
-    __slots__ = ("key", "routes", "connect", "close", "declare", "admit", "listen")
+    __slots__ = ("key", "routes", "connect", "close", "declare", "admit", "listen", "offer",
+                 "follow")
 
     def __init__(self, key, routes=None, connect=None, close=None, declare=None, admit=None,
-                 listen=None):
+                 listen=None, offer=None, follow=None):
         self.key, self.routes = key, routes or {}
         self.connect, self.close, self.declare = connect, close, declare
-        self.admit, self.listen = admit, listen
+        self.admit, self.listen, self.offer, self.follow = admit, listen, offer, follow
 
 
 class _Notice:
@@ -7921,6 +7925,70 @@ def _declare_tasks(server, revision, caps):
         caps.setdefault("extensions", {})[TASKS_KEY] = {}
 
 
+def _offer_task(client, params, task):
+    """task=True (or {"ttl": ms}) asks a 2025-11-25 server for a task (params.task)."""
+    if task and client._speaks("tasks_core"):
+        params["task"] = dict(task) if isinstance(task, dict) else {}
+
+
+def _follow_task(client, result, timeout, on_status):
+    """Poll the task a tools/call was answered with, and return its result (None: no task).
+
+    The client's side of tasks: answers what a modern task asks, cancels it on an
+    interrupt (KeyboardInterrupt), and gives up after its TTL.
+    """
+    if result.get("resultType") != "task" and "task" not in result:
+        return None
+    created = _checked("task", result)
+    import time
+    modern = created.get("resultType") == "task"
+    first = created if modern else created["task"]
+    tid = first["taskId"]
+    ttl_name, poll_name = _task_times(client.revision)
+    ttl = first.get(ttl_name)
+    # The task's TTL bounds the wait (its result is gone after it), or else 24 hours.
+    give_up = _monotonic() + (ttl / 1000.0 if isinstance(ttl, int) and ttl > 0 else 86400)
+    seen = None
+    try:
+        while True:
+            if _monotonic() > give_up:
+                raise ClientError("task %s did not finish within its TTL" % tid)
+            t = _checked("tasks/get", client.request("tasks/get", {"taskId": tid}, timeout))
+            status = t.get("status")
+            if on_status is not None and (status, t.get("statusMessage")) != seen:
+                seen = (status, t.get("statusMessage"))
+                on_status(*seen)
+            if modern and status == "input_required":
+                answers = {}
+                for key, ask in (t.get("inputRequests") or {}).items():
+                    ask = ask if isinstance(ask, dict) else {}
+                    answer = client._answer_for(ask.get("method"), ask.get("params") or {})
+                    if answer is None:
+                        raise ClientError("the task asks %s (%s), which this client cannot "
+                                          "answer" % (_short(key, 40), ask.get("method")))
+                    answers[key] = answer
+                client.request("tasks/update", {"taskId": tid, "inputResponses": answers},
+                             timeout)
+                continue
+            if status in ("completed", "failed", "cancelled"):
+                break
+            interval = t.get(poll_name) or _TASK_POLL_MS
+            time.sleep(min(2.0, max(0.05, interval / 1000.0)))
+    except KeyboardInterrupt:
+        try:
+            client.request("tasks/cancel", {"taskId": tid}, 5.0)
+        finally:
+            raise
+    if not modern:
+        return client.request("tasks/result", {"taskId": tid}, timeout)
+    if status == "completed":
+        return t.get("result") or {}
+    if status == "failed":
+        e = t.get("error") or {}
+        raise ServerError(e.get("code"), str(e.get("message")), e.get("data"))
+    raise ClientError("the task %s was cancelled" % tid)
+
+
 ###############################################################################
 # Extensions: what each adds to the engine ####################################
 ###############################################################################
@@ -7935,7 +8003,8 @@ _EXTENSIONS = (
         "skills/get": _Route(_get_skill, None, "skills"),
         "resources/directory/read": _Route(_read_directory, None, "skills")}),
     _Extension(TASKS_KEY, connect=_tasks_connect, close=_tasks_close, declare=_declare_tasks,
-               admit=_tasks_admit, listen=_tasks_listen, routes={
+               admit=_tasks_admit, listen=_tasks_listen, offer=_offer_task,
+               follow=_follow_task, routes={
                    "tasks/get": _Route(_tasks_get, "tasks", "tasks"),
                    "tasks/cancel": _Route(_tasks_cancel, "tasks", "tasks"),
                    "tasks/update": _Route(_tasks_update, "tasks_extension", "tasks"),
@@ -7947,6 +8016,8 @@ for _row in _EXTENSIONS:
 del _row
 _ADMIT_HOOKS = tuple(r.admit for r in _EXTENSIONS if r.admit is not None)
 _LISTEN_HOOKS = tuple(r.listen for r in _EXTENSIONS if r.listen is not None)
+_OFFER_HOOKS = tuple(r.offer for r in _EXTENSIONS if r.offer is not None)
+_FOLLOW_HOOKS = tuple(r.follow for r in _EXTENSIONS if r.follow is not None)
 
 
 ###############################################################################
@@ -9741,9 +9812,11 @@ class Client:
             if given is not None:
                 self.capabilities.setdefault(name, {})
         self.client_info = client_info or {"name": "mcp_stdio-client", "version": __version__}
-        # A modern server may answer a call with a task: this client polls it for you.
+        # A modern server may answer a call by an extension (a task): this client
+        # follows it for you, so it declares the extensions it can follow.
         self._modern_capabilities = dict(self.capabilities, extensions=dict(
-            self.capabilities.get("extensions") or {}, **{TASKS_KEY: {}}))
+            self.capabilities.get("extensions") or {},
+            **{r.key: {} for r in _EXTENSIONS if r.follow is not None}))
         self.era = self.revision = self.server_info = self.instructions = None
         self.server_capabilities = {}
         self._splitter = LineSplitter(max_line)
@@ -10187,62 +10260,15 @@ class Client:
         (KeyboardInterrupt) cancels it.
         """
         params = {"name": name, "arguments": arguments or {}}
-        if task and self._speaks("tasks_core"):
-            params["task"] = dict(task) if isinstance(task, dict) else {}
+        for offer in _OFFER_HOOKS:
+            offer(self, params, task)
         result = self.request("tools/call", params, timeout, on_progress=on_progress,
                               tasks=task is not False)
-        if result.get("resultType") == "task" or "task" in result:
-            return _checked("tools/call", self._await_task(_checked("task", result), timeout,
-                                                           on_status))
+        for follow in _FOLLOW_HOOKS:      # an extension's answer (a task): followed to its end
+            followed = follow(self, result, timeout, on_status)
+            if followed is not None:
+                return _checked("tools/call", followed)
         return _checked("tools/call", result)
-
-    def _await_task(self, created, timeout, on_status):
-        import time
-        modern = created.get("resultType") == "task"
-        first = created if modern else created["task"]
-        tid = first["taskId"]
-        ttl = first.get(_task_times(self.revision)[0])
-        # The task's TTL bounds the wait (its result is gone after it), or else 24 hours.
-        give_up = _monotonic() + (ttl / 1000.0 if isinstance(ttl, int) and ttl > 0 else 86400)
-        seen = None
-        try:
-            while True:
-                if _monotonic() > give_up:
-                    raise ClientError("task %s did not finish within its TTL" % tid)
-                t = _checked("tasks/get", self.request("tasks/get", {"taskId": tid}, timeout))
-                status = t.get("status")
-                if on_status is not None and (status, t.get("statusMessage")) != seen:
-                    seen = (status, t.get("statusMessage"))
-                    on_status(*seen)
-                if modern and status == "input_required":
-                    answers = {}
-                    for key, ask in (t.get("inputRequests") or {}).items():
-                        ask = ask if isinstance(ask, dict) else {}
-                        answer = self._answer_for(ask.get("method"), ask.get("params") or {})
-                        if answer is None:
-                            raise ClientError("the task asks %s (%s), which this client cannot "
-                                              "answer" % (_short(key, 40), ask.get("method")))
-                        answers[key] = answer
-                    self.request("tasks/update", {"taskId": tid, "inputResponses": answers},
-                                 timeout)
-                    continue
-                if status in ("completed", "failed", "cancelled"):
-                    break
-                interval = t.get("pollIntervalMs", t.get("pollInterval")) or 500
-                time.sleep(min(2.0, max(0.05, interval / 1000.0)))
-        except KeyboardInterrupt:
-            try:
-                self.request("tasks/cancel", {"taskId": tid}, 5.0)
-            finally:
-                raise
-        if not modern:
-            return self.request("tasks/result", {"taskId": tid}, timeout)
-        if status == "completed":
-            return t.get("result") or {}
-        if status == "failed":
-            e = t.get("error") or {}
-            raise ServerError(e.get("code"), str(e.get("message")), e.get("data"))
-        raise ClientError("the task %s was cancelled" % tid)
 
     def read_resource(self, uri, timeout=None):
         return _checked("resources/read", self.request("resources/read", {"uri": uri}, timeout))

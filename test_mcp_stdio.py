@@ -2947,8 +2947,8 @@ class Structure(unittest.TestCase):
             return lines[max(b for b in banners if b < at)]
         homes = []
         for row in mcp_stdio._EXTENSIONS:
-            hooks = [h for h in (row.connect, row.close, row.declare, row.admit, row.listen)
-                     if h is not None]
+            hooks = [h for h in (row.connect, row.close, row.declare, row.admit, row.listen,
+                                 row.offer, row.follow) if h is not None]
             self.assertTrue(hooks, row.key)
             home = {banner_of(h) for h in hooks}
             self.assertEqual(len(home), 1, row.key)
