@@ -7551,6 +7551,7 @@ class ClientTests(unittest.TestCase):
     def test_the_last_words_on_stderr_are_kept(self):
         """A server's stderr can end after it exits: the error still quotes it."""
         code = ("import subprocess, sys\n"
+                "sys.stdin.readline()\n"
                 "subprocess.Popen([sys.executable, '-S', '-c', 'import sys, time; "
                 "time.sleep(0.3); sys.stderr.write(\"fatal: late\\\\n\")'],\n"
                 "                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)\n"
