@@ -30,7 +30,6 @@ configuration: ``python mcp_stdio.py config claude-desktop -- server.py``.
 
 The file is organised in sections, each opened by a banner comment:
 
-- JSON Schema 2020-12 subset checker;
 - Wire: the JSON-RPC codec and line splitter, the revisions served and the table
   of what each revision has (a new modern revision is one entry);
 - Catalog: tools, resources, prompts, skills, and the kinds table (a new kind is one row);
@@ -47,7 +46,8 @@ The file is organised in sections, each opened by a banner comment:
 - Server: identity, catalog and the options table (a new option is one row);
 - Stdio runtime: threads, waiting, the handler Context;
 - Client; Demo catalog; Command line: the table of commands (a new command is one
-  row and one handler) and main().
+  row and one handler) and main();
+- Appendix: the JSON Schema 2020-12 subset checker, a library of its own.
 
 The file's rules, each held by a structural test:
 
@@ -96,1470 +96,6 @@ def _pattern(source):
     if rx is None:
         rx = _PATTERNS[source] = re.compile(source)
     return rx
-
-
-###############################################################################
-# JSON Schema 2020-12 subset checker ##########################################
-###############################################################################
-#
-# compile_schema() analyses a schema once and builds a tree of closures; a
-# Validator then checks instances without re-reading the schema dict. Every
-# keyword we accept is enforced or is a pure annotation; anything we cannot
-# enforce is a SchemaError at compile time, never silently ignored.
-
-class SchemaError(ValueError):
-    """A schema is malformed or outside the supported subset."""
-
-
-class Validator:
-    """A compiled schema: call errors(instance) or is_valid(instance)."""
-
-    __slots__ = ("schema", "_root", "_max_errors", "_accept")
-
-    def __init__(self, schema, root, max_errors=20, accept=None):
-        self.schema = schema          # the caller's object, unchanged
-        self._root = root
-        self._max_errors = max_errors
-        self._accept = accept         # a quick sufficient test of validity, or None
-
-    def errors(self, instance):
-        """Return a list of messages, empty when instance is valid.
-
-        Each message starts with the JSON pointer of the failing location in the
-        instance (``(root)`` for the whole instance) and names the keyword.
-        """
-        if self._accept is not None and self._accept(instance):
-            return []
-        st = _State(self._max_errors)
-        try:
-            if self._root(instance, st, ()):
-                return []
-        except _Abort:
-            pass
-        return st.errors or ["(root): invalid"]
-
-    def is_valid(self, instance):
-        """Return True when instance conforms to the schema."""
-        return not self.errors(instance)
-
-
-_SCHEMA_CACHE = {}
-# validate() keeps this many compiled schemas: far more than a server's
-# elicitation forms, small enough that a stream of new schemas cannot grow memory.
-_SCHEMA_CACHE_SIZE = 256
-
-
-_DIALECTS_07 = ("http://json-schema.org/draft-07/schema#",
-                "http://json-schema.org/draft-07/schema")
-
-
-def compile_schema(schema, *, max_depth=64, max_subschemas=10000, max_errors=20):
-    """Compile a JSON Schema (2020-12, or draft-07 where it agrees) into a Validator.
-
-    Raises SchemaError naming the JSON pointer inside the schema and the reason.
-    The bounds keep a hostile schema from exhausting the stack (max_depth) or
-    memory (max_subschemas), and a report readable (max_errors); real tool
-    schemas stay far below them.
-    """
-    source = schema
-    if isinstance(schema, dict) and schema.get("$schema") in _DIALECTS_07 and \
-            _has_draft07_forms(schema, 0, max_depth):
-        schema = _from_draft07(schema, schema, 0, max_depth)
-    c = _Compiler(schema, max_depth, max_subschemas)
-    root = c.compile_root()
-    return Validator(source, root, max_errors, _flat_object_accept(schema, c.used))
-
-
-def validate(schema, instance):
-    """Check instance against schema (compiled once and cached); return error messages."""
-    return _cached_validator(schema).errors(instance)
-
-
-def _cached_validator(schema):
-    key = json.dumps(schema, sort_keys=True, allow_nan=False)
-    v = _SCHEMA_CACHE.get(key)
-    if v is None:
-        if len(_SCHEMA_CACHE) > _SCHEMA_CACHE_SIZE:
-            _SCHEMA_CACHE.clear()
-        v = _SCHEMA_CACHE[key] = compile_schema(schema)
-    return v
-
-
-# Instances nested deeper are refused before the checker's recursion could
-# reach Python's stack limit; admitted messages nest 32 levels at most anyway.
-_MAX_INSTANCE_DEPTH = 128
-# Check steps one validation may take: ample for real schemas, and a bound on
-# the work of combinator bombs (nested anyOf with refs) that are otherwise
-# exponential.
-_MAX_STEPS = 200000
-# The most values an enum may list: enough for any real choice list.
-_MAX_ENUM = 10000
-
-_DIALECTS_2020 = ("https://json-schema.org/draft/2020-12/schema",
-                  "https://json-schema.org/draft/2020-12/schema#")
-
-_TYPE_NAMES = ("null", "boolean", "integer", "number", "string", "array", "object")
-
-_ANNOTATIONS = frozenset((
-    "title", "description", "default", "examples", "deprecated", "readOnly",
-    "writeOnly", "$comment", "format", "contentEncoding", "contentMediaType",
-    "contentSchema", "$schema", "$id", "$anchor", "$defs", "definitions"))
-
-_UNSUPPORTED = {
-    "$dynamicRef": "dynamic references are not supported; use a local '$ref'",
-    "$dynamicAnchor": "dynamic anchors are not supported; use '$anchor'",
-    "$recursiveRef": "recursive references are not supported; use a local '$ref'",
-    "$recursiveAnchor": "recursive anchors are not supported; use '$anchor'",
-    "$vocabulary": "custom vocabularies are not supported",
-    "unevaluatedProperties": "not supported; use 'additionalProperties' (with the "
-                             "properties listed beside it) instead",
-    "unevaluatedItems": "not supported; use 'items' (after 'prefixItems') instead",
-    "dependencies": "draft-07 keyword; use 'dependentRequired' or 'dependentSchemas'",
-    "additionalItems": "draft-07 keyword; use 'prefixItems' with 'items'",
-}
-
-# Keywords whose values hold subschemas: (shape, applies to the instance in
-# place). Shapes: "map" (an object of schemas), "list" (an array of schemas),
-# "one" (one schema). In-place keywords check the same instance again, so a
-# reference cycle through them alone never ends. Every walk of a schema tree
-# (anchors, cycle edges) reads this table.
-_SUBSCHEMA_KEYWORDS = {
-    "properties": ("map", False), "patternProperties": ("map", False),
-    "$defs": ("map", False), "definitions": ("map", False),
-    "dependentSchemas": ("map", True),
-    "prefixItems": ("list", False), "allOf": ("list", True), "anyOf": ("list", True),
-    "oneOf": ("list", True),
-    "items": ("one", False), "contains": ("one", False), "additionalProperties": ("one", False),
-    "propertyNames": ("one", False),
-    "not": ("one", True), "if": ("one", True), "then": ("one", True), "else": ("one", True),
-}
-
-
-def _subschemas(s, where):
-    """Yield (keyword, subschema, pointer) for each subschema directly inside schema s."""
-    for k, v in s.items():
-        shape = _SUBSCHEMA_KEYWORDS.get(k)
-        if shape is None:
-            continue
-        if shape[0] == "map" and isinstance(v, dict):
-            for kk, vv in v.items():
-                yield k, vv, "%s/%s/%s" % (where, k, _esc(kk))
-        elif shape[0] == "list" and isinstance(v, list):
-            for j, vv in enumerate(v):
-                yield k, vv, "%s/%s/%d" % (where, k, j)
-        elif shape[0] == "one":
-            yield k, v, "%s/%s" % (where, k)
-
-
-# Draft-07 keywords that 2020-12 renamed: the tuple form of items (with
-# additionalItems) became prefixItems (with items), and dependencies split
-# into dependentRequired and dependentSchemas. A draft-07 schema using them is
-# translated before it is compiled; the meaning is the same.
-_DRAFT07_FORMS = ("items", "additionalItems", "dependencies")
-
-
-def _has_draft07_forms(s, depth, max_depth):
-    """True when schema s (draft-07) uses a keyword form that 2020-12 renamed."""
-    if depth > max_depth or not isinstance(s, dict):
-        return False
-    if isinstance(s.get("items"), list) or "additionalItems" in s or "dependencies" in s:
-        return True
-    return any(_has_draft07_forms(sub, depth + 1, max_depth)
-               for _, sub, _ in _subschemas(s, ""))
-
-
-def _from_draft07(s, root, depth, max_depth):
-    """A copy of draft-07 schema s with renamed keywords in their 2020-12 form."""
-    if depth > max_depth or not isinstance(s, dict):
-        return s
-    out = {}
-    for k, v in s.items():
-        if k == "items" and isinstance(v, list):
-            out["prefixItems"] = [_from_draft07(x, root, depth + 1, max_depth) for x in v]
-            if "additionalItems" in s:
-                out["items"] = _from_draft07(s["additionalItems"], root, depth + 1, max_depth)
-        elif k == "additionalItems":
-            continue       # without the tuple form of items, draft-07 ignores it
-        elif k == "dependencies" and isinstance(v, dict):
-            for name, dep in v.items():
-                kind = "dependentRequired" if isinstance(dep, list) else "dependentSchemas"
-                out.setdefault(kind, {})[name] = dep if isinstance(dep, list) else \
-                    _from_draft07(dep, root, depth + 1, max_depth)
-        elif k == "$ref" and isinstance(v, str) and v.startswith("#/"):
-            out[k] = _draft07_pointer(v, root)
-        elif _SUBSCHEMA_KEYWORDS.get(k, ("",))[0] == "map" and isinstance(v, dict):
-            out[k] = {kk: _from_draft07(vv, root, depth + 1, max_depth) for kk, vv in v.items()}
-        elif _SUBSCHEMA_KEYWORDS.get(k, ("",))[0] == "list" and isinstance(v, list):
-            out[k] = [_from_draft07(x, root, depth + 1, max_depth) for x in v]
-        elif k in _SUBSCHEMA_KEYWORDS:
-            out[k] = _from_draft07(v, root, depth + 1, max_depth)
-        else:
-            out[k] = v
-    return out
-
-
-def _draft07_pointer(ref, root):
-    """A "#/..." reference into a draft-07 schema, renamed like the schema itself."""
-    node, out = root, []
-    parts = ref[2:].split("/")
-    i = 0
-    while i < len(parts):
-        seg = parts[i]
-        key = _unescape_token(seg)
-        if isinstance(node, dict):
-            if key == "items" and isinstance(node.get("items"), list):
-                seg = "prefixItems"
-            elif key == "additionalItems" and isinstance(node.get("items"), list):
-                seg = "items"
-            elif key == "dependencies" and isinstance(node.get(key), dict) and i + 1 < len(parts):
-                dep = node[key].get(_unescape_token(parts[i + 1]))
-                seg = "dependentRequired" if isinstance(dep, list) else "dependentSchemas"
-            node = node.get(key)
-        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
-            node = node[int(key)]
-        else:
-            node = None
-        out.append(seg)
-        i += 1
-    return "#/" + "/".join(out)
-
-
-_ANCHOR_RE = r"^[A-Za-z_][-A-Za-z0-9._]*$"
-
-
-class _Abort(Exception):
-    """Raised inside validation when a budget is exhausted."""
-
-
-class _State:
-    __slots__ = ("errors", "max_errors", "memo", "steps")
-
-    def __init__(self, max_errors):
-        self.errors = []
-        self.max_errors = max_errors
-        self.memo = None          # (subschema, instance) -> bool, made by the first $ref
-        self.steps = 0
-
-    def fail(self, loc, msg):
-        if len(self.errors) < self.max_errors:
-            if len(msg) > 300:
-                msg = msg[:297] + "..."
-            self.errors.append(_pointer(loc) + ": " + msg)
-        return False
-
-
-def _pointer(loc):
-    if not loc:
-        return "(root)"
-    return "".join("/" + (str(k).replace("~", "~0").replace("/", "~1")) for k in loc)
-
-
-def _short(value, limit=60):
-    try:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
-def _json_type(x):
-    if x is None:
-        return "null"
-    if x is True or x is False:
-        return "boolean"
-    if isinstance(x, int):
-        return "integer"
-    if isinstance(x, float):
-        return "integer" if x.is_integer() else "number"
-    if isinstance(x, str):
-        return "string"
-    if isinstance(x, (list, tuple)):
-        return "array"
-    if isinstance(x, dict):
-        return "object"
-    return type(x).__name__
-
-
-def _is_number(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
-def _canon(x):
-    """A hashable key for JSON values under JSON equality (1 == 1.0, true != 1)."""
-    if isinstance(x, bool):
-        return ("b", x)
-    if isinstance(x, (int, float)):
-        return ("n", x)
-    if isinstance(x, str):
-        return ("s", x)
-    if x is None:
-        return ("z",)
-    if isinstance(x, (list, tuple)):
-        return ("a", tuple(_canon(i) for i in x))
-    if isinstance(x, dict):
-        return ("o", frozenset((k, _canon(v)) for k, v in x.items()))
-    return ("?", id(x))
-
-
-_TYPE_CHECKS = {
-    "null": lambda x: x is None,
-    "boolean": lambda x: x is True or x is False,
-    "integer": lambda x: (isinstance(x, int) and not isinstance(x, bool))
-    or (isinstance(x, float) and x.is_integer()),
-    "number": _is_number,
-    "string": lambda x: isinstance(x, str),
-    "array": lambda x: isinstance(x, (list, tuple)),
-    "object": lambda x: isinstance(x, dict),
-}
-
-
-def _is_multiple(x, m):
-    if isinstance(x, int) and isinstance(m, int):
-        return x % m == 0
-    import decimal
-    with decimal.localcontext() as ctx:
-        ctx.prec = 1000
-        ctx.traps[decimal.InvalidOperation] = True
-        try:
-            return decimal.Decimal(repr(x)) % decimal.Decimal(repr(m)) == 0
-        except decimal.DecimalException:
-            return False
-
-
-def _translate_pattern(p, where):
-    """Translate an ECMA-262 pattern to Python re syntax, or raise SchemaError."""
-    out = []
-    i, n, in_class = 0, len(p), False
-    while i < n:
-        ch = p[i]
-        if ch == "\\":
-            if i + 1 >= n:
-                raise SchemaError("%s: pattern %r ends with a lone backslash" % (where, p))
-            nx = p[i + 1]
-            if nx in "pP" and i + 2 < n and p[i + 2] == "{":
-                raise SchemaError("%s: pattern %r uses Unicode property escapes (\\p{...}), "
-                                  "which Python's re cannot enforce; use explicit character "
-                                  "ranges" % (where, p))
-            if nx == "c":
-                raise SchemaError("%s: pattern %r uses a control escape (\\c), which Python's "
-                                  "re does not support; use \\xHH" % (where, p))
-            if nx == "k" and not in_class and p.startswith("<", i + 2) and ">" in p[i + 3:]:
-                end = p.index(">", i + 3)       # \k<name>: a back-reference by name
-                out.append("(?P=%s)" % p[i + 3:end])
-                i = end + 1
-                continue
-            if nx == "d":
-                out.append("0-9" if in_class else "[0-9]")
-            elif nx == "w":
-                out.append("A-Za-z0-9_" if in_class else "[A-Za-z0-9_]")
-            elif nx == "D" and not in_class:
-                out.append("[^0-9]")
-            elif nx == "W" and not in_class:
-                out.append("[^A-Za-z0-9_]")
-            elif nx == "s":      # ECMA-262 whitespace includes U+FEFF
-                out.append("\\s\ufeff" if in_class else "[\\s\ufeff]")
-            elif nx == "S" and not in_class:
-                out.append("[^\\s\ufeff]")
-            else:
-                out.append(p[i:i + 2])
-            i += 2
-            continue
-        if in_class:
-            if ch == "]":
-                in_class = False
-            elif ch == "[":
-                ch = "\\["   # Python warns on nested sets; ECMA treats '[' literally
-            out.append(ch)
-        elif ch == "[":
-            in_class = True
-            out.append(ch)
-            if p.startswith("^", i + 1):
-                out.append("^")
-                i += 1
-            if p.startswith("]", i + 1):   # ECMA '[]' matches nothing; Python differs
-                raise SchemaError("%s: pattern %r has an empty character class" % (where, p))
-        elif ch == "$":
-            out.append(r"\Z")
-        elif ch in "*+?}" and i + 1 < n and p[i + 1] == "+":
-            raise SchemaError("%s: pattern %r uses a possessive quantifier, which "
-                              "ECMA-262 does not have" % (where, p))
-        elif p.startswith(("(?P", "(?>", "(?#"), i):
-            raise SchemaError("%s: pattern %r uses Python-only group syntax" % (where, p))
-        elif p.startswith("(?<", i) and not p.startswith(("(?<=", "(?<!"), i):
-            out.append("(?P<")              # a named group: (?<year>...) in ECMA-262
-            i += 3
-            continue
-        else:
-            out.append(ch)
-        i += 1
-    try:
-        return re.compile("".join(out))
-    except (re.error, OverflowError, RecursionError) as e:
-        raise SchemaError("%s: pattern %r cannot be compiled faithfully (%s)" % (where, p, e))
-
-
-def _pattern_search(p, where):
-    """(search, limit): rx.search for ECMA-262 pattern p, and the longest text it checks (None: any)."""
-    rx = _translate_pattern(p, where)
-    return rx.search, (_PATTERN_TEXT_LIMIT if _pattern_degree(rx, p, where) > 1 else None)
-
-
-# A schema's pattern is the author's expression applied to the client's text, and
-# Python's re cannot be interrupted once it runs (it holds the interpreter lock): one
-# argument must not stop the server. So compile_schema() refuses the shapes whose
-# backtracking grows faster than the square of the text (a repetition nested in one
-# that can match the same characters; three repetitions in a row that can take the same
-# character, an unanchored search counting as one), and a pattern whose backtracking
-# can be quadratic checks strings of at most _PATTERN_TEXT_LIMIT characters.
-_PATTERN_TEXT_LIMIT = 4096      # quadratic backtracking over 4,096 characters: about 0.2 s
-# Characters every class is tried on: ASCII, and a few that classes often differ on.
-_PATTERN_SAMPLES = "".join(map(chr, range(128))) + "\u00a0\u00e9\u00df\u2028\u4e2d\ufeff\U0001f600"
-_CATEGORY_TESTS = {"CATEGORY_DIGIT": r"\d", "CATEGORY_NOT_DIGIT": r"\D",
-                   "CATEGORY_SPACE": r"\s", "CATEGORY_NOT_SPACE": r"\S",
-                   "CATEGORY_WORD": r"\w", "CATEGORY_NOT_WORD": r"\W"}
-
-
-def _pattern_degree(rx, p, where):
-    """1 when rx backtracks at most linearly in the text's length, 2 when quadratically.
-
-    Raises SchemaError for a shape whose backtracking grows faster (see above).
-    """
-    return _PatternShape(rx, p, where).degree()
-
-
-class _PatternShape:
-    """What rx's parse tree says about its backtracking, over sample characters."""
-
-    def __init__(self, rx, p, where):
-        parser = getattr(re, "_parser", None)       # sre_parse before 3.11 (it warns since)
-        if parser is None:
-            import sre_parse as parser
-        self.p, self.where = p, where
-        self.tree = parser.parse(rx.pattern, rx.flags)
-        alphabet = set(_PATTERN_SAMPLES)
-        self._ends(self.tree, alphabet)
-        self.every = frozenset(alphabet)
-        self.search = not (self.tree and self.tree[0][0].name == "AT" and
-                           self.tree[0][1].name in ("AT_BEGINNING", "AT_BEGINNING_STRING"))
-
-    def _ends(self, items, alphabet):
-        """Add the literals and range ends of items to the samples."""
-        for op, av in items:
-            if op.name == "LITERAL":
-                alphabet.add(chr(av))
-            elif op.name == "RANGE":
-                alphabet.update((chr(av[0]), chr(av[1])))
-            elif op.name == "IN":
-                self._ends(av, alphabet)
-            else:
-                for b in self.bodies(op, av):
-                    self._ends(b, alphabet)
-
-    def atom(self, op, av):
-        """The samples one single-character item matches, or None for other items."""
-        name, every = op.name, self.every
-        if name == "LITERAL":
-            return frozenset((chr(av),))
-        if name == "NOT_LITERAL":
-            return every - {chr(av)}
-        if name == "ANY":
-            return every
-        if name == "CATEGORY":
-            return frozenset(c for c in every if re.match(_CATEGORY_TESTS.get(av.name, "."), c))
-        if name != "IN":
-            return None
-        negate, out = False, set()
-        for iop, iav in av:
-            if iop.name == "NEGATE":
-                negate = True
-            elif iop.name == "LITERAL":
-                out.add(chr(iav))
-            elif iop.name == "RANGE":
-                out.update(c for c in every if iav[0] <= ord(c) <= iav[1])
-            elif iop.name == "CATEGORY":
-                out.update(self.atom(iop, iav))
-            else:
-                out.update(every)
-        return every - out if negate else frozenset(out)
-
-    @staticmethod
-    def bodies(op, av):
-        """The sub-sequences an item holds."""
-        name = op.name
-        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-            return [av[2]]
-        if name in ("SUBPATTERN", "ATOMIC_GROUP"):
-            return [av[-1]]
-        if name in ("ASSERT", "ASSERT_NOT"):
-            return [av[1]]
-        if name == "BRANCH":
-            return list(av[1])
-        if name == "GROUPREF_EXISTS":
-            return [x for x in av[1:] if x is not None]
-        return []
-
-    def chars(self, items):
-        """Every sample any item of items can match."""
-        out = set()
-        for op, av in items:
-            a = self.atom(op, av)
-            if a is not None:
-                out |= a
-            elif op.name == "GROUPREF":
-                return self.every
-            else:
-                for b in self.bodies(op, av):
-                    out |= self.chars(b)
-        return frozenset(out)
-
-    def first(self, items):
-        """The samples a match of items can start with."""
-        out = set()
-        for op, av in items:
-            a = self.atom(op, av)
-            if a is not None:
-                return out | a
-            name = op.name
-            if name in ("AT", "ASSERT", "ASSERT_NOT"):
-                continue
-            if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-                out |= self.first(av[2])
-                if av[0] == 0:
-                    continue
-                return out
-            if name in ("SUBPATTERN", "ATOMIC_GROUP", "BRANCH"):
-                for b in self.bodies(op, av):
-                    out |= self.first(b)
-                return out
-            return self.every
-        return out
-
-    def ambiguous(self, items):
-        """The char sets of the parts of items that can take a text in more than one way."""
-        out = []
-        for op, av in items:
-            if op.name in ("MAX_REPEAT", "MIN_REPEAT") and av[0] < av[1]:
-                out.append(self.chars(av[2]))
-            elif op.name == "GROUPREF":
-                out.append(self.every)
-            elif op.name == "BRANCH":
-                starts = [self.first(b) for b in av[1]]
-                if any(x & y for i, x in enumerate(starts) for y in starts[i + 1:]):
-                    out.append(self.chars([(op, av)]))     # two ways to take one character
-            for b in self.bodies(op, av):
-                out += self.ambiguous(b)
-        return out
-
-    def separated(self, items, inner):
-        """True when items start or end with a character no inner part can match."""
-        while len(items) == 1 and items[0][0].name == "SUBPATTERN":
-            items = items[0][1][-1]
-        atoms = [self.atom(op, av) for op, av in items if op.name != "AT"]
-        return any(a is not None and not any(a & r for r in inner)
-                   for a in atoms[:1] + atoms[-1:])
-
-    def degree(self):
-        degree = self.walk(list(self.tree), [])
-        if degree > 2:
-            raise SchemaError(
-                "%s: pattern %r has %d repetitions in a row that can take the same characters%s, "
-                "whose backtracking grows with the cube of a client's text or faster; separate "
-                "them by a character they cannot match%s" % (
-                    self.where, self.p, degree - self.search,
-                    " after an unanchored start" if self.search else "",
-                    " or anchor it with ^" if self.search else ""))
-        return degree
-
-    def walk(self, items, live):
-        """The degree of items after live (the repetitions that may still take characters)."""
-        degree = 1
-        for op, av in items:
-            a, name = self.atom(op, av), op.name
-            if a is not None:
-                live[:] = [r for r in live if r & a]       # a repetition that cannot take it ends
-            elif name in ("MAX_REPEAT", "MIN_REPEAT"):
-                degree = max(degree, self.repeat(av, live))
-            elif name == "GROUPREF":
-                degree = max(degree, 1 + self.search + len(live))
-                live.append(self.every)
-            elif name in ("SUBPATTERN", "ATOMIC_GROUP", "POSSESSIVE_REPEAT"):
-                degree = max(degree, self.walk(self.bodies(op, av)[0], live))
-            elif name in ("BRANCH", "GROUPREF_EXISTS"):
-                kept = []
-                for b in self.bodies(op, av):
-                    trial = list(live)
-                    degree = max(degree, self.walk(b, trial))
-                    kept += [r for r in trial if not any(r is s for s in kept)]
-                live[:] = kept
-            elif name in ("ASSERT", "ASSERT_NOT"):
-                degree = max(degree, self.walk(av[1], list(live)))
-        return degree
-
-    def repeat(self, av, live):
-        """The degree of a repetition after live, which it joins when its count varies."""
-        lo, hi, body = av
-        inner = self.ambiguous(body)
-        if hi > 1 and inner and not self.separated(body, inner):
-            raise SchemaError("%s: pattern %r repeats a part that can match the same text in "
-                              "more than one way, whose backtracking can take exponential time "
-                              "on a client's text; start or end the repeated part with a "
-                              "character the inner one cannot match" % (self.where, self.p))
-        self.walk(body, [])                              # its own nesting
-        if lo < hi and hi > 1:
-            start = self.first(body)
-            live.append(self.chars(body))
-            return 1 + self.search + sum(1 for r in live[:-1] if r & start)
-        if lo >= 1:
-            return self.walk(body, live)
-        trial = list(live)
-        degree = self.walk(body, trial)
-        live += [r for r in trial if not any(r is s for s in live)]
-        return degree
-
-
-def _unescape_token(tok):
-    if "%" in tok:
-        from urllib.parse import unquote
-        tok = unquote(tok)
-    return tok.replace("~1", "/").replace("~0", "~")
-
-
-# What _object_check enforces; it stands in for the general checks only when a
-# schema asks for nothing else (the compiler records what each schema uses).
-_OBJECT_CHECK_KEYWORDS = frozenset(("type", "properties", "required", "additionalProperties"))
-
-
-class _Compiler:
-    """Walks a schema once: checks well-formedness, resolves refs, builds closures."""
-
-    def __init__(self, schema, max_depth, max_subschemas):
-        self.root = schema
-        self.max_depth = max_depth
-        self.max_subschemas = max_subschemas
-        self.count = 0
-        self.draft07 = False
-        self.nodes = {}        # id(raw schema) -> compiled function (or placeholder cell)
-        self.keep = []         # raw schemas kept alive while ids are in use
-        self.anchors = {}      # anchor name -> raw schema
-        self.edges = {}        # id(raw) -> ids of schemas applied in place
-        self.names = {}        # id(raw) -> schema pointer, for messages
-        self.used = {}         # id(raw) -> the keywords its check enforces
-
-    # -- entry --------------------------------------------------------------
-    def compile_root(self):
-        s = self.root
-        if isinstance(s, dict):
-            d = s.get("$schema")
-            if d is not None:
-                if d in _DIALECTS_07:
-                    self.draft07 = True
-                elif d not in _DIALECTS_2020:
-                    raise SchemaError("#/$schema: unsupported dialect %s; use %s" % (
-                        _short(d), _DIALECTS_2020[0]))
-            i = s.get("$id")
-            if i is not None and not isinstance(i, str):
-                raise SchemaError("#/$id: must be a string")
-            if self.draft07 and isinstance(i, str) and "#" in i.rstrip("#"):
-                raise SchemaError("#/$id: a draft-07 '$id' with a fragment is not supported")
-        elif not isinstance(s, bool):
-            raise SchemaError("#: a schema must be an object or a boolean, got %s" % _json_type(s))
-        self._collect_anchors(s, "#", 0)
-        fn = self._node(s, "#", 0)
-        self._check_cycles()
-        return fn
-
-    # -- anchors ------------------------------------------------------------
-    def _collect_anchors(self, s, where, depth):
-        # Anchors may be referenced before the walk reaches them, so find them first.
-        if depth > self.max_depth or not isinstance(s, dict):
-            return
-        a = s.get("$anchor")
-        if a is not None:
-            if not isinstance(a, str) or not _pattern(_ANCHOR_RE).match(a):
-                raise SchemaError("%s/$anchor: %s is not a valid anchor name" % (where, _short(a)))
-            if a in self.anchors and self.anchors[a] is not s:
-                raise SchemaError("%s/$anchor: duplicate anchor %r" % (where, a))
-            self.anchors[a] = s
-        for _, sub, pointer in _subschemas(s, where):
-            self._collect_anchors(sub, pointer, depth + 1)
-
-    # -- refs ---------------------------------------------------------------
-    def _resolve(self, ref, where):
-        if not ref.startswith("#"):
-            raise SchemaError("%s/$ref: %s is not a local reference; only '#...' references "
-                              "inside the same schema are supported (remote schemas are never "
-                              "fetched)" % (where, _short(ref)))
-        frag = ref[1:]
-        if frag == "" :
-            return self.root, "#"
-        if not frag.startswith("/"):
-            if "%" in frag:
-                from urllib.parse import unquote
-                frag = unquote(frag)
-            target = self.anchors.get(frag)
-            if target is None:
-                raise SchemaError("%s/$ref: anchor %s is not defined" % (where, _short(ref)))
-            return target, "#" + frag
-        node = self.root
-        for tok in frag[1:].split("/"):
-            tok = _unescape_token(tok)
-            if isinstance(node, dict) and tok in node:
-                node = node[tok]
-            elif isinstance(node, list) and tok.isdigit() and int(tok) < len(node) \
-                    and (tok == "0" or not tok.startswith("0")):
-                node = node[int(tok)]
-            else:
-                raise SchemaError("%s/$ref: %s does not resolve inside the schema"
-                                  % (where, _short(ref)))
-        if not isinstance(node, (dict, bool)):
-            raise SchemaError("%s/$ref: %s points at a %s, not a schema"
-                              % (where, _short(ref), _json_type(node)))
-        return node, ref
-
-    def _check_cycles(self):
-        # Iterative DFS over in-place edges; a back edge is a cycle that never consumes input.
-        WHITE, GREY, BLACK = 0, 1, 2
-        color = {}
-        for start in self.edges:
-            if color.get(start):
-                continue
-            stack = [(start, iter(self.edges.get(start, ())))]
-            color[start] = GREY
-            while stack:
-                node, it = stack[-1]
-                nxt = next(it, None)
-                if nxt is None:
-                    color[node] = BLACK
-                    stack.pop()
-                    continue
-                c = color.get(nxt, WHITE)
-                if c == GREY:
-                    raise SchemaError("%s: reference cycle that never consumes the instance "
-                                      "(it would loop forever)" % self.names.get(nxt, "#"))
-                if c == WHITE:
-                    color[nxt] = GREY
-                    stack.append((nxt, iter(self.edges.get(nxt, ()))))
-
-    # -- subschemas ---------------------------------------------------------
-    def _node(self, s, where, depth):
-        """Compile subschema s (memoised by identity) and return its check function."""
-        key = id(s)
-        fn = self.nodes.get(key)
-        if fn is not None:
-            return fn
-        if depth > self.max_depth:
-            raise SchemaError("%s: schema nesting deeper than %d levels" % (where, self.max_depth))
-        self.count += 1
-        if self.count > self.max_subschemas:
-            raise SchemaError("%s: more than %d subschemas" % (where, self.max_subschemas))
-        self.keep.append(s)
-        self.names[key] = where
-        self.edges.setdefault(key, [])
-        # A placeholder lets recursive refs find this node before it is built.
-        cell = []
-        self.nodes[key] = lambda x, st, loc: cell[0](x, st, loc)
-        if s is True:
-            real = _accept
-        elif s is False:
-            real = _reject
-        elif isinstance(s, dict):
-            real = self._build(s, where, depth)
-        else:
-            raise SchemaError("%s: a schema must be an object or a boolean, got %s"
-                              % (where, _json_type(s)))
-        cell.append(real)
-        self.nodes[key] = real
-        return real
-
-    def _sub(self, parent, keyword, s, where, depth):
-        fn = self._node(s, where, depth + 1)
-        if keyword == "$ref" or _SUBSCHEMA_KEYWORDS[keyword][1]:
-            self.edges[id(parent)].append(id(s))
-        return fn
-
-    def _build(self, raw, where, depth):
-        """The check of one schema object: its keywords, family by family, in this order."""
-        s = _KeywordLog(raw)
-        self.used[id(raw)] = s.used
-        checks = []
-        add = checks.append
-        self._frame(s, raw, where, depth)
-        for family in (self._references, self._values, self._numbers, self._strings,
-                       self._arrays):
-            family(s, raw, where, depth, add)
-        props, required, addl = self._objects(s, raw, where, depth, add)
-        self._composition(s, raw, where, depth, add)
-        if "$anchor" in raw and not isinstance(raw["$anchor"], str):
-            raise SchemaError("%s/$anchor: must be a string" % where)
-        if s.used <= _OBJECT_CHECK_KEYWORDS and raw.get("type") == "object":
-            # The usual tool schema: one closure does all that this schema asks.
-            return _object_check(props, required, addl)
-        return _all_checks(tuple(checks))
-
-    def _frame(self, s, raw, where, depth):
-        """Keywords refused, root-only keywords, draft-07 $ref siblings, and $defs."""
-        for k in raw:
-            if k in _UNSUPPORTED:
-                raise SchemaError("%s/%s: %s" % (where, k, _UNSUPPORTED[k]))
-        if where != "#":
-            if "$schema" in s:
-                raise SchemaError("%s/$schema: '$schema' is only allowed at the root" % where)
-            if "$id" in s:
-                raise SchemaError("%s/$id: embedded resources ('$id' below the root) are not "
-                                  "supported; use '$defs' with '$anchor'" % where)
-        if self.draft07 and "$ref" in s:
-            extra = [k for k in raw if k != "$ref" and k not in _ANNOTATIONS]
-            if extra:
-                raise SchemaError("%s: a draft-07 '$ref' ignores its sibling keywords (%s); "
-                                  "declare the schema as 2020-12 or move them into allOf"
-                                  % (where, ", ".join(sorted(extra))))
-        for k in ("$defs", "definitions"):      # definitions check nothing here: raw
-            if k in raw:
-                defs = raw[k]
-                if not isinstance(defs, dict):
-                    raise SchemaError("%s/%s: must be an object of schemas" % (where, k))
-                for name, sub in defs.items():
-                    self._sub(raw, k, sub, "%s/%s/%s" % (where, k, _esc(name)), depth)
-
-    def _references(self, s, raw, where, depth, add):
-        if "$ref" in s:
-            ref = s["$ref"]
-            if not isinstance(ref, str):
-                raise SchemaError("%s/$ref: must be a string" % where)
-            target, label = self._resolve(ref, where)
-            fn = self._sub(raw, "$ref", target,
-                           label if label.startswith("#/") else where + "/$ref", depth)
-            add(_ref_check(fn, id(target), ref))
-
-    def _values(self, s, raw, where, depth, add):
-        if "type" in s:
-            add(self._type(s["type"], where))
-        if "enum" in s:
-            e = s["enum"]
-            if not isinstance(e, list):
-                raise SchemaError("%s/enum: must be an array" % where)
-            if len(e) > _MAX_ENUM:
-                raise SchemaError("%s/enum: more than %d values" % (where, _MAX_ENUM))
-            add(_enum_check(e))
-        if "const" in s:
-            add(_const_check(s["const"]))
-
-    def _numbers(self, s, raw, where, depth, add):
-        for k, op in (("minimum", "lt"), ("maximum", "gt"),
-                      ("exclusiveMinimum", "le"), ("exclusiveMaximum", "ge")):
-            if k in s:
-                v = s[k]
-                if not _is_number(v):
-                    raise SchemaError("%s/%s: must be a number" % (where, k))
-                add(_bound_check(k, op, v))
-        if "multipleOf" in s:
-            m = s["multipleOf"]
-            if not _is_number(m) or m <= 0:
-                raise SchemaError("%s/multipleOf: must be a number greater than 0" % where)
-            add(_multiple_check(m))
-
-    def _strings(self, s, raw, where, depth, add):
-        lo, hi = self._count(s, "minLength", where), self._count(s, "maxLength", where)
-        if lo is not None or hi is not None:
-            add(_length_check(lo, hi))
-        if "pattern" in s:
-            p = s["pattern"]
-            if not isinstance(p, str):
-                raise SchemaError("%s/pattern: must be a string" % where)
-            add(_pattern_check(_pattern_search(p, where + "/pattern"), p))
-
-    def _arrays(self, s, raw, where, depth, add):
-        prefix = ()
-        if "prefixItems" in s:
-            pi = s["prefixItems"]
-            if not isinstance(pi, list) or not pi:
-                raise SchemaError("%s/prefixItems: must be a non-empty array of schemas" % where)
-            prefix = tuple(self._sub(raw, "prefixItems", x, "%s/prefixItems/%d" % (where, j), depth)
-                           for j, x in enumerate(pi))
-        items = None
-        if "items" in s:
-            it = s["items"]
-            if isinstance(it, list):
-                raise SchemaError("%s/items: the array form of 'items' is draft-07; use "
-                                  "'prefixItems' for positional schemas" % where)
-            items = self._sub(raw, "items", it, where + "/items", depth)
-        if prefix or items is not None:
-            add(_items_check(prefix, items))
-        lo, hi = self._count(s, "minItems", where), self._count(s, "maxItems", where)
-        if lo is not None or hi is not None:
-            add(_size_check(lo, hi, "items", (list, tuple)))
-        if "uniqueItems" in s:
-            if not isinstance(s["uniqueItems"], bool):
-                raise SchemaError("%s/uniqueItems: must be a boolean" % where)
-            if s["uniqueItems"]:
-                add(_unique_check)
-        cmin = self._count(s, "minContains", where)
-        cmax = self._count(s, "maxContains", where)
-        if "contains" in s:
-            fn = self._sub(raw, "contains", s["contains"], where + "/contains", depth)
-            add(_contains_check(fn, 1 if cmin is None else cmin, cmax))
-
-    def _objects(self, s, raw, where, depth, add):
-        """The object keywords; returns (properties, required, additionalProperties)."""
-        props = {}
-        if "properties" in s:
-            p = s["properties"]
-            if not isinstance(p, dict):
-                raise SchemaError("%s/properties: must be an object of schemas" % where)
-            props = {k: self._sub(raw, "properties", v, "%s/properties/%s" % (where, _esc(k)), depth)
-                     for k, v in p.items()}
-        pats = []
-        if "patternProperties" in s:
-            pp = s["patternProperties"]
-            if not isinstance(pp, dict):
-                raise SchemaError("%s/patternProperties: must be an object of schemas" % where)
-            for k, v in pp.items():
-                w = "%s/patternProperties/%s" % (where, _esc(k))
-                pats.append(_pattern_search(k, w) + (self._sub(raw, "patternProperties", v, w,
-                                                                   depth), k))
-        addl = None
-        if "additionalProperties" in s:
-            a = s["additionalProperties"]
-            addl = False if a is False else self._sub(raw, "additionalProperties", a,
-                                                      where + "/additionalProperties", depth)
-        if props or pats or addl is not None:
-            add(_properties_check(props, tuple(pats), addl))
-        required = ()
-        if "required" in s:
-            required = self._names(s["required"], where + "/required")
-            add(_required_check(required))
-        if "propertyNames" in s:
-            add(_names_check(self._sub(raw, "propertyNames", s["propertyNames"],
-                                       where + "/propertyNames", depth)))
-        lo, hi = self._count(s, "minProperties", where), self._count(s, "maxProperties", where)
-        if lo is not None or hi is not None:
-            add(_size_check(lo, hi, "properties", dict))
-        if "dependentRequired" in s:
-            dr = s["dependentRequired"]
-            if not isinstance(dr, dict):
-                raise SchemaError("%s/dependentRequired: must be an object of string arrays" % where)
-            add(_dep_required_check({k: self._names(v, "%s/dependentRequired/%s" % (where, _esc(k)))
-                                     for k, v in dr.items()}))
-        if "dependentSchemas" in s:
-            ds = s["dependentSchemas"]
-            if not isinstance(ds, dict):
-                raise SchemaError("%s/dependentSchemas: must be an object of schemas" % where)
-            add(_dep_schemas_check({k: self._sub(raw, "dependentSchemas", v,
-                                                 "%s/dependentSchemas/%s" % (where, _esc(k)),
-                                                 depth)
-                                    for k, v in ds.items()}))
-        return props, required, addl
-
-    def _composition(self, s, raw, where, depth, add):
-        for k, maker in (("allOf", _all_of), ("anyOf", _any_of), ("oneOf", _one_of)):
-            if k in s:
-                lst = s[k]
-                if not isinstance(lst, list) or not lst:
-                    raise SchemaError("%s/%s: must be a non-empty array of schemas" % (where, k))
-                add(maker(tuple(self._sub(raw, k, x, "%s/%s/%d" % (where, k, j), depth)
-                                for j, x in enumerate(lst))))
-        if "not" in s:
-            add(_not_check(self._sub(raw, "not", s["not"], where + "/not", depth)))
-        then_fn = else_fn = None
-        if "then" in s:
-            then_fn = self._sub(raw, "then", s["then"], where + "/then", depth)
-        if "else" in s:
-            else_fn = self._sub(raw, "else", s["else"], where + "/else", depth)
-        if "if" in s:
-            if_fn = self._sub(raw, "if", s["if"], where + "/if", depth)
-            if then_fn is not None or else_fn is not None:
-                add(_if_check(if_fn, then_fn, else_fn))
-
-    def _type(self, t, where):
-        names = [t] if isinstance(t, str) else t
-        if not isinstance(names, list) or not names or \
-                any(not isinstance(n, str) or n not in _TYPE_NAMES for n in names) or \
-                len(set(names)) != len(names):
-            raise SchemaError("%s/type: must be one of %s or a list of unique type names, got %s"
-                              % (where, ", ".join(_TYPE_NAMES), _short(t)))
-        return _type_check(tuple(names))
-
-    @staticmethod
-    def _count(s, k, where):
-        if k not in s:
-            return None
-        v = s[k]
-        if isinstance(v, float) and v.is_integer():
-            v = int(v)
-        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-            raise SchemaError("%s/%s: must be a non-negative integer" % (where, k))
-        return v
-
-    @staticmethod
-    def _names(v, where):
-        if not isinstance(v, list) or any(not isinstance(x, str) for x in v) \
-                or len(set(v)) != len(v):
-            raise SchemaError("%s: must be an array of unique strings" % where)
-        return tuple(v)
-
-
-def _esc(k):
-    return str(k).replace("~", "~0").replace("/", "~1")
-
-
-# Check builders. Each returns fn(instance, state, loc) -> bool, recording errors.
-
-def _accept(x, st, loc):
-    return True
-
-
-def _reject(x, st, loc):
-    return st.fail(loc, "no value is allowed here (false schema)")
-
-
-def _all_checks(checks):
-    if not checks:
-        return _accept
-    if len(checks) == 1:
-        return checks[0]
-
-    def check(x, st, loc):
-        ok = True
-        for c in checks:
-            if not c(x, st, loc):
-                ok = False
-                if len(st.errors) >= st.max_errors:
-                    break
-        return ok
-    return check
-
-
-def _ref_check(fn, key, ref):
-    def check(x, st, loc):
-        mk = (key, id(x))
-        memo = st.memo
-        if memo is None:
-            memo = st.memo = {}
-        hit = memo.get(mk)
-        if hit is not None:
-            return hit or st.fail(loc, "does not match %s ($ref)" % ref)
-        st.steps += 1
-        if st.steps > _MAX_STEPS:
-            st.fail(loc, "validation is too complex (step budget exhausted)")
-            raise _Abort()
-        ok = fn(x, st, loc)
-        memo[mk] = ok
-        return ok
-    return check
-
-
-def _type_check(names):
-    if len(names) == 1:
-        t = names[0]
-        if t == "string":
-            def check(x, st, loc):
-                return isinstance(x, str) or st.fail(
-                    loc, "expected type string, got %s" % _json_type(x))
-            return check
-        if t == "object":
-            def check(x, st, loc):
-                return isinstance(x, dict) or st.fail(
-                    loc, "expected type object, got %s" % _json_type(x))
-            return check
-    tests = tuple(_TYPE_CHECKS[n] for n in names)
-    label = " or ".join(names)
-
-    def check(x, st, loc):
-        for t in tests:
-            if t(x):
-                return True
-        return st.fail(loc, "expected type %s, got %s" % (label, _json_type(x)))
-    return check
-
-
-def _enum_check(values):
-    keys = set()
-    for v in values:
-        try:
-            keys.add(_canon(v))
-        except TypeError:
-            pass
-    label = _short(values, 80)
-
-    def check(x, st, loc):
-        return _canon(x) in keys or st.fail(loc, "must be one of %s (enum)" % label)
-    return check
-
-
-def _const_check(value):
-    key = _canon(value)
-    label = _short(value)
-
-    def check(x, st, loc):
-        return _canon(x) == key or st.fail(loc, "must equal %s (const)" % label)
-    return check
-
-
-def _bound_check(keyword, op, limit):
-    words = {"lt": "less than", "gt": "greater than",
-             "le": "not greater than", "ge": "not less than"}[op]
-
-    def check(x, st, loc):
-        if not _is_number(x):
-            return True
-        bad = (x < limit if op == "lt" else x > limit if op == "gt"
-               else x <= limit if op == "le" else x >= limit)
-        return not bad or st.fail(loc, "%s is %s %s %s" % (_short(x), words, keyword, _short(limit)))
-    return check
-
-
-def _multiple_check(m):
-    def check(x, st, loc):
-        if not _is_number(x) or _is_multiple(x, m):
-            return True
-        return st.fail(loc, "%s is not a multiple of %s (multipleOf)" % (_short(x), _short(m)))
-    return check
-
-
-def _length_check(lo, hi):
-    def check(x, st, loc):
-        if not isinstance(x, str):
-            return True
-        n = len(x)
-        if lo is not None and n < lo:
-            return st.fail(loc, "string of %d characters is shorter than minLength %d" % (n, lo))
-        if hi is not None and n > hi:
-            return st.fail(loc, "string of %d characters is longer than maxLength %d" % (n, hi))
-        return True
-    return check
-
-
-def _pattern_check(compiled, source):
-    search, limit = compiled
-
-    def check(x, st, loc):
-        if not isinstance(x, str):
-            return True
-        if limit is not None and len(x) > limit:
-            return st.fail(loc, "string of %d characters is longer than the %d that pattern "
-                           "'%s' is checked on" % (len(x), limit, _shown_pattern(source)))
-        if search(x):
-            return True
-        return st.fail(loc, "does not match pattern '%s'" % _shown_pattern(source))
-    return check
-
-
-def _shown_pattern(source):
-    return source if len(source) <= 100 else source[:97] + "..."
-
-
-def _items_check(prefix, items):
-    np = len(prefix)
-
-    def check(x, st, loc):
-        if not isinstance(x, (list, tuple)):
-            return True
-        if len(loc) >= _MAX_INSTANCE_DEPTH:
-            st.fail(loc, "instance nested deeper than %d levels" % _MAX_INSTANCE_DEPTH)
-            raise _Abort()
-        ok = True
-        for i, v in enumerate(x):
-            fn = prefix[i] if i < np else items
-            if fn is None:
-                break
-            if not fn(v, st, loc + (i,)):
-                ok = False
-                if len(st.errors) >= st.max_errors:
-                    break
-        return ok
-    return check
-
-
-def _size_check(lo, hi, noun, kinds):
-    def check(x, st, loc):
-        if not isinstance(x, kinds):
-            return True
-        n = len(x)
-        if lo is not None and n < lo:
-            return st.fail(loc, "has %d %s, fewer than min%s %d" % (n, noun, noun.title(), lo))
-        if hi is not None and n > hi:
-            return st.fail(loc, "has %d %s, more than max%s %d" % (n, noun, noun.title(), hi))
-        return True
-    return check
-
-
-def _unique_check(x, st, loc):
-    if not isinstance(x, (list, tuple)):
-        return True
-    seen = {}
-    for i, v in enumerate(x):
-        k = _canon(v)
-        if k in seen:
-            return st.fail(loc, "items %d and %d are equal (uniqueItems)" % (seen[k], i))
-        seen[k] = i
-    return True
-
-
-def _contains_check(fn, cmin, cmax):
-    def check(x, st, loc):
-        if not isinstance(x, (list, tuple)):
-            return True
-        mark = len(st.errors)
-        n = 0
-        for i, v in enumerate(x):
-            if fn(v, st, loc + (i,)):
-                n += 1
-        del st.errors[mark:]
-        if n < cmin:
-            if cmin == 1:
-                return st.fail(loc, "no item matches the 'contains' schema")
-            return st.fail(loc, "%d items match 'contains', fewer than minContains %d" % (n, cmin))
-        if cmax is not None and n > cmax:
-            return st.fail(loc, "%d items match 'contains', more than maxContains %d" % (n, cmax))
-        return True
-    return check
-
-
-def _properties_check(props, pats, addl):
-    def check(x, st, loc):
-        if not isinstance(x, dict):
-            return True
-        if len(loc) >= _MAX_INSTANCE_DEPTH:
-            st.fail(loc, "instance nested deeper than %d levels" % _MAX_INSTANCE_DEPTH)
-            raise _Abort()
-        ok = True
-        for k, v in x.items():
-            fn = props.get(k)
-            matched = fn is not None
-            if matched and not fn(v, st, loc + (k,)):
-                ok = False
-            for search, limit, pfn, source in pats:
-                if limit is not None and len(k) > limit:
-                    ok = st.fail(loc, "property name of %d characters is longer than the %d "
-                                 "that pattern '%s' is checked on" % (len(k), limit,
-                                                                      _shown_pattern(source)))
-                    matched = True
-                elif search(k):
-                    matched = True
-                    if not pfn(v, st, loc + (k,)):
-                        ok = False
-            if not matched and addl is not None:
-                if addl is False:
-                    ok = st.fail(loc, "unexpected property %s (additionalProperties)" % _short(k))
-                elif not addl(v, st, loc + (k,)):
-                    ok = False
-            if not ok and len(st.errors) >= st.max_errors:
-                break
-        return ok
-    return check
-
-
-class _KeywordLog:
-    """A schema object that records each keyword the compiler finds in it."""
-
-    __slots__ = ("raw", "used")
-
-    def __init__(self, raw):
-        self.raw, self.used = raw, set()
-
-    def __contains__(self, k):
-        if k in self.raw:
-            self.used.add(k)
-            return True
-        return False
-
-    def __getitem__(self, k):
-        self.used.add(k)
-        return self.raw[k]
-
-    def get(self, k, default=None):
-        return self[k] if k in self.raw else default
-
-
-def _object_check(props, required, addl):
-    """type: object with properties, required and additionalProperties, fused."""
-    get = props.get
-
-    def check(x, st, loc):
-        if type(x) is not dict and not isinstance(x, dict):
-            return st.fail(loc, "expected type object, got %s" % _json_type(x))
-        if len(loc) >= _MAX_INSTANCE_DEPTH:
-            st.fail(loc, "instance nested deeper than %d levels" % _MAX_INSTANCE_DEPTH)
-            raise _Abort()
-        ok = True
-        for k, v in x.items():
-            fn = get(k)
-            if fn is not None:
-                if not fn(v, st, loc + (k,)):
-                    ok = False
-            elif addl is False:
-                ok = st.fail(loc, "unexpected property %s (additionalProperties)" % _short(k))
-            elif addl is not None and not addl(v, st, loc + (k,)):
-                ok = False
-            if not ok and len(st.errors) >= st.max_errors:
-                return False
-        for n in required:
-            if n not in x:
-                ok = st.fail(loc, "missing required property %s" % _short(n))
-        return ok
-    return check
-
-
-_EXACT_TYPES = {"string": (str,), "boolean": (bool,), "integer": (int,), "number": (int, float),
-                "null": (type(None),), "array": (list,), "object": (dict,)}
-
-
-def _flat_object_accept(schema, used):
-    """For the usual flat tool schema, a quick test that accepts only valid instances.
-
-    Applies to an object schema that asks for nothing but properties whose
-    schemas ask for nothing but a type (used maps id(subschema) to the keywords
-    the compiler found in it). The test compares exact Python types, so it can
-    say False for a valid instance (1.0 for an integer, a str subclass);
-    errors() then runs the full check, which also finds the messages. Returns
-    None for any other schema.
-    """
-    if not isinstance(schema, dict) or schema.get("type") != "object" or \
-            not used[id(schema)] <= _OBJECT_CHECK_KEYWORDS:
-        return None
-    props, addl = schema.get("properties", {}), schema.get("additionalProperties", True)
-    if not isinstance(props, dict) or addl not in (True, False, {}):
-        return None
-    types = {}
-    for name, p in props.items():
-        if p is True or p == {}:
-            types[name] = ()
-            continue
-        t = p.get("type") if isinstance(p, dict) else None
-        names = [t] if isinstance(t, str) else t
-        if not isinstance(names, list) or not used.get(id(p), {"?"}) <= {"type"} or \
-                any(not isinstance(n, str) or n not in _EXACT_TYPES for n in names):
-            return None
-        types[name] = tuple(x for n in names for x in _EXACT_TYPES[n])
-    required = frozenset(schema.get("required", ()))
-    closed = addl is False
-    get, unknown = types.get, object()
-
-    def accept(x):
-        if type(x) is not dict or not required <= x.keys():
-            return False
-        for k, v in x.items():
-            t = get(k, unknown)
-            if t is unknown:
-                if closed:
-                    return False
-            elif t and type(v) not in t:
-                return False
-        return True
-    return accept
-
-
-def _required_check(names):
-    def check(x, st, loc):
-        if not isinstance(x, dict):
-            return True
-        ok = True
-        for n in names:
-            if n not in x:
-                ok = st.fail(loc, "missing required property %s" % _short(n))
-        return ok
-    return check
-
-
-def _names_check(fn):
-    def check(x, st, loc):
-        if not isinstance(x, dict):
-            return True
-        ok = True
-        for k in x:
-            mark = len(st.errors)
-            if not fn(k, st, loc):
-                del st.errors[mark:]
-                ok = st.fail(loc, "property name %s is invalid (propertyNames)" % _short(k))
-        return ok
-    return check
-
-
-def _dep_required_check(deps):
-    def check(x, st, loc):
-        if not isinstance(x, dict):
-            return True
-        ok = True
-        for k, needed in deps.items():
-            if k in x:
-                for n in needed:
-                    if n not in x:
-                        ok = st.fail(loc, "property %s requires property %s (dependentRequired)"
-                                     % (_short(k), _short(n)))
-        return ok
-    return check
-
-
-def _dep_schemas_check(deps):
-    def check(x, st, loc):
-        if not isinstance(x, dict):
-            return True
-        ok = True
-        for k, fn in deps.items():
-            if k in x and not fn(x, st, loc):
-                ok = False
-        return ok
-    return check
-
-
-def _all_of(fns):
-    return _all_checks(fns)
-
-
-def _any_of(fns):
-    def check(x, st, loc):
-        mark = len(st.errors)
-        for fn in fns:
-            if fn(x, st, loc):
-                del st.errors[mark:]
-                return True
-        first = st.errors[mark:mark + 2]
-        del st.errors[mark:]
-        detail = "; ".join(first)
-        return st.fail(loc, "does not match any schema in anyOf" +
-                       (" (%s)" % detail if detail else ""))
-    return check
-
-
-def _one_of(fns):
-    def check(x, st, loc):
-        mark = len(st.errors)
-        hits = []
-        for i, fn in enumerate(fns):
-            if fn(x, st, loc):
-                hits.append(i)
-                if len(hits) > 1:
-                    break
-        first = st.errors[mark:mark + 2]
-        del st.errors[mark:]
-        if len(hits) == 1:
-            return True
-        if hits:
-            return st.fail(loc, "matches schemas %d and %d in oneOf; expected exactly one"
-                           % (hits[0], hits[1]))
-        detail = "; ".join(first)
-        return st.fail(loc, "does not match any schema in oneOf" +
-                       (" (%s)" % detail if detail else ""))
-    return check
-
-
-def _not_check(fn):
-    def check(x, st, loc):
-        mark = len(st.errors)
-        ok = fn(x, st, loc)
-        del st.errors[mark:]
-        return not ok or st.fail(loc, "must not match the schema in 'not'")
-    return check
-
-
-def _if_check(if_fn, then_fn, else_fn):
-    def check(x, st, loc):
-        mark = len(st.errors)
-        cond = if_fn(x, st, loc)
-        del st.errors[mark:]
-        fn = then_fn if cond else else_fn
-        return fn is None or fn(x, st, loc)
-    return check
 
 
 ###############################################################################
@@ -11334,6 +9870,1471 @@ def main(argv=None):
         return _client_main(args[0], args[1:])
     return demo_server()._command_line(args, _prog(), _DEMO_ABOUT.replace("{prog}", _prog()),
                                        "mcp_stdio %s\n" % __version__)
+
+
+
+###############################################################################
+# Appendix: JSON Schema 2020-12 subset checker ################################
+###############################################################################
+#
+# compile_schema() analyses a schema once and builds a tree of closures; a
+# Validator then checks instances without re-reading the schema dict. Every
+# keyword we accept is enforced or is a pure annotation; anything we cannot
+# enforce is a SchemaError at compile time, never silently ignored.
+
+class SchemaError(ValueError):
+    """A schema is malformed or outside the supported subset."""
+
+
+class Validator:
+    """A compiled schema: call errors(instance) or is_valid(instance)."""
+
+    __slots__ = ("schema", "_root", "_max_errors", "_accept")
+
+    def __init__(self, schema, root, max_errors=20, accept=None):
+        self.schema = schema          # the caller's object, unchanged
+        self._root = root
+        self._max_errors = max_errors
+        self._accept = accept         # a quick sufficient test of validity, or None
+
+    def errors(self, instance):
+        """Return a list of messages, empty when instance is valid.
+
+        Each message starts with the JSON pointer of the failing location in the
+        instance (``(root)`` for the whole instance) and names the keyword.
+        """
+        if self._accept is not None and self._accept(instance):
+            return []
+        st = _State(self._max_errors)
+        try:
+            if self._root(instance, st, ()):
+                return []
+        except _Abort:
+            pass
+        return st.errors or ["(root): invalid"]
+
+    def is_valid(self, instance):
+        """Return True when instance conforms to the schema."""
+        return not self.errors(instance)
+
+
+_SCHEMA_CACHE = {}
+# validate() keeps this many compiled schemas: far more than a server's
+# elicitation forms, small enough that a stream of new schemas cannot grow memory.
+_SCHEMA_CACHE_SIZE = 256
+
+
+_DIALECTS_07 = ("http://json-schema.org/draft-07/schema#",
+                "http://json-schema.org/draft-07/schema")
+
+
+def compile_schema(schema, *, max_depth=64, max_subschemas=10000, max_errors=20):
+    """Compile a JSON Schema (2020-12, or draft-07 where it agrees) into a Validator.
+
+    Raises SchemaError naming the JSON pointer inside the schema and the reason.
+    The bounds keep a hostile schema from exhausting the stack (max_depth) or
+    memory (max_subschemas), and a report readable (max_errors); real tool
+    schemas stay far below them.
+    """
+    source = schema
+    if isinstance(schema, dict) and schema.get("$schema") in _DIALECTS_07 and \
+            _has_draft07_forms(schema, 0, max_depth):
+        schema = _from_draft07(schema, schema, 0, max_depth)
+    c = _Compiler(schema, max_depth, max_subschemas)
+    root = c.compile_root()
+    return Validator(source, root, max_errors, _flat_object_accept(schema, c.used))
+
+
+def validate(schema, instance):
+    """Check instance against schema (compiled once and cached); return error messages."""
+    return _cached_validator(schema).errors(instance)
+
+
+def _cached_validator(schema):
+    key = json.dumps(schema, sort_keys=True, allow_nan=False)
+    v = _SCHEMA_CACHE.get(key)
+    if v is None:
+        if len(_SCHEMA_CACHE) > _SCHEMA_CACHE_SIZE:
+            _SCHEMA_CACHE.clear()
+        v = _SCHEMA_CACHE[key] = compile_schema(schema)
+    return v
+
+
+# Instances nested deeper are refused before the checker's recursion could
+# reach Python's stack limit; admitted messages nest 32 levels at most anyway.
+_MAX_INSTANCE_DEPTH = 128
+# Check steps one validation may take: ample for real schemas, and a bound on
+# the work of combinator bombs (nested anyOf with refs) that are otherwise
+# exponential.
+_MAX_STEPS = 200000
+# The most values an enum may list: enough for any real choice list.
+_MAX_ENUM = 10000
+
+_DIALECTS_2020 = ("https://json-schema.org/draft/2020-12/schema",
+                  "https://json-schema.org/draft/2020-12/schema#")
+
+_TYPE_NAMES = ("null", "boolean", "integer", "number", "string", "array", "object")
+
+_ANNOTATIONS = frozenset((
+    "title", "description", "default", "examples", "deprecated", "readOnly",
+    "writeOnly", "$comment", "format", "contentEncoding", "contentMediaType",
+    "contentSchema", "$schema", "$id", "$anchor", "$defs", "definitions"))
+
+_UNSUPPORTED = {
+    "$dynamicRef": "dynamic references are not supported; use a local '$ref'",
+    "$dynamicAnchor": "dynamic anchors are not supported; use '$anchor'",
+    "$recursiveRef": "recursive references are not supported; use a local '$ref'",
+    "$recursiveAnchor": "recursive anchors are not supported; use '$anchor'",
+    "$vocabulary": "custom vocabularies are not supported",
+    "unevaluatedProperties": "not supported; use 'additionalProperties' (with the "
+                             "properties listed beside it) instead",
+    "unevaluatedItems": "not supported; use 'items' (after 'prefixItems') instead",
+    "dependencies": "draft-07 keyword; use 'dependentRequired' or 'dependentSchemas'",
+    "additionalItems": "draft-07 keyword; use 'prefixItems' with 'items'",
+}
+
+# Keywords whose values hold subschemas: (shape, applies to the instance in
+# place). Shapes: "map" (an object of schemas), "list" (an array of schemas),
+# "one" (one schema). In-place keywords check the same instance again, so a
+# reference cycle through them alone never ends. Every walk of a schema tree
+# (anchors, cycle edges) reads this table.
+_SUBSCHEMA_KEYWORDS = {
+    "properties": ("map", False), "patternProperties": ("map", False),
+    "$defs": ("map", False), "definitions": ("map", False),
+    "dependentSchemas": ("map", True),
+    "prefixItems": ("list", False), "allOf": ("list", True), "anyOf": ("list", True),
+    "oneOf": ("list", True),
+    "items": ("one", False), "contains": ("one", False), "additionalProperties": ("one", False),
+    "propertyNames": ("one", False),
+    "not": ("one", True), "if": ("one", True), "then": ("one", True), "else": ("one", True),
+}
+
+
+def _subschemas(s, where):
+    """Yield (keyword, subschema, pointer) for each subschema directly inside schema s."""
+    for k, v in s.items():
+        shape = _SUBSCHEMA_KEYWORDS.get(k)
+        if shape is None:
+            continue
+        if shape[0] == "map" and isinstance(v, dict):
+            for kk, vv in v.items():
+                yield k, vv, "%s/%s/%s" % (where, k, _esc(kk))
+        elif shape[0] == "list" and isinstance(v, list):
+            for j, vv in enumerate(v):
+                yield k, vv, "%s/%s/%d" % (where, k, j)
+        elif shape[0] == "one":
+            yield k, v, "%s/%s" % (where, k)
+
+
+# Draft-07 keywords that 2020-12 renamed: the tuple form of items (with
+# additionalItems) became prefixItems (with items), and dependencies split
+# into dependentRequired and dependentSchemas. A draft-07 schema using them is
+# translated before it is compiled; the meaning is the same.
+_DRAFT07_FORMS = ("items", "additionalItems", "dependencies")
+
+
+def _has_draft07_forms(s, depth, max_depth):
+    """True when schema s (draft-07) uses a keyword form that 2020-12 renamed."""
+    if depth > max_depth or not isinstance(s, dict):
+        return False
+    if isinstance(s.get("items"), list) or "additionalItems" in s or "dependencies" in s:
+        return True
+    return any(_has_draft07_forms(sub, depth + 1, max_depth)
+               for _, sub, _ in _subschemas(s, ""))
+
+
+def _from_draft07(s, root, depth, max_depth):
+    """A copy of draft-07 schema s with renamed keywords in their 2020-12 form."""
+    if depth > max_depth or not isinstance(s, dict):
+        return s
+    out = {}
+    for k, v in s.items():
+        if k == "items" and isinstance(v, list):
+            out["prefixItems"] = [_from_draft07(x, root, depth + 1, max_depth) for x in v]
+            if "additionalItems" in s:
+                out["items"] = _from_draft07(s["additionalItems"], root, depth + 1, max_depth)
+        elif k == "additionalItems":
+            continue       # without the tuple form of items, draft-07 ignores it
+        elif k == "dependencies" and isinstance(v, dict):
+            for name, dep in v.items():
+                kind = "dependentRequired" if isinstance(dep, list) else "dependentSchemas"
+                out.setdefault(kind, {})[name] = dep if isinstance(dep, list) else \
+                    _from_draft07(dep, root, depth + 1, max_depth)
+        elif k == "$ref" and isinstance(v, str) and v.startswith("#/"):
+            out[k] = _draft07_pointer(v, root)
+        elif _SUBSCHEMA_KEYWORDS.get(k, ("",))[0] == "map" and isinstance(v, dict):
+            out[k] = {kk: _from_draft07(vv, root, depth + 1, max_depth) for kk, vv in v.items()}
+        elif _SUBSCHEMA_KEYWORDS.get(k, ("",))[0] == "list" and isinstance(v, list):
+            out[k] = [_from_draft07(x, root, depth + 1, max_depth) for x in v]
+        elif k in _SUBSCHEMA_KEYWORDS:
+            out[k] = _from_draft07(v, root, depth + 1, max_depth)
+        else:
+            out[k] = v
+    return out
+
+
+def _draft07_pointer(ref, root):
+    """A "#/..." reference into a draft-07 schema, renamed like the schema itself."""
+    node, out = root, []
+    parts = ref[2:].split("/")
+    i = 0
+    while i < len(parts):
+        seg = parts[i]
+        key = _unescape_token(seg)
+        if isinstance(node, dict):
+            if key == "items" and isinstance(node.get("items"), list):
+                seg = "prefixItems"
+            elif key == "additionalItems" and isinstance(node.get("items"), list):
+                seg = "items"
+            elif key == "dependencies" and isinstance(node.get(key), dict) and i + 1 < len(parts):
+                dep = node[key].get(_unescape_token(parts[i + 1]))
+                seg = "dependentRequired" if isinstance(dep, list) else "dependentSchemas"
+            node = node.get(key)
+        elif isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+        else:
+            node = None
+        out.append(seg)
+        i += 1
+    return "#/" + "/".join(out)
+
+
+_ANCHOR_RE = r"^[A-Za-z_][-A-Za-z0-9._]*$"
+
+
+class _Abort(Exception):
+    """Raised inside validation when a budget is exhausted."""
+
+
+class _State:
+    __slots__ = ("errors", "max_errors", "memo", "steps")
+
+    def __init__(self, max_errors):
+        self.errors = []
+        self.max_errors = max_errors
+        self.memo = None          # (subschema, instance) -> bool, made by the first $ref
+        self.steps = 0
+
+    def fail(self, loc, msg):
+        if len(self.errors) < self.max_errors:
+            if len(msg) > 300:
+                msg = msg[:297] + "..."
+            self.errors.append(_pointer(loc) + ": " + msg)
+        return False
+
+
+def _pointer(loc):
+    if not loc:
+        return "(root)"
+    return "".join("/" + (str(k).replace("~", "~0").replace("/", "~1")) for k in loc)
+
+
+def _short(value, limit=60):
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _json_type(x):
+    if x is None:
+        return "null"
+    if x is True or x is False:
+        return "boolean"
+    if isinstance(x, int):
+        return "integer"
+    if isinstance(x, float):
+        return "integer" if x.is_integer() else "number"
+    if isinstance(x, str):
+        return "string"
+    if isinstance(x, (list, tuple)):
+        return "array"
+    if isinstance(x, dict):
+        return "object"
+    return type(x).__name__
+
+
+def _is_number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _canon(x):
+    """A hashable key for JSON values under JSON equality (1 == 1.0, true != 1)."""
+    if isinstance(x, bool):
+        return ("b", x)
+    if isinstance(x, (int, float)):
+        return ("n", x)
+    if isinstance(x, str):
+        return ("s", x)
+    if x is None:
+        return ("z",)
+    if isinstance(x, (list, tuple)):
+        return ("a", tuple(_canon(i) for i in x))
+    if isinstance(x, dict):
+        return ("o", frozenset((k, _canon(v)) for k, v in x.items()))
+    return ("?", id(x))
+
+
+_TYPE_CHECKS = {
+    "null": lambda x: x is None,
+    "boolean": lambda x: x is True or x is False,
+    "integer": lambda x: (isinstance(x, int) and not isinstance(x, bool))
+    or (isinstance(x, float) and x.is_integer()),
+    "number": _is_number,
+    "string": lambda x: isinstance(x, str),
+    "array": lambda x: isinstance(x, (list, tuple)),
+    "object": lambda x: isinstance(x, dict),
+}
+
+
+def _is_multiple(x, m):
+    if isinstance(x, int) and isinstance(m, int):
+        return x % m == 0
+    import decimal
+    with decimal.localcontext() as ctx:
+        ctx.prec = 1000
+        ctx.traps[decimal.InvalidOperation] = True
+        try:
+            return decimal.Decimal(repr(x)) % decimal.Decimal(repr(m)) == 0
+        except decimal.DecimalException:
+            return False
+
+
+def _translate_pattern(p, where):
+    """Translate an ECMA-262 pattern to Python re syntax, or raise SchemaError."""
+    out = []
+    i, n, in_class = 0, len(p), False
+    while i < n:
+        ch = p[i]
+        if ch == "\\":
+            if i + 1 >= n:
+                raise SchemaError("%s: pattern %r ends with a lone backslash" % (where, p))
+            nx = p[i + 1]
+            if nx in "pP" and i + 2 < n and p[i + 2] == "{":
+                raise SchemaError("%s: pattern %r uses Unicode property escapes (\\p{...}), "
+                                  "which Python's re cannot enforce; use explicit character "
+                                  "ranges" % (where, p))
+            if nx == "c":
+                raise SchemaError("%s: pattern %r uses a control escape (\\c), which Python's "
+                                  "re does not support; use \\xHH" % (where, p))
+            if nx == "k" and not in_class and p.startswith("<", i + 2) and ">" in p[i + 3:]:
+                end = p.index(">", i + 3)       # \k<name>: a back-reference by name
+                out.append("(?P=%s)" % p[i + 3:end])
+                i = end + 1
+                continue
+            if nx == "d":
+                out.append("0-9" if in_class else "[0-9]")
+            elif nx == "w":
+                out.append("A-Za-z0-9_" if in_class else "[A-Za-z0-9_]")
+            elif nx == "D" and not in_class:
+                out.append("[^0-9]")
+            elif nx == "W" and not in_class:
+                out.append("[^A-Za-z0-9_]")
+            elif nx == "s":      # ECMA-262 whitespace includes U+FEFF
+                out.append("\\s\ufeff" if in_class else "[\\s\ufeff]")
+            elif nx == "S" and not in_class:
+                out.append("[^\\s\ufeff]")
+            else:
+                out.append(p[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            if ch == "]":
+                in_class = False
+            elif ch == "[":
+                ch = "\\["   # Python warns on nested sets; ECMA treats '[' literally
+            out.append(ch)
+        elif ch == "[":
+            in_class = True
+            out.append(ch)
+            if p.startswith("^", i + 1):
+                out.append("^")
+                i += 1
+            if p.startswith("]", i + 1):   # ECMA '[]' matches nothing; Python differs
+                raise SchemaError("%s: pattern %r has an empty character class" % (where, p))
+        elif ch == "$":
+            out.append(r"\Z")
+        elif ch in "*+?}" and i + 1 < n and p[i + 1] == "+":
+            raise SchemaError("%s: pattern %r uses a possessive quantifier, which "
+                              "ECMA-262 does not have" % (where, p))
+        elif p.startswith(("(?P", "(?>", "(?#"), i):
+            raise SchemaError("%s: pattern %r uses Python-only group syntax" % (where, p))
+        elif p.startswith("(?<", i) and not p.startswith(("(?<=", "(?<!"), i):
+            out.append("(?P<")              # a named group: (?<year>...) in ECMA-262
+            i += 3
+            continue
+        else:
+            out.append(ch)
+        i += 1
+    try:
+        return re.compile("".join(out))
+    except (re.error, OverflowError, RecursionError) as e:
+        raise SchemaError("%s: pattern %r cannot be compiled faithfully (%s)" % (where, p, e))
+
+
+def _pattern_search(p, where):
+    """(search, limit): rx.search for ECMA-262 pattern p, and the longest text it checks (None: any)."""
+    rx = _translate_pattern(p, where)
+    return rx.search, (_PATTERN_TEXT_LIMIT if _pattern_degree(rx, p, where) > 1 else None)
+
+
+# A schema's pattern is the author's expression applied to the client's text, and
+# Python's re cannot be interrupted once it runs (it holds the interpreter lock): one
+# argument must not stop the server. So compile_schema() refuses the shapes whose
+# backtracking grows faster than the square of the text (a repetition nested in one
+# that can match the same characters; three repetitions in a row that can take the same
+# character, an unanchored search counting as one), and a pattern whose backtracking
+# can be quadratic checks strings of at most _PATTERN_TEXT_LIMIT characters.
+_PATTERN_TEXT_LIMIT = 4096      # quadratic backtracking over 4,096 characters: about 0.2 s
+# Characters every class is tried on: ASCII, and a few that classes often differ on.
+_PATTERN_SAMPLES = "".join(map(chr, range(128))) + "\u00a0\u00e9\u00df\u2028\u4e2d\ufeff\U0001f600"
+_CATEGORY_TESTS = {"CATEGORY_DIGIT": r"\d", "CATEGORY_NOT_DIGIT": r"\D",
+                   "CATEGORY_SPACE": r"\s", "CATEGORY_NOT_SPACE": r"\S",
+                   "CATEGORY_WORD": r"\w", "CATEGORY_NOT_WORD": r"\W"}
+
+
+def _pattern_degree(rx, p, where):
+    """1 when rx backtracks at most linearly in the text's length, 2 when quadratically.
+
+    Raises SchemaError for a shape whose backtracking grows faster (see above).
+    """
+    return _PatternShape(rx, p, where).degree()
+
+
+class _PatternShape:
+    """What rx's parse tree says about its backtracking, over sample characters."""
+
+    def __init__(self, rx, p, where):
+        parser = getattr(re, "_parser", None)       # sre_parse before 3.11 (it warns since)
+        if parser is None:
+            import sre_parse as parser
+        self.p, self.where = p, where
+        self.tree = parser.parse(rx.pattern, rx.flags)
+        alphabet = set(_PATTERN_SAMPLES)
+        self._ends(self.tree, alphabet)
+        self.every = frozenset(alphabet)
+        self.search = not (self.tree and self.tree[0][0].name == "AT" and
+                           self.tree[0][1].name in ("AT_BEGINNING", "AT_BEGINNING_STRING"))
+
+    def _ends(self, items, alphabet):
+        """Add the literals and range ends of items to the samples."""
+        for op, av in items:
+            if op.name == "LITERAL":
+                alphabet.add(chr(av))
+            elif op.name == "RANGE":
+                alphabet.update((chr(av[0]), chr(av[1])))
+            elif op.name == "IN":
+                self._ends(av, alphabet)
+            else:
+                for b in self.bodies(op, av):
+                    self._ends(b, alphabet)
+
+    def atom(self, op, av):
+        """The samples one single-character item matches, or None for other items."""
+        name, every = op.name, self.every
+        if name == "LITERAL":
+            return frozenset((chr(av),))
+        if name == "NOT_LITERAL":
+            return every - {chr(av)}
+        if name == "ANY":
+            return every
+        if name == "CATEGORY":
+            return frozenset(c for c in every if re.match(_CATEGORY_TESTS.get(av.name, "."), c))
+        if name != "IN":
+            return None
+        negate, out = False, set()
+        for iop, iav in av:
+            if iop.name == "NEGATE":
+                negate = True
+            elif iop.name == "LITERAL":
+                out.add(chr(iav))
+            elif iop.name == "RANGE":
+                out.update(c for c in every if iav[0] <= ord(c) <= iav[1])
+            elif iop.name == "CATEGORY":
+                out.update(self.atom(iop, iav))
+            else:
+                out.update(every)
+        return every - out if negate else frozenset(out)
+
+    @staticmethod
+    def bodies(op, av):
+        """The sub-sequences an item holds."""
+        name = op.name
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            return [av[2]]
+        if name in ("SUBPATTERN", "ATOMIC_GROUP"):
+            return [av[-1]]
+        if name in ("ASSERT", "ASSERT_NOT"):
+            return [av[1]]
+        if name == "BRANCH":
+            return list(av[1])
+        if name == "GROUPREF_EXISTS":
+            return [x for x in av[1:] if x is not None]
+        return []
+
+    def chars(self, items):
+        """Every sample any item of items can match."""
+        out = set()
+        for op, av in items:
+            a = self.atom(op, av)
+            if a is not None:
+                out |= a
+            elif op.name == "GROUPREF":
+                return self.every
+            else:
+                for b in self.bodies(op, av):
+                    out |= self.chars(b)
+        return frozenset(out)
+
+    def first(self, items):
+        """The samples a match of items can start with."""
+        out = set()
+        for op, av in items:
+            a = self.atom(op, av)
+            if a is not None:
+                return out | a
+            name = op.name
+            if name in ("AT", "ASSERT", "ASSERT_NOT"):
+                continue
+            if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+                out |= self.first(av[2])
+                if av[0] == 0:
+                    continue
+                return out
+            if name in ("SUBPATTERN", "ATOMIC_GROUP", "BRANCH"):
+                for b in self.bodies(op, av):
+                    out |= self.first(b)
+                return out
+            return self.every
+        return out
+
+    def ambiguous(self, items):
+        """The char sets of the parts of items that can take a text in more than one way."""
+        out = []
+        for op, av in items:
+            if op.name in ("MAX_REPEAT", "MIN_REPEAT") and av[0] < av[1]:
+                out.append(self.chars(av[2]))
+            elif op.name == "GROUPREF":
+                out.append(self.every)
+            elif op.name == "BRANCH":
+                starts = [self.first(b) for b in av[1]]
+                if any(x & y for i, x in enumerate(starts) for y in starts[i + 1:]):
+                    out.append(self.chars([(op, av)]))     # two ways to take one character
+            for b in self.bodies(op, av):
+                out += self.ambiguous(b)
+        return out
+
+    def separated(self, items, inner):
+        """True when items start or end with a character no inner part can match."""
+        while len(items) == 1 and items[0][0].name == "SUBPATTERN":
+            items = items[0][1][-1]
+        atoms = [self.atom(op, av) for op, av in items if op.name != "AT"]
+        return any(a is not None and not any(a & r for r in inner)
+                   for a in atoms[:1] + atoms[-1:])
+
+    def degree(self):
+        degree = self.walk(list(self.tree), [])
+        if degree > 2:
+            raise SchemaError(
+                "%s: pattern %r has %d repetitions in a row that can take the same characters%s, "
+                "whose backtracking grows with the cube of a client's text or faster; separate "
+                "them by a character they cannot match%s" % (
+                    self.where, self.p, degree - self.search,
+                    " after an unanchored start" if self.search else "",
+                    " or anchor it with ^" if self.search else ""))
+        return degree
+
+    def walk(self, items, live):
+        """The degree of items after live (the repetitions that may still take characters)."""
+        degree = 1
+        for op, av in items:
+            a, name = self.atom(op, av), op.name
+            if a is not None:
+                live[:] = [r for r in live if r & a]       # a repetition that cannot take it ends
+            elif name in ("MAX_REPEAT", "MIN_REPEAT"):
+                degree = max(degree, self.repeat(av, live))
+            elif name == "GROUPREF":
+                degree = max(degree, 1 + self.search + len(live))
+                live.append(self.every)
+            elif name in ("SUBPATTERN", "ATOMIC_GROUP", "POSSESSIVE_REPEAT"):
+                degree = max(degree, self.walk(self.bodies(op, av)[0], live))
+            elif name in ("BRANCH", "GROUPREF_EXISTS"):
+                kept = []
+                for b in self.bodies(op, av):
+                    trial = list(live)
+                    degree = max(degree, self.walk(b, trial))
+                    kept += [r for r in trial if not any(r is s for s in kept)]
+                live[:] = kept
+            elif name in ("ASSERT", "ASSERT_NOT"):
+                degree = max(degree, self.walk(av[1], list(live)))
+        return degree
+
+    def repeat(self, av, live):
+        """The degree of a repetition after live, which it joins when its count varies."""
+        lo, hi, body = av
+        inner = self.ambiguous(body)
+        if hi > 1 and inner and not self.separated(body, inner):
+            raise SchemaError("%s: pattern %r repeats a part that can match the same text in "
+                              "more than one way, whose backtracking can take exponential time "
+                              "on a client's text; start or end the repeated part with a "
+                              "character the inner one cannot match" % (self.where, self.p))
+        self.walk(body, [])                              # its own nesting
+        if lo < hi and hi > 1:
+            start = self.first(body)
+            live.append(self.chars(body))
+            return 1 + self.search + sum(1 for r in live[:-1] if r & start)
+        if lo >= 1:
+            return self.walk(body, live)
+        trial = list(live)
+        degree = self.walk(body, trial)
+        live += [r for r in trial if not any(r is s for s in live)]
+        return degree
+
+
+def _unescape_token(tok):
+    if "%" in tok:
+        from urllib.parse import unquote
+        tok = unquote(tok)
+    return tok.replace("~1", "/").replace("~0", "~")
+
+
+# What _object_check enforces; it stands in for the general checks only when a
+# schema asks for nothing else (the compiler records what each schema uses).
+_OBJECT_CHECK_KEYWORDS = frozenset(("type", "properties", "required", "additionalProperties"))
+
+
+class _Compiler:
+    """Walks a schema once: checks well-formedness, resolves refs, builds closures."""
+
+    def __init__(self, schema, max_depth, max_subschemas):
+        self.root = schema
+        self.max_depth = max_depth
+        self.max_subschemas = max_subschemas
+        self.count = 0
+        self.draft07 = False
+        self.nodes = {}        # id(raw schema) -> compiled function (or placeholder cell)
+        self.keep = []         # raw schemas kept alive while ids are in use
+        self.anchors = {}      # anchor name -> raw schema
+        self.edges = {}        # id(raw) -> ids of schemas applied in place
+        self.names = {}        # id(raw) -> schema pointer, for messages
+        self.used = {}         # id(raw) -> the keywords its check enforces
+
+    # -- entry --------------------------------------------------------------
+    def compile_root(self):
+        s = self.root
+        if isinstance(s, dict):
+            d = s.get("$schema")
+            if d is not None:
+                if d in _DIALECTS_07:
+                    self.draft07 = True
+                elif d not in _DIALECTS_2020:
+                    raise SchemaError("#/$schema: unsupported dialect %s; use %s" % (
+                        _short(d), _DIALECTS_2020[0]))
+            i = s.get("$id")
+            if i is not None and not isinstance(i, str):
+                raise SchemaError("#/$id: must be a string")
+            if self.draft07 and isinstance(i, str) and "#" in i.rstrip("#"):
+                raise SchemaError("#/$id: a draft-07 '$id' with a fragment is not supported")
+        elif not isinstance(s, bool):
+            raise SchemaError("#: a schema must be an object or a boolean, got %s" % _json_type(s))
+        self._collect_anchors(s, "#", 0)
+        fn = self._node(s, "#", 0)
+        self._check_cycles()
+        return fn
+
+    # -- anchors ------------------------------------------------------------
+    def _collect_anchors(self, s, where, depth):
+        # Anchors may be referenced before the walk reaches them, so find them first.
+        if depth > self.max_depth or not isinstance(s, dict):
+            return
+        a = s.get("$anchor")
+        if a is not None:
+            if not isinstance(a, str) or not _pattern(_ANCHOR_RE).match(a):
+                raise SchemaError("%s/$anchor: %s is not a valid anchor name" % (where, _short(a)))
+            if a in self.anchors and self.anchors[a] is not s:
+                raise SchemaError("%s/$anchor: duplicate anchor %r" % (where, a))
+            self.anchors[a] = s
+        for _, sub, pointer in _subschemas(s, where):
+            self._collect_anchors(sub, pointer, depth + 1)
+
+    # -- refs ---------------------------------------------------------------
+    def _resolve(self, ref, where):
+        if not ref.startswith("#"):
+            raise SchemaError("%s/$ref: %s is not a local reference; only '#...' references "
+                              "inside the same schema are supported (remote schemas are never "
+                              "fetched)" % (where, _short(ref)))
+        frag = ref[1:]
+        if frag == "" :
+            return self.root, "#"
+        if not frag.startswith("/"):
+            if "%" in frag:
+                from urllib.parse import unquote
+                frag = unquote(frag)
+            target = self.anchors.get(frag)
+            if target is None:
+                raise SchemaError("%s/$ref: anchor %s is not defined" % (where, _short(ref)))
+            return target, "#" + frag
+        node = self.root
+        for tok in frag[1:].split("/"):
+            tok = _unescape_token(tok)
+            if isinstance(node, dict) and tok in node:
+                node = node[tok]
+            elif isinstance(node, list) and tok.isdigit() and int(tok) < len(node) \
+                    and (tok == "0" or not tok.startswith("0")):
+                node = node[int(tok)]
+            else:
+                raise SchemaError("%s/$ref: %s does not resolve inside the schema"
+                                  % (where, _short(ref)))
+        if not isinstance(node, (dict, bool)):
+            raise SchemaError("%s/$ref: %s points at a %s, not a schema"
+                              % (where, _short(ref), _json_type(node)))
+        return node, ref
+
+    def _check_cycles(self):
+        # Iterative DFS over in-place edges; a back edge is a cycle that never consumes input.
+        WHITE, GREY, BLACK = 0, 1, 2
+        color = {}
+        for start in self.edges:
+            if color.get(start):
+                continue
+            stack = [(start, iter(self.edges.get(start, ())))]
+            color[start] = GREY
+            while stack:
+                node, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is None:
+                    color[node] = BLACK
+                    stack.pop()
+                    continue
+                c = color.get(nxt, WHITE)
+                if c == GREY:
+                    raise SchemaError("%s: reference cycle that never consumes the instance "
+                                      "(it would loop forever)" % self.names.get(nxt, "#"))
+                if c == WHITE:
+                    color[nxt] = GREY
+                    stack.append((nxt, iter(self.edges.get(nxt, ()))))
+
+    # -- subschemas ---------------------------------------------------------
+    def _node(self, s, where, depth):
+        """Compile subschema s (memoised by identity) and return its check function."""
+        key = id(s)
+        fn = self.nodes.get(key)
+        if fn is not None:
+            return fn
+        if depth > self.max_depth:
+            raise SchemaError("%s: schema nesting deeper than %d levels" % (where, self.max_depth))
+        self.count += 1
+        if self.count > self.max_subschemas:
+            raise SchemaError("%s: more than %d subschemas" % (where, self.max_subschemas))
+        self.keep.append(s)
+        self.names[key] = where
+        self.edges.setdefault(key, [])
+        # A placeholder lets recursive refs find this node before it is built.
+        cell = []
+        self.nodes[key] = lambda x, st, loc: cell[0](x, st, loc)
+        if s is True:
+            real = _accept
+        elif s is False:
+            real = _reject
+        elif isinstance(s, dict):
+            real = self._build(s, where, depth)
+        else:
+            raise SchemaError("%s: a schema must be an object or a boolean, got %s"
+                              % (where, _json_type(s)))
+        cell.append(real)
+        self.nodes[key] = real
+        return real
+
+    def _sub(self, parent, keyword, s, where, depth):
+        fn = self._node(s, where, depth + 1)
+        if keyword == "$ref" or _SUBSCHEMA_KEYWORDS[keyword][1]:
+            self.edges[id(parent)].append(id(s))
+        return fn
+
+    def _build(self, raw, where, depth):
+        """The check of one schema object: its keywords, family by family, in this order."""
+        s = _KeywordLog(raw)
+        self.used[id(raw)] = s.used
+        checks = []
+        add = checks.append
+        self._frame(s, raw, where, depth)
+        for family in (self._references, self._values, self._numbers, self._strings,
+                       self._arrays):
+            family(s, raw, where, depth, add)
+        props, required, addl = self._objects(s, raw, where, depth, add)
+        self._composition(s, raw, where, depth, add)
+        if "$anchor" in raw and not isinstance(raw["$anchor"], str):
+            raise SchemaError("%s/$anchor: must be a string" % where)
+        if s.used <= _OBJECT_CHECK_KEYWORDS and raw.get("type") == "object":
+            # The usual tool schema: one closure does all that this schema asks.
+            return _object_check(props, required, addl)
+        return _all_checks(tuple(checks))
+
+    def _frame(self, s, raw, where, depth):
+        """Keywords refused, root-only keywords, draft-07 $ref siblings, and $defs."""
+        for k in raw:
+            if k in _UNSUPPORTED:
+                raise SchemaError("%s/%s: %s" % (where, k, _UNSUPPORTED[k]))
+        if where != "#":
+            if "$schema" in s:
+                raise SchemaError("%s/$schema: '$schema' is only allowed at the root" % where)
+            if "$id" in s:
+                raise SchemaError("%s/$id: embedded resources ('$id' below the root) are not "
+                                  "supported; use '$defs' with '$anchor'" % where)
+        if self.draft07 and "$ref" in s:
+            extra = [k for k in raw if k != "$ref" and k not in _ANNOTATIONS]
+            if extra:
+                raise SchemaError("%s: a draft-07 '$ref' ignores its sibling keywords (%s); "
+                                  "declare the schema as 2020-12 or move them into allOf"
+                                  % (where, ", ".join(sorted(extra))))
+        for k in ("$defs", "definitions"):      # definitions check nothing here: raw
+            if k in raw:
+                defs = raw[k]
+                if not isinstance(defs, dict):
+                    raise SchemaError("%s/%s: must be an object of schemas" % (where, k))
+                for name, sub in defs.items():
+                    self._sub(raw, k, sub, "%s/%s/%s" % (where, k, _esc(name)), depth)
+
+    def _references(self, s, raw, where, depth, add):
+        if "$ref" in s:
+            ref = s["$ref"]
+            if not isinstance(ref, str):
+                raise SchemaError("%s/$ref: must be a string" % where)
+            target, label = self._resolve(ref, where)
+            fn = self._sub(raw, "$ref", target,
+                           label if label.startswith("#/") else where + "/$ref", depth)
+            add(_ref_check(fn, id(target), ref))
+
+    def _values(self, s, raw, where, depth, add):
+        if "type" in s:
+            add(self._type(s["type"], where))
+        if "enum" in s:
+            e = s["enum"]
+            if not isinstance(e, list):
+                raise SchemaError("%s/enum: must be an array" % where)
+            if len(e) > _MAX_ENUM:
+                raise SchemaError("%s/enum: more than %d values" % (where, _MAX_ENUM))
+            add(_enum_check(e))
+        if "const" in s:
+            add(_const_check(s["const"]))
+
+    def _numbers(self, s, raw, where, depth, add):
+        for k, op in (("minimum", "lt"), ("maximum", "gt"),
+                      ("exclusiveMinimum", "le"), ("exclusiveMaximum", "ge")):
+            if k in s:
+                v = s[k]
+                if not _is_number(v):
+                    raise SchemaError("%s/%s: must be a number" % (where, k))
+                add(_bound_check(k, op, v))
+        if "multipleOf" in s:
+            m = s["multipleOf"]
+            if not _is_number(m) or m <= 0:
+                raise SchemaError("%s/multipleOf: must be a number greater than 0" % where)
+            add(_multiple_check(m))
+
+    def _strings(self, s, raw, where, depth, add):
+        lo, hi = self._count(s, "minLength", where), self._count(s, "maxLength", where)
+        if lo is not None or hi is not None:
+            add(_length_check(lo, hi))
+        if "pattern" in s:
+            p = s["pattern"]
+            if not isinstance(p, str):
+                raise SchemaError("%s/pattern: must be a string" % where)
+            add(_pattern_check(_pattern_search(p, where + "/pattern"), p))
+
+    def _arrays(self, s, raw, where, depth, add):
+        prefix = ()
+        if "prefixItems" in s:
+            pi = s["prefixItems"]
+            if not isinstance(pi, list) or not pi:
+                raise SchemaError("%s/prefixItems: must be a non-empty array of schemas" % where)
+            prefix = tuple(self._sub(raw, "prefixItems", x, "%s/prefixItems/%d" % (where, j), depth)
+                           for j, x in enumerate(pi))
+        items = None
+        if "items" in s:
+            it = s["items"]
+            if isinstance(it, list):
+                raise SchemaError("%s/items: the array form of 'items' is draft-07; use "
+                                  "'prefixItems' for positional schemas" % where)
+            items = self._sub(raw, "items", it, where + "/items", depth)
+        if prefix or items is not None:
+            add(_items_check(prefix, items))
+        lo, hi = self._count(s, "minItems", where), self._count(s, "maxItems", where)
+        if lo is not None or hi is not None:
+            add(_size_check(lo, hi, "items", (list, tuple)))
+        if "uniqueItems" in s:
+            if not isinstance(s["uniqueItems"], bool):
+                raise SchemaError("%s/uniqueItems: must be a boolean" % where)
+            if s["uniqueItems"]:
+                add(_unique_check)
+        cmin = self._count(s, "minContains", where)
+        cmax = self._count(s, "maxContains", where)
+        if "contains" in s:
+            fn = self._sub(raw, "contains", s["contains"], where + "/contains", depth)
+            add(_contains_check(fn, 1 if cmin is None else cmin, cmax))
+
+    def _objects(self, s, raw, where, depth, add):
+        """The object keywords; returns (properties, required, additionalProperties)."""
+        props = {}
+        if "properties" in s:
+            p = s["properties"]
+            if not isinstance(p, dict):
+                raise SchemaError("%s/properties: must be an object of schemas" % where)
+            props = {k: self._sub(raw, "properties", v, "%s/properties/%s" % (where, _esc(k)), depth)
+                     for k, v in p.items()}
+        pats = []
+        if "patternProperties" in s:
+            pp = s["patternProperties"]
+            if not isinstance(pp, dict):
+                raise SchemaError("%s/patternProperties: must be an object of schemas" % where)
+            for k, v in pp.items():
+                w = "%s/patternProperties/%s" % (where, _esc(k))
+                pats.append(_pattern_search(k, w) + (self._sub(raw, "patternProperties", v, w,
+                                                                   depth), k))
+        addl = None
+        if "additionalProperties" in s:
+            a = s["additionalProperties"]
+            addl = False if a is False else self._sub(raw, "additionalProperties", a,
+                                                      where + "/additionalProperties", depth)
+        if props or pats or addl is not None:
+            add(_properties_check(props, tuple(pats), addl))
+        required = ()
+        if "required" in s:
+            required = self._names(s["required"], where + "/required")
+            add(_required_check(required))
+        if "propertyNames" in s:
+            add(_names_check(self._sub(raw, "propertyNames", s["propertyNames"],
+                                       where + "/propertyNames", depth)))
+        lo, hi = self._count(s, "minProperties", where), self._count(s, "maxProperties", where)
+        if lo is not None or hi is not None:
+            add(_size_check(lo, hi, "properties", dict))
+        if "dependentRequired" in s:
+            dr = s["dependentRequired"]
+            if not isinstance(dr, dict):
+                raise SchemaError("%s/dependentRequired: must be an object of string arrays" % where)
+            add(_dep_required_check({k: self._names(v, "%s/dependentRequired/%s" % (where, _esc(k)))
+                                     for k, v in dr.items()}))
+        if "dependentSchemas" in s:
+            ds = s["dependentSchemas"]
+            if not isinstance(ds, dict):
+                raise SchemaError("%s/dependentSchemas: must be an object of schemas" % where)
+            add(_dep_schemas_check({k: self._sub(raw, "dependentSchemas", v,
+                                                 "%s/dependentSchemas/%s" % (where, _esc(k)),
+                                                 depth)
+                                    for k, v in ds.items()}))
+        return props, required, addl
+
+    def _composition(self, s, raw, where, depth, add):
+        for k, maker in (("allOf", _all_of), ("anyOf", _any_of), ("oneOf", _one_of)):
+            if k in s:
+                lst = s[k]
+                if not isinstance(lst, list) or not lst:
+                    raise SchemaError("%s/%s: must be a non-empty array of schemas" % (where, k))
+                add(maker(tuple(self._sub(raw, k, x, "%s/%s/%d" % (where, k, j), depth)
+                                for j, x in enumerate(lst))))
+        if "not" in s:
+            add(_not_check(self._sub(raw, "not", s["not"], where + "/not", depth)))
+        then_fn = else_fn = None
+        if "then" in s:
+            then_fn = self._sub(raw, "then", s["then"], where + "/then", depth)
+        if "else" in s:
+            else_fn = self._sub(raw, "else", s["else"], where + "/else", depth)
+        if "if" in s:
+            if_fn = self._sub(raw, "if", s["if"], where + "/if", depth)
+            if then_fn is not None or else_fn is not None:
+                add(_if_check(if_fn, then_fn, else_fn))
+
+    def _type(self, t, where):
+        names = [t] if isinstance(t, str) else t
+        if not isinstance(names, list) or not names or \
+                any(not isinstance(n, str) or n not in _TYPE_NAMES for n in names) or \
+                len(set(names)) != len(names):
+            raise SchemaError("%s/type: must be one of %s or a list of unique type names, got %s"
+                              % (where, ", ".join(_TYPE_NAMES), _short(t)))
+        return _type_check(tuple(names))
+
+    @staticmethod
+    def _count(s, k, where):
+        if k not in s:
+            return None
+        v = s[k]
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise SchemaError("%s/%s: must be a non-negative integer" % (where, k))
+        return v
+
+    @staticmethod
+    def _names(v, where):
+        if not isinstance(v, list) or any(not isinstance(x, str) for x in v) \
+                or len(set(v)) != len(v):
+            raise SchemaError("%s: must be an array of unique strings" % where)
+        return tuple(v)
+
+
+def _esc(k):
+    return str(k).replace("~", "~0").replace("/", "~1")
+
+
+# Check builders. Each returns fn(instance, state, loc) -> bool, recording errors.
+
+def _accept(x, st, loc):
+    return True
+
+
+def _reject(x, st, loc):
+    return st.fail(loc, "no value is allowed here (false schema)")
+
+
+def _all_checks(checks):
+    if not checks:
+        return _accept
+    if len(checks) == 1:
+        return checks[0]
+
+    def check(x, st, loc):
+        ok = True
+        for c in checks:
+            if not c(x, st, loc):
+                ok = False
+                if len(st.errors) >= st.max_errors:
+                    break
+        return ok
+    return check
+
+
+def _ref_check(fn, key, ref):
+    def check(x, st, loc):
+        mk = (key, id(x))
+        memo = st.memo
+        if memo is None:
+            memo = st.memo = {}
+        hit = memo.get(mk)
+        if hit is not None:
+            return hit or st.fail(loc, "does not match %s ($ref)" % ref)
+        st.steps += 1
+        if st.steps > _MAX_STEPS:
+            st.fail(loc, "validation is too complex (step budget exhausted)")
+            raise _Abort()
+        ok = fn(x, st, loc)
+        memo[mk] = ok
+        return ok
+    return check
+
+
+def _type_check(names):
+    if len(names) == 1:
+        t = names[0]
+        if t == "string":
+            def check(x, st, loc):
+                return isinstance(x, str) or st.fail(
+                    loc, "expected type string, got %s" % _json_type(x))
+            return check
+        if t == "object":
+            def check(x, st, loc):
+                return isinstance(x, dict) or st.fail(
+                    loc, "expected type object, got %s" % _json_type(x))
+            return check
+    tests = tuple(_TYPE_CHECKS[n] for n in names)
+    label = " or ".join(names)
+
+    def check(x, st, loc):
+        for t in tests:
+            if t(x):
+                return True
+        return st.fail(loc, "expected type %s, got %s" % (label, _json_type(x)))
+    return check
+
+
+def _enum_check(values):
+    keys = set()
+    for v in values:
+        try:
+            keys.add(_canon(v))
+        except TypeError:
+            pass
+    label = _short(values, 80)
+
+    def check(x, st, loc):
+        return _canon(x) in keys or st.fail(loc, "must be one of %s (enum)" % label)
+    return check
+
+
+def _const_check(value):
+    key = _canon(value)
+    label = _short(value)
+
+    def check(x, st, loc):
+        return _canon(x) == key or st.fail(loc, "must equal %s (const)" % label)
+    return check
+
+
+def _bound_check(keyword, op, limit):
+    words = {"lt": "less than", "gt": "greater than",
+             "le": "not greater than", "ge": "not less than"}[op]
+
+    def check(x, st, loc):
+        if not _is_number(x):
+            return True
+        bad = (x < limit if op == "lt" else x > limit if op == "gt"
+               else x <= limit if op == "le" else x >= limit)
+        return not bad or st.fail(loc, "%s is %s %s %s" % (_short(x), words, keyword, _short(limit)))
+    return check
+
+
+def _multiple_check(m):
+    def check(x, st, loc):
+        if not _is_number(x) or _is_multiple(x, m):
+            return True
+        return st.fail(loc, "%s is not a multiple of %s (multipleOf)" % (_short(x), _short(m)))
+    return check
+
+
+def _length_check(lo, hi):
+    def check(x, st, loc):
+        if not isinstance(x, str):
+            return True
+        n = len(x)
+        if lo is not None and n < lo:
+            return st.fail(loc, "string of %d characters is shorter than minLength %d" % (n, lo))
+        if hi is not None and n > hi:
+            return st.fail(loc, "string of %d characters is longer than maxLength %d" % (n, hi))
+        return True
+    return check
+
+
+def _pattern_check(compiled, source):
+    search, limit = compiled
+
+    def check(x, st, loc):
+        if not isinstance(x, str):
+            return True
+        if limit is not None and len(x) > limit:
+            return st.fail(loc, "string of %d characters is longer than the %d that pattern "
+                           "'%s' is checked on" % (len(x), limit, _shown_pattern(source)))
+        if search(x):
+            return True
+        return st.fail(loc, "does not match pattern '%s'" % _shown_pattern(source))
+    return check
+
+
+def _shown_pattern(source):
+    return source if len(source) <= 100 else source[:97] + "..."
+
+
+def _items_check(prefix, items):
+    np = len(prefix)
+
+    def check(x, st, loc):
+        if not isinstance(x, (list, tuple)):
+            return True
+        if len(loc) >= _MAX_INSTANCE_DEPTH:
+            st.fail(loc, "instance nested deeper than %d levels" % _MAX_INSTANCE_DEPTH)
+            raise _Abort()
+        ok = True
+        for i, v in enumerate(x):
+            fn = prefix[i] if i < np else items
+            if fn is None:
+                break
+            if not fn(v, st, loc + (i,)):
+                ok = False
+                if len(st.errors) >= st.max_errors:
+                    break
+        return ok
+    return check
+
+
+def _size_check(lo, hi, noun, kinds):
+    def check(x, st, loc):
+        if not isinstance(x, kinds):
+            return True
+        n = len(x)
+        if lo is not None and n < lo:
+            return st.fail(loc, "has %d %s, fewer than min%s %d" % (n, noun, noun.title(), lo))
+        if hi is not None and n > hi:
+            return st.fail(loc, "has %d %s, more than max%s %d" % (n, noun, noun.title(), hi))
+        return True
+    return check
+
+
+def _unique_check(x, st, loc):
+    if not isinstance(x, (list, tuple)):
+        return True
+    seen = {}
+    for i, v in enumerate(x):
+        k = _canon(v)
+        if k in seen:
+            return st.fail(loc, "items %d and %d are equal (uniqueItems)" % (seen[k], i))
+        seen[k] = i
+    return True
+
+
+def _contains_check(fn, cmin, cmax):
+    def check(x, st, loc):
+        if not isinstance(x, (list, tuple)):
+            return True
+        mark = len(st.errors)
+        n = 0
+        for i, v in enumerate(x):
+            if fn(v, st, loc + (i,)):
+                n += 1
+        del st.errors[mark:]
+        if n < cmin:
+            if cmin == 1:
+                return st.fail(loc, "no item matches the 'contains' schema")
+            return st.fail(loc, "%d items match 'contains', fewer than minContains %d" % (n, cmin))
+        if cmax is not None and n > cmax:
+            return st.fail(loc, "%d items match 'contains', more than maxContains %d" % (n, cmax))
+        return True
+    return check
+
+
+def _properties_check(props, pats, addl):
+    def check(x, st, loc):
+        if not isinstance(x, dict):
+            return True
+        if len(loc) >= _MAX_INSTANCE_DEPTH:
+            st.fail(loc, "instance nested deeper than %d levels" % _MAX_INSTANCE_DEPTH)
+            raise _Abort()
+        ok = True
+        for k, v in x.items():
+            fn = props.get(k)
+            matched = fn is not None
+            if matched and not fn(v, st, loc + (k,)):
+                ok = False
+            for search, limit, pfn, source in pats:
+                if limit is not None and len(k) > limit:
+                    ok = st.fail(loc, "property name of %d characters is longer than the %d "
+                                 "that pattern '%s' is checked on" % (len(k), limit,
+                                                                      _shown_pattern(source)))
+                    matched = True
+                elif search(k):
+                    matched = True
+                    if not pfn(v, st, loc + (k,)):
+                        ok = False
+            if not matched and addl is not None:
+                if addl is False:
+                    ok = st.fail(loc, "unexpected property %s (additionalProperties)" % _short(k))
+                elif not addl(v, st, loc + (k,)):
+                    ok = False
+            if not ok and len(st.errors) >= st.max_errors:
+                break
+        return ok
+    return check
+
+
+class _KeywordLog:
+    """A schema object that records each keyword the compiler finds in it."""
+
+    __slots__ = ("raw", "used")
+
+    def __init__(self, raw):
+        self.raw, self.used = raw, set()
+
+    def __contains__(self, k):
+        if k in self.raw:
+            self.used.add(k)
+            return True
+        return False
+
+    def __getitem__(self, k):
+        self.used.add(k)
+        return self.raw[k]
+
+    def get(self, k, default=None):
+        return self[k] if k in self.raw else default
+
+
+def _object_check(props, required, addl):
+    """type: object with properties, required and additionalProperties, fused."""
+    get = props.get
+
+    def check(x, st, loc):
+        if type(x) is not dict and not isinstance(x, dict):
+            return st.fail(loc, "expected type object, got %s" % _json_type(x))
+        if len(loc) >= _MAX_INSTANCE_DEPTH:
+            st.fail(loc, "instance nested deeper than %d levels" % _MAX_INSTANCE_DEPTH)
+            raise _Abort()
+        ok = True
+        for k, v in x.items():
+            fn = get(k)
+            if fn is not None:
+                if not fn(v, st, loc + (k,)):
+                    ok = False
+            elif addl is False:
+                ok = st.fail(loc, "unexpected property %s (additionalProperties)" % _short(k))
+            elif addl is not None and not addl(v, st, loc + (k,)):
+                ok = False
+            if not ok and len(st.errors) >= st.max_errors:
+                return False
+        for n in required:
+            if n not in x:
+                ok = st.fail(loc, "missing required property %s" % _short(n))
+        return ok
+    return check
+
+
+_EXACT_TYPES = {"string": (str,), "boolean": (bool,), "integer": (int,), "number": (int, float),
+                "null": (type(None),), "array": (list,), "object": (dict,)}
+
+
+def _flat_object_accept(schema, used):
+    """For the usual flat tool schema, a quick test that accepts only valid instances.
+
+    Applies to an object schema that asks for nothing but properties whose
+    schemas ask for nothing but a type (used maps id(subschema) to the keywords
+    the compiler found in it). The test compares exact Python types, so it can
+    say False for a valid instance (1.0 for an integer, a str subclass);
+    errors() then runs the full check, which also finds the messages. Returns
+    None for any other schema.
+    """
+    if not isinstance(schema, dict) or schema.get("type") != "object" or \
+            not used[id(schema)] <= _OBJECT_CHECK_KEYWORDS:
+        return None
+    props, addl = schema.get("properties", {}), schema.get("additionalProperties", True)
+    if not isinstance(props, dict) or addl not in (True, False, {}):
+        return None
+    types = {}
+    for name, p in props.items():
+        if p is True or p == {}:
+            types[name] = ()
+            continue
+        t = p.get("type") if isinstance(p, dict) else None
+        names = [t] if isinstance(t, str) else t
+        if not isinstance(names, list) or not used.get(id(p), {"?"}) <= {"type"} or \
+                any(not isinstance(n, str) or n not in _EXACT_TYPES for n in names):
+            return None
+        types[name] = tuple(x for n in names for x in _EXACT_TYPES[n])
+    required = frozenset(schema.get("required", ()))
+    closed = addl is False
+    get, unknown = types.get, object()
+
+    def accept(x):
+        if type(x) is not dict or not required <= x.keys():
+            return False
+        for k, v in x.items():
+            t = get(k, unknown)
+            if t is unknown:
+                if closed:
+                    return False
+            elif t and type(v) not in t:
+                return False
+        return True
+    return accept
+
+
+def _required_check(names):
+    def check(x, st, loc):
+        if not isinstance(x, dict):
+            return True
+        ok = True
+        for n in names:
+            if n not in x:
+                ok = st.fail(loc, "missing required property %s" % _short(n))
+        return ok
+    return check
+
+
+def _names_check(fn):
+    def check(x, st, loc):
+        if not isinstance(x, dict):
+            return True
+        ok = True
+        for k in x:
+            mark = len(st.errors)
+            if not fn(k, st, loc):
+                del st.errors[mark:]
+                ok = st.fail(loc, "property name %s is invalid (propertyNames)" % _short(k))
+        return ok
+    return check
+
+
+def _dep_required_check(deps):
+    def check(x, st, loc):
+        if not isinstance(x, dict):
+            return True
+        ok = True
+        for k, needed in deps.items():
+            if k in x:
+                for n in needed:
+                    if n not in x:
+                        ok = st.fail(loc, "property %s requires property %s (dependentRequired)"
+                                     % (_short(k), _short(n)))
+        return ok
+    return check
+
+
+def _dep_schemas_check(deps):
+    def check(x, st, loc):
+        if not isinstance(x, dict):
+            return True
+        ok = True
+        for k, fn in deps.items():
+            if k in x and not fn(x, st, loc):
+                ok = False
+        return ok
+    return check
+
+
+def _all_of(fns):
+    return _all_checks(fns)
+
+
+def _any_of(fns):
+    def check(x, st, loc):
+        mark = len(st.errors)
+        for fn in fns:
+            if fn(x, st, loc):
+                del st.errors[mark:]
+                return True
+        first = st.errors[mark:mark + 2]
+        del st.errors[mark:]
+        detail = "; ".join(first)
+        return st.fail(loc, "does not match any schema in anyOf" +
+                       (" (%s)" % detail if detail else ""))
+    return check
+
+
+def _one_of(fns):
+    def check(x, st, loc):
+        mark = len(st.errors)
+        hits = []
+        for i, fn in enumerate(fns):
+            if fn(x, st, loc):
+                hits.append(i)
+                if len(hits) > 1:
+                    break
+        first = st.errors[mark:mark + 2]
+        del st.errors[mark:]
+        if len(hits) == 1:
+            return True
+        if hits:
+            return st.fail(loc, "matches schemas %d and %d in oneOf; expected exactly one"
+                           % (hits[0], hits[1]))
+        detail = "; ".join(first)
+        return st.fail(loc, "does not match any schema in oneOf" +
+                       (" (%s)" % detail if detail else ""))
+    return check
+
+
+def _not_check(fn):
+    def check(x, st, loc):
+        mark = len(st.errors)
+        ok = fn(x, st, loc)
+        del st.errors[mark:]
+        return not ok or st.fail(loc, "must not match the schema in 'not'")
+    return check
+
+
+def _if_check(if_fn, then_fn, else_fn):
+    def check(x, st, loc):
+        mark = len(st.errors)
+        cond = if_fn(x, st, loc)
+        del st.errors[mark:]
+        fn = then_fn if cond else else_fn
+        return fn is None or fn(x, st, loc)
+    return check
 
 
 if __name__ == "__main__":
