@@ -33,8 +33,8 @@ The file is organised in sections, each opened by a banner comment:
 - Wire: the JSON-RPC codec and line splitter, the revisions served and the table
   of what each revision has (a new modern revision is one entry);
 - Catalog: tools, resources, prompts, skills, and the kinds table (a new kind is one row);
-- Authoring API: decorators, schemas from type hints, results from values;
-- Skills: a strict reader of front matter's YAML subset, and folders of Agent Skills;
+- Authoring API: decorators, tool_from_function, results from values;
+- Skills: folders of Agent Skills (the skills extension);
 - Outcomes: every answer's wire form, and the table of what each failure becomes;
 - Asking the client: questions, answers, request-state signing;
 - Protocol engine (sans-IO): calls, the methods beside their route rows (a new
@@ -47,7 +47,9 @@ The file is organised in sections, each opened by a banner comment:
 - Stdio runtime: threads, waiting, the handler Context;
 - Client; Demo catalog; Command line: the table of commands (a new command is one
   row and one handler) and main();
-- Appendix: the JSON Schema 2020-12 subset checker, a library of its own.
+- Appendices, libraries of their own: the JSON Schema 2020-12 subset checker,
+  schemas from type hints, and the strict reader of the YAML subset front
+  matter uses.
 
 The file's rules, each held by a structural test:
 
@@ -1476,7 +1478,7 @@ _KIND = {k.attr: k for k in _KINDS}
 
 
 ###############################################################################
-# Authoring API: decorators, schemas from type hints, results from values #####
+# Authoring API: decorators and results from values ###########################
 ###############################################################################
 #
 #     server = mcp_stdio.Server("notes", "1.0")
@@ -1650,807 +1652,6 @@ def _parse_docstring(doc):
         elif section == "rest" and current and line:
             params[current] += " " + line.strip()
     return "\n".join(summary).strip() or None, params
-
-
-def _is_context(annotation):
-    return annotation is Context
-
-
-_MISSING = object()
-
-
-def _identity(x):
-    return x
-
-
-# The schemas and conversions of the plain classes most parameters are annotated with.
-_PLAIN_SCHEMAS = {str: ({"type": "string"}, _identity), bool: ({"type": "boolean"}, _identity),
-                  int: ({"type": "integer"}, int), float: ({"type": "number"}, float)}
-
-
-class _SchemaBuilder:
-    """Turns annotations into flat JSON Schemas and JSON values into Python values."""
-
-    def __init__(self, owner, output=False):
-        self.owner = owner
-        self.output = output          # building a result's schema (values go out, not in)
-        self.active = set()
-        self.constrained = False
-
-    @property
-    def typing(self):
-        import typing          # only for annotations that are not plain classes
-        return typing
-
-    def fail(self, where, annotation, why=""):
-        if not why and isinstance(annotation, type):
-            why = "use str, int, float, bool, a list, a dict, an Enum, a Literal, a " \
-                  "dataclass, a TypedDict, a pydantic model, datetime, date, time, " \
-                  "timedelta, UUID, Decimal, Path or bytes"
-        raise CatalogError("%s: %s: cannot express %s as a JSON Schema%s" % (
-            self.owner, where, _type_name(annotation), why and " (%s)" % why))
-
-    def build(self, annotation, where):
-        """Return (schema, convert) for an annotation; convert(json_value) -> Python value."""
-        plain = _PLAIN_SCHEMAS.get(annotation) if type(annotation) is type else None
-        if plain is not None:                 # str, int, float, bool: no typing needed
-            return dict(plain[0]), plain[1]
-        if annotation is dict:                # as below, without typing: -> dict is common
-            return {"type": "object"}, _convert_members(dict, lambda k: _identity)
-        if isinstance(annotation, type):
-            value = _value_type(annotation)
-            if value is not None:             # datetime, UUID, Decimal, Path, bytes...
-                return dict(value[1] if self.output else value[0]), value[2]
-            if _is_model(annotation):         # a pydantic model, by its protocol
-                return self.model(annotation, where)
-        t = self.typing
-        origin, args = t.get_origin(annotation), t.get_args(annotation)
-        ident = _identity
-        if annotation is t.Any:
-            return {}, ident
-        if origin is t.Annotated:
-            return self.annotated(args, where)
-        if annotation is str:
-            return {"type": "string"}, ident
-        if annotation is bool:
-            return {"type": "boolean"}, ident
-        if annotation is int:
-            return {"type": "integer"}, int
-        if annotation is float:
-            return {"type": "number"}, float
-        if annotation is None or annotation is type(None):
-            return {"type": "null"}, ident
-        if origin is t.Literal:
-            return _enum_schema(list(args)), ident
-        if _union_origin(origin):
-            return self.union(args, where)
-        import enum
-        if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-            return _enum_schema([m.value for m in annotation]), annotation
-        if annotation in (list, tuple, set, frozenset) or origin in (list, set, frozenset) or \
-                _is_abc_sequence(origin):
-            return self.array(annotation, origin, args, where)
-        if origin is tuple:
-            return self.tuple_of(args, where)
-        if annotation is dict or origin is dict or _is_abc_mapping(origin):
-            if args and args[0] is not str:
-                self.fail(where, annotation, "object keys are strings")
-            value_schema, value_conv = self.build(args[1], where + "{}") if args else ({}, ident)
-            schema = {"type": "object"}
-            if args:
-                schema["additionalProperties"] = value_schema
-            return schema, _convert_members(dict, lambda k: value_conv)
-        if _is_typeddict(annotation):
-            return self.record(annotation, where, _typeddict_fields(annotation), dict)
-        if _is_dataclass(annotation):
-            return self.record(annotation, where, _dataclass_fields(annotation),
-                               lambda kw, cls=annotation: cls(**kw))
-        self.fail(where, annotation)
-
-    def annotated(self, args, where):
-        """Annotated[T, ...]: T with descriptions and the author's constraints."""
-        schema, convert = self.build(args[0], where)
-        schema = dict(schema)
-        for extra in args[1:]:
-            if isinstance(extra, str):
-                schema["description"] = extra
-                continue
-            if getattr(extra, "alias", None) and not _pattern(r"parameter '\w+'\Z").match(where):
-                raise CatalogError("%s: %s: an alias applies to a tool parameter only"
-                                   % (self.owner, where))
-            if isinstance(extra, Field):
-                schema.update(extra.schema)
-            else:          # never dropped silently: the schema would be looser than meant
-                schema.update(_foreign_constraints(extra, schema, self.owner, where))
-            self.constrained = True           # the author's constraints: check them now
-        return schema, convert
-
-    def union(self, args, where):
-        """Union[A, B] (and Optional): anyOf, converted by the first member that accepts."""
-        members = [a for a in args if a is not type(None)]
-        parts = [self.build(a, where) for a in members]
-        if len(members) < len(args):
-            parts.append(({"type": "null"}, _identity))
-        if len(parts) == 1:
-            return parts[0]
-        checks = [(compile_schema(s).is_valid, conv) for s, conv in parts]
-
-        def convert(x):
-            failed = None
-            for accepts, conv in checks:
-                if accepts(x):
-                    try:
-                        return conv(x)
-                    except _Invalid as e:     # str after datetime: the next may take it
-                        failed = failed or e
-            if failed is not None:
-                raise failed
-            return x
-        return {"anyOf": [p[0] for p in parts]}, convert
-
-    def array(self, annotation, origin, args, where):
-        """list[T], set[T], frozenset[T], Sequence[T] and bare tuple: an array of T."""
-        item_schema, item_conv = self.build(args[0], where + "[]") if args else ({}, _identity)
-        schema = {"type": "array", "items": item_schema}
-        if origin in (set, frozenset) or annotation in (set, frozenset):
-            schema["uniqueItems"] = True
-        kind = origin if origin in (set, frozenset, tuple) else (
-            annotation if annotation in (set, frozenset, tuple) else list)
-        return schema, _convert_items(kind, [item_conv])
-
-    def tuple_of(self, args, where):
-        """tuple[T, ...] (an array) or tuple[A, B] (positional items)."""
-        if len(args) == 2 and args[1] is Ellipsis:
-            item_schema, item_conv = self.build(args[0], where + "[]")
-            return {"type": "array", "items": item_schema}, _convert_items(tuple, [item_conv])
-        if args == ((),):
-            args = ()
-        parts = [self.build(a, "%s[%d]" % (where, i)) for i, a in enumerate(args)]
-        schema = {"type": "array", "minItems": len(parts), "maxItems": len(parts)}
-        if parts:
-            schema["prefixItems"] = [p[0] for p in parts]
-            schema["items"] = False
-        return schema, _convert_items(tuple, [p[1] for p in parts], positional=True)
-
-    def model(self, cls, where):
-        """A pydantic model: its own schema made flat, converted by its own validation."""
-        if cls in self.active:
-            self.fail(where, cls, "it refers to itself; flat schemas cannot recurse")
-        try:
-            if self.output:        # what model_dump(mode="json") writes
-                by_alias = bool((getattr(cls, "model_config", None) or {}).get(
-                    "serialize_by_alias"))
-                schema = cls.model_json_schema(mode="serialization", by_alias=by_alias)
-            else:
-                schema = cls.model_json_schema()
-        except Exception as e:   # noqa: BLE001 - the author's model: say which and why
-            raise CatalogError("%s: %s: %s.model_json_schema() failed: %s" % (
-                self.owner, where, _type_name(cls), _short_text(e)))
-        schema = _inline_refs(schema, "%s: %s" % (self.owner, where))
-        self.constrained = True              # the model's constraints: checked at registration
-
-        def convert(value):
-            try:
-                return cls.model_validate(value)
-            except Exception as e:   # noqa: BLE001 - recognised by its protocol below
-                errors = getattr(e, "errors", None)
-                if type(e).__name__ != "ValidationError" or not callable(errors):
-                    raise
-                raise _Invalid([(tuple(err.get("loc") or ()), err.get("msg") or "invalid")
-                                for err in errors()])
-        return schema, convert
-
-    def record(self, annotation, where, fields, make):
-        """A closed object from (name, annotation, required, default) fields."""
-        if annotation in self.active:
-            self.fail(where, annotation, "it refers to itself; flat schemas cannot recurse")
-        self.active.add(annotation)
-        try:
-            props, required, convs = {}, [], {}
-            for name, ann, is_required, default in fields:
-                schema, conv = self.build(ann, "%s.%s" % (where, name))
-                if not is_required and default is not _MISSING:
-                    schema = _with_default(schema, default)
-                props[name] = schema
-                convs[name] = conv
-                if is_required:
-                    required.append(name)
-        finally:
-            self.active.discard(annotation)
-        schema = {"type": "object", "properties": props}
-        if required:
-            schema["required"] = required
-        schema["additionalProperties"] = False
-        return schema, _convert_members(make, lambda k: convs.get(k, _identity))
-
-
-def _convert_items(kind, convs, positional=False):
-    """Convert an array's items (one converter each when positional); kind makes the result."""
-    conv = convs[0]
-    if not positional and conv is _identity:
-        return _identity if kind is list else kind
-
-    def convert(x):
-        out = []
-        for i, v in enumerate(x):
-            try:
-                out.append(convs[i](v) if positional else conv(v))
-            except _Invalid as e:
-                raise e.under(i)
-        return out if kind is list else kind(out)
-    return convert
-
-
-def _convert_members(make, conv_for):
-    """Convert an object's members (conv_for(key) converts each); make builds the result."""
-    def convert(x):
-        out = {}
-        for k, v in x.items():
-            try:
-                out[k] = conv_for(k)(v)
-            except _Invalid as e:
-                raise e.under(k)
-        try:
-            return make(out)
-        except (TypeError, ValueError) as e:     # a dataclass's own checks (__post_init__)
-            if isinstance(e, _Invalid) or make is dict:
-                raise
-            raise _Invalid([((), _short_text(e))])
-    return convert
-
-
-def _enum_schema(values):
-    """{"enum": values}, with "type" when every value has the same JSON type."""
-    kinds = set(_json_type(v) for v in values)
-    if len(kinds) == 1:
-        return {"type": kinds.pop(), "enum": values}
-    return {"enum": values}
-
-
-def _type_name(annotation):
-    return getattr(annotation, "__name__", None) or repr(annotation)
-
-
-def _union_origin(origin):
-    """True for the origin of Union[...] and Optional[...], or of X | Y."""
-    if origin is None:
-        return False
-    if origin is getattr(__import__("types"), "UnionType", None):
-        return True
-    typing = sys.modules.get("typing")      # typing.Union exists only once typing is loaded
-    return typing is not None and origin is typing.Union
-
-
-def _optional_plain(ann):
-    """The _PLAIN_SCHEMAS entry of T for Optional[T] or T | None (T str, int, float, bool)."""
-    args = getattr(ann, "__args__", None)
-    if type(args) is not tuple or len(args) != 2 or args[1] is not type(None):
-        return None
-    plain = _PLAIN_SCHEMAS.get(args[0])
-    if plain is None:
-        return None
-    typing = sys.modules.get("typing")       # X | None needs no typing
-    return plain if _union_origin(type(ann) if typing is None else typing.get_origin(ann)) \
-        else None
-
-
-def _is_abc_sequence(origin):
-    if origin is None:
-        return False
-    import collections.abc as abc
-    return origin in (abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection)
-
-
-def _is_abc_mapping(origin):
-    if origin is None:
-        return False
-    import collections.abc as abc
-    return origin in (abc.Mapping, abc.MutableMapping)
-
-
-def _is_typeddict(annotation):
-    return isinstance(annotation, type) and issubclass(annotation, dict) and \
-        hasattr(annotation, "__required_keys__")
-
-
-def _hints(obj):
-    import typing
-    try:
-        return typing.get_type_hints(obj, include_extras=True)
-    except (NameError, TypeError) as e:
-        raise CatalogError("cannot resolve the annotations of %s (%s)" % (_type_name(obj),
-                                                                          _hint_problem(e)))
-
-
-def _hint_problem(exc):
-    """Why annotations cannot be read, with the fix for the usual case on Python 3.9."""
-    text = str(exc)
-    if "unsupported operand type(s) for |" in text:
-        text += "; 'A | B' in an annotation needs Python 3.10: write Optional[A] or Union[A, B]"
-    return text
-
-
-def _typeddict_fields(td):
-    import typing
-    hints = _hints(td)
-    markers = tuple(m for m in (getattr(typing, "Required", None),
-                                getattr(typing, "NotRequired", None)) if m is not None)
-    out = []
-    for name, ann in hints.items():
-        if markers and typing.get_origin(ann) in markers:     # Python 3.11+
-            ann = typing.get_args(ann)[0]
-        out.append((name, ann, name in td.__required_keys__, _MISSING))
-    return out
-
-
-def _is_dataclass(annotation):
-    return isinstance(annotation, type) and hasattr(annotation, "__dataclass_fields__")
-
-
-def _dataclass_fields(cls):
-    import dataclasses
-    hints = _hints(cls)
-    out = []
-    for f in dataclasses.fields(cls):
-        if not f.init:
-            continue
-        has_default = f.default is not dataclasses.MISSING or \
-            f.default_factory is not dataclasses.MISSING
-        default = f.default if f.default is not dataclasses.MISSING else _MISSING
-        out.append((f.name, hints.get(f.name, f.type), not has_default, default))
-    return out
-
-
-# Defaults that are JSON as they are (a float default may be NaN: the general path).
-_SCALAR_DEFAULTS = frozenset((str, int, bool))
-
-
-def _is_finite(value):
-    """True for a float JSON can carry (not NaN or an infinity)."""
-    return type(value) is float and value - value == 0
-
-
-def _with_default(schema, default):
-    try:
-        default = _to_json(default)
-        encode_message(default)
-    except (TypeError, ValueError, RecursionError):
-        return schema
-    schema = dict(schema)
-    schema["default"] = default
-    return schema
-
-
-def _to_json(value):
-    """Convert dataclasses, pydantic models, Enums, tuples, sets and value types to JSON values."""
-    enum = _enum_module()
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value.value if isinstance(value, enum.Enum) else value
-    if isinstance(value, dict):
-        return {str(k): _to_json(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [_to_json(v) for v in value]
-    if isinstance(value, enum.Enum):
-        return _to_json(value.value)
-    if _is_dataclass(type(value)):
-        import dataclasses
-        return {f.name: _to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if _is_model(type(value)):
-        return value.model_dump(mode="json")
-    if isinstance(value, (bytes, bytearray)):
-        return _base64(value)
-    entry = _value_type(type(value))
-    if entry is not None:
-        return entry[3](value)
-    raise TypeError("%s is not JSON serializable" % type(value).__name__)
-
-
-# Standard-library value classes as parameters and results, encoded as
-# pydantic's JSON mode encodes them (so a server gives the same JSON whichever
-# way a field is declared): ISO 8601 dates, times and durations ("Z" for UTC),
-# UUIDs and paths as strings, Decimal as a string. bytes travel as base64
-# (contentEncoding), where pydantic would assume UTF-8 text.
-class _Invalid(ValueError):
-    """Arguments that pass the schema but do not convert: [(path, message), ...]."""
-
-    def __init__(self, problems):
-        ValueError.__init__(self, problems)
-        self.problems = problems
-
-    def under(self, key):
-        """The same problems one level down, under key."""
-        return _Invalid([((key,) + path, message) for path, message in self.problems])
-
-
-_VALUE_TYPES = {}
-
-
-_DECIMAL_RE = r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$"
-
-
-def _value_types():
-    """class -> (input schema, output schema, from JSON, to JSON); built on first use."""
-    table = _VALUE_TYPES
-    if table:
-        return table
-    import datetime
-    import decimal
-    import pathlib
-    import uuid
-    text = {"type": "string"}
-
-    def iso(fmt, parse, to=lambda v: v.isoformat()):
-        return (dict(text, format=fmt), dict(text, format=fmt), parse, to)
-    table[datetime.datetime] = iso("date-time", _parse_datetime, _iso_datetime)
-    table[datetime.date] = iso("date", _parse_date)
-    table[datetime.time] = iso("time", _parse_time, _iso_datetime)
-    table[datetime.timedelta] = iso("duration", _parse_duration, _iso_duration)
-    table[uuid.UUID] = iso("uuid", _converter(uuid.UUID, "a UUID"), str)
-    table[decimal.Decimal] = ({"anyOf": [{"type": "number"}, dict(text, pattern=_DECIMAL_RE)]},
-                              text, _parse_decimal, str)
-    for cls in (pathlib.PurePath, pathlib.Path, pathlib.PurePosixPath,
-                pathlib.PureWindowsPath):
-        table[cls] = iso("path", cls, str)
-    table[bytes] = (dict(text, contentEncoding="base64"), dict(text, contentEncoding="base64"),
-                    _parse_base64, _base64)
-    return table
-
-
-_VALUE_MODULES = frozenset(("datetime", "uuid", "decimal", "pathlib"))
-_DATE_RE = r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
-_TIME_RE = r"([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]{1,6})[0-9]*)?)?" \
-           r"(Z|z|[-+][0-9]{2}(?::?[0-9]{2})?)?"
-_DURATION_RE = r"([-+])?P(?:([0-9]+)Y)?(?:([0-9]+)W)?(?:([0-9]+)D)?" \
-               r"(?:T(?:([0-9]+)H)?(?:([0-9]+)M)?(?:([0-9]+(?:[.,][0-9]+)?)S)?)?"
-
-
-def _value_type(cls):
-    """The value-type entry of class cls (or of a base, for Path subclasses), or None."""
-    if cls is not bytes and (getattr(cls, "__module__", None) or "").partition(".")[0] \
-            not in _VALUE_MODULES:        # pathlib's classes live in pathlib._local on 3.13
-        return None
-    table = _value_types()
-    for base in getattr(cls, "__mro__", (cls,)):
-        if base in table:
-            return table[base]
-    return None
-
-
-def _converter(cls, noun):
-    def convert(text):
-        try:
-            return cls(text)
-        except (ValueError, TypeError, AttributeError):
-            raise _Invalid([((), "%s is not %s" % (_short(text), noun))])
-    return convert
-
-
-def _tz(text):
-    import datetime
-    if text is None:
-        return None
-    if text in ("Z", "z"):
-        return datetime.timezone.utc
-    digits = text[1:].replace(":", "")
-    offset = datetime.timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
-    return datetime.timezone(-offset if text[0] == "-" else offset)
-
-
-def _parse_iso(text, regex, noun, make):
-    """make(*groups) of text matching regex, or _Invalid saying text is not an ISO 8601 noun."""
-    m = _pattern(regex).match(text)
-    try:
-        if m is None:
-            raise ValueError(text)
-        return make(*m.groups())
-    except ValueError:
-        raise _Invalid([((), "%s is not an ISO 8601 %s" % (_short(text), noun))])
-
-
-def _micro(fraction):
-    return int((fraction or "0").ljust(6, "0"))
-
-
-def _parse_datetime(text):
-    """A datetime from ISO 8601 text ("Z" and any fraction accepted on every Python)."""
-    import datetime
-    return _parse_iso(text, "^%s(?:[Tt ]%s)?$" % (_DATE_RE, _TIME_RE), "date-time",
-                      lambda y, mo, d, h, mi, s, frac, tz: datetime.datetime(
-                          int(y), int(mo), int(d), int(h or 0), int(mi or 0), int(s or 0),
-                          _micro(frac), _tz(tz)))
-
-
-def _parse_date(text):
-    import datetime
-    return _parse_iso(text, "^%s$" % _DATE_RE, "date",
-                      lambda y, mo, d: datetime.date(int(y), int(mo), int(d)))
-
-
-def _parse_time(text):
-    import datetime
-    return _parse_iso(text, "^%s$" % _TIME_RE, "time",
-                      lambda h, mi, s, frac, tz: datetime.time(int(h), int(mi), int(s or 0),
-                                                               _micro(frac), _tz(tz)))
-
-
-def _iso_datetime(value):
-    """ISO 8601 text, with "Z" for UTC as pydantic writes it."""
-    text = value.isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
-
-
-def _parse_duration(text):
-    """A timedelta from an ISO 8601 duration (a year is 365 days, as in pydantic)."""
-    import datetime
-    m = _pattern("^%s$" % _DURATION_RE).match(text)
-    if m is None or text.rstrip("T").endswith("P") or text.endswith("T"):
-        raise _Invalid([((), "%s is not an ISO 8601 duration (for example P1DT2H30M)"
-                         % _short(text))])
-    sign, y, w, d, h, mi, s = m.groups()
-    try:
-        delta = datetime.timedelta(days=int(y or 0) * 365 + int(w or 0) * 7 + int(d or 0),
-                                   hours=int(h or 0), minutes=int(mi or 0),
-                                   seconds=float((s or "0").replace(",", ".")))
-    except OverflowError:
-        raise _Invalid([((), "%s is too long a duration" % _short(text))])
-    return -delta if sign == "-" else delta
-
-
-def _iso_duration(value):
-    """An ISO 8601 duration as pydantic writes it: P1Y35DT59.25S, -PT1S, PT0S."""
-    sign = "-" if value.days < 0 else ""
-    value = abs(value)
-    years, days = divmod(value.days, 365)
-    hours, rest = divmod(value.seconds, 3600)
-    minutes, seconds = divmod(rest, 60)
-    date = ("%dY" % years if years else "") + ("%dD" % days if days else "")
-    secs = ("%d.%06d" % (seconds, value.microseconds)).rstrip("0") if value.microseconds \
-        else ("%d" % seconds if seconds else "")
-    clock = ("%dH" % hours if hours else "") + ("%dM" % minutes if minutes else "") + \
-        ("%sS" % secs if secs else "")
-    if not date and not clock:
-        return "PT0S"
-    return "%sP%s%s" % (sign, date, "T" + clock if clock else "")
-
-
-def _parse_decimal(value):
-    import decimal
-    try:
-        d = decimal.Decimal(value if isinstance(value, str) else repr(value))
-    except (decimal.InvalidOperation, ValueError):
-        d = None
-    if d is None or not d.is_finite():
-        raise _Invalid([((), "%s is not a finite decimal number" % _short(value))])
-    return d
-
-
-def _parse_base64(text):
-    import base64
-    import binascii
-    try:
-        return base64.b64decode(text, validate=True)
-    except (binascii.Error, ValueError):
-        raise _Invalid([((), "%s is not base64" % _short(text))])
-
-
-def _base64(data):
-    import base64
-    return base64.b64encode(bytes(data)).decode("ascii")
-
-
-def _is_model(cls):
-    """True for a pydantic (v2) model class, recognised by its methods: pydantic is never imported."""
-    return isinstance(cls, type) and callable(getattr(cls, "model_json_schema", None)) and \
-        callable(getattr(cls, "model_validate", None)) and \
-        callable(getattr(cls, "model_dump", None))
-
-
-# Keywords whose values are instance data, never schemas.
-_DATA_KEYWORDS = frozenset(("default", "examples", "const", "enum"))
-
-
-def _inline_refs(schema, owner):
-    """schema with every "#/$defs/..." reference replaced by its definition: flat, as
-    clients such as Gemini CLI need; a recursive definition is a CatalogError."""
-    defs = schema.get("$defs") or {}
-
-    def walk(node, stack):
-        if isinstance(node, list):
-            return [walk(x, stack) for x in node]
-        if not isinstance(node, dict):
-            return node
-        ref = node.get("$ref")
-        if isinstance(ref, str):
-            name = _unescape_token(ref[len("#/$defs/"):]) if ref.startswith("#/$defs/") else None
-            if name not in defs:
-                raise CatalogError("%s: the schema refers to %s, which cannot be inlined"
-                                   % (owner, _short(ref)))
-            if name in stack:
-                raise CatalogError("%s: %s refers to itself; flat schemas cannot recurse"
-                                   % (owner, name))
-            target = walk(defs[name], stack + (name,))
-            rest = {k: walk(v, stack) for k, v in node.items() if k != "$ref"}
-            if not rest:
-                return target
-            if set(rest) <= _ANNOTATIONS:
-                return dict(target, **rest)
-            return dict(rest, allOf=[target])
-        return {k: v if k in _DATA_KEYWORDS else walk(v, stack)
-                for k, v in node.items() if k != "$defs"}
-    return walk(schema, ())
-
-
-# annotated-types constraints (pydantic's Field(ge=...) holds them too):
-# class name -> (attribute, JSON Schema keyword).
-_BOUNDS = {"Gt": ("gt", "exclusiveMinimum"), "Ge": ("ge", "minimum"),
-           "Lt": ("lt", "exclusiveMaximum"), "Le": ("le", "maximum"),
-           "MultipleOf": ("multiple_of", "multipleOf")}
-# Length keywords by the type they constrain.
-_LENGTHS = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems"),
-            "object": ("minProperties", "maxProperties")}
-# msgspec.Meta and pydantic's general metadata: attribute -> JSON Schema keyword.
-_META_KEYWORDS = {"gt": "exclusiveMinimum", "ge": "minimum", "lt": "exclusiveMaximum",
-                  "le": "maximum", "multiple_of": "multipleOf", "pattern": "pattern",
-                  "title": "title", "description": "description", "examples": "examples"}
-
-
-def _foreign_constraints(extra, schema, owner, where):
-    """The schema keywords of Annotated metadata from pydantic, annotated-types or msgspec.
-
-    Recognised by module and attributes (none of them is imported); anything
-    else is a CatalogError naming it, never dropped.
-    """
-    cls = type(extra)
-    module, name = getattr(cls, "__module__", "") or "", cls.__name__
-    out = {}
-
-    def length(lo, hi):
-        keys = _LENGTHS.get(schema.get("type"))
-        if keys is None:
-            raise CatalogError("%s: %s: %s constrains a length, but the type has none"
-                               % (owner, where, repr(extra)[:80]))
-        for key, value in zip(keys, (lo, hi)):
-            if value is not None:
-                out[key] = value
-    if module.startswith("annotated_types"):
-        if name in _BOUNDS:
-            out[_BOUNDS[name][1]] = getattr(extra, _BOUNDS[name][0])
-        elif name in ("MinLen", "MaxLen", "Len"):
-            length(getattr(extra, "min_length", None), getattr(extra, "max_length", None))
-        elif name == "Interval" or (hasattr(extra, "__iter__") and name != "Predicate"):
-            for part in extra:                     # grouped metadata: its parts
-                out.update(_foreign_constraints(part, dict(schema, **out), owner, where))
-        else:
-            _unknown_metadata(extra, owner, where)
-    elif module.startswith("pydantic") and name == "FieldInfo":
-        for attr, key in (("description", "description"), ("title", "title"),
-                          ("examples", "examples")):
-            if getattr(extra, attr, None) is not None:
-                out[key] = getattr(extra, attr)
-        if getattr(extra, "deprecated", None):
-            out["deprecated"] = True
-        more = getattr(extra, "json_schema_extra", None)
-        if callable(more):
-            raise CatalogError("%s: %s: a json_schema_extra function cannot be read; give a "
-                               "dict" % (owner, where))
-        for part in getattr(extra, "metadata", None) or ():
-            out.update(_foreign_constraints(part, dict(schema, **out), owner, where))
-        out.update(more or {})
-    elif module.startswith("pydantic") and name == "Strict":
-        pass                       # the schema is already strict: "5" is not an integer
-    elif module.startswith("pydantic") and name == "_PydanticGeneralMetadata":
-        for attr, value in vars(extra).items():
-            if attr not in ("pattern",) and value is not None:
-                _unknown_metadata(extra, owner, where)
-            if value is not None:
-                out[_META_KEYWORDS[attr]] = value
-    elif module.startswith("msgspec") and name == "Meta":
-        lo, hi = getattr(extra, "min_length", None), getattr(extra, "max_length", None)
-        if lo is not None or hi is not None:
-            length(lo, hi)
-        for attr, key in _META_KEYWORDS.items():
-            if getattr(extra, attr, None) is not None:
-                out[key] = getattr(extra, attr)
-        out.update(getattr(extra, "extra_json_schema", None) or {})
-    else:
-        _unknown_metadata(extra, owner, where)
-    return out
-
-
-def _unknown_metadata(extra, owner, where):
-    raise CatalogError("%s: %s: Annotated metadata %s is not understood; use a description "
-                       "string, mcp_stdio.Field(minimum=..., max_length=..., ...), pydantic's "
-                       "Field or annotated-types constraints" % (owner, where, repr(extra)[:80]))
-
-
-# Parameter kinds, numbered as inspect numbers them.
-_POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD, _VAR_POSITIONAL, _KEYWORD_ONLY, _VAR_KEYWORD = range(5)
-_EMPTY = object()                     # "no default", "no annotation"
-
-
-# Code-object flags (the inspect module's CO_* values).
-_CO_VARARGS, _CO_VARKEYWORDS, _CO_GENERATOR = 0x04, 0x08, 0x20
-
-
-def _code_parameters(fn):
-    """(name, kind, default, annotation) of each parameter of a plain function, from its code."""
-    code, ann = fn.__code__, fn.__annotations__
-    n_pos, n_kw = code.co_argcount, code.co_kwonlyargcount
-    names = code.co_varnames
-    defaults = fn.__defaults__ or ()
-    first_default, posonly = n_pos - len(defaults), code.co_posonlyargcount
-    params = [(name, _POSITIONAL_ONLY if i < posonly else _POSITIONAL_OR_KEYWORD,
-               defaults[i - first_default] if i >= first_default else _EMPTY,
-               ann.get(name, _EMPTY)) for i, name in enumerate(names[:n_pos])]
-    at = n_pos + n_kw                 # co_varnames: positional, keyword-only, *args, **kwargs
-    if code.co_flags & _CO_VARARGS:
-        params.append((names[at], _VAR_POSITIONAL, _EMPTY, _EMPTY))
-        at += 1
-    if n_kw:
-        kwdefaults = fn.__kwdefaults__ or {}
-        params.extend((name, _KEYWORD_ONLY, kwdefaults.get(name, _EMPTY), ann.get(name, _EMPTY))
-                      for name in names[n_pos:n_pos + n_kw])
-    if code.co_flags & _CO_VARKEYWORDS:
-        params.append((names[at], _VAR_KEYWORD, _EMPTY, _EMPTY))
-    return params
-
-
-_CO_COROUTINE, _CO_ASYNC_GENERATOR = 0x80, 0x200
-
-
-_FUNCTION = type(_pattern)            # what def and lambda make (types.FunctionType)
-
-
-def _plain_function(fn):
-    """True for a function defined with def or lambda whose annotations are objects."""
-    if type(fn) is not _FUNCTION:
-        return False
-    ann = getattr(fn, "__annotations__", None)
-    return isinstance(ann, dict) and str not in map(type, ann.values())
-
-
-def _code_flags(fn):
-    """The code flags of a plain function, or None for any other callable."""
-    return fn.__code__.co_flags if type(fn) is _FUNCTION else None
-
-
-def _is_coroutine_function(fn):
-    flags = _code_flags(fn)
-    if flags is not None:
-        return bool(flags & _CO_COROUTINE)
-    import inspect
-    return inspect.iscoroutinefunction(fn)
-
-
-def _is_generator_function(fn):
-    flags = _code_flags(fn)
-    if flags is not None:
-        return bool(flags & (_CO_GENERATOR | _CO_ASYNC_GENERATOR))
-    import inspect
-    return inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn)
-
-
-def _signature(fn, owner):
-    """(parameters as _code_parameters gives them, return annotation, type hints) of fn.
-
-    A plain function is read without importing inspect.
-    """
-    if _plain_function(fn):
-        ann = fn.__annotations__
-        return _code_parameters(fn), ann.get("return", _EMPTY), dict(ann)
-    import inspect
-    import typing
-    try:
-        sig = inspect.signature(fn)
-        hints = typing.get_type_hints(fn, include_extras=True)
-    except (TypeError, ValueError, NameError) as e:
-        raise CatalogError("%s: cannot read the signature (%s)" % (owner, _hint_problem(e)))
-    empty = inspect.Parameter.empty
-    params = [(p.name, int(p.kind), _EMPTY if p.default is empty else p.default,
-               _EMPTY if p.annotation is empty else p.annotation)
-              for p in sig.parameters.values()]
-    ret = sig.return_annotation
-    return params, _EMPTY if ret is empty else ret, hints
 
 
 def tool_from_function(fn, *, name=None, **fields):
@@ -2967,532 +2168,8 @@ def _checked_conversion(builder, annotation, where):
 #
 # serve_skills(folder) publishes Agent Skills: each folder holding a SKILL.md
 # is a skill, served as skill://<skill-path>/<file-path> resources and listed
-# by skills/list. SKILL.md starts with YAML front matter, read here by a small
-# strict reader of the subset front matter uses (YAML 1.2 core types); what
-# lies outside the subset is an error naming the file and line, never a guess.
-
-
-class FrontMatterError(ValueError):
-    """Front matter outside the supported YAML subset, or not what a skill needs."""
-
-
-_YAML_NULL = frozenset(("", "~", "null", "Null", "NULL"))
-_YAML_BOOL = {"true": True, "True": True, "TRUE": True,
-              "false": False, "False": False, "FALSE": False}
-_YAML_INT_RE = r"[-+]?[0-9]+\Z"
-_YAML_FLOAT_RE = r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z"
-_YAML_SPECIAL_RE = r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z"
-_YAML_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n",
-                 "v": "\v", "f": "\f", "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/",
-                 "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}
-_YAML_HEX = {"x": 2, "u": 4, "U": 8}
-# What a plain scalar may not start with: YAML indicators this reader refuses.
-_YAML_REFUSED = {"&": "anchors", "*": "aliases", "!": "tags", "%": "directives",
-                 "?": "complex keys", "@": "reserved indicators", "`": "reserved indicators"}
-
-
-def _yaml_scalar(text, fail):
-    """A plain scalar's value under the YAML 1.2 core schema."""
-    if text in _YAML_NULL:
-        return None
-    if text in _YAML_BOOL:
-        return _YAML_BOOL[text]
-    if text[:1].isalpha():
-        return text                   # no number starts with a letter: the usual value
-    if _pattern(_YAML_INT_RE).match(text):
-        return int(text)
-    if text[:2] in ("0o", "0x") and len(text) > 2:
-        try:
-            return int(text[2:], 8 if text[1] == "o" else 16)
-        except ValueError:
-            return text
-    if _pattern(_YAML_FLOAT_RE).match(text) and any(c.isdigit() for c in text):
-        return float(text)
-    if _pattern(_YAML_SPECIAL_RE).match(text):
-        fail("%s is a number JSON cannot carry" % text)
-    return text
-
-
-def _yaml_key(text, fail):
-    """A plain key as the npm yaml package makes it a string (null is "", 1.0 is "1")."""
-    value = _yaml_scalar(text, fail)
-    if value is None:
-        return ""
-    if value is True or value is False:
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return value if isinstance(value, str) else repr(value)
-
-
-# Front matter nests a few levels; deeper is refused, well before the reader's
-# recursion could reach Python's stack limit (and it stays within what a message
-# may nest).
-_MAX_FRONT_MATTER_DEPTH = 32
-
-
-class _FrontMatter:
-    """A strict reader of the YAML subset front matter uses: one method per construct."""
-
-    def __init__(self, text, source, first_line):
-        self.lines = [line.rstrip("\r") for line in text.split("\n")]
-        if self.lines[-1] == "":
-            self.lines.pop()            # the break that ends the last line starts no line
-        if "..." in self.lines:         # a document end marker: nothing but comments after it
-            end = self.lines.index("...")
-            if any(self.content_of(line) for line in self.lines[end + 1:]):
-                self.i = end
-                self.fail("a second document is outside the supported YAML subset")
-            self.lines = self.lines[:end]
-        self.source, self.first_line = source, first_line
-        self.i = self.depth = 0
-
-    def fail(self, message, line=None):
-        raise FrontMatterError("%s:%d: %s" % (self.source, self.first_line + (
-            self.i if line is None else line), message))
-
-    @staticmethod
-    def indent(line):
-        return len(line) - len(line.lstrip(" "))
-
-    def content(self, k):
-        """Line k without its comment and trailing blanks ("" for a blank or comment line)."""
-        line = self.lines[k]
-        if line.lstrip(" ")[:1] == "\t":
-            self.fail("a tab in indentation", k)
-        return self.content_of(line)
-
-    @staticmethod
-    def content_of(line):
-        if "#" not in line:
-            return line.rstrip(" \t")           # no comment: the usual line
-        quote, prev = None, " "
-        for j, c in enumerate(line):
-            if quote:
-                if c == quote:
-                    quote = None
-            elif c in "\"'" and prev in " [{,:-":
-                quote = c
-            elif c == "#" and prev in " \t":
-                return line[:j].rstrip(" \t")
-            prev = c
-        return line.rstrip(" \t")
-
-    def skip(self):
-        """Move to the next line with content; return its indentation, or -1 at the end."""
-        while self.i < len(self.lines) and not self.content(self.i):
-            self.i += 1
-        return self.indent(self.lines[self.i]) if self.i < len(self.lines) else -1
-
-    def document(self):
-        n = self.skip()
-        if n < 0:
-            return {}
-        value = self.block(n, -1, self.content(self.i)[n:])
-        if self.skip() >= 0:
-            self.fail("unexpected content (check the indentation)")
-        if not isinstance(value, dict):
-            self.fail("the front matter must be a mapping of keys to values", 0)
-        return value
-
-    def block(self, n, parent, text):
-        """The node starting at column n of the current line (text: the line from there on)."""
-        self.refuse(text)
-        if self.depth >= _MAX_FRONT_MATTER_DEPTH:
-            self.fail("nesting deeper than %d levels is outside the supported YAML subset"
-                      % _MAX_FRONT_MATTER_DEPTH)
-        self.depth += 1
-        try:
-            if text == "-" or text.startswith("- "):
-                return self.sequence(n, text)
-            if self.key(text) is not None:
-                return self.mapping(n, text)
-            return self.scalar(parent, text)
-        finally:
-            self.depth -= 1
-
-    def refuse(self, text):
-        if text[:1] in _YAML_REFUSED:
-            self.fail("%s are outside the supported YAML subset" % _YAML_REFUSED[text[0]])
-        if text.rstrip(" \t") in ("---", "...") or text.startswith("--- "):
-            self.fail("a second document is outside the supported YAML subset")
-
-    def key(self, text):
-        """(key, the text after its colon) when text starts a mapping entry, else None."""
-        if text[:1] in ('"', "'"):
-            end = self.quoted_end(text)
-            if end is not None and text[end:end + 1] == ":" and \
-                    text[end + 1:end + 2] in ("", " ", "\t"):
-                return self.unquote(text[:end], self.i), text[end + 1:].strip(" \t")
-            return None
-        if text[:1] in ("[", "{"):
-            return None
-        j = text.find(":")
-        while j >= 0:
-            if text[j + 1:j + 2] in ("", " ", "\t"):
-                if not text[:j].strip(" \t"):
-                    self.fail("an empty key")
-                return _yaml_key(text[:j].rstrip(" \t"), self.fail), text[j + 1:].strip(" \t")
-            j = text.find(":", j + 1)
-        return None
-
-    @staticmethod
-    def quoted_end(text):
-        """The index just past the closing quote of the quoted scalar text starts with, or None."""
-        q, j = text[0], 1
-        while j < len(text):
-            c = text[j]
-            if q == '"' and c == "\\":
-                j += 2
-            elif c == q and q == "'" and text[j + 1:j + 2] == "'":
-                j += 2
-            elif c == q:
-                return j + 1
-            else:
-                j += 1
-        return None
-
-    def mapping(self, n, text):
-        out = {}
-        while True:
-            self.refuse(text)
-            found = self.key(text)
-            if found is None:
-                self.fail("expected a 'key: value' entry")
-            key, rest = found
-            if key in out:
-                self.fail("the key %s appears twice" % _short(key, 40))
-            self.i += 1
-            out[key] = self.value(n, rest)
-            text = self.next_at(n)
-            if text is None:
-                return out
-            if text == "-" or text.startswith("- "):
-                self.fail("a sequence entry where a key was expected")
-
-    def sequence(self, n, text):
-        out = []
-        while True:
-            item = text[1:]
-            if item.strip(" \t"):
-                col = n + 1 + len(item) - len(item.lstrip(" "))
-                out.append(self.block(col, n, item.lstrip(" ")))
-            else:
-                self.i += 1
-                m = self.skip()
-                out.append(self.block(m, n, self.content(self.i)[m:]) if m > n else None)
-            text = self.next_at(n)
-            if text is None or not (text == "-" or text.startswith("- ")):
-                return out
-
-    def next_at(self, n):
-        """The next content line from column n, or None where the block at column n ended."""
-        m = self.skip()
-        if m < n:
-            return None
-        if m > n:
-            self.fail("unexpected indentation")
-        return self.content(self.i)[n:]
-
-    def value(self, n, rest):
-        """The value of a mapping entry at column n whose line went on with rest."""
-        if rest[:1] in ("|", ">"):
-            return self.block_scalar(n, rest)
-        if rest == "-" or rest.startswith("- "):
-            self.fail("a sequence entry on its key's line (put it on the next line)")
-        if rest:
-            self.i -= 1                     # the value starts on the key's line
-            return self.scalar(n, rest)
-        m = self.skip()
-        if m > n:
-            return self.block(m, n, self.content(self.i)[m:])
-        if m == n:
-            text = self.content(self.i)[n:]
-            if text == "-" or text.startswith("- "):
-                return self.sequence(n, text)       # a sequence under its key, not indented
-        return None
-
-    def scalar(self, parent, text):
-        """A scalar starting on the current line with text: flow, quoted or plain."""
-        self.refuse(text)
-        if text[:1] in ("[", "{"):
-            return self.flow(text)
-        if text[:1] in ('"', "'"):
-            return self.quoted(text)
-        return self.plain(parent, text)
-
-    def plain(self, parent, text):
-        """A plain scalar, folded over the more-indented lines that continue it."""
-        line = self.i
-        if self.key(text) is not None or text.endswith(":"):
-            self.fail("a ': ' inside a plain value (quote the value)")
-        parts = [text]
-        self.i += 1
-        while self.i < len(self.lines):
-            raw = self.lines[self.i]
-            if not raw.strip(" \t"):
-                parts.append("")
-                self.i += 1
-                continue
-            if self.indent(raw) <= parent or raw.lstrip(" \t").startswith("#"):
-                break
-            more = self.content(self.i).strip(" \t")
-            if self.key(more) is not None:
-                self.fail("a 'key: value' inside a plain scalar (indentation?)")
-            parts.append(more)
-            self.i += 1
-        while parts[-1] == "":
-            parts.pop()
-            self.i -= 1
-        return _yaml_scalar(self.fold(parts), lambda m: self.fail(m, line))
-
-    @staticmethod
-    def fold(parts, escaped_breaks=False):
-        """Join a flow scalar's lines: a break is a space, each blank line a newline."""
-        out, blank = parts[0], 0
-        for p in parts[1:]:
-            if p == "":
-                blank += 1
-                continue
-            if blank:
-                out += "\n" * blank
-            elif escaped_breaks and (len(out) - len(out.rstrip("\\"))) % 2:
-                out = out[:-1]              # an escaped line break joins without a space
-            else:
-                out += " "
-            out += p
-            blank = 0
-        return out + "\n" * blank
-
-    def quoted(self, text):
-        """A quoted scalar, maybe over several lines; only a comment may follow it."""
-        line = self.i
-        while self.quoted_end(text) is None:
-            self.i += 1
-            if self.i >= len(self.lines):
-                self.fail("a quoted scalar is not closed", line)
-            text += "\n" + self.lines[self.i]
-        end = self.quoted_end(text)
-        tail = text[end:].strip(" \t")
-        if tail and not tail.startswith("#"):
-            self.fail("unexpected text after a quoted scalar")
-        self.i += 1
-        return self.unquote(text[:end], line)
-
-    def unquote(self, token, line):
-        q, lines = token[0], token[1:-1].split("\n")
-        if len(lines) > 1:
-            lines = [lines[0].rstrip(" \t")] + [p.strip(" \t") for p in lines[1:-1]] + [
-                lines[-1].lstrip(" \t")]
-        if q == "'":
-            return self.fold(lines).replace("''", "'")
-        text, out, j = self.fold(lines, escaped_breaks=True), [], 0
-        while j < len(text):
-            c = text[j]
-            if c != "\\":
-                out.append(c)
-                j += 1
-                continue
-            e = text[j + 1:j + 2]
-            if e in _YAML_ESCAPES:
-                out.append(_YAML_ESCAPES[e])
-                j += 2
-            elif e in _YAML_HEX:
-                digits = text[j + 2:j + 2 + _YAML_HEX[e]]
-                if len(digits) != _YAML_HEX[e] or not all(d in "0123456789abcdefABCDEF"
-                                                          for d in digits):
-                    self.fail("a bad escape \\%s%s" % (e, digits), line)
-                out.append(chr(int(digits, 16)))
-                j += 2 + _YAML_HEX[e]
-            else:
-                self.fail("an unknown escape \\%s" % e, line)
-        return "".join(out)
-
-    def block_scalar(self, n, header):
-        """A literal (|) or folded (>) block scalar, with its chomping and indentation indicators."""
-        line = self.i - 1
-        style, chomp, explicit = header[0], "clip", None
-        for c in header[1:].split(" #")[0].strip(" \t"):
-            if c in "+-" and chomp == "clip":
-                chomp = "keep" if c == "+" else "strip"
-            elif c in "123456789" and explicit is None:
-                explicit = int(c)
-            else:
-                self.fail("a bad block scalar header %r" % header, line)
-        indent = n + explicit if explicit else None
-        lines = []
-        while self.i < len(self.lines):
-            raw = self.lines[self.i]
-            if not raw.strip(" \t"):
-                lines.append(raw[indent:] if indent is not None and len(raw) > indent else "")
-                self.i += 1
-                continue
-            if indent is None:
-                if self.indent(raw) <= n:
-                    break
-                indent = self.indent(raw)
-            if self.indent(raw) < indent:
-                break
-            lines.append(raw[indent:])
-            self.i += 1
-        trailing = 0
-        while lines and not lines[-1].strip(" \t"):
-            lines.pop()
-            trailing += 1
-        chunks, k = [], 0
-        while k < len(lines) and not lines[k].strip(" \t"):
-            chunks.append("\n")
-            k += 1
-        while k < len(lines):
-            text = lines[k]
-            chunks.append(text)
-            k += 1
-            breaks = 0
-            while k < len(lines) and not lines[k].strip(" \t"):
-                breaks += 1
-                k += 1
-            if k < len(lines):
-                if style == ">" and text[:1] not in (" ", "\t") and lines[k][:1] not in (" ", "\t"):
-                    if not breaks:
-                        chunks.append(" ")
-                else:
-                    chunks.append("\n")
-                chunks.append("\n" * breaks)
-        if lines and chomp != "strip":
-            chunks.append("\n")
-        if chomp == "keep":
-            chunks.append("\n" * trailing)
-        return "".join(chunks)
-
-    def flow(self, text):
-        """A flow sequence or mapping of scalars, maybe over several lines."""
-        line = self.i
-        while True:
-            depth, quote = 0, None
-            for c in text:
-                if quote:
-                    quote = None if c == quote else quote
-                elif c in "\"'":
-                    quote = c
-                elif c in "[{":
-                    depth += 1
-                elif c in "]}":
-                    depth -= 1
-            self.i += 1
-            if depth <= 0:
-                break
-            if self.i >= len(self.lines):
-                self.fail("a flow collection is not closed", line)
-            text += " " + self.content(self.i).strip(" \t")
-        value, end = self.flow_collection(text, 0, line)
-        if text[end:].strip(" \t"):
-            self.fail("unexpected text after a flow collection", line)
-        return value
-
-    def flow_collection(self, text, j, line):
-        closer = "]" if text[j] == "[" else "}"
-        out = [] if closer == "]" else {}
-        j += 1
-        while True:
-            j = self.spaces(text, j)
-            if j >= len(text):
-                self.fail("a flow collection is not closed", line)
-            if text[j] == closer:
-                return out, j + 1
-            if text[j] in "[{":
-                self.fail("nested flow collections are outside the supported YAML subset", line)
-            item, j = self.flow_scalar(text, j, line, closer)
-            if closer == "}":
-                j = self.spaces(text, j)
-                if text[j:j + 1] != ":":
-                    self.fail("expected ':' in a flow mapping", line)
-                value, j = self.flow_scalar(text, self.spaces(text, j + 1), line, closer)
-                key = item if isinstance(item, str) else _encoder.encode(item)
-                if key in out:
-                    self.fail("the key %s appears twice" % _short(key, 40), line)
-                out[key] = value
-            else:
-                out.append(item)
-            j = self.spaces(text, j)
-            if text[j:j + 1] == ",":
-                j += 1
-            elif text[j:j + 1] != closer:
-                self.fail("expected ',' or '%s' in a flow collection" % closer, line)
-
-    @staticmethod
-    def spaces(text, j):
-        while j < len(text) and text[j] == " ":
-            j += 1
-        return j
-
-    def flow_scalar(self, text, j, line, closer):
-        if text[j:j + 1] in ("[", "{"):
-            self.fail("nested flow collections are outside the supported YAML subset", line)
-        if text[j:j + 1] in ("\"", "'"):
-            end = self.quoted_end(text[j:])
-            if end is None:
-                self.fail("a quoted scalar is not closed", line)
-            return self.unquote(text[j:j + end], line), j + end
-        k = j
-        while k < len(text) and text[k] not in ",]}" and not (
-                closer == "}" and text[k] == ":" and text[k + 1:k + 2] in (" ", ",", "}", "")):
-            k += 1
-        token = text[j:k].strip(" \t")
-        self.refuse(token)
-        return _yaml_scalar(token, lambda m: self.fail(m, line)), k
-
-
-def read_front_matter(text, source="SKILL.md"):
-    """The YAML front matter of a SKILL.md (between its --- lines) as a dict.
-
-    Raises FrontMatterError naming source and the line: for what lies outside
-    the supported YAML subset, and for a file without front matter.
-    """
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    first = text.find("\n")
-    if first < 0:
-        first = len(text)             # one line: no closing line can follow
-    if text[:first].rstrip("\r").rstrip(" \t") != "---":
-        raise FrontMatterError("%s:1: a SKILL.md starts with a '---' line, then YAML front "
-                               "matter" % source)
-    at = first                          # only the front matter is split: not the body
-    while True:
-        at = text.find("\n---", at)
-        if at < 0:
-            raise FrontMatterError("%s: the front matter has no closing '---' line" % source)
-        end = text.find("\n", at + 1)
-        if text[at + 1:None if end < 0 else end].rstrip("\r").rstrip(" \t") == "---":
-            break
-        at += 1
-    lines = text[first + 1:at].split("\n") if at > first else []
-    front = _simple_front_matter(lines) if lines else None
-    if front is None:
-        front = _FrontMatter("\n".join(lines), source, 2).document()
-    return front
-
-
-def _simple_front_matter(lines):
-    """The front matter when every line is "key: text" of plain words, else None.
-
-    Most SKILL.md files are only that; this reads them without the full reader
-    (the same values: such a value is a string, or null or a boolean word).
-    Anything else (blank lines, comments, quotes, colons, nesting, a repeated
-    key) is left to the full reader, which also reports the errors.
-    """
-    out = {}
-    for line in lines:
-        key, colon, value = line.rstrip("\r").partition(": ")
-        value = value.rstrip(" ")
-        if not (colon and key.isascii() and key[:1].isalpha() and
-                key.replace("-", "_").isidentifier() and key not in out and
-                key not in _YAML_NULL and key not in _YAML_BOOL and
-                value[:1].isascii() and value[:1].isalpha() and value.isprintable() and
-                ":" not in value and "#" not in value and "[" not in value and
-                "]" not in value and "{" not in value and "}" not in value):
-            return None
-        out[key] = None if value in _YAML_NULL else _YAML_BOOL.get(value, value)
-    return out
+# by skills/list. SKILL.md starts with YAML front matter, read by the strict
+# reader of the appendix (the subset front matter uses, YAML 1.2 core types).
 
 
 # The limits of one skill, from the extension's specification: clients need not
@@ -11335,6 +10012,1350 @@ def _if_check(if_fn, then_fn, else_fn):
         fn = then_fn if cond else else_fn
         return fn is None or fn(x, st, loc)
     return check
+
+
+
+###############################################################################
+# Appendix: schemas from type hints ###########################################
+###############################################################################
+#
+# A function's signature and annotations become a flat, closed JSON Schema and
+# converters for the arguments: plain classes, typing forms, enums, dataclasses,
+# TypedDicts, standard-library value classes (dates, UUIDs, Decimal, paths), and
+# the constraints of pydantic, annotated-types and msgspec, read by their public
+# attributes without importing them.
+
+def _is_context(annotation):
+    return annotation is Context
+
+
+_MISSING = object()
+
+
+def _identity(x):
+    return x
+
+
+# The schemas and conversions of the plain classes most parameters are annotated with.
+_PLAIN_SCHEMAS = {str: ({"type": "string"}, _identity), bool: ({"type": "boolean"}, _identity),
+                  int: ({"type": "integer"}, int), float: ({"type": "number"}, float)}
+
+
+class _SchemaBuilder:
+    """Turns annotations into flat JSON Schemas and JSON values into Python values."""
+
+    def __init__(self, owner, output=False):
+        self.owner = owner
+        self.output = output          # building a result's schema (values go out, not in)
+        self.active = set()
+        self.constrained = False
+
+    @property
+    def typing(self):
+        import typing          # only for annotations that are not plain classes
+        return typing
+
+    def fail(self, where, annotation, why=""):
+        if not why and isinstance(annotation, type):
+            why = "use str, int, float, bool, a list, a dict, an Enum, a Literal, a " \
+                  "dataclass, a TypedDict, a pydantic model, datetime, date, time, " \
+                  "timedelta, UUID, Decimal, Path or bytes"
+        raise CatalogError("%s: %s: cannot express %s as a JSON Schema%s" % (
+            self.owner, where, _type_name(annotation), why and " (%s)" % why))
+
+    def build(self, annotation, where):
+        """Return (schema, convert) for an annotation; convert(json_value) -> Python value."""
+        plain = _PLAIN_SCHEMAS.get(annotation) if type(annotation) is type else None
+        if plain is not None:                 # str, int, float, bool: no typing needed
+            return dict(plain[0]), plain[1]
+        if annotation is dict:                # as below, without typing: -> dict is common
+            return {"type": "object"}, _convert_members(dict, lambda k: _identity)
+        if isinstance(annotation, type):
+            value = _value_type(annotation)
+            if value is not None:             # datetime, UUID, Decimal, Path, bytes...
+                return dict(value[1] if self.output else value[0]), value[2]
+            if _is_model(annotation):         # a pydantic model, by its protocol
+                return self.model(annotation, where)
+        t = self.typing
+        origin, args = t.get_origin(annotation), t.get_args(annotation)
+        ident = _identity
+        if annotation is t.Any:
+            return {}, ident
+        if origin is t.Annotated:
+            return self.annotated(args, where)
+        if annotation is str:
+            return {"type": "string"}, ident
+        if annotation is bool:
+            return {"type": "boolean"}, ident
+        if annotation is int:
+            return {"type": "integer"}, int
+        if annotation is float:
+            return {"type": "number"}, float
+        if annotation is None or annotation is type(None):
+            return {"type": "null"}, ident
+        if origin is t.Literal:
+            return _enum_schema(list(args)), ident
+        if _union_origin(origin):
+            return self.union(args, where)
+        import enum
+        if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+            return _enum_schema([m.value for m in annotation]), annotation
+        if annotation in (list, tuple, set, frozenset) or origin in (list, set, frozenset) or \
+                _is_abc_sequence(origin):
+            return self.array(annotation, origin, args, where)
+        if origin is tuple:
+            return self.tuple_of(args, where)
+        if annotation is dict or origin is dict or _is_abc_mapping(origin):
+            if args and args[0] is not str:
+                self.fail(where, annotation, "object keys are strings")
+            value_schema, value_conv = self.build(args[1], where + "{}") if args else ({}, ident)
+            schema = {"type": "object"}
+            if args:
+                schema["additionalProperties"] = value_schema
+            return schema, _convert_members(dict, lambda k: value_conv)
+        if _is_typeddict(annotation):
+            return self.record(annotation, where, _typeddict_fields(annotation), dict)
+        if _is_dataclass(annotation):
+            return self.record(annotation, where, _dataclass_fields(annotation),
+                               lambda kw, cls=annotation: cls(**kw))
+        self.fail(where, annotation)
+
+    def annotated(self, args, where):
+        """Annotated[T, ...]: T with descriptions and the author's constraints."""
+        schema, convert = self.build(args[0], where)
+        schema = dict(schema)
+        for extra in args[1:]:
+            if isinstance(extra, str):
+                schema["description"] = extra
+                continue
+            if getattr(extra, "alias", None) and not _pattern(r"parameter '\w+'\Z").match(where):
+                raise CatalogError("%s: %s: an alias applies to a tool parameter only"
+                                   % (self.owner, where))
+            if isinstance(extra, Field):
+                schema.update(extra.schema)
+            else:          # never dropped silently: the schema would be looser than meant
+                schema.update(_foreign_constraints(extra, schema, self.owner, where))
+            self.constrained = True           # the author's constraints: check them now
+        return schema, convert
+
+    def union(self, args, where):
+        """Union[A, B] (and Optional): anyOf, converted by the first member that accepts."""
+        members = [a for a in args if a is not type(None)]
+        parts = [self.build(a, where) for a in members]
+        if len(members) < len(args):
+            parts.append(({"type": "null"}, _identity))
+        if len(parts) == 1:
+            return parts[0]
+        checks = [(compile_schema(s).is_valid, conv) for s, conv in parts]
+
+        def convert(x):
+            failed = None
+            for accepts, conv in checks:
+                if accepts(x):
+                    try:
+                        return conv(x)
+                    except _Invalid as e:     # str after datetime: the next may take it
+                        failed = failed or e
+            if failed is not None:
+                raise failed
+            return x
+        return {"anyOf": [p[0] for p in parts]}, convert
+
+    def array(self, annotation, origin, args, where):
+        """list[T], set[T], frozenset[T], Sequence[T] and bare tuple: an array of T."""
+        item_schema, item_conv = self.build(args[0], where + "[]") if args else ({}, _identity)
+        schema = {"type": "array", "items": item_schema}
+        if origin in (set, frozenset) or annotation in (set, frozenset):
+            schema["uniqueItems"] = True
+        kind = origin if origin in (set, frozenset, tuple) else (
+            annotation if annotation in (set, frozenset, tuple) else list)
+        return schema, _convert_items(kind, [item_conv])
+
+    def tuple_of(self, args, where):
+        """tuple[T, ...] (an array) or tuple[A, B] (positional items)."""
+        if len(args) == 2 and args[1] is Ellipsis:
+            item_schema, item_conv = self.build(args[0], where + "[]")
+            return {"type": "array", "items": item_schema}, _convert_items(tuple, [item_conv])
+        if args == ((),):
+            args = ()
+        parts = [self.build(a, "%s[%d]" % (where, i)) for i, a in enumerate(args)]
+        schema = {"type": "array", "minItems": len(parts), "maxItems": len(parts)}
+        if parts:
+            schema["prefixItems"] = [p[0] for p in parts]
+            schema["items"] = False
+        return schema, _convert_items(tuple, [p[1] for p in parts], positional=True)
+
+    def model(self, cls, where):
+        """A pydantic model: its own schema made flat, converted by its own validation."""
+        if cls in self.active:
+            self.fail(where, cls, "it refers to itself; flat schemas cannot recurse")
+        try:
+            if self.output:        # what model_dump(mode="json") writes
+                by_alias = bool((getattr(cls, "model_config", None) or {}).get(
+                    "serialize_by_alias"))
+                schema = cls.model_json_schema(mode="serialization", by_alias=by_alias)
+            else:
+                schema = cls.model_json_schema()
+        except Exception as e:   # noqa: BLE001 - the author's model: say which and why
+            raise CatalogError("%s: %s: %s.model_json_schema() failed: %s" % (
+                self.owner, where, _type_name(cls), _short_text(e)))
+        schema = _inline_refs(schema, "%s: %s" % (self.owner, where))
+        self.constrained = True              # the model's constraints: checked at registration
+
+        def convert(value):
+            try:
+                return cls.model_validate(value)
+            except Exception as e:   # noqa: BLE001 - recognised by its protocol below
+                errors = getattr(e, "errors", None)
+                if type(e).__name__ != "ValidationError" or not callable(errors):
+                    raise
+                raise _Invalid([(tuple(err.get("loc") or ()), err.get("msg") or "invalid")
+                                for err in errors()])
+        return schema, convert
+
+    def record(self, annotation, where, fields, make):
+        """A closed object from (name, annotation, required, default) fields."""
+        if annotation in self.active:
+            self.fail(where, annotation, "it refers to itself; flat schemas cannot recurse")
+        self.active.add(annotation)
+        try:
+            props, required, convs = {}, [], {}
+            for name, ann, is_required, default in fields:
+                schema, conv = self.build(ann, "%s.%s" % (where, name))
+                if not is_required and default is not _MISSING:
+                    schema = _with_default(schema, default)
+                props[name] = schema
+                convs[name] = conv
+                if is_required:
+                    required.append(name)
+        finally:
+            self.active.discard(annotation)
+        schema = {"type": "object", "properties": props}
+        if required:
+            schema["required"] = required
+        schema["additionalProperties"] = False
+        return schema, _convert_members(make, lambda k: convs.get(k, _identity))
+
+
+def _convert_items(kind, convs, positional=False):
+    """Convert an array's items (one converter each when positional); kind makes the result."""
+    conv = convs[0]
+    if not positional and conv is _identity:
+        return _identity if kind is list else kind
+
+    def convert(x):
+        out = []
+        for i, v in enumerate(x):
+            try:
+                out.append(convs[i](v) if positional else conv(v))
+            except _Invalid as e:
+                raise e.under(i)
+        return out if kind is list else kind(out)
+    return convert
+
+
+def _convert_members(make, conv_for):
+    """Convert an object's members (conv_for(key) converts each); make builds the result."""
+    def convert(x):
+        out = {}
+        for k, v in x.items():
+            try:
+                out[k] = conv_for(k)(v)
+            except _Invalid as e:
+                raise e.under(k)
+        try:
+            return make(out)
+        except (TypeError, ValueError) as e:     # a dataclass's own checks (__post_init__)
+            if isinstance(e, _Invalid) or make is dict:
+                raise
+            raise _Invalid([((), _short_text(e))])
+    return convert
+
+
+def _enum_schema(values):
+    """{"enum": values}, with "type" when every value has the same JSON type."""
+    kinds = set(_json_type(v) for v in values)
+    if len(kinds) == 1:
+        return {"type": kinds.pop(), "enum": values}
+    return {"enum": values}
+
+
+def _type_name(annotation):
+    return getattr(annotation, "__name__", None) or repr(annotation)
+
+
+def _union_origin(origin):
+    """True for the origin of Union[...] and Optional[...], or of X | Y."""
+    if origin is None:
+        return False
+    if origin is getattr(__import__("types"), "UnionType", None):
+        return True
+    typing = sys.modules.get("typing")      # typing.Union exists only once typing is loaded
+    return typing is not None and origin is typing.Union
+
+
+def _optional_plain(ann):
+    """The _PLAIN_SCHEMAS entry of T for Optional[T] or T | None (T str, int, float, bool)."""
+    args = getattr(ann, "__args__", None)
+    if type(args) is not tuple or len(args) != 2 or args[1] is not type(None):
+        return None
+    plain = _PLAIN_SCHEMAS.get(args[0])
+    if plain is None:
+        return None
+    typing = sys.modules.get("typing")       # X | None needs no typing
+    return plain if _union_origin(type(ann) if typing is None else typing.get_origin(ann)) \
+        else None
+
+
+def _is_abc_sequence(origin):
+    if origin is None:
+        return False
+    import collections.abc as abc
+    return origin in (abc.Sequence, abc.MutableSequence, abc.Iterable, abc.Collection)
+
+
+def _is_abc_mapping(origin):
+    if origin is None:
+        return False
+    import collections.abc as abc
+    return origin in (abc.Mapping, abc.MutableMapping)
+
+
+def _is_typeddict(annotation):
+    return isinstance(annotation, type) and issubclass(annotation, dict) and \
+        hasattr(annotation, "__required_keys__")
+
+
+def _hints(obj):
+    import typing
+    try:
+        return typing.get_type_hints(obj, include_extras=True)
+    except (NameError, TypeError) as e:
+        raise CatalogError("cannot resolve the annotations of %s (%s)" % (_type_name(obj),
+                                                                          _hint_problem(e)))
+
+
+def _hint_problem(exc):
+    """Why annotations cannot be read, with the fix for the usual case on Python 3.9."""
+    text = str(exc)
+    if "unsupported operand type(s) for |" in text:
+        text += "; 'A | B' in an annotation needs Python 3.10: write Optional[A] or Union[A, B]"
+    return text
+
+
+def _typeddict_fields(td):
+    import typing
+    hints = _hints(td)
+    markers = tuple(m for m in (getattr(typing, "Required", None),
+                                getattr(typing, "NotRequired", None)) if m is not None)
+    out = []
+    for name, ann in hints.items():
+        if markers and typing.get_origin(ann) in markers:     # Python 3.11+
+            ann = typing.get_args(ann)[0]
+        out.append((name, ann, name in td.__required_keys__, _MISSING))
+    return out
+
+
+def _is_dataclass(annotation):
+    return isinstance(annotation, type) and hasattr(annotation, "__dataclass_fields__")
+
+
+def _dataclass_fields(cls):
+    import dataclasses
+    hints = _hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        has_default = f.default is not dataclasses.MISSING or \
+            f.default_factory is not dataclasses.MISSING
+        default = f.default if f.default is not dataclasses.MISSING else _MISSING
+        out.append((f.name, hints.get(f.name, f.type), not has_default, default))
+    return out
+
+
+# Defaults that are JSON as they are (a float default may be NaN: the general path).
+_SCALAR_DEFAULTS = frozenset((str, int, bool))
+
+
+def _is_finite(value):
+    """True for a float JSON can carry (not NaN or an infinity)."""
+    return type(value) is float and value - value == 0
+
+
+def _with_default(schema, default):
+    try:
+        default = _to_json(default)
+        encode_message(default)
+    except (TypeError, ValueError, RecursionError):
+        return schema
+    schema = dict(schema)
+    schema["default"] = default
+    return schema
+
+
+def _to_json(value):
+    """Convert dataclasses, pydantic models, Enums, tuples, sets and value types to JSON values."""
+    enum = _enum_module()
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value.value if isinstance(value, enum.Enum) else value
+    if isinstance(value, dict):
+        return {str(k): _to_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_to_json(v) for v in value]
+    if isinstance(value, enum.Enum):
+        return _to_json(value.value)
+    if _is_dataclass(type(value)):
+        import dataclasses
+        return {f.name: _to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if _is_model(type(value)):
+        return value.model_dump(mode="json")
+    if isinstance(value, (bytes, bytearray)):
+        return _base64(value)
+    entry = _value_type(type(value))
+    if entry is not None:
+        return entry[3](value)
+    raise TypeError("%s is not JSON serializable" % type(value).__name__)
+
+
+# Standard-library value classes as parameters and results, encoded as
+# pydantic's JSON mode encodes them (so a server gives the same JSON whichever
+# way a field is declared): ISO 8601 dates, times and durations ("Z" for UTC),
+# UUIDs and paths as strings, Decimal as a string. bytes travel as base64
+# (contentEncoding), where pydantic would assume UTF-8 text.
+class _Invalid(ValueError):
+    """Arguments that pass the schema but do not convert: [(path, message), ...]."""
+
+    def __init__(self, problems):
+        ValueError.__init__(self, problems)
+        self.problems = problems
+
+    def under(self, key):
+        """The same problems one level down, under key."""
+        return _Invalid([((key,) + path, message) for path, message in self.problems])
+
+
+_VALUE_TYPES = {}
+
+
+_DECIMAL_RE = r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$"
+
+
+def _value_types():
+    """class -> (input schema, output schema, from JSON, to JSON); built on first use."""
+    table = _VALUE_TYPES
+    if table:
+        return table
+    import datetime
+    import decimal
+    import pathlib
+    import uuid
+    text = {"type": "string"}
+
+    def iso(fmt, parse, to=lambda v: v.isoformat()):
+        return (dict(text, format=fmt), dict(text, format=fmt), parse, to)
+    table[datetime.datetime] = iso("date-time", _parse_datetime, _iso_datetime)
+    table[datetime.date] = iso("date", _parse_date)
+    table[datetime.time] = iso("time", _parse_time, _iso_datetime)
+    table[datetime.timedelta] = iso("duration", _parse_duration, _iso_duration)
+    table[uuid.UUID] = iso("uuid", _converter(uuid.UUID, "a UUID"), str)
+    table[decimal.Decimal] = ({"anyOf": [{"type": "number"}, dict(text, pattern=_DECIMAL_RE)]},
+                              text, _parse_decimal, str)
+    for cls in (pathlib.PurePath, pathlib.Path, pathlib.PurePosixPath,
+                pathlib.PureWindowsPath):
+        table[cls] = iso("path", cls, str)
+    table[bytes] = (dict(text, contentEncoding="base64"), dict(text, contentEncoding="base64"),
+                    _parse_base64, _base64)
+    return table
+
+
+_VALUE_MODULES = frozenset(("datetime", "uuid", "decimal", "pathlib"))
+_DATE_RE = r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
+_TIME_RE = r"([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]{1,6})[0-9]*)?)?" \
+           r"(Z|z|[-+][0-9]{2}(?::?[0-9]{2})?)?"
+_DURATION_RE = r"([-+])?P(?:([0-9]+)Y)?(?:([0-9]+)W)?(?:([0-9]+)D)?" \
+               r"(?:T(?:([0-9]+)H)?(?:([0-9]+)M)?(?:([0-9]+(?:[.,][0-9]+)?)S)?)?"
+
+
+def _value_type(cls):
+    """The value-type entry of class cls (or of a base, for Path subclasses), or None."""
+    if cls is not bytes and (getattr(cls, "__module__", None) or "").partition(".")[0] \
+            not in _VALUE_MODULES:        # pathlib's classes live in pathlib._local on 3.13
+        return None
+    table = _value_types()
+    for base in getattr(cls, "__mro__", (cls,)):
+        if base in table:
+            return table[base]
+    return None
+
+
+def _converter(cls, noun):
+    def convert(text):
+        try:
+            return cls(text)
+        except (ValueError, TypeError, AttributeError):
+            raise _Invalid([((), "%s is not %s" % (_short(text), noun))])
+    return convert
+
+
+def _tz(text):
+    import datetime
+    if text is None:
+        return None
+    if text in ("Z", "z"):
+        return datetime.timezone.utc
+    digits = text[1:].replace(":", "")
+    offset = datetime.timedelta(hours=int(digits[:2]), minutes=int(digits[2:4] or 0))
+    return datetime.timezone(-offset if text[0] == "-" else offset)
+
+
+def _parse_iso(text, regex, noun, make):
+    """make(*groups) of text matching regex, or _Invalid saying text is not an ISO 8601 noun."""
+    m = _pattern(regex).match(text)
+    try:
+        if m is None:
+            raise ValueError(text)
+        return make(*m.groups())
+    except ValueError:
+        raise _Invalid([((), "%s is not an ISO 8601 %s" % (_short(text), noun))])
+
+
+def _micro(fraction):
+    return int((fraction or "0").ljust(6, "0"))
+
+
+def _parse_datetime(text):
+    """A datetime from ISO 8601 text ("Z" and any fraction accepted on every Python)."""
+    import datetime
+    return _parse_iso(text, "^%s(?:[Tt ]%s)?$" % (_DATE_RE, _TIME_RE), "date-time",
+                      lambda y, mo, d, h, mi, s, frac, tz: datetime.datetime(
+                          int(y), int(mo), int(d), int(h or 0), int(mi or 0), int(s or 0),
+                          _micro(frac), _tz(tz)))
+
+
+def _parse_date(text):
+    import datetime
+    return _parse_iso(text, "^%s$" % _DATE_RE, "date",
+                      lambda y, mo, d: datetime.date(int(y), int(mo), int(d)))
+
+
+def _parse_time(text):
+    import datetime
+    return _parse_iso(text, "^%s$" % _TIME_RE, "time",
+                      lambda h, mi, s, frac, tz: datetime.time(int(h), int(mi), int(s or 0),
+                                                               _micro(frac), _tz(tz)))
+
+
+def _iso_datetime(value):
+    """ISO 8601 text, with "Z" for UTC as pydantic writes it."""
+    text = value.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+def _parse_duration(text):
+    """A timedelta from an ISO 8601 duration (a year is 365 days, as in pydantic)."""
+    import datetime
+    m = _pattern("^%s$" % _DURATION_RE).match(text)
+    if m is None or text.rstrip("T").endswith("P") or text.endswith("T"):
+        raise _Invalid([((), "%s is not an ISO 8601 duration (for example P1DT2H30M)"
+                         % _short(text))])
+    sign, y, w, d, h, mi, s = m.groups()
+    try:
+        delta = datetime.timedelta(days=int(y or 0) * 365 + int(w or 0) * 7 + int(d or 0),
+                                   hours=int(h or 0), minutes=int(mi or 0),
+                                   seconds=float((s or "0").replace(",", ".")))
+    except OverflowError:
+        raise _Invalid([((), "%s is too long a duration" % _short(text))])
+    return -delta if sign == "-" else delta
+
+
+def _iso_duration(value):
+    """An ISO 8601 duration as pydantic writes it: P1Y35DT59.25S, -PT1S, PT0S."""
+    sign = "-" if value.days < 0 else ""
+    value = abs(value)
+    years, days = divmod(value.days, 365)
+    hours, rest = divmod(value.seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    date = ("%dY" % years if years else "") + ("%dD" % days if days else "")
+    secs = ("%d.%06d" % (seconds, value.microseconds)).rstrip("0") if value.microseconds \
+        else ("%d" % seconds if seconds else "")
+    clock = ("%dH" % hours if hours else "") + ("%dM" % minutes if minutes else "") + \
+        ("%sS" % secs if secs else "")
+    if not date and not clock:
+        return "PT0S"
+    return "%sP%s%s" % (sign, date, "T" + clock if clock else "")
+
+
+def _parse_decimal(value):
+    import decimal
+    try:
+        d = decimal.Decimal(value if isinstance(value, str) else repr(value))
+    except (decimal.InvalidOperation, ValueError):
+        d = None
+    if d is None or not d.is_finite():
+        raise _Invalid([((), "%s is not a finite decimal number" % _short(value))])
+    return d
+
+
+def _parse_base64(text):
+    import base64
+    import binascii
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise _Invalid([((), "%s is not base64" % _short(text))])
+
+
+def _base64(data):
+    import base64
+    return base64.b64encode(bytes(data)).decode("ascii")
+
+
+def _is_model(cls):
+    """True for a pydantic (v2) model class, recognised by its methods: pydantic is never imported."""
+    return isinstance(cls, type) and callable(getattr(cls, "model_json_schema", None)) and \
+        callable(getattr(cls, "model_validate", None)) and \
+        callable(getattr(cls, "model_dump", None))
+
+
+# Keywords whose values are instance data, never schemas.
+_DATA_KEYWORDS = frozenset(("default", "examples", "const", "enum"))
+
+
+def _inline_refs(schema, owner):
+    """schema with every "#/$defs/..." reference replaced by its definition: flat, as
+    clients such as Gemini CLI need; a recursive definition is a CatalogError."""
+    defs = schema.get("$defs") or {}
+
+    def walk(node, stack):
+        if isinstance(node, list):
+            return [walk(x, stack) for x in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            name = _unescape_token(ref[len("#/$defs/"):]) if ref.startswith("#/$defs/") else None
+            if name not in defs:
+                raise CatalogError("%s: the schema refers to %s, which cannot be inlined"
+                                   % (owner, _short(ref)))
+            if name in stack:
+                raise CatalogError("%s: %s refers to itself; flat schemas cannot recurse"
+                                   % (owner, name))
+            target = walk(defs[name], stack + (name,))
+            rest = {k: walk(v, stack) for k, v in node.items() if k != "$ref"}
+            if not rest:
+                return target
+            if set(rest) <= _ANNOTATIONS:
+                return dict(target, **rest)
+            return dict(rest, allOf=[target])
+        return {k: v if k in _DATA_KEYWORDS else walk(v, stack)
+                for k, v in node.items() if k != "$defs"}
+    return walk(schema, ())
+
+
+# annotated-types constraints (pydantic's Field(ge=...) holds them too):
+# class name -> (attribute, JSON Schema keyword).
+_BOUNDS = {"Gt": ("gt", "exclusiveMinimum"), "Ge": ("ge", "minimum"),
+           "Lt": ("lt", "exclusiveMaximum"), "Le": ("le", "maximum"),
+           "MultipleOf": ("multiple_of", "multipleOf")}
+# Length keywords by the type they constrain.
+_LENGTHS = {"string": ("minLength", "maxLength"), "array": ("minItems", "maxItems"),
+            "object": ("minProperties", "maxProperties")}
+# msgspec.Meta and pydantic's general metadata: attribute -> JSON Schema keyword.
+_META_KEYWORDS = {"gt": "exclusiveMinimum", "ge": "minimum", "lt": "exclusiveMaximum",
+                  "le": "maximum", "multiple_of": "multipleOf", "pattern": "pattern",
+                  "title": "title", "description": "description", "examples": "examples"}
+
+
+def _foreign_constraints(extra, schema, owner, where):
+    """The schema keywords of Annotated metadata from pydantic, annotated-types or msgspec.
+
+    Recognised by module and attributes (none of them is imported); anything
+    else is a CatalogError naming it, never dropped.
+    """
+    cls = type(extra)
+    module, name = getattr(cls, "__module__", "") or "", cls.__name__
+    out = {}
+
+    def length(lo, hi):
+        keys = _LENGTHS.get(schema.get("type"))
+        if keys is None:
+            raise CatalogError("%s: %s: %s constrains a length, but the type has none"
+                               % (owner, where, repr(extra)[:80]))
+        for key, value in zip(keys, (lo, hi)):
+            if value is not None:
+                out[key] = value
+    if module.startswith("annotated_types"):
+        if name in _BOUNDS:
+            out[_BOUNDS[name][1]] = getattr(extra, _BOUNDS[name][0])
+        elif name in ("MinLen", "MaxLen", "Len"):
+            length(getattr(extra, "min_length", None), getattr(extra, "max_length", None))
+        elif name == "Interval" or (hasattr(extra, "__iter__") and name != "Predicate"):
+            for part in extra:                     # grouped metadata: its parts
+                out.update(_foreign_constraints(part, dict(schema, **out), owner, where))
+        else:
+            _unknown_metadata(extra, owner, where)
+    elif module.startswith("pydantic") and name == "FieldInfo":
+        for attr, key in (("description", "description"), ("title", "title"),
+                          ("examples", "examples")):
+            if getattr(extra, attr, None) is not None:
+                out[key] = getattr(extra, attr)
+        if getattr(extra, "deprecated", None):
+            out["deprecated"] = True
+        more = getattr(extra, "json_schema_extra", None)
+        if callable(more):
+            raise CatalogError("%s: %s: a json_schema_extra function cannot be read; give a "
+                               "dict" % (owner, where))
+        for part in getattr(extra, "metadata", None) or ():
+            out.update(_foreign_constraints(part, dict(schema, **out), owner, where))
+        out.update(more or {})
+    elif module.startswith("pydantic") and name == "Strict":
+        pass                       # the schema is already strict: "5" is not an integer
+    elif module.startswith("pydantic") and name == "_PydanticGeneralMetadata":
+        for attr, value in vars(extra).items():
+            if attr not in ("pattern",) and value is not None:
+                _unknown_metadata(extra, owner, where)
+            if value is not None:
+                out[_META_KEYWORDS[attr]] = value
+    elif module.startswith("msgspec") and name == "Meta":
+        lo, hi = getattr(extra, "min_length", None), getattr(extra, "max_length", None)
+        if lo is not None or hi is not None:
+            length(lo, hi)
+        for attr, key in _META_KEYWORDS.items():
+            if getattr(extra, attr, None) is not None:
+                out[key] = getattr(extra, attr)
+        out.update(getattr(extra, "extra_json_schema", None) or {})
+    else:
+        _unknown_metadata(extra, owner, where)
+    return out
+
+
+def _unknown_metadata(extra, owner, where):
+    raise CatalogError("%s: %s: Annotated metadata %s is not understood; use a description "
+                       "string, mcp_stdio.Field(minimum=..., max_length=..., ...), pydantic's "
+                       "Field or annotated-types constraints" % (owner, where, repr(extra)[:80]))
+
+
+# Parameter kinds, numbered as inspect numbers them.
+_POSITIONAL_ONLY, _POSITIONAL_OR_KEYWORD, _VAR_POSITIONAL, _KEYWORD_ONLY, _VAR_KEYWORD = range(5)
+_EMPTY = object()                     # "no default", "no annotation"
+
+
+# Code-object flags (the inspect module's CO_* values).
+_CO_VARARGS, _CO_VARKEYWORDS, _CO_GENERATOR = 0x04, 0x08, 0x20
+
+
+def _code_parameters(fn):
+    """(name, kind, default, annotation) of each parameter of a plain function, from its code."""
+    code, ann = fn.__code__, fn.__annotations__
+    n_pos, n_kw = code.co_argcount, code.co_kwonlyargcount
+    names = code.co_varnames
+    defaults = fn.__defaults__ or ()
+    first_default, posonly = n_pos - len(defaults), code.co_posonlyargcount
+    params = [(name, _POSITIONAL_ONLY if i < posonly else _POSITIONAL_OR_KEYWORD,
+               defaults[i - first_default] if i >= first_default else _EMPTY,
+               ann.get(name, _EMPTY)) for i, name in enumerate(names[:n_pos])]
+    at = n_pos + n_kw                 # co_varnames: positional, keyword-only, *args, **kwargs
+    if code.co_flags & _CO_VARARGS:
+        params.append((names[at], _VAR_POSITIONAL, _EMPTY, _EMPTY))
+        at += 1
+    if n_kw:
+        kwdefaults = fn.__kwdefaults__ or {}
+        params.extend((name, _KEYWORD_ONLY, kwdefaults.get(name, _EMPTY), ann.get(name, _EMPTY))
+                      for name in names[n_pos:n_pos + n_kw])
+    if code.co_flags & _CO_VARKEYWORDS:
+        params.append((names[at], _VAR_KEYWORD, _EMPTY, _EMPTY))
+    return params
+
+
+_CO_COROUTINE, _CO_ASYNC_GENERATOR = 0x80, 0x200
+
+
+_FUNCTION = type(_pattern)            # what def and lambda make (types.FunctionType)
+
+
+def _plain_function(fn):
+    """True for a function defined with def or lambda whose annotations are objects."""
+    if type(fn) is not _FUNCTION:
+        return False
+    ann = getattr(fn, "__annotations__", None)
+    return isinstance(ann, dict) and str not in map(type, ann.values())
+
+
+def _code_flags(fn):
+    """The code flags of a plain function, or None for any other callable."""
+    return fn.__code__.co_flags if type(fn) is _FUNCTION else None
+
+
+def _is_coroutine_function(fn):
+    flags = _code_flags(fn)
+    if flags is not None:
+        return bool(flags & _CO_COROUTINE)
+    import inspect
+    return inspect.iscoroutinefunction(fn)
+
+
+def _is_generator_function(fn):
+    flags = _code_flags(fn)
+    if flags is not None:
+        return bool(flags & (_CO_GENERATOR | _CO_ASYNC_GENERATOR))
+    import inspect
+    return inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn)
+
+
+def _signature(fn, owner):
+    """(parameters as _code_parameters gives them, return annotation, type hints) of fn.
+
+    A plain function is read without importing inspect.
+    """
+    if _plain_function(fn):
+        ann = fn.__annotations__
+        return _code_parameters(fn), ann.get("return", _EMPTY), dict(ann)
+    import inspect
+    import typing
+    try:
+        sig = inspect.signature(fn)
+        hints = typing.get_type_hints(fn, include_extras=True)
+    except (TypeError, ValueError, NameError) as e:
+        raise CatalogError("%s: cannot read the signature (%s)" % (owner, _hint_problem(e)))
+    empty = inspect.Parameter.empty
+    params = [(p.name, int(p.kind), _EMPTY if p.default is empty else p.default,
+               _EMPTY if p.annotation is empty else p.annotation)
+              for p in sig.parameters.values()]
+    ret = sig.return_annotation
+    return params, _EMPTY if ret is empty else ret, hints
+
+
+###############################################################################
+# Appendix: the YAML subset of front matter ###################################
+###############################################################################
+#
+# read_front_matter() reads the subset of YAML that SKILL.md front matter uses
+# (YAML 1.2 core types, block and flow collections, quoted and block scalars);
+# what lies outside the subset is an error naming the file and line, never a
+# guess.
+
+class FrontMatterError(ValueError):
+    """Front matter outside the supported YAML subset, or not what a skill needs."""
+
+
+_YAML_NULL = frozenset(("", "~", "null", "Null", "NULL"))
+_YAML_BOOL = {"true": True, "True": True, "TRUE": True,
+              "false": False, "False": False, "FALSE": False}
+_YAML_INT_RE = r"[-+]?[0-9]+\Z"
+_YAML_FLOAT_RE = r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z"
+_YAML_SPECIAL_RE = r"[-+]?\.(?:inf|Inf|INF)\Z|\.(?:nan|NaN|NAN)\Z"
+_YAML_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n",
+                 "v": "\v", "f": "\f", "r": "\r", "e": "\x1b", " ": " ", '"': '"', "/": "/",
+                 "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}
+_YAML_HEX = {"x": 2, "u": 4, "U": 8}
+# What a plain scalar may not start with: YAML indicators this reader refuses.
+_YAML_REFUSED = {"&": "anchors", "*": "aliases", "!": "tags", "%": "directives",
+                 "?": "complex keys", "@": "reserved indicators", "`": "reserved indicators"}
+
+
+def _yaml_scalar(text, fail):
+    """A plain scalar's value under the YAML 1.2 core schema."""
+    if text in _YAML_NULL:
+        return None
+    if text in _YAML_BOOL:
+        return _YAML_BOOL[text]
+    if text[:1].isalpha():
+        return text                   # no number starts with a letter: the usual value
+    if _pattern(_YAML_INT_RE).match(text):
+        return int(text)
+    if text[:2] in ("0o", "0x") and len(text) > 2:
+        try:
+            return int(text[2:], 8 if text[1] == "o" else 16)
+        except ValueError:
+            return text
+    if _pattern(_YAML_FLOAT_RE).match(text) and any(c.isdigit() for c in text):
+        return float(text)
+    if _pattern(_YAML_SPECIAL_RE).match(text):
+        fail("%s is a number JSON cannot carry" % text)
+    return text
+
+
+def _yaml_key(text, fail):
+    """A plain key as the npm yaml package makes it a string (null is "", 1.0 is "1")."""
+    value = _yaml_scalar(text, fail)
+    if value is None:
+        return ""
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return value if isinstance(value, str) else repr(value)
+
+
+# Front matter nests a few levels; deeper is refused, well before the reader's
+# recursion could reach Python's stack limit (and it stays within what a message
+# may nest).
+_MAX_FRONT_MATTER_DEPTH = 32
+
+
+class _FrontMatter:
+    """A strict reader of the YAML subset front matter uses: one method per construct."""
+
+    def __init__(self, text, source, first_line):
+        self.lines = [line.rstrip("\r") for line in text.split("\n")]
+        if self.lines[-1] == "":
+            self.lines.pop()            # the break that ends the last line starts no line
+        if "..." in self.lines:         # a document end marker: nothing but comments after it
+            end = self.lines.index("...")
+            if any(self.content_of(line) for line in self.lines[end + 1:]):
+                self.i = end
+                self.fail("a second document is outside the supported YAML subset")
+            self.lines = self.lines[:end]
+        self.source, self.first_line = source, first_line
+        self.i = self.depth = 0
+
+    def fail(self, message, line=None):
+        raise FrontMatterError("%s:%d: %s" % (self.source, self.first_line + (
+            self.i if line is None else line), message))
+
+    @staticmethod
+    def indent(line):
+        return len(line) - len(line.lstrip(" "))
+
+    def content(self, k):
+        """Line k without its comment and trailing blanks ("" for a blank or comment line)."""
+        line = self.lines[k]
+        if line.lstrip(" ")[:1] == "\t":
+            self.fail("a tab in indentation", k)
+        return self.content_of(line)
+
+    @staticmethod
+    def content_of(line):
+        if "#" not in line:
+            return line.rstrip(" \t")           # no comment: the usual line
+        quote, prev = None, " "
+        for j, c in enumerate(line):
+            if quote:
+                if c == quote:
+                    quote = None
+            elif c in "\"'" and prev in " [{,:-":
+                quote = c
+            elif c == "#" and prev in " \t":
+                return line[:j].rstrip(" \t")
+            prev = c
+        return line.rstrip(" \t")
+
+    def skip(self):
+        """Move to the next line with content; return its indentation, or -1 at the end."""
+        while self.i < len(self.lines) and not self.content(self.i):
+            self.i += 1
+        return self.indent(self.lines[self.i]) if self.i < len(self.lines) else -1
+
+    def document(self):
+        n = self.skip()
+        if n < 0:
+            return {}
+        value = self.block(n, -1, self.content(self.i)[n:])
+        if self.skip() >= 0:
+            self.fail("unexpected content (check the indentation)")
+        if not isinstance(value, dict):
+            self.fail("the front matter must be a mapping of keys to values", 0)
+        return value
+
+    def block(self, n, parent, text):
+        """The node starting at column n of the current line (text: the line from there on)."""
+        self.refuse(text)
+        if self.depth >= _MAX_FRONT_MATTER_DEPTH:
+            self.fail("nesting deeper than %d levels is outside the supported YAML subset"
+                      % _MAX_FRONT_MATTER_DEPTH)
+        self.depth += 1
+        try:
+            if text == "-" or text.startswith("- "):
+                return self.sequence(n, text)
+            if self.key(text) is not None:
+                return self.mapping(n, text)
+            return self.scalar(parent, text)
+        finally:
+            self.depth -= 1
+
+    def refuse(self, text):
+        if text[:1] in _YAML_REFUSED:
+            self.fail("%s are outside the supported YAML subset" % _YAML_REFUSED[text[0]])
+        if text.rstrip(" \t") in ("---", "...") or text.startswith("--- "):
+            self.fail("a second document is outside the supported YAML subset")
+
+    def key(self, text):
+        """(key, the text after its colon) when text starts a mapping entry, else None."""
+        if text[:1] in ('"', "'"):
+            end = self.quoted_end(text)
+            if end is not None and text[end:end + 1] == ":" and \
+                    text[end + 1:end + 2] in ("", " ", "\t"):
+                return self.unquote(text[:end], self.i), text[end + 1:].strip(" \t")
+            return None
+        if text[:1] in ("[", "{"):
+            return None
+        j = text.find(":")
+        while j >= 0:
+            if text[j + 1:j + 2] in ("", " ", "\t"):
+                if not text[:j].strip(" \t"):
+                    self.fail("an empty key")
+                return _yaml_key(text[:j].rstrip(" \t"), self.fail), text[j + 1:].strip(" \t")
+            j = text.find(":", j + 1)
+        return None
+
+    @staticmethod
+    def quoted_end(text):
+        """The index just past the closing quote of the quoted scalar text starts with, or None."""
+        q, j = text[0], 1
+        while j < len(text):
+            c = text[j]
+            if q == '"' and c == "\\":
+                j += 2
+            elif c == q and q == "'" and text[j + 1:j + 2] == "'":
+                j += 2
+            elif c == q:
+                return j + 1
+            else:
+                j += 1
+        return None
+
+    def mapping(self, n, text):
+        out = {}
+        while True:
+            self.refuse(text)
+            found = self.key(text)
+            if found is None:
+                self.fail("expected a 'key: value' entry")
+            key, rest = found
+            if key in out:
+                self.fail("the key %s appears twice" % _short(key, 40))
+            self.i += 1
+            out[key] = self.value(n, rest)
+            text = self.next_at(n)
+            if text is None:
+                return out
+            if text == "-" or text.startswith("- "):
+                self.fail("a sequence entry where a key was expected")
+
+    def sequence(self, n, text):
+        out = []
+        while True:
+            item = text[1:]
+            if item.strip(" \t"):
+                col = n + 1 + len(item) - len(item.lstrip(" "))
+                out.append(self.block(col, n, item.lstrip(" ")))
+            else:
+                self.i += 1
+                m = self.skip()
+                out.append(self.block(m, n, self.content(self.i)[m:]) if m > n else None)
+            text = self.next_at(n)
+            if text is None or not (text == "-" or text.startswith("- ")):
+                return out
+
+    def next_at(self, n):
+        """The next content line from column n, or None where the block at column n ended."""
+        m = self.skip()
+        if m < n:
+            return None
+        if m > n:
+            self.fail("unexpected indentation")
+        return self.content(self.i)[n:]
+
+    def value(self, n, rest):
+        """The value of a mapping entry at column n whose line went on with rest."""
+        if rest[:1] in ("|", ">"):
+            return self.block_scalar(n, rest)
+        if rest == "-" or rest.startswith("- "):
+            self.fail("a sequence entry on its key's line (put it on the next line)")
+        if rest:
+            self.i -= 1                     # the value starts on the key's line
+            return self.scalar(n, rest)
+        m = self.skip()
+        if m > n:
+            return self.block(m, n, self.content(self.i)[m:])
+        if m == n:
+            text = self.content(self.i)[n:]
+            if text == "-" or text.startswith("- "):
+                return self.sequence(n, text)       # a sequence under its key, not indented
+        return None
+
+    def scalar(self, parent, text):
+        """A scalar starting on the current line with text: flow, quoted or plain."""
+        self.refuse(text)
+        if text[:1] in ("[", "{"):
+            return self.flow(text)
+        if text[:1] in ('"', "'"):
+            return self.quoted(text)
+        return self.plain(parent, text)
+
+    def plain(self, parent, text):
+        """A plain scalar, folded over the more-indented lines that continue it."""
+        line = self.i
+        if self.key(text) is not None or text.endswith(":"):
+            self.fail("a ': ' inside a plain value (quote the value)")
+        parts = [text]
+        self.i += 1
+        while self.i < len(self.lines):
+            raw = self.lines[self.i]
+            if not raw.strip(" \t"):
+                parts.append("")
+                self.i += 1
+                continue
+            if self.indent(raw) <= parent or raw.lstrip(" \t").startswith("#"):
+                break
+            more = self.content(self.i).strip(" \t")
+            if self.key(more) is not None:
+                self.fail("a 'key: value' inside a plain scalar (indentation?)")
+            parts.append(more)
+            self.i += 1
+        while parts[-1] == "":
+            parts.pop()
+            self.i -= 1
+        return _yaml_scalar(self.fold(parts), lambda m: self.fail(m, line))
+
+    @staticmethod
+    def fold(parts, escaped_breaks=False):
+        """Join a flow scalar's lines: a break is a space, each blank line a newline."""
+        out, blank = parts[0], 0
+        for p in parts[1:]:
+            if p == "":
+                blank += 1
+                continue
+            if blank:
+                out += "\n" * blank
+            elif escaped_breaks and (len(out) - len(out.rstrip("\\"))) % 2:
+                out = out[:-1]              # an escaped line break joins without a space
+            else:
+                out += " "
+            out += p
+            blank = 0
+        return out + "\n" * blank
+
+    def quoted(self, text):
+        """A quoted scalar, maybe over several lines; only a comment may follow it."""
+        line = self.i
+        while self.quoted_end(text) is None:
+            self.i += 1
+            if self.i >= len(self.lines):
+                self.fail("a quoted scalar is not closed", line)
+            text += "\n" + self.lines[self.i]
+        end = self.quoted_end(text)
+        tail = text[end:].strip(" \t")
+        if tail and not tail.startswith("#"):
+            self.fail("unexpected text after a quoted scalar")
+        self.i += 1
+        return self.unquote(text[:end], line)
+
+    def unquote(self, token, line):
+        q, lines = token[0], token[1:-1].split("\n")
+        if len(lines) > 1:
+            lines = [lines[0].rstrip(" \t")] + [p.strip(" \t") for p in lines[1:-1]] + [
+                lines[-1].lstrip(" \t")]
+        if q == "'":
+            return self.fold(lines).replace("''", "'")
+        text, out, j = self.fold(lines, escaped_breaks=True), [], 0
+        while j < len(text):
+            c = text[j]
+            if c != "\\":
+                out.append(c)
+                j += 1
+                continue
+            e = text[j + 1:j + 2]
+            if e in _YAML_ESCAPES:
+                out.append(_YAML_ESCAPES[e])
+                j += 2
+            elif e in _YAML_HEX:
+                digits = text[j + 2:j + 2 + _YAML_HEX[e]]
+                if len(digits) != _YAML_HEX[e] or not all(d in "0123456789abcdefABCDEF"
+                                                          for d in digits):
+                    self.fail("a bad escape \\%s%s" % (e, digits), line)
+                out.append(chr(int(digits, 16)))
+                j += 2 + _YAML_HEX[e]
+            else:
+                self.fail("an unknown escape \\%s" % e, line)
+        return "".join(out)
+
+    def block_scalar(self, n, header):
+        """A literal (|) or folded (>) block scalar, with its chomping and indentation indicators."""
+        line = self.i - 1
+        style, chomp, explicit = header[0], "clip", None
+        for c in header[1:].split(" #")[0].strip(" \t"):
+            if c in "+-" and chomp == "clip":
+                chomp = "keep" if c == "+" else "strip"
+            elif c in "123456789" and explicit is None:
+                explicit = int(c)
+            else:
+                self.fail("a bad block scalar header %r" % header, line)
+        indent = n + explicit if explicit else None
+        lines = []
+        while self.i < len(self.lines):
+            raw = self.lines[self.i]
+            if not raw.strip(" \t"):
+                lines.append(raw[indent:] if indent is not None and len(raw) > indent else "")
+                self.i += 1
+                continue
+            if indent is None:
+                if self.indent(raw) <= n:
+                    break
+                indent = self.indent(raw)
+            if self.indent(raw) < indent:
+                break
+            lines.append(raw[indent:])
+            self.i += 1
+        trailing = 0
+        while lines and not lines[-1].strip(" \t"):
+            lines.pop()
+            trailing += 1
+        chunks, k = [], 0
+        while k < len(lines) and not lines[k].strip(" \t"):
+            chunks.append("\n")
+            k += 1
+        while k < len(lines):
+            text = lines[k]
+            chunks.append(text)
+            k += 1
+            breaks = 0
+            while k < len(lines) and not lines[k].strip(" \t"):
+                breaks += 1
+                k += 1
+            if k < len(lines):
+                if style == ">" and text[:1] not in (" ", "\t") and lines[k][:1] not in (" ", "\t"):
+                    if not breaks:
+                        chunks.append(" ")
+                else:
+                    chunks.append("\n")
+                chunks.append("\n" * breaks)
+        if lines and chomp != "strip":
+            chunks.append("\n")
+        if chomp == "keep":
+            chunks.append("\n" * trailing)
+        return "".join(chunks)
+
+    def flow(self, text):
+        """A flow sequence or mapping of scalars, maybe over several lines."""
+        line = self.i
+        while True:
+            depth, quote = 0, None
+            for c in text:
+                if quote:
+                    quote = None if c == quote else quote
+                elif c in "\"'":
+                    quote = c
+                elif c in "[{":
+                    depth += 1
+                elif c in "]}":
+                    depth -= 1
+            self.i += 1
+            if depth <= 0:
+                break
+            if self.i >= len(self.lines):
+                self.fail("a flow collection is not closed", line)
+            text += " " + self.content(self.i).strip(" \t")
+        value, end = self.flow_collection(text, 0, line)
+        if text[end:].strip(" \t"):
+            self.fail("unexpected text after a flow collection", line)
+        return value
+
+    def flow_collection(self, text, j, line):
+        closer = "]" if text[j] == "[" else "}"
+        out = [] if closer == "]" else {}
+        j += 1
+        while True:
+            j = self.spaces(text, j)
+            if j >= len(text):
+                self.fail("a flow collection is not closed", line)
+            if text[j] == closer:
+                return out, j + 1
+            if text[j] in "[{":
+                self.fail("nested flow collections are outside the supported YAML subset", line)
+            item, j = self.flow_scalar(text, j, line, closer)
+            if closer == "}":
+                j = self.spaces(text, j)
+                if text[j:j + 1] != ":":
+                    self.fail("expected ':' in a flow mapping", line)
+                value, j = self.flow_scalar(text, self.spaces(text, j + 1), line, closer)
+                key = item if isinstance(item, str) else _encoder.encode(item)
+                if key in out:
+                    self.fail("the key %s appears twice" % _short(key, 40), line)
+                out[key] = value
+            else:
+                out.append(item)
+            j = self.spaces(text, j)
+            if text[j:j + 1] == ",":
+                j += 1
+            elif text[j:j + 1] != closer:
+                self.fail("expected ',' or '%s' in a flow collection" % closer, line)
+
+    @staticmethod
+    def spaces(text, j):
+        while j < len(text) and text[j] == " ":
+            j += 1
+        return j
+
+    def flow_scalar(self, text, j, line, closer):
+        if text[j:j + 1] in ("[", "{"):
+            self.fail("nested flow collections are outside the supported YAML subset", line)
+        if text[j:j + 1] in ("\"", "'"):
+            end = self.quoted_end(text[j:])
+            if end is None:
+                self.fail("a quoted scalar is not closed", line)
+            return self.unquote(text[j:j + end], line), j + end
+        k = j
+        while k < len(text) and text[k] not in ",]}" and not (
+                closer == "}" and text[k] == ":" and text[k + 1:k + 2] in (" ", ",", "}", "")):
+            k += 1
+        token = text[j:k].strip(" \t")
+        self.refuse(token)
+        return _yaml_scalar(token, lambda m: self.fail(m, line)), k
+
+
+def read_front_matter(text, source="SKILL.md"):
+    """The YAML front matter of a SKILL.md (between its --- lines) as a dict.
+
+    Raises FrontMatterError naming source and the line: for what lies outside
+    the supported YAML subset, and for a file without front matter.
+    """
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    first = text.find("\n")
+    if first < 0:
+        first = len(text)             # one line: no closing line can follow
+    if text[:first].rstrip("\r").rstrip(" \t") != "---":
+        raise FrontMatterError("%s:1: a SKILL.md starts with a '---' line, then YAML front "
+                               "matter" % source)
+    at = first                          # only the front matter is split: not the body
+    while True:
+        at = text.find("\n---", at)
+        if at < 0:
+            raise FrontMatterError("%s: the front matter has no closing '---' line" % source)
+        end = text.find("\n", at + 1)
+        if text[at + 1:None if end < 0 else end].rstrip("\r").rstrip(" \t") == "---":
+            break
+        at += 1
+    lines = text[first + 1:at].split("\n") if at > first else []
+    front = _simple_front_matter(lines) if lines else None
+    if front is None:
+        front = _FrontMatter("\n".join(lines), source, 2).document()
+    return front
+
+
+def _simple_front_matter(lines):
+    """The front matter when every line is "key: text" of plain words, else None.
+
+    Most SKILL.md files are only that; this reads them without the full reader
+    (the same values: such a value is a string, or null or a boolean word).
+    Anything else (blank lines, comments, quotes, colons, nesting, a repeated
+    key) is left to the full reader, which also reports the errors.
+    """
+    out = {}
+    for line in lines:
+        key, colon, value = line.rstrip("\r").partition(": ")
+        value = value.rstrip(" ")
+        if not (colon and key.isascii() and key[:1].isalpha() and
+                key.replace("-", "_").isidentifier() and key not in out and
+                key not in _YAML_NULL and key not in _YAML_BOOL and
+                value[:1].isascii() and value[:1].isalpha() and value.isprintable() and
+                ":" not in value and "#" not in value and "[" not in value and
+                "]" not in value and "{" not in value and "}" not in value):
+            return None
+        out[key] = None if value in _YAML_NULL else _YAML_BOOL.get(value, value)
+    return out
 
 
 if __name__ == "__main__":
