@@ -2630,16 +2630,28 @@ class Structure(unittest.TestCase):
                 self.assertEqual([x for x in conn.reports if "incident" in x], [])
                 conn.close()
 
-    def test_the_engine_serves_without_the_tasks_extension(self):
-        """The module rebuilt without the tasks section and its row imports and serves every
-        other method of both eras byte for byte as before."""
+    def test_the_engine_serves_without_each_extension(self):
+        """The module rebuilt without the tasks section and its row (or the skills section
+        and its row) imports and serves every other method of both eras byte for byte as
+        before."""
         with open(SERVER, encoding="utf-8") as f:
             source = f.read()
-        start = source.index("#" * 79 + "\n# Tasks: long-running tool calls")
-        end = source.index("#" * 79 + "\n# Extensions: what each adds")
-        row = source.index("    _Extension(TASKS_KEY,", end)
-        without = source[:start] + source[end:row] + source[source.index("\n)\n", row) + 1:]
-        self.assertNotIn("class _Tasks", without)
+        table = source.index("#" * 79 + "\n# Extensions: what each adds")
+
+        def without(title, key, follows):
+            start, end = source.index("#" * 79 + "\n# " + title), source.index("#" * 79 + follows)
+            row = source.index("    _Extension(%s," % key, table)
+            after = min(i for i in (source.find("\n    _Extension(", row + 1),
+                                    source.index("\n)\n", row)) if i > 0) + 1
+            return source[:start] + source[end:row] + source[after:]
+        builds = {"with": source,
+                  "without tasks": without("Tasks: long-running", "TASKS_KEY",
+                                           "\n# Extensions: what each adds"),
+                  "without skills": without("Skills: front matter", "SKILLS_KEY",
+                                            "\n# Outcomes: results and errors")}
+        self.assertNotIn("class _Tasks", builds["without tasks"])
+        self.assertNotIn("class SkillFolder", builds["without skills"])
+        self.assertIn("class SkillFolder", builds["without tasks"])
         common = [("tools/list", {}), ("tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}}),
                   ("tools/call", {"name": "divide", "arguments": {"dividend": 1, "divisor": 0}}),
                   ("resources/list", {}), ("resources/read", {"uri": "demo://readme"}),
@@ -2659,8 +2671,8 @@ class Structure(unittest.TestCase):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
         outputs = {}
-        for name, text in (("with", source), ("without", without)):
-            folder = os.path.join(tmp.name, name)
+        for name, text in builds.items():
+            folder = os.path.join(tmp.name, name.replace(" ", "-"))
             os.mkdir(folder)
             with open(os.path.join(folder, "mcp_stdio.py"), "w", encoding="utf-8") as f:
                 f.write(text)
@@ -2679,7 +2691,8 @@ class Structure(unittest.TestCase):
             with self.subTest(era=era):
                 self.assertEqual(len(outputs["with", era].splitlines()),
                                  len(common) + (1 if era == "legacy" else 2))
-                self.assertEqual(outputs["without", era], outputs["with", era])
+                for name in ("without tasks", "without skills"):
+                    self.assertEqual(outputs[name, era], outputs["with", era], name)
 
     def test_a_later_modern_revision_is_one_entry(self):
         """The module rebuilt from its source with "2027-03-01" appended to MODERN_VERSIONS
