@@ -8465,21 +8465,17 @@ def _print_inspection(client, as_json):
     report = {"era": client.era, "revision": client.revision, "server": client.server_info,
               "instructions": client.instructions, "capabilities": caps, "errors": {}}
     status = 0
-    offered = dict(caps, skills={}) if SKILLS_KEY in (caps.get("extensions") or {}) else caps
-    for key, method, capability in (("tools", "list_tools", "tools"),
-                                    ("resources", "list_resources", "resources"),
-                                    ("resourceTemplates", "list_resource_templates", "resources"),
-                                    ("prompts", "list_prompts", "prompts"),
-                                    ("skills", "list_skills", "skills")):
-        if capability not in offered:
+    extensions = caps.get("extensions") or {}
+    for kind in _KINDS:                      # every kind the server offers, as the table says
+        key = kind.field
+        if not (kind.extension in extensions if kind.extension else kind.capability in caps):
             report[key] = None               # not offered, unlike an empty list
             continue
         try:
-            report[key] = getattr(client, method)()
+            report[key] = client._all(kind.list_method, key)
         except ProtocolError as e:           # one failing list does not hide the rest
             report[key] = None
-            report["errors"][key] = "%s: error %s: %s" % (
-                method.replace("list_", "").replace("_", " "), e.code, e.message)
+            report["errors"][key] = "%ss: error %s: %s" % (kind.noun, e.code, e.message)
         except MalformedResult as e:         # nor does one the server got wrong
             report[key] = None
             report["errors"][key] = str(e)

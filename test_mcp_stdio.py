@@ -7300,17 +7300,12 @@ class ClientCommandLine(unittest.TestCase):
                     "capabilities") or {}, resources={}, prompts={}, extensions={
                         mcp_stdio.SKILLS_KEY: {}})
 
-            for key, method in (("tools", "tools/list"), ("resources", "resources/list"),
-                                ("resource_templates", "resources/templates/list"),
-                                ("prompts", "prompts/list"), ("skills", "skills/list")):
-                field = method.split("/")[0] if key != "resource_templates" else \
-                    "resourceTemplates"
-
-                def lister(method=method, field=field):
+                @staticmethod
+                def _all(method, field):             # every list, as the inspector reads it
                     if method not in checked:
                         raise mcp_stdio.MalformedResult(method, ["broken"])
                     return checked[method][field]
-                setattr(Seen, "list_" + key, staticmethod(lister))
+
             for tool in (checked.get("tools/list") or {}).get("tools", []):
                 with contextlib.suppress(mcp_stdio._BadArguments):   # call's KEY=VALUE words
                     mcp_stdio._key_values(["a=1", "b=x"], tool["inputSchema"])
