@@ -53,8 +53,9 @@ The file is organised in sections, each opened by a banner comment:
 
 The file's rules, each held by a structural test:
 
-- only the revision table knows dates: code asks it for a feature by name, and a
-  new modern revision is one string appended to MODERN_VERSIONS;
+- only the revision table decides by date: code asks it for a feature by name,
+  and a new modern revision is one string appended to MODERN_VERSIONS (the hosts
+  the doctor models name the revision each sends, as data);
 - the engine does no I/O and reads only the clocks it is given (files are read
   by calls of their own, run where handlers run);
 - a feature is rows and hooks, never a branch in Connection, which names no
@@ -7865,6 +7866,8 @@ _COMMANDS = {
     "skill": _Command(_skill_command, "skill URI [options] -- COMMAND [ARGS...]", (1, 1)),
     "config": _Command(lambda args: _config_main(args), "config CLIENT [--name NAME] "
                        "[-- SERVER_SCRIPT [ARGS...]]", serves=False),
+    "doctor": _Command(lambda args: _doctor_main(args), "doctor [--host HOST] -- COMMAND "
+                       "[ARGS...]", serves=False),
 }
 
 _CLIENT_ABOUT = """\
@@ -7873,7 +7876,8 @@ one of its tools, read a resource or get a prompt. KEY=VALUE arguments are
 typed from the tool's input schema (numbers, booleans, JSON arrays and
 objects); one JSON object works too. config prints a ready-to-paste
 configuration for CLIENT ({clients}) that starts SERVER_SCRIPT (default:
-this demo) with this interpreter, by absolute paths.
+this demo) with this interpreter, by absolute paths. doctor starts COMMAND
+the way each host (or HOST) does and names what would fail there.
 """
 
 
@@ -8013,6 +8017,223 @@ _CONFIGS = {
     "gemini-cli": (_json_config("mcpServers"), "~/.gemini/settings.json or "
                    ".gemini/settings.json, merged into \"mcpServers\""),
 }
+
+
+# -- the doctor: start a server as each host does, before registering it -------------
+
+class _Host:
+    """What one host does when it starts a stdio server, as the doctor models it."""
+
+    __slots__ = ("title", "source", "era", "revision", "capabilities", "limit", "desktop",
+                 "rules")
+
+    def __init__(self, title, source, era, revision, capabilities, limit, desktop, rules=()):
+        self.title, self.source, self.era, self.revision = title, source, era, revision
+        self.capabilities, self.limit, self.desktop = capabilities, limit, desktop
+        self.rules = rules          # names of _HOST_RULES the host's tool list must pass
+
+
+# The PATH a desktop app gets when it is started from the desktop, not a shell
+# (macOS's launchd default; the login shell's additions are missing).
+_DESKTOP_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
+# Where no host limit is documented, the common one: 60 s to the first answer.
+_USUAL_LIMIT = 60.0
+
+# The hosts: name -> the version modelled, where its behaviour is reported, what
+# it speaks and declares, its start limit (seconds), whether it is a desktop app
+# (started with the desktop's PATH in /) or a command line tool (the user's PATH,
+# in the home folder), and the tool-list rules it enforces.
+_HOSTS = {
+    "claude-desktop": _Host(
+        "Claude Desktop 1.25927.0 (Aug 2026)",
+        "https://github.com/modelcontextprotocol/servers/issues/4153",
+        "legacy", "2025-11-25", {}, 60.0, True),
+    "claude-code": _Host(
+        "Claude Code 2.1.283 (2026-09-28)",
+        "https://github.com/anthropics/claude-code/issues/84136",
+        "auto", "2025-11-25", {"roots": {}, "elicitation": {}}, 30.0, False,
+        ("full_name_128",)),
+    "cursor": _Host(
+        "Cursor CLI 2026.08.25-3e8eec8",
+        "https://github.com/CursorTouch/Windows-MCP/issues/68",
+        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, ("server_and_tool_60",)),
+    "vscode": _Host(
+        "VS Code 1.132.0 with Copilot chat (Aug 2026)",
+        "https://github.com/microsoft/vscode/issues/329848",
+        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True),
+    "codex": _Host(
+        "Codex CLI 0.165.0 (2026-11-03)", "https://github.com/openai/codex/issues/11851",
+        "legacy", "2025-06-18", {}, 10.0, False),
+    "gemini-cli": _Host(
+        "Gemini CLI 0.61", "https://github.com/google-gemini/gemini-cli/issues/13326",
+        "legacy", "2025-06-18", {}, _USUAL_LIMIT, False, ("flat_schemas",)),
+}
+
+
+def _schema_faults(schema, where):
+    """What a strict host refuses in a tool schema: $ref and $defs, required names that
+    are not properties, arrays without items."""
+    if isinstance(schema, list):
+        for i, s in enumerate(schema):
+            yield from _schema_faults(s, "%s/%d" % (where, i))
+        return
+    if not isinstance(schema, dict):
+        return
+    for key in ("$ref", "$defs", "definitions"):
+        if key in schema:
+            yield "%s uses %s" % (where or "/", key)
+    props = schema.get("properties")
+    if isinstance(schema.get("required"), list) and isinstance(props, dict):
+        for name in schema["required"]:
+            if name not in props:
+                yield "%s requires %r, which is not one of its properties" % (where or "/", name)
+    if schema.get("type") == "array" and "items" not in schema:
+        yield "%s is an array without items" % (where or "/")
+    for key, sub in schema.items():
+        if key in ("properties", "$defs", "definitions", "patternProperties") and \
+                isinstance(sub, dict):
+            for name, s in sub.items():
+                yield from _schema_faults(s, "%s/%s/%s" % (where, key, name))
+        elif key in ("items", "additionalProperties", "not", "anyOf", "oneOf", "allOf",
+                     "prefixItems"):
+            yield from _schema_faults(sub, "%s/%s" % (where, key))
+
+
+# The tool-list rules of hosts: name -> (server name, tool) -> a fault or None.
+_HOST_RULES = {
+    "full_name_128": lambda server, t: "its full name mcp__%s__%s is over 128 characters "
+    "(the host drops it)" % (server, t["name"]) if len("mcp__%s__%s" % (server, t["name"])) > 128
+    else None,
+    "server_and_tool_60": lambda server, t: "the server and tool names together are over 60 "
+    "characters (the host refuses it)" if len(server) + len(t["name"]) > 60 else None,
+    "flat_schemas": lambda server, t: "; ".join(_schema_faults(t.get("inputSchema"), "")) or None,
+}
+
+
+def _host_environment(host):
+    """The environment and working folder a host starts a server with."""
+    home = os.path.expanduser("~")
+    path = _DESKTOP_PATH if host.desktop else os.environ.get("PATH", _DESKTOP_PATH)
+    env = {"PATH": path, "HOME": home}
+    if os.name == "nt":                   # what Windows needs to start anything at all
+        env.update((k, os.environ[k]) for k in ("SYSTEMROOT", "APPDATA") if k in os.environ)
+    return env, ("/" if host.desktop else home)
+
+
+def _doctor_one(name, command):
+    """Start command as host name does; return (faults, warnings), each a list of
+    (what happened, how to fix it)."""
+    import shutil
+    import time
+    host = _HOSTS[name]
+    env, cwd = _host_environment(host)
+    faults, warnings = [], []
+    program = command[0]
+    found = shutil.which(program, path=env["PATH"]) if os.sep not in program else \
+        (program if os.path.isabs(program) and os.access(program, os.X_OK) else None)
+    if found is None:
+        here = shutil.which(program) or program
+        faults.append(("the host cannot find %r (PATH %s, working folder %s)"
+                       % (program, env["PATH"], cwd),
+                       "give the absolute path: %s (config prints one)" % here))
+        return faults, warnings
+    client = Client(command, era=host.era, revision=host.revision, env=env, cwd=cwd,
+                    capabilities=host.capabilities, timeout=host.limit,
+                    probe_timeout=min(3.0, host.limit), start_timeout=host.limit)
+    started = time.monotonic()
+    try:
+        client.connect()
+        took = time.monotonic() - started
+        tools = client.list_tools() if "tools" in client.server_capabilities else []
+    except ClientError as e:
+        last = (client.stderr.strip().splitlines() or [""])[-1]
+        if "did not answer" in str(e) or "no answer" in str(e):
+            faults.append(("no answer within the host's %g s" % host.limit,
+                           "answer initialize first: import and load lazily"))
+        else:
+            relative = [a for a in command[1:] if not os.path.isabs(a) and os.path.exists(a)]
+            faults.append(("the server did not start: %s" % (_short(last, 200) or str(e)),
+                           "give the absolute path of %s (the host starts it in %s; config "
+                           "prints absolute paths)" % (", ".join(relative), cwd) if relative else
+                           "run it yourself in %s, in a minimal environment (env -i), to "
+                           "see why" % cwd))
+        tools = None
+    finally:
+        client.close()
+    if client.skipped_lines:
+        line = next((p for p in client.problems if p.startswith("skipped a line")), "")
+        faults.append(("output on stdout before the first message: %s" % line.split(": ", 1)[-1]
+                       [:90], "write diagnostics to sys.stderr, never stdout"))
+    if tools is None:
+        return faults, warnings
+    if took > host.limit / 4:
+        warnings.append(("the first answer took %.1f s of the host's %g s" % (took, host.limit),
+                         "import heavy modules inside the handlers that need them"))
+    server = (client.server_info or {}).get("name") or "server"
+    for t in tools:
+        for rule in host.rules:
+            fault = _HOST_RULES[rule](server, t)
+            if fault:
+                faults.append(("tool %r: %s" % (t.get("name"), fault),
+                               "rename it, or flatten its schema"))
+    if "tasks" not in _FEATURES.get(client.revision, ()):
+        faults.extend(_task_only_tools(command, env, cwd, host, client.revision))
+    for line in client.stderr.splitlines():
+        if "warning:" in line and "skill" in line.lower():
+            faults.append(("a skill was refused at start: %s" % _short(line, 200),
+                           "fix the skill's folder or SKILL.md"))
+    return faults, warnings
+
+
+def _task_only_tools(command, env, cwd, host, revision):
+    """Tools a host without tasks never sees: those that run only as a task, listed at the
+    first revision that has tasks (a second start)."""
+    first = next(r for r in REVISIONS if _has(r, "tasks"))
+    client = Client(command, era="legacy", revision=first, env=env, cwd=cwd,
+                    timeout=host.limit, start_timeout=host.limit)
+    try:
+        client.connect()
+        tools = client.list_tools() if "tools" in client.server_capabilities else []
+    except ClientError:
+        tools = []
+    finally:
+        client.close()
+    return [("tool %r runs only as a task; the host speaks %s, which has no tasks (it is "
+             "not listed)" % (t.get("name"), revision), "register it with task=\"optional\"")
+            for t in tools if (t.get("execution") or {}).get("taskSupport") == "required"]
+
+
+def _doctor_main(args):
+    """Start a server the way each host does and report what would fail; return the status."""
+    args = list(args)
+    if any(a in ("-h", "--help") for a in args[:args.index("--") if "--" in args else None]):
+        sys.stdout.write(_client_usage())
+        return 0
+    if "--" not in args or args.index("--") == len(args) - 1:
+        sys.stderr.write("error: put the server command after --\n\n" + _client_usage())
+        return 2
+    i = args.index("--")
+    opts, command = args[:i], args[i + 1:]
+    hosts = sorted(_HOSTS)
+    if opts[:1] == ["--host"] and len(opts) == 2 and opts[1] in _HOSTS:
+        hosts = [opts[1]]
+    elif opts:
+        sys.stderr.write("error: doctor takes --host HOST (%s)\n" % ", ".join(sorted(_HOSTS)))
+        return 2
+    w, failed = sys.stdout.write, 0
+    for name in hosts:
+        host = _HOSTS[name]
+        faults, warnings = _doctor_one(name, command)
+        failed += bool(faults)
+        w("%s: %s  (models %s, %s %s; %s)\n" % (name, "FAIL" if faults else "ok", host.title,
+                                                 "probes, then" if host.era == "auto" else
+                                                 "speaks", host.revision, host.source))
+        for what, fix in faults:
+            w("  fault: %s\n    fix: %s\n" % (what, fix))
+        for what, fix in warnings:
+            w("  warning: %s\n    fix: %s\n" % (what, fix))
+    w("doctor: %d of %d host(s) would start it\n" % (len(hosts) - failed, len(hosts)))
+    return 1 if failed else 0
 
 
 def _config_main(args):
@@ -8532,7 +8753,8 @@ Serve the mcp_stdio demo catalog as an MCP server on stdin/stdout, for modern
 countdown, confirm_echo and greet; resources demo://readme, demo://logo.png and
 the template demo://greeting/{name}; the prompt summarize.
 
-Inspect any stdio server: {prog} inspect|call|read|get|skill ... -- COMMAND [ARGS...];
+Inspect any stdio server: {prog} inspect|call|read|get|skill|doctor ... -- COMMAND
+[ARGS...];
 print a client configuration: {prog} config CLIENT [-- SERVER_SCRIPT] (see inspect --help)."""
 
 

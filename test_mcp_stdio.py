@@ -2537,7 +2537,10 @@ class Structure(unittest.TestCase):
         dates = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Constant) and
                  isinstance(n.value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", n.value)]
         self.assertTrue(dates)
-        self.assertEqual([n for n in dates if not first <= n <= last], [])
+        hosts = next(n for n in tree.body if isinstance(n, ast.Assign) and
+                     getattr(n.targets[0], "id", None) == "_HOSTS")
+        self.assertEqual([n for n in dates if not first <= n <= last and
+                          not hosts.lineno <= n <= hosts.end_lineno], [])
         self.assertEqual(used_before_defined(text), [])
         self.assertEqual(used_before_defined("A = 1\nB = A + C\nclass D(E):\n    x = A\n"
                                              "    def f(self, a=F):\n        return G\n"
@@ -7147,6 +7150,112 @@ class ClientTests(unittest.TestCase):
             mcp_stdio.Client("python server.py")
 
 
+DOCTOR_SERVER = textwrap.dedent('''
+    import sys, time
+    mode = sys.argv[1] if len(sys.argv) > 1 else "good"
+    if mode == "banner":
+        print("Starting team tools v1.0", flush=True)
+    if mode == "broken":
+        import no_such_module_for_the_doctor
+    if mode == "slow":
+        time.sleep(2.7)
+    import mcp_stdio
+    server = mcp_stdio.Server("team-tools", "1.0")
+
+    @server.tool(description="Add.", task="required" if mode == "task" else "forbidden")
+    def add(a: int, b: int) -> int:
+        return a + b
+    if mode == "nested":
+        server.add(mcp_stdio.Tool("nested", lambda a, c: "x", description="Nested.",
+                                  input_schema={"type": "object", "$defs": {"p": {
+                                      "type": "string"}}, "properties": {"p": {
+                                          "$ref": "#/$defs/p"}, "tags": {"type": "array"}},
+                                      "required": ["q"]}))
+    raise SystemExit(server.run([]))
+''')
+
+
+class Doctor(unittest.TestCase):
+    """doctor starts a server as each host does and names what would fail (real processes)."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.script = os.path.join(tmp.name, "team_tools.py")
+        with open(self.script, "w", encoding="utf-8") as f:
+            f.write(DOCTOR_SERVER)
+        shutil.copy(SERVER, tmp.name)          # vendored beside it: a host sets no PYTHONPATH
+
+    def doctor(self, *args, command=None):
+        r = subprocess.run(SERVE + ["doctor"] + list(args) + ["--"] + (command or PY + [
+            self.script]), capture_output=True, cwd=HERE, timeout=120,
+            stdin=subprocess.DEVNULL)
+        self.assertFalse(r.stderr, r.stderr.decode())
+        return r.returncode, r.stdout.decode()
+
+    def test_a_good_server_passes_every_host(self):
+        code, out = self.doctor()
+        self.assertEqual(code, 0, out)
+        self.assertEqual([line.split(":")[0] for line in out.splitlines() if
+                          not line.startswith(" ")][:-1], sorted(mcp_stdio._HOSTS))
+        self.assertTrue(out.endswith("doctor: 6 of 6 host(s) would start it\n"), out)
+        self.assertIn("codex: ok  (models Codex CLI 0.165.0 (2026-11-03), speaks 2025-06-18; "
+                      "https://github.com/openai/codex/issues/11851)", out)
+        self.assertIn("claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, then "
+                      "2025-11-25", out)
+
+    def test_a_banner_on_stdout_fails_quoting_it(self):
+        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "banner"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("claude-desktop: FAIL", out)
+        self.assertIn("  fault: output on stdout before the first message: "
+                      "b'Starting team tools v1.0'\n    fix: write diagnostics to sys.stderr", out)
+
+    def test_a_failing_import_fails_quoting_its_last_line(self):
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "broken"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: the server did not start: \"ModuleNotFoundError: No module named "
+                      "'no_such_module_for_the_doctor'\"", out)
+
+    def test_paths_the_host_cannot_follow(self):
+        code, out = self.doctor("--host", "claude-desktop",
+                                command=["no-such-python-3", self.script])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: the host cannot find 'no-such-python-3' (PATH "
+                      "/usr/bin:/bin:/usr/sbin:/sbin, working folder /)", out)
+        code, out = self.doctor("--host", "claude-desktop",
+                                command=PY + [os.path.relpath(SERVER, HERE)])
+        self.assertEqual(code, 1, out)
+        self.assertIn("    fix: give the absolute path of mcp_stdio.py (the host starts it in /;",
+                      out)
+
+    def test_what_a_host_refuses_in_the_tool_list(self):
+        code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "nested"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: tool 'nested': / uses $defs; / requires 'q', which is not one of "
+                      "its properties; /properties/p uses $ref; /properties/tags is an array "
+                      "without items\n", out)
+        self.assertEqual(self.doctor("--host", "claude-code", command=PY + [
+            self.script, "nested"])[0], 0)
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "task"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: tool 'add' runs only as a task; the host speaks 2025-06-18, "
+                      "which has no tasks (it is not listed)\n    fix: register it with "
+                      "task=\"optional\"", out)
+
+    def test_a_slow_start_is_said(self):
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "slow"])
+        self.assertEqual(code, 0, out)
+        self.assertRegex(out, r"  warning: the first answer took 2\.\d s of the host's 10 s\n")
+
+    def test_usage(self):
+        for args in ((), ("--host", "nowhere", "--"), ("--host",)):
+            r = subprocess.run(SERVE + ["doctor"] + list(args), capture_output=True, cwd=HERE,
+                               stdin=subprocess.DEVNULL, timeout=60)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertTrue(r.stderr.startswith(b"error: "), r.stderr)
+
+
 class ConfigCommand(unittest.TestCase):
     """config: client configurations that start a server by absolute paths (in-process)."""
 
@@ -8998,7 +9107,7 @@ PARALLEL_CLASSES = ("BacktrackingProcess", "TaskAdmission", "ClientTests", "Task
                     "Framing", "CommandLine", "Adversarial", "Lifespan", "UserCommandLine",
                     "InProcessBytes", "Examples", "ElicitationLegacy", "OfficialSDK",
                     "AskingOverPipes", "CommandLineQuestions", "Conformance", "TypeScriptSDK",
-                    "OfficialInspector")      # the longest first: they start first
+                    "OfficialInspector", "Doctor")      # the longest first: they start first
 EXCLUSIVE_TESTS = ("ConfigCommand", "RuntimeRaces",
                    "Engine.test_incidents_keep_the_cause_and_the_source",
                    "ReadmeTutorial.test_sections_one_to_three",
