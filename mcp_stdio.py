@@ -7069,7 +7069,7 @@ class Client:
         self._readers = [threading.Thread(target=self._read, daemon=True, name="mcp-client-out"),
                          threading.Thread(target=self._read_stderr, daemon=True,
                                           name="mcp-client-err")]
-        for t in self._readers:
+        for t in reversed(self._readers):      # stderr's first: the other joins it at the end
             t.start()
 
     def close(self):
