@@ -7165,6 +7165,8 @@ DOCTOR_SERVER = textwrap.dedent('''
     @server.tool(description="Add.", task="required" if mode == "task" else "forbidden")
     def add(a: int, b: int) -> int:
         return a + b
+    if mode == "skills":
+        server.serve_skills("skills")       # beside this file, wherever the host starts it
     if mode == "nested":
         server.add(mcp_stdio.Tool("nested", lambda a, c: "x", description="Nested.",
                                   input_schema={"type": "object", "$defs": {"p": {
@@ -7185,6 +7187,8 @@ class Doctor(unittest.TestCase):
         with open(self.script, "w", encoding="utf-8") as f:
             f.write(DOCTOR_SERVER)
         shutil.copy(SERVER, tmp.name)          # vendored beside it: a host sets no PYTHONPATH
+        write_skill(os.path.join(tmp.name, "skills"), "good", "name: good\ndescription: Good.")
+        write_skill(os.path.join(tmp.name, "skills"), "bad", "name: Bad Name\ndescription: x")
 
     def doctor(self, *args, command=None):
         r = subprocess.run(SERVE + ["doctor"] + list(args) + ["--"] + (command or PY + [
@@ -7242,6 +7246,24 @@ class Doctor(unittest.TestCase):
         self.assertIn("  fault: tool 'add' runs only as a task; the host speaks 2025-06-18, "
                       "which has no tasks (it is not listed)\n    fix: register it with "
                       "task=\"optional\"", out)
+
+    def test_a_refused_skill_fails_and_a_relative_folder_is_found(self):
+        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "skills"])
+        self.assertEqual(code, 1, out)
+        self.assertEqual(out.count("  fault: "), 1, out)
+        self.assertIn("  fault: a skill was refused at start: \"team-tools: warning: skills: ", out)
+        self.assertIn("bad/SKILL.md: name must be 1-64 lowercase letters", out)
+
+    def test_each_host_names_what_it_models_and_where_that_is_reported(self):
+        path = os.path.join(SHARED, "docs", "clients-in-the-wild.md")
+        if not os.path.exists(path):
+            self.skipTest("../shared/docs is not here")
+        with open(path, encoding="utf-8") as f:
+            reported = f.read()
+        for name, host in mcp_stdio._HOSTS.items():
+            self.assertIn(host.source, reported, name)
+            if name != "gemini-cli":          # its version is from a trial, not the document
+                self.assertIn(host.title.split(" (")[0].rsplit(" ", 1)[-1], reported, name)
 
     def test_a_slow_start_is_said(self):
         code, out = self.doctor("--host", "codex", command=PY + [self.script, "slow"])
