@@ -8264,7 +8264,8 @@ def _config_main(args):
             sys.stderr.write("error: %s does not exist\n" % script)
             return 2
         command_args = [script] + server[1:]
-        default = os.path.splitext(os.path.basename(script))[0].replace("_", "-")
+        default = _server_name([os.path.abspath(sys.executable)] + command_args) or \
+            os.path.splitext(os.path.basename(script))[0].replace("_", "-")
     else:
         command_args = _demo_command()
         default = "mcp-stdio-demo"
@@ -8274,6 +8275,30 @@ def _config_main(args):
     sys.stdout.write(make(name or default, os.path.abspath(sys.executable), command_args))
     sys.stderr.write("(for %s: %s)\n" % (args[0], where))
     return 0
+
+
+# How long config waits for a server to say its name before it names the entry by
+# the file: as long as the quickest host waits for a start.
+_NAME_TIMEOUT = 10.0
+
+
+def _server_name(command):
+    """The server's own name (serverInfo.name), made safe as a host's key, or None."""
+    client = Client(command, era="legacy", timeout=_NAME_TIMEOUT, start_timeout=_NAME_TIMEOUT,
+                    probe_timeout=3.0)
+    try:
+        client.connect()
+        name = (client.server_info or {}).get("name")
+    except ClientError:
+        name = None
+    finally:
+        client.close()
+    if not isinstance(name, str):
+        return None
+    # Keys every host takes: letters, digits, '-' and '_' (Codex's TOML keys, Claude
+    # Code's names), at most 64.
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in name)
+    return safe.strip("-")[:64] or None
 
 
 def _client_usage():

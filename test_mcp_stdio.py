@@ -7314,7 +7314,7 @@ class ConfigCommand(unittest.TestCase):
             r = self.run_cli("config", client, "--", script)
             self.assertEqual(r.returncode, 0)
             config = json.loads(r.stdout)
-            entry = list(config.values())[0]["notes-server"]
+            entry = list(config.values())[0]["notes"]       # the server's own name
             self.assertEqual((entry["command"], entry["args"]), (sys.executable, [script]))
             self.assertTrue(os.path.isabs(entry["command"]))
         r = self.run_cli("config", "claude-code", "--name", "notes", "--", script)
@@ -7325,9 +7325,21 @@ class ConfigCommand(unittest.TestCase):
                          'args = [%s]\n' % (json.dumps(sys.executable), json.dumps(SERVER)))
         r = self.run_cli("config", "notepad")
         self.assertEqual(r.returncode, 2)
+        with tempfile.TemporaryDirectory() as tmp:      # a server that cannot say its name
+            broken = os.path.join(tmp, "team_tools.py")
+            with open(broken, "w", encoding="utf-8") as f:
+                f.write("import sys\nsys.exit(3)\n")
+            r = self.run_cli("config", "cursor", "--", broken)
+            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["team-tools"])
+            named = os.path.join(tmp, "named.py")
+            with open(named, "w", encoding="utf-8") as f:
+                f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\nraise SystemExit("
+                        "mcp_stdio.Server('Team Tools: v2!', '1').run([]))\n" % HERE)
+            r = self.run_cli("config", "cursor", "--", named)
+            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["Team-Tools--v2"])
         # The printed configuration starts the server with a PATH that has no python at all.
         r = self.run_cli("config", "claude-desktop", "--", script)
-        entry = json.loads(r.stdout)["mcpServers"]["notes-server"]
+        entry = json.loads(r.stdout)["mcpServers"]["notes"]
         with tempfile.TemporaryDirectory() as tmp:
             c = mcp_stdio.Client([entry["command"]] + entry["args"], timeout=TIMEOUT,
                                  env={"PATH": tmp, "NOTES_DIR": tmp})
