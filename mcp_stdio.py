@@ -7868,6 +7868,8 @@ _COMMANDS = {
                        "[-- SERVER_SCRIPT [ARGS...]]", serves=False),
     "doctor": _Command(lambda args: _doctor_main(args), "doctor [--host HOST] -- COMMAND "
                        "[ARGS...]", serves=False),
+    "install": _Command(lambda args: _install_main(args), "install HOST [--name NAME] "
+                        "[--project] [--force] -- SERVER_SCRIPT [ARGS...]", serves=False),
 }
 
 _CLIENT_ABOUT = """\
@@ -7876,8 +7878,9 @@ one of its tools, read a resource or get a prompt. KEY=VALUE arguments are
 typed from the tool's input schema (numbers, booleans, JSON arrays and
 objects); one JSON object works too. config prints a ready-to-paste
 configuration for CLIENT ({clients}) that starts SERVER_SCRIPT (default:
-this demo) with this interpreter, by absolute paths. doctor starts COMMAND
-the way each host (or HOST) does and names what would fail there.
+this demo) with this interpreter, by absolute paths; install writes it into
+the host's own file. doctor starts COMMAND the way each host (or HOST) does
+and names what would fail there.
 """
 
 
@@ -8274,6 +8277,150 @@ def _config_main(args):
     # where "python" (or even "python3") may not be found.
     sys.stdout.write(make(name or default, os.path.abspath(sys.executable), command_args))
     sys.stderr.write("(for %s: %s)\n" % (args[0], where))
+    return 0
+
+
+# -- install: the configuration config prints, written into the host's own file --------
+
+def _host_file(host, project):
+    """The configuration file install writes for host (project: the project's own)."""
+    home = os.path.expanduser("~")
+    if sys.platform == "darwin":
+        user = os.path.join(home, "Library", "Application Support")
+    elif os.name == "nt":
+        user = os.environ.get("APPDATA") or os.path.join(home, "AppData", "Roaming")
+    else:
+        user = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    files = {
+        "claude-desktop": (os.path.join(user, "Claude", "claude_desktop_config.json"), None),
+        "cursor": (os.path.join(home, ".cursor", "mcp.json"), os.path.join(".cursor", "mcp.json")),
+        "vscode": (os.path.join(user, "Code", "User", "mcp.json"), os.path.join(".vscode",
+                                                                                 "mcp.json")),
+        "gemini-cli": (os.path.join(home, ".gemini", "settings.json"),
+                       os.path.join(".gemini", "settings.json")),
+        "codex": (os.path.join(home, ".codex", "config.toml"), None),
+    }
+    user_file, project_file = files[host]
+    return os.path.abspath(project_file) if project else user_file
+
+
+def _merged_json(text, fresh):
+    """text (a host's JSON file, or None) with fresh's one entry merged in: (new text, the
+    entry already there or None). Raises ValueError when text is not plain JSON."""
+    (top, entries), = fresh.items()
+    (name, entry), = entries.items()
+    data = json.loads(text) if text and text.strip() else {}
+    if not isinstance(data, dict) or not isinstance(data.get(top, {}), dict):
+        raise ValueError("its top level or %r is not a JSON object" % top)
+    old = data.get(top, {}).get(name)
+    data.setdefault(top, {})[name] = entry
+    indent = re.search(r"\n( +|\t)\S", text or "")
+    return json.dumps(data, indent=indent.group(1) if indent else 2,
+                      ensure_ascii=False) + "\n", old
+
+
+def _merged_toml(text, block):
+    """text (config.toml, or None) with block, a [mcp_servers.NAME] table, set: (new text,
+    the table already there or None). The rest of the file is kept as it is."""
+    text = text or ""
+    header = block.split("\n", 1)[0]
+    found = re.search(r"(?m)^%s[ \t]*\n" % re.escape(header), text)
+    if found is None:
+        if text and not text.endswith("\n"):
+            text += "\n"
+        return text + ("\n" if text.strip() else "") + block, None
+    start = found.start()
+    after = re.compile(r"(?m)^\[").search(text, found.end())
+    old = text[start:after.start() if after else len(text)].rstrip("\n") + "\n"
+    return text[:start] + block + text[start + len(old):], old
+
+
+def _install_main(args):
+    """Write the configuration config prints into a host's file, after the doctor; return
+    the status."""
+    args = list(args)
+    server = []
+    if "--" in args:
+        i = args.index("--")
+        args, server = args[:i], args[i + 1:]
+    flags = {a for a in args if a in ("--project", "--force")}
+    args = [a for a in args if a not in flags]
+    name = None
+    if "--name" in args:
+        i = args.index("--name")
+        name = args[i + 1] if i + 1 < len(args) else None
+        args = args[:i] + args[i + 2:]
+    if len(args) != 1 or args[0] not in _CONFIGS or not server or name == "":
+        sys.stderr.write("error: install HOST [--name NAME] [--project] [--force] -- "
+                         "SERVER_SCRIPT [ARGS...]; HOST is one of %s\n" % ", ".join(sorted(_CONFIGS)))
+        return 2
+    host = args[0]
+    script = os.path.abspath(server[0])
+    if not os.path.exists(script):
+        sys.stderr.write("error: %s does not exist\n" % script)
+        return 2
+    python, command_args = os.path.abspath(sys.executable), [script] + server[1:]
+    faults, _ = _doctor_one(host, [python] + command_args)
+    if faults:
+        sys.stderr.write("error: the doctor found what %s would fail on; nothing written:\n%s"
+                         % (host, "".join("  %s\n    fix: %s\n" % f for f in faults)))
+        return 1
+    name = name or _server_name([python] + command_args) or \
+        os.path.splitext(os.path.basename(script))[0].replace("_", "-")
+    make = _CONFIGS[host][0]
+    if host == "claude-code":
+        import shlex
+        import shutil
+        words = shlex.split(make(name, python, command_args))
+        if "--project" in flags:
+            words[3:3] = ["--scope", "project"]
+        if shutil.which("claude") is None:
+            sys.stdout.write("claude is not on PATH; run:\n  %s\n" % " ".join(
+                shlex.quote(w) for w in words))
+            return 0
+        import subprocess
+        return subprocess.call(words)
+    if "--project" in flags and host in ("claude-desktop", "codex"):
+        sys.stderr.write("error: %s has no project file\n" % host)
+        return 2
+    path = _host_file(host, "--project" in flags)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        text = None
+    except (OSError, UnicodeDecodeError) as e:
+        sys.stderr.write("error: cannot read %s: %s\n" % (path, e))
+        return 1
+    try:
+        if host == "codex":
+            block = make(name, python, command_args)
+            new, old = _merged_toml(text, block)
+            same = old == block
+        else:
+            fresh = json.loads(make(name, python, command_args))
+            new, old = _merged_json(text, fresh)
+            same = old == list(list(fresh.values())[0].values())[0]
+    except ValueError as e:
+        sys.stderr.write("error: %s is not plain JSON (%s): edit it by hand, adding what "
+                         "config %s prints\n" % (path, e, host))
+        return 1
+    if old is not None and not same and "--force" not in flags:
+        sys.stderr.write("error: %s already has a different server named %r: give another "
+                         "--name, or --force to replace it\n" % (path, name))
+        return 1
+    if new == text:
+        sys.stdout.write("%s: %r is installed already; nothing changed\n" % (path, name))
+        return 0
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    backup = path + ".bak"
+    if text is not None and not os.path.exists(backup):
+        with open(backup, "w", encoding="utf-8") as f:
+            f.write(text)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(new)
+    sys.stdout.write("%s: installed %r%s\n" % (path, name, " (the old file is in %s)" % backup
+                                              if text is not None else ""))
     return 0
 
 
@@ -8779,7 +8926,7 @@ countdown, confirm_echo and greet; resources demo://readme, demo://logo.png and
 the template demo://greeting/{name}; the prompt summarize.
 
 Inspect any stdio server: {prog} inspect|call|read|get|skill|doctor ... -- COMMAND
-[ARGS...];
+[ARGS...]; install it in a host: {prog} install HOST -- SERVER_SCRIPT;
 print a client configuration: {prog} config CLIENT [-- SERVER_SCRIPT] (see inspect --help)."""
 
 

@@ -7278,6 +7278,113 @@ class Doctor(unittest.TestCase):
             self.assertTrue(r.stderr.startswith(b"error: "), r.stderr)
 
 
+class Install(unittest.TestCase):
+    """install writes config's entry into each host's own file (real processes, a fake home)."""
+
+    FILES = {"claude-desktop": ".config/Claude/claude_desktop_config.json",
+             "cursor": ".cursor/mcp.json", "vscode": ".config/Code/User/mcp.json",
+             "gemini-cli": ".gemini/settings.json", "codex": ".codex/config.toml"}
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.home = tmp.name
+        self.script = os.path.join(self.home, "project", "team_tools.py")
+        os.makedirs(os.path.dirname(self.script))
+        with open(self.script, "w", encoding="utf-8") as f:
+            f.write(DOCTOR_SERVER)
+        shutil.copy(SERVER, os.path.dirname(self.script))
+
+    def install(self, *args, cwd=None):
+        env = {k: v for k, v in os.environ.items() if k != "XDG_CONFIG_HOME"}
+        env.update(HOME=self.home, PATH=os.path.dirname(sys.executable),   # no claude on it
+                   PYTHONPATH=HERE)
+        r = subprocess.run(SERVE + ["install"] + list(args), capture_output=True, env=env,
+                           cwd=cwd or self.home, timeout=120, stdin=subprocess.DEVNULL)
+        return r.returncode, r.stdout.decode(), r.stderr.decode()
+
+    def test_every_host_file_keeps_the_rest_and_a_repeat_changes_nothing(self):
+        entry = {"command": os.path.abspath(sys.executable), "args": [self.script]}
+        for host, rel in self.FILES.items():
+            with self.subTest(host=host):
+                path = os.path.join(self.home, rel)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                top = "servers" if host == "vscode" else "mcpServers"
+                before = '[mcp_servers.other]\ncommand = "x"\n' if host == "codex" else \
+                    json.dumps({"theme": "dark", top: {"other": {"command": "x"}}}, indent=4) + "\n"
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(before)
+                code, out, err = self.install(host, "--", self.script)
+                self.assertEqual((code, err), (0, ""), out)
+                self.assertEqual(out, "%s: installed 'team-tools' (the old file is in %s.bak)\n"
+                                 % (path, path))
+                with open(path, encoding="utf-8") as f:
+                    after = f.read()
+                if host == "codex":
+                    self.assertEqual(after, before + "\n[mcp_servers.team-tools]\ncommand = %s\n"
+                                     "args = [%s]\n" % (json.dumps(entry["command"]),
+                                                        json.dumps(self.script)))
+                else:
+                    data = json.loads(after)
+                    want = dict({"type": "stdio"} if host == "vscode" else {}, **entry)
+                    self.assertEqual(data, {"theme": "dark", top: {"other": {"command": "x"},
+                                                                   "team-tools": want}})
+                    self.assertIn('\n    "theme"', after)        # its indentation kept
+                with open(path + ".bak", encoding="utf-8") as f:
+                    self.assertEqual(f.read(), before)
+                code, out, _ = self.install(host, "--", self.script)
+                self.assertEqual(code, 0)
+                self.assertIn("is installed already; nothing changed", out)
+                with open(path, encoding="utf-8") as f:
+                    self.assertEqual(f.read(), after)
+                self.assertEqual(sorted(os.listdir(os.path.dirname(path))),
+                                 sorted([os.path.basename(path), os.path.basename(path) + ".bak"]))
+                # Another server of the same name is kept unless --force.
+                other = os.path.join(self.home, "project", "other.py")
+                shutil.copy(self.script, other)
+                code, _, err = self.install(host, "--name", "team-tools", "--", other)
+                self.assertEqual(code, 1)
+                self.assertIn("already has a different server named 'team-tools'", err)
+                code, _, _ = self.install(host, "--force", "--name", "team-tools", "--", other)
+                self.assertEqual(code, 0)
+                with open(path, encoding="utf-8") as f:
+                    replaced = f.read()
+                self.assertIn(json.dumps(other), replaced)
+                self.assertNotIn(json.dumps(self.script), replaced)
+                with open(path + ".bak", encoding="utf-8") as f:
+                    self.assertEqual(f.read(), before)       # the first backup stays
+
+    def test_what_it_refuses(self):
+        path = os.path.join(self.home, ".cursor", "mcp.json")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write('{\n  // mine\n  "mcpServers": {}\n}\n')
+        code, _, err = self.install("cursor", "--", self.script)
+        self.assertEqual(code, 1)
+        self.assertIn("is not plain JSON", err)
+        with open(path, encoding="utf-8") as f:
+            self.assertEqual(f.read(), '{\n  // mine\n  "mcpServers": {}\n}\n')
+        broken = os.path.join(self.home, "project", "broken.py")
+        with open(broken, "w", encoding="utf-8") as f:
+            f.write("import no_such_module_for_the_installer\n")
+        code, _, err = self.install("gemini-cli", "--", broken)
+        self.assertEqual(code, 1)
+        self.assertIn("the doctor found what gemini-cli would fail on; nothing written", err)
+        self.assertFalse(os.path.exists(os.path.join(self.home, ".gemini")))
+        self.assertEqual(self.install("codex", "--project", "--", self.script)[0], 2)
+
+    def test_a_project_file_and_claude_code(self):
+        project = os.path.dirname(self.script)
+        code, out, _ = self.install("vscode", "--project", "--", self.script, cwd=project)
+        self.assertEqual(code, 0, out)
+        with open(os.path.join(project, ".vscode", "mcp.json"), encoding="utf-8") as f:
+            self.assertIn("team-tools", json.load(f)["servers"])
+        code, out, _ = self.install("claude-code", "--project", "--", self.script)
+        self.assertEqual((code, out), (0, "claude is not on PATH; run:\n  claude mcp add --scope "
+                                          "project team-tools -- %s %s\n"
+                                       % (os.path.abspath(sys.executable), self.script)))
+
+
 class ConfigCommand(unittest.TestCase):
     """config: client configurations that start a server by absolute paths (in-process)."""
 
@@ -9141,7 +9248,7 @@ PARALLEL_CLASSES = ("BacktrackingProcess", "TaskAdmission", "ClientTests", "Task
                     "Framing", "CommandLine", "Adversarial", "Lifespan", "UserCommandLine",
                     "InProcessBytes", "Examples", "ElicitationLegacy", "OfficialSDK",
                     "AskingOverPipes", "CommandLineQuestions", "Conformance", "TypeScriptSDK",
-                    "OfficialInspector", "Doctor")      # the longest first: they start first
+                    "OfficialInspector", "Doctor", "Install")   # the longest first: they start first
 EXCLUSIVE_TESTS = ("ConfigCommand", "RuntimeRaces",
                    "Engine.test_incidents_keep_the_cause_and_the_source",
                    "ReadmeTutorial.test_sections_one_to_three",
