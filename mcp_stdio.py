@@ -8372,8 +8372,8 @@ def _install_main(args):
         import shlex
         import shutil
         words = shlex.split(make(name, python, command_args))
-        if "--project" in flags:
-            words[3:3] = ["--scope", "project"]
+        # Its default scope is this folder only; a user's install serves every folder.
+        words[3:3] = ["--scope", "project" if "--project" in flags else "user"]
         if shutil.which("claude") is None:
             sys.stdout.write("claude is not on PATH; run:\n  %s\n" % " ".join(
                 shlex.quote(w) for w in words))

@@ -7385,6 +7385,45 @@ class Install(unittest.TestCase):
                                        % (os.path.abspath(sys.executable), self.script)))
 
 
+@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_HOSTS_BIN") and
+                     os.environ.get("MCP_STDIO_NODE_BIN"),
+                     "needs MCP_STDIO_SLOW=1 and Claude Code and Gemini CLI (.ci/run installs)")
+class Hosts(unittest.TestCase):
+    """Real hosts list a server that install registered, started from folders of their own."""
+
+    def test_claude_code_and_gemini_cli_connect_from_another_folder(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        home, elsewhere = os.path.join(tmp.name, "home"), os.path.join(tmp.name, "elsewhere")
+        project = os.path.join(tmp.name, "project")
+        for folder in (home, elsewhere, project):
+            os.mkdir(folder)
+        script = os.path.join(project, "team_tools.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(DOCTOR_SERVER.replace('mode = sys.argv[1] if len(sys.argv) > 1 else "good"',
+                                          'mode = "skills"'))
+        shutil.copy(SERVER, project)
+        write_skill(os.path.join(project, "skills"), "good", "name: good\ndescription: Good.")
+        env = dict(os.environ, HOME=home, PYTHONPATH=HERE, PATH=os.pathsep.join((
+            os.environ["MCP_STDIO_HOSTS_BIN"], os.environ["MCP_STDIO_NODE_BIN"],
+            os.path.dirname(sys.executable), "/usr/bin", "/bin")))
+        env.pop("XDG_CONFIG_HOME", None)
+        for host in ("claude-code", "gemini-cli"):
+            r = subprocess.run(SERVE + ["install", host, "--", script], capture_output=True,
+                               env=env, cwd=project, timeout=120, stdin=subprocess.DEVNULL)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(home, ".gemini", "trustedFolders.json"), "w") as f:
+            json.dump({elsewhere: "TRUST_FOLDER"}, f)    # it runs no server in other folders
+        for words in (["claude", "mcp", "list"], ["gemini", "mcp", "list"]):
+            with self.subTest(host=words[0]):
+                r = subprocess.run(words, capture_output=True, env=env, cwd=elsewhere,
+                                   timeout=180, stdin=subprocess.DEVNULL)
+                said = (r.stdout + r.stderr).decode("utf-8", "replace")    # gemini: on stderr
+                listed = [line for line in said.splitlines() if "team-tools" in line]
+                self.assertEqual(len(listed), 1, r.stdout + r.stderr)
+                self.assertIn("Connected", listed[0])
+
+
 class ConfigCommand(unittest.TestCase):
     """config: client configurations that start a server by absolute paths (in-process)."""
 
@@ -9248,7 +9287,7 @@ PARALLEL_CLASSES = ("BacktrackingProcess", "TaskAdmission", "ClientTests", "Task
                     "Framing", "CommandLine", "Adversarial", "Lifespan", "UserCommandLine",
                     "InProcessBytes", "Examples", "ElicitationLegacy", "OfficialSDK",
                     "AskingOverPipes", "CommandLineQuestions", "Conformance", "TypeScriptSDK",
-                    "OfficialInspector", "Doctor", "Install")   # the longest first: they start first
+                    "OfficialInspector", "Doctor", "Install", "Hosts")   # the longest first
 EXCLUSIVE_TESTS = ("ConfigCommand", "RuntimeRaces",
                    "Engine.test_incidents_keep_the_cause_and_the_source",
                    "ReadmeTutorial.test_sections_one_to_three",
