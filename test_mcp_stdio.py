@@ -7268,7 +7268,8 @@ class Doctor(unittest.TestCase):
     def test_a_slow_start_is_said(self):
         code, out = self.doctor("--host", "codex", command=PY + [self.script, "slow"])
         self.assertEqual(code, 0, out)
-        self.assertRegex(out, r"  warning: the first answer took 2\.\d s of the host's 10 s\n")
+        self.assertRegex(out, r"  warning: the first answer took [2-9]\.\d s of the host's "
+                              r"10 s\n")       # 2.7 s asleep, and a busy machine's start
 
     def test_usage(self):
         for args in ((), ("--host", "nowhere", "--"), ("--host",)):
