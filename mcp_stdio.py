@@ -1476,6 +1476,7 @@ _KINDS = (
           extension="io.modelcontextprotocol/skills"),
 )
 _KIND = {k.attr: k for k in _KINDS}
+_EXTENSION_KINDS = tuple(k for k in _KINDS if k.extension is not None)
 
 
 ###############################################################################
@@ -2482,6 +2483,10 @@ def _file_contents(skill, rel, mime):
     return ResourceContents([{"uri": uri, "text": text, "mimeType": mime}])
 
 
+def _serves_skills(server):
+    return bool(server._skill_folders)
+
+
 def _declare_skills(server, revision, caps):
     """Every revision: SEP-2640 declares skills in initialize too."""
     if "skills" in server._offered:
@@ -3428,7 +3433,8 @@ class _Route:
 class _Extension:
     """One extension's row: its identifier, its methods, and the engine's hooks it needs.
 
-    The engine calls the hooks and never names an extension: connect(conn,
+    The engine calls the hooks and never names an extension: serves(server)
+    says whether a server serves the extension's kind of entries, connect(conn,
     wall_clock) when a connection opens, close(conn) when it ends,
     declare(server, revision, capabilities) when the server says what it offers,
     admit(conn, call, tool) when a tools/call is admitted (it may refuse by
@@ -3445,12 +3451,13 @@ class _Extension:
     handler says (progress returns None to send it as for any call).
     """
 
-    __slots__ = ("key", "routes", "connect", "close", "declare", "admit", "listen", "offer",
-                 "follow")
+    __slots__ = ("key", "routes", "serves", "connect", "close", "declare", "admit", "listen",
+                 "offer", "follow")
 
-    def __init__(self, key, routes=None, connect=None, close=None, declare=None, admit=None,
-                 listen=None, offer=None, follow=None):
+    def __init__(self, key, routes=None, serves=None, connect=None, close=None, declare=None,
+                 admit=None, listen=None, offer=None, follow=None):
         self.key, self.routes = key, routes or {}
+        self.serves = serves or (lambda server: True)   # whether a server serves it
         self.connect, self.close, self.declare = connect, close, declare
         self.admit, self.listen, self.offer, self.follow = admit, listen, offer, follow
 
@@ -5213,7 +5220,7 @@ def _follow_task(client, result, timeout, on_status):
 # ask the revision table.
 
 _EXTENSIONS = (
-    _Extension(SKILLS_KEY, declare=_declare_skills, routes={
+    _Extension(SKILLS_KEY, declare=_declare_skills, serves=_serves_skills, routes={
         "skills/get": _Route(_get_skill, None, "skills"),
         "resources/directory/read": _Route(_read_directory, None, "skills")}),
     _Extension(TASKS_KEY, connect=_tasks_connect, close=_tasks_close, declare=_declare_tasks,
@@ -5228,6 +5235,7 @@ _EXTENSIONS = (
 for _row in _EXTENSIONS:
     _ROUTES.update(_row.routes)
 del _row
+_EXTENSION_OF = {r.key: r for r in _EXTENSIONS}
 _ADMIT_HOOKS = tuple(r.admit for r in _EXTENSIONS if r.admit is not None)
 _LISTEN_HOOKS = tuple(r.listen for r in _EXTENSIONS if r.listen is not None)
 _OFFER_HOOKS = tuple(r.offer for r in _EXTENSIONS if r.offer is not None)
@@ -5558,7 +5566,8 @@ class Server(_Decorators):
         cat, offered = self.catalog, {"logging"}
         for k in _KINDS:
             grant = getattr(self, k.grant)
-            if k.extension is not None and not self._skill_folders:
+            row = _EXTENSION_OF.get(k.extension) if k.extension is not None else None
+            if k.extension is not None and (row is None or not row.serves(self)):
                 continue                        # an extension the server does not serve
             if (grant is None or grant) if self.live else getattr(cat, k.attr):
                 offered.add(k.capability)
@@ -5864,9 +5873,9 @@ class _Catalog:
             variables = template.match(uri)
             if variables is not None:
                 return template, variables
-        if uri.startswith("skill://"):          # a file of a skill
-            for skill in self.skills.values():
-                resource = skill.resource(uri)
+        for kind in _EXTENSION_KINDS:           # a file of an extension's entry (a skill's)
+            for entry in getattr(self, kind.attr).values():
+                resource = entry.resource(uri)
                 if resource is not None:
                     return resource, None
         return None, None
