@@ -3442,7 +3442,9 @@ class _Extension:
     call, filter, honoured) for what a subscriptions/listen asks of it. On the
     client's side: offer(client, params, task) shapes a tools/call, and
     follow(client, result, timeout, on_status) follows an answer the extension
-    made (polling a task to its end; None when the answer is not its own).
+    made (polling a task to its end; None when the answer is not its own);
+    marks(field, entry) names what the extension adds to a listed entry, for
+    inspect (a tool's task support).
     A call an extension takes over has a keeper (call.keeper, for example its
     task), which the engine asks: settled(conn, call, line) when the call
     settles, under the connection's lock, and after(conn, what) with its answer
@@ -3452,14 +3454,15 @@ class _Extension:
     """
 
     __slots__ = ("key", "routes", "serves", "connect", "close", "declare", "admit", "listen",
-                 "offer", "follow")
+                 "offer", "follow", "marks")
 
     def __init__(self, key, routes=None, serves=None, connect=None, close=None, declare=None,
-                 admit=None, listen=None, offer=None, follow=None):
+                 admit=None, listen=None, offer=None, follow=None, marks=None):
         self.key, self.routes = key, routes or {}
         self.serves = serves or (lambda server: True)   # whether a server serves it
         self.connect, self.close, self.declare = connect, close, declare
         self.admit, self.listen, self.offer, self.follow = admit, listen, offer, follow
+        self.marks = marks
 
 
 class _Notice:
@@ -5146,6 +5149,12 @@ def _declare_tasks(server, revision, caps):
         caps.setdefault("extensions", {})[TASKS_KEY] = {}
 
 
+def _task_marks(field, entry):
+    """inspect's marks for a listed tool that may run as a task."""
+    support = (entry.get("execution") or {}).get("taskSupport") if field == "tools" else None
+    return ["task %s" % support] if support in ("optional", "required") else []
+
+
 def _offer_task(client, params, task):
     """task=True (or {"ttl": ms}) asks a 2025-11-25 server for a task (params.task)."""
     if task and client._speaks("tasks_core"):
@@ -5225,7 +5234,7 @@ _EXTENSIONS = (
         "resources/directory/read": _Route(_read_directory, None, "skills")}),
     _Extension(TASKS_KEY, connect=_tasks_connect, close=_tasks_close, declare=_declare_tasks,
                admit=_tasks_admit, listen=_tasks_listen, offer=_offer_task,
-               follow=_follow_task, routes={
+               follow=_follow_task, marks=_task_marks, routes={
                    "tasks/get": _Route(_tasks_get, "tasks", "tasks"),
                    "tasks/cancel": _Route(_tasks_cancel, "tasks", "tasks"),
                    "tasks/update": _Route(_tasks_update, "tasks_extension", "tasks"),
@@ -5240,6 +5249,7 @@ _ADMIT_HOOKS = tuple(r.admit for r in _EXTENSIONS if r.admit is not None)
 _LISTEN_HOOKS = tuple(r.listen for r in _EXTENSIONS if r.listen is not None)
 _OFFER_HOOKS = tuple(r.offer for r in _EXTENSIONS if r.offer is not None)
 _FOLLOW_HOOKS = tuple(r.follow for r in _EXTENSIONS if r.follow is not None)
+_MARK_HOOKS = tuple(r.marks for r in _EXTENSIONS if r.marks is not None)
 
 
 ###############################################################################
@@ -8905,6 +8915,8 @@ def _print_inspection(client, as_json):
                 if row[-1]:
                     w("      " + row[-1] + "\n")
     table("tools", "tools", [(t["name"], _signature_of(t.get("inputSchema")),
+                              " ".join("[%s]" % m for mark in _MARK_HOOKS
+                                       for m in mark("tools", t)),
                               _first_line(t.get("description")))
                              for t in report["tools"] or []])
     table("resources", "resources", [(r["uri"], r.get("name", ""), r.get("mimeType", ""),

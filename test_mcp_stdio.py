@@ -5195,6 +5195,15 @@ class TaskCommandLine(unittest.TestCase):
         self.assertEqual((failing.returncode, out), (1, b"The job failed.\n"), err)
         self.assertIn(b"task working\n", err)
 
+    def test_inspect_marks_the_tools_that_may_run_as_tasks(self):
+        script = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
+        r = subprocess.run(SERVE + ["inspect", "--era", "legacy", "--"] + PY + [script],
+                           capture_output=True, cwd=HERE, timeout=60, stdin=subprocess.DEVNULL)
+        out = r.stdout.decode()
+        self.assertIn("\n  failing_job  ()  [task required]\n", out)
+        self.assertIn("\n  multi_input  ()  [task optional]\n", out)
+        self.assertIn("\n  greet  (name: string)\n", out)
+
     def test_the_command_line_runs_a_required_task_tool_legacy(self):
         self.runs_a_required_task_tool("legacy")
 
