@@ -2007,6 +2007,41 @@ class ReadmeTutorial(unittest.TestCase):
         part = text[text.index(start):text.index(end)]
         return "\n".join(re.findall(r"```python\n(.*?)```", part, re.S))
 
+    def test_the_reference_names_every_public_name_as_it_is(self):
+        """README's Reference: every name of __all__, each named parameter real, none missing."""
+        import inspect
+        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        ref = text[text.index("\n## Reference\n"):text.index("\n## How it behaves\n")]
+        seen, checked = set(), 0
+        for name, params in re.findall(r"`([A-Za-z_][\w.]*)(\([^`]*\))?`", ref):
+            head, _, attr = name.partition(".")
+            if head not in mcp_stdio.__all__:
+                continue
+            seen.add(head)
+            obj = getattr(mcp_stdio, head)
+            if attr:
+                obj = getattr(obj, attr)
+            if not params:
+                continue
+            sig = inspect.signature(obj)
+            real = {n: p for n, p in sig.parameters.items() if n != "self"}
+            documented = []
+            for part in re.split(r",\s*(?![^(]*\))", params[1:-1]):
+                part = part.strip()
+                if not part or part in ("*", "/") or part.startswith("*"):
+                    continue                     # *args and **options: a shorthand
+                documented.append(part.split("=")[0].strip())
+            with self.subTest(name=name):
+                open_ended = any(p.kind is p.VAR_KEYWORD for p in real.values())
+                self.assertEqual([n for n in documented if n not in real and not open_ended], [])
+                self.assertEqual([n for n, p in real.items() if p.default is p.empty and
+                                  p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and
+                                  n not in documented], [])
+                checked += 1
+        self.assertEqual(sorted(set(mcp_stdio.__all__) - seen), [])
+        self.assertGreater(checked, 40)
+
     def test_the_figures_it_quotes_hold(self):
         """Line counts, the version and the tasks example say what the file does."""
         with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
