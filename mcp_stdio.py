@@ -8143,8 +8143,8 @@ def _host_environment(host):
 
 
 def _doctor_one(name, command):
-    """Start command as host name does; return (faults, warnings), each a list of
-    (what happened, how to fix it)."""
+    """Start command as host name does; return (faults, warnings, the server's name as a
+    key or None), faults and warnings each a list of (what happened, how to fix it)."""
     import shutil
     import time
     host = _HOSTS[name]
@@ -8158,7 +8158,7 @@ def _doctor_one(name, command):
         faults.append(("the host cannot find %r (PATH %s, working folder %s)"
                        % (program, env["PATH"], cwd),
                        "give the absolute path: %s (config prints one)" % here))
-        return faults, warnings
+        return faults, warnings, None
     client = Client(command, era=host.era, revision=host.revision, env=env, cwd=cwd,
                     capabilities=host.capabilities, timeout=host.limit,
                     probe_timeout=min(3.0, host.limit), start_timeout=host.limit)
@@ -8187,7 +8187,7 @@ def _doctor_one(name, command):
         faults.append(("output on stdout before the first message: %s" % line.split(": ", 1)[-1]
                        [:90], "write diagnostics to sys.stderr, never stdout"))
     if tools is None:
-        return faults, warnings
+        return faults, warnings, None
     if took > host.limit / 4:
         warnings.append(("the first answer took %.1f s of the host's %g s" % (took, host.limit),
                          "import heavy modules inside the handlers that need them"))
@@ -8204,7 +8204,7 @@ def _doctor_one(name, command):
         if "warning:" in line and "skill" in line.lower():
             faults.append(("a skill was refused at start: %s" % _short(line, 200),
                            "fix the skill's folder or SKILL.md"))
-    return faults, warnings
+    return faults, warnings, _safe_key((client.server_info or {}).get("name"))
 
 
 def _task_only_tools(command, env, cwd, host, revision):
@@ -8245,7 +8245,7 @@ def _doctor_main(args):
     w, failed = sys.stdout.write, 0
     for name in hosts:
         host = _HOSTS[name]
-        faults, warnings = _doctor_one(name, command)
+        faults, warnings, _ = _doctor_one(name, command)
         failed += bool(faults)
         w("%s: %s  (models %s, %s %s; %s)\n" % (name, "FAIL" if faults else "ok", host.title,
                                                  "probes, then" if host.era == "auto" else
@@ -8379,13 +8379,12 @@ def _install_main(args):
         sys.stderr.write("error: %s does not exist\n" % script)
         return 2
     python, command_args = os.path.abspath(sys.executable), [script] + server[1:]
-    faults, _ = _doctor_one(host, [python] + command_args)
+    faults, _, seen = _doctor_one(host, [python] + command_args)
     if faults:
         sys.stderr.write("error: the doctor found what %s would fail on; nothing written:\n%s"
                          % (host, "".join("  %s\n    fix: %s\n" % f for f in faults)))
         return 1
-    name = name or _server_name([python] + command_args) or \
-        os.path.splitext(os.path.basename(script))[0].replace("_", "-")
+    name = name or seen or os.path.splitext(os.path.basename(script))[0].replace("_", "-")
     make = _CONFIGS[host][0]
     if host == "claude-code":
         import shlex
@@ -8459,10 +8458,14 @@ def _server_name(command):
         name = None
     finally:
         client.close()
+    return _safe_key(name)
+
+
+def _safe_key(name):
+    """name as a key every host takes: letters, digits, '-' and '_' (Codex's TOML keys,
+    Claude Code's names), at most 64; None for no name."""
     if not isinstance(name, str):
         return None
-    # Keys every host takes: letters, digits, '-' and '_' (Codex's TOML keys, Claude
-    # Code's names), at most 64.
     safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in name)
     return safe.strip("-")[:64] or None
 
