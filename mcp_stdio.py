@@ -8258,10 +8258,10 @@ def _doctor_main(args):
     return 1 if failed else 0
 
 
-def _config_main(args):
-    """Print a client configuration that starts a server by absolute paths; return the status."""
-    args = list(args)
-    server = []
+def _entry_words(args):
+    """(the words before --, the server command after it, the --name value or None) of
+    config and install; raises ValueError when --name has no value."""
+    args, server = list(args), []
     if "--" in args:
         i = args.index("--")
         args, server = args[:i], args[i + 1:]
@@ -8269,10 +8269,24 @@ def _config_main(args):
     if "--name" in args:
         i = args.index("--name")
         if i + 1 >= len(args):
-            sys.stderr.write("error: --name needs a value\n")
-            return 2
+            raise ValueError("--name needs a value")
         name = args.pop(i + 1)
         args.pop(i)
+    return args, server, name
+
+
+def _file_key(script):
+    """An entry's name from its file's, when the server cannot say its own."""
+    return os.path.splitext(os.path.basename(script))[0].replace("_", "-")
+
+
+def _config_main(args):
+    """Print a client configuration that starts a server by absolute paths; return the status."""
+    try:
+        args, server, name = _entry_words(args)
+    except ValueError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
     if any(a in ("-h", "--help") for a in args):
         sys.stdout.write(_client_usage())
         return 0
@@ -8287,7 +8301,7 @@ def _config_main(args):
             return 2
         command_args = [script] + server[1:]
         default = _server_name([os.path.abspath(sys.executable)] + command_args) or \
-            os.path.splitext(os.path.basename(script))[0].replace("_", "-")
+            _file_key(script)
     else:
         command_args = _demo_command()
         default = "mcp-stdio-demo"
@@ -8302,7 +8316,8 @@ def _config_main(args):
 # -- install: the configuration config prints, written into the host's own file --------
 
 def _host_file(host, project):
-    """The configuration file install writes for host (project: the project's own)."""
+    """The configuration file install writes for host (project: the project's own, None
+    when the host has none)."""
     home = os.path.expanduser("~")
     if sys.platform == "darwin":
         user = os.path.join(home, "Library", "Application Support")
@@ -8320,14 +8335,14 @@ def _host_file(host, project):
         "codex": (os.path.join(home, ".codex", "config.toml"), None),
     }
     user_file, project_file = files[host]
-    return os.path.abspath(project_file) if project else user_file
+    if not project:
+        return user_file
+    return None if project_file is None else os.path.abspath(project_file)
 
 
-def _merged_json(text, fresh):
-    """text (a host's JSON file, or None) with fresh's one entry merged in: (new text, the
-    entry already there or None). Raises ValueError when text is not plain JSON."""
-    (top, entries), = fresh.items()
-    (name, entry), = entries.items()
+def _merged_json(text, top, name, entry):
+    """text (a host's JSON file, or None) with entry set as top[name]: (new text, the entry
+    already there or None). Raises ValueError when text is not plain JSON."""
     data = json.loads(text) if text and text.strip() else {}
     if not isinstance(data, dict) or not isinstance(data.get(top, {}), dict):
         raise ValueError("its top level or %r is not a JSON object" % top)
@@ -8357,23 +8372,21 @@ def _merged_toml(text, block):
 def _install_main(args):
     """Write the configuration config prints into a host's file, after the doctor; return
     the status."""
-    args = list(args)
-    server = []
-    if "--" in args:
-        i = args.index("--")
-        args, server = args[:i], args[i + 1:]
+    try:
+        args, server, name = _entry_words(args)
+    except ValueError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
     flags = {a for a in args if a in ("--project", "--force")}
     args = [a for a in args if a not in flags]
-    name = None
-    if "--name" in args:
-        i = args.index("--name")
-        name = args[i + 1] if i + 1 < len(args) else None
-        args = args[:i] + args[i + 2:]
     if len(args) != 1 or args[0] not in _CONFIGS or not server or name == "":
         sys.stderr.write("error: install HOST [--name NAME] [--project] [--force] -- "
                          "SERVER_SCRIPT [ARGS...]; HOST is one of %s\n" % ", ".join(sorted(_CONFIGS)))
         return 2
     host = args[0]
+    if "--project" in flags and host != "claude-code" and _host_file(host, True) is None:
+        sys.stderr.write("error: %s has no project file\n" % host)
+        return 2
     script = os.path.abspath(server[0])
     if not os.path.exists(script):
         sys.stderr.write("error: %s does not exist\n" % script)
@@ -8384,7 +8397,7 @@ def _install_main(args):
         sys.stderr.write("error: the doctor found what %s would fail on; nothing written:\n%s"
                          % (host, "".join("  %s\n    fix: %s\n" % f for f in faults)))
         return 1
-    name = name or seen or os.path.splitext(os.path.basename(script))[0].replace("_", "-")
+    name = name or seen or _file_key(script)
     make = _CONFIGS[host][0]
     if host == "claude-code":
         import shlex
@@ -8398,9 +8411,6 @@ def _install_main(args):
             return 0
         import subprocess
         return subprocess.call(words)
-    if "--project" in flags and host in ("claude-desktop", "codex"):
-        sys.stderr.write("error: %s has no project file\n" % host)
-        return 2
     path = _host_file(host, "--project" in flags)
     try:
         with open(path, encoding="utf-8") as f:
@@ -8416,9 +8426,9 @@ def _install_main(args):
             new, old = _merged_toml(text, block)
             same = old == block
         else:
-            fresh = json.loads(make(name, python, command_args))
-            new, old = _merged_json(text, fresh)
-            same = old == list(list(fresh.values())[0].values())[0]
+            (top, entries), = json.loads(make(name, python, command_args)).items()
+            new, old = _merged_json(text, top, name, entries[name])
+            same = old == entries[name]
     except ValueError as e:
         sys.stderr.write("error: %s is not plain JSON (%s): edit it by hand, adding what "
                          "config %s prints\n" % (path, e, host))
