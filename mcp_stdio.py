@@ -2626,24 +2626,24 @@ def _input_required(conn, call, requests):
 
 
 # What the client sees for each outcome that is not a result: exception type ->
-# shape(conn, call, exc), returning the error line, or a result (an exception
-# again) to answer with instead. The most specific type of an exception's MRO
+# shape(conn, call, exc), returning a JSON-RPC error as (code, message, data), or
+# a result (an exception again) to answer with instead. The most specific type of an exception's MRO
 # decides. A tool's failure is an isError result the model can read (tool
 # errors belong in results, says the specification); anything else that fails
 # is a JSON-RPC error.
 
 def _protocol_outcome(conn, call, e):
-    return conn._error(call.id, e.code, e.message, e.data)
+    return e.code, e.message, e.data
 
 
 def _tool_error_outcome(conn, call, e):
     if call.kind == "tool":
         return _error_result(str(e))
-    return conn._error(call.id, INVALID_PARAMS, str(e))
+    return INVALID_PARAMS, str(e), None
 
 
 def _not_found_outcome(conn, call, e):
-    return conn._not_found(call, e.uri)
+    return _ERA_RULES[call.era].not_found, "Resource not found", {"uri": e.uri}
 
 
 def _input_outcome(conn, call, e):
@@ -2657,23 +2657,23 @@ def _bad_answer_outcome(conn, call, e):
 def _timed_out_outcome(conn, call, e):
     if call.kind == "tool":
         return _error_result("Tool %r timed out after %g seconds." % (call.name, e.seconds))
-    return conn._error(call.id, INTERNAL_ERROR, "Internal error: %s %r timed out after %g "
-                       "seconds" % (call.kind, call.name, e.seconds))
+    return INTERNAL_ERROR, "Internal error: %s %r timed out after %g seconds" % (
+        call.kind, call.name, e.seconds), None
 
 
 def _busy_outcome(conn, call, e):
     if call.kind == "tool":
         return _error_result(str(e))
-    return conn._error(call.id, INTERNAL_ERROR, str(e))
+    return INTERNAL_ERROR, str(e), None
 
 
 def _failure_outcome(conn, call, e):
     """Anything else: an incident, reported on stderr with its traceback."""
     what = "method %s" % _short(call.method, 40) if call.kind is None else \
         "%s %s" % (call.kind, _short(call.name, 80))
-    if call.kind != "tool":
-        return conn._incident_error(call.id, what, e)
     incident = conn._incident(what, e)
+    if call.kind != "tool":
+        return INTERNAL_ERROR, "Internal error (incident %s)" % incident, {"incident": incident}
     if isinstance(e, _ResultInvalid):
         text = "Tool %r returned an invalid result: %s (incident %s)." % (call.name, e, incident)
     else:
@@ -2695,6 +2695,14 @@ _OUTCOMES = {
     _Busy: _busy_outcome,
     BaseException: _failure_outcome,
 }
+
+
+def _shaped(conn, call, outcome):
+    """outcome (an exception) shaped by the most specific row of _OUTCOMES for its type."""
+    for cls in type(outcome).__mro__:
+        shape = _OUTCOMES.get(cls)
+        if shape is not None:
+            return shape(conn, call, outcome)
 
 
 def _looks_like_content(value):
@@ -3446,8 +3454,10 @@ class _Extension:
     marks(field, entry) names what the extension adds to a listed entry, for
     inspect (a tool's task support).
     A call an extension takes over has a keeper (call.keeper, for example its
-    task), which the engine asks: settled(conn, call, line) when the call
-    settles, under the connection's lock, and after(conn, what) with its answer
+    task), which the engine asks: settled(conn, call, message) when the call
+    settles, under the connection's lock, with its outcome still a value
+    ({"result": ...} or {"error": ...}, None when cancelled; what a middleware
+    would see), and after(conn, what) with its answer
     once the lock is released; related(params) for what is sent about it;
     progress(conn, call, progress, total, message) and logs(call) for what a
     handler says (progress returns None to send it as for any call).
@@ -4461,12 +4471,14 @@ class Connection:
             return
         if call.answers is not None and call.kind == "resource" and type(outcome) is dict:
             outcome["ttlMs"], outcome["cacheScope"] = 0, "private"   # a retry: never cache
-        self._settle(call, self._answer(call, outcome, large))
+        self._settle(call, self._answer(call, outcome, large) if call.keeper is None else
+                     self._kept(call, outcome, large))
 
     def settle(self, call, outcome):
         """Answer call with outcome (a result dict or an exception) unless already settled."""
         if not call.settled:
-            self._settle(call, self._answer(call, outcome))
+            self._settle(call, self._answer(call, outcome) if call.keeper is None else
+                         self._kept(call, outcome))
 
     # Each settles first and then tells the handler: a handler woken by its
     # cancellation must find its call already answered.
@@ -4492,6 +4504,8 @@ class Connection:
             call.on_cancel()
 
     def _settle(self, call, line):
+        """Settle call with its answer: the line to send, None when cancelled, or for a kept
+        call the message its keeper keeps (from _kept)."""
         with self._lock:
             if call.settled:
                 return
@@ -4571,16 +4585,36 @@ class Connection:
             except _ResultInvalid as e:
                 return self._answer(call, e)
             if len(line) > self._max_response + 1:
-                return self._error(call.id, INTERNAL_ERROR, "Internal error: the result is "
-                                   "too large to send", {"size": len(line) - 1,
-                                                          "limit": self._max_response})
+                return self._error(call.id, *self._too_large(line))
             return line
-        for cls in type(outcome).__mro__:      # the most specific row of the table
-            shape = _OUTCOMES.get(cls)
-            if shape is not None:
-                break
-        shaped = shape(self, call, outcome)
-        return shaped if type(shaped) is bytes else self._answer(call, shaped)
+        shaped = _shaped(self, call, outcome)
+        return self._error(call.id, *shaped) if type(shaped) is tuple else \
+            self._answer(call, shaped)
+
+    def _kept(self, call, outcome, large=False):
+        """What the keeper of call keeps of outcome: {"result": dict} or {"error": dict},
+        checked as _answer checks a line (encodable, within the response limit)."""
+        if type(outcome) is str:         # JSON text, encoded before the call was kept
+            outcome = json.loads(outcome)
+        while type(outcome) is not dict:
+            outcome = _shaped(self, call, outcome)
+            if type(outcome) is tuple:
+                code, message, data = outcome
+                error = {"code": code, "message": message}
+                if data is not None:
+                    error["data"] = data
+                return {"error": error}
+        try:
+            line = _result_line(call.id, outcome, None, large)
+        except _ResultInvalid as e:
+            return self._kept(call, e)
+        if len(line) > self._max_response + 1:
+            return self._kept(call, ProtocolError(*self._too_large(line)))
+        return {"result": outcome}
+
+    def _too_large(self, line):
+        return INTERNAL_ERROR, "Internal error: the result is too large to send", {
+            "size": len(line) - 1, "limit": self._max_response}
 
     def _incident(self, what, exc):
         """Report exc (with its traceback) under a new incident number; return the number."""
@@ -4597,10 +4631,6 @@ class Connection:
         incident = self._incident(what, exc)
         return self._error(rid, INTERNAL_ERROR, "Internal error (incident %s)" % incident,
                            {"incident": incident})
-
-    def _not_found(self, call, uri):
-        return self._error(call.id, _ERA_RULES[call.era].not_found, "Resource not found",
-                           {"uri": uri})
 
 class _Changes:
     """A connection's change notifications: noted from any thread, sent soon, coalesced."""
@@ -4653,9 +4683,10 @@ def _read(resource, uri, variables, ctx, revision):
 def _tool_work(call, ctx):
     tool = call.target
     value = tool.handler(call.arguments, ctx)
-    if type(value) is str and tool.output_schema is None:
+    if type(value) is str and tool.output_schema is None and call.keeper is None:
         # What _tool_result makes of text, without its checks: the most common answer,
-        # encoded here unless it is large (the large encoder quotes long text faster).
+        # encoded here unless it is large (the large encoder quotes long text faster)
+        # or a task keeps it (a keeper keeps values).
         if len(value) > _LARGE_STRING:
             return {"content": [{"type": "text", "text": value}]}, True
         return '{"content":[{"type":"text","text":%s}]}' % _eb(value), False
@@ -4724,9 +4755,9 @@ class _Task:
         return not _TASK_MOVES[self.status]
 
     # What the engine asks of the keeper of a call (see _Extension).
-    def settled(self, conn, call, line):
-        """The work ended with line (None: cancelled); return the waiters to answer."""
-        return conn.tasks.settled(call, line)
+    def settled(self, conn, call, message):
+        """The work ended with message (None: cancelled); return the waiters to answer."""
+        return conn.tasks.settled(call, message)
 
     def after(self, conn, waiters):
         """Answer the tasks/result requests that waited for this task's end (lock not held)."""
@@ -4868,21 +4899,16 @@ class _Tasks:
                 params["_meta"] = {SUB_KEY: rid}
                 conn.emit(_notification_line("notifications/tasks", params))
 
-    def settled(self, call, line):
-        """The work of call's task ended with line (None: cancelled); return waiters to answer."""
+    def settled(self, call, message):
+        """The work of call's task ended with message ({"result"} or {"error"}; None:
+        cancelled); return the waiters to answer."""
         task = call.keeper
-        if line is None:
+        if message is None:
             return self.end(task, "cancelled")
-        msg = json.loads(line)
-        result, error = msg.get("result"), msg.get("error")
+        result, error = message.get("result"), message.get("error")
         if result is None:
             task.error = error
             return self.end(task, "failed", str(error.get("message") or "")[:_TASK_MESSAGE])
-        meta = result.get("_meta")
-        if type(meta) is dict:
-            meta.pop(SERVER_INFO_KEY, None)
-            if not meta:
-                del result["_meta"]
         if result.get("resultType") == "input_required":
             task.answers = dict(call.answers or {})
             task.requests = result["inputRequests"]
