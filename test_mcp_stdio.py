@@ -55,6 +55,18 @@ TIMEOUT = 10.0
 # Tests that need packages from npm, a browser or a real host run only when
 # MCP_STDIO_SLOW=1 is set (.ci/run sets it): the default run stays quick and offline.
 SLOW = os.environ.get("MCP_STDIO_SLOW") == "1"
+# The extensions of the module under test, by name. The suite also runs against the
+# module rebuilt without one of them (Rebuilds): a test about an extension the module
+# lacks is skipped, and every other test must pass as it does on the whole module.
+EXTENSIONS = {"tasks": "io.modelcontextprotocol/tasks", "skills": "io.modelcontextprotocol/skills"}
+SERVED = {name for name, key in EXTENSIONS.items()
+          if any(row.key == key for row in mcp_stdio._EXTENSIONS)}
+
+
+def about(*names):
+    """Mark a test (or a class of them) as about these extensions: skipped without them."""
+    missing = sorted(set(names) - SERVED)
+    return unittest.skipIf(missing, "the module is built without %s" % " and ".join(missing))
 
 
 def setUpModule():
@@ -62,7 +74,17 @@ def setUpModule():
     # users' machines do; PYTHONDONTWRITEBYTECODE would make every start compile it.
     import importlib.util
     import py_compile
-    py_compile.compile(SERVER, cfile=importlib.util.cache_from_source(SERVER), doraise=True)
+    cache = importlib.util.cache_from_source(SERVER)
+    try:
+        with open(cache, "rb") as f:
+            header = f.read(16)
+        st = os.stat(SERVER)
+        fresh = header[8:16] == (int(st.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little") + \
+            (st.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+    except OSError:
+        fresh = False
+    if not fresh:                     # as the import system decides (a timestamp pyc)
+        py_compile.compile(SERVER, cfile=cache, doraise=True)
 
 
 def modern_meta(**extra):
@@ -489,7 +511,7 @@ TEST_TOOLS = textwrap.dedent('''
         return "closed"
 
     def child_reads_stdin(a, ctx):
-        r = subprocess.run([sys.executable, "-c", "import sys; print(len(sys.stdin.read()))"],
+        r = subprocess.run([sys.executable, "-S", "-c", "import sys; print(len(sys.stdin.read()))"],
                            stdout=subprocess.PIPE, timeout=10)
         return r.stdout.decode().strip()
 
@@ -874,7 +896,7 @@ class BacktrackingProcess(unittest.TestCase):
     """The worst cases, timed in a process of their own."""
 
     def test_worst_cases_finish_within_a_second(self):
-        p = subprocess.Popen([sys.executable, "-c", BACKTRACKING_CASES], cwd=HERE,
+        p = subprocess.Popen(PY + ["-c", BACKTRACKING_CASES], cwd=HERE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             out, err = p.communicate(timeout=120)
@@ -1665,7 +1687,7 @@ class ScriptTools(ScriptTest):
                     return "sent"
                 sys.exit(server.run([]))
                 ''' % HERE))
-        p = subprocess.Popen([sys.executable, script], stdin=subprocess.PIPE,
+        p = subprocess.Popen(PY + [script], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.addCleanup(p.kill)
         p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in (
@@ -1756,7 +1778,7 @@ class ScriptTools(ScriptTest):
         self.assertIn(b"RuntimeError: secret internal detail", r.stderr)
 
     def test_a_server_stopped_by_a_signal_names_itself(self):
-        p = subprocess.Popen([sys.executable, self.script], stdin=subprocess.PIPE,
+        p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.addCleanup(p.kill)
         p.stdin.write(json.dumps(init_msg()).encode() + b"\n")
@@ -1770,7 +1792,7 @@ class ScriptTools(ScriptTest):
         self.assertIn(b"test-server: warning: tool 'sleepy'", err)              # too
 
     def test_sigterm_finishes_the_line_being_written(self):
-        p = subprocess.Popen([sys.executable, self.script, "max_response=8000000"],
+        p = subprocess.Popen(PY + [self.script, "max_response=8000000"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.addCleanup(p.kill)
         msgs = [init_msg(), {"jsonrpc": "2.0", "method": "notifications/initialized"},
@@ -1827,7 +1849,7 @@ class ScriptTools(ScriptTest):
 
     def test_closed_stdout(self):
         r, w = os.pipe()
-        p = subprocess.Popen([sys.executable, self.script], stdin=subprocess.PIPE, stdout=w,
+        p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE, stdout=w,
                              stderr=subprocess.PIPE)
         self.addCleanup(p.kill)
         os.close(w)
@@ -1913,7 +1935,7 @@ class Lifespan(ProcTest):
 
     def test_teardown_when_stdout_closes(self):
         r, w = os.pipe()
-        p = subprocess.Popen([sys.executable, self.script], stdin=subprocess.PIPE, stdout=w,
+        p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE, stdout=w,
                              stderr=subprocess.PIPE, env=dict(os.environ, LIFESPAN_LOG=self.log))
         self.addCleanup(p.kill)
         os.close(w)
@@ -2042,6 +2064,7 @@ class ReadmeTutorial(unittest.TestCase):
         self.assertEqual(sorted(set(mcp_stdio.__all__) - seen), [])
         self.assertGreater(checked, 40)
 
+    @about("tasks", "skills")          # the figures of the whole module
     def test_the_figures_it_quotes_hold(self):
         """Line counts, the version and the tasks example say what the file does."""
         with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
@@ -2433,14 +2456,27 @@ class CommandLine(ProcTest):
                       b"python mcp_stdio.py [options]", r.stderr)
 
 
-def used_before_defined(source):
+_TREES = {}
+
+
+def module_tree():
+    """mcp_stdio.py's text and syntax tree, parsed once (a parse takes a quarter second)."""
+    if not _TREES:
+        import ast
+        with open(SERVER, encoding="utf-8") as f:
+            text = f.read()
+        _TREES["module"] = text, ast.parse(text)
+    return _TREES["module"]
+
+
+def used_before_defined(source, tree=None):
     """(name, line) for each module-level name that source uses at import before defining it.
 
     What runs at import is every top-level statement, class bodies, decorators and
     default values; function and lambda bodies run later.
     """
     import ast
-    tree, defined = ast.parse(source), {}
+    tree, defined = tree or ast.parse(source), {}
     for st in tree.body:
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             targets = [st.name]
@@ -2499,9 +2535,7 @@ class Structure(unittest.TestCase):
     def test_rooms(self):
         """Where a newcomer edits: one place per method, revision, kind, outcome and command."""
         import ast
-        with open(SERVER, encoding="utf-8") as f:
-            text = f.read()
-        tree = ast.parse(text)
+        text, tree = module_tree()
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.assertLessEqual(node.end_lineno - node.lineno + 1, 100, node.name)
@@ -2564,10 +2598,8 @@ class Structure(unittest.TestCase):
     def test_the_files_rules(self):
         """The rules in mcp_stdio's header: dates in one table, nothing used before it exists."""
         import ast
-        with open(SERVER, encoding="utf-8") as f:
-            text = f.read()
+        text, tree = module_tree()
         self.assertIn("The file's rules, each held by a structural test:", text)
-        tree = ast.parse(text)
         first = text[:text.index("\nLEGACY_VERSIONS = (")].count("\n") + 2
         last = text[:text.index("\n}", text.index("\n_REVISION_TABLE = {"))].count("\n") + 1
         dates = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Constant) and
@@ -2577,7 +2609,7 @@ class Structure(unittest.TestCase):
                      getattr(n.targets[0], "id", None) == "_HOSTS")
         self.assertEqual([n for n in dates if not first <= n <= last and
                           not hosts.lineno <= n <= hosts.end_lineno], [])
-        self.assertEqual(used_before_defined(text), [])
+        self.assertEqual(used_before_defined(text, tree), [])
         self.assertEqual(used_before_defined("A = 1\nB = A + C\nclass D(E):\n    x = A\n"
                                              "    def f(self, a=F):\n        return G\n"
                                              "C = E = F = G = 2\n"),
@@ -2617,7 +2649,8 @@ class Structure(unittest.TestCase):
                     {"references/FORMS.md": b"# Forms\n"})
         server = mcp_stdio.demo_server()
         server.configure(live=True)
-        server.serve_skills(root)
+        if "skills" in SERVED:
+            server.serve_skills(root)
 
         @server.tool(task="optional")
         def later(x: int) -> str:
@@ -2663,7 +2696,8 @@ class Structure(unittest.TestCase):
                         lines += [x for x in out if type(x) is bytes]
                         calls += [x for x in out if type(x) is not bytes]
                 self.assertGreater(len(lines) + len(calls), len(msgs) - 1)
-                self.assertIn("skills/list", [c.name for c in calls])    # it waits like a call
+                if "skills" in SERVED:                 # a skills list waits like a call
+                    self.assertIn("skills/list", [c.name for c in calls])
                 for call in calls:                   # the runtime's side: it may read files
                     call.run()
                 self.assertEqual([x for x in conn.reports if "incident" in x], [])
@@ -2685,6 +2719,7 @@ class Structure(unittest.TestCase):
         self.assertEqual(text.count("\nMODERN_VERSION = "), 1)
         self.assertNotIn("MODERN_VERSIONS[-1]", table)
 
+    @about("tasks")                    # the tasks section uses the task features
     def test_the_revision_table(self):
         has = mcp_stdio._has
         self.assertEqual([r for r in mcp_stdio.REVISIONS if has(r, "batches")], ["2025-03-26"])
@@ -2762,29 +2797,50 @@ class Structure(unittest.TestCase):
         self.assertIn("Notes of the team.", err.getvalue())
 
 
+def module_without(source, name):
+    """The module's source without an extension's section (from its banner to the next)
+    and its row of _EXTENSIONS."""
+    banner = "#" * 79 + "\n# "
+    start = source.index(banner + {"tasks": "Tasks: ", "skills": "Skills: "}[name])
+    end = source.index(banner, start + len(banner) + 80)
+    source = source[:start] + source[end:]
+    table = source.index(banner + "Extensions: what each adds")
+    row = source.index("    _Extension(%s_KEY," % name.upper(), table)
+    after = min(i for i in (source.find("\n    _Extension(", row + 1),
+                            source.index("\n)\n", row)) if i > 0) + 1
+    return source[:row] + source[after:]
+
+
+def built_module(test, source):
+    """A folder holding source as mcp_stdio.py, compiled once (its servers start with -m, from
+    the bytecode); the module's own folder when source is the module's."""
+    with open(SERVER, encoding="utf-8") as f:
+        if f.read() == source:
+            return HERE
+    import importlib.util
+    import py_compile
+    tmp = tempfile.TemporaryDirectory()
+    test.addCleanup(tmp.cleanup)
+    path = os.path.join(tmp.name, "mcp_stdio.py")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(source)
+    py_compile.compile(path, cfile=importlib.util.cache_from_source(path), doraise=True)
+    return tmp.name
+
+
 class Rebuilds(unittest.TestCase):
     """The module rebuilt from its source: without an extension, with a later revision
     (real processes, beside the other process tests)."""
 
+    @about("tasks", "skills")
     def test_the_engine_serves_without_each_extension(self):
         """The module rebuilt without the tasks section and its row (or the skills section
         and its row) imports and serves every other method of both eras byte for byte as
         before."""
         with open(SERVER, encoding="utf-8") as f:
             source = f.read()
-        table = source.index("#" * 79 + "\n# Extensions: what each adds")
-
-        def without(title, key, follows):
-            start, end = source.index("#" * 79 + "\n# " + title), source.index("#" * 79 + follows)
-            row = source.index("    _Extension(%s," % key, table)
-            after = min(i for i in (source.find("\n    _Extension(", row + 1),
-                                    source.index("\n)\n", row)) if i > 0) + 1
-            return source[:start] + source[end:row] + source[after:]
-        builds = {"with": source,
-                  "without tasks": without("Tasks: long-running", "TASKS_KEY",
-                                           "\n# Extensions: what each adds"),
-                  "without skills": without("Skills: front matter", "SKILLS_KEY",
-                                            "\n# Outcomes: results and errors")}
+        builds = {"with": source, "without tasks": module_without(source, "tasks"),
+                  "without skills": module_without(source, "skills")}
         self.assertNotIn("class _Tasks", builds["without tasks"])
         self.assertNotIn("class SkillFolder", builds["without skills"])
         self.assertIn("class SkillFolder", builds["without tasks"])
@@ -2804,23 +2860,17 @@ class Rebuilds(unittest.TestCase):
             {"jsonrpc": "2.0", "method": "notifications/initialized"}],
             "modern": [{"jsonrpc": "2.0", "id": 1, "method": "server/discover",
                         "params": {"_meta": modern_meta()}}]}
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
         outputs = {}
         for name, text in builds.items():
-            folder = os.path.join(tmp.name, name.replace(" ", "-"))
-            os.mkdir(folder)
-            with open(os.path.join(folder, "mcp_stdio.py"), "w", encoding="utf-8") as f:
-                f.write(text)
+            folder = built_module(self, text)
             for era, opening in openings.items():
                 extra = {"_meta": modern_meta()} if era == "modern" else {}
                 session = opening + [{"jsonrpc": "2.0", "id": i, "method": m,
                                       "params": dict(p, **extra)}
                                      for i, (m, p) in enumerate(common, 2)]
-                r = subprocess.run(PY + [os.path.join(folder, "mcp_stdio.py")],
-                                   input=b"".join(json.dumps(m).encode() + b"\n"
-                                                  for m in session),
-                                   capture_output=True, timeout=TIMEOUT)
+                r = subprocess.run(SERVE, input=b"".join(json.dumps(m).encode() + b"\n"
+                                                         for m in session),
+                                   capture_output=True, timeout=TIMEOUT, cwd=folder)
                 self.assertEqual((r.returncode, r.stderr), (0, b""), name)
                 outputs[name, era] = r.stdout
         for era in ("legacy", "modern"):
@@ -2829,6 +2879,35 @@ class Rebuilds(unittest.TestCase):
                                  len(common) + (1 if era == "legacy" else 2))
                 for name in ("without tasks", "without skills"):
                     self.assertEqual(outputs[name, era], outputs["with", era], name)
+
+    @unittest.skipUnless(SLOW, "the whole suite twice: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    @about("tasks", "skills")
+    def test_the_suite_passes_without_each_extension(self):
+        """The whole default suite, run against the module rebuilt without each extension,
+        passes but for the tests about that extension, which skip."""
+        with open(SERVER, encoding="utf-8") as f:
+            source = f.read()
+        runs = {}
+        for name in EXTENSIONS:
+            tmp = tempfile.TemporaryDirectory()
+            self.addCleanup(tmp.cleanup)
+            for entry in ("test_mcp_stdio.py", "README.md", "pyproject.toml", "examples",
+                          "benchmarks"):
+                path = os.path.join(HERE, entry)
+                (shutil.copytree if os.path.isdir(path) else shutil.copy)(
+                    path, os.path.join(tmp.name, entry))
+            with open(os.path.join(tmp.name, "mcp_stdio.py"), "w", encoding="utf-8") as f:
+                f.write(module_without(source, name))
+            env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_STDIO_")}
+            runs[name] = subprocess.Popen(PY + ["-m", "unittest", "-v"], cwd=tmp.name, env=env,
+                                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                          stderr=subprocess.STDOUT)
+        for name, p in runs.items():
+            with self.subTest(without=name):
+                out = p.communicate(timeout=600)[0].decode(errors="replace")
+                self.assertEqual(p.returncode, 0, out[-3000:])
+                self.assertRegex(out, r"\nOK \(skipped=\d+\)\n$")
+                self.assertIn("skipped 'the module is built without %s'" % name, out)
 
     def test_a_later_modern_revision_is_one_entry(self):
         """The module rebuilt from its source with "2027-03-01" appended to MODERN_VERSIONS
@@ -2839,14 +2918,9 @@ class Rebuilds(unittest.TestCase):
         entry = '\nMODERN_VERSIONS = ("2026-07-28",)\n'
         self.assertEqual(source.count(entry), 1)
         later = source.replace(entry, '\nMODERN_VERSIONS = ("2026-07-28", "2027-03-01")\n')
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
         outputs = {}
         for name, text in (("now", source), ("later", later)):
-            folder = os.path.join(tmp.name, name)
-            os.mkdir(folder)
-            with open(os.path.join(folder, "mcp_stdio.py"), "w", encoding="utf-8") as f:
-                f.write(text)
+            folder = built_module(self, text)
             for version in (MODERN, "2027-03-01") if name == "later" else (MODERN,):
                 meta = json.dumps(dict(modern_meta(), **{
                     "io.modelcontextprotocol/protocolVersion": version}))
@@ -2868,9 +2942,8 @@ class Rebuilds(unittest.TestCase):
                     '{"jsonrpc":"2.0","id":11,"method":"tasks/list","params":{"_meta":META}}',
                     '{"jsonrpc":"2.0","id":12,"method":"subscriptions/listen","params":{'
                     '"notifications":{"toolsListChanged":true},"_meta":META}}')]
-                r = subprocess.run([sys.executable, os.path.join(folder, "mcp_stdio.py")],
-                                   input="\n".join(session).encode() + b"\n",
-                                   capture_output=True, timeout=TIMEOUT)
+                r = subprocess.run(SERVE, input="\n".join(session).encode() + b"\n",
+                                   capture_output=True, timeout=TIMEOUT, cwd=folder)
                 self.assertEqual((r.returncode, r.stderr), (0, b""))
                 outputs[name, version] = r.stdout
         now = outputs["now", MODERN]
@@ -4138,6 +4211,7 @@ def write_skill(root, path, front, files=None):
     return folder
 
 
+@about("skills")
 class Skills(unittest.TestCase):
     """serve_skills(folder): the skills extension in both eras."""
 
@@ -4305,7 +4379,7 @@ class Skills(unittest.TestCase):
                     "raise SystemExit(server.run([]))\n" % HERE)
         listing = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {
             "_meta": modern_meta()}}).encode() + b"\n"
-        r = subprocess.run([sys.executable, script], input=listing, capture_output=True,
+        r = subprocess.run(PY + [script], input=listing, capture_output=True,
                            cwd="/", env={"PATH": os.environ.get("PATH", "")}, timeout=TIMEOUT)
         self.assertEqual((r.returncode, r.stderr), (0, b""))
         self.assertEqual([s["uri"] for s in json.loads(r.stdout)["result"]["skills"]],
@@ -4316,7 +4390,7 @@ class Skills(unittest.TestCase):
         for cwd, given, expected in ((here, "skills", os.path.join(here, "skills")),
                                      ("/", os.path.join(here, "skills"),
                                       os.path.join(here, "skills"))):
-            r = subprocess.run([sys.executable, "-c", code % given], capture_output=True,
+            r = subprocess.run(PY + ["-c", code % given], capture_output=True,
                                cwd=cwd, timeout=TIMEOUT)
             self.assertEqual(r.stdout.decode().strip(), expected, r.stderr)
 
@@ -4598,8 +4672,8 @@ class Skills(unittest.TestCase):
                            cwd=HERE, timeout=60, stdin=subprocess.DEVNULL)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn(b"skills (3)\n  skill://pdf-processing/SKILL.md  3 files\n", r.stdout)
-        r = subprocess.run(SERVE + ["skill", "skill://team/code-review/SKILL.md", "--",
-                                    sys.executable, script], capture_output=True, cwd=HERE,
+        r = subprocess.run(SERVE + ["skill", "skill://team/code-review/SKILL.md", "--"] + PY
+                           + [script], capture_output=True, cwd=HERE,
                            timeout=60, stdin=subprocess.DEVNULL)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn(b"  name: code-review\n", r.stdout)
@@ -4666,6 +4740,7 @@ def task_call(conn, msg, lines):
     return call
 
 
+@about("tasks")
 class Tasks(InProcTest):
     """Tasks in the 2025-11-25 design and the 2026-07-28 extension: one API, two wires."""
 
@@ -5218,13 +5293,14 @@ TASK_QUEUE_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + textwrap.ded
 ''')
 
 
+@about("tasks")
 class TaskCommandLine(unittest.TestCase):
     """call runs a task tool to its end, in each era (real processes)."""
 
     def call(self, era, *args):
         script = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
-        return subprocess.Popen(SERVE + ["call"] + list(args) + ["--era", era, "--",
-                                                                 sys.executable, script],
+        return subprocess.Popen(SERVE + ["call"] + list(args) + ["--era", era, "--"] + PY
+                                + [script],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=HERE,
                                 stdin=subprocess.DEVNULL)
 
@@ -5253,6 +5329,7 @@ class TaskCommandLine(unittest.TestCase):
         self.runs_a_required_task_tool("modern")
 
 
+@about("tasks")
 class TaskAdmission(ProcTest):
     """A task is created on admission, whatever the workers are doing."""
 
@@ -5857,6 +5934,7 @@ class Fuzz(ProcTest):
                 else:
                     fuzz_engine(self, 7 + i, era, 800)
 
+    @about("tasks", "skills")
     def test_tasks_and_skills(self):
         root, _, count = fuzz_skills(self)
         for i, era in enumerate(("2025-06-18", "2025-11-25", MODERN)):
@@ -5891,6 +5969,7 @@ class FuzzProcesses(ProcTest):
             with self.subTest(era=era):
                 fuzz_process(self, 100 + i, era, max(total, 400))
 
+    @about("tasks", "skills")
     def test_tasks_and_skills(self):
         root, script, count = fuzz_skills(self)
         for i, era in enumerate(("2025-06-18", "2025-11-25", MODERN)):
@@ -5986,7 +6065,7 @@ class Adversarial(ScriptTest):
 
     def test_stderr_not_read_by_the_client(self):
         # A client that never reads stderr must not stall the server (clients-in-the-wild 16).
-        p = subprocess.Popen([sys.executable, self.script], stdin=subprocess.PIPE,
+        p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.addCleanup(p.kill)
         msgs = [init_msg(0), {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
@@ -6968,7 +7047,7 @@ class UserCommandLine(unittest.TestCase):
 
     def run_server(self, *args, input=b""):
         with tempfile.TemporaryDirectory() as cwd:      # no ./notes of the caller's
-            return subprocess.run([sys.executable, os.path.join(HERE, "examples",
+            return subprocess.run(PY + [os.path.join(HERE, "examples",
                                                                 "notes_server.py")] + list(args),
                                   input=input, capture_output=True, timeout=TIMEOUT, cwd=cwd)
 
@@ -7323,6 +7402,7 @@ class Doctor(unittest.TestCase):
                       "which has no tasks (it is not listed)\n    fix: register it with "
                       "task=\"optional\"", out)
 
+    @about("skills")
     def test_a_refused_skill_fails_and_a_relative_folder_is_found(self):
         code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "skills"])
         self.assertEqual(code, 1, out)
@@ -7551,7 +7631,9 @@ class ConfigCommand(unittest.TestCase):
     def test_config_for_each_client(self):
         script = os.path.join(HERE, "examples", "notes_server.py")
         for client in ("claude-desktop", "cursor", "gemini-cli", "vscode"):
-            r = self.run_cli("config", client, "--", script)
+            # The first asks the server its name; the others are told it (one start each).
+            named = [] if client == "claude-desktop" else ["--name", "notes"]
+            r = self.run_cli("config", client, *named, "--", script)
             self.assertEqual(r.returncode, 0)
             config = json.loads(r.stdout)
             entry = list(config.values())[0]["notes"]       # the server's own name
@@ -7681,7 +7763,7 @@ class ClientCommandLine(unittest.TestCase):
                 server_info = (checked.get("initialize") or {}).get("serverInfo")
                 server_capabilities = dict((checked.get("initialize") or {}).get(
                     "capabilities") or {}, resources={}, prompts={}, extensions={
-                        mcp_stdio.SKILLS_KEY: {}})
+                        EXTENSIONS["skills"]: {}})
 
                 @staticmethod
                 def _all(method, field):             # every list, as the inspector reads it
