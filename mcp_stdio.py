@@ -8882,6 +8882,8 @@ def _type_of(schema, root, depth=0):
     if t == "object" and isinstance(schema.get("properties"), dict) and \
             schema["properties"] and depth <= 2:       # a nested object: its shape
         return "{%s}" % _signature_of(schema, root, depth + 1)[1:-1]
+    if t == "string" and isinstance(schema.get("format"), str):
+        return "string<%s>" % schema["format"][:40]
     return t if isinstance(t, str) else "any"
 
 
@@ -8931,6 +8933,15 @@ def _print_inspection(client, as_json):
             report[key] = None
             report["errors"][key] = str(e)
             status = 3
+    # What the extensions add to listed entries (a tool's task support), one shape for all:
+    # {field: {the entry's uri or name: [mark, ...]}}, entries without marks left out.
+    report["marks"] = {}
+    for kind in _KINDS:
+        for entry in report[kind.field] or []:
+            said = [m for mark in _MARK_HOOKS for m in mark(kind.field, entry)]
+            if said:
+                report["marks"].setdefault(kind.field, {})[_entry_id(entry)] = said
+    report["stderr"] = client.stderr        # what it said meanwhile: a skill refused, ...
     if as_json:
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return status
@@ -8949,13 +8960,13 @@ def _print_inspection(client, as_json):
             w("\n%s: not offered\n" % title)
         else:
             w("\n%s (%d)\n" % (title, len(rows)))
-            for row in rows:
-                w("  " + "  ".join(x for x in row[:-1] if x) + "\n")
+            marks = report["marks"].get(key, {})
+            for entry, row in zip(report[key], rows):
+                said = " ".join("[%s]" % m for m in marks.get(_entry_id(entry), ()))
+                w("  " + "  ".join(x for x in row[:-1] + (said,) if x) + "\n")
                 if row[-1]:
                     w("      " + row[-1] + "\n")
     table("tools", "tools", [(t["name"], _signature_of(t.get("inputSchema")),
-                              " ".join("[%s]" % m for mark in _MARK_HOOKS
-                                       for m in mark("tools", t)),
                               _first_line(t.get("description")))
                              for t in report["tools"] or []])
     table("resources", "resources", [(r["uri"], r.get("name", ""), r.get("mimeType", ""),
@@ -8970,7 +8981,26 @@ def _print_inspection(client, as_json):
     if report["skills"] is not None or "skills" in report["errors"]:
         table("skills", "skills", [(k.get("uri", "?"), _files_of(k), _first_line(
             (k.get("frontmatter") or {}).get("description"))) for k in report["skills"] or []])
+    said = report["stderr"].splitlines()
+    if said:
+        w("\nthe server said on stderr (%d line%s)\n" % (len(said), "" if len(said) == 1
+                                                         else "s"))
+        for line in said[-_INSPECT_STDERR_LINES:]:
+            w("  " + line + "\n")
     return status
+
+
+# inspect shows the last lines a server wrote to stderr: enough for its start-up
+# warnings (refused skills, a missing folder), not a log.
+_INSPECT_STDERR_LINES = 20
+
+
+def _entry_id(entry):
+    """What names a listed entry: its uri, uri template, or name."""
+    for key in ("uri", "uriTemplate", "name"):
+        if isinstance(entry.get(key), str):
+            return entry[key]
+    return "?"
 
 
 def _files_of(skill):

@@ -4680,6 +4680,25 @@ class Skills(unittest.TestCase):
         self.assertIn(b"skill://team/code-review/scripts/diffstat.sh  31 bytes  sha256:",
                       r.stdout)
 
+    def test_the_inspector_says_what_the_server_refused(self):
+        script = os.path.join(vendored_project(), "team_tools.py")
+        for words in ([], ["--json"]):
+            r = subprocess.run(SERVE + ["inspect"] + words + ["--"] + PY + [script, "skills"],
+                               capture_output=True, cwd=HERE, timeout=60,
+                               stdin=subprocess.DEVNULL)
+            self.assertEqual((r.returncode, r.stderr), (0, b""))
+            refused = ("team-tools: warning: skills: %s: name must be 1-64 lowercase letters, "
+                       "digits and hyphens, without a hyphen at either end or twice in a row"
+                       % os.path.join(os.path.dirname(script), "skills", "bad", "SKILL.md"))
+            if words:
+                report = json.loads(r.stdout)
+                self.assertEqual(report["stderr"], refused + "\n")
+                self.assertEqual([k["uri"] for k in report["skills"]], ["skill://good/SKILL.md"])
+            else:
+                self.assertIn("\nskills (1)\n  skill://good/SKILL.md  1 file\n", r.stdout.decode())
+                self.assertTrue(r.stdout.decode().endswith(
+                    "\nthe server said on stderr (1 line)\n  %s\n" % refused), r.stdout)
+
 
 ###############################################################################
 # Tasks #########################################################################
@@ -5321,6 +5340,13 @@ class TaskCommandLine(unittest.TestCase):
         self.assertIn("\n  failing_job  ()  [task required]\n", out)
         self.assertIn("\n  multi_input  ()  [task optional]\n", out)
         self.assertIn("\n  greet  (name: string)\n", out)
+        r = subprocess.run(SERVE + ["inspect", "--era", "legacy", "--json", "--"] + PY + [script],
+                           capture_output=True, cwd=HERE, timeout=60, stdin=subprocess.DEVNULL)
+        marks = json.loads(r.stdout)["marks"]     # what every extension adds, in one shape
+        self.assertEqual(list(marks), ["tools"])
+        self.assertEqual((marks["tools"]["failing_job"], marks["tools"]["multi_input"]),
+                         (["task required"], ["task optional"]))
+        self.assertNotIn("greet", marks["tools"])
 
     def test_the_command_line_runs_a_required_task_tool_legacy(self):
         self.runs_a_required_task_tool("legacy")
@@ -7759,7 +7785,7 @@ class ClientCommandLine(unittest.TestCase):
                     said += 1
 
             class Seen:                            # a client that was answered so
-                era, revision, instructions = "legacy", "2025-11-25", None
+                era, revision, instructions, stderr = "legacy", "2025-11-25", None, ""
                 server_info = (checked.get("initialize") or {}).get("serverInfo")
                 server_capabilities = dict((checked.get("initialize") or {}).get(
                     "capabilities") or {}, resources={}, prompts={}, extensions={
@@ -7886,11 +7912,15 @@ class ClientCommandLine(unittest.TestCase):
                                  "mode": {"$ref": "#/$defs/Mode", "default": "fast"},
                                  "n": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
                                  "tags": {"type": "array", "items": {"type": "string"}},
-                                 "kind": {"type": ["boolean", "string"]}},
+                                 "kind": {"type": ["boolean", "string"]},
+                                 "start": {"type": "string", "format": "date-time"},
+                                 "days": {"type": "array", "items": {"type": "string",
+                                                                     "format": "date"}}},
                   "required": ["q"]}
         self.assertEqual(mcp_stdio._signature_of(schema),
                          '(q: string, mode?: "fast"|"slow" = "fast", n?: integer|null, '
-                         'tags?: array of string, kind?: boolean|string)')
+                         'tags?: array of string, kind?: boolean|string, '
+                         'start?: string<date-time>, days?: array of string<date>)')
         self.assertEqual(mcp_stdio._first_line("word " * 30, 22), "word word word word ...")
 
     def test_what_the_command_line_says(self):
