@@ -3449,7 +3449,7 @@ class _Extension:
     raising ProtocolError, or prepare to take the call over), and listen(conn,
     call, filter, honoured) for what a subscriptions/listen asks of it. On the
     client's side: offer(client, params, task) shapes a tools/call, and
-    follow(client, result, timeout, on_status) follows an answer the extension
+    follow(client, result, timeout, on_status, on_progress) follows an answer the extension
     made (polling a task to its end; None when the answer is not its own);
     marks(field, entry) names what the extension adds to a listed entry, for
     inspect (a tool's task support).
@@ -4714,6 +4714,10 @@ def _short_text(exc):
 # 2025-11-25 and the io.modelcontextprotocol/tasks extension from 2026-07-28.
 
 TASKS_KEY = "io.modelcontextprotocol/tasks"
+# The extension has no progress notifications: a modern task's last progress, as
+# numbers, rides in the _meta of its Task object (tasks/get, notifications/tasks)
+# under this key of ours, beside the statusMessage every client can show.
+TASK_PROGRESS_KEY = "mcp-stdio/progress"
 RELATED_TASK_KEY = "io.modelcontextprotocol/related-task"
 # A task's status, as a state machine: status -> the statuses it may move to.
 # The terminal ones move nowhere: a cancelled task stays cancelled even if its
@@ -4739,14 +4743,15 @@ class _Task:
     """One task: its status, timestamps, work and outcome."""
 
     __slots__ = ("id", "status", "message", "created", "updated", "ttl_ms", "call", "result",
-                 "error", "requests", "answers", "waiters", "arguments", "stamps", "seq")
+                 "error", "requests", "answers", "waiters", "arguments", "stamps", "seq",
+                 "last_progress")
 
     def __init__(self, task_id, now, ttl_ms, call, seq):
         self.id, self.status, self.message, self.seq = task_id, "working", None, seq
         self.created = self.updated = now
         self.stamps = [_iso(now)] * 2      # createdAt and lastUpdatedAt, as written
         self.ttl_ms, self.call, self.arguments = ttl_ms, call, call.arguments
-        self.result = self.error = self.requests = None
+        self.result = self.error = self.requests = self.last_progress = None
         self.answers = {}
         self.waiters = []         # tasks/result requests (2025-11-25) waiting for the end
 
@@ -4778,6 +4783,9 @@ class _Task:
                 return False
             text = message if isinstance(message, str) else "%g%s" % (
                 progress, "/%g" % total if _is_number(total) else "")
+            self.last_progress = {"progress": progress}
+            if _is_number(total):
+                self.last_progress["total"] = total
             return conn.tasks.move(self, self.status, text)
 
     def logs(self, call):
@@ -4867,6 +4875,8 @@ class _Tasks:
         ttl, poll = _task_times(revision)
         d[ttl], d[poll] = task.ttl_ms, _TASK_POLL_MS
         if _has(revision, "tasks_extension"):
+            if task.last_progress is not None:   # the numbers the statusMessage says
+                d["_meta"] = {TASK_PROGRESS_KEY: dict(task.last_progress)}
             if detailed:
                 if task.status == "input_required":
                     d["inputRequests"] = task.requests
@@ -4896,7 +4906,7 @@ class _Tasks:
         for rid, honoured, revision in conn.listens.values():
             if task.id in honoured.get("taskIds", ()):
                 params = self.describe(task, revision, detailed=True)
-                params["_meta"] = {SUB_KEY: rid}
+                params.setdefault("_meta", {})[SUB_KEY] = rid
                 conn.emit(_notification_line("notifications/tasks", params))
 
     def settled(self, call, message):
@@ -5187,7 +5197,7 @@ def _offer_task(client, params, task):
         params["task"] = dict(task) if isinstance(task, dict) else {}
 
 
-def _follow_task(client, result, timeout, on_status):
+def _follow_task(client, result, timeout, on_status, on_progress):
     """Poll the task a tools/call was answered with, and return its result (None: no task).
 
     The client's side of tasks: answers what a modern task asks, cancels it on an
@@ -5204,7 +5214,7 @@ def _follow_task(client, result, timeout, on_status):
     ttl = first.get(ttl_name)
     # The task's TTL bounds the wait (its result is gone after it), or else 24 hours.
     give_up = _monotonic() + (ttl / 1000.0 if isinstance(ttl, int) and ttl > 0 else 86400)
-    seen = None
+    seen = heard = None
     try:
         while True:
             if _monotonic() > give_up:
@@ -5214,6 +5224,11 @@ def _follow_task(client, result, timeout, on_status):
             if on_status is not None and (status, t.get("statusMessage")) != seen:
                 seen = (status, t.get("statusMessage"))
                 on_status(*seen)
+            said = (t.get("_meta") or {}).get(TASK_PROGRESS_KEY) if modern else None
+            if on_progress is not None and isinstance(said, dict) and said != heard and \
+                    _is_number(said.get("progress")):
+                heard = said
+                on_progress(said["progress"], said.get("total"), t.get("statusMessage"))
             if modern and status == "input_required":
                 answers = {}
                 for key, ask in (t.get("inputRequests") or {}).items():
@@ -7080,6 +7095,7 @@ class Client:
         self.server_capabilities = {}
         self._splitter = LineSplitter(max_line)
         self._pending = {}
+        self._hearing = {}        # progress token -> on_progress, heard beyond one request
         self._forgotten = set()
         self._lock = threading.Lock()
         self._next_id = 0
@@ -7242,8 +7258,10 @@ class Client:
             token = params.get("progressToken")
             with self._lock:
                 req = self._pending.get((type(token) is str, token))
-            if req is not None and req.on_progress is not None:
-                req.on_progress(params.get("progress"), params.get("total"), params.get("message"))
+                hear = req.on_progress if req is not None else \
+                    self._hearing.get(token) if type(token) is str else None
+            if hear is not None:
+                hear(params.get("progress"), params.get("total"), params.get("message"))
         elif m["method"] == "notifications/message" and self.on_log is not None:
             self.on_log(params.get("level"), params.get("data"))
 
@@ -7284,11 +7302,13 @@ class Client:
                 self._forgotten.add(key)
 
     # -- requests --------------------------------------------------------------------
-    def send(self, method, params=None, *, on_progress=None, modern=None, tasks=True):
+    def send(self, method, params=None, *, on_progress=None, modern=None, tasks=True,
+             progress_token=None):
         """Send a request and return its PendingRequest (per-request _meta when modern).
 
         tasks=False leaves the tasks extension out of a modern request's capabilities
-        (a server then runs an optional task tool as a plain call).
+        (a server then runs an optional task tool as a plain call). progress_token
+        names a token whose progress the client hears beyond this request.
         """
         if self.era is None and not self._connecting:
             self.connect()                 # the first request connects, with or without "with"
@@ -7308,6 +7328,8 @@ class Client:
             meta[INFO_KEY] = self.client_info
         if on_progress is not None:
             meta["progressToken"] = rid
+        elif progress_token is not None:
+            meta["progressToken"] = progress_token
         if meta:
             params["_meta"] = meta
         self._write({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
@@ -7513,21 +7535,32 @@ class Client:
 
         task=True (or {"ttl": ms}) asks a 2025-11-25 server for a task; a modern
         server decides by itself, unless task=False, which does not offer it the
-        tasks extension (an optional task tool then runs as a plain call, whose
-        progress reaches on_progress). on_status(status, message) hears a task's
-        changes; questions it asks are answered as any others; an interrupt
-        (KeyboardInterrupt) cancels it.
+        tasks extension (an optional task tool then runs as a plain call).
+        on_progress(progress, total, message) hears the call's progress, a task's
+        too (a modern task's last progress each time it is polled);
+        on_status(status, message) hears a task's changes; questions it asks are
+        answered as any others; an interrupt (KeyboardInterrupt) cancels it.
         """
         params = {"name": name, "arguments": arguments or {}}
         for offer in _OFFER_HOOKS:
             offer(self, params, task)
-        result = self.request("tools/call", params, timeout, on_progress=on_progress,
-                              tasks=task is not False)
-        for follow in _FOLLOW_HOOKS:      # an extension's answer (a task): followed to its end
-            followed = follow(self, result, timeout, on_status)
-            if followed is not None:
-                return _checked("tools/call", followed)
-        return _checked("tools/call", result)
+        token = None
+        if on_progress is not None:       # heard until the call ends, its answer or its task's
+            with self._lock:
+                self._next_id += 1
+                token = "progress-%d" % self._next_id
+                self._hearing[token] = on_progress
+        try:
+            result = self.request("tools/call", params, timeout, progress_token=token,
+                                  tasks=task is not False)
+            for follow in _FOLLOW_HOOKS:  # an extension's answer (a task): followed to its end
+                followed = follow(self, result, timeout, on_status, on_progress)
+                if followed is not None:
+                    return _checked("tools/call", followed)
+            return _checked("tools/call", result)
+        finally:
+            with self._lock:
+                self._hearing.pop(token, None)
 
     def read_resource(self, uri, timeout=None):
         return _checked("resources/read", self.request("resources/read", {"uri": uri}, timeout))

@@ -5259,6 +5259,39 @@ class Tasks(InProcTest):
                     r = c.call_tool("oops", task=True)
                     self.assertTrue(r["isError"])
 
+    def test_on_progress_hears_a_task_in_both_eras(self):
+        """A 2025-11-25 task's progress notifications keep the call's token after its answer;
+        a modern task's last progress rides in its Task's _meta, read as the client polls."""
+        server = mcp_stdio.Server("p", "1")
+
+        @server.tool(task="optional")
+        def work(n: int, ctx: mcp_stdio.Context) -> str:
+            for i in range(n):
+                ctx.progress(i + 1, n, "step %d" % (i + 1))
+            return "done"
+        for era, task, heard in (("legacy", True, [(1, 3, "step 1"), (2, 3, "step 2"),
+                                                   (3, 3, "step 3")]),
+                                 ("modern", None, [(3, 3, "step 3")]),
+                                 ("modern", False, [(1, 3, "step 1"), (2, 3, "step 2"),
+                                                    (3, 3, "step 3")])):
+            with self.subTest(era=era, task=task):
+                got, lines = [], []
+                with mcp_stdio.InProcessClient(server, era=era, transcript=lines) as c:
+                    r = c.call_tool("work", {"n": 3}, task=task,
+                                    on_progress=lambda *a: got.append(a))
+                    self.assertEqual(r["content"], [{"type": "text", "text": "done"}])
+                    self.assertEqual(c._hearing, {})          # heard no longer
+                self.assertEqual(got, heard)
+                received = [json.loads(line) for way, line in lines if way == "received"]
+                revision = "2025-11-25" if era == "legacy" else MODERN
+                for m in received:
+                    self.assertEqual(WireSchemas.problems(revision, m), [], m)
+                polled = [m["result"] for m in received if "taskId" in m.get("result", {})
+                          and m["result"].get("status") == "completed"]
+                if era == "modern" and task is None:
+                    self.assertEqual(polled[-1]["_meta"]["mcp-stdio/progress"],
+                                     {"progress": 3, "total": 3})
+
     def test_status_notifications_on_a_listen_stream(self):
         p, meta, tid, _ = self.modern_task_that_asks()
         self.lines(p)
