@@ -2029,6 +2029,41 @@ class ReadmeTutorial(unittest.TestCase):
         part = text[text.index(start):text.index(end)]
         return "\n".join(re.findall(r"```python\n(.*?)```", part, re.S))
 
+    def test_every_runnable_block_serves(self):
+        """Each python block with a main (or marked <!-- runnable -->) starts as a server beside
+        the vendored file, in a folder of its own, and answers a session of both eras."""
+        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        found = [(marked, code) for marked, code in re.findall(
+            r"(<!-- runnable -->\n)?```python\n(.*?)```", text, re.S)
+            if marked or 'if __name__ == "__main__"' in code]
+        self.assertGreaterEqual(len(found), 2)
+        for marked, code in found:
+            if 'if __name__ == "__main__"' not in code:
+                code += 'if __name__ == "__main__":\n    raise SystemExit(server.run())\n'
+            with self.subTest(block=code.splitlines()[0]), tempfile.TemporaryDirectory() as tmp:
+                with open(os.path.join(tmp, "server.py"), "w", encoding="utf-8") as f:
+                    f.write(code)
+                for era, session in (("legacy", [init_msg(1), {"jsonrpc": "2.0", "method":
+                                                               "notifications/initialized"},
+                                                 req_msg(2, "tools/list")]),
+                                     (MODERN, [{"jsonrpc": "2.0", "id": 1, "method":
+                                                "server/discover", "params": {
+                                                    "_meta": modern_meta()}},
+                                               {"jsonrpc": "2.0", "id": 2, "method":
+                                                "tools/list", "params": {
+                                                    "_meta": modern_meta()}}])):
+                    r = subprocess.run(PY + ["server.py"], cwd=tmp, input=b"".join(
+                        json.dumps(m).encode() + b"\n" for m in session), capture_output=True,
+                        timeout=TIMEOUT, env=dict(os.environ, PYTHONPATH=HERE))
+                    self.assertEqual((r.returncode, r.stderr), (0, b""))
+                    answers = [json.loads(line) for line in r.stdout.splitlines()]
+                    self.assertEqual([a.get("id") for a in answers], [1, 2])
+                    self.assertTrue(answers[1]["result"]["tools"], answers[1])
+                    for a in answers:
+                        self.assertEqual(WireSchemas.problems(
+                            "2025-11-25" if era == "legacy" else era, a), [], a)
+
     def test_the_reference_names_every_public_name_as_it_is(self):
         """README's Reference: every name of __all__, each named parameter real, none missing."""
         import inspect
