@@ -1190,294 +1190,6 @@ class Admission(InProcTest):
 
 
 ###############################################################################
-# Eras ###########################################################################
-###############################################################################
-
-class LegacyEra(InProcTest):
-
-    def test_initialize_each_revision(self):
-        for version, answered in (("2024-11-05", "2024-11-05"), ("2025-03-26", "2025-03-26"),
-                                  ("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"),
-                                  ("2026-07-28", "2025-11-25"), ("1999-01-01", "2025-11-25"),
-                                  (None, "2025-11-25"), (42, "2025-11-25")):
-            with self.subTest(version=version):
-                p = self.spawn()
-                p.rev = answered
-                r = p.request(init_msg(1, version))["result"]
-                self.assertEqual(r["protocolVersion"], answered)
-                self.assertEqual(r["capabilities"]["tools"], {"listChanged": False})
-                self.assertEqual(set(r["serverInfo"]),
-                                 {"name", "version"} | ({"title"} if answered >= "2025-06-18" else set()))
-                self.assertNotIn("resultType", r)
-                p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-                tools = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})["result"]
-                self.assertEqual([t["name"] for t in tools["tools"]],
-                                 ["add", "confirm_echo", "countdown", "divide", "echo", "greet"])
-                self.assertNotIn("ttlMs", tools)
-                fields = set().union(*(set(t) for t in tools["tools"]))
-                expect = {"name", "description", "inputSchema"}
-                if answered >= "2025-03-26":
-                    expect.add("annotations")
-                if answered >= "2025-06-18":
-                    expect |= {"title", "outputSchema"}
-                self.assertEqual(fields, expect)
-                r = p.request({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-                               "params": {"name": "add", "arguments": {"a": 1, "b": 2.5}}})["result"]
-                self.assertEqual(r["content"], [{"type": "text", "text": '{"sum":3.5}'}])
-                self.assertEqual("structuredContent" in r, answered >= "2025-06-18")
-                self.assertEqual(p.close(), 0)
-
-    def test_old_initialized_notification_and_ping(self):
-        p = self.spawn()
-        p.rev = "2025-06-18"
-        p.request(init_msg(1, "2025-06-18"))
-        p.send({"jsonrpc": "2.0", "method": "initialized"})
-        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 2, "method": "ping"})["result"], {})
-
-    def test_initialize_params_are_checked(self):
-        p = self.spawn()
-        for params in (None, {}, {"capabilities": {}, "clientInfo": "x"},
-                       {"capabilities": [], "clientInfo": {}}):
-            msg = {"jsonrpc": "2.0", "id": 1, "method": "initialize"}
-            if params is not None:
-                msg["params"] = params
-            self.assertEqual(err_code(p.request(msg)), -32602)
-        p.rev = "2025-11-25"
-        self.assertIn("result", p.request(init_msg(2)))     # the errors did not lock
-
-    def test_requests_before_initialize(self):
-        p = self.spawn()
-        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 1, "method": "ping"})["result"], {})
-        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
-        self.assertEqual(err_code(r), -32602)
-        self.assertIn("initialize", r["error"]["message"])
-
-    def test_unknown_and_modern_only_methods(self):
-        p = self.spawn()
-        p.initialize()
-        for m in ("nope", "subscriptions/listen", "tasks/list"):
-            self.assertEqual(err_code(p.request({"jsonrpc": "2.0", "id": 1, "method": m})), -32601)
-        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "server/discover"})
-        self.assertEqual(err_code(r), -32600)
-        self.assertEqual(r["error"]["data"]["reason"], "era-mismatch")
-
-    def test_progress_token_in_meta_is_ordinary_on_legacy(self):
-        p = self.spawn()
-        p.initialize("2025-11-25")
-        r = p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-            "name": "echo", "arguments": {"text": "hi"}, "_meta": {"progressToken": "t1"}}})
-        self.assertEqual(r["result"]["structuredContent"], {"text": "hi"})
-
-    def test_set_level(self):
-        p = self.spawn()
-        p.initialize()
-        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel",
-                                    "params": {"level": "debug"}})["result"], {})
-        for level in ("loud", ["debug"], {"a": 1}, None, 3):
-            r = p.request({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel",
-                           "params": {"level": level}})
-            self.assertEqual(err_code(r), -32602)     # found by the fuzzer: a list crashed it
-        r = p.request({"jsonrpc": "2.0", "id": 3, "method": "completion/complete", "params": {
-            "ref": {"type": "ref/prompt", "name": ["x"]}, "argument": {"name": "a", "value": ""}}})
-        self.assertEqual(err_code(r), -32602)
-        r = p.request({"jsonrpc": "2.0", "id": 4, "method": "completion/complete", "params": {
-            "ref": {"type": "ref/resource", "uri": {}}, "argument": {"name": "a", "value": ""}}})
-        self.assertEqual(err_code(r), -32602)
-
-
-class Batches(InProcTest):
-
-    def test_batches_on_2025_03_26(self):
-        p = self.spawn()
-        p.initialize("2025-03-26")
-        p.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"},
-                {"jsonrpc": "2.0", "method": "notifications/initialized"},
-                {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                 "params": {"name": "add", "arguments": {"a": 1, "b": 1}}},
-                {"jsonrpc": "2.0", "id": 3, "method": "initialize"}, 5])
-        line = p.recv_line()
-        batch = json.loads(line)
-        self.assertIsInstance(batch, list)
-        by_id = {json.dumps(m.get("id")): m for m in batch}
-        self.assertEqual(len(batch), 4)
-        self.assertEqual(by_id["1"]["result"], {})
-        self.assertEqual(by_id["2"]["result"]["content"][0]["text"], '{"sum":2}')
-        self.assertEqual(by_id["3"]["error"]["code"], -32600)
-        self.assertEqual(by_id["null"]["error"]["code"], -32600)
-        if WireSchemas.available():
-            v = WireSchemas.validator("2025-03-26", "JSONRPCBatchResponse")
-            self.assertEqual(v.errors([m for m in batch if "id" in m]), [])
-        p.send([{"jsonrpc": "2.0", "method": "notifications/initialized"}])
-        p.send([])
-        self.assertEqual(p.recv()["error"]["code"], -32600)
-
-    def test_notifications_in_a_batch_get_nothing(self):
-        p = self.spawn()
-        p.initialize("2025-03-26")
-        p.send_bytes(b'[{"jsonrpc":"2.0","id":5,"method":"ping"},'
-                     b'{"jsonrpc":"2.0","method":"initialize"}]\n')
-        self.assertEqual(p.recv_line(), b'[{"jsonrpc":"2.0","id":5,"result":{}}]\n')
-        # Only notifications (an id-less initialize among them): no line at all, never [].
-        p.send_bytes(b'[{"jsonrpc":"2.0","method":"initialize","params":{}},'
-                     b'{"jsonrpc":"2.0","method":"notifications/initialized"},'
-                     b'{"jsonrpc":"2.0","method":"nope"}]\n')
-        p.send_bytes(b'{"jsonrpc":"2.0","id":"after","method":"ping"}\n')
-        self.assertEqual(p.recv_line(), b'{"jsonrpc":"2.0","id":"after","result":{}}\n')
-
-    def test_batches_refused_elsewhere(self):
-        for version in (None, "2025-06-18", "2025-11-25", MODERN):
-            p = self.spawn()
-            if version == MODERN:
-                p.request({"jsonrpc": "2.0", "id": 0, "method": "tools/list",
-                           "params": {"_meta": modern_meta()}})
-            elif version:
-                p.initialize(version)
-            p.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"}])
-            r = p.recv()
-            self.assertEqual(r, {"jsonrpc": "2.0", "error": {"code": -32600, "message":
-                                 "Invalid Request: batches are only accepted on a 2025-03-26 connection"}})
-
-
-class ModernEra(InProcTest):
-
-    def req(self, p, rid, method, params=None, **meta):
-        params = dict(params or {})
-        params["_meta"] = modern_meta(**meta)
-        return p.request({"jsonrpc": "2.0", "id": rid, "method": method, "params": params},
-                         rev=MODERN)
-
-    def test_discover(self):
-        p = self.spawn()
-        r = self.req(p, 1, "server/discover")["result"]
-        self.assertEqual(r["resultType"], "complete")
-        self.assertEqual(r["supportedVersions"], [MODERN])
-        self.assertEqual(r["capabilities"], {
-            "logging": {}, "completions": {}, "prompts": {"listChanged": False},
-            "resources": {"subscribe": False, "listChanged": False},
-            "tools": {"listChanged": False}})
-        self.assertEqual((r["ttlMs"], r["cacheScope"]), (3600000, "public"))
-        self.assertEqual(r["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "mcp-stdio-demo")
-        self.assertIn("instructions", r)
-
-    def test_every_result_is_stamped(self):
-        p = self.spawn("--ttl-ms", "5")
-        r = self.req(p, 1, "tools/list")["result"]
-        self.assertEqual((r["resultType"], r["ttlMs"], r["cacheScope"]), ("complete", 5, "public"))
-        self.assertEqual([t["name"] for t in r["tools"]], ["add", "confirm_echo", "countdown", "divide", "echo", "greet"])
-        r = self.req(p, 2, "tools/call", {"name": "echo", "arguments": {"text": "x"}})["result"]
-        self.assertEqual(r, {"content": [{"type": "text", "text": "x"}],
-                             "structuredContent": {"text": "x"}, "resultType": "complete",
-                             "_meta": {"io.modelcontextprotocol/serverInfo": {
-                                 "name": "mcp-stdio-demo", "version": mcp_stdio.__version__,
-                                 "title": "mcp_stdio demo"}}})
-        self.assertNotIn("ttlMs", r)
-
-    def test_meta_errors(self):
-        p = self.spawn()
-        cases = [
-            ({"io.modelcontextprotocol/protocolVersion": MODERN}, -32602),
-            ({"io.modelcontextprotocol/protocolVersion": MODERN,
-              "io.modelcontextprotocol/clientCapabilities": []}, -32602),
-            ({"io.modelcontextprotocol/protocolVersion": 7,
-              "io.modelcontextprotocol/clientCapabilities": {}}, -32602),
-            (modern_meta(**{"io.modelcontextprotocol/logLevel": "loud"}), -32602),
-            (modern_meta(**{"io.modelcontextprotocol/logLevel": ["debug"]}), -32602),
-        ]
-        for meta, code in cases:
-            r = p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
-                           "params": {"_meta": meta}}, rev=MODERN)
-            self.assertEqual(err_code(r), code)
-        for version in ("2025-11-25", "2099-01-01"):
-            r = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {
-                "io.modelcontextprotocol/protocolVersion": version,
-                "io.modelcontextprotocol/clientCapabilities": {}}}}, rev=MODERN)
-            self.assertEqual(r["error"], {"code": -32022, "message": "Unsupported protocol version",
-                                          "data": {"supported": [MODERN], "requested": version}})
-        # none of these locked the era: initialize still works
-        p.rev = "2025-11-25"
-        self.assertIn("result", p.request(init_msg(3)))
-
-    def test_unknown_and_removed_methods(self):
-        p = self.spawn()
-        for m in ("ping", "logging/setLevel", "resources/subscribe", "nope", "initialize2"):
-            self.assertEqual(err_code(self.req(p, 1, m)), -32601)
-        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, rev=MODERN)
-        self.assertEqual(err_code(r), -32602)
-
-    def test_client_info_is_optional_and_unverified(self):
-        p = self.spawn()
-        r = self.req(p, 1, "tools/list", **{"io.modelcontextprotocol/clientInfo": "junk",
-                                            "traceparent": "00-x", "progressToken": 3})
-        self.assertIn("result", r)
-
-
-class EraMixing(InProcTest):
-
-    def test_discover_then_initialize(self):
-        # Claude Code 2.1.280, Copilot CLI 1.0.81-1: probe, then initialize anyway.
-        p = self.spawn()
-        r = p.request({"jsonrpc": "2.0", "id": 1, "method": "server/discover",
-                       "params": {"_meta": modern_meta()}}, rev=MODERN)
-        self.assertIn("result", r)
-        p.initialize("2025-11-25")
-        self.assertIn("result", p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
-
-    def test_discover_then_modern(self):
-        p = self.spawn()
-        for rid, method in ((1, "server/discover"), (2, "tools/list"), (3, "server/discover")):
-            r = p.request({"jsonrpc": "2.0", "id": rid, "method": method,
-                           "params": {"_meta": modern_meta()}}, rev=MODERN)
-            self.assertEqual(r["result"]["resultType"], "complete")
-
-    def test_legacy_then_modern_request(self):
-        p = self.spawn()
-        p.initialize("2025-06-18")
-        r = p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
-                       "params": {"_meta": modern_meta()}})
-        self.assertEqual(r["error"]["code"], -32600)
-        self.assertEqual(r["error"]["data"], {"reason": "era-mismatch", "era": "legacy",
-                                              "negotiatedVersion": "2025-06-18"})
-
-    def test_modern_then_initialize(self):
-        p = self.spawn()
-        p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
-                   "params": {"_meta": modern_meta()}}, rev=MODERN)
-        r = p.request(init_msg(2), rev=MODERN)
-        self.assertEqual(r["error"]["code"], -32600)
-        self.assertEqual(r["error"]["data"], {"reason": "era-mismatch", "era": "modern",
-                                              "supported": [MODERN]})
-        self.assertIn(MODERN, r["error"]["message"])
-        r = p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"}, rev=MODERN)
-        self.assertEqual(err_code(r), -32602)
-
-    def test_second_initialize(self):
-        p = self.spawn()
-        p.initialize()
-        r = p.request(init_msg(5))
-        self.assertEqual(err_code(r), -32600)
-        self.assertIn("already initialized", r["error"]["message"])
-
-    def test_initialize_with_modern_meta_is_a_removed_method(self):
-        # The 2026-07-28 revision has no initialize: a modern request for it is -32601
-        # (the official conformance suite checks this), and it locks nothing.
-        for first in ("unlocked", "modern"):
-            p = self.spawn()
-            if first == "modern":
-                p.request(req_msg(1, "tools/list", modern=True), rev=MODERN)
-            msg = init_msg(2, "2025-06-18")
-            msg["params"]["_meta"] = modern_meta()
-            r = p.request(msg, rev=MODERN)
-            self.assertEqual(r, {"jsonrpc": "2.0", "id": 2,
-                                 "error": {"code": -32601, "message": "Method not found"}})
-            self.assertEqual(p.conn.era, first)
-        p = self.spawn()
-        p.request(msg, rev=MODERN)
-        self.assertEqual(p.initialize("2025-06-18")["result"]["protocolVersion"], "2025-06-18")
-        msg["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = "2099-01-01"
-        self.assertEqual(err_code(p.request(msg)), -32600)   # legacy-locked: already initialized
-
-
-###############################################################################
 # Tools ##########################################################################
 ###############################################################################
 
@@ -3159,6 +2871,2740 @@ class Engine(unittest.TestCase):
 
 
 ###############################################################################
+# Authoring API: decorators, schemas from type hints ##########################
+###############################################################################
+
+import dataclasses  # noqa: E402
+import datetime  # noqa: E402
+import enum  # noqa: E402
+import typing  # noqa: E402
+from typing import Annotated, Literal, Optional, TypedDict, Union  # noqa: E402
+
+from mcp_stdio import Field  # noqa: E402
+
+
+class Color(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Movie(TypedDict, total=False):
+    title: str
+    year: int
+
+
+class Book(TypedDict):
+    isbn: str
+
+
+@dataclasses.dataclass
+class Point:
+    x: float
+    y: float = 0.0
+
+
+@dataclasses.dataclass
+class Tree:
+    child: "Tree"
+
+
+def call_tool(server, name, args, modern=True):
+    """Call a tool on a new connection: modern, or legacy after initialize (2025-11-25)."""
+    conn = connect(server)
+    if not modern:
+        conn.receive_line(json.dumps(init_msg(0)).encode())
+        conn.receive_line(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    out = conn.receive_line(json.dumps(req_msg(1, "tools/call", {"name": name, "arguments": args},
+                                               modern)).encode())
+    if isinstance(out[0], mcp_stdio.Call):
+        out[0].run()
+        return json.loads(conn.outbox.pop())
+    return json.loads(out[0])
+
+
+class ValueTypes(unittest.TestCase):
+    """Standard-library values in and out, in the JSON pydantic's JSON mode writes."""
+
+    def server(self):
+        import decimal
+        import pathlib
+        import uuid
+        server = mcp_stdio.Server("v", "1")
+
+        @server.tool
+        def echo(when: datetime.datetime, day: datetime.date, clock: datetime.time,
+                 span: datetime.timedelta, ref: uuid.UUID, amount: decimal.Decimal,
+                 where: pathlib.Path, blob: bytes) -> dict:
+            """Echo typed values."""
+            assert isinstance(where, pathlib.Path) and isinstance(blob, bytes)
+            return {"when": when, "day": day, "clock": clock, "span": span, "ref": ref,
+                    "amount": amount * 2, "where": where / "x", "blob": blob}
+
+        @server.tool
+        def stamp() -> datetime.datetime:
+            return datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc)
+
+        @server.tool
+        def odd():
+            return object()
+        return server
+
+    ARGS = {"when": "2026-01-02T03:04:05.5Z", "day": "2026-02-28", "clock": "10:20",
+            "span": "P1Y2DT3H0.25S", "ref": "12345678-1234-5678-1234-567812345678",
+            "amount": "0.10", "where": "/tmp", "blob": "AAH/"}
+
+    def test_schemas(self):
+        with mcp_stdio.InProcessClient(self.server(), era="legacy") as c:
+            props = [t for t in c.list_tools() if t["name"] == "echo"][0]["inputSchema"][
+                "properties"]
+        self.assertEqual({k: v.get("format", v.get("contentEncoding")) for k, v in props.items()
+                          if k != "amount"},
+                         {"when": "date-time", "day": "date", "clock": "time",
+                          "span": "duration", "ref": "uuid", "where": "path", "blob": "base64"})
+        self.assertEqual([s["type"] for s in props["amount"]["anyOf"]], ["number", "string"])
+
+    def test_values_in_and_out(self):
+        with mcp_stdio.InProcessClient(self.server(), era="legacy") as c:
+            r = c.call_tool("echo", self.ARGS)
+            self.assertEqual(r["structuredContent"], {
+                "when": "2026-01-02T03:04:05.500000Z", "day": "2026-02-28", "clock": "10:20:00",
+                "span": "P1Y2DT3H0.25S", "ref": "12345678-1234-5678-1234-567812345678",
+                "amount": "0.20", "where": "/tmp/x", "blob": "AAH/"})
+            self.assertEqual(c.call_tool("stamp")["content"],
+                             [{"type": "text", "text": "2026-01-02T03:04:05Z"}])
+            r = c.call_tool("odd")
+            self.assertTrue(r["isError"])
+            self.assertIn("object is not JSON serializable; return str, a dict, a list, a "
+                          "dataclass, a pydantic model or content blocks",
+                          r["content"][0]["text"])
+
+    def test_bad_values_name_their_path(self):
+        with mcp_stdio.InProcessClient(self.server(), era="legacy") as c:
+            for key, value, message in (
+                    ("when", "2026-13-01T00:00:00Z", "is not an ISO 8601 date-time"),
+                    ("day", "2026-02-30", "is not an ISO 8601 date"),
+                    ("clock", "25:00", "is not an ISO 8601 time"),
+                    ("span", "P", "is not an ISO 8601 duration"),
+                    ("span", "3 days", "is not an ISO 8601 duration"),
+                    ("ref", "not-a-uuid", "is not a UUID"),
+                    ("blob", "***", "is not base64")):
+                with self.subTest(key=key, value=value):
+                    r = c.call_tool("echo", dict(self.ARGS, **{key: value}))
+                    self.assertTrue(r["isError"])
+                    self.assertIn("- /%s: %s" % (key, json.dumps(value)), r["content"][0]["text"])
+                    self.assertIn(message, r["content"][0]["text"])
+            r = c.call_tool("echo", dict(self.ARGS, amount="NaN"))
+            self.assertIn("- /amount:", r["content"][0]["text"])
+
+    def test_pydantic_encodings(self):
+        # What pydantic 2's model_dump(mode="json") writes for the same values.
+        td = datetime.timedelta
+        for value, text in ((td(0), "PT0S"), (td(seconds=-1), "-PT1S"),
+                            (td(days=-1, seconds=5), "-PT23H59M55S"),
+                            (td(weeks=3, microseconds=1), "P21DT0.000001S"),
+                            (td(days=400, seconds=59.25), "P1Y35DT59.25S"),
+                            (td(days=1, hours=1), "P1DT1H")):
+            self.assertEqual(mcp_stdio._iso_duration(value), text)
+            self.assertEqual(mcp_stdio._parse_duration(text), value)
+        tz = datetime.timezone(datetime.timedelta(hours=2))
+        for value, text in ((datetime.datetime(2020, 1, 2, 3, 4, 5, 6, datetime.timezone.utc),
+                             "2020-01-02T03:04:05.000006Z"),
+                            (datetime.datetime(2020, 1, 2, 3, 4, 5), "2020-01-02T03:04:05"),
+                            (datetime.time(3, 4, tzinfo=tz), "03:04:00+02:00")):
+            self.assertEqual(mcp_stdio._to_json(value), text)
+        self.assertEqual(mcp_stdio._parse_datetime("2020-01-02T03:04:05.5+01:00").utcoffset(),
+                         datetime.timedelta(hours=1))            # a short fraction, any Python
+        self.assertEqual(mcp_stdio._parse_datetime("2020-01-02"), datetime.datetime(2020, 1, 2))
+
+
+class ForeignTypes(unittest.TestCase):
+    """pydantic, annotated-types and msgspec objects, recognised by protocol (fakes here;
+    OfficialSDK runs the real libraries)."""
+
+    @staticmethod
+    def fake(module, name, **attrs):
+        cls = type(name, (), {"__module__": module,
+                              "__repr__": lambda self: "%s(%r)" % (name, attrs)})
+        obj = cls()
+        obj.__dict__.update(attrs)
+        return obj
+
+    def test_constraints(self):
+        Ge, MaxLen, Meta = (lambda v: self.fake("annotated_types", "Ge", ge=v),
+                            lambda v: self.fake("annotated_types", "MaxLen", max_length=v),
+                            lambda **kw: self.fake("msgspec", "Meta", **kw))
+
+        def f(n: Annotated[int, Ge(1)], tags: Annotated[list, MaxLen(3)],
+              s: Annotated[str, Meta(pattern="^a", min_length=2, extra_json_schema={"x-k": 1})]
+              ) -> str:
+            return "ok"
+        props = mcp_stdio.tool_from_function(f).input_schema["properties"]
+        self.assertEqual(props["n"], {"type": "integer", "minimum": 1})
+        self.assertEqual(props["tags"]["maxItems"], 3)
+        self.assertEqual(props["s"], {"type": "string", "pattern": "^a", "minLength": 2,
+                                      "x-k": 1})
+
+        def g(x: Annotated[int, self.fake("annotated_types", "Predicate", func=abs)]) -> str:
+            return ""
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            mcp_stdio.tool_from_function(g)
+        self.assertIn("tool 'g': parameter 'x': Annotated metadata Predicate", str(cm.exception))
+
+    def test_aliases_and_extra_keywords(self):
+        def f(resource_uri: Annotated[str, Field(alias="resourceUri", deprecated=True,
+                                                 extra={"x-hint": "uri"})],
+              count: int = 1) -> str:
+            return "%s %d" % (resource_uri, count)
+        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.tool_from_function(f)])
+        schema = server.tools["f"].input_schema
+        self.assertEqual(list(schema["properties"]), ["resourceUri", "count"])
+        self.assertEqual(schema["required"], ["resourceUri"])
+        self.assertEqual(schema["properties"]["resourceUri"],
+                         {"type": "string", "deprecated": True, "x-hint": "uri"})
+        with mcp_stdio.InProcessClient(server, era="legacy") as c:
+            self.assertEqual(c.call_tool("f", {"resourceUri": "a://b"})["content"][0]["text"],
+                             "a://b 1")
+            r = c.call_tool("f", {"resource_uri": "a://b"})
+            self.assertTrue(r["isError"])
+
+        def g(items: list[Annotated[int, Field(alias="x")]]) -> str:
+            return ""
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            mcp_stdio.tool_from_function(g)
+        self.assertIn("an alias applies to a tool parameter only", str(cm.exception))
+
+    def test_model_protocol(self):
+        class Node:                                 # a pydantic-like model class
+            @classmethod
+            def model_json_schema(cls, mode="validation", by_alias=True):
+                return {"type": "object", "properties": {"child": {"$ref": "#/$defs/Leaf"},
+                                                         "note": {"$ref": "#/$defs/Leaf",
+                                                                  "description": "d"}},
+                        "$defs": {"Leaf": {"type": "object", "properties": {
+                            "n": {"type": "integer"}}}}}
+
+            @classmethod
+            def model_validate(cls, value):
+                return ("validated", value)
+
+            def model_dump(self, mode="python"):
+                return {}
+
+        def f(node: Node) -> str:
+            return repr(node)
+        tool = mcp_stdio.tool_from_function(f)
+        schema = tool.input_schema["properties"]["node"]
+        self.assertNotIn("$defs", json.dumps(schema))
+        self.assertEqual(schema["properties"]["note"], {"type": "object", "properties": {
+            "n": {"type": "integer"}}, "description": "d"})
+        self.assertEqual(tool.handler({"node": {"child": {"n": 1}}}, None),
+                         "('validated', {'child': {'n': 1}})")
+
+        whole = mcp_stdio.Tool("whole", lambda args, ctx: repr(args), input_schema=Node)
+        self.assertEqual(whole.input_schema["properties"]["note"]["description"], "d")
+        self.assertEqual(whole.handler({"note": {"n": 2}}, None), "('validated', {'note': {'n': 2}})")
+
+        class Loop(Node):
+            @classmethod
+            def model_json_schema(cls, mode="validation", by_alias=True):
+                return {"$ref": "#/$defs/L", "$defs": {"L": {"type": "object", "properties": {
+                    "next": {"$ref": "#/$defs/L"}}}}}
+
+        def g(node: Loop) -> str:
+            return ""
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            mcp_stdio.tool_from_function(g)
+        self.assertIn("L refers to itself; flat schemas cannot recurse", str(cm.exception))
+
+    def test_content_annotation(self):
+        def pictures() -> list[mcp_stdio.Content]:
+            return [mcp_stdio.text("a"), mcp_stdio.image(b"\x89PNG")]
+
+        def listing() -> list:
+            return [mcp_stdio.text("a")]
+        tool = mcp_stdio.tool_from_function(pictures)
+        self.assertIsNone(tool.output_schema)
+        r = mcp_stdio._tool_result(tool, tool.handler({}, None), "2025-11-25")
+        self.assertEqual([b["type"] for b in r["content"]], ["text", "image"])
+        self.assertNotIn("structuredContent", r)
+        self.assertIsNotNone(mcp_stdio.tool_from_function(listing).output_schema)
+
+
+class SchemasFromHints(unittest.TestCase):
+
+    def schema(self, annotation, **kw):
+        server = mcp_stdio.Server("s", "1")
+        ns = {"T": annotation}
+        if "default" in kw:
+            exec("def f(x: T = D): return 'ok'", dict(ns, D=kw["default"]), ns)
+        else:
+            exec("def f(x: T): return 'ok'", ns, ns)
+        server.tool(ns["f"])
+        return server.tools["f"].input_schema["properties"]["x"]
+
+    def test_each_supported_annotation(self):
+        cases = [
+            (str, {"type": "string"}), (int, {"type": "integer"}), (float, {"type": "number"}),
+            (bool, {"type": "boolean"}), (type(None), {"type": "null"}), (typing.Any, {}),
+            (list[int], {"type": "array", "items": {"type": "integer"}}),
+            (typing.List[str], {"type": "array", "items": {"type": "string"}}),
+            (tuple[int, str], {"type": "array", "minItems": 2, "maxItems": 2,
+                               "prefixItems": [{"type": "integer"}, {"type": "string"}],
+                               "items": False}),
+            (tuple[int, ...], {"type": "array", "items": {"type": "integer"}}),
+            (dict[str, float], {"type": "object", "additionalProperties": {"type": "number"}}),
+            (Union[int, str], {"anyOf": [{"type": "integer"}, {"type": "string"}]}),
+            (Optional[int], {"anyOf": [{"type": "integer"}, {"type": "null"}]}),
+            (Literal["a", "b"], {"type": "string", "enum": ["a", "b"]}),
+            (Literal[1, "a"], {"enum": [1, "a"]}),
+            (Color, {"type": "string", "enum": ["red", "blue"]}),
+            (Movie, {"type": "object", "properties": {"title": {"type": "string"},
+                                                      "year": {"type": "integer"}},
+                     "additionalProperties": False}),
+            (Book, {"type": "object", "properties": {"isbn": {"type": "string"}},
+                    "required": ["isbn"], "additionalProperties": False}),
+            (Point, {"type": "object", "properties": {"x": {"type": "number"},
+                                                      "y": {"type": "number", "default": 0.0}},
+                     "required": ["x"], "additionalProperties": False}),
+            (Annotated[str, "A name"], {"type": "string", "description": "A name"}),
+            (Annotated[int, Field(minimum=1, maximum=5, description="d")],
+             {"type": "integer", "minimum": 1, "maximum": 5, "description": "d"}),
+            (Annotated[str, Field(min_length=2, max_length=4, pattern="^a")],
+             {"type": "string", "minLength": 2, "maxLength": 4, "pattern": "^a"}),
+            (Annotated[list[int], Field(min_items=1)],
+             {"type": "array", "items": {"type": "integer"}, "minItems": 1}),
+        ]
+        if sys.version_info >= (3, 10):
+            cases.append((eval("int | None"), {"anyOf": [{"type": "integer"}, {"type": "null"}]}))
+        for annotation, expected in cases:
+            with self.subTest(annotation=annotation):
+                self.assertEqual(self.schema(annotation), expected)
+
+    def test_defaults_optional_and_required(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool
+        def f(a: int, b: str = "x", c: Optional[int] = None, color: Color = Color.BLUE):
+            return "ok"
+        s = server.tools["f"].input_schema
+        self.assertEqual(s, {"type": "object", "properties": {
+            "a": {"type": "integer"}, "b": {"type": "string", "default": "x"},
+            "c": {"type": "integer"}, "color": {"type": "string", "enum": ["red", "blue"],
+                                                "default": "blue"}},
+            "required": ["a"], "additionalProperties": False})
+
+    def test_short_path_matches_the_general_one(self):
+        # Plain parameters take a short path at registration; these cases sit on its
+        # edges: a float default JSON cannot carry is dropped, Optional[T] = None and
+        # T | None = None mean "null is absent", None as a default alone does not.
+        server = mcp_stdio.Server("s", "1")
+        ns = {"Optional": Optional}
+        exec("def f(a: float = 0.5, b: float = float('nan'), c: float = float('-inf'),\n"
+             "      d: Optional[str] = None, e: int = None, g: bool = True,\n"
+             "      h: Optional[float] = None):\n"
+             "    return repr((a, b, c, d, e, g, h))\n", ns)
+        server.tool(ns["f"])
+        tool = server.tools["f"]
+        self.assertEqual(tool.input_schema, {"type": "object", "properties": {
+            "a": {"type": "number", "default": 0.5}, "b": {"type": "number"},
+            "c": {"type": "number"}, "d": {"type": "string"}, "e": {"type": "integer"},
+            "g": {"type": "boolean", "default": True}, "h": {"type": "number"}},
+            "additionalProperties": False})
+        self.assertEqual(tool.nullable, {"d", "h"})
+        r = tool.handler({"a": 2, "d": None, "h": 3, "e": 4}, None)
+        self.assertEqual(r, "(2.0, nan, -inf, None, 4, True, 3.0)")
+        if sys.version_info >= (3, 10):
+            exec("def k(x: int | None = None, y: None | int = None) -> str:\n"
+                 "    return repr((x, y))\n", ns)
+            server.tool(ns["k"])
+            tool = server.tools["k"]
+            self.assertEqual(tool.input_schema["properties"], {
+                "x": {"type": "integer"}, "y": {"type": "integer"}})
+            self.assertEqual(tool.nullable, {"x", "y"})
+            self.assertEqual(tool.handler({"x": 1.0, "y": None}, None), "(1, None)")
+
+    def test_no_parameters(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool()
+        def f(ctx) -> str:
+            return "ok"
+        self.assertEqual(server.tools["f"].input_schema,
+                         {"type": "object", "additionalProperties": False})
+
+    def test_docstrings(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool
+        def google(a: int, b: int) -> str:
+            """Add numbers.
+
+            More text.
+
+            Args:
+                a: The first
+                    number.
+                b (int): The second.
+
+            Returns:
+                The sum.
+            """
+            return "x"
+
+        @server.tool(description="Given.")
+        def rest(a: int) -> str:
+            """Ignored.
+
+            :param a: The value.
+            :returns: nothing
+            """
+            return "x"
+        g = server.tools["google"]
+        self.assertEqual(g.description, "Add numbers.\n\nMore text.")
+        self.assertEqual(g.input_schema["properties"]["a"]["description"], "The first number.")
+        self.assertEqual(g.input_schema["properties"]["b"]["description"], "The second.")
+        self.assertEqual(server.tools["rest"].description, "Given.")
+        self.assertEqual(server.tools["rest"].input_schema["properties"]["a"]["description"],
+                         "The value.")
+
+    def test_docstring_parameter_lines_of_every_shape(self):
+        # "name: text" is read with string methods, the other shapes with a regular
+        # expression: both must give what the expression alone gives.
+        doc = ("Summary.\n\n    Args:\n        a: plain\n        b (list[int]): typed\n"
+               "        *c: starred\n        **d : spaced\n        n\u00e9: accented\n"
+               "        e:\n            on the next line\n        x:tight\n"
+               "            f: deeper than a parameter, so part of x\n"
+               "        not a parameter line\n    Returns:\n        g: not a parameter\n")
+        summary, params = mcp_stdio._parse_docstring(doc)
+        self.assertEqual(summary, "Summary.")
+        self.assertEqual(params, {
+            "a": "plain", "b": "typed", "c": "starred", "d": "spaced", "n\u00e9": "accented",
+            "e": "on the next line",
+            "x": "tight f: deeper than a parameter, so part of x not a parameter line"})
+
+    def test_unsupported_annotations_name_the_parameter(self):
+        class Node:
+            pass
+
+        def no_hint(x):
+            return "x"
+
+        def star(*args: int):
+            return "x"
+
+        def bad_key(x: dict[int, str]):
+            return "x"
+
+        def odd(x: Node):
+            return "x"
+
+        def recursive(x: Tree):
+            return "x"
+        for fn, fragment in ((no_hint, "'x' needs a type annotation"), (star, "*args"),
+                             (bad_key, "parameter 'x'"), (odd, "Node"),
+                             (recursive, "refers to itself")):
+            with self.subTest(fn=fn.__name__), self.assertRaises(mcp_stdio.CatalogError) as cm:
+                mcp_stdio.Server("s", "1").tool(fn)
+            self.assertIn(fragment, str(cm.exception))
+        with self.assertRaises(mcp_stdio.CatalogError):
+            mcp_stdio.Server("s", "1").tool(annotations={"readOnly": True})(lambda: "x")
+        with self.assertRaises(mcp_stdio.CatalogError):
+            mcp_stdio.Field(minimun=1)
+
+    def test_arguments_are_converted(self):
+        server = mcp_stdio.Server("s", "1")
+        seen = {}
+
+        @server.tool
+        def f(p: Point, c: Color, t: tuple[int, str], pts: list[Point], n: Optional[int] = None,
+              u: Union[int, Point] = 0) -> str:
+            seen.update(p=p, c=c, t=t, pts=pts, n=n, u=u)
+            return "ok"
+        r = call_tool(server, "f", {"p": {"x": 1, "y": 2}, "c": "blue", "t": [1, "a"],
+                                    "pts": [{"x": 3}], "n": None, "u": {"x": 5}})
+        self.assertEqual(r["result"]["content"], [{"type": "text", "text": "ok"}])
+        self.assertEqual(seen, {"p": Point(1, 2), "c": Color.BLUE, "t": (1, "a"),
+                                "pts": [Point(3, 0.0)], "n": None, "u": Point(5, 0.0)})
+
+    def test_return_values(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool
+        def as_text() -> str:
+            return "hi"
+
+        @server.tool
+        def as_dict() -> dict:
+            return {"a": 1}
+
+        @server.tool
+        def as_dataclass() -> Point:
+            return Point(1.5)
+
+        @server.tool
+        def as_typeddict() -> Book:
+            return {"isbn": "1"}
+
+        @server.tool
+        def as_list() -> list[int]:
+            return [1, 2]
+
+        @server.tool
+        def as_image():
+            return mcp_stdio.image(b"\x89PNG", "image/png")
+
+        @server.tool
+        def as_mixed():
+            return [mcp_stdio.text("t"), mcp_stdio.audio(b"RIFF", "audio/wav"),
+                    mcp_stdio.resource_link("file:///a", "a"),
+                    mcp_stdio.embedded_resource("file:///b", "body")]
+
+        @server.tool
+        def as_error():
+            raise mcp_stdio.ToolError("Try again with b.")
+
+        @server.tool
+        async def as_async(x: int) -> dict:
+            return {"x": x}
+
+        @server.tool
+        def as_bytes():
+            return b"raw"
+        r = lambda n, a=None: call_tool(server, n, a or {})  # noqa: E731
+        self.assertEqual(r("as_text")["result"]["content"], [{"type": "text", "text": "hi"}])
+        self.assertEqual(r("as_dict")["result"]["structuredContent"], {"a": 1})
+        self.assertEqual(server.tools["as_dict"].output_schema, {"type": "object"})
+        res = r("as_dataclass")["result"]
+        self.assertEqual(res["structuredContent"], {"x": 1.5, "y": 0.0})
+        self.assertEqual(res["content"], [{"type": "text", "text": '{"x":1.5,"y":0.0}'}])
+        self.assertEqual(server.tools["as_dataclass"].output_schema["required"], ["x"])
+        self.assertEqual(r("as_typeddict")["result"]["structuredContent"], {"isbn": "1"})
+        res = r("as_list")["result"]       # not an object: wrapped, the text the plain value
+        self.assertEqual((res["structuredContent"], res["content"]),
+                         ({"result": [1, 2]}, [{"type": "text", "text": "[1,2]"}]))
+        self.assertEqual(server.tools["as_list"].output_schema, {
+            "type": "object", "properties": {"result": {"type": "array", "items": {
+                "type": "integer"}}}, "required": ["result"], "additionalProperties": False})
+        self.assertEqual(r("as_image")["result"]["content"],
+                         [{"type": "image", "data": "iVBORw==", "mimeType": "image/png"}])
+        self.assertEqual([b["type"] for b in r("as_mixed")["result"]["content"]],
+                         ["text", "audio", "resource_link", "resource"])
+        self.assertEqual(r("as_error")["result"], {
+            "content": [{"type": "text", "text": "Try again with b."}], "isError": True,
+            "resultType": "complete", "_meta": {"io.modelcontextprotocol/serverInfo":
+                                                {"name": "s", "version": "1"}}})
+        self.assertEqual(r("as_async", {"x": 4})["result"]["structuredContent"], {"x": 4})
+        self.assertEqual(r("as_bytes")["result"]["isError"], True)
+        self.assertIn("returned an invalid result: it is bytes: wrap them with mcp_stdio.image()",
+                      r("as_bytes")["result"]["content"][0]["text"])
+        # The same shape in every revision that has structured output.
+        self.assertEqual(call_tool(server, "as_list", {}, modern=False)["result"]
+                         ["structuredContent"], {"result": [1, 2]})
+        for rev in ("2025-06-18", "2025-11-25", MODERN):
+            with self.subTest(rev=rev):
+                p = InProc(self, server=server)
+                listed = {t["name"]: t for t in p.open(rev) and p.request(
+                    req_msg(1, "tools/list", modern=True))["result"]["tools"] or p.request(
+                    req_msg(1, "tools/list"))["result"]["tools"]}
+                self.assertEqual(listed["as_list"]["outputSchema"],
+                                 server.tools["as_list"].output_schema)
+        number = mcp_stdio.Server("n", "1", tools=[
+            mcp_stdio.Tool("n", lambda a, ctx: 42),
+            mcp_stdio.Tool("s", lambda a, ctx: [1], output_schema={
+                "$defs": {"i": {"type": "integer"}}, "type": "array",
+                "items": {"$ref": "#/$defs/i"}})])
+        for modern in (False, True):
+            self.assertEqual(call_tool(number, "n", {}, modern=modern)["result"]
+                             ["structuredContent"], {"result": 42})
+            self.assertEqual(call_tool(number, "s", {}, modern=modern)["result"]
+                             ["structuredContent"], {"result": [1]})
+        self.assertEqual(number.tools["s"].output_schema["$defs"], {"i": {"type": "integer"}})
+
+    def test_resources_templates_and_prompts(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.resource("notes://all", mime_type="application/json")
+        def notes():
+            """All the notes."""
+            return {"n": 2}
+
+        @server.resource_template("notes://{id}")
+        def note(id: int, uri: str, ctx):
+            return "note %d at %s" % (id, uri)
+
+        @server.prompt
+        def review(code: str, language: Optional[str] = None, ctx=None) -> str:
+            """Review code.
+
+            Args:
+                code: The code.
+            """
+            return "Review %s" % code
+        def counted(n: int) -> str:
+            return "x"
+        with self.assertRaises(mcp_stdio.CatalogError):
+            server.prompt(counted)                              # ...prompt arguments are strings
+        self.assertEqual(server.resources["notes://all"].description, "All the notes.")
+        conn = connect(server)
+
+        def rpc(method, params):
+            out = conn.receive_line(json.dumps(req_msg(1, method, params, True)).encode())
+            if isinstance(out[0], mcp_stdio.Call):
+                out[0].run()
+                return json.loads(conn.outbox.pop())
+            return json.loads(out[0])
+        self.assertEqual(rpc("resources/read", {"uri": "notes://all"})["result"]["contents"],
+                         [{"uri": "notes://all", "text": '{"n":2}', "mimeType": "application/json"}])
+        self.assertEqual(rpc("resources/read", {"uri": "notes://7"})["result"]["contents"][0]["text"],
+                         "note 7 at notes://7")
+        self.assertEqual(rpc("resources/read", {"uri": "notes://x"})["error"]["code"], -32602)
+        self.assertEqual(rpc("prompts/list", {})["result"]["prompts"][0]["arguments"],
+                         [{"name": "code", "description": "The code.", "required": True},
+                          {"name": "language"}])
+        self.assertEqual(rpc("prompts/get", {"name": "review", "arguments": {"code": "x"}})
+                         ["result"]["messages"][0]["content"]["text"], "Review x")
+
+    def test_portability_warnings(self):
+        server = mcp_stdio.Server("s", "1", instructions="i" * 3000, tools=[
+            mcp_stdio.Tool("a.b", lambda a, c: "x", description="d" * 2100),
+            mcp_stdio.Tool("n" * 70, lambda a, c: "x", description="d"),
+            mcp_stdio.Tool("fine", lambda a, c: "x", description="d"),
+            mcp_stdio.Tool("mute", lambda a, c: "x")])
+        lines = connect(server).reports
+        self.assertEqual(len(lines), 5, lines)
+        self.assertTrue(all(line.startswith("warning: ") for line in lines))
+        self.assertIn("warning: tool 'a.b': description is 2100 characters; some hosts cut it at 2048",
+                      lines)
+        self.assertIn("tool 'mute' has no description: the model sees only its name", lines[-1])
+
+    def test_mistakes_are_refused_at_registration(self):
+        class Ge:                                  # what annotated-types' Ge looks like
+            def __init__(self, ge):
+                self.ge = ge
+
+            def __repr__(self):
+                return "Ge(ge=%r)" % self.ge
+
+        def gen():
+            yield "x"
+
+        async def agen():
+            yield "x"
+
+        def when() -> complex:
+            return 1j
+
+        def bounded(n: Annotated[int, Ge(0)]) -> str:
+            return str(n)
+
+        class Options:
+            pass
+
+        def options(o: Options) -> str:
+            return ""
+        cases = [(gen, "tool 'gen': a generator cannot be a tool"),
+                 (agen, "tool 'agen': a generator cannot be a tool"),
+                 (when, "tool 'when': return annotation complex: its values cannot be sent "
+                        "as JSON; return str, a dict, a dataclass, a TypedDict, a pydantic model"),
+                 (bounded, "tool 'bounded': parameter 'n': Annotated metadata Ge(ge=0) is not "
+                           "understood"),
+                 (options, "cannot express Options as a JSON Schema (use str, int, float, bool, "
+                           "a list, a dict, an Enum, a Literal, a dataclass, a TypedDict, a "
+                           "pydantic model, datetime")]
+        for fn, message in cases:
+            with self.subTest(fn=fn.__name__), self.assertRaises(mcp_stdio.CatalogError) as cm:
+                mcp_stdio.tool_from_function(fn)
+            self.assertIn(message, str(cm.exception))
+        server = mcp_stdio.Server("s", "1")
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            server.tool(annotations={"destructive": True})(lambda: "x")
+        self.assertIn("tool '<lambda>': unknown annotation(s): destructive", str(cm.exception))
+
+        @server.resource("r://none")
+        def nothing():
+            return None
+        with mcp_stdio.InProcessClient(server) as c:
+            with self.assertRaises(mcp_stdio.ProtocolError) as cm:
+                c.read_resource("r://none")
+            self.assertEqual(cm.exception.code, -32603)
+            self.assertIn("returned None", c.stderr)
+
+    def test_registration_after_serving_is_refused(self):
+        server = mcp_stdio.Server("s", "1")
+        connect(server)
+        with self.assertRaises(mcp_stdio.CatalogError):
+            server.tool(lambda: "x")
+
+
+class Examples(ProcTest):
+    """Each example server, started through pipes and called."""
+
+    def test_examples(self):
+        folder = os.path.join(HERE, "examples")
+        scripts = sorted(glob.glob(os.path.join(folder, "*.py")))
+        self.assertGreaterEqual(len(scripts), 2)
+        for script in scripts:
+            with self.subTest(example=os.path.basename(script)), \
+                    tempfile.TemporaryDirectory() as tmp:
+                p = self.spawn(script=script, env={"NOTES_DIR": tmp})
+                p.initialize("2025-11-25")
+                tools = p.answer(req_msg(1, "tools/list"))["result"]["tools"]
+                self.assertTrue(tools)
+                for i, (name, args, check) in enumerate(EXAMPLE_CALLS[os.path.basename(script)]):
+                    r = p.answer(req_msg(10 + i, "tools/call", {"name": name, "arguments": args}))
+                    self.assertFalse(r["result"].get("isError"), r)
+                    self.assertEqual(check(r["result"]), True, r)
+                if os.path.basename(script) == "notes_server.py":
+                    r = p.answer(req_msg(3, "resources/read", {"uri": "notes://groceries"}))
+                    self.assertEqual(r["result"]["contents"][0]["text"], "eggs, milk")
+                    r = p.answer(req_msg(4, "prompts/get", {"name": "summarize_note",
+                                                             "arguments": {"name": "groceries"}}))
+                    self.assertIn("notes://groceries", json.dumps(r["result"]))
+                    # Limits are the schema's, not accidents of the code.
+                    p.answer(req_msg(5, "tools/call", {"name": "add_note", "arguments": {
+                        "name": "todo", "text": "buy milk"}}))
+                    for limit, matches in ((None, ["groceries", "todo"]), (1, ["groceries"])):
+                        args = {"query": "milk"} if limit is None else {"query": "milk",
+                                                                        "limit": limit}
+                        r = p.answer(req_msg(6, "tools/call", {"name": "search_notes",
+                                                               "arguments": args}))
+                        self.assertEqual(r["result"]["structuredContent"], {"matches": matches})
+                    for name, args, where in (
+                            ("search_notes", {"query": "milk", "limit": 0}, "/limit"),
+                            ("search_notes", {"query": "milk", "limit": -1}, "/limit"),
+                            ("delete_note", {"name": "x" * 300}, "/name")):
+                        r = p.answer(req_msg(7, "tools/call", {"name": name, "arguments": args}))
+                        self.assertTrue(r["result"]["isError"])
+                        text = r["result"]["content"][0]["text"]
+                        self.assertTrue(text.startswith("Invalid arguments") and where in text,
+                                        text)
+                    self.assertNotIn(b"incident", p.stderr)
+                self.assertEqual(p.close(), 0)
+
+
+class UserCommandLine(unittest.TestCase):
+    """A user's server has its own command line: name, version, options of its own."""
+
+    def run_server(self, *args, input=b""):
+        with tempfile.TemporaryDirectory() as cwd:      # no ./notes of the caller's
+            return subprocess.run(PY + [os.path.join(HERE, "examples",
+                                                                "notes_server.py")] + list(args),
+                                  input=input, capture_output=True, timeout=TIMEOUT, cwd=cwd)
+
+    def test_help_version_and_own_options(self):
+        r = self.run_server("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertTrue(r.stdout.startswith(b"usage: python notes_server.py [options]\n\nServe "
+                                            b"notes 1.0 as an MCP server"))
+        self.assertIn(b"  --notes-dir DIR     where the notes are kept", r.stdout)
+        self.assertIn(b"  --workers N", r.stdout)
+        self.assertEqual(self.run_server("--version").stdout, b"notes 1.0\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "kept.txt"), "w") as f:
+                f.write("x")
+            msgs = [init_msg(), req_msg(2, "resources/list")]
+            r = self.run_server("--notes-dir", tmp, "--workers", "2",
+                                input=b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        listed = json.loads(r.stdout.splitlines()[1])["result"]["resources"]
+        self.assertEqual([x["uri"] for x in listed], ["notes://kept"])
+        r = self.run_server("--nope")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"error: unknown argument '--nope'", r.stderr)
+
+
+EXAMPLE_CALLS = {
+    "notes_server.py": [
+        ("add_note", {"name": "groceries", "text": "eggs, milk"},
+         lambda r: r["structuredContent"] == {"uri": "notes://groceries", "characters": 10}),
+        ("search_notes", {"query": "MILK"},
+         lambda r: r["structuredContent"] == {"matches": ["groceries"]}),
+    ],
+    "progress_server.py": [
+        ("hash_rounds", {"text": "x", "rounds": 20000},
+         lambda r: r["structuredContent"]["rounds"] == 20000),
+        ("wait_then_echo", {"text": "later", "seconds": 0.01},
+         lambda r: r["content"] == [{"type": "text", "text": "later"}]),
+    ],
+}
+
+
+
+###############################################################################
+# Skills ##########################################################################
+###############################################################################
+
+# Front matter and what the npm yaml package (the YAML 1.2 reader the official
+# conformance suite uses) makes of it, or the refusal of what lies outside the
+# supported subset (anchors, tags, complex keys, nested flow, infinities...).
+FRONT_MATTER_CORPUS = [
+    ('---\nname: pdf-processing\ndescription: Extract text and tables from PDF files, fill forms, merge documents.\n---\n# Body\n',
+     {'description': 'Extract text and tables from PDF files, fill forms, merge documents.', 'name': 'pdf-processing'}),
+    ('---\nname: pdf\ndescription: >-\n  Use this skill whenever the user wants to do anything with PDF files.\n  This includes reading or extracting text.\nlicense: Proprietary. LICENSE.txt has complete terms\n---\n# Body\n',
+     {'description': 'Use this skill whenever the user wants to do anything with PDF files. This includes reading or extracting text.', 'license': 'Proprietary. LICENSE.txt has complete terms', 'name': 'pdf'}),
+    ('---\nname: x\ndescription: |\n  line one\n  line two\n\n  after blank\nmetadata:\n  author: example-org\n  version: "1.0"\n---\n# Body\n',
+     {'description': 'line one\nline two\n\nafter blank\n', 'metadata': {'author': 'example-org', 'version': '1.0'}, 'name': 'x'}),
+    ("---\nname: x\ndescription: 'single ''quoted'' text'\nallowed-tools: Bash(git:*) Read Write\n---\n# Body\n",
+     {'allowed-tools': 'Bash(git:*) Read Write', 'description': "single 'quoted' text", 'name': 'x'}),
+    ('---\nname: x\ndescription: "double \\"quoted\\" \\u00e9 \\t tab"\nversion: 1.0\ncount: 3\nratio: 0.5\nflag: true\nnothing: null\ntilde: ~\nempty:\n---\n# Body\n',
+     {'count': 3, 'description': 'double "quoted" é \t tab', 'empty': None, 'flag': True, 'name': 'x', 'nothing': None, 'ratio': 0.5, 'tilde': None, 'version': 1}),
+    ('---\nname: x\ndescription: a plain\n  multi-line scalar\n  over three lines\ntags: [a, b, "c d", 1, true]\nmap: {k: v, n: 2}\n---\n# Body\n',
+     {'description': 'a plain multi-line scalar over three lines', 'map': {'k': 'v', 'n': 2}, 'name': 'x', 'tags': ['a', 'b', 'c d', 1, True]}),
+    ('---\nname: x\ndescription: d\nlist:\n  - one\n  - two: 2\n    three: 3\n  -\n    deep: yes\n  - - nested\n    - seq\n---\n# Body\n',
+     {'description': 'd', 'list': ['one', {'three': 3, 'two': 2}, {'deep': 'yes'}, ['nested', 'seq']], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nlist:\n- a\n- b\nnext: 1\n---\n# Body\n',
+     {'description': 'd', 'list': ['a', 'b'], 'name': 'x', 'next': 1}),
+    ('---\nname: x # comment\n# full comment\ndescription: d  # trailing\nurl: http://example.com/#anchor\nhash: a#b\n---\n# Body\n',
+     {'description': 'd', 'hash': 'a#b', 'name': 'x', 'url': 'http://example.com/#anchor'}),
+    ('---\nname: x\ndescription: >\n  folded\n  text\n\n  para two\n    more indented\n  back\nkeep: |+\n  kept\n\nstrip: |-\n  stripped\n\n---\n# Body\n',
+     {'description': 'folded text\npara two\n  more indented\nback\n', 'keep': 'kept\n\n', 'name': 'x', 'strip': 'stripped'}),
+    ('---\nname: x\ndescription: d\noct: 0o17\nhex: 0x1F\nexp: 1e3\nneg: -5\nplus: +7\ndot: .5\nver: 1.2.3\nyes: yes\nno: No\nOn: on\n---\n# Body\n',
+     {'On': 'on', 'description': 'd', 'dot': 0.5, 'exp': 1000, 'hex': 31, 'name': 'x', 'neg': -5, 'no': 'No', 'oct': 15, 'plus': 7, 'ver': '1.2.3', 'yes': 'yes'}),
+    ('---\nname: x\ndescription: d\nquoted key: 1\n"q": 2\n\'single\': 3\n---\n# Body\n',
+     {'description': 'd', 'name': 'x', 'q': 2, 'quoted key': 1, 'single': 3}),
+    ('---\nname: x\ndescription: "multi\n  line double\n\n  with blank"\nother: \'multi\n  single\'\n---\n# Body\n',
+     {'description': 'multi line double\nwith blank', 'name': 'x', 'other': 'multi single'}),
+    ('---\nname: x\ndescription: d\nanchor: &a 1\nref: *a\n---\n# Body\n',
+     'refused: anchors are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\ntagged: !!str 1\n---\n# Body\n',
+     'refused: tags are outside the supported YAML subset'),
+    ('---\nname: x\nname: y\ndescription: dup\n---\n# Body\n',
+     'refused: the key "name" appears twice'),
+    ('---\nname: x\ndescription: d\n  bad: indent\n---\n# Body\n',
+     "refused: a 'key: value' inside a plain scalar (indentation?)"),
+    ('---\nname: x\n\tdescription: tab\n---\n# Body\n',
+     'refused: a tab in indentation'),
+    ('---\nname: x\ndescription: d\ninf: .inf\n---\n# Body\n',
+     'refused: .inf is a number JSON cannot carry'),
+    ('---\nname: x\ndescription: d\nlit: |2\n    two extra\n  base\n\n---\n# Body\n',
+     {'description': 'd', 'lit': '  two extra\nbase\n', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nnested:\n  deeper:\n    deepest: [1, 2]\n  sibling: s\n---\n# Body\n',
+     {'description': 'd', 'name': 'x', 'nested': {'deeper': {'deepest': [1, 2]}, 'sibling': 's'}}),
+    ('---\nname: x\ndescription: d\n? complex\n: value\n---\n# Body\n',
+     'refused: complex keys are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: "esc \\\\ backslash \\x41 \\U0001F600"\n---\n# Body\n',
+     {'description': 'esc \\ backslash A 😀', 'name': 'x'}),
+    ("---\nname: x\ndescription: d\nempty_list: []\nempty_map: {}\nstr_colon: 'a: b'\ntime: 12:30\n---\n# Body\n",
+     {'description': 'd', 'empty_list': [], 'empty_map': {}, 'name': 'x', 'str_colon': 'a: b', 'time': '12:30'}),
+    ('---\nname: x\ndescription: "line \\\n  joined"\n---\n# Body\n',
+     {'description': 'line joined', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nlist:\n  - a # c\n  # comment\n  - b\n---\n# Body\n',
+     {'description': 'd', 'list': ['a', 'b'], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\n\n---\n# Body\n',
+     {'description': 'd', 'name': 'x'}),
+    ('---\n\n---\n# Body\n',
+     {}),
+    ('no front matter\n',
+     "refused: a SKILL.md starts with a '---' line, then YAML front matter"),
+    ('---\nname: x\ndescription: d\n',
+     "refused: the front matter has no closing '---' line"),
+    ('---\nname: x\ndescription: >-\n  Multi\n  line\nlicense: MIT\ncompatibility: Requires Python 3.10+\nmetadata:\n  short-description: Short\n  category: tools\n---\n# Body\n',
+     {'compatibility': 'Requires Python 3.10+', 'description': 'Multi line', 'license': 'MIT', 'metadata': {'category': 'tools', 'short-description': 'Short'}, 'name': 'x'}),
+    ("---\nname: x\ndescription: 'it''s'\nk: -\nj: - x\n---\n# Body\n",
+     "refused: a sequence entry on its key's line (put it on the next line)"),
+    ('---\nname: x\ndescription: d\nfolded_keep: >+\n  a\n  b\n\n\nz: 1\n---\n# Body\n',
+     {'description': 'd', 'folded_keep': 'a b\n\n\n', 'name': 'x', 'z': 1}),
+    ('---\nname: x\ndescription: d\nspaces:    lots   of   space   \nunicode: héllo wörld ✓\n---\n# Body\n',
+     {'description': 'd', 'name': 'x', 'spaces': 'lots   of   space', 'unicode': 'héllo wörld ✓'}),
+    ('---\nname: x\ndescription: d\nflow_multi: [a,\n  b,\n  c]\n---\n# Body\n',
+     {'description': 'd', 'flow_multi': ['a', 'b', 'c'], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\n---\nextra: doc\n---\n# Body\n',
+     {'description': 'd', 'name': 'x'}),
+    ('---\nname: \'x\'\ndescription: "d"\n\'key with: colon\': v\n---\n# Body\n',
+     {'description': 'd', 'key with: colon': 'v', 'name': 'x'}),
+    ('---\nname: x\ndescription: Use when: the user asks\n---\n# Body\n',
+     "refused: a ': ' inside a plain value (quote the value)"),
+    ('---\nname: x\ndescription: "Use when: the user asks"\n---\n# Body\n',
+     {'description': 'Use when: the user asks', 'name': 'x'}),
+    ('---\nname: x\ndescription: -dash start\nb: :colon start\nc: a - b\nd: \'x\' \ne: x\'y\nf: x"y\n---\n# Body\n',
+     {'b': ':colon start', 'c': 'a - b', 'd': 'x', 'description': '-dash start', 'e': "x'y", 'f': 'x"y', 'name': 'x'}),
+    ('---\nname: x\r\ndescription: crlf\r\nlist:\r\n  - a\r\n\n---\n# Body\n',
+     {'description': 'crlf', 'list': ['a'], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\ntrailing_colon: abc:\nurl: https://a.b/c?d=e&f=g\n---\n# Body\n',
+     "refused: a ': ' inside a plain value (quote the value)"),
+    ('---\nname: x\ndescription: d\nlist:\n  - name: a\n    value: 1\n  - name: b\n    value: 2\n---\n# Body\n',
+     {'description': 'd', 'list': [{'name': 'a', 'value': 1}, {'name': 'b', 'value': 2}], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nmeta:\n  tags:\n    - one\n    - two\n  nested:\n    k: v\n---\n# Body\n',
+     {'description': 'd', 'meta': {'nested': {'k': 'v'}, 'tags': ['one', 'two']}, 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nlong: >\n  Para one line one\n  line two\n\n\n  para after two blanks\n\n---\n# Body\n',
+     {'description': 'd', 'long': 'Para one line one line two\n\npara after two blanks\n', 'name': 'x'}),
+    ('---\nname: x\ndescription: |\n    indented more\n  less\n---\n# Body\n',
+     'refused: unexpected indentation'),
+    ('---\nname: x\ndescription: d\nk: [a, [b]]\n---\n# Body\n',
+     'refused: nested flow collections are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: {a: [1]}\n---\n# Body\n',
+     'refused: nested flow collections are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: "unterminated\n\n---\n# Body\n',
+     'refused: a quoted scalar is not closed'),
+    ("---\nname: x\ndescription: d\nk: 'a'b'\n---\n# Body\n",
+     'refused: unexpected text after a quoted scalar'),
+    ('---\nname: x\ndescription: d\nnum_str: \'123\'\nbool_str: "true"\nnull_str: \'null\'\n---\n# Body\n',
+     {'bool_str': 'true', 'description': 'd', 'name': 'x', 'null_str': 'null', 'num_str': '123'}),
+    ('---\nname: x\ndescription: d\n1: one\ntrue: yes\nnull: n\n---\n# Body\n',
+     {'1': 'one', '': 'n', 'description': 'd', 'name': 'x', 'true': 'yes'}),
+    ('---\nname: x\ndescription: >-\n  text with trailing spaces   \n  next\n---\n# Body\n',
+     {'description': 'text with trailing spaces    next', 'name': 'x'}),
+    ('---\nname: x\ndescription: |\n  a\n  \n  b\n---\n# Body\n',
+     {'description': 'a\n\nb\n', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nemptyblock: |\nnext: 1\n---\n# Body\n',
+     {'description': 'd', 'emptyblock': '', 'name': 'x', 'next': 1}),
+    ('---\nname: x\ndescription: d\n%weird: 1\n---\n# Body\n',
+     'refused: directives are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: @at\n---\n# Body\n',
+     'refused: reserved indicators are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: `tick`\n---\n# Body\n',
+     'refused: reserved indicators are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: a #not comment? no, this is\nk2: a#b\n---\n# Body\n',
+     {'description': 'd', 'k': 'a', 'k2': 'a#b', 'name': 'x'}),
+    ('---\n  name: x\n  description: indented root\n---\n# Body\n',
+     {'description': 'indented root', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\n...\n\n---\n# Body\n',
+     {'description': 'd', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nseq:\n  -   spaced\n  -\ttab\n---\n# Body\n',
+     'refused: unexpected indentation'),
+    ('---\nname: x\ndescription: d\nk: "\\q"\n---\n# Body\n',
+     'refused: an unknown escape \\q'),
+    ('---\nname: x\ndescription: d\nk: 0o19\nk2: 0xZZ\nk3: 1_000\nk4: 1e\nk5: .\nk6: -.5e-3\n---\n# Body\n',
+     {'description': 'd', 'k': '0o19', 'k2': '0xZZ', 'k3': '1_000', 'k4': '1e', 'k5': '.', 'k6': -0.0005, 'name': 'x'}),
+    ('---\nname: x\ndescription:\n  continued on\n  next lines\n---\n# Body\n',
+     {'description': 'continued on next lines', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nk: |-\n\n  leading blank\n\n---\n# Body\n',
+     {'description': 'd', 'k': '\nleading blank', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nkeep: |+\n  a\n\n---\n# Body\n',
+     {'description': 'd', 'keep': 'a\n', 'name': 'x'}),
+    ('\ufeff---\nname: bom\ndescription: d\n---\n',
+     {'description': 'd', 'name': 'bom'}),
+    ('---\nname: x\ndescription: d\nk:\n  - a\n  -\n  - c\n---\n# Body\n',
+     {'description': 'd', 'k': ['a', None, 'c'], 'name': 'x'}),
+    # YAML's blanks are spaces and tabs only: other Unicode spaces are content.
+    ('---\nname: x\ndescription: ends in a no-break space\u00a0\n---\n',
+     {'description': 'ends in a no-break space\u00a0', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nnel: a\x85\nls: b\u2028 \n---\n',
+     {'description': 'd', 'ls': 'b\u2028', 'name': 'x', 'nel': 'a\x85'}),
+    ('---\nname: x\ndescription: d\nk: a:\tb\n---\n',
+     "refused: a ': ' inside a plain value (quote the value)"),
+    ('---\nname: x\ndescription: d\n"k":\ta\n---\n',
+     {'description': 'd', 'k': 'a', 'name': 'x'}),
+    # Only "key: words" lines, as most SKILL.md files are.
+    ("---\nname: x\ndescription: Plain words, with commas (and parens) - it's \"fine\"!\nflag: true\n"
+     "nothing: Null\r\nlicense: MIT\n---\n",
+     {'description': 'Plain words, with commas (and parens) - it\'s "fine"!', 'flag': True,
+      'license': 'MIT', 'name': 'x', 'nothing': None}),
+    ('---\nname: x\ndescription: trailing spaces   \nkey-with-dash: TRUE\n---\n',
+     {'description': 'trailing spaces', 'key-with-dash': True, 'name': 'x'}),
+]
+
+
+def write_skill(root, path, front, files=None):
+    """A skill folder below root: SKILL.md with front (text) and other files {rel: bytes}."""
+    folder = os.path.join(root, *path.split("/"))
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "SKILL.md"), "w", encoding="utf-8") as f:
+        f.write("---\n%s\n---\n# %s\n" % (front, path))
+    for rel, data in (files or {}).items():
+        target = os.path.join(folder, *rel.split("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(data)
+    return folder
+
+
+@about("skills")
+class Skills(unittest.TestCase):
+    """serve_skills(folder): the skills extension in both eras."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.root = os.path.join(tmp.name, "skills")
+        write_skill(self.root, "pdf-processing", "name: pdf-processing\ndescription: >-\n  Work "
+                    "with PDF files.\n  Fill forms.\nmetadata:\n  version: \"1.0\"", {
+                        "references/FORMS.md": b"# Forms\n", "assets/logo.png": b"\x89PNG\x00\xff",
+                        "a b/c%d.txt": "é\n".encode()})
+        write_skill(self.root, "team/review", "name: review\ndescription: Review changes.",
+                    {"scripts/run.sh": b"echo hi\n"})
+        write_skill(self.root, "team/review/inner", "name: inner\ndescription: Nested.")
+
+    def client(self, server, era="modern"):
+        c = mcp_stdio.InProcessClient(server, era=era)
+        self.addCleanup(c.close)
+        return c.connect()
+
+    def test_front_matter_reads_as_the_yaml_package_does(self):
+        for text, expected in FRONT_MATTER_CORPUS:
+            with self.subTest(text=text[:60]):
+                if isinstance(expected, str):
+                    with self.assertRaises(mcp_stdio.FrontMatterError) as cm:
+                        mcp_stdio.read_front_matter(text)
+                    self.assertEqual("refused: " + str(cm.exception).split(": ", 1)[1],
+                                     expected)
+                    self.assertRegex(str(cm.exception), r"^SKILL\.md(:\d+)?: ")
+                else:
+                    got = mcp_stdio.read_front_matter(text)
+                    # Numbers compare as numbers, as JSON readers see them (1.0 is 1).
+                    self.assertEqual(json.loads(json.dumps(got)), expected)
+
+    def test_the_short_way_for_key_and_words_reads_as_the_full_reader(self):
+        # Front matter of only "key: words" lines skips the full reader: same values.
+        r = random.Random(11)
+        words = "abcXYZ019 ,.;!?'\"()/\\-_+=*&%@`|>~<^$\u00e9\u2014"
+        chars = words + "\t:#[]{}\u00a0\x85\u2028\ufeff"
+        short = 0
+        for _ in range(3000):
+            lines = []
+            for _ in range(r.randint(1, 4)):
+                key = r.choice(("name", "description", "allowed-tools", "x_y", "true", "Null",
+                                "a-b", "K2", "\u00e9", "2k", "-k", "k k"))
+                value = r.choice(("true", "False", "null", "NULL", "~", "yes", "nan", "x")) \
+                    if r.random() < 0.3 else \
+                    r.choice("abcXYZ\u00e9") + "".join(
+                        r.choice(words if r.random() < 0.97 else chars) for _ in range(20))
+                lines.append(key + r.choice((": ", ": ", ": ", ":  ", ":", ":\t")) + value +
+                             r.choice(("", "", " ", "\r", "\t")))
+            fast = mcp_stdio._simple_front_matter(lines)
+            if fast is None:
+                continue
+            short += 1
+            self.assertEqual(fast, mcp_stdio._FrontMatter("\n".join(lines), "SKILL.md", 2)
+                             .document(), lines)
+        self.assertGreater(short, 100)        # the short way was taken often enough to tell
+
+    def test_deep_front_matter_is_refused_not_a_crash(self):
+        deep = "".join(" " * i + "k%d:\n" % i for i in range(3000)) + " " * 3000 + "v: 1"
+        listed = "k:\n" + "".join(" " * (2 * i) + "-\n" for i in range(3000))
+        for body in (deep, listed):
+            with self.assertRaises(mcp_stdio.FrontMatterError) as cm:
+                mcp_stdio.read_front_matter("---\nname: x\ndescription: d\n%s\n---\n" % body)
+            self.assertRegex(str(cm.exception), r"^SKILL\.md:3[67]: nesting deeper than 32 "
+                                                r"levels is outside the supported YAML subset$")
+        write_skill(self.root, "deep", "name: deep\ndescription: d\n" + deep)
+        server = mcp_stdio.Server("s", "1")
+        problems = server.serve_skills(self.root).problems
+        self.assertEqual(len(problems), 1)
+        self.assertIn("deep/SKILL.md:36: nesting deeper than 32 levels", problems[0])
+        self.assertEqual(len(self.client(server).list_skills()), 3)
+
+    def test_a_huge_skill_md_is_refused_unread(self):
+        folder = write_skill(self.root, "huge", "name: huge\ndescription: Big.")
+        with open(os.path.join(folder, "SKILL.md"), "r+b") as f:
+            try:
+                f.truncate(1 << 40)                # a terabyte, sparse: never read
+            except OSError:                        # a file system without such files
+                f.truncate(4 * mcp_stdio._MAX_SKILL_BYTES)
+        server = mcp_stdio.Server("s", "1")
+        problems = server.serve_skills(self.root).problems
+        self.assertEqual(problems, ["skills: %s: not a regular file of at most 16777216 bytes "
+                                    "that can be read" % os.path.join(folder, "SKILL.md")])
+        self.assertEqual(len(self.client(server).list_skills()), 3)
+
+    def test_names_no_uri_can_carry_are_reported_not_served(self):
+        folder = os.path.join(self.root, "team", "review")
+        made = []
+        for name in (b"bad\xffname.txt", b"back\\slash.txt", b"dir\xfe"):
+            try:
+                if name.startswith(b"dir"):
+                    os.mkdir(os.path.join(os.fsencode(folder), name))
+                    name += b"/f.txt"
+                with open(os.path.join(os.fsencode(folder), name), "wb") as f:
+                    f.write(b"x")
+                made.append(name.split(b"/")[0])
+            except OSError:                   # a file system that refuses such names
+                pass
+        if not made:
+            self.skipTest("this file system refuses names that are not UTF-8")
+        server = mcp_stdio.Server("s", "1")
+        problems = server.serve_skills(self.root).problems
+        self.assertEqual(len(problems), len(made), problems)
+        for line in problems:
+            self.assertRegex(line, r"^skills: .*/team/review/.*: no skill:// URI can name it "
+                                   r"\(not UTF-8, or a backslash\); not served$")
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                c = self.client(server, era)
+                skill = c.get_skill("skill://team/review/SKILL.md")
+                self.assertEqual([r["uri"] for r in skill["resources"]], [
+                    "skill://team/review/SKILL.md", "skill://team/review/inner/SKILL.md",
+                    "skill://team/review/scripts/run.sh"])
+
+    def test_directory_reads_list_every_child_and_page(self):
+        os.makedirs(os.path.join(self.root, "team", "review", "empty"))
+        for name in ("a.md", "b.md"):
+            with open(os.path.join(self.root, "team", "review", "scripts", name), "w") as f:
+                f.write("x\n")
+        server = mcp_stdio.Server("s", "1", page_size=2)
+        server.serve_skills(self.root)
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                c = self.client(server, era)
+                names = [r["name"] for r in c.read_directory("skill://team/review")]
+                # The nested skill's folder and an empty folder are children like any other.
+                self.assertEqual(names, ["SKILL.md", "empty", "inner", "scripts"])
+                self.assertEqual(c.read_directory("skill://team/review/empty"), [])
+                self.assertEqual([r["name"] for r in c.read_directory(
+                    "skill://team/review/inner")], ["SKILL.md"])
+                page = c.request("resources/directory/read", {"uri": "skill://team/review"})
+                self.assertEqual([r["name"] for r in page["resources"]], ["SKILL.md", "empty"])
+                if era == "modern":
+                    self.assertEqual((page["ttlMs"], page["cacheScope"]), (3600000, "public"))
+                else:
+                    self.assertNotIn("ttlMs", page)
+                page = c.request("resources/directory/read", {"uri": "skill://team/review",
+                                                              "cursor": page["nextCursor"]})
+                self.assertEqual([r["name"] for r in page["resources"]], ["inner", "scripts"])
+                self.assertNotIn("nextCursor", page)
+                self.assertEqual(len(c.request("resources/directory/read", {
+                    "uri": "skill://team/review", "cursor": None})["resources"]), 2)
+                for bad in ("garbage", "", 123, {"x": 1}):
+                    with self.subTest(cursor=bad):
+                        with self.assertRaises(mcp_stdio.ServerError) as cm:
+                            c.request("resources/directory/read", {"uri": "skill://team/review",
+                                                                   "cursor": bad})
+                        self.assertEqual(cm.exception.code, -32602)
+                with self.assertRaises(mcp_stdio.ServerError) as cm:
+                    c.request("resources/directory/read", {"uri": "skill://team/review/SKILL.md"})
+                self.assertEqual(cm.exception.code, -32602)
+
+    def test_a_relative_skills_folder_follows_the_server_file(self):
+        """As a host starts it: from another folder, with a bare environment."""
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        here = os.path.join(tmp.name, "team-server")
+        write_skill(os.path.join(here, "skills"), "review", "name: review\ndescription: R.")
+        script = os.path.join(here, "server.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\n"
+                    "server = mcp_stdio.Server('team', '1')\nserver.serve_skills('skills')\n"
+                    "raise SystemExit(server.run([]))\n" % HERE)
+        listing = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {
+            "_meta": modern_meta()}}).encode() + b"\n"
+        r = subprocess.run(PY + [script], input=listing, capture_output=True,
+                           cwd="/", env={"PATH": os.environ.get("PATH", "")}, timeout=TIMEOUT)
+        self.assertEqual((r.returncode, r.stderr), (0, b""))
+        self.assertEqual([s["uri"] for s in json.loads(r.stdout)["result"]["skills"]],
+                         ["skill://review/SKILL.md"])
+        # With no source file (python -c), the working folder; an absolute path stays.
+        code = "import sys; sys.path.insert(0, %r); import mcp_stdio; s = mcp_stdio.Server('x', " \
+               "'1'); print(s.serve_skills(%%r).path)" % HERE
+        for cwd, given, expected in ((here, "skills", os.path.join(here, "skills")),
+                                     ("/", os.path.join(here, "skills"),
+                                      os.path.join(here, "skills"))):
+            r = subprocess.run(PY + ["-c", code % given], capture_output=True,
+                               cwd=cwd, timeout=TIMEOUT)
+            self.assertEqual(r.stdout.decode().strip(), expected, r.stderr)
+
+    def test_front_matter_fields_the_specification_defines_are_checked(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        root = os.path.join(tmp.name, "skills")
+        for name, extra in (("tools-list", "allowed-tools:\n  - Read\n  - Grep"),
+                            ("numeric-meta", "metadata:\n  version: 1.0"),
+                            ("odd-compat", "compatibility: 7"),
+                            ("long-compat", "compatibility: " + "x" * 501),
+                            ("licence-list", "license: [MIT]"),
+                            ("good", "license: MIT\nallowed-tools: Read Grep\ncompatibility: "
+                                     "Python 3.9+\nmetadata:\n  version: \"1.0\"\n"
+                                     "x-team:\n  owner: 7")):
+            write_skill(root, name, "name: %s\ndescription: D.\n%s" % (name, extra))
+        server = mcp_stdio.Server("s", "1")
+        folder = server.serve_skills(root)
+        self.assertEqual(sorted(folder.skills), ["skill://good/SKILL.md"])
+        self.assertEqual(folder.skills["skill://good/SKILL.md"].frontmatter["x-team"],
+                         {"owner": 7})                 # a field it does not define: verbatim
+        said = "\n".join(folder.problems)
+        for name, field in (("tools-list", "allowed-tools must be one string"),
+                            ("numeric-meta", "metadata must map strings to strings"),
+                            ("odd-compat", "compatibility must be a string of 1-500"),
+                            ("long-compat", "compatibility must be a string of 1-500"),
+                            ("licence-list", "license must be a string")):
+            self.assertRegex(said, r"skills: .*%s/SKILL\.md: %s" % (name, re.escape(field)))
+
+    def test_serving_a_folder_in_both_eras(self):
+        server = mcp_stdio.Server("s", "1")
+        folder = server.serve_skills(self.root)
+        self.assertEqual(folder.problems, [])
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                c = self.client(server, era)
+                self.assertEqual(c.server_capabilities["extensions"],
+                                 {"io.modelcontextprotocol/skills": {"directoryRead": True}})
+                self.assertIn("resources", c.server_capabilities)
+                skills = {s["uri"]: s for s in c.list_skills()}
+                self.assertEqual(sorted(skills), ["skill://pdf-processing/SKILL.md",
+                                                  "skill://team/review/SKILL.md",
+                                                  "skill://team/review/inner/SKILL.md"])
+                pdf = skills["skill://pdf-processing/SKILL.md"]
+                self.assertEqual(pdf["frontmatter"], {"name": "pdf-processing", "description":
+                                 "Work with PDF files. Fill forms.", "metadata": {"version": "1.0"}})
+                files = {r["uri"]: r for r in pdf["resources"]}
+                self.assertEqual(list(files)[0], "skill://pdf-processing/SKILL.md")
+                self.assertEqual(sorted(files), [
+                    "skill://pdf-processing/SKILL.md", "skill://pdf-processing/a%20b/c%25d.txt",
+                    "skill://pdf-processing/assets/logo.png",
+                    "skill://pdf-processing/references/FORMS.md"])
+                for uri, entry in files.items():          # the bytes served are the bytes digested
+                    contents = c.read_resource(uri)["contents"][0]
+                    data = base64.b64decode(contents["blob"]) if "blob" in contents else \
+                        contents["text"].encode("utf-8")
+                    self.assertEqual(entry["size"], len(data))
+                    self.assertEqual(entry["digest"], "sha256:" + hashlib.sha256(data).hexdigest())
+                self.assertEqual(c.read_resource("skill://pdf-processing/SKILL.md")["contents"][0]
+                                 ["mimeType"], "text/markdown")
+                self.assertIn("blob", c.read_resource("skill://pdf-processing/assets/logo.png")
+                              ["contents"][0])
+                review = c.get_skill("skill://team/review/SKILL.md")
+                self.assertEqual([r["uri"] for r in review["resources"]], [   # complete: its
+                    "skill://team/review/SKILL.md", "skill://team/review/inner/SKILL.md",  # nested
+                    "skill://team/review/scripts/run.sh"])                     # skill's files too
+                listed = {r["uri"]: r for r in c.list_resources()}
+                self.assertEqual((listed["skill://team/review/SKILL.md"]["name"],
+                                  listed["skill://team/review/SKILL.md"]["description"],
+                                  listed["skill://team/review/SKILL.md"]["mimeType"]),
+                                 ("review", "Review changes.", "text/markdown"))
+                self.assertNotIn("skill://team/review/scripts/run.sh", listed)
+                self.assertEqual(c.read_directory("skill://pdf-processing"), [
+                    {"uri": "skill://pdf-processing/SKILL.md", "name": "SKILL.md",
+                     "mimeType": "text/markdown"},
+                    {"uri": "skill://pdf-processing/a%20b", "name": "a b",
+                     "mimeType": "inode/directory"},
+                    {"uri": "skill://pdf-processing/assets", "name": "assets",
+                     "mimeType": "inode/directory"},
+                    {"uri": "skill://pdf-processing/references", "name": "references",
+                     "mimeType": "inode/directory"}])
+                self.assertEqual([r["name"] for r in c.read_directory(
+                    "skill://pdf-processing/references/")], ["FORMS.md"])
+                for uri in ("skill://pdf-processing/SKILL.md", "skill://nowhere",
+                            "skill://team"):
+                    with self.assertRaises(mcp_stdio.ServerError) as cm:
+                        c.read_directory(uri)
+                    self.assertEqual(cm.exception.code, -32602)
+                with self.assertRaises(mcp_stdio.ServerError) as cm:
+                    c.get_skill("skill://nowhere/SKILL.md")
+                self.assertEqual(cm.exception.code, -32602)
+                result = c.request("skills/list")
+                self.assertEqual(("ttlMs" in result, "cacheScope" in result),
+                                 (era == "modern",) * 2)
+
+    def test_nothing_outside_the_skills_is_readable(self):
+        outside = os.path.join(os.path.dirname(self.root), "secret.txt")
+        with open(outside, "w") as f:
+            f.write("secret")
+        pdf = os.path.join(self.root, "pdf-processing")
+        os.symlink(outside, os.path.join(pdf, "link.txt"))
+        os.symlink(os.path.dirname(self.root), os.path.join(pdf, "up"))
+        for name in (".env", ".git/config"):
+            os.makedirs(os.path.dirname(os.path.join(pdf, name)), exist_ok=True)
+            with open(os.path.join(pdf, name), "w") as f:
+                f.write("hidden")
+        server = mcp_stdio.Server("s", "1")
+        server.serve_skills(self.root)
+        c = self.client(server)
+        for uri in ("skill://pdf-processing/../../secret.txt", "skill://pdf-processing/%2e%2e/x",
+                    "skill://pdf-processing/%2E%2E%2F%2E%2E%2Fsecret.txt",
+                    "skill://pdf-processing/link.txt", "skill://pdf-processing/up/secret.txt",
+                    "skill://pdf-processing/.env", "skill://pdf-processing/.git/config",
+                    "skill://pdf-processing//SKILL.md", "skill://pdf-processing/./SKILL.md",
+                    "skill://x/../../etc/passwd", "skill://pdf-processing/references%2FFORMS.md"):
+            with self.subTest(uri=uri), self.assertRaises(mcp_stdio.ServerError) as cm:
+                c.read_resource(uri)
+            self.assertEqual(cm.exception.code, -32602)
+        names = [r["uri"] for r in c.get_skill("skill://pdf-processing/SKILL.md")["resources"]]
+        self.assertFalse([n for n in names if "link" in n or "up/" in n or "/." in n], names)
+        # A file swapped for a link after the scan is refused too.
+        forms = os.path.join(pdf, "references", "FORMS.md")
+        os.remove(forms)
+        os.symlink(outside, forms)
+        with self.assertRaises(mcp_stdio.ServerError):
+            c.read_resource("skill://pdf-processing/references/FORMS.md")
+        if hasattr(os, "mkfifo"):            # and one swapped for a FIFO: refused, no hang
+            os.remove(forms)
+            os.mkfifo(forms)
+            with self.assertRaises(mcp_stdio.ServerError) as cm:
+                c.read_resource("skill://pdf-processing/references/FORMS.md")
+            self.assertEqual(cm.exception.code, -32602)
+
+    def test_bad_skills_are_reported_and_the_others_served(self):
+        write_skill(self.root, "Bad_Name", "name: Bad_Name\ndescription: x")
+        write_skill(self.root, "other", "name: mismatch\ndescription: x")
+        write_skill(self.root, "empty", "name: empty\ndescription: ''")
+        write_skill(self.root, "anchored", "name: anchored\ndescription: &d x")
+        write_skill(self.root, "double--hyphen", "name: double--hyphen\ndescription: x")
+        many = {"f%03d.txt" % i: b"x" for i in range(mcp_stdio._MAX_SKILL_FILES)}
+        write_skill(self.root, "too-many", "name: too-many\ndescription: x", many)
+        write_skill(self.root, "wordy", "name: wordy\ndescription: " + "w" * 1025)
+        server = mcp_stdio.Server("s", "1")
+        folder = server.serve_skills(self.root)
+        problems = "\n".join(folder.problems)
+        for expected in ("wordy/SKILL.md: the description has 1025 characters, over the Agent "
+                         "Skills limit of 1024 (served; a client may refuse the skill)",
+                         "Bad_Name/SKILL.md: name must be 1-64 lowercase letters",
+                         "other/SKILL.md: name 'mismatch' must equal the skill's folder name",
+                         "empty/SKILL.md: description must be a non-empty string",
+                         "anchored/SKILL.md:3: anchors are outside the supported YAML subset",
+                         "double--hyphen/SKILL.md: name must be",
+                         "too-many/SKILL.md: the skill has 513 files; a skill has at most 512"):
+            self.assertIn(expected, problems)
+        self.assertEqual(len(folder.problems), 7)
+        reports = []
+        server.freeze(reports.append)
+        self.assertEqual(len([r for r in reports if "skills:" in r]), 7)
+        c = self.client(server)
+        self.assertEqual(len(c.list_skills()), 4)         # the wordy one is served
+
+    def test_pages_stay_within_the_response_limit(self):
+        for i in range(12):
+            write_skill(self.root, "s%02d" % i, "name: s%02d\ndescription: %s" % (i, "d" * 600))
+        server = mcp_stdio.Server("s", "1", max_response=4000, page_size=100)
+        server.serve_skills(self.root)
+        c = self.client(server)
+        pages, cursor = [], None
+        while True:
+            r = c.request("skills/list", {"cursor": cursor} if cursor else {})
+            pages.append(r["skills"])
+            self.assertLessEqual(len(json.dumps(r)), 4000)
+            cursor = r.get("nextCursor")
+            if not cursor:
+                break
+        self.assertGreater(len(pages), 2)
+        self.assertEqual(len({s["uri"] for p in pages for s in p}), 15)     # none split or lost
+
+    def live(self):
+        """A live server of the folder that rescans at every request, its 3 skills listed."""
+        server = mcp_stdio.Server("s", "1", live=True)
+        server.serve_skills(self.root).RESCAN = 0
+        p = InProc(self, server=server)
+        p.initialize()
+        self.assertEqual(len(p.request(req_msg(1, "skills/list"))["result"]["skills"]), 3)
+        return p
+
+    def test_a_live_folder_is_noticed(self):
+        p = self.live()
+        write_skill(self.root, "added", "name: added\ndescription: New.")
+        r = p.answer(req_msg(2, "skills/list"))["result"]
+        self.assertEqual(len(r["skills"]), 4)
+        self.assertIn({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"},
+                      getattr(p, "heard", []))
+        shutil.rmtree(os.path.join(self.root, "team"))
+        self.assertEqual([s["uri"] for s in p.answer(req_msg(3, "skills/list"))["result"]
+                          ["skills"]], ["skill://added/SKILL.md",
+                                        "skill://pdf-processing/SKILL.md"])
+        self.assertEqual(err_code(p.request(req_msg(4, "resources/read", {
+            "uri": "skill://team/review/SKILL.md"}))), -32002)
+        # A changed file is digested again before it is listed or served.
+        with open(os.path.join(self.root, "added", "SKILL.md"), "a") as f:
+            f.write("more\n")
+        entry = p.answer(req_msg(5, "skills/get", {"uri": "skill://added/SKILL.md"}))["result"]
+        with open(os.path.join(self.root, "added", "SKILL.md"), "rb") as f:
+            data = f.read()
+        self.assertEqual(entry["skill"]["resources"][0]["digest"],
+                         "sha256:" + hashlib.sha256(data).hexdigest())
+
+    def test_a_folder_that_cannot_be_read_is_skipped(self):
+        from unittest import mock
+        locked = os.path.join(self.root, "team")
+        scandir = os.scandir
+
+        def refusing(path):
+            if path == locked:
+                raise PermissionError(13, "Permission denied")
+            return scandir(path)
+        server = mcp_stdio.Server("s", "1")
+        with mock.patch("os.scandir", refusing):
+            problems = server.serve_skills(self.root).problems
+        self.assertEqual(problems, ["skills: %s: cannot be read (Permission denied); not "
+                                    "served" % locked])
+        self.assertEqual([s["uri"] for s in self.client(server).list_skills()],
+                         ["skill://pdf-processing/SKILL.md"])
+
+    def test_a_live_folder_that_goes_away_and_comes_back(self):
+        p = self.live()
+        moved = self.root + "-moved"
+        os.rename(self.root, moved)
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr):
+            for rid in (2, 3):                      # no skills, and said once
+                self.assertEqual(p.answer(req_msg(rid, "skills/list"))["result"]["skills"], [])
+        self.assertEqual(stderr.getvalue(), "mcp_stdio: warning: skills: %s is not a folder; "
+                         "no skills are served until it can be read\n" % self.root)
+        self.assertEqual(p.answer(req_msg(4, "resources/list"))["result"]["resources"], [])
+        os.rename(moved, self.root)
+        self.assertEqual(len(p.answer(req_msg(5, "skills/list"))["result"]["skills"]), 3)
+
+    def test_grants_name_skills_by_their_skill_md(self):
+        server = mcp_stdio.Server("s", "1", grant_resources=["skill://team/review/SKILL.md"])
+        server.serve_skills(self.root)
+        c = self.client(server)
+        self.assertEqual([s["uri"] for s in c.list_skills()], ["skill://team/review/SKILL.md"])
+        self.assertEqual(c.read_resource("skill://team/review/scripts/run.sh")["contents"][0]
+                         ["text"], "echo hi\n")
+        for uri in ("skill://pdf-processing/SKILL.md", "skill://pdf-processing/assets/logo.png"):
+            with self.assertRaises(mcp_stdio.ServerError):
+                c.read_resource(uri)
+        with self.assertRaises(mcp_stdio.ServerError):
+            c.get_skill("skill://pdf-processing/SKILL.md")
+        # Nothing granted: the extension is not offered at all.
+        server = mcp_stdio.Server("s", "1", grant_resources=[])
+        server.serve_skills(self.root)
+        caps = self.client(server).server_capabilities
+        self.assertNotIn("extensions", caps)
+        self.assertNotIn("resources", caps)
+        # directory_read=False: no directoryRead, no method.
+        server = mcp_stdio.Server("s", "1")
+        server.serve_skills(self.root, directory_read=False)
+        c = self.client(server)
+        self.assertEqual(c.server_capabilities["extensions"],
+                         {"io.modelcontextprotocol/skills": {}})
+        with self.assertRaises(mcp_stdio.ServerError) as cm:
+            c.read_directory("skill://pdf-processing")
+        self.assertEqual(cm.exception.code, -32601)
+
+    def test_a_server_without_skills_offers_no_skills(self):
+        c = self.client(mcp_stdio.demo_server())
+        self.assertNotIn("extensions", c.server_capabilities)
+        with self.assertRaises(mcp_stdio.ServerError) as cm:
+            c.request("skills/list")
+        self.assertEqual(cm.exception.code, -32601)
+
+    def test_the_inspector_shows_skills(self):
+        script = os.path.join(HERE, "examples", "conformance", "skills_server.py")
+        r = subprocess.run(SERVE + ["inspect", "--"] + PY + [script], capture_output=True,
+                           cwd=HERE, timeout=60, stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(b"skills (3)\n  skill://pdf-processing/SKILL.md  3 files\n", r.stdout)
+        r = subprocess.run(SERVE + ["skill", "skill://team/code-review/SKILL.md", "--"] + PY
+                           + [script], capture_output=True, cwd=HERE,
+                           timeout=60, stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(b"  name: code-review\n", r.stdout)
+        self.assertIn(b"skill://team/code-review/scripts/diffstat.sh  31 bytes  sha256:",
+                      r.stdout)
+
+    def test_the_inspector_says_what_the_server_refused(self):
+        script = os.path.join(vendored_project(), "team_tools.py")
+        for words in ([], ["--json"]):
+            r = subprocess.run(SERVE + ["inspect"] + words + ["--"] + PY + [script, "skills"],
+                               capture_output=True, cwd=HERE, timeout=60,
+                               stdin=subprocess.DEVNULL)
+            self.assertEqual((r.returncode, r.stderr), (0, b""))
+            refused = ("team-tools: warning: skills: %s: name must be 1-64 lowercase letters, "
+                       "digits and hyphens, without a hyphen at either end or twice in a row"
+                       % os.path.join(os.path.dirname(script), "skills", "bad", "SKILL.md"))
+            if words:
+                report = json.loads(r.stdout)
+                self.assertEqual(report["stderr"], refused + "\n")
+                self.assertEqual([k["uri"] for k in report["skills"]], ["skill://good/SKILL.md"])
+            else:
+                self.assertIn("\nskills (1)\n  skill://good/SKILL.md  1 file\n", r.stdout.decode())
+                self.assertTrue(r.stdout.decode().endswith(
+                    "\nthe server said on stderr (1 line)\n  %s\n" % refused), r.stdout)
+
+
+###############################################################################
+# Asking the user mid-call: MRTR (modern) and elicitation/create (legacy) #####
+###############################################################################
+
+ELICIT_CAPS = {"elicitation": {}}
+
+
+class ElicitationModern(InProcTest):
+
+    def call(self, p, rid, text="hi", caps=ELICIT_CAPS, **extra):
+        meta = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": caps})
+        params = {"name": "confirm_echo", "arguments": {"text": text}, "_meta": meta}
+        params.update(extra)
+        return p.request({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params},
+                         rev=MODERN)
+
+    def first_round(self, p, text="hi"):
+        r = self.call(p, 1, text)["result"]
+        self.assertEqual(r["resultType"], "input_required")
+        self.assertEqual(list(r["inputRequests"]), ["elicit-1"])
+        ask = r["inputRequests"]["elicit-1"]
+        self.assertEqual(ask["method"], "elicitation/create")
+        self.assertEqual(ask["params"]["mode"], "form")
+        self.assertIn(text, ask["params"]["message"])
+        self.assertNotIn("ttlMs", r)
+        return r["requestState"]
+
+    def test_round_trip_accept_decline_cancel(self):
+        p = self.spawn()
+        state = self.first_round(p)
+        for rid, answer, expected in (
+                (2, {"action": "accept", "content": {"confirm": True}}, "hi"),
+                (3, {"action": "accept", "content": {"confirm": False}},
+                 "You chose not to echo the text."),
+                (4, {"action": "decline"}, "Nothing was echoed: the user declined."),
+                (5, {"action": "cancel"}, "Nothing was echoed: the user dismissed the question.")):
+            r = self.call(p, rid, inputResponses={"elicit-1": answer}, requestState=state)
+            self.assertEqual(r["result"]["resultType"], "complete")
+            self.assertEqual(r["result"]["content"], [{"type": "text", "text": expected}])
+
+    def test_state_is_verified(self):
+        p = self.spawn()
+        state = self.first_round(p)
+        body, mac = state.split(".")
+        tampered = body[:-2] + ("AA" if body[-2:] != "AA" else "BB") + "." + mac
+        accept = {"elicit-1": {"action": "accept", "content": {"confirm": True}}}
+        for rid, kw in ((2, {"requestState": tampered, "inputResponses": accept}),
+                        (3, {"requestState": state + "x", "inputResponses": accept}),
+                        (4, {"requestState": "nonsense", "inputResponses": accept}),
+                        (5, {"requestState": state, "inputResponses": ["elicit-1"]}),
+                        (6, {"requestState": state, "inputResponses": {"elicit-1": "yes"}}),
+                        (7, {"requestState": state, "inputResponses": {"elicit-1": {
+                            "action": "accept", "content": {"confirm": "yes"}}}}),
+                        (8, {"requestState": state, "inputResponses": {"elicit-1": {
+                            "action": "maybe"}}})):
+            r = self.call(p, rid, **kw)
+            self.assertEqual(r["error"]["code"], -32602, kw)
+        r = self.call(p, 9, text="other text", requestState=state, inputResponses=accept)
+        self.assertEqual(r["error"]["code"], -32602)          # bound to the arguments
+        r = self.call(p, 10, inputResponses=accept)           # no state: answers as they come
+        self.assertEqual(r["result"]["content"], [{"type": "text", "text": "hi"}])
+        q = self.spawn()                                      # another process: another key
+        r = self.call(q, 1, requestState=state, inputResponses=accept)
+        self.assertEqual(r["error"]["code"], -32602)
+
+    def test_missing_capability(self):
+        p = self.spawn()
+        r = self.call(p, 1, caps={})
+        self.assertEqual(r["error"], {"code": -32021, "message": "Missing required client capability",
+                                      "data": {"requiredCapabilities": {"elicitation": {}}}})
+
+
+class ElicitationPromptsAndResources(unittest.TestCase):
+    """The same round trip for prompts/get and resources/read (sans-IO engine)."""
+
+    def test_prompt_and_resource_retries(self):
+        server = mcp_stdio.Server("s", "1")
+        ask = {"type": "object", "properties": {"topic": {"type": "string"}},
+               "required": ["topic"]}
+
+        @server.prompt
+        def brainstorm(ctx=None) -> str:
+            return "Ideas about " + ctx.elicit("Which topic?", ask).content["topic"]
+
+        @server.resource("secret://note")
+        def note(ctx):
+            answer = ctx.elicit("Show the note?", {"type": "object", "properties": {
+                "ok": {"type": "boolean"}}})
+            return "the note" if answer.accepted else "hidden"
+        conn = connect(server)
+        caps = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": ELICIT_CAPS})
+
+        def rpc(method, params):
+            line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method,
+                               "params": dict(params, _meta=caps)}).encode()
+            out = conn.receive_line(line)
+            if isinstance(out[0], mcp_stdio.Call):
+                out[0].run()
+                return json.loads(conn.outbox.pop())["result"]
+            return json.loads(out[0])
+        first = rpc("prompts/get", {"name": "brainstorm"})
+        self.assertEqual(first["resultType"], "input_required")
+        done = rpc("prompts/get", {"name": "brainstorm", "requestState": first["requestState"],
+                                   "inputResponses": {"elicit-1": {
+                                       "action": "accept", "content": {"topic": "tea"}}}})
+        self.assertEqual(done["messages"][0]["content"]["text"], "Ideas about tea")
+        first = rpc("resources/read", {"uri": "secret://note"})
+        self.assertEqual(first["resultType"], "input_required")
+        self.assertNotIn("ttlMs", first)
+        done = rpc("resources/read", {"uri": "secret://note", "requestState": first["requestState"],
+                                      "inputResponses": {"elicit-1": {"action": "accept",
+                                                                      "content": {"ok": True}}}})
+        self.assertEqual((done["contents"][0]["text"], done["ttlMs"], done["cacheScope"]),
+                         ("the note", 0, "private"))
+        wrong = rpc("resources/read", {"uri": "secret://note", "requestState":
+                                       first["requestState"].replace(".", "x.", 1),
+                                       "inputResponses": {}})
+        self.assertEqual(wrong["error"]["code"], -32602)
+        for msg in (first, done):
+            self.assertEqual(WireSchemas.problems(MODERN, {"jsonrpc": "2.0", "id": 1,
+                                                           "result": msg}, "resources/read"), [])
+
+
+class ElicitationTwoQuestions(unittest.TestCase):
+
+    def test_earlier_answers_travel_in_the_state(self):
+        server = mcp_stdio.Server("s", "1")
+        q = {"type": "object", "properties": {"v": {"type": "string"}}, "required": ["v"]}
+
+        @server.tool
+        def form(ctx: mcp_stdio.Context) -> str:
+            first = ctx.elicit("First?", q).content["v"]
+            second = ctx.elicit("Second?", q).content["v"]
+            return first + second
+        conn = connect(server)
+        meta = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": ELICIT_CAPS})
+
+        def call(**extra):
+            out = conn.receive_line(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                                "params": dict(extra, name="form", _meta=meta)}
+                                               ).encode())
+            out[0].run()
+            return json.loads(conn.outbox.pop())["result"]
+        r = call()
+        r = call(requestState=r["requestState"],
+                 inputResponses={"elicit-1": {"action": "accept", "content": {"v": "a"}}})
+        self.assertEqual(list(r["inputRequests"]), ["elicit-2"])
+        r = call(requestState=r["requestState"],
+                 inputResponses={"elicit-2": {"action": "accept", "content": {"v": "b"}}})
+        self.assertEqual(r["content"], [{"type": "text", "text": "ab"}])
+
+
+class ElicitationLegacy(ScriptTest):
+
+    def start(self, version="2025-11-25", caps=ELICIT_CAPS, *opts):
+        p = self.spawn_script(*opts)
+        p.initialize(version, caps)
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "confirm_echo", "arguments": {"text": "hello"}}})
+        return p
+
+    def test_round_trips(self):
+        for version, answer, expected in (
+                ("2025-11-25", {"action": "accept", "content": {"confirm": True}}, "hello"),
+                ("2025-06-18", {"action": "decline"}, "Nothing was echoed: the user declined."),
+                ("2025-11-25", {"action": "cancel"},
+                 "Nothing was echoed: the user dismissed the question.")):
+            with self.subTest(version=version, answer=answer):
+                p = self.start(version)
+                ask = p.recv()
+                self.assertEqual(ask["method"], "elicitation/create")
+                self.assertEqual("mode" in ask["params"], version >= "2025-11-25")
+                self.assertEqual(ask["params"]["requestedSchema"]["required"], ["confirm"])
+                p.send({"jsonrpc": "2.0", "id": ask["id"], "result": answer})
+                r = p.recv()
+                self.assertEqual((r["id"], r["result"]["content"][0]["text"]), (1, expected))
+
+    def test_other_calls_are_served_while_one_waits(self):
+        p = self.start()
+        ask = p.recv()
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 2, "method": "ping"})["id"], 2)
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "quick", "arguments": {}}})["id"], 3)
+        p.send({"jsonrpc": "2.0", "id": "not-ours", "result": {"action": "accept"}})
+        p.send({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept",
+                                                               "content": {"confirm": True}}})
+        r = p.recv()
+        self.assertEqual((r["id"], r["result"]["content"][0]["text"]), (1, "hello"))
+        self.assertEqual(p.close(), 0)
+        self.assertIn(b"no matching server request", p.stderr)
+
+    def test_no_capability_or_old_revision(self):
+        for version, caps in (("2025-11-25", {}), ("2025-03-26", ELICIT_CAPS)):
+            p = self.start(version, caps)
+            r = p.recv()
+            self.assertTrue(r["result"]["isError"])
+            self.assertIn("does not support elicitation", r["result"]["content"][0]["text"])
+
+    def test_client_that_never_answers(self):
+        p = self.start("2025-11-25", ELICIT_CAPS, "elicit_timeout=0.5")
+        self.assertEqual(p.recv()["method"], "elicitation/create")
+        r = p.recv()
+        self.assertTrue(r["result"]["isError"])
+        self.assertIn("did not answer within 0.5 seconds", r["result"]["content"][0]["text"])
+
+    def test_end_of_input_releases_a_waiting_question(self):
+        p = self.start("2025-11-25", ELICIT_CAPS, "grace=5")
+        self.assertEqual(p.recv()["method"], "elicitation/create")
+        start = time.monotonic()
+        self.assertEqual(p.close(), 0)
+        self.assertLess(time.monotonic() - start, 2)       # not the grace period
+        r = json.loads(p.raw[-1])
+        self.assertEqual((r["id"], r["result"]["isError"]), (1, True))
+        self.assertIn("closed the connection before answering 'elicit-1'",
+                      r["result"]["content"][0]["text"])
+
+    def test_invalid_answer_and_error_answer(self):
+        p = self.start()
+        ask = p.recv()
+        p.send({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept",
+                                                               "content": {"confirm": "yes"}}})
+        r = p.recv()
+        self.assertTrue(r["result"]["isError"])
+        self.assertIn("invalid answer", r["result"]["content"][0]["text"])
+        p.send({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                "params": {"name": "confirm_echo", "arguments": {"text": "x"}}})
+        ask = p.recv()
+        p.send({"jsonrpc": "2.0", "id": ask["id"], "error": {"code": -1, "message": "no UI"}})
+        r = p.recv()
+        self.assertIn('could not answer \'elicit-1\': "no UI"', r["result"]["content"][0]["text"])
+
+
+
+###############################################################################
+# Asking the client: several questions, sampling, roots, URLs, capabilities ##
+###############################################################################
+
+NAME_FORM = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+ALL_CAPS = {"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}
+SAMPLED = {"role": "assistant", "content": {"type": "text", "text": "Hello there"},
+           "model": "test-model", "stopReason": "endTurn"}
+ROOTS = {"roots": [{"uri": "file:///work", "name": "work"}, {"uri": "file:///tmp"}]}
+
+
+def asking_server():
+    """Handlers that ask: three questions at once, a URL, a requirement, prompts and resources."""
+    m = mcp_stdio
+    server = m.Server("ask", "1")
+
+    @server.tool
+    def trio(ctx: m.Context) -> str:
+        a = ctx.ask(user_name=m.Form("What is your name?", NAME_FORM),
+                    greeting=m.Sample("Generate a greeting", max_tokens=50),
+                    client_roots=m.Roots())
+        return "%s|%s|%s|%s" % (a["user_name"].action, (a["user_name"].content or {}).get("name"),
+                                a["greeting"].text, ",".join(r["uri"] for r in a["client_roots"]))
+
+    @server.tool
+    def rounds(ctx: m.Context) -> str:
+        first = ctx.elicit("Step 1", NAME_FORM, key="step1").content["name"]
+        return first + "/" + ctx.sample("Step 2", key="step2").text
+
+    @server.tool
+    def link(ctx: m.Context) -> str:
+        q = m.OpenURL("Sign in, please.", "https://example.com/login")
+        answer = ctx.ask(login=q)["login"]
+        sent = ctx.elicitation_complete(q)
+        return "%s %s" % (answer.action, sent)
+
+    @server.tool
+    def needs(ctx: m.Context) -> str:
+        ctx.require("sampling", "roots")
+        return "ok"
+
+    @server.tool
+    def twice(ctx: m.Context) -> str:
+        ctx.elicit("a", NAME_FORM, key="k")
+        ctx.elicit("b", NAME_FORM, key="k")
+        return "never"
+
+    @server.tool
+    def swallow(ctx: m.Context) -> str:
+        try:
+            return ctx.sample("x").text
+        except Exception:          # the handler cannot swallow an unanswered question
+            return "swallowed"
+
+    @server.prompt
+    def topic(ctx=None) -> str:
+        return "Write about " + ctx.sample("Pick a topic", key="pick").text
+
+    @server.resource("ask://roots")
+    def where(ctx):
+        return "\n".join(r["uri"] for r in ctx.roots(key="roots"))
+    return server
+
+
+class AskingModern(unittest.TestCase):
+    """InputRequiredResult rounds, in the engine with a fake clock."""
+
+    def setUp(self):
+        self.now = [1.0e9]
+        self.conn = connect(asking_server(), wall_clock=lambda: self.now[0],
+                            random=lambda n: b"k" * n)
+        self.rid = 0
+
+    def rpc(self, method, params, caps=ALL_CAPS):
+        self.rid += 1
+        meta = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": caps})
+        out = self.conn.receive_line(json.dumps({
+            "jsonrpc": "2.0", "id": self.rid, "method": method,
+            "params": dict(params, _meta=meta)}).encode())
+        if isinstance(out[0], mcp_stdio.Call):
+            out[0].run()
+            out = [self.conn.outbox.pop()]
+        msg = json.loads(out[0])
+        self.assertEqual(WireSchemas.problems(MODERN, msg, method), [], msg)
+        return msg
+
+    def call(self, name, caps=ALL_CAPS, **params):
+        return self.rpc("tools/call", dict(params, name=name, arguments={}), caps)
+
+    def test_three_questions_in_one_round(self):
+        r = self.call("trio")["result"]
+        self.assertEqual(r["resultType"], "input_required")
+        self.assertEqual(r["inputRequests"], {
+            "user_name": {"method": "elicitation/create", "params": {
+                "mode": "form", "message": "What is your name?", "requestedSchema": NAME_FORM}},
+            "greeting": {"method": "sampling/createMessage", "params": {
+                "messages": [{"role": "user", "content": {"type": "text",
+                                                          "text": "Generate a greeting"}}],
+                "maxTokens": 50}},
+            "client_roots": {"method": "roots/list", "params": {}}})
+        done = self.call("trio", requestState=r["requestState"], inputResponses={
+            "user_name": {"action": "accept", "content": {"name": "Ada"}},
+            "greeting": SAMPLED, "client_roots": ROOTS, "unasked": {"action": "accept"}})
+        self.assertEqual(done["result"]["content"][0]["text"],
+                         "accept|Ada|Hello there|file:///work,file:///tmp")
+
+    def test_missing_answers_are_asked_again(self):
+        r = self.call("trio")["result"]
+        part = self.call("trio", requestState=r["requestState"], inputResponses={
+            "greeting": SAMPLED, "wrong_key": {"action": "accept", "content": {"x": 1}}})["result"]
+        self.assertEqual(part["resultType"], "input_required")
+        self.assertEqual(sorted(part["inputRequests"]), ["client_roots", "user_name"])
+        # the state now carries the greeting: the next retry answers only the rest
+        done = self.call("trio", requestState=part["requestState"], inputResponses={
+            "user_name": {"action": "decline"}, "client_roots": {"roots": []}})["result"]
+        self.assertEqual(done["content"][0]["text"], "decline|None|Hello there|")
+        # answers without any state: taken as they come; missing ones asked for
+        again = self.call("trio", inputResponses={"wrong_key": {"action": "accept"}})["result"]
+        self.assertEqual(len(again["inputRequests"]), 3)
+
+    def test_malformed_answers_name_the_key(self):
+        state = self.call("trio")["result"]["requestState"]
+        for key, bad, rule in (
+                ("greeting", {"role": "robot", "content": {}, "model": "m"},
+                 "is not a CreateMessageResult"),
+                ("client_roots", {"roots": [{"name": "no uri"}]}, "is not a ListRootsResult"),
+                ("user_name", {"action": "accept", "content": {"name": 5}},
+                 "does not match the requested schema"),
+                ("user_name", "yes", "is not an ElicitResult")):
+            with self.subTest(key=key):
+                e = self.call("trio", requestState=state, inputResponses={key: bad})["error"]
+                self.assertEqual(e["code"], -32602)
+                self.assertIn('inputResponses["%s"] %s' % (key, rule), e["message"])
+
+    def test_handlers_cannot_swallow_the_round(self):
+        r = self.call("swallow")["result"]
+        self.assertEqual(list(r["inputRequests"]), ["sample-1"])
+        e = self.call("swallow", inputResponses={"sample-1": {"role": "x"}})["error"]
+        self.assertEqual(e["code"], -32602)
+
+    def test_two_first_signers_share_one_key(self):
+        # The state key is made on first use. Two handlers asking at once on a fresh
+        # connection must sign with the same key, or the state of one fails to verify.
+        drawing, release, drawn = threading.Event(), threading.Event(), []
+
+        def random(n):
+            drawn.append(n)
+            nth = len(drawn)
+            if nth == 1:               # the first draw waits until the second signer came
+                drawing.set()
+                release.wait(5)
+            return bytes([nth]) * n
+        conn = mcp_stdio.Server("s", "1").connection(lambda line: None,
+                                                     lock=threading.Lock(), random=random)
+        keys = []
+        first = threading.Thread(target=lambda: keys.append(conn._signer.key()))
+        first.start()
+        self.assertTrue(drawing.wait(5))
+        second = threading.Thread(target=lambda: keys.append(conn._signer.key()))
+        second.start()
+        second.join(0.3)               # without the lock it draws a key of its own here
+        release.set()
+        first.join(5)
+        second.join(5)
+        self.assertEqual(len(keys), 2)
+        self.assertEqual(keys[0], keys[1])
+        self.assertEqual(drawn, [32])
+
+    def test_states_expire_after_ten_minutes(self):
+        answer = {"step1": {"action": "accept", "content": {"name": "Ada"}}}
+        for wait, ok in ((599, True), (601, False)):
+            state = self.call("rounds")["result"]["requestState"]
+            self.now[0] += wait
+            r = self.call("rounds", requestState=state, inputResponses=answer)
+            self.assertEqual("result" in r, ok, r)
+            if not ok:
+                self.assertEqual(r["error"]["code"], -32602)
+                self.assertIn("expired", r["error"]["message"])
+
+    def test_multi_round_keeps_earlier_answers(self):
+        r = self.call("rounds")["result"]
+        self.assertEqual(list(r["inputRequests"]), ["step1"])
+        r = self.call("rounds", requestState=r["requestState"], inputResponses={
+            "step1": {"action": "accept", "content": {"name": "Ada"}}})["result"]
+        self.assertEqual(list(r["inputRequests"]), ["step2"])
+        r = self.call("rounds", requestState=r["requestState"],
+                      inputResponses={"step2": SAMPLED})["result"]
+        self.assertEqual(r["content"][0]["text"], "Ada/Hello there")
+
+    def test_missing_capabilities(self):
+        for name, caps, need in (
+                ("trio", {}, {"elicitation": {}, "sampling": {}, "roots": {}}),
+                ("trio", {"elicitation": {"url": {}}, "sampling": {}, "roots": {}},
+                 {"elicitation": {"form": {}}}),
+                ("link", {"elicitation": {}}, {"elicitation": {"url": {}}}),
+                ("needs", {"sampling": {}}, {"roots": {}})):
+            with self.subTest(name=name, caps=caps):
+                e = self.call(name, caps)["error"]
+                self.assertEqual(e, {"code": -32021, "message": "Missing required client "
+                                     "capability", "data": {"requiredCapabilities": need}})
+        self.assertEqual(self.call("needs")["result"]["content"][0]["text"], "ok")
+
+    def test_url_mode_has_no_elicitation_id_in_this_revision(self):
+        r = self.call("link")["result"]
+        self.assertEqual(r["inputRequests"]["login"]["params"], {
+            "mode": "url", "message": "Sign in, please.", "url": "https://example.com/login"})
+        done = self.call("link", requestState=r["requestState"],
+                         inputResponses={"login": {"action": "accept"}})["result"]
+        self.assertEqual(done["content"][0]["text"], "accept False")
+
+    def test_a_key_asked_twice_is_the_authors_mistake(self):
+        r = self.call("twice")["result"]
+        done = self.call("twice", requestState=r["requestState"], inputResponses={
+            "k": {"action": "accept", "content": {"name": "x"}}})["result"]
+        self.assertTrue(done["isError"])
+        self.assertIn("ValueError", done["content"][0]["text"])
+
+    def test_prompts_and_resources_ask_too(self):
+        r = self.rpc("prompts/get", {"name": "topic"})["result"]
+        self.assertEqual(r["inputRequests"]["pick"]["method"], "sampling/createMessage")
+        done = self.rpc("prompts/get", {"name": "topic", "requestState": r["requestState"],
+                                        "inputResponses": {"pick": SAMPLED}})["result"]
+        self.assertEqual(done["messages"][0]["content"]["text"], "Write about Hello there")
+        r = self.rpc("resources/read", {"uri": "ask://roots"})["result"]
+        done = self.rpc("resources/read", {"uri": "ask://roots", "requestState": r["requestState"],
+                                           "inputResponses": {"roots": ROOTS}})["result"]
+        self.assertEqual(done["contents"][0]["text"], "file:///work\nfile:///tmp")
+        e = self.rpc("resources/read", {"uri": "ask://roots"}, caps={})["error"]
+        self.assertEqual(e["data"], {"requiredCapabilities": {"roots": {}}})
+
+
+class AskingLegacy(unittest.TestCase):
+    """Server-to-client requests, answered by the built-in client's callbacks."""
+
+    def client(self, revision="2025-11-25", **kw):
+        kw.setdefault("on_elicit", lambda p: {"action": "accept", "content": {"name": "Ada"}}
+                      if p.get("mode", "form") == "form" else {"action": "accept"})
+        kw.setdefault("on_sample", lambda p: SAMPLED)
+        kw.setdefault("roots", ROOTS["roots"])
+        transcript = []
+        c = mcp_stdio.InProcessClient(asking_server(), era="legacy", revision=revision,
+                                      transcript=transcript, **kw)
+        self.addCleanup(c.close)
+        c.connect()
+        c.lines = transcript
+        return c
+
+    def messages(self, c, direction):
+        return [json.loads(line) for d, line in c.lines if d == direction]
+
+    def test_every_question_goes_out_before_any_answer(self):
+        c = self.client(capabilities={"elicitation": {"form": {}, "url": {}}})
+        r = c.call_tool("trio")
+        self.assertEqual(r["content"][0]["text"], "accept|Ada|Hello there|file:///work,file:///tmp")
+        received = [m for m in self.messages(c, "received") if "method" in m]
+        self.assertEqual([m["method"] for m in received],
+                         ["elicitation/create", "sampling/createMessage", "roots/list"])
+        self.assertEqual(len({m["id"] for m in received}), 3)
+        for m in received:
+            self.assertEqual(WireSchemas.problems("2025-11-25", m), [])
+
+    def test_url_mode_and_its_completion(self):
+        c = self.client(capabilities={"elicitation": {"url": {}}})
+        self.assertEqual(c.call_tool("link")["content"][0]["text"], "accept True")
+        ask, done = [m for m in self.messages(c, "received") if "method" in m]
+        self.assertEqual(ask["params"]["mode"], "url")
+        self.assertEqual(done["method"], "notifications/elicitation/complete")
+        self.assertEqual(done["params"], {"elicitationId": ask["params"]["elicitationId"]})
+        for m in (ask, done):
+            self.assertEqual(WireSchemas.problems("2025-11-25", m), [])
+        old = self.client("2025-06-18", capabilities={"elicitation": {"url": {}}})
+        r = old.call_tool("link")
+        self.assertTrue(r["isError"])
+        self.assertEqual(r["content"][0]["text"], "This tool needs to ask the client, but "
+                         "protocol 2025-06-18 has no elicitation.url (it needs 2025-11-25 or "
+                         "later).")        # declared, but the revision is the reason
+        plain = self.client("2025-11-25", capabilities={"elicitation": {}})
+        self.assertIn("the client does not support elicitation.url",
+                      plain.call_tool("link")["content"][0]["text"])
+
+    def test_requirements_and_refusals_are_tool_errors(self):
+        c = self.client(on_sample=None, roots=None, on_elicit=None)
+        for name, text in (("needs", "needs the client's sampling and roots capabilities, which"),
+                           ("trio", "does not support elicitation, sampling and roots")):
+            r = c.call_tool(name)
+            self.assertTrue(r["isError"], name)
+            self.assertIn(text, r["content"][0]["text"])
+
+    def test_a_client_error_reaches_the_handler_as_a_tool_error(self):
+        def refuse(params):
+            raise RuntimeError("the user said no")
+        c = self.client(on_sample=refuse)
+        r = c.call_tool("trio")
+        self.assertTrue(r["isError"])
+        self.assertIn("could not answer 'greeting'", r["content"][0]["text"])
+        self.assertIn("the user said no", r["content"][0]["text"])
+
+    def test_prompts_and_resources_ask_in_the_legacy_era(self):
+        c = self.client()
+        self.assertEqual(c.get_prompt("topic")["messages"][0]["content"]["text"],
+                         "Write about Hello there")
+        self.assertEqual(c.read_resource("ask://roots")["contents"][0]["text"],
+                         "file:///work\nfile:///tmp")
+
+
+class AskingOverPipes(ProcTest):
+    """The demo's greet tool asks two questions; the client answers them out of order."""
+
+    def test_two_requests_at_once_answered_in_reverse(self):
+        p = self.spawn()
+        p.initialize("2025-11-25", {"elicitation": {}, "sampling": {}})
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "greet", "arguments": {}}})
+        first, second = p.recv(), p.recv()
+        self.assertEqual((first["method"], second["method"]),
+                         ("elicitation/create", "sampling/createMessage"))
+        p.send({"jsonrpc": "2.0", "id": second["id"], "result": SAMPLED})
+        p.send({"jsonrpc": "2.0", "id": first["id"],
+                "result": {"action": "accept", "content": {"name": "Ada"}}})
+        r = p.recv()
+        self.assertEqual((r["id"], r["result"]["content"][0]["text"]),
+                         (1, "Hello, Ada! Hello there"))
+        self.assertEqual(p.close(), 0)
+
+    def test_without_sampling_it_asks_the_name_only(self):
+        p = self.spawn()
+        p.initialize("2025-11-25", {"elicitation": {}})
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "greet", "arguments": {}}})
+        ask = p.recv()
+        p.send({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "decline"}})
+        r = p.recv()
+        self.assertEqual(r["result"]["content"][0]["text"],
+                         "No greeting: the user did not give a name.")
+
+
+class ClientAnswers(unittest.TestCase):
+    """The built-in client answers what a server asks, in both eras, or says it cannot."""
+
+    def test_modern_rounds_use_the_callbacks(self):
+        with mcp_stdio.InProcessClient(asking_server(), era="modern",
+                                       on_elicit=lambda p: {"action": "accept",
+                                                            "content": {"name": "Bo"}},
+                                       on_sample=lambda p: SAMPLED,
+                                       roots=lambda: ROOTS["roots"]) as c:
+            self.assertEqual(c.call_tool("trio")["content"][0]["text"],
+                             "accept|Bo|Hello there|file:///work,file:///tmp")
+            self.assertEqual(c.call_tool("rounds")["content"][0]["text"], "Bo/Hello there")
+
+    def test_async_handlers_ask_too(self):
+        server = mcp_stdio.Server("a", "1")
+
+        @server.tool
+        async def ask_async(ctx: mcp_stdio.Context) -> str:
+            """Ask from a coroutine."""
+            r = ctx.ask(n=mcp_stdio.Form("Name?", NAME_FORM), s=mcp_stdio.Sample("hi"))
+            return "%s %s" % (r["n"].content["name"], r["s"].text)
+        for era in ("modern", "legacy"):
+            with mcp_stdio.InProcessClient(server, era=era, on_sample=lambda p: SAMPLED,
+                                           on_elicit=lambda p: {"action": "accept",
+                                                                "content": {"name": "Al"}}) as c:
+                self.assertEqual(c.call_tool("ask_async")["content"][0]["text"],
+                                 "Al Hello there", era)
+
+    def test_a_question_without_an_answer(self):
+        with mcp_stdio.InProcessClient(asking_server(), era="modern",
+                                       capabilities={"sampling": {}}) as c:
+            with self.assertRaises(mcp_stdio.ClientError) as cm:
+                c.call_tool("swallow")
+            self.assertIn('asks "sample-1" ("sampling/createMessage"), which this client '
+                          'cannot answer', str(cm.exception))
+
+    def test_ping_and_unknown_server_requests(self):
+        c = mcp_stdio.InProcessClient(mcp_stdio.Server("s", "1"), era="legacy",
+                                      transcript=[])
+        with c:
+            c._receive(b'{"jsonrpc":"2.0","id":"p1","method":"ping"}')
+            c._receive(b'{"jsonrpc":"2.0","id":"r1","method":"roots/list"}')
+            sent = [json.loads(line) for d, line in c.transcript if d == "sent"][-2:]
+        self.assertEqual(sent, [{"jsonrpc": "2.0", "id": "p1", "result": {}},
+                                {"jsonrpc": "2.0", "id": "r1", "error": {
+                                    "code": -32601, "message": "Method not found"}}])
+
+
+CTRL_C_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + textwrap.dedent('''
+    import os
+    import mcp_stdio
+    server = mcp_stdio.Server("waits", "1")
+
+    def wait(ctx):
+        with open(os.environ["MARK"], "a") as f:
+            f.write("started\\n")
+        seen = ctx.sleep(20)
+        with open(os.environ["MARK"], "a") as f:
+            f.write("cancelled=%s\\n" % seen)
+        return "done"
+
+    @server.tool
+    def plain(ctx: mcp_stdio.Context) -> str:
+        """Waits for a cancellation."""
+        return wait(ctx)
+
+    @server.tool(task="optional")
+    def long(ctx: mcp_stdio.Context) -> str:
+        """Waits for a cancellation, as a task."""
+        return wait(ctx)
+
+    raise SystemExit(server.run([]))
+''')
+
+
+@unittest.skipUnless(hasattr(os, "killpg"), "needs process groups")
+class CtrlC(ProcTest):
+    """Ctrl-C during call cancels the call at the server and exits 130, in both eras."""
+
+    def test_a_terminal_interrupt_cancels_the_call(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        script = os.path.join(tmp.name, "waits.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(CTRL_C_SERVER)
+        for era, tool, extra in (("modern", "plain", []), ("legacy", "plain", []),
+                                 ("modern", "long", []), ("legacy", "long", ["--task"])):
+            with self.subTest(era=era, tool=tool):
+                mark = os.path.join(tmp.name, "%s-%s" % (era, tool))
+                p = subprocess.Popen(SERVE + ["call", tool, "--era", era] + extra +
+                                     ["--"] + PY + [script], cwd=HERE,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=dict(os.environ, MARK=mark),
+                                     start_new_session=True)      # a terminal's group
+                self.addCleanup(p.kill)
+                deadline = time.monotonic() + TIMEOUT
+                while not os.path.exists(mark) and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                time.sleep(0.2)                  # a task: its first poll has gone out
+                os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C does: the whole group
+                out, err = p.communicate(timeout=TIMEOUT)
+                self.assertEqual(p.returncode, 130, err)
+                self.assertNotIn(b"Traceback", err)
+                self.assertTrue(err.endswith(b"cancelled\n"), err)
+                with open(mark) as f:
+                    self.assertEqual(f.read(), "started\ncancelled=True\n")   # it was told
+
+
+class CommandLineQuestions(unittest.TestCase):
+    """call answers a server's questions on a terminal, and refuses without one."""
+
+    def test_no_terminal_no_answer(self):
+        for era, status, out in (("modern", 3, b""), ("legacy", 1, b"The client could not answer")):
+            r = subprocess.run(SERVE + ["call", "confirm_echo", "text=hi", "--era", era, "--"] +
+                               SERVE, capture_output=True, cwd=HERE, timeout=60,
+                               stdin=subprocess.DEVNULL)
+            self.assertEqual(r.returncode, status, r.stderr)
+            self.assertTrue(r.stdout.startswith(out), r.stdout)
+            self.assertIn(b"stdin is not a terminal", r.stderr)
+
+    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
+    def test_answers_typed_on_a_terminal(self):
+        for era, typed, expected in (("modern", b"\nAda\n", b"Hello, Ada!\n"),
+                                     ("legacy", b"y\nGrace\n", b"Hello, Grace!\n"),
+                                     ("legacy", b"n\n", b"No greeting: the user did not give "
+                                                        b"a name.\n")):
+            master, slave = os.openpty()
+            try:
+                os.write(master, typed)
+                r = subprocess.run(SERVE + ["call", "greet", "--era", era, "--"] + SERVE,
+                                   capture_output=True, cwd=HERE, timeout=60, stdin=slave)
+            finally:
+                os.close(master)
+                os.close(slave)
+            self.assertEqual(r.stdout, expected, r.stderr)
+            self.assertIn(b"The server asks: What is your name?", r.stderr)
+
+    def test_fields_are_typed_and_checked(self):
+        from unittest import mock
+        cases = ((b"x\n7\n", {"type": "integer", "minimum": 1}, True, 7),
+                 (b"0\n3\n", {"type": "integer", "minimum": 1}, True, 3),
+                 (b"maybe\ny\n", {"type": "boolean"}, True, True),
+                 # Only the words of yes and no: "yellow" is not yes, "fixed in 2.3" not
+                 # no, and an empty line asks again (0.7.0 read the first letter).
+                 (b"yellow\nfixed in 2.3\n\nNo\n", {"type": "boolean"}, True, False),
+                 (b"TRUE\n", {"type": "boolean"}, False, True),
+                 (b"\nyes\n", {"type": "boolean"}, False, True),
+                 (b"\n", {"type": "boolean", "default": False}, True, False),
+                 (b"\n", {"type": "number", "default": 2.5}, True, 2.5),
+                 (b"\n", {"type": "string"}, False, None),
+                 (b"blue\nred\n", {"type": "string", "enum": ["red", "green"]}, True, "red"),
+                 (b"a, b\n", {"type": "array", "items": {"type": "string"}}, True, ["a", "b"]))
+        for typed, prop, required, expected in cases:
+            with self.subTest(prop=prop, typed=typed):
+                stdin = io.TextIOWrapper(io.BytesIO(typed))
+                with mock.patch("sys.stdin", stdin), mock.patch("sys.stderr", io.StringIO()):
+                    self.assertEqual(mcp_stdio._read_field("f", prop, required), expected)
+
+
+    def test_a_closed_terminal_answers_cancel(self):
+        from unittest import mock
+
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+        form = {"message": "Close it?", "requestedSchema": {"type": "object", "properties": {
+            "confirm": {"type": "boolean"}}, "required": ["confirm"]}}
+        for typed, expected in (("", {"action": "cancel"}),           # input ended at once
+                                ("yes\nyellow\n", {"action": "cancel"}),   # ... mid-form
+                                ("nope\nc\n", {"action": "cancel"}),
+                                ("no\n", {"action": "decline"}),
+                                ("\nyes\n", {"action": "accept", "content": {"confirm": True}})):
+            with self.subTest(typed=typed):
+                with mock.patch("sys.stdin", Terminal(typed)), \
+                        mock.patch("sys.stderr", io.StringIO()):
+                    self.assertEqual(mcp_stdio._ask_on_terminal(form), expected)
+        url = {"message": "Sign in", "mode": "url", "url": "https://example.com/x"}
+        with mock.patch("sys.stdin", Terminal("")), mock.patch("sys.stderr", io.StringIO()):
+            self.assertEqual(mcp_stdio._ask_on_terminal(url), {"action": "cancel"})
+
+    def test_a_form_that_cannot_be_filled_in_is_refused_before_asking(self):
+        from unittest import mock
+
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+        for schema, problem in (
+                ({"type": "object", "properties": "name"},
+                 "/properties: expected type object, got string"),
+                ({"type": "object", "properties": {"n": {"type": "string"}}, "required": 3},
+                 "/required: expected type array, got integer"),
+                ({"type": "object", "properties": {"n": {"title": "N"}}},
+                 '/properties/n: missing required property "type"'),
+                ({"type": "object", "properties": {"n": {"type": "string", "enum": "ab"}}},
+                 "/properties/n/enum: expected type array, got string"),
+                ({"type": "object", "properties": {"n": {"type": "string", "pattern": "("}}},
+                 "#/properties/n/pattern: ")):
+            with self.subTest(schema=schema):
+                err = io.StringIO()
+                with mock.patch("sys.stdin", Terminal("y\nAda\n")), \
+                        mock.patch("sys.stderr", err), \
+                        self.assertRaises(mcp_stdio.ClientError) as cm:
+                    mcp_stdio._ask_on_terminal({"message": "Name?", "requestedSchema": schema})
+                self.assertTrue(str(cm.exception).startswith(
+                    "the server's form cannot be filled in: " + problem), cm.exception)
+                self.assertNotIn("Answer?", err.getvalue())     # nothing asked
+
+
+# The conformance suite's scenarios about asking the client, per revision.
+CONFORMANCE_SCENARIOS = [(MODERN, s) for s in (
+    "input-required-result-basic-elicitation", "input-required-result-basic-sampling",
+    "input-required-result-basic-list-roots", "input-required-result-request-state",
+    "input-required-result-multiple-input-requests", "input-required-result-multi-round",
+    "input-required-result-missing-input-response", "input-required-result-non-tool-request",
+    "server-stateless")] + [("2025-11-25", s) for s in (
+        "tools-call-sampling", "tools-call-elicitation", "elicitation-sep1034-defaults",
+        "elicitation-sep1330-enums")] + [("2025-06-18", s) for s in (
+            "tools-call-sampling", "tools-call-elicitation")]
+
+
+@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_CONFORMANCE"),
+                     "the official conformance suite is installed by .ci/run (MCP_STDIO_SLOW=1)")
+class Conformance(unittest.TestCase):
+    """The official conformance suite against a server written on the public API."""
+
+    def test_asking_scenarios(self):
+        self.scenarios("server.py", CONFORMANCE_SCENARIOS)
+
+    def test_skills_scenarios(self):
+        """SEP-2640's three scenarios, at 2026-07-28 and (forced) at 2025-11-25."""
+        self.scenarios("skills_server.py", [(v, s) for v in (MODERN, "2025-11-25") for s in (
+            "sep-2640-skills-enumeration", "sep-2640-skills-manifest",
+            "sep-2640-skills-directory")], ["--force"])
+
+    def test_tasks_scenarios(self):
+        """SEP-2663's scenarios (the HTTP-only request-headers one aside), forced at 2026-07-28."""
+        self.scenarios("tasks_server.py", [(MODERN, s) for s in (
+            "tasks-lifecycle", "tasks-capability-negotiation", "tasks-wire-fields",
+            "tasks-request-state-removal", "tasks-mrtr-input", "tasks-dispatch-and-envelope",
+            "tasks-required-task-error", "tasks-mrtr-composition")], ["--force"])
+
+    def scenarios(self, server, cases, extra=()):
+        examples = os.path.join(HERE, "examples", "conformance")
+        gateway = subprocess.Popen(
+            [sys.executable, os.path.join(examples, "http_gateway.py"), "--port", "0", "--",
+             sys.executable, os.path.join(examples, server)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.addCleanup(gateway.wait, 10)
+        self.addCleanup(gateway.stderr.close)
+        self.addCleanup(gateway.terminate)
+        url = re.search(r"http://\S+", gateway.stderr.readline().decode()).group(0)
+        env = dict(os.environ, PATH=os.environ.get("MCP_STDIO_NODE_BIN", "") + os.pathsep +
+                   os.environ.get("PATH", ""), NO_COLOR="1")
+
+        def run(case):
+            version, scenario = case
+            r = subprocess.run([os.environ["MCP_STDIO_CONFORMANCE"], "server", "--url", url,
+                                "--scenario", scenario, "--spec-version", version] + list(extra),
+                               capture_output=True, timeout=120, env=env,
+                               stdin=subprocess.DEVNULL)
+            return case, r.returncode, r.stdout.decode(errors="replace")
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(4) as pool:
+            for (version, scenario), status, out in pool.map(run, cases):
+                with self.subTest(version=version, scenario=scenario):
+                    summary = re.search(r"Passed: (\d+)/(\d+), (\d+) failed, (\d+) warnings",
+                                        out)
+                    self.assertIsNotNone(summary, out[-2000:])
+                    self.assertEqual((status, summary.group(3), summary.group(4)), (0, "0", "0"),
+                                     out[-3000:])
+                    self.assertEqual(summary.group(1), summary.group(2), out[-3000:])
+
+# A script for the official TypeScript SDK's client (1.32, its experimental task API):
+# it runs task tools of examples/conformance/tasks_server.py at 2025-11-25 and prints
+# one line per outcome. Node finds the SDK by the absolute paths filled in.
+TS_TASKS_SCRIPT = """
+import { Client } from "%(sdk)s/dist/esm/client/index.js";
+import { StdioClientTransport } from "%(sdk)s/dist/esm/client/stdio.js";
+import { ElicitRequestSchema, CallToolResultSchema } from "%(sdk)s/dist/esm/types.js";
+import { CreateTaskResultSchema } from "%(sdk)s/dist/esm/experimental/tasks/types.js";
+const transport = new StdioClientTransport({command: %(python)s, args: [%(server)s]});
+const client = new Client({name: "ts-sdk", version: "1"}, {capabilities: {
+  elicitation: {form: {}}, tasks: {requests: {elicitation: {create: {}}}}}});
+client.setRequestHandler(ElicitRequestSchema, async (req) => {
+  const task = (req.params._meta || {})["io.modelcontextprotocol/related-task"];
+  console.log("asked " + JSON.stringify(req.params.message) + (task ? " for a task" : ""));
+  return {action: "accept", content: {confirm: true, name: "Ada"}};
+});
+await client.connect(transport);
+console.log("tasks " + JSON.stringify(client.getServerCapabilities().tasks));
+await client.listTools();     // the SDK learns from the listing which tools run as tasks
+async function run(name, args) {
+  const seen = [];
+  for await (const m of client.experimental.tasks.callToolStream(
+      {name, arguments: args, task: {ttl: 60000}}, CallToolResultSchema)) {
+    if (m.type === "taskCreated") seen.push("created");
+    else if (m.type === "result") seen.push("result " + m.result.content[0].text);
+    else if (m.type === "error") seen.push("error");
+  }
+  console.log(name + ": " + seen.join(", "));
+}
+await run("slow_compute", {seconds: 0.3});
+await run("confirm_delete", {filename: "a.txt"});
+await run("test_tool_with_task", {});
+await run("failing_job", {});
+await run("slow_compute", {seconds: "soon"});   // bad arguments: still a task, failed
+const made = await client.request({method: "tools/call", params: {name: "slow_compute",
+  arguments: {seconds: 30}, task: {ttl: 60000}}}, CreateTaskResultSchema);
+console.log("cancel: " + (await client.experimental.tasks.cancelTask(made.task.taskId)).status);
+await new Promise((done) => setTimeout(done, 300));
+console.log("then: " + (await client.experimental.tasks.getTask(made.task.taskId)).status);
+const listed = await client.experimental.tasks.listTasks();
+console.log("listed: " + listed.tasks.map((t) => t.status).join(","));
+await client.close();
+"""
+
+
+@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_TS_SDK") and
+                     os.environ.get("MCP_STDIO_NODE_BIN"),
+                     "the TypeScript SDK is installed by .ci/run (MCP_STDIO_SLOW=1, MCP_STDIO_TS_SDK)")
+class TypeScriptSDK(unittest.TestCase):
+    """The official TypeScript SDK's client runs our task tools in the 2025-11-25 design."""
+
+    def test_tasks_run_to_their_end(self):
+        sdk = os.environ["MCP_STDIO_TS_SDK"]
+        server = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "tasks.mjs")
+            with open(script, "w") as f:
+                f.write(TS_TASKS_SCRIPT % {"sdk": sdk.replace(os.sep, "/"),
+                                           "python": json.dumps(sys.executable),
+                                           "server": json.dumps(server)})
+            node = os.path.join(os.environ["MCP_STDIO_NODE_BIN"], "node")
+            r = subprocess.run([node, script], capture_output=True, timeout=120,
+                               stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-3000:])
+        self.assertEqual(r.stdout.decode().splitlines(), [
+            'tasks {"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}',
+            "slow_compute: created, result Computed after 0.3 seconds.",
+            'asked "Delete a.txt?" for a task',
+            "confirm_delete: created, result Deleted a.txt.",
+            'asked "What is your name?" for a task',
+            "test_tool_with_task: created, result Hello, Ada, from a task.",
+            "failing_job: created, error",          # an isError result fails the task here
+            "slow_compute: created, error",         # 0.7.0: a plain result the SDK refused
+            "cancel: cancelled",
+            "then: cancelled",
+            "listed: completed,completed,completed,failed,failed,cancelled"])
+
+
+INSPECTOR_TASK_SERVER = """
+import sys
+sys.path.insert(0, %r)
+import mcp_stdio
+server = mcp_stdio.Server("research", "1")
+@server.tool(task="required")
+def research(topic: str, ctx: mcp_stdio.Context) -> str:
+    "Research a topic, as a task."
+    for step in range(3):
+        ctx.progress(step + 1, 3, "step %%d" %% (step + 1))
+    return "Found three things about %%s." %% topic
+raise SystemExit(server.run([]))
+"""
+
+
+@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_INSPECTOR") and
+                     os.environ.get("MCP_STDIO_NODE_BIN"),
+                     "the MCP Inspector is installed by .ci/run (MCP_STDIO_SLOW=1, "
+                     "MCP_STDIO_INSPECTOR)")
+class OfficialInspector(unittest.TestCase):
+    """The official Inspector's command line (2.12) runs our task tools and verifies our skills."""
+
+    def inspector(self, era, *args):
+        home = tempfile.mkdtemp()                 # its catalog and state stay out of ~
+        self.addCleanup(shutil.rmtree, home, True)
+        env = dict(os.environ, HOME=home, NO_COLOR="1", PATH=os.environ["MCP_STDIO_NODE_BIN"] +
+                   os.pathsep + os.environ.get("PATH", ""))
+        r = subprocess.run([os.environ["MCP_STDIO_INSPECTOR"], "--cli", "--protocol-era", era,
+                            "--format", "json", "-q"] + list(args), capture_output=True,
+                           timeout=120, env=env, stdin=subprocess.DEVNULL)
+        return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
+
+    def test_a_required_task_tool_runs_to_its_end(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "research.py")
+            with open(script, "w") as f:
+                f.write(INSPECTOR_TASK_SERVER % HERE)
+            for era in ("legacy", "modern"):
+                with self.subTest(era=era):
+                    code, out, err = self.inspector(era, sys.executable, script, "--method",
+                                                    "tools/call", "--tool-name", "research",
+                                                    "--tool-arg", "topic=owls")
+                    self.assertEqual(code, 0, err[-2000:])
+                    result = json.loads(out)["result"]
+                    self.assertEqual(result["content"], [
+                        {"type": "text", "text": "Found three things about owls."}])
+                    if era == "legacy":            # a 2025-11-25 task's result names its task
+                        self.assertIn("io.modelcontextprotocol/related-task", result["_meta"])
+
+    def test_a_task_call_with_bad_arguments_is_a_task_it_can_read(self):
+        """0.7.0 answered it with a plain result: "Protocol value failed schema validation"."""
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "research.py")
+            with open(script, "w") as f:
+                f.write(INSPECTOR_TASK_SERVER % HERE)
+            for era, code_expected in (("legacy", 1), ("modern", 5)):
+                with self.subTest(era=era):
+                    code, out, err = self.inspector(era, sys.executable, script, "--method",
+                                                    "tools/call", "--tool-name", "research",
+                                                    "--tool-arg", "topic=7")
+                    self.assertEqual(code, code_expected, (out + err)[-2000:])
+                    self.assertNotIn("schema", (out + err).lower())
+                    text = "Invalid arguments for tool 'research':\n- /topic: expected type " \
+                        "string, got integer"
+                    first = json.loads((out.strip() or err.strip()).splitlines()[0])
+                    if era == "legacy":            # the failed task's statusMessage says why
+                        self.assertEqual(first["error"]["message"], text)
+                    else:                          # completed, with the isError result inlined
+                        self.assertEqual(first["result"], {"content": [{"type": "text",
+                                                           "text": text}], "isError": True})
+
+    def test_a_skill_folder_reads_in_both_eras(self):
+        server = os.path.join(HERE, "examples", "conformance", "skills_server.py")
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                code, out, err = self.inspector(era, sys.executable, server, "--method",
+                                                "resources/directory/read", "--uri",
+                                                "skill://pdf-processing")
+                self.assertEqual(code, 0, (out + err)[-2000:])
+                result = json.loads(out)["result"]
+                self.assertEqual([r["name"] for r in result["resources"]],
+                                 ["SKILL.md", "assets", "references"])
+                self.assertEqual("ttlMs" in result, era == "modern")
+
+    def test_skills_pass_its_verification(self):
+        server = os.path.join(HERE, "examples", "conformance", "skills_server.py")
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                code, out, err = self.inspector(era, sys.executable, server, "--method",
+                                                "skills/list", "--verify")
+                self.assertEqual(code, 0, (out + err)[-2000:])
+                reports = [json.loads(line) for line in out.splitlines() if line.strip()]
+                self.assertEqual(len(reports), 3, out[-2000:])
+                for report in reports:
+                    self.assertEqual((report["ok"], report["outcome"], report["conformance"]),
+                                     (True, "verified", []), report["uri"])
+                    self.assertTrue(all(f["status"] == "verified" for f in report["files"]))
+
+
+###############################################################################
+# Eras ###########################################################################
+###############################################################################
+
+class LegacyEra(InProcTest):
+
+    def test_initialize_each_revision(self):
+        for version, answered in (("2024-11-05", "2024-11-05"), ("2025-03-26", "2025-03-26"),
+                                  ("2025-06-18", "2025-06-18"), ("2025-11-25", "2025-11-25"),
+                                  ("2026-07-28", "2025-11-25"), ("1999-01-01", "2025-11-25"),
+                                  (None, "2025-11-25"), (42, "2025-11-25")):
+            with self.subTest(version=version):
+                p = self.spawn()
+                p.rev = answered
+                r = p.request(init_msg(1, version))["result"]
+                self.assertEqual(r["protocolVersion"], answered)
+                self.assertEqual(r["capabilities"]["tools"], {"listChanged": False})
+                self.assertEqual(set(r["serverInfo"]),
+                                 {"name", "version"} | ({"title"} if answered >= "2025-06-18" else set()))
+                self.assertNotIn("resultType", r)
+                p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+                tools = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})["result"]
+                self.assertEqual([t["name"] for t in tools["tools"]],
+                                 ["add", "confirm_echo", "countdown", "divide", "echo", "greet"])
+                self.assertNotIn("ttlMs", tools)
+                fields = set().union(*(set(t) for t in tools["tools"]))
+                expect = {"name", "description", "inputSchema"}
+                if answered >= "2025-03-26":
+                    expect.add("annotations")
+                if answered >= "2025-06-18":
+                    expect |= {"title", "outputSchema"}
+                self.assertEqual(fields, expect)
+                r = p.request({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                               "params": {"name": "add", "arguments": {"a": 1, "b": 2.5}}})["result"]
+                self.assertEqual(r["content"], [{"type": "text", "text": '{"sum":3.5}'}])
+                self.assertEqual("structuredContent" in r, answered >= "2025-06-18")
+                self.assertEqual(p.close(), 0)
+
+    def test_old_initialized_notification_and_ping(self):
+        p = self.spawn()
+        p.rev = "2025-06-18"
+        p.request(init_msg(1, "2025-06-18"))
+        p.send({"jsonrpc": "2.0", "method": "initialized"})
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 2, "method": "ping"})["result"], {})
+
+    def test_initialize_params_are_checked(self):
+        p = self.spawn()
+        for params in (None, {}, {"capabilities": {}, "clientInfo": "x"},
+                       {"capabilities": [], "clientInfo": {}}):
+            msg = {"jsonrpc": "2.0", "id": 1, "method": "initialize"}
+            if params is not None:
+                msg["params"] = params
+            self.assertEqual(err_code(p.request(msg)), -32602)
+        p.rev = "2025-11-25"
+        self.assertIn("result", p.request(init_msg(2)))     # the errors did not lock
+
+    def test_requests_before_initialize(self):
+        p = self.spawn()
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 1, "method": "ping"})["result"], {})
+        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        self.assertEqual(err_code(r), -32602)
+        self.assertIn("initialize", r["error"]["message"])
+
+    def test_unknown_and_modern_only_methods(self):
+        p = self.spawn()
+        p.initialize()
+        for m in ("nope", "subscriptions/listen", "tasks/list"):
+            self.assertEqual(err_code(p.request({"jsonrpc": "2.0", "id": 1, "method": m})), -32601)
+        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "server/discover"})
+        self.assertEqual(err_code(r), -32600)
+        self.assertEqual(r["error"]["data"]["reason"], "era-mismatch")
+
+    def test_progress_token_in_meta_is_ordinary_on_legacy(self):
+        p = self.spawn()
+        p.initialize("2025-11-25")
+        r = p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "echo", "arguments": {"text": "hi"}, "_meta": {"progressToken": "t1"}}})
+        self.assertEqual(r["result"]["structuredContent"], {"text": "hi"})
+
+    def test_set_level(self):
+        p = self.spawn()
+        p.initialize()
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel",
+                                    "params": {"level": "debug"}})["result"], {})
+        for level in ("loud", ["debug"], {"a": 1}, None, 3):
+            r = p.request({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel",
+                           "params": {"level": level}})
+            self.assertEqual(err_code(r), -32602)     # found by the fuzzer: a list crashed it
+        r = p.request({"jsonrpc": "2.0", "id": 3, "method": "completion/complete", "params": {
+            "ref": {"type": "ref/prompt", "name": ["x"]}, "argument": {"name": "a", "value": ""}}})
+        self.assertEqual(err_code(r), -32602)
+        r = p.request({"jsonrpc": "2.0", "id": 4, "method": "completion/complete", "params": {
+            "ref": {"type": "ref/resource", "uri": {}}, "argument": {"name": "a", "value": ""}}})
+        self.assertEqual(err_code(r), -32602)
+
+
+class Batches(InProcTest):
+
+    def test_batches_on_2025_03_26(self):
+        p = self.spawn()
+        p.initialize("2025-03-26")
+        p.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                 "params": {"name": "add", "arguments": {"a": 1, "b": 1}}},
+                {"jsonrpc": "2.0", "id": 3, "method": "initialize"}, 5])
+        line = p.recv_line()
+        batch = json.loads(line)
+        self.assertIsInstance(batch, list)
+        by_id = {json.dumps(m.get("id")): m for m in batch}
+        self.assertEqual(len(batch), 4)
+        self.assertEqual(by_id["1"]["result"], {})
+        self.assertEqual(by_id["2"]["result"]["content"][0]["text"], '{"sum":2}')
+        self.assertEqual(by_id["3"]["error"]["code"], -32600)
+        self.assertEqual(by_id["null"]["error"]["code"], -32600)
+        if WireSchemas.available():
+            v = WireSchemas.validator("2025-03-26", "JSONRPCBatchResponse")
+            self.assertEqual(v.errors([m for m in batch if "id" in m]), [])
+        p.send([{"jsonrpc": "2.0", "method": "notifications/initialized"}])
+        p.send([])
+        self.assertEqual(p.recv()["error"]["code"], -32600)
+
+    def test_notifications_in_a_batch_get_nothing(self):
+        p = self.spawn()
+        p.initialize("2025-03-26")
+        p.send_bytes(b'[{"jsonrpc":"2.0","id":5,"method":"ping"},'
+                     b'{"jsonrpc":"2.0","method":"initialize"}]\n')
+        self.assertEqual(p.recv_line(), b'[{"jsonrpc":"2.0","id":5,"result":{}}]\n')
+        # Only notifications (an id-less initialize among them): no line at all, never [].
+        p.send_bytes(b'[{"jsonrpc":"2.0","method":"initialize","params":{}},'
+                     b'{"jsonrpc":"2.0","method":"notifications/initialized"},'
+                     b'{"jsonrpc":"2.0","method":"nope"}]\n')
+        p.send_bytes(b'{"jsonrpc":"2.0","id":"after","method":"ping"}\n')
+        self.assertEqual(p.recv_line(), b'{"jsonrpc":"2.0","id":"after","result":{}}\n')
+
+    def test_batches_refused_elsewhere(self):
+        for version in (None, "2025-06-18", "2025-11-25", MODERN):
+            p = self.spawn()
+            if version == MODERN:
+                p.request({"jsonrpc": "2.0", "id": 0, "method": "tools/list",
+                           "params": {"_meta": modern_meta()}})
+            elif version:
+                p.initialize(version)
+            p.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"}])
+            r = p.recv()
+            self.assertEqual(r, {"jsonrpc": "2.0", "error": {"code": -32600, "message":
+                                 "Invalid Request: batches are only accepted on a 2025-03-26 connection"}})
+
+
+class ModernEra(InProcTest):
+
+    def req(self, p, rid, method, params=None, **meta):
+        params = dict(params or {})
+        params["_meta"] = modern_meta(**meta)
+        return p.request({"jsonrpc": "2.0", "id": rid, "method": method, "params": params},
+                         rev=MODERN)
+
+    def test_discover(self):
+        p = self.spawn()
+        r = self.req(p, 1, "server/discover")["result"]
+        self.assertEqual(r["resultType"], "complete")
+        self.assertEqual(r["supportedVersions"], [MODERN])
+        self.assertEqual(r["capabilities"], {
+            "logging": {}, "completions": {}, "prompts": {"listChanged": False},
+            "resources": {"subscribe": False, "listChanged": False},
+            "tools": {"listChanged": False}})
+        self.assertEqual((r["ttlMs"], r["cacheScope"]), (3600000, "public"))
+        self.assertEqual(r["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "mcp-stdio-demo")
+        self.assertIn("instructions", r)
+
+    def test_every_result_is_stamped(self):
+        p = self.spawn("--ttl-ms", "5")
+        r = self.req(p, 1, "tools/list")["result"]
+        self.assertEqual((r["resultType"], r["ttlMs"], r["cacheScope"]), ("complete", 5, "public"))
+        self.assertEqual([t["name"] for t in r["tools"]], ["add", "confirm_echo", "countdown", "divide", "echo", "greet"])
+        r = self.req(p, 2, "tools/call", {"name": "echo", "arguments": {"text": "x"}})["result"]
+        self.assertEqual(r, {"content": [{"type": "text", "text": "x"}],
+                             "structuredContent": {"text": "x"}, "resultType": "complete",
+                             "_meta": {"io.modelcontextprotocol/serverInfo": {
+                                 "name": "mcp-stdio-demo", "version": mcp_stdio.__version__,
+                                 "title": "mcp_stdio demo"}}})
+        self.assertNotIn("ttlMs", r)
+
+    def test_meta_errors(self):
+        p = self.spawn()
+        cases = [
+            ({"io.modelcontextprotocol/protocolVersion": MODERN}, -32602),
+            ({"io.modelcontextprotocol/protocolVersion": MODERN,
+              "io.modelcontextprotocol/clientCapabilities": []}, -32602),
+            ({"io.modelcontextprotocol/protocolVersion": 7,
+              "io.modelcontextprotocol/clientCapabilities": {}}, -32602),
+            (modern_meta(**{"io.modelcontextprotocol/logLevel": "loud"}), -32602),
+            (modern_meta(**{"io.modelcontextprotocol/logLevel": ["debug"]}), -32602),
+        ]
+        for meta, code in cases:
+            r = p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+                           "params": {"_meta": meta}}, rev=MODERN)
+            self.assertEqual(err_code(r), code)
+        for version in ("2025-11-25", "2099-01-01"):
+            r = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {
+                "io.modelcontextprotocol/protocolVersion": version,
+                "io.modelcontextprotocol/clientCapabilities": {}}}}, rev=MODERN)
+            self.assertEqual(r["error"], {"code": -32022, "message": "Unsupported protocol version",
+                                          "data": {"supported": [MODERN], "requested": version}})
+        # none of these locked the era: initialize still works
+        p.rev = "2025-11-25"
+        self.assertIn("result", p.request(init_msg(3)))
+
+    def test_unknown_and_removed_methods(self):
+        p = self.spawn()
+        for m in ("ping", "logging/setLevel", "resources/subscribe", "nope", "initialize2"):
+            self.assertEqual(err_code(self.req(p, 1, m)), -32601)
+        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, rev=MODERN)
+        self.assertEqual(err_code(r), -32602)
+
+    def test_client_info_is_optional_and_unverified(self):
+        p = self.spawn()
+        r = self.req(p, 1, "tools/list", **{"io.modelcontextprotocol/clientInfo": "junk",
+                                            "traceparent": "00-x", "progressToken": 3})
+        self.assertIn("result", r)
+
+
+class EraMixing(InProcTest):
+
+    def test_discover_then_initialize(self):
+        # Claude Code 2.1.280, Copilot CLI 1.0.81-1: probe, then initialize anyway.
+        p = self.spawn()
+        r = p.request({"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+                       "params": {"_meta": modern_meta()}}, rev=MODERN)
+        self.assertIn("result", r)
+        p.initialize("2025-11-25")
+        self.assertIn("result", p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+
+    def test_discover_then_modern(self):
+        p = self.spawn()
+        for rid, method in ((1, "server/discover"), (2, "tools/list"), (3, "server/discover")):
+            r = p.request({"jsonrpc": "2.0", "id": rid, "method": method,
+                           "params": {"_meta": modern_meta()}}, rev=MODERN)
+            self.assertEqual(r["result"]["resultType"], "complete")
+
+    def test_legacy_then_modern_request(self):
+        p = self.spawn()
+        p.initialize("2025-06-18")
+        r = p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+                       "params": {"_meta": modern_meta()}})
+        self.assertEqual(r["error"]["code"], -32600)
+        self.assertEqual(r["error"]["data"], {"reason": "era-mismatch", "era": "legacy",
+                                              "negotiatedVersion": "2025-06-18"})
+
+    def test_modern_then_initialize(self):
+        p = self.spawn()
+        p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/list",
+                   "params": {"_meta": modern_meta()}}, rev=MODERN)
+        r = p.request(init_msg(2), rev=MODERN)
+        self.assertEqual(r["error"]["code"], -32600)
+        self.assertEqual(r["error"]["data"], {"reason": "era-mismatch", "era": "modern",
+                                              "supported": [MODERN]})
+        self.assertIn(MODERN, r["error"]["message"])
+        r = p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"}, rev=MODERN)
+        self.assertEqual(err_code(r), -32602)
+
+    def test_second_initialize(self):
+        p = self.spawn()
+        p.initialize()
+        r = p.request(init_msg(5))
+        self.assertEqual(err_code(r), -32600)
+        self.assertIn("already initialized", r["error"]["message"])
+
+    def test_initialize_with_modern_meta_is_a_removed_method(self):
+        # The 2026-07-28 revision has no initialize: a modern request for it is -32601
+        # (the official conformance suite checks this), and it locks nothing.
+        for first in ("unlocked", "modern"):
+            p = self.spawn()
+            if first == "modern":
+                p.request(req_msg(1, "tools/list", modern=True), rev=MODERN)
+            msg = init_msg(2, "2025-06-18")
+            msg["params"]["_meta"] = modern_meta()
+            r = p.request(msg, rev=MODERN)
+            self.assertEqual(r, {"jsonrpc": "2.0", "id": 2,
+                                 "error": {"code": -32601, "message": "Method not found"}})
+            self.assertEqual(p.conn.era, first)
+        p = self.spawn()
+        p.request(msg, rev=MODERN)
+        self.assertEqual(p.initialize("2025-06-18")["result"]["protocolVersion"], "2025-06-18")
+        msg["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = "2099-01-01"
+        self.assertEqual(err_code(p.request(msg)), -32600)   # legacy-locked: already initialized
+
+
+###############################################################################
 # Concurrency, cancellation, progress, logging, timeouts, shutdown ############
 ###############################################################################
 
@@ -4068,674 +6514,6 @@ class Subscriptions(InProcTest):
 
 
 ###############################################################################
-# Skills ##########################################################################
-###############################################################################
-
-# Front matter and what the npm yaml package (the YAML 1.2 reader the official
-# conformance suite uses) makes of it, or the refusal of what lies outside the
-# supported subset (anchors, tags, complex keys, nested flow, infinities...).
-FRONT_MATTER_CORPUS = [
-    ('---\nname: pdf-processing\ndescription: Extract text and tables from PDF files, fill forms, merge documents.\n---\n# Body\n',
-     {'description': 'Extract text and tables from PDF files, fill forms, merge documents.', 'name': 'pdf-processing'}),
-    ('---\nname: pdf\ndescription: >-\n  Use this skill whenever the user wants to do anything with PDF files.\n  This includes reading or extracting text.\nlicense: Proprietary. LICENSE.txt has complete terms\n---\n# Body\n',
-     {'description': 'Use this skill whenever the user wants to do anything with PDF files. This includes reading or extracting text.', 'license': 'Proprietary. LICENSE.txt has complete terms', 'name': 'pdf'}),
-    ('---\nname: x\ndescription: |\n  line one\n  line two\n\n  after blank\nmetadata:\n  author: example-org\n  version: "1.0"\n---\n# Body\n',
-     {'description': 'line one\nline two\n\nafter blank\n', 'metadata': {'author': 'example-org', 'version': '1.0'}, 'name': 'x'}),
-    ("---\nname: x\ndescription: 'single ''quoted'' text'\nallowed-tools: Bash(git:*) Read Write\n---\n# Body\n",
-     {'allowed-tools': 'Bash(git:*) Read Write', 'description': "single 'quoted' text", 'name': 'x'}),
-    ('---\nname: x\ndescription: "double \\"quoted\\" \\u00e9 \\t tab"\nversion: 1.0\ncount: 3\nratio: 0.5\nflag: true\nnothing: null\ntilde: ~\nempty:\n---\n# Body\n',
-     {'count': 3, 'description': 'double "quoted" é \t tab', 'empty': None, 'flag': True, 'name': 'x', 'nothing': None, 'ratio': 0.5, 'tilde': None, 'version': 1}),
-    ('---\nname: x\ndescription: a plain\n  multi-line scalar\n  over three lines\ntags: [a, b, "c d", 1, true]\nmap: {k: v, n: 2}\n---\n# Body\n',
-     {'description': 'a plain multi-line scalar over three lines', 'map': {'k': 'v', 'n': 2}, 'name': 'x', 'tags': ['a', 'b', 'c d', 1, True]}),
-    ('---\nname: x\ndescription: d\nlist:\n  - one\n  - two: 2\n    three: 3\n  -\n    deep: yes\n  - - nested\n    - seq\n---\n# Body\n',
-     {'description': 'd', 'list': ['one', {'three': 3, 'two': 2}, {'deep': 'yes'}, ['nested', 'seq']], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nlist:\n- a\n- b\nnext: 1\n---\n# Body\n',
-     {'description': 'd', 'list': ['a', 'b'], 'name': 'x', 'next': 1}),
-    ('---\nname: x # comment\n# full comment\ndescription: d  # trailing\nurl: http://example.com/#anchor\nhash: a#b\n---\n# Body\n',
-     {'description': 'd', 'hash': 'a#b', 'name': 'x', 'url': 'http://example.com/#anchor'}),
-    ('---\nname: x\ndescription: >\n  folded\n  text\n\n  para two\n    more indented\n  back\nkeep: |+\n  kept\n\nstrip: |-\n  stripped\n\n---\n# Body\n',
-     {'description': 'folded text\npara two\n  more indented\nback\n', 'keep': 'kept\n\n', 'name': 'x', 'strip': 'stripped'}),
-    ('---\nname: x\ndescription: d\noct: 0o17\nhex: 0x1F\nexp: 1e3\nneg: -5\nplus: +7\ndot: .5\nver: 1.2.3\nyes: yes\nno: No\nOn: on\n---\n# Body\n',
-     {'On': 'on', 'description': 'd', 'dot': 0.5, 'exp': 1000, 'hex': 31, 'name': 'x', 'neg': -5, 'no': 'No', 'oct': 15, 'plus': 7, 'ver': '1.2.3', 'yes': 'yes'}),
-    ('---\nname: x\ndescription: d\nquoted key: 1\n"q": 2\n\'single\': 3\n---\n# Body\n',
-     {'description': 'd', 'name': 'x', 'q': 2, 'quoted key': 1, 'single': 3}),
-    ('---\nname: x\ndescription: "multi\n  line double\n\n  with blank"\nother: \'multi\n  single\'\n---\n# Body\n',
-     {'description': 'multi line double\nwith blank', 'name': 'x', 'other': 'multi single'}),
-    ('---\nname: x\ndescription: d\nanchor: &a 1\nref: *a\n---\n# Body\n',
-     'refused: anchors are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\ntagged: !!str 1\n---\n# Body\n',
-     'refused: tags are outside the supported YAML subset'),
-    ('---\nname: x\nname: y\ndescription: dup\n---\n# Body\n',
-     'refused: the key "name" appears twice'),
-    ('---\nname: x\ndescription: d\n  bad: indent\n---\n# Body\n',
-     "refused: a 'key: value' inside a plain scalar (indentation?)"),
-    ('---\nname: x\n\tdescription: tab\n---\n# Body\n',
-     'refused: a tab in indentation'),
-    ('---\nname: x\ndescription: d\ninf: .inf\n---\n# Body\n',
-     'refused: .inf is a number JSON cannot carry'),
-    ('---\nname: x\ndescription: d\nlit: |2\n    two extra\n  base\n\n---\n# Body\n',
-     {'description': 'd', 'lit': '  two extra\nbase\n', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nnested:\n  deeper:\n    deepest: [1, 2]\n  sibling: s\n---\n# Body\n',
-     {'description': 'd', 'name': 'x', 'nested': {'deeper': {'deepest': [1, 2]}, 'sibling': 's'}}),
-    ('---\nname: x\ndescription: d\n? complex\n: value\n---\n# Body\n',
-     'refused: complex keys are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: "esc \\\\ backslash \\x41 \\U0001F600"\n---\n# Body\n',
-     {'description': 'esc \\ backslash A 😀', 'name': 'x'}),
-    ("---\nname: x\ndescription: d\nempty_list: []\nempty_map: {}\nstr_colon: 'a: b'\ntime: 12:30\n---\n# Body\n",
-     {'description': 'd', 'empty_list': [], 'empty_map': {}, 'name': 'x', 'str_colon': 'a: b', 'time': '12:30'}),
-    ('---\nname: x\ndescription: "line \\\n  joined"\n---\n# Body\n',
-     {'description': 'line joined', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nlist:\n  - a # c\n  # comment\n  - b\n---\n# Body\n',
-     {'description': 'd', 'list': ['a', 'b'], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\n\n---\n# Body\n',
-     {'description': 'd', 'name': 'x'}),
-    ('---\n\n---\n# Body\n',
-     {}),
-    ('no front matter\n',
-     "refused: a SKILL.md starts with a '---' line, then YAML front matter"),
-    ('---\nname: x\ndescription: d\n',
-     "refused: the front matter has no closing '---' line"),
-    ('---\nname: x\ndescription: >-\n  Multi\n  line\nlicense: MIT\ncompatibility: Requires Python 3.10+\nmetadata:\n  short-description: Short\n  category: tools\n---\n# Body\n',
-     {'compatibility': 'Requires Python 3.10+', 'description': 'Multi line', 'license': 'MIT', 'metadata': {'category': 'tools', 'short-description': 'Short'}, 'name': 'x'}),
-    ("---\nname: x\ndescription: 'it''s'\nk: -\nj: - x\n---\n# Body\n",
-     "refused: a sequence entry on its key's line (put it on the next line)"),
-    ('---\nname: x\ndescription: d\nfolded_keep: >+\n  a\n  b\n\n\nz: 1\n---\n# Body\n',
-     {'description': 'd', 'folded_keep': 'a b\n\n\n', 'name': 'x', 'z': 1}),
-    ('---\nname: x\ndescription: d\nspaces:    lots   of   space   \nunicode: héllo wörld ✓\n---\n# Body\n',
-     {'description': 'd', 'name': 'x', 'spaces': 'lots   of   space', 'unicode': 'héllo wörld ✓'}),
-    ('---\nname: x\ndescription: d\nflow_multi: [a,\n  b,\n  c]\n---\n# Body\n',
-     {'description': 'd', 'flow_multi': ['a', 'b', 'c'], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\n---\nextra: doc\n---\n# Body\n',
-     {'description': 'd', 'name': 'x'}),
-    ('---\nname: \'x\'\ndescription: "d"\n\'key with: colon\': v\n---\n# Body\n',
-     {'description': 'd', 'key with: colon': 'v', 'name': 'x'}),
-    ('---\nname: x\ndescription: Use when: the user asks\n---\n# Body\n',
-     "refused: a ': ' inside a plain value (quote the value)"),
-    ('---\nname: x\ndescription: "Use when: the user asks"\n---\n# Body\n',
-     {'description': 'Use when: the user asks', 'name': 'x'}),
-    ('---\nname: x\ndescription: -dash start\nb: :colon start\nc: a - b\nd: \'x\' \ne: x\'y\nf: x"y\n---\n# Body\n',
-     {'b': ':colon start', 'c': 'a - b', 'd': 'x', 'description': '-dash start', 'e': "x'y", 'f': 'x"y', 'name': 'x'}),
-    ('---\nname: x\r\ndescription: crlf\r\nlist:\r\n  - a\r\n\n---\n# Body\n',
-     {'description': 'crlf', 'list': ['a'], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\ntrailing_colon: abc:\nurl: https://a.b/c?d=e&f=g\n---\n# Body\n',
-     "refused: a ': ' inside a plain value (quote the value)"),
-    ('---\nname: x\ndescription: d\nlist:\n  - name: a\n    value: 1\n  - name: b\n    value: 2\n---\n# Body\n',
-     {'description': 'd', 'list': [{'name': 'a', 'value': 1}, {'name': 'b', 'value': 2}], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nmeta:\n  tags:\n    - one\n    - two\n  nested:\n    k: v\n---\n# Body\n',
-     {'description': 'd', 'meta': {'nested': {'k': 'v'}, 'tags': ['one', 'two']}, 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nlong: >\n  Para one line one\n  line two\n\n\n  para after two blanks\n\n---\n# Body\n',
-     {'description': 'd', 'long': 'Para one line one line two\n\npara after two blanks\n', 'name': 'x'}),
-    ('---\nname: x\ndescription: |\n    indented more\n  less\n---\n# Body\n',
-     'refused: unexpected indentation'),
-    ('---\nname: x\ndescription: d\nk: [a, [b]]\n---\n# Body\n',
-     'refused: nested flow collections are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: {a: [1]}\n---\n# Body\n',
-     'refused: nested flow collections are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: "unterminated\n\n---\n# Body\n',
-     'refused: a quoted scalar is not closed'),
-    ("---\nname: x\ndescription: d\nk: 'a'b'\n---\n# Body\n",
-     'refused: unexpected text after a quoted scalar'),
-    ('---\nname: x\ndescription: d\nnum_str: \'123\'\nbool_str: "true"\nnull_str: \'null\'\n---\n# Body\n',
-     {'bool_str': 'true', 'description': 'd', 'name': 'x', 'null_str': 'null', 'num_str': '123'}),
-    ('---\nname: x\ndescription: d\n1: one\ntrue: yes\nnull: n\n---\n# Body\n',
-     {'1': 'one', '': 'n', 'description': 'd', 'name': 'x', 'true': 'yes'}),
-    ('---\nname: x\ndescription: >-\n  text with trailing spaces   \n  next\n---\n# Body\n',
-     {'description': 'text with trailing spaces    next', 'name': 'x'}),
-    ('---\nname: x\ndescription: |\n  a\n  \n  b\n---\n# Body\n',
-     {'description': 'a\n\nb\n', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nemptyblock: |\nnext: 1\n---\n# Body\n',
-     {'description': 'd', 'emptyblock': '', 'name': 'x', 'next': 1}),
-    ('---\nname: x\ndescription: d\n%weird: 1\n---\n# Body\n',
-     'refused: directives are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: @at\n---\n# Body\n',
-     'refused: reserved indicators are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: `tick`\n---\n# Body\n',
-     'refused: reserved indicators are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: a #not comment? no, this is\nk2: a#b\n---\n# Body\n',
-     {'description': 'd', 'k': 'a', 'k2': 'a#b', 'name': 'x'}),
-    ('---\n  name: x\n  description: indented root\n---\n# Body\n',
-     {'description': 'indented root', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\n...\n\n---\n# Body\n',
-     {'description': 'd', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nseq:\n  -   spaced\n  -\ttab\n---\n# Body\n',
-     'refused: unexpected indentation'),
-    ('---\nname: x\ndescription: d\nk: "\\q"\n---\n# Body\n',
-     'refused: an unknown escape \\q'),
-    ('---\nname: x\ndescription: d\nk: 0o19\nk2: 0xZZ\nk3: 1_000\nk4: 1e\nk5: .\nk6: -.5e-3\n---\n# Body\n',
-     {'description': 'd', 'k': '0o19', 'k2': '0xZZ', 'k3': '1_000', 'k4': '1e', 'k5': '.', 'k6': -0.0005, 'name': 'x'}),
-    ('---\nname: x\ndescription:\n  continued on\n  next lines\n---\n# Body\n',
-     {'description': 'continued on next lines', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nk: |-\n\n  leading blank\n\n---\n# Body\n',
-     {'description': 'd', 'k': '\nleading blank', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nkeep: |+\n  a\n\n---\n# Body\n',
-     {'description': 'd', 'keep': 'a\n', 'name': 'x'}),
-    ('\ufeff---\nname: bom\ndescription: d\n---\n',
-     {'description': 'd', 'name': 'bom'}),
-    ('---\nname: x\ndescription: d\nk:\n  - a\n  -\n  - c\n---\n# Body\n',
-     {'description': 'd', 'k': ['a', None, 'c'], 'name': 'x'}),
-    # YAML's blanks are spaces and tabs only: other Unicode spaces are content.
-    ('---\nname: x\ndescription: ends in a no-break space\u00a0\n---\n',
-     {'description': 'ends in a no-break space\u00a0', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nnel: a\x85\nls: b\u2028 \n---\n',
-     {'description': 'd', 'ls': 'b\u2028', 'name': 'x', 'nel': 'a\x85'}),
-    ('---\nname: x\ndescription: d\nk: a:\tb\n---\n',
-     "refused: a ': ' inside a plain value (quote the value)"),
-    ('---\nname: x\ndescription: d\n"k":\ta\n---\n',
-     {'description': 'd', 'k': 'a', 'name': 'x'}),
-    # Only "key: words" lines, as most SKILL.md files are.
-    ("---\nname: x\ndescription: Plain words, with commas (and parens) - it's \"fine\"!\nflag: true\n"
-     "nothing: Null\r\nlicense: MIT\n---\n",
-     {'description': 'Plain words, with commas (and parens) - it\'s "fine"!', 'flag': True,
-      'license': 'MIT', 'name': 'x', 'nothing': None}),
-    ('---\nname: x\ndescription: trailing spaces   \nkey-with-dash: TRUE\n---\n',
-     {'description': 'trailing spaces', 'key-with-dash': True, 'name': 'x'}),
-]
-
-
-def write_skill(root, path, front, files=None):
-    """A skill folder below root: SKILL.md with front (text) and other files {rel: bytes}."""
-    folder = os.path.join(root, *path.split("/"))
-    os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, "SKILL.md"), "w", encoding="utf-8") as f:
-        f.write("---\n%s\n---\n# %s\n" % (front, path))
-    for rel, data in (files or {}).items():
-        target = os.path.join(folder, *rel.split("/"))
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, "wb") as f:
-            f.write(data)
-    return folder
-
-
-@about("skills")
-class Skills(unittest.TestCase):
-    """serve_skills(folder): the skills extension in both eras."""
-
-    def setUp(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.root = os.path.join(tmp.name, "skills")
-        write_skill(self.root, "pdf-processing", "name: pdf-processing\ndescription: >-\n  Work "
-                    "with PDF files.\n  Fill forms.\nmetadata:\n  version: \"1.0\"", {
-                        "references/FORMS.md": b"# Forms\n", "assets/logo.png": b"\x89PNG\x00\xff",
-                        "a b/c%d.txt": "é\n".encode()})
-        write_skill(self.root, "team/review", "name: review\ndescription: Review changes.",
-                    {"scripts/run.sh": b"echo hi\n"})
-        write_skill(self.root, "team/review/inner", "name: inner\ndescription: Nested.")
-
-    def client(self, server, era="modern"):
-        c = mcp_stdio.InProcessClient(server, era=era)
-        self.addCleanup(c.close)
-        return c.connect()
-
-    def test_front_matter_reads_as_the_yaml_package_does(self):
-        for text, expected in FRONT_MATTER_CORPUS:
-            with self.subTest(text=text[:60]):
-                if isinstance(expected, str):
-                    with self.assertRaises(mcp_stdio.FrontMatterError) as cm:
-                        mcp_stdio.read_front_matter(text)
-                    self.assertEqual("refused: " + str(cm.exception).split(": ", 1)[1],
-                                     expected)
-                    self.assertRegex(str(cm.exception), r"^SKILL\.md(:\d+)?: ")
-                else:
-                    got = mcp_stdio.read_front_matter(text)
-                    # Numbers compare as numbers, as JSON readers see them (1.0 is 1).
-                    self.assertEqual(json.loads(json.dumps(got)), expected)
-
-    def test_the_short_way_for_key_and_words_reads_as_the_full_reader(self):
-        # Front matter of only "key: words" lines skips the full reader: same values.
-        r = random.Random(11)
-        words = "abcXYZ019 ,.;!?'\"()/\\-_+=*&%@`|>~<^$\u00e9\u2014"
-        chars = words + "\t:#[]{}\u00a0\x85\u2028\ufeff"
-        short = 0
-        for _ in range(3000):
-            lines = []
-            for _ in range(r.randint(1, 4)):
-                key = r.choice(("name", "description", "allowed-tools", "x_y", "true", "Null",
-                                "a-b", "K2", "\u00e9", "2k", "-k", "k k"))
-                value = r.choice(("true", "False", "null", "NULL", "~", "yes", "nan", "x")) \
-                    if r.random() < 0.3 else \
-                    r.choice("abcXYZ\u00e9") + "".join(
-                        r.choice(words if r.random() < 0.97 else chars) for _ in range(20))
-                lines.append(key + r.choice((": ", ": ", ": ", ":  ", ":", ":\t")) + value +
-                             r.choice(("", "", " ", "\r", "\t")))
-            fast = mcp_stdio._simple_front_matter(lines)
-            if fast is None:
-                continue
-            short += 1
-            self.assertEqual(fast, mcp_stdio._FrontMatter("\n".join(lines), "SKILL.md", 2)
-                             .document(), lines)
-        self.assertGreater(short, 100)        # the short way was taken often enough to tell
-
-    def test_deep_front_matter_is_refused_not_a_crash(self):
-        deep = "".join(" " * i + "k%d:\n" % i for i in range(3000)) + " " * 3000 + "v: 1"
-        listed = "k:\n" + "".join(" " * (2 * i) + "-\n" for i in range(3000))
-        for body in (deep, listed):
-            with self.assertRaises(mcp_stdio.FrontMatterError) as cm:
-                mcp_stdio.read_front_matter("---\nname: x\ndescription: d\n%s\n---\n" % body)
-            self.assertRegex(str(cm.exception), r"^SKILL\.md:3[67]: nesting deeper than 32 "
-                                                r"levels is outside the supported YAML subset$")
-        write_skill(self.root, "deep", "name: deep\ndescription: d\n" + deep)
-        server = mcp_stdio.Server("s", "1")
-        problems = server.serve_skills(self.root).problems
-        self.assertEqual(len(problems), 1)
-        self.assertIn("deep/SKILL.md:36: nesting deeper than 32 levels", problems[0])
-        self.assertEqual(len(self.client(server).list_skills()), 3)
-
-    def test_a_huge_skill_md_is_refused_unread(self):
-        folder = write_skill(self.root, "huge", "name: huge\ndescription: Big.")
-        with open(os.path.join(folder, "SKILL.md"), "r+b") as f:
-            try:
-                f.truncate(1 << 40)                # a terabyte, sparse: never read
-            except OSError:                        # a file system without such files
-                f.truncate(4 * mcp_stdio._MAX_SKILL_BYTES)
-        server = mcp_stdio.Server("s", "1")
-        problems = server.serve_skills(self.root).problems
-        self.assertEqual(problems, ["skills: %s: not a regular file of at most 16777216 bytes "
-                                    "that can be read" % os.path.join(folder, "SKILL.md")])
-        self.assertEqual(len(self.client(server).list_skills()), 3)
-
-    def test_names_no_uri_can_carry_are_reported_not_served(self):
-        folder = os.path.join(self.root, "team", "review")
-        made = []
-        for name in (b"bad\xffname.txt", b"back\\slash.txt", b"dir\xfe"):
-            try:
-                if name.startswith(b"dir"):
-                    os.mkdir(os.path.join(os.fsencode(folder), name))
-                    name += b"/f.txt"
-                with open(os.path.join(os.fsencode(folder), name), "wb") as f:
-                    f.write(b"x")
-                made.append(name.split(b"/")[0])
-            except OSError:                   # a file system that refuses such names
-                pass
-        if not made:
-            self.skipTest("this file system refuses names that are not UTF-8")
-        server = mcp_stdio.Server("s", "1")
-        problems = server.serve_skills(self.root).problems
-        self.assertEqual(len(problems), len(made), problems)
-        for line in problems:
-            self.assertRegex(line, r"^skills: .*/team/review/.*: no skill:// URI can name it "
-                                   r"\(not UTF-8, or a backslash\); not served$")
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era):
-                c = self.client(server, era)
-                skill = c.get_skill("skill://team/review/SKILL.md")
-                self.assertEqual([r["uri"] for r in skill["resources"]], [
-                    "skill://team/review/SKILL.md", "skill://team/review/inner/SKILL.md",
-                    "skill://team/review/scripts/run.sh"])
-
-    def test_directory_reads_list_every_child_and_page(self):
-        os.makedirs(os.path.join(self.root, "team", "review", "empty"))
-        for name in ("a.md", "b.md"):
-            with open(os.path.join(self.root, "team", "review", "scripts", name), "w") as f:
-                f.write("x\n")
-        server = mcp_stdio.Server("s", "1", page_size=2)
-        server.serve_skills(self.root)
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era):
-                c = self.client(server, era)
-                names = [r["name"] for r in c.read_directory("skill://team/review")]
-                # The nested skill's folder and an empty folder are children like any other.
-                self.assertEqual(names, ["SKILL.md", "empty", "inner", "scripts"])
-                self.assertEqual(c.read_directory("skill://team/review/empty"), [])
-                self.assertEqual([r["name"] for r in c.read_directory(
-                    "skill://team/review/inner")], ["SKILL.md"])
-                page = c.request("resources/directory/read", {"uri": "skill://team/review"})
-                self.assertEqual([r["name"] for r in page["resources"]], ["SKILL.md", "empty"])
-                if era == "modern":
-                    self.assertEqual((page["ttlMs"], page["cacheScope"]), (3600000, "public"))
-                else:
-                    self.assertNotIn("ttlMs", page)
-                page = c.request("resources/directory/read", {"uri": "skill://team/review",
-                                                              "cursor": page["nextCursor"]})
-                self.assertEqual([r["name"] for r in page["resources"]], ["inner", "scripts"])
-                self.assertNotIn("nextCursor", page)
-                self.assertEqual(len(c.request("resources/directory/read", {
-                    "uri": "skill://team/review", "cursor": None})["resources"]), 2)
-                for bad in ("garbage", "", 123, {"x": 1}):
-                    with self.subTest(cursor=bad):
-                        with self.assertRaises(mcp_stdio.ServerError) as cm:
-                            c.request("resources/directory/read", {"uri": "skill://team/review",
-                                                                   "cursor": bad})
-                        self.assertEqual(cm.exception.code, -32602)
-                with self.assertRaises(mcp_stdio.ServerError) as cm:
-                    c.request("resources/directory/read", {"uri": "skill://team/review/SKILL.md"})
-                self.assertEqual(cm.exception.code, -32602)
-
-    def test_a_relative_skills_folder_follows_the_server_file(self):
-        """As a host starts it: from another folder, with a bare environment."""
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        here = os.path.join(tmp.name, "team-server")
-        write_skill(os.path.join(here, "skills"), "review", "name: review\ndescription: R.")
-        script = os.path.join(here, "server.py")
-        with open(script, "w", encoding="utf-8") as f:
-            f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\n"
-                    "server = mcp_stdio.Server('team', '1')\nserver.serve_skills('skills')\n"
-                    "raise SystemExit(server.run([]))\n" % HERE)
-        listing = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {
-            "_meta": modern_meta()}}).encode() + b"\n"
-        r = subprocess.run(PY + [script], input=listing, capture_output=True,
-                           cwd="/", env={"PATH": os.environ.get("PATH", "")}, timeout=TIMEOUT)
-        self.assertEqual((r.returncode, r.stderr), (0, b""))
-        self.assertEqual([s["uri"] for s in json.loads(r.stdout)["result"]["skills"]],
-                         ["skill://review/SKILL.md"])
-        # With no source file (python -c), the working folder; an absolute path stays.
-        code = "import sys; sys.path.insert(0, %r); import mcp_stdio; s = mcp_stdio.Server('x', " \
-               "'1'); print(s.serve_skills(%%r).path)" % HERE
-        for cwd, given, expected in ((here, "skills", os.path.join(here, "skills")),
-                                     ("/", os.path.join(here, "skills"),
-                                      os.path.join(here, "skills"))):
-            r = subprocess.run(PY + ["-c", code % given], capture_output=True,
-                               cwd=cwd, timeout=TIMEOUT)
-            self.assertEqual(r.stdout.decode().strip(), expected, r.stderr)
-
-    def test_front_matter_fields_the_specification_defines_are_checked(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        root = os.path.join(tmp.name, "skills")
-        for name, extra in (("tools-list", "allowed-tools:\n  - Read\n  - Grep"),
-                            ("numeric-meta", "metadata:\n  version: 1.0"),
-                            ("odd-compat", "compatibility: 7"),
-                            ("long-compat", "compatibility: " + "x" * 501),
-                            ("licence-list", "license: [MIT]"),
-                            ("good", "license: MIT\nallowed-tools: Read Grep\ncompatibility: "
-                                     "Python 3.9+\nmetadata:\n  version: \"1.0\"\n"
-                                     "x-team:\n  owner: 7")):
-            write_skill(root, name, "name: %s\ndescription: D.\n%s" % (name, extra))
-        server = mcp_stdio.Server("s", "1")
-        folder = server.serve_skills(root)
-        self.assertEqual(sorted(folder.skills), ["skill://good/SKILL.md"])
-        self.assertEqual(folder.skills["skill://good/SKILL.md"].frontmatter["x-team"],
-                         {"owner": 7})                 # a field it does not define: verbatim
-        said = "\n".join(folder.problems)
-        for name, field in (("tools-list", "allowed-tools must be one string"),
-                            ("numeric-meta", "metadata must map strings to strings"),
-                            ("odd-compat", "compatibility must be a string of 1-500"),
-                            ("long-compat", "compatibility must be a string of 1-500"),
-                            ("licence-list", "license must be a string")):
-            self.assertRegex(said, r"skills: .*%s/SKILL\.md: %s" % (name, re.escape(field)))
-
-    def test_serving_a_folder_in_both_eras(self):
-        server = mcp_stdio.Server("s", "1")
-        folder = server.serve_skills(self.root)
-        self.assertEqual(folder.problems, [])
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era):
-                c = self.client(server, era)
-                self.assertEqual(c.server_capabilities["extensions"],
-                                 {"io.modelcontextprotocol/skills": {"directoryRead": True}})
-                self.assertIn("resources", c.server_capabilities)
-                skills = {s["uri"]: s for s in c.list_skills()}
-                self.assertEqual(sorted(skills), ["skill://pdf-processing/SKILL.md",
-                                                  "skill://team/review/SKILL.md",
-                                                  "skill://team/review/inner/SKILL.md"])
-                pdf = skills["skill://pdf-processing/SKILL.md"]
-                self.assertEqual(pdf["frontmatter"], {"name": "pdf-processing", "description":
-                                 "Work with PDF files. Fill forms.", "metadata": {"version": "1.0"}})
-                files = {r["uri"]: r for r in pdf["resources"]}
-                self.assertEqual(list(files)[0], "skill://pdf-processing/SKILL.md")
-                self.assertEqual(sorted(files), [
-                    "skill://pdf-processing/SKILL.md", "skill://pdf-processing/a%20b/c%25d.txt",
-                    "skill://pdf-processing/assets/logo.png",
-                    "skill://pdf-processing/references/FORMS.md"])
-                for uri, entry in files.items():          # the bytes served are the bytes digested
-                    contents = c.read_resource(uri)["contents"][0]
-                    data = base64.b64decode(contents["blob"]) if "blob" in contents else \
-                        contents["text"].encode("utf-8")
-                    self.assertEqual(entry["size"], len(data))
-                    self.assertEqual(entry["digest"], "sha256:" + hashlib.sha256(data).hexdigest())
-                self.assertEqual(c.read_resource("skill://pdf-processing/SKILL.md")["contents"][0]
-                                 ["mimeType"], "text/markdown")
-                self.assertIn("blob", c.read_resource("skill://pdf-processing/assets/logo.png")
-                              ["contents"][0])
-                review = c.get_skill("skill://team/review/SKILL.md")
-                self.assertEqual([r["uri"] for r in review["resources"]], [   # complete: its
-                    "skill://team/review/SKILL.md", "skill://team/review/inner/SKILL.md",  # nested
-                    "skill://team/review/scripts/run.sh"])                     # skill's files too
-                listed = {r["uri"]: r for r in c.list_resources()}
-                self.assertEqual((listed["skill://team/review/SKILL.md"]["name"],
-                                  listed["skill://team/review/SKILL.md"]["description"],
-                                  listed["skill://team/review/SKILL.md"]["mimeType"]),
-                                 ("review", "Review changes.", "text/markdown"))
-                self.assertNotIn("skill://team/review/scripts/run.sh", listed)
-                self.assertEqual(c.read_directory("skill://pdf-processing"), [
-                    {"uri": "skill://pdf-processing/SKILL.md", "name": "SKILL.md",
-                     "mimeType": "text/markdown"},
-                    {"uri": "skill://pdf-processing/a%20b", "name": "a b",
-                     "mimeType": "inode/directory"},
-                    {"uri": "skill://pdf-processing/assets", "name": "assets",
-                     "mimeType": "inode/directory"},
-                    {"uri": "skill://pdf-processing/references", "name": "references",
-                     "mimeType": "inode/directory"}])
-                self.assertEqual([r["name"] for r in c.read_directory(
-                    "skill://pdf-processing/references/")], ["FORMS.md"])
-                for uri in ("skill://pdf-processing/SKILL.md", "skill://nowhere",
-                            "skill://team"):
-                    with self.assertRaises(mcp_stdio.ServerError) as cm:
-                        c.read_directory(uri)
-                    self.assertEqual(cm.exception.code, -32602)
-                with self.assertRaises(mcp_stdio.ServerError) as cm:
-                    c.get_skill("skill://nowhere/SKILL.md")
-                self.assertEqual(cm.exception.code, -32602)
-                result = c.request("skills/list")
-                self.assertEqual(("ttlMs" in result, "cacheScope" in result),
-                                 (era == "modern",) * 2)
-
-    def test_nothing_outside_the_skills_is_readable(self):
-        outside = os.path.join(os.path.dirname(self.root), "secret.txt")
-        with open(outside, "w") as f:
-            f.write("secret")
-        pdf = os.path.join(self.root, "pdf-processing")
-        os.symlink(outside, os.path.join(pdf, "link.txt"))
-        os.symlink(os.path.dirname(self.root), os.path.join(pdf, "up"))
-        for name in (".env", ".git/config"):
-            os.makedirs(os.path.dirname(os.path.join(pdf, name)), exist_ok=True)
-            with open(os.path.join(pdf, name), "w") as f:
-                f.write("hidden")
-        server = mcp_stdio.Server("s", "1")
-        server.serve_skills(self.root)
-        c = self.client(server)
-        for uri in ("skill://pdf-processing/../../secret.txt", "skill://pdf-processing/%2e%2e/x",
-                    "skill://pdf-processing/%2E%2E%2F%2E%2E%2Fsecret.txt",
-                    "skill://pdf-processing/link.txt", "skill://pdf-processing/up/secret.txt",
-                    "skill://pdf-processing/.env", "skill://pdf-processing/.git/config",
-                    "skill://pdf-processing//SKILL.md", "skill://pdf-processing/./SKILL.md",
-                    "skill://x/../../etc/passwd", "skill://pdf-processing/references%2FFORMS.md"):
-            with self.subTest(uri=uri), self.assertRaises(mcp_stdio.ServerError) as cm:
-                c.read_resource(uri)
-            self.assertEqual(cm.exception.code, -32602)
-        names = [r["uri"] for r in c.get_skill("skill://pdf-processing/SKILL.md")["resources"]]
-        self.assertFalse([n for n in names if "link" in n or "up/" in n or "/." in n], names)
-        # A file swapped for a link after the scan is refused too.
-        forms = os.path.join(pdf, "references", "FORMS.md")
-        os.remove(forms)
-        os.symlink(outside, forms)
-        with self.assertRaises(mcp_stdio.ServerError):
-            c.read_resource("skill://pdf-processing/references/FORMS.md")
-        if hasattr(os, "mkfifo"):            # and one swapped for a FIFO: refused, no hang
-            os.remove(forms)
-            os.mkfifo(forms)
-            with self.assertRaises(mcp_stdio.ServerError) as cm:
-                c.read_resource("skill://pdf-processing/references/FORMS.md")
-            self.assertEqual(cm.exception.code, -32602)
-
-    def test_bad_skills_are_reported_and_the_others_served(self):
-        write_skill(self.root, "Bad_Name", "name: Bad_Name\ndescription: x")
-        write_skill(self.root, "other", "name: mismatch\ndescription: x")
-        write_skill(self.root, "empty", "name: empty\ndescription: ''")
-        write_skill(self.root, "anchored", "name: anchored\ndescription: &d x")
-        write_skill(self.root, "double--hyphen", "name: double--hyphen\ndescription: x")
-        many = {"f%03d.txt" % i: b"x" for i in range(mcp_stdio._MAX_SKILL_FILES)}
-        write_skill(self.root, "too-many", "name: too-many\ndescription: x", many)
-        write_skill(self.root, "wordy", "name: wordy\ndescription: " + "w" * 1025)
-        server = mcp_stdio.Server("s", "1")
-        folder = server.serve_skills(self.root)
-        problems = "\n".join(folder.problems)
-        for expected in ("wordy/SKILL.md: the description has 1025 characters, over the Agent "
-                         "Skills limit of 1024 (served; a client may refuse the skill)",
-                         "Bad_Name/SKILL.md: name must be 1-64 lowercase letters",
-                         "other/SKILL.md: name 'mismatch' must equal the skill's folder name",
-                         "empty/SKILL.md: description must be a non-empty string",
-                         "anchored/SKILL.md:3: anchors are outside the supported YAML subset",
-                         "double--hyphen/SKILL.md: name must be",
-                         "too-many/SKILL.md: the skill has 513 files; a skill has at most 512"):
-            self.assertIn(expected, problems)
-        self.assertEqual(len(folder.problems), 7)
-        reports = []
-        server.freeze(reports.append)
-        self.assertEqual(len([r for r in reports if "skills:" in r]), 7)
-        c = self.client(server)
-        self.assertEqual(len(c.list_skills()), 4)         # the wordy one is served
-
-    def test_pages_stay_within_the_response_limit(self):
-        for i in range(12):
-            write_skill(self.root, "s%02d" % i, "name: s%02d\ndescription: %s" % (i, "d" * 600))
-        server = mcp_stdio.Server("s", "1", max_response=4000, page_size=100)
-        server.serve_skills(self.root)
-        c = self.client(server)
-        pages, cursor = [], None
-        while True:
-            r = c.request("skills/list", {"cursor": cursor} if cursor else {})
-            pages.append(r["skills"])
-            self.assertLessEqual(len(json.dumps(r)), 4000)
-            cursor = r.get("nextCursor")
-            if not cursor:
-                break
-        self.assertGreater(len(pages), 2)
-        self.assertEqual(len({s["uri"] for p in pages for s in p}), 15)     # none split or lost
-
-    def live(self):
-        """A live server of the folder that rescans at every request, its 3 skills listed."""
-        server = mcp_stdio.Server("s", "1", live=True)
-        server.serve_skills(self.root).RESCAN = 0
-        p = InProc(self, server=server)
-        p.initialize()
-        self.assertEqual(len(p.request(req_msg(1, "skills/list"))["result"]["skills"]), 3)
-        return p
-
-    def test_a_live_folder_is_noticed(self):
-        p = self.live()
-        write_skill(self.root, "added", "name: added\ndescription: New.")
-        r = p.answer(req_msg(2, "skills/list"))["result"]
-        self.assertEqual(len(r["skills"]), 4)
-        self.assertIn({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"},
-                      getattr(p, "heard", []))
-        shutil.rmtree(os.path.join(self.root, "team"))
-        self.assertEqual([s["uri"] for s in p.answer(req_msg(3, "skills/list"))["result"]
-                          ["skills"]], ["skill://added/SKILL.md",
-                                        "skill://pdf-processing/SKILL.md"])
-        self.assertEqual(err_code(p.request(req_msg(4, "resources/read", {
-            "uri": "skill://team/review/SKILL.md"}))), -32002)
-        # A changed file is digested again before it is listed or served.
-        with open(os.path.join(self.root, "added", "SKILL.md"), "a") as f:
-            f.write("more\n")
-        entry = p.answer(req_msg(5, "skills/get", {"uri": "skill://added/SKILL.md"}))["result"]
-        with open(os.path.join(self.root, "added", "SKILL.md"), "rb") as f:
-            data = f.read()
-        self.assertEqual(entry["skill"]["resources"][0]["digest"],
-                         "sha256:" + hashlib.sha256(data).hexdigest())
-
-    def test_a_folder_that_cannot_be_read_is_skipped(self):
-        from unittest import mock
-        locked = os.path.join(self.root, "team")
-        scandir = os.scandir
-
-        def refusing(path):
-            if path == locked:
-                raise PermissionError(13, "Permission denied")
-            return scandir(path)
-        server = mcp_stdio.Server("s", "1")
-        with mock.patch("os.scandir", refusing):
-            problems = server.serve_skills(self.root).problems
-        self.assertEqual(problems, ["skills: %s: cannot be read (Permission denied); not "
-                                    "served" % locked])
-        self.assertEqual([s["uri"] for s in self.client(server).list_skills()],
-                         ["skill://pdf-processing/SKILL.md"])
-
-    def test_a_live_folder_that_goes_away_and_comes_back(self):
-        p = self.live()
-        moved = self.root + "-moved"
-        os.rename(self.root, moved)
-        stderr = io.StringIO()
-        with contextlib.redirect_stderr(stderr):
-            for rid in (2, 3):                      # no skills, and said once
-                self.assertEqual(p.answer(req_msg(rid, "skills/list"))["result"]["skills"], [])
-        self.assertEqual(stderr.getvalue(), "mcp_stdio: warning: skills: %s is not a folder; "
-                         "no skills are served until it can be read\n" % self.root)
-        self.assertEqual(p.answer(req_msg(4, "resources/list"))["result"]["resources"], [])
-        os.rename(moved, self.root)
-        self.assertEqual(len(p.answer(req_msg(5, "skills/list"))["result"]["skills"]), 3)
-
-    def test_grants_name_skills_by_their_skill_md(self):
-        server = mcp_stdio.Server("s", "1", grant_resources=["skill://team/review/SKILL.md"])
-        server.serve_skills(self.root)
-        c = self.client(server)
-        self.assertEqual([s["uri"] for s in c.list_skills()], ["skill://team/review/SKILL.md"])
-        self.assertEqual(c.read_resource("skill://team/review/scripts/run.sh")["contents"][0]
-                         ["text"], "echo hi\n")
-        for uri in ("skill://pdf-processing/SKILL.md", "skill://pdf-processing/assets/logo.png"):
-            with self.assertRaises(mcp_stdio.ServerError):
-                c.read_resource(uri)
-        with self.assertRaises(mcp_stdio.ServerError):
-            c.get_skill("skill://pdf-processing/SKILL.md")
-        # Nothing granted: the extension is not offered at all.
-        server = mcp_stdio.Server("s", "1", grant_resources=[])
-        server.serve_skills(self.root)
-        caps = self.client(server).server_capabilities
-        self.assertNotIn("extensions", caps)
-        self.assertNotIn("resources", caps)
-        # directory_read=False: no directoryRead, no method.
-        server = mcp_stdio.Server("s", "1")
-        server.serve_skills(self.root, directory_read=False)
-        c = self.client(server)
-        self.assertEqual(c.server_capabilities["extensions"],
-                         {"io.modelcontextprotocol/skills": {}})
-        with self.assertRaises(mcp_stdio.ServerError) as cm:
-            c.read_directory("skill://pdf-processing")
-        self.assertEqual(cm.exception.code, -32601)
-
-    def test_a_server_without_skills_offers_no_skills(self):
-        c = self.client(mcp_stdio.demo_server())
-        self.assertNotIn("extensions", c.server_capabilities)
-        with self.assertRaises(mcp_stdio.ServerError) as cm:
-            c.request("skills/list")
-        self.assertEqual(cm.exception.code, -32601)
-
-    def test_the_inspector_shows_skills(self):
-        script = os.path.join(HERE, "examples", "conformance", "skills_server.py")
-        r = subprocess.run(SERVE + ["inspect", "--"] + PY + [script], capture_output=True,
-                           cwd=HERE, timeout=60, stdin=subprocess.DEVNULL)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn(b"skills (3)\n  skill://pdf-processing/SKILL.md  3 files\n", r.stdout)
-        r = subprocess.run(SERVE + ["skill", "skill://team/code-review/SKILL.md", "--"] + PY
-                           + [script], capture_output=True, cwd=HERE,
-                           timeout=60, stdin=subprocess.DEVNULL)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn(b"  name: code-review\n", r.stdout)
-        self.assertIn(b"skill://team/code-review/scripts/diffstat.sh  31 bytes  sha256:",
-                      r.stdout)
-
-    def test_the_inspector_says_what_the_server_refused(self):
-        script = os.path.join(vendored_project(), "team_tools.py")
-        for words in ([], ["--json"]):
-            r = subprocess.run(SERVE + ["inspect"] + words + ["--"] + PY + [script, "skills"],
-                               capture_output=True, cwd=HERE, timeout=60,
-                               stdin=subprocess.DEVNULL)
-            self.assertEqual((r.returncode, r.stderr), (0, b""))
-            refused = ("team-tools: warning: skills: %s: name must be 1-64 lowercase letters, "
-                       "digits and hyphens, without a hyphen at either end or twice in a row"
-                       % os.path.join(os.path.dirname(script), "skills", "bad", "SKILL.md"))
-            if words:
-                report = json.loads(r.stdout)
-                self.assertEqual(report["stderr"], refused + "\n")
-                self.assertEqual([k["uri"] for k in report["skills"]], ["skill://good/SKILL.md"])
-            else:
-                self.assertIn("\nskills (1)\n  skill://good/SKILL.md  1 file\n", r.stdout.decode())
-                self.assertTrue(r.stdout.decode().endswith(
-                    "\nthe server said on stderr (1 line)\n  %s\n" % refused), r.stdout)
-
-
-###############################################################################
 # Tasks #########################################################################
 ###############################################################################
 
@@ -5348,6 +7126,919 @@ class Tasks(InProcTest):
         self.assertEqual(notes[-1]["params"]["result"]["content"][0]["text"], "no")
         self.assertEqual(notes[-1]["params"]["_meta"],
                          {"io.modelcontextprotocol/subscriptionId": 3})
+
+
+###############################################################################
+# The client and the inspect / call commands ##################################
+###############################################################################
+
+BROKEN_SERVER = textwrap.dedent("""
+    import json, sys, time
+    mode = sys.argv[1]
+    if mode == "banner":
+        print("Starting my server v1.0", flush=True)
+    if mode.startswith("slow-"):            # a server that takes long to start, as some do
+        time.sleep(2.8)
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if mode == "slow-modern":           # modern only: initialize is not accepted
+            meta = {"io.modelcontextprotocol/serverInfo": {"name": "slow", "version": "1"}}
+            answer = {"result": {"supportedVersions": ["2026-07-28"], "capabilities": {
+                "tools": {}}, "resultType": "complete", "_meta": meta}} \
+                if msg["method"] == "server/discover" else {"result": {"tools": [],
+                "resultType": "complete", "_meta": meta}} if msg["method"] == "tools/list" \
+                else {"error": {"code": -32022, "message": "Unsupported protocol version",
+                                "data": {"supported": ["2026-07-28"], "requested": None}}}
+            print(json.dumps(dict(answer, jsonrpc="2.0", id=msg["id"])), flush=True)
+            continue
+        if mode == "exit":
+            sys.stderr.write("fatal: config missing\\n")
+            sys.exit(3)
+        if mode == "silent" or "id" not in msg:
+            continue
+        rid = msg["id"] + 1000 if mode == "wrong-id" else msg["id"]
+        if mode == "partial" and msg["method"] == "resources/templates/list":
+            print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601,
+                              "message": "Method not found"}}), flush=True)
+            continue
+        if mode == "partial" and msg["method"] == "resources/list":
+            print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"resources": [
+                {"uri": "a://b", "name": "b"}]}}), flush=True)
+            continue
+        if mode in ("legacy-only", "partial") and msg["method"] == "server/discover":
+            print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601,
+                              "message": "Method not found"}}), flush=True)
+            continue
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "broken", "version": "0"}}
+        if mode == "partial":
+            result["capabilities"]["resources"] = {}
+        if msg["method"] == "tools/list":
+            result = {"tools": []}
+        print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}), flush=True)
+        if mode == "answers-notifications":
+            print(json.dumps({"jsonrpc": "2.0", "error": {"code": -32600, "message": "x"}}),
+                  flush=True)
+""")
+
+
+class ClientTests(unittest.TestCase):
+
+    def client(self, *args, **kw):
+        c = mcp_stdio.Client(SERVE + list(args), timeout=TIMEOUT, cwd=HERE, **kw)
+        self.addCleanup(c.close)
+        return c.connect()
+
+    def test_each_era_and_revision(self):
+        cases = [("auto", None, "modern", MODERN), ("modern", None, "modern", MODERN)]
+        cases += [("legacy", r, "legacy", r) for r in LEGACY]
+        for era, revision, got_era, got_rev in cases:
+            with self.subTest(era=era, revision=revision):
+                c = self.client(era=era, **({"revision": revision} if revision else {}))
+                self.assertEqual((c.era, c.revision), (got_era, got_rev))
+                self.assertEqual(c.server_info["name"], "mcp-stdio-demo")
+                self.assertEqual([t["name"] for t in c.list_tools()],
+                                 ["add", "confirm_echo", "countdown", "divide", "echo", "greet"])
+                r = c.call_tool("add", {"a": 2, "b": 3})
+                self.assertEqual(r["content"][0]["text"], '{"sum":5}')
+                self.assertEqual(c.read_resource("demo://readme")["contents"][0]["mimeType"],
+                                 "text/markdown")
+                self.assertEqual(c.get_prompt("summarize", {"text": "x"})["messages"][0]["role"],
+                                 "user")
+                self.assertEqual(c.complete({"type": "ref/prompt", "name": "summarize"},
+                                            "style", "s")["completion"]["values"], ["short"])
+                with self.assertRaises(mcp_stdio.ProtocolError) as cm:
+                    c.call_tool("nope")
+                self.assertEqual(cm.exception.code, -32602)
+                self.assertEqual(c.close(), 0)
+
+    def test_pagination_is_followed(self):
+        with mcp_stdio.InProcessClient(mcp_stdio.demo_server(page_size=1), era="legacy") as c:
+            self.assertEqual(len(c.list_tools()), 6)
+            self.assertEqual(len(c.list_resources()), 2)
+
+    def test_progress_cancel_and_timeout(self):
+        c = self.client(era="legacy")
+        seen = []
+        r = c.call_tool("countdown", {"seconds": 0.3},
+                        on_progress=lambda p, total, msg: seen.append((p, total)))
+        self.assertEqual(seen, [(1, 3), (2, 3), (3, 3)])
+        self.assertTrue(r["structuredContent"]["completed"])
+        pending = c.send("tools/call", {"name": "countdown", "arguments": {"seconds": 5}})
+        time.sleep(0.1)
+        pending.cancel()
+        with self.assertRaises(mcp_stdio.ClientError):
+            pending.wait()
+        with self.assertRaises(mcp_stdio.ClientError) as cm:
+            c.call_tool("countdown", {"seconds": 0.5}, timeout=0.2)
+        self.assertIn("no answer", str(cm.exception))
+        self.assertEqual(c.call_tool("echo", {"text": "still fine"})["structuredContent"],
+                         {"text": "still fine"})
+
+    def test_logs_reach_the_callback(self):
+        logs = []
+        c = self.client(era="legacy", on_log=lambda level, data: logs.append(level))
+        c.request("logging/setLevel", {"level": "info"})
+        c.call_tool("countdown", {"seconds": 0.1})
+        self.assertEqual(logs, ["info"])
+
+    def test_misbehaving_servers(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "broken.py")
+            with open(script, "w") as f:
+                f.write(BROKEN_SERVER)
+
+            def connect(mode, **kw):
+                kw.setdefault("timeout", TIMEOUT)      # generous: only a last guard
+                c = mcp_stdio.Client(PY + [script, mode], **kw)
+                self.addCleanup(c.close)
+                return c
+            c = connect("banner", era="legacy").connect()     # skipped, as official SDKs do
+            self.assertEqual((c.skipped_lines, c.problems), (1, [
+                "skipped a line that is not JSON-RPC: b'Starting my server v1.0'"]))
+            with self.assertRaisesRegex(mcp_stdio.ClientError, "answered id 1001"):
+                connect("wrong-id", era="legacy").connect()
+            with self.assertRaisesRegex(mcp_stdio.ClientError, "no answer to initialize "
+                                        "within 1 s of starting the server"):
+                connect("silent", start_timeout=1, probe_timeout=0.2).connect()   # never answers
+            with self.assertRaisesRegex(mcp_stdio.ClientError, "exited.*fatal: config missing"):
+                connect("exit", era="legacy").connect()
+            c = connect("legacy-only").connect()      # -32601 to the probe: fall back
+            self.assertEqual((c.era, c.revision), ("legacy", "2025-06-18"))
+            with self.assertRaisesRegex(mcp_stdio.ClientError, "the server does not speak "
+                                        "protocol 2026-07-28 .*--era legacy"):
+                connect("legacy-only", era="modern").connect()
+            c = connect("legacy-only", era="legacy")
+            self.assertEqual(c.list_tools(), [])     # the first request connects
+            c = connect("answers-notifications", era="legacy").connect()
+            c.list_tools()
+            c.list_tools()      # the stray error after the first answer came before this one
+            self.assertTrue(any("without id" in p for p in c.problems))
+
+    def test_a_server_that_starts_slowly(self):
+        """A late discover answer is used; -32022 to initialize means: speak modern."""
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "slow.py")
+            with open(script, "w") as f:
+                f.write(BROKEN_SERVER)
+            # The command line runs meanwhile: inspected on the first run, the wait
+            # said on stderr.
+            cli = subprocess.Popen(SERVE + ["inspect", "--"] + PY + [script,
+                                            "slow-modern"], cwd=HERE, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            self.addCleanup(cli.kill)
+            waited = []
+            c = mcp_stdio.Client(PY + [script, "slow-modern"],
+                                 on_waiting=waited.append)
+            self.addCleanup(c.close)
+            c.connect()
+            self.assertEqual((c.era, c.revision, c.server_info["name"]),
+                             ("modern", "2026-07-28", "slow"))
+            self.assertEqual(c.list_tools(), [])
+            self.assertEqual(waited, [2.0])          # said once, after 2 s
+            out, err = cli.communicate(timeout=120)
+            self.assertEqual(cli.returncode, 0, err)
+            self.assertIn(b"era: modern, protocol 2026-07-28", out)
+            self.assertIn(b"waiting for the server to answer", err)
+
+    def test_the_last_words_on_stderr_are_kept(self):
+        """A server's stderr can end after it exits: the error still quotes it."""
+        code = ("import subprocess, sys\n"
+                "sys.stdin.readline()\n"
+                "subprocess.Popen([sys.executable, '-S', '-c', 'import sys, time; "
+                "time.sleep(0.3); sys.stderr.write(\"fatal: late\\\\n\")'],\n"
+                "                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)\n"
+                "sys.exit(3)\n")
+        c = mcp_stdio.Client(PY + ["-c", code], era="legacy")
+        self.addCleanup(c.close)
+        with self.assertRaisesRegex(mcp_stdio.ClientError, r"status 3\); stderr: fatal: late"):
+            c.connect()
+
+    def test_command_must_be_a_list(self):
+        with self.assertRaises(ValueError):
+            mcp_stdio.Client("python server.py")
+
+
+DOCTOR_SERVER = textwrap.dedent('''
+    import sys, time
+    mode = sys.argv[1] if len(sys.argv) > 1 else "good"
+    if mode == "banner":
+        print("Starting team tools v1.0", flush=True)
+    if mode == "broken":
+        import no_such_module_for_the_doctor
+    if mode == "slow":                      # the first start only: the doctor starts it twice
+        import os
+        mark = os.path.join(os.path.dirname(os.path.abspath(__file__)), "started")
+        if not os.path.exists(mark):
+            open(mark, "w").close()
+            time.sleep(2.7)
+    import mcp_stdio
+    server = mcp_stdio.Server("team-tools", "1.0")
+
+    @server.tool(description="Add.", task="required" if mode == "task" else "forbidden")
+    def add(a: int, b: int) -> int:
+        return a + b
+    if mode == "skills":
+        server.serve_skills("skills")       # beside this file, wherever the host starts it
+    if mode == "nested":
+        server.add(mcp_stdio.Tool("nested", lambda a, c: "x", description="Nested.",
+                                  input_schema={"type": "object", "$defs": {"p": {
+                                      "type": "string"}}, "properties": {"p": {
+                                          "$ref": "#/$defs/p"}, "tags": {"type": "array"}},
+                                      "required": ["q"]}))
+    raise SystemExit(server.run([]))
+''')
+
+
+_VENDORED = []
+
+
+def vendored_project():
+    """A folder holding DOCTOR_SERVER as team_tools.py, mcp_stdio.py vendored beside it (a
+    host sets no PYTHONPATH) with its bytecode, and skills; made once per test run."""
+    if not _VENDORED:
+        import py_compile
+        tmp = tempfile.TemporaryDirectory()
+        _VENDORED.append(tmp)                  # removed when the test process ends
+        with open(os.path.join(tmp.name, "team_tools.py"), "w", encoding="utf-8") as f:
+            f.write(DOCTOR_SERVER)
+        shutil.copy(SERVER, tmp.name)
+        py_compile.compile(os.path.join(tmp.name, "mcp_stdio.py"), doraise=True)
+        write_skill(os.path.join(tmp.name, "skills"), "good", "name: good\ndescription: Good.")
+        write_skill(os.path.join(tmp.name, "skills"), "bad", "name: Bad Name\ndescription: x")
+    return _VENDORED[0].name
+
+
+class Doctor(unittest.TestCase):
+    """doctor starts a server as each host does and names what would fail (real processes)."""
+
+    def setUp(self):
+        self.script = os.path.join(vendored_project(), "team_tools.py")
+
+    def doctor(self, *args, command=None):
+        r = subprocess.run(SERVE + ["doctor"] + list(args) + ["--"] + (command or PY + [
+            self.script]), capture_output=True, cwd=HERE, timeout=120,
+            stdin=subprocess.DEVNULL)
+        self.assertFalse(r.stderr, r.stderr.decode())
+        return r.returncode, r.stdout.decode()
+
+    def test_a_good_server_passes(self):
+        code, out = self.doctor("--host", "claude-code")
+        self.assertEqual(code, 0, out)
+        self.assertEqual(out, "claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, "
+                         "then 2025-11-25; https://github.com/anthropics/claude-code/issues/84136)"
+                         "\ndoctor: 1 of 1 host(s) would start it\n")
+
+    @unittest.skipUnless(SLOW, "six starts and two more: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    def test_a_good_server_passes_every_host(self):
+        code, out = self.doctor()
+        self.assertEqual(code, 0, out)
+        self.assertEqual([line.split(":")[0] for line in out.splitlines() if
+                          not line.startswith(" ")][:-1], sorted(mcp_stdio._HOSTS))
+        self.assertTrue(out.endswith("doctor: 6 of 6 host(s) would start it\n"), out)
+        self.assertIn("codex: ok  (models Codex CLI 0.165.0 (2026-11-03), speaks 2025-06-18; "
+                      "https://github.com/openai/codex/issues/11851)", out)
+        self.assertIn("claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, then "
+                      "2025-11-25", out)
+
+    def test_a_banner_on_stdout_fails_quoting_it(self):
+        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "banner"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("claude-desktop: FAIL", out)
+        self.assertIn("  fault: output on stdout before the first message: "
+                      "b'Starting team tools v1.0'\n    fix: write diagnostics to sys.stderr", out)
+
+    def test_a_failing_import_fails_quoting_its_last_line(self):
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "broken"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: the server did not start: \"ModuleNotFoundError: No module named "
+                      "'no_such_module_for_the_doctor'\"", out)
+
+    def test_paths_the_host_cannot_follow(self):
+        code, out = self.doctor("--host", "claude-desktop",
+                                command=["no-such-python-3", self.script])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: the host cannot find 'no-such-python-3' (PATH "
+                      "/usr/bin:/bin:/usr/sbin:/sbin, working folder /)", out)
+        code, out = self.doctor("--host", "claude-desktop",
+                                command=PY + [os.path.relpath(SERVER, HERE)])
+        self.assertEqual(code, 1, out)
+        self.assertIn("    fix: give the absolute path of mcp_stdio.py (the host starts it in /;",
+                      out)
+
+    def test_what_a_host_refuses_in_the_tool_list(self):
+        code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "nested"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: tool 'nested': / uses $defs; / requires 'q', which is not one of "
+                      "its properties; /properties/p uses $ref; /properties/tags is an array "
+                      "without items\n", out)
+        self.assertEqual(self.doctor("--host", "claude-code", command=PY + [
+            self.script, "nested"])[0], 0)
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "task"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: tool 'add' runs only as a task; the host speaks 2025-06-18, "
+                      "which has no tasks (it is not listed)\n    fix: register it with "
+                      "task=\"optional\"", out)
+
+    @about("skills")
+    def test_a_refused_skill_fails_and_a_relative_folder_is_found(self):
+        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "skills"])
+        self.assertEqual(code, 1, out)
+        self.assertEqual(out.count("  fault: "), 1, out)
+        self.assertIn("  fault: a skill was refused at start: \"team-tools: warning: skills: ", out)
+        self.assertIn("bad/SKILL.md: name must be 1-64 lowercase letters", out)
+
+    def test_each_host_names_what_it_models_and_where_that_is_reported(self):
+        path = os.path.join(SHARED, "docs", "clients-in-the-wild.md")
+        if not os.path.exists(path):
+            self.skipTest("../shared/docs is not here")
+        with open(path, encoding="utf-8") as f:
+            reported = f.read()
+        for name, host in mcp_stdio._HOSTS.items():
+            self.assertIn(host.source, reported, name)
+            if name != "gemini-cli":          # its version is from a trial, not the document
+                self.assertIn(host.title.split(" (")[0].rsplit(" ", 1)[-1], reported, name)
+
+    def test_a_slow_start_is_said(self):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(os.path.join(os.path.dirname(self.script), "started"))
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "slow"])
+        self.assertEqual(code, 0, out)
+        self.assertRegex(out, r"  warning: the first answer took [2-9]\.\d s of the host's "
+                              r"10 s\n")       # 2.7 s asleep, and a busy machine's start
+
+    def test_usage(self):
+        for args in ((), ("--host", "nowhere", "--"), ("--host",)):
+            r = subprocess.run(SERVE + ["doctor"] + list(args), capture_output=True, cwd=HERE,
+                               stdin=subprocess.DEVNULL, timeout=60)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertTrue(r.stderr.startswith(b"error: "), r.stderr)
+
+
+class Install(unittest.TestCase):
+    """install writes config's entry into each host's own file (real processes, a fake home)."""
+
+    FILES = {"claude-desktop": ".config/Claude/claude_desktop_config.json",
+             "cursor": ".cursor/mcp.json", "vscode": ".config/Code/User/mcp.json",
+             "gemini-cli": ".gemini/settings.json", "codex": ".codex/config.toml"}
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.home = tmp.name
+        self.script = os.path.join(vendored_project(), "team_tools.py")
+
+    def install(self, *args, cwd=None):
+        env = {k: v for k, v in os.environ.items() if k != "XDG_CONFIG_HOME"}
+        env.update(HOME=self.home, PATH=os.path.dirname(sys.executable),   # no claude on it
+                   PYTHONPATH=HERE)
+        r = subprocess.run(SERVE + ["install"] + list(args), capture_output=True, env=env,
+                           cwd=cwd or self.home, timeout=120, stdin=subprocess.DEVNULL)
+        return r.returncode, r.stdout.decode(), r.stderr.decode()
+
+    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    def test_claude_desktop(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("claude-desktop")
+
+    def test_cursor(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("cursor")
+
+    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    def test_vscode(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("vscode")
+
+    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    def test_gemini_cli(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("gemini-cli")
+
+    def test_codex(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("codex")
+
+    def keeps_the_rest_and_a_repeat_changes_nothing(self, host):
+        entry = {"command": os.path.abspath(sys.executable), "args": [self.script]}
+        rel = self.FILES[host]
+        path = os.path.join(self.home, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        top = "servers" if host == "vscode" else "mcpServers"
+        before = '[mcp_servers.other]\ncommand = "x"\n' if host == "codex" else \
+            json.dumps({"theme": "dark", top: {"other": {"command": "x"}}}, indent=4) + "\n"
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(before)
+        code, out, err = self.install(host, "--", self.script)
+        self.assertEqual((code, err), (0, ""), out)
+        self.assertEqual(out, "%s: installed 'team-tools' (the old file is in %s.bak)\n"
+                         % (path, path))
+        with open(path, encoding="utf-8") as f:
+            after = f.read()
+        if host == "codex":
+            self.assertEqual(after, before + "\n[mcp_servers.team-tools]\ncommand = %s\n"
+                             "args = [%s]\n" % (json.dumps(entry["command"]),
+                                                json.dumps(self.script)))
+        else:
+            data = json.loads(after)
+            want = dict({"type": "stdio"} if host == "vscode" else {}, **entry)
+            self.assertEqual(data, {"theme": "dark", top: {"other": {"command": "x"},
+                                                           "team-tools": want}})
+            self.assertIn('\n    "theme"', after)        # its indentation kept
+        with open(path + ".bak", encoding="utf-8") as f:
+            self.assertEqual(f.read(), before)
+        code, out, _ = self.install(host, "--", self.script)
+        self.assertEqual(code, 0)
+        self.assertIn("is installed already; nothing changed", out)
+        with open(path, encoding="utf-8") as f:
+            self.assertEqual(f.read(), after)
+        self.assertEqual(sorted(os.listdir(os.path.dirname(path))),
+                         sorted([os.path.basename(path), os.path.basename(path) + ".bak"]))
+        if host not in ("cursor", "codex"):   # one JSON host and the TOML one suffice
+            return
+        # Another server of the same name is kept unless --force.
+        other = os.path.join(os.path.dirname(self.script), "other.py")
+        shutil.copy(self.script, other)
+        code, _, err = self.install(host, "--name", "team-tools", "--", other)
+        self.assertEqual(code, 1)
+        self.assertIn("already has a different server named 'team-tools'", err)
+        code, _, _ = self.install(host, "--force", "--name", "team-tools", "--", other)
+        self.assertEqual(code, 0)
+        with open(path, encoding="utf-8") as f:
+            replaced = f.read()
+        self.assertIn(json.dumps(other), replaced)
+        self.assertNotIn(json.dumps(self.script), replaced)
+        with open(path + ".bak", encoding="utf-8") as f:
+            self.assertEqual(f.read(), before)       # the first backup stays
+
+    def test_what_it_refuses(self):
+        path = os.path.join(self.home, ".cursor", "mcp.json")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write('{\n  // mine\n  "mcpServers": {}\n}\n')
+        code, _, err = self.install("cursor", "--", self.script)
+        self.assertEqual(code, 1)
+        self.assertIn("is not plain JSON", err)
+        with open(path, encoding="utf-8") as f:
+            self.assertEqual(f.read(), '{\n  // mine\n  "mcpServers": {}\n}\n')
+        broken = os.path.join(os.path.dirname(self.script), "broken.py")
+        with open(broken, "w", encoding="utf-8") as f:
+            f.write("import no_such_module_for_the_installer\n")
+        code, _, err = self.install("gemini-cli", "--", broken)
+        self.assertEqual(code, 1)
+        self.assertIn("the doctor found what gemini-cli would fail on; nothing written", err)
+        self.assertFalse(os.path.exists(os.path.join(self.home, ".gemini")))
+        self.assertEqual(self.install("codex", "--project", "--", self.script)[0], 2)
+
+    def test_a_project_file_and_claude_code(self):
+        project = os.path.dirname(self.script)
+        code, out, _ = self.install("vscode", "--project", "--", self.script, cwd=project)
+        self.assertEqual(code, 0, out)
+        with open(os.path.join(project, ".vscode", "mcp.json"), encoding="utf-8") as f:
+            self.assertIn("team-tools", json.load(f)["servers"])
+        code, out, _ = self.install("claude-code", "--project", "--", self.script)
+        self.assertEqual((code, out), (0, "claude is not on PATH; run:\n  claude mcp add --scope "
+                                          "project team-tools -- %s %s\n"
+                                       % (os.path.abspath(sys.executable), self.script)))
+
+
+@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_HOSTS_BIN") and
+                     os.environ.get("MCP_STDIO_NODE_BIN"),
+                     "needs MCP_STDIO_SLOW=1 and Claude Code and Gemini CLI (.ci/run installs)")
+class Hosts(unittest.TestCase):
+    """Real hosts list a server that install registered, started from folders of their own."""
+
+    def test_claude_code_and_gemini_cli_connect_from_another_folder(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        home, elsewhere = os.path.join(tmp.name, "home"), os.path.join(tmp.name, "elsewhere")
+        project = os.path.join(tmp.name, "project")
+        for folder in (home, elsewhere, project):
+            os.mkdir(folder)
+        script = os.path.join(project, "team_tools.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(DOCTOR_SERVER.replace('mode = sys.argv[1] if len(sys.argv) > 1 else "good"',
+                                          'mode = "skills"'))
+        shutil.copy(SERVER, project)
+        write_skill(os.path.join(project, "skills"), "good", "name: good\ndescription: Good.")
+        env = dict(os.environ, HOME=home, PYTHONPATH=HERE, PATH=os.pathsep.join((
+            os.environ["MCP_STDIO_HOSTS_BIN"], os.environ["MCP_STDIO_NODE_BIN"],
+            os.path.dirname(sys.executable), "/usr/bin", "/bin")))
+        env.pop("XDG_CONFIG_HOME", None)
+        for host in ("claude-code", "gemini-cli"):
+            r = subprocess.run(SERVE + ["install", host, "--", script], capture_output=True,
+                               env=env, cwd=project, timeout=120, stdin=subprocess.DEVNULL)
+            self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(home, ".gemini", "trustedFolders.json"), "w") as f:
+            json.dump({elsewhere: "TRUST_FOLDER"}, f)    # it runs no server in other folders
+        for words in (["claude", "mcp", "list"], ["gemini", "mcp", "list"]):
+            with self.subTest(host=words[0]):
+                r = subprocess.run(words, capture_output=True, env=env, cwd=elsewhere,
+                                   timeout=180, stdin=subprocess.DEVNULL)
+                said = (r.stdout + r.stderr).decode("utf-8", "replace")    # gemini: on stderr
+                listed = [line for line in said.splitlines() if "team-tools" in line]
+                self.assertEqual(len(listed), 1, r.stdout + r.stderr)
+                self.assertIn("Connected", listed[0])
+
+
+class ConfigCommand(unittest.TestCase):
+    """config: client configurations that start a server by absolute paths (in-process)."""
+
+    def run_cli(self, *args):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = mcp_stdio.main(list(args))
+        return subprocess.CompletedProcess(args, code, out.getvalue().encode(),
+                                           err.getvalue().encode())
+
+    def test_the_demo_names_every_tool(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(mcp_stdio.main(["--help"]), 0)
+        server = mcp_stdio.demo_server()
+        for name in server.tools:
+            self.assertIn(name, out.getvalue())
+            self.assertIn(name, server.instructions)
+
+    def test_an_installed_demo_is_configured_with_dash_m(self):
+        saved = mcp_stdio.__file__
+        mcp_stdio.__file__ = os.path.join(os.sep, "venv", "lib", "python3.12", "site-packages",
+                                          "mcp_stdio.py")
+        try:
+            r = self.run_cli("config", "claude-desktop")
+        finally:
+            mcp_stdio.__file__ = saved
+        entry = json.loads(r.stdout)["mcpServers"]["mcp-stdio-demo"]
+        self.assertEqual((entry["command"], entry["args"]), (sys.executable, ["-m", "mcp_stdio"]))
+
+    def test_config_for_each_client(self):
+        script = os.path.join(HERE, "examples", "notes_server.py")
+        for client in ("claude-desktop", "cursor", "gemini-cli", "vscode"):
+            # The first asks the server its name; the others are told it (one start each).
+            named = [] if client == "claude-desktop" else ["--name", "notes"]
+            r = self.run_cli("config", client, *named, "--", script)
+            self.assertEqual(r.returncode, 0)
+            config = json.loads(r.stdout)
+            entry = list(config.values())[0]["notes"]       # the server's own name
+            self.assertEqual((entry["command"], entry["args"]), (sys.executable, [script]))
+            self.assertTrue(os.path.isabs(entry["command"]))
+        r = self.run_cli("config", "claude-code", "--name", "notes", "--", script)
+        self.assertEqual(r.stdout.decode(), "claude mcp add notes -- %s %s\n"
+                         % (sys.executable, script))
+        r = self.run_cli("config", "codex")
+        self.assertEqual(r.stdout.decode(), '[mcp_servers.mcp-stdio-demo]\ncommand = %s\n'
+                         'args = [%s]\n' % (json.dumps(sys.executable), json.dumps(SERVER)))
+        r = self.run_cli("config", "notepad")
+        self.assertEqual(r.returncode, 2)
+        with tempfile.TemporaryDirectory() as tmp:      # a server that cannot say its name
+            broken = os.path.join(tmp, "team_tools.py")
+            with open(broken, "w", encoding="utf-8") as f:
+                f.write("import sys\nsys.exit(3)\n")
+            r = self.run_cli("config", "cursor", "--", broken)
+            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["team-tools"])
+            named = os.path.join(tmp, "named.py")
+            with open(named, "w", encoding="utf-8") as f:
+                f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\nraise SystemExit("
+                        "mcp_stdio.Server('Team Tools: v2!', '1').run([]))\n" % HERE)
+            r = self.run_cli("config", "cursor", "--", named)
+            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["Team-Tools--v2"])
+        # The printed configuration starts the server with a PATH that has no python at all.
+        r = self.run_cli("config", "claude-desktop", "--", script)
+        entry = json.loads(r.stdout)["mcpServers"]["notes"]
+        with tempfile.TemporaryDirectory() as tmp:
+            c = mcp_stdio.Client([entry["command"]] + entry["args"], timeout=TIMEOUT,
+                                 env={"PATH": tmp, "NOTES_DIR": tmp})
+            with c:
+                self.assertIn("add_note", [t["name"] for t in c.list_tools()])
+
+
+
+class ClientCommandLine(unittest.TestCase):
+
+    def run_cli(self, *args):
+        return subprocess.run(SERVE + list(args), capture_output=True, cwd=HERE,
+                              timeout=60, stdin=subprocess.DEVNULL)
+
+    def printed(self, result):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            mcp_stdio._print_result(None, result, False)
+        return out.getvalue()
+
+    def test_structured_content_is_shown_once(self):
+        """Shown again only when it says more than the text, compared by value."""
+        value = {"time": "10:00", "zone": ["UTC", 1]}
+        for text in (json.dumps(value, separators=(",", ":")), json.dumps(value, indent=2),
+                     json.dumps(value)):
+            with self.subTest(text=text):
+                self.assertEqual(self.printed({"content": [{"type": "text", "text": text}],
+                                               "structuredContent": value}), text + "\n")
+        # The filesystem server's form: the text, wrapped in a one-member object.
+        self.assertEqual(self.printed({"content": [{"type": "text", "text": "a\nb"}],
+                                       "structuredContent": {"content": "a\nb"}}), "a\nb\n")
+        self.assertEqual(self.printed({"content": [{"type": "text", "text": "[1, 2]"}],
+                                       "structuredContent": {"result": [1, 2]}}), "[1, 2]\n")
+        # More than the text: shown.
+        out = self.printed({"content": [{"type": "text", "text": "2 files"}],
+                            "structuredContent": {"files": ["a", "b"]}})
+        self.assertIn("structured content:\n{\n  \"files\"", out)
+        out = self.printed({"content": [{"type": "text", "text": "1"}],
+                            "structuredContent": {"result": True}})
+        self.assertIn("structured content:", out)
+
+    # Good results of each method the client reads; the fuzz below breaks them.
+    GOOD = {
+        "initialize": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                       "serverInfo": {"name": "s", "version": "1"}},
+        "server/discover": {"capabilities": {"extensions": {}}, "_meta": {
+            mcp_stdio.SERVER_INFO_KEY: {"name": "s", "version": "1"}}},
+        "tools/list": {"tools": [{"name": "t", "description": "d", "inputSchema": {
+            "type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}]},
+        "resources/list": {"resources": [{"uri": "a://b", "name": "b", "mimeType": "text/plain"}]},
+        "resources/templates/list": {"resourceTemplates": [{"uriTemplate": "a://{x}",
+                                                            "name": "x"}]},
+        "prompts/list": {"prompts": [{"name": "p", "arguments": [{"name": "a",
+                                                                  "required": True}]}]},
+        "skills/list": {"skills": [{"uri": "skill://a/SKILL.md", "frontmatter": {
+            "name": "a", "description": "d"}, "resources": [{"uri": "skill://a/SKILL.md",
+                                                             "digest": "sha256:00", "size": 3}]}]},
+        "tools/call": {"content": [{"type": "text", "text": "t"}, {"type": "image", "data": "AA==",
+                                                                  "mimeType": "image/png"},
+                                   {"type": "resource", "resource": {"uri": "a://b", "blob": "AA=="}},
+                                   {"type": "resource_link", "uri": "a://b", "name": "b"}],
+                       "structuredContent": {"a": 1}, "isError": False},
+        "resources/read": {"contents": [{"uri": "a://b", "text": "t"}, {"uri": "a://c",
+                                                                        "blob": "AA=="}]},
+        "prompts/get": {"messages": [{"role": "user", "content": {"type": "text", "text": "x"}}]},
+    }
+
+    def test_malformed_results_are_said_not_raised(self):
+        """Whatever a server sends, the client says it is malformed or prints it."""
+        r = random.Random(8)
+
+        def mutate(v, depth=0):
+            if r.random() < 0.12:
+                return _junk(r)
+            if isinstance(v, dict):
+                v = {k: mutate(x, depth + 1) for k, x in v.items() if r.random() > 0.08}
+                if r.random() < 0.15:
+                    v[r.choice(("type", "text", "name", "uri", "nextCursor", "arguments",
+                                "description", "resources", "blob"))] = _junk(r)
+                return v
+            if isinstance(v, list):
+                return [mutate(x, depth + 1) for x in v] + ([_junk(r)] if r.random() < 0.2
+                                                            else [])
+            return v
+        said = printed = 0
+        for _ in range(400):
+            results = {m: mutate(copy.deepcopy(v)) for m, v in self.GOOD.items()}
+            checked = {}
+            for method, result in results.items():
+                try:
+                    checked[method] = mcp_stdio._checked(method, result)
+                except mcp_stdio.MalformedResult as e:
+                    self.assertTrue(str(e).startswith("the server's %s result is malformed: "
+                                                      % method), e)
+                    said += 1
+
+            class Seen:                            # a client that was answered so
+                era, revision, instructions, stderr = "legacy", "2025-11-25", None, ""
+                server_info = (checked.get("initialize") or {}).get("serverInfo")
+                server_capabilities = dict((checked.get("initialize") or {}).get(
+                    "capabilities") or {}, resources={}, prompts={}, extensions={
+                        EXTENSIONS["skills"]: {}})
+
+                @staticmethod
+                def _all(method, field):             # every list, as the inspector reads it
+                    if method not in checked:
+                        raise mcp_stdio.MalformedResult(method, ["broken"])
+                    return checked[method][field]
+
+            for tool in (checked.get("tools/list") or {}).get("tools", []):
+                with contextlib.suppress(mcp_stdio._BadArguments):   # call's KEY=VALUE words
+                    mcp_stdio._key_values(["a=1", "b=x"], tool["inputSchema"])
+            with contextlib.redirect_stdout(io.StringIO()):
+                mcp_stdio._print_inspection(Seen, False)
+                mcp_stdio._print_inspection(Seen, True)
+                for method in ("tools/call", "resources/read", "prompts/get"):
+                    if method in checked:
+                        mcp_stdio._print_result(None, dict(checked[method], isError=False),
+                                                False)
+                        printed += 1
+        self.assertGreater(said, 300)
+        self.assertGreater(printed, 100)
+
+    def test_a_server_that_answers_wrongly_gets_exit_3_and_a_readable_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "wrong.py")
+            with open(script, "w", encoding="utf-8") as f:
+                f.write(textwrap.dedent("""\
+                    import json, sys
+                    answers = {
+                        "initialize": {"protocolVersion": "2025-11-25", "serverInfo": {
+                            "name": "wrong", "version": "1"}, "capabilities": {
+                            "tools": {}, "resources": {}, "prompts": {}}},
+                        "tools/list": {"tools": [{"name": 5, "inputSchema": {}}]},
+                        "resources/list": {"resources": "none"},
+                        "resources/templates/list": {"resourceTemplates": []},
+                        "prompts/list": {"prompts": [{"name": "p"}]},
+                        "tools/call": {"content": [True]},
+                    }
+                    for line in sys.stdin:
+                        m = json.loads(line)
+                        if "id" in m and m.get("method") in answers:
+                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"],
+                                              "result": answers[m["method"]]}), flush=True)
+                        elif "id" in m:
+                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "error": {
+                                "code": -32601, "message": "no"}}), flush=True)
+                    """))
+            r = self.run_cli("inspect", "--", *PY, script)
+            self.assertEqual(r.returncode, 3, r.stderr)
+            out = r.stdout.decode()
+            self.assertIn("\ntools: failed (the server's tools/list result is malformed: "
+                          "/tools/0/name: expected type string, got integer)\n", out)
+            self.assertIn("\nresources: failed (the server's resources/list result is malformed: "
+                          "/resources: expected type array, got string)\n", out)
+            self.assertIn("\nprompts (1)\n  p  ()\n", out)
+            r = self.run_cli("call", "t", "--", *PY, script)
+            self.assertEqual((r.returncode, r.stdout), (3, b""))
+            self.assertEqual(r.stderr, b"error: the server's tools/call result is malformed: "
+                                       b"/content/0: expected type object, got boolean\n")
+
+    def test_inspect(self):
+        r = self.run_cli("inspect", "--", *SERVE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout.decode()
+        self.assertIn("server: mcp-stdio-demo %s (mcp_stdio demo)" % mcp_stdio.__version__, out)
+        self.assertIn("era: modern, protocol 2026-07-28", out)
+        self.assertIn("  add  (a: number, b: number)", out)
+        self.assertIn("  demo://greeting/{name}  greeting  text/plain", out)
+        self.assertIn("  summarize  (text, style?)", out)
+        r = self.run_cli("inspect", "--json", "--era", "legacy", "--revision", "2025-03-26", "--",
+                         *SERVE)
+        report = json.loads(r.stdout)
+        self.assertEqual((report["era"], report["revision"]), ("legacy", "2025-03-26"))
+        self.assertEqual(len(report["tools"]), 6)
+
+    def test_call(self):
+        r = self.run_cli("call", "echo", '{"text": "hello"}', "--", *SERVE)
+        self.assertEqual((r.returncode, r.stdout), (0, b"hello\n"))     # says nothing more
+        r = self.run_cli("call", "add", "a=1", "b=2.5", "--", *SERVE)    # typed from the schema
+        self.assertEqual((r.returncode, r.stdout), (0, b'{"sum":3.5}\n'))
+        schema = {"properties": {"a": {"type": "number"}, "s": {"type": "string"},
+                                 "f": {"type": ["boolean", "null"]}, "l": {"type": "array"}}}
+        self.assertEqual(mcp_stdio._key_values(["a=1.5", "s=1.5", "f=true", "l=[1,2]", "x=y"],
+                                               schema),
+                         {"a": 1.5, "s": "1.5", "f": True, "l": [1, 2], "x": "y"})
+        with self.assertRaises(ValueError) as cm:
+            mcp_stdio._key_values(["a=one"], schema)
+        self.assertEqual(str(cm.exception), "a=one: a number is expected")
+        r = self.run_cli("call", "add", '{"a": 1', "--", *SERVE)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"error: the arguments are not valid JSON: Expecting", r.stderr)
+        r = self.run_cli("call", "countdown", "seconds=0.2", "--", *SERVE)
+        self.assertEqual(r.stderr, b"progress 1/2: 1 of 2 steps\nprogress 2/2: 2 of 2 steps\n")
+        r = self.run_cli("call", "divide", '{"dividend": 1, "divisor": 0}', "--",
+                         *SERVE)
+        self.assertEqual((r.returncode, r.stdout),
+                         (1, b"Cannot divide by zero: pass a non-zero 'divisor'.\n"))
+        r = self.run_cli("call", "nope", "--", *SERVE)
+        self.assertEqual(r.returncode, 4)
+        self.assertIn(b"Unknown tool", r.stderr)
+        r = self.run_cli("call", "add", '{"a": 1, "b": 2}', "--json", "--", *SERVE)
+        self.assertEqual(json.loads(r.stdout)["structuredContent"], {"sum": 3})
+
+    def test_read_get_and_content_blocks(self):
+        r = self.run_cli("read", "demo://logo.png", "--", *SERVE)
+        self.assertEqual((r.returncode, r.stdout),
+                         (0, b"[resource demo://logo.png, image/png, %d bytes of blob]\n"
+                          % len(mcp_stdio._DEMO_PNG)))
+        r = self.run_cli("get", "summarize", "text=hello", "style=short", "--", *SERVE)
+        self.assertEqual(r.stdout, b"[user] Summarize the following text (style: short):\n\n"
+                                   b"hello\n")
+        self.assertEqual(mcp_stdio._blocks({"content": [
+            mcp_stdio.image(b"\x89PNG"), mcp_stdio.resource_link("file:///a", "a"),
+            mcp_stdio.embedded_resource("file:///b", "body", mime_type="text/plain")]}),
+            ["[image image/png, 4 bytes]", "[link: a <file:///a>]",
+             "[resource file:///b, text/plain]\nbody"])
+
+    def test_signatures_show_types_enums_and_defaults(self):
+        schema = {"type": "object", "$defs": {"Mode": {"enum": ["fast", "slow"]}},
+                  "properties": {"q": {"type": "string"},
+                                 "mode": {"$ref": "#/$defs/Mode", "default": "fast"},
+                                 "n": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                                 "tags": {"type": "array", "items": {"type": "string"}},
+                                 "kind": {"type": ["boolean", "string"]},
+                                 "start": {"type": "string", "format": "date-time"},
+                                 "days": {"type": "array", "items": {"type": "string",
+                                                                     "format": "date"}}},
+                  "required": ["q"]}
+        self.assertEqual(mcp_stdio._signature_of(schema),
+                         '(q: string, mode?: "fast"|"slow" = "fast", n?: integer|null, '
+                         'tags?: array of string, kind?: boolean|string, '
+                         'start?: string<date-time>, days?: array of string<date>)')
+        self.assertEqual(mcp_stdio._first_line("word " * 30, 22), "word word word word ...")
+
+    def test_what_the_command_line_says(self):
+        """Error data, argument messages, -e/--cwd, read --output, nested shapes."""
+        schema = {"properties": {"n": {"type": "integer"}, "l": {"type": "array"},
+                                 "o": {"type": "object"}}}
+        for words, message in ((["n=x"], "n=x: an integer is expected"),
+                               (["l=x"], "l=x: an array is expected"),
+                               (["o=no"], "o=no: an object is expected"),
+                               (["l=[1,2"], "l=[1,2: not valid JSON (Expecting")):
+            with self.assertRaises(ValueError) as cm:
+                mcp_stdio._key_values(words, schema)
+            self.assertTrue(str(cm.exception).startswith(message), str(cm.exception))
+        r = self.run_cli("call", "add", "a=1", "b", "--", *SERVE)
+        self.assertEqual((r.returncode, r.stderr), (2, b"error: 'b' is not KEY=VALUE: give the "
+                                                       b"arguments as KEY=VALUE words or one "
+                                                       b"JSON object\n"))
+        script = textwrap.dedent("""
+            import os, mcp_stdio
+            server = mcp_stdio.Server("cli", "1")
+
+            @server.tool
+            def where() -> str:
+                "Where the server runs."
+                return os.getcwd() + " " + os.environ.get("CLI_TEST", "-")
+
+            @server.tool
+            def needs() -> str:
+                "Needs sampling."
+                raise mcp_stdio.ProtocolError(-32021, "Missing required client capability",
+                                              {"requiredCapabilities": {"sampling": {}}})
+
+            from typing import List, TypedDict
+            class Point(TypedDict):
+                x: int
+                label: str
+
+            @server.tool
+            def shapes(rows: List[dict], points: List[Point]) -> str:
+                "Nested shapes."
+                return "ok"
+            server.run()
+        """)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cli_server.py")
+            with open(path, "w") as f:
+                f.write(script)
+            env = dict(os.environ, PYTHONPATH=HERE)
+            run = lambda *a: subprocess.run(SERVE + list(a), capture_output=True, cwd=HERE,  # noqa
+                                            timeout=60, stdin=subprocess.DEVNULL, env=env)
+            r = run("call", "where", "-e", "CLI_TEST=set here", "--cwd", tmp, "--",
+                    sys.executable, path)
+            self.assertEqual(r.stdout.decode().strip(), os.path.realpath(tmp) + " set here",
+                             r.stderr)
+            r = run("call", "needs", "--", *PY, path)
+            self.assertEqual(r.returncode, 4)
+            self.assertIn(b"error: the server answered with error -32021: Missing required "
+                          b'client capability\n  requiredCapabilities: {"sampling": {}}\n',
+                          r.stderr)
+            r = run("inspect", "--", *PY, path)
+            self.assertIn("  shapes  (rows: array of object, points: array of {x: integer, "
+                          "label: string})", r.stdout.decode())
+            out = os.path.join(tmp, "logo.png")
+            r = run("read", "demo://logo.png", "--output", out, "--", *SERVE)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), mcp_stdio._DEMO_PNG)
+            self.assertIn(b"saved %d bytes (image/png) to" % len(mcp_stdio._DEMO_PNG),
+                          r.stderr)
+        self.assertEqual(mcp_stdio._tail("word " * 100 + "end", 42), "...word word word word "
+                         "word word word end")     # cut at a word, and marked
+
+    def test_inspection_survives_a_failing_list(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "broken.py")
+            with open(script, "w") as f:
+                f.write(BROKEN_SERVER)
+            r = self.run_cli("inspect", "--", *PY, script, "partial")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout.decode()
+        self.assertIn("tools (0)", out)
+        self.assertIn("resources (1)\n  a://b  b\n", out)
+        self.assertIn("resource templates: failed (resource templates: error -32601: Method not "
+                      "found)", out)
+        self.assertIn("prompts: not offered", out)
+
+    def test_usage_names_how_it_was_started(self):
+        r = self.run_cli("inspect", "--help")              # started as python -m mcp_stdio
+        self.assertTrue(r.stdout.startswith(b"usage: python -m mcp_stdio inspect"))
+        r = subprocess.run([sys.executable, SERVER, "--help"], capture_output=True,
+                           timeout=TIMEOUT)
+        self.assertTrue(r.stdout.startswith(b"usage: python mcp_stdio.py [options]"))
+
+    def test_usage_and_failures(self):
+        for args in (["inspect"], ["call", "echo", "[1]", "--", "x"], ["call", "--", "x"],
+                     ["inspect", "--era", "new", "--", "x"]):
+            r = self.run_cli(*args)
+            self.assertEqual(r.returncode, 2, args)
+        r = self.run_cli("inspect", "--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn(b"exit status", r.stdout)
+        r = self.run_cli("inspect", "--timeout", "2", "--", *PY, "-c", "pass")
+        self.assertEqual(r.returncode, 3)
+        r = self.run_cli("inspect", "--", "/nonexistent/server")
+        self.assertEqual(r.returncode, 3)
+
 
 
 ###############################################################################
@@ -6422,2697 +9113,6 @@ class OfficialSDK(unittest.TestCase):
             "events": ["ResourceUpdated:notes://milk", "ResourcesListChanged:"],
             "honored": {"resources_list_changed": True, "resource_subscriptions": ["notes://milk"]}})
 
-
-
-###############################################################################
-# Authoring API: decorators, schemas from type hints ##########################
-###############################################################################
-
-import dataclasses  # noqa: E402
-import datetime  # noqa: E402
-import enum  # noqa: E402
-import typing  # noqa: E402
-from typing import Annotated, Literal, Optional, TypedDict, Union  # noqa: E402
-
-from mcp_stdio import Field  # noqa: E402
-
-
-class Color(enum.Enum):
-    RED = "red"
-    BLUE = "blue"
-
-
-class Movie(TypedDict, total=False):
-    title: str
-    year: int
-
-
-class Book(TypedDict):
-    isbn: str
-
-
-@dataclasses.dataclass
-class Point:
-    x: float
-    y: float = 0.0
-
-
-@dataclasses.dataclass
-class Tree:
-    child: "Tree"
-
-
-def call_tool(server, name, args, modern=True):
-    """Call a tool on a new connection: modern, or legacy after initialize (2025-11-25)."""
-    conn = connect(server)
-    if not modern:
-        conn.receive_line(json.dumps(init_msg(0)).encode())
-        conn.receive_line(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
-    out = conn.receive_line(json.dumps(req_msg(1, "tools/call", {"name": name, "arguments": args},
-                                               modern)).encode())
-    if isinstance(out[0], mcp_stdio.Call):
-        out[0].run()
-        return json.loads(conn.outbox.pop())
-    return json.loads(out[0])
-
-
-class ValueTypes(unittest.TestCase):
-    """Standard-library values in and out, in the JSON pydantic's JSON mode writes."""
-
-    def server(self):
-        import decimal
-        import pathlib
-        import uuid
-        server = mcp_stdio.Server("v", "1")
-
-        @server.tool
-        def echo(when: datetime.datetime, day: datetime.date, clock: datetime.time,
-                 span: datetime.timedelta, ref: uuid.UUID, amount: decimal.Decimal,
-                 where: pathlib.Path, blob: bytes) -> dict:
-            """Echo typed values."""
-            assert isinstance(where, pathlib.Path) and isinstance(blob, bytes)
-            return {"when": when, "day": day, "clock": clock, "span": span, "ref": ref,
-                    "amount": amount * 2, "where": where / "x", "blob": blob}
-
-        @server.tool
-        def stamp() -> datetime.datetime:
-            return datetime.datetime(2026, 1, 2, 3, 4, 5, tzinfo=datetime.timezone.utc)
-
-        @server.tool
-        def odd():
-            return object()
-        return server
-
-    ARGS = {"when": "2026-01-02T03:04:05.5Z", "day": "2026-02-28", "clock": "10:20",
-            "span": "P1Y2DT3H0.25S", "ref": "12345678-1234-5678-1234-567812345678",
-            "amount": "0.10", "where": "/tmp", "blob": "AAH/"}
-
-    def test_schemas(self):
-        with mcp_stdio.InProcessClient(self.server(), era="legacy") as c:
-            props = [t for t in c.list_tools() if t["name"] == "echo"][0]["inputSchema"][
-                "properties"]
-        self.assertEqual({k: v.get("format", v.get("contentEncoding")) for k, v in props.items()
-                          if k != "amount"},
-                         {"when": "date-time", "day": "date", "clock": "time",
-                          "span": "duration", "ref": "uuid", "where": "path", "blob": "base64"})
-        self.assertEqual([s["type"] for s in props["amount"]["anyOf"]], ["number", "string"])
-
-    def test_values_in_and_out(self):
-        with mcp_stdio.InProcessClient(self.server(), era="legacy") as c:
-            r = c.call_tool("echo", self.ARGS)
-            self.assertEqual(r["structuredContent"], {
-                "when": "2026-01-02T03:04:05.500000Z", "day": "2026-02-28", "clock": "10:20:00",
-                "span": "P1Y2DT3H0.25S", "ref": "12345678-1234-5678-1234-567812345678",
-                "amount": "0.20", "where": "/tmp/x", "blob": "AAH/"})
-            self.assertEqual(c.call_tool("stamp")["content"],
-                             [{"type": "text", "text": "2026-01-02T03:04:05Z"}])
-            r = c.call_tool("odd")
-            self.assertTrue(r["isError"])
-            self.assertIn("object is not JSON serializable; return str, a dict, a list, a "
-                          "dataclass, a pydantic model or content blocks",
-                          r["content"][0]["text"])
-
-    def test_bad_values_name_their_path(self):
-        with mcp_stdio.InProcessClient(self.server(), era="legacy") as c:
-            for key, value, message in (
-                    ("when", "2026-13-01T00:00:00Z", "is not an ISO 8601 date-time"),
-                    ("day", "2026-02-30", "is not an ISO 8601 date"),
-                    ("clock", "25:00", "is not an ISO 8601 time"),
-                    ("span", "P", "is not an ISO 8601 duration"),
-                    ("span", "3 days", "is not an ISO 8601 duration"),
-                    ("ref", "not-a-uuid", "is not a UUID"),
-                    ("blob", "***", "is not base64")):
-                with self.subTest(key=key, value=value):
-                    r = c.call_tool("echo", dict(self.ARGS, **{key: value}))
-                    self.assertTrue(r["isError"])
-                    self.assertIn("- /%s: %s" % (key, json.dumps(value)), r["content"][0]["text"])
-                    self.assertIn(message, r["content"][0]["text"])
-            r = c.call_tool("echo", dict(self.ARGS, amount="NaN"))
-            self.assertIn("- /amount:", r["content"][0]["text"])
-
-    def test_pydantic_encodings(self):
-        # What pydantic 2's model_dump(mode="json") writes for the same values.
-        td = datetime.timedelta
-        for value, text in ((td(0), "PT0S"), (td(seconds=-1), "-PT1S"),
-                            (td(days=-1, seconds=5), "-PT23H59M55S"),
-                            (td(weeks=3, microseconds=1), "P21DT0.000001S"),
-                            (td(days=400, seconds=59.25), "P1Y35DT59.25S"),
-                            (td(days=1, hours=1), "P1DT1H")):
-            self.assertEqual(mcp_stdio._iso_duration(value), text)
-            self.assertEqual(mcp_stdio._parse_duration(text), value)
-        tz = datetime.timezone(datetime.timedelta(hours=2))
-        for value, text in ((datetime.datetime(2020, 1, 2, 3, 4, 5, 6, datetime.timezone.utc),
-                             "2020-01-02T03:04:05.000006Z"),
-                            (datetime.datetime(2020, 1, 2, 3, 4, 5), "2020-01-02T03:04:05"),
-                            (datetime.time(3, 4, tzinfo=tz), "03:04:00+02:00")):
-            self.assertEqual(mcp_stdio._to_json(value), text)
-        self.assertEqual(mcp_stdio._parse_datetime("2020-01-02T03:04:05.5+01:00").utcoffset(),
-                         datetime.timedelta(hours=1))            # a short fraction, any Python
-        self.assertEqual(mcp_stdio._parse_datetime("2020-01-02"), datetime.datetime(2020, 1, 2))
-
-
-class ForeignTypes(unittest.TestCase):
-    """pydantic, annotated-types and msgspec objects, recognised by protocol (fakes here;
-    OfficialSDK runs the real libraries)."""
-
-    @staticmethod
-    def fake(module, name, **attrs):
-        cls = type(name, (), {"__module__": module,
-                              "__repr__": lambda self: "%s(%r)" % (name, attrs)})
-        obj = cls()
-        obj.__dict__.update(attrs)
-        return obj
-
-    def test_constraints(self):
-        Ge, MaxLen, Meta = (lambda v: self.fake("annotated_types", "Ge", ge=v),
-                            lambda v: self.fake("annotated_types", "MaxLen", max_length=v),
-                            lambda **kw: self.fake("msgspec", "Meta", **kw))
-
-        def f(n: Annotated[int, Ge(1)], tags: Annotated[list, MaxLen(3)],
-              s: Annotated[str, Meta(pattern="^a", min_length=2, extra_json_schema={"x-k": 1})]
-              ) -> str:
-            return "ok"
-        props = mcp_stdio.tool_from_function(f).input_schema["properties"]
-        self.assertEqual(props["n"], {"type": "integer", "minimum": 1})
-        self.assertEqual(props["tags"]["maxItems"], 3)
-        self.assertEqual(props["s"], {"type": "string", "pattern": "^a", "minLength": 2,
-                                      "x-k": 1})
-
-        def g(x: Annotated[int, self.fake("annotated_types", "Predicate", func=abs)]) -> str:
-            return ""
-        with self.assertRaises(mcp_stdio.CatalogError) as cm:
-            mcp_stdio.tool_from_function(g)
-        self.assertIn("tool 'g': parameter 'x': Annotated metadata Predicate", str(cm.exception))
-
-    def test_aliases_and_extra_keywords(self):
-        def f(resource_uri: Annotated[str, Field(alias="resourceUri", deprecated=True,
-                                                 extra={"x-hint": "uri"})],
-              count: int = 1) -> str:
-            return "%s %d" % (resource_uri, count)
-        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.tool_from_function(f)])
-        schema = server.tools["f"].input_schema
-        self.assertEqual(list(schema["properties"]), ["resourceUri", "count"])
-        self.assertEqual(schema["required"], ["resourceUri"])
-        self.assertEqual(schema["properties"]["resourceUri"],
-                         {"type": "string", "deprecated": True, "x-hint": "uri"})
-        with mcp_stdio.InProcessClient(server, era="legacy") as c:
-            self.assertEqual(c.call_tool("f", {"resourceUri": "a://b"})["content"][0]["text"],
-                             "a://b 1")
-            r = c.call_tool("f", {"resource_uri": "a://b"})
-            self.assertTrue(r["isError"])
-
-        def g(items: list[Annotated[int, Field(alias="x")]]) -> str:
-            return ""
-        with self.assertRaises(mcp_stdio.CatalogError) as cm:
-            mcp_stdio.tool_from_function(g)
-        self.assertIn("an alias applies to a tool parameter only", str(cm.exception))
-
-    def test_model_protocol(self):
-        class Node:                                 # a pydantic-like model class
-            @classmethod
-            def model_json_schema(cls, mode="validation", by_alias=True):
-                return {"type": "object", "properties": {"child": {"$ref": "#/$defs/Leaf"},
-                                                         "note": {"$ref": "#/$defs/Leaf",
-                                                                  "description": "d"}},
-                        "$defs": {"Leaf": {"type": "object", "properties": {
-                            "n": {"type": "integer"}}}}}
-
-            @classmethod
-            def model_validate(cls, value):
-                return ("validated", value)
-
-            def model_dump(self, mode="python"):
-                return {}
-
-        def f(node: Node) -> str:
-            return repr(node)
-        tool = mcp_stdio.tool_from_function(f)
-        schema = tool.input_schema["properties"]["node"]
-        self.assertNotIn("$defs", json.dumps(schema))
-        self.assertEqual(schema["properties"]["note"], {"type": "object", "properties": {
-            "n": {"type": "integer"}}, "description": "d"})
-        self.assertEqual(tool.handler({"node": {"child": {"n": 1}}}, None),
-                         "('validated', {'child': {'n': 1}})")
-
-        whole = mcp_stdio.Tool("whole", lambda args, ctx: repr(args), input_schema=Node)
-        self.assertEqual(whole.input_schema["properties"]["note"]["description"], "d")
-        self.assertEqual(whole.handler({"note": {"n": 2}}, None), "('validated', {'note': {'n': 2}})")
-
-        class Loop(Node):
-            @classmethod
-            def model_json_schema(cls, mode="validation", by_alias=True):
-                return {"$ref": "#/$defs/L", "$defs": {"L": {"type": "object", "properties": {
-                    "next": {"$ref": "#/$defs/L"}}}}}
-
-        def g(node: Loop) -> str:
-            return ""
-        with self.assertRaises(mcp_stdio.CatalogError) as cm:
-            mcp_stdio.tool_from_function(g)
-        self.assertIn("L refers to itself; flat schemas cannot recurse", str(cm.exception))
-
-    def test_content_annotation(self):
-        def pictures() -> list[mcp_stdio.Content]:
-            return [mcp_stdio.text("a"), mcp_stdio.image(b"\x89PNG")]
-
-        def listing() -> list:
-            return [mcp_stdio.text("a")]
-        tool = mcp_stdio.tool_from_function(pictures)
-        self.assertIsNone(tool.output_schema)
-        r = mcp_stdio._tool_result(tool, tool.handler({}, None), "2025-11-25")
-        self.assertEqual([b["type"] for b in r["content"]], ["text", "image"])
-        self.assertNotIn("structuredContent", r)
-        self.assertIsNotNone(mcp_stdio.tool_from_function(listing).output_schema)
-
-
-class SchemasFromHints(unittest.TestCase):
-
-    def schema(self, annotation, **kw):
-        server = mcp_stdio.Server("s", "1")
-        ns = {"T": annotation}
-        if "default" in kw:
-            exec("def f(x: T = D): return 'ok'", dict(ns, D=kw["default"]), ns)
-        else:
-            exec("def f(x: T): return 'ok'", ns, ns)
-        server.tool(ns["f"])
-        return server.tools["f"].input_schema["properties"]["x"]
-
-    def test_each_supported_annotation(self):
-        cases = [
-            (str, {"type": "string"}), (int, {"type": "integer"}), (float, {"type": "number"}),
-            (bool, {"type": "boolean"}), (type(None), {"type": "null"}), (typing.Any, {}),
-            (list[int], {"type": "array", "items": {"type": "integer"}}),
-            (typing.List[str], {"type": "array", "items": {"type": "string"}}),
-            (tuple[int, str], {"type": "array", "minItems": 2, "maxItems": 2,
-                               "prefixItems": [{"type": "integer"}, {"type": "string"}],
-                               "items": False}),
-            (tuple[int, ...], {"type": "array", "items": {"type": "integer"}}),
-            (dict[str, float], {"type": "object", "additionalProperties": {"type": "number"}}),
-            (Union[int, str], {"anyOf": [{"type": "integer"}, {"type": "string"}]}),
-            (Optional[int], {"anyOf": [{"type": "integer"}, {"type": "null"}]}),
-            (Literal["a", "b"], {"type": "string", "enum": ["a", "b"]}),
-            (Literal[1, "a"], {"enum": [1, "a"]}),
-            (Color, {"type": "string", "enum": ["red", "blue"]}),
-            (Movie, {"type": "object", "properties": {"title": {"type": "string"},
-                                                      "year": {"type": "integer"}},
-                     "additionalProperties": False}),
-            (Book, {"type": "object", "properties": {"isbn": {"type": "string"}},
-                    "required": ["isbn"], "additionalProperties": False}),
-            (Point, {"type": "object", "properties": {"x": {"type": "number"},
-                                                      "y": {"type": "number", "default": 0.0}},
-                     "required": ["x"], "additionalProperties": False}),
-            (Annotated[str, "A name"], {"type": "string", "description": "A name"}),
-            (Annotated[int, Field(minimum=1, maximum=5, description="d")],
-             {"type": "integer", "minimum": 1, "maximum": 5, "description": "d"}),
-            (Annotated[str, Field(min_length=2, max_length=4, pattern="^a")],
-             {"type": "string", "minLength": 2, "maxLength": 4, "pattern": "^a"}),
-            (Annotated[list[int], Field(min_items=1)],
-             {"type": "array", "items": {"type": "integer"}, "minItems": 1}),
-        ]
-        if sys.version_info >= (3, 10):
-            cases.append((eval("int | None"), {"anyOf": [{"type": "integer"}, {"type": "null"}]}))
-        for annotation, expected in cases:
-            with self.subTest(annotation=annotation):
-                self.assertEqual(self.schema(annotation), expected)
-
-    def test_defaults_optional_and_required(self):
-        server = mcp_stdio.Server("s", "1")
-
-        @server.tool
-        def f(a: int, b: str = "x", c: Optional[int] = None, color: Color = Color.BLUE):
-            return "ok"
-        s = server.tools["f"].input_schema
-        self.assertEqual(s, {"type": "object", "properties": {
-            "a": {"type": "integer"}, "b": {"type": "string", "default": "x"},
-            "c": {"type": "integer"}, "color": {"type": "string", "enum": ["red", "blue"],
-                                                "default": "blue"}},
-            "required": ["a"], "additionalProperties": False})
-
-    def test_short_path_matches_the_general_one(self):
-        # Plain parameters take a short path at registration; these cases sit on its
-        # edges: a float default JSON cannot carry is dropped, Optional[T] = None and
-        # T | None = None mean "null is absent", None as a default alone does not.
-        server = mcp_stdio.Server("s", "1")
-        ns = {"Optional": Optional}
-        exec("def f(a: float = 0.5, b: float = float('nan'), c: float = float('-inf'),\n"
-             "      d: Optional[str] = None, e: int = None, g: bool = True,\n"
-             "      h: Optional[float] = None):\n"
-             "    return repr((a, b, c, d, e, g, h))\n", ns)
-        server.tool(ns["f"])
-        tool = server.tools["f"]
-        self.assertEqual(tool.input_schema, {"type": "object", "properties": {
-            "a": {"type": "number", "default": 0.5}, "b": {"type": "number"},
-            "c": {"type": "number"}, "d": {"type": "string"}, "e": {"type": "integer"},
-            "g": {"type": "boolean", "default": True}, "h": {"type": "number"}},
-            "additionalProperties": False})
-        self.assertEqual(tool.nullable, {"d", "h"})
-        r = tool.handler({"a": 2, "d": None, "h": 3, "e": 4}, None)
-        self.assertEqual(r, "(2.0, nan, -inf, None, 4, True, 3.0)")
-        if sys.version_info >= (3, 10):
-            exec("def k(x: int | None = None, y: None | int = None) -> str:\n"
-                 "    return repr((x, y))\n", ns)
-            server.tool(ns["k"])
-            tool = server.tools["k"]
-            self.assertEqual(tool.input_schema["properties"], {
-                "x": {"type": "integer"}, "y": {"type": "integer"}})
-            self.assertEqual(tool.nullable, {"x", "y"})
-            self.assertEqual(tool.handler({"x": 1.0, "y": None}, None), "(1, None)")
-
-    def test_no_parameters(self):
-        server = mcp_stdio.Server("s", "1")
-
-        @server.tool()
-        def f(ctx) -> str:
-            return "ok"
-        self.assertEqual(server.tools["f"].input_schema,
-                         {"type": "object", "additionalProperties": False})
-
-    def test_docstrings(self):
-        server = mcp_stdio.Server("s", "1")
-
-        @server.tool
-        def google(a: int, b: int) -> str:
-            """Add numbers.
-
-            More text.
-
-            Args:
-                a: The first
-                    number.
-                b (int): The second.
-
-            Returns:
-                The sum.
-            """
-            return "x"
-
-        @server.tool(description="Given.")
-        def rest(a: int) -> str:
-            """Ignored.
-
-            :param a: The value.
-            :returns: nothing
-            """
-            return "x"
-        g = server.tools["google"]
-        self.assertEqual(g.description, "Add numbers.\n\nMore text.")
-        self.assertEqual(g.input_schema["properties"]["a"]["description"], "The first number.")
-        self.assertEqual(g.input_schema["properties"]["b"]["description"], "The second.")
-        self.assertEqual(server.tools["rest"].description, "Given.")
-        self.assertEqual(server.tools["rest"].input_schema["properties"]["a"]["description"],
-                         "The value.")
-
-    def test_docstring_parameter_lines_of_every_shape(self):
-        # "name: text" is read with string methods, the other shapes with a regular
-        # expression: both must give what the expression alone gives.
-        doc = ("Summary.\n\n    Args:\n        a: plain\n        b (list[int]): typed\n"
-               "        *c: starred\n        **d : spaced\n        n\u00e9: accented\n"
-               "        e:\n            on the next line\n        x:tight\n"
-               "            f: deeper than a parameter, so part of x\n"
-               "        not a parameter line\n    Returns:\n        g: not a parameter\n")
-        summary, params = mcp_stdio._parse_docstring(doc)
-        self.assertEqual(summary, "Summary.")
-        self.assertEqual(params, {
-            "a": "plain", "b": "typed", "c": "starred", "d": "spaced", "n\u00e9": "accented",
-            "e": "on the next line",
-            "x": "tight f: deeper than a parameter, so part of x not a parameter line"})
-
-    def test_unsupported_annotations_name_the_parameter(self):
-        class Node:
-            pass
-
-        def no_hint(x):
-            return "x"
-
-        def star(*args: int):
-            return "x"
-
-        def bad_key(x: dict[int, str]):
-            return "x"
-
-        def odd(x: Node):
-            return "x"
-
-        def recursive(x: Tree):
-            return "x"
-        for fn, fragment in ((no_hint, "'x' needs a type annotation"), (star, "*args"),
-                             (bad_key, "parameter 'x'"), (odd, "Node"),
-                             (recursive, "refers to itself")):
-            with self.subTest(fn=fn.__name__), self.assertRaises(mcp_stdio.CatalogError) as cm:
-                mcp_stdio.Server("s", "1").tool(fn)
-            self.assertIn(fragment, str(cm.exception))
-        with self.assertRaises(mcp_stdio.CatalogError):
-            mcp_stdio.Server("s", "1").tool(annotations={"readOnly": True})(lambda: "x")
-        with self.assertRaises(mcp_stdio.CatalogError):
-            mcp_stdio.Field(minimun=1)
-
-    def test_arguments_are_converted(self):
-        server = mcp_stdio.Server("s", "1")
-        seen = {}
-
-        @server.tool
-        def f(p: Point, c: Color, t: tuple[int, str], pts: list[Point], n: Optional[int] = None,
-              u: Union[int, Point] = 0) -> str:
-            seen.update(p=p, c=c, t=t, pts=pts, n=n, u=u)
-            return "ok"
-        r = call_tool(server, "f", {"p": {"x": 1, "y": 2}, "c": "blue", "t": [1, "a"],
-                                    "pts": [{"x": 3}], "n": None, "u": {"x": 5}})
-        self.assertEqual(r["result"]["content"], [{"type": "text", "text": "ok"}])
-        self.assertEqual(seen, {"p": Point(1, 2), "c": Color.BLUE, "t": (1, "a"),
-                                "pts": [Point(3, 0.0)], "n": None, "u": Point(5, 0.0)})
-
-    def test_return_values(self):
-        server = mcp_stdio.Server("s", "1")
-
-        @server.tool
-        def as_text() -> str:
-            return "hi"
-
-        @server.tool
-        def as_dict() -> dict:
-            return {"a": 1}
-
-        @server.tool
-        def as_dataclass() -> Point:
-            return Point(1.5)
-
-        @server.tool
-        def as_typeddict() -> Book:
-            return {"isbn": "1"}
-
-        @server.tool
-        def as_list() -> list[int]:
-            return [1, 2]
-
-        @server.tool
-        def as_image():
-            return mcp_stdio.image(b"\x89PNG", "image/png")
-
-        @server.tool
-        def as_mixed():
-            return [mcp_stdio.text("t"), mcp_stdio.audio(b"RIFF", "audio/wav"),
-                    mcp_stdio.resource_link("file:///a", "a"),
-                    mcp_stdio.embedded_resource("file:///b", "body")]
-
-        @server.tool
-        def as_error():
-            raise mcp_stdio.ToolError("Try again with b.")
-
-        @server.tool
-        async def as_async(x: int) -> dict:
-            return {"x": x}
-
-        @server.tool
-        def as_bytes():
-            return b"raw"
-        r = lambda n, a=None: call_tool(server, n, a or {})  # noqa: E731
-        self.assertEqual(r("as_text")["result"]["content"], [{"type": "text", "text": "hi"}])
-        self.assertEqual(r("as_dict")["result"]["structuredContent"], {"a": 1})
-        self.assertEqual(server.tools["as_dict"].output_schema, {"type": "object"})
-        res = r("as_dataclass")["result"]
-        self.assertEqual(res["structuredContent"], {"x": 1.5, "y": 0.0})
-        self.assertEqual(res["content"], [{"type": "text", "text": '{"x":1.5,"y":0.0}'}])
-        self.assertEqual(server.tools["as_dataclass"].output_schema["required"], ["x"])
-        self.assertEqual(r("as_typeddict")["result"]["structuredContent"], {"isbn": "1"})
-        res = r("as_list")["result"]       # not an object: wrapped, the text the plain value
-        self.assertEqual((res["structuredContent"], res["content"]),
-                         ({"result": [1, 2]}, [{"type": "text", "text": "[1,2]"}]))
-        self.assertEqual(server.tools["as_list"].output_schema, {
-            "type": "object", "properties": {"result": {"type": "array", "items": {
-                "type": "integer"}}}, "required": ["result"], "additionalProperties": False})
-        self.assertEqual(r("as_image")["result"]["content"],
-                         [{"type": "image", "data": "iVBORw==", "mimeType": "image/png"}])
-        self.assertEqual([b["type"] for b in r("as_mixed")["result"]["content"]],
-                         ["text", "audio", "resource_link", "resource"])
-        self.assertEqual(r("as_error")["result"], {
-            "content": [{"type": "text", "text": "Try again with b."}], "isError": True,
-            "resultType": "complete", "_meta": {"io.modelcontextprotocol/serverInfo":
-                                                {"name": "s", "version": "1"}}})
-        self.assertEqual(r("as_async", {"x": 4})["result"]["structuredContent"], {"x": 4})
-        self.assertEqual(r("as_bytes")["result"]["isError"], True)
-        self.assertIn("returned an invalid result: it is bytes: wrap them with mcp_stdio.image()",
-                      r("as_bytes")["result"]["content"][0]["text"])
-        # The same shape in every revision that has structured output.
-        self.assertEqual(call_tool(server, "as_list", {}, modern=False)["result"]
-                         ["structuredContent"], {"result": [1, 2]})
-        for rev in ("2025-06-18", "2025-11-25", MODERN):
-            with self.subTest(rev=rev):
-                p = InProc(self, server=server)
-                listed = {t["name"]: t for t in p.open(rev) and p.request(
-                    req_msg(1, "tools/list", modern=True))["result"]["tools"] or p.request(
-                    req_msg(1, "tools/list"))["result"]["tools"]}
-                self.assertEqual(listed["as_list"]["outputSchema"],
-                                 server.tools["as_list"].output_schema)
-        number = mcp_stdio.Server("n", "1", tools=[
-            mcp_stdio.Tool("n", lambda a, ctx: 42),
-            mcp_stdio.Tool("s", lambda a, ctx: [1], output_schema={
-                "$defs": {"i": {"type": "integer"}}, "type": "array",
-                "items": {"$ref": "#/$defs/i"}})])
-        for modern in (False, True):
-            self.assertEqual(call_tool(number, "n", {}, modern=modern)["result"]
-                             ["structuredContent"], {"result": 42})
-            self.assertEqual(call_tool(number, "s", {}, modern=modern)["result"]
-                             ["structuredContent"], {"result": [1]})
-        self.assertEqual(number.tools["s"].output_schema["$defs"], {"i": {"type": "integer"}})
-
-    def test_resources_templates_and_prompts(self):
-        server = mcp_stdio.Server("s", "1")
-
-        @server.resource("notes://all", mime_type="application/json")
-        def notes():
-            """All the notes."""
-            return {"n": 2}
-
-        @server.resource_template("notes://{id}")
-        def note(id: int, uri: str, ctx):
-            return "note %d at %s" % (id, uri)
-
-        @server.prompt
-        def review(code: str, language: Optional[str] = None, ctx=None) -> str:
-            """Review code.
-
-            Args:
-                code: The code.
-            """
-            return "Review %s" % code
-        def counted(n: int) -> str:
-            return "x"
-        with self.assertRaises(mcp_stdio.CatalogError):
-            server.prompt(counted)                              # ...prompt arguments are strings
-        self.assertEqual(server.resources["notes://all"].description, "All the notes.")
-        conn = connect(server)
-
-        def rpc(method, params):
-            out = conn.receive_line(json.dumps(req_msg(1, method, params, True)).encode())
-            if isinstance(out[0], mcp_stdio.Call):
-                out[0].run()
-                return json.loads(conn.outbox.pop())
-            return json.loads(out[0])
-        self.assertEqual(rpc("resources/read", {"uri": "notes://all"})["result"]["contents"],
-                         [{"uri": "notes://all", "text": '{"n":2}', "mimeType": "application/json"}])
-        self.assertEqual(rpc("resources/read", {"uri": "notes://7"})["result"]["contents"][0]["text"],
-                         "note 7 at notes://7")
-        self.assertEqual(rpc("resources/read", {"uri": "notes://x"})["error"]["code"], -32602)
-        self.assertEqual(rpc("prompts/list", {})["result"]["prompts"][0]["arguments"],
-                         [{"name": "code", "description": "The code.", "required": True},
-                          {"name": "language"}])
-        self.assertEqual(rpc("prompts/get", {"name": "review", "arguments": {"code": "x"}})
-                         ["result"]["messages"][0]["content"]["text"], "Review x")
-
-    def test_portability_warnings(self):
-        server = mcp_stdio.Server("s", "1", instructions="i" * 3000, tools=[
-            mcp_stdio.Tool("a.b", lambda a, c: "x", description="d" * 2100),
-            mcp_stdio.Tool("n" * 70, lambda a, c: "x", description="d"),
-            mcp_stdio.Tool("fine", lambda a, c: "x", description="d"),
-            mcp_stdio.Tool("mute", lambda a, c: "x")])
-        lines = connect(server).reports
-        self.assertEqual(len(lines), 5, lines)
-        self.assertTrue(all(line.startswith("warning: ") for line in lines))
-        self.assertIn("warning: tool 'a.b': description is 2100 characters; some hosts cut it at 2048",
-                      lines)
-        self.assertIn("tool 'mute' has no description: the model sees only its name", lines[-1])
-
-    def test_mistakes_are_refused_at_registration(self):
-        class Ge:                                  # what annotated-types' Ge looks like
-            def __init__(self, ge):
-                self.ge = ge
-
-            def __repr__(self):
-                return "Ge(ge=%r)" % self.ge
-
-        def gen():
-            yield "x"
-
-        async def agen():
-            yield "x"
-
-        def when() -> complex:
-            return 1j
-
-        def bounded(n: Annotated[int, Ge(0)]) -> str:
-            return str(n)
-
-        class Options:
-            pass
-
-        def options(o: Options) -> str:
-            return ""
-        cases = [(gen, "tool 'gen': a generator cannot be a tool"),
-                 (agen, "tool 'agen': a generator cannot be a tool"),
-                 (when, "tool 'when': return annotation complex: its values cannot be sent "
-                        "as JSON; return str, a dict, a dataclass, a TypedDict, a pydantic model"),
-                 (bounded, "tool 'bounded': parameter 'n': Annotated metadata Ge(ge=0) is not "
-                           "understood"),
-                 (options, "cannot express Options as a JSON Schema (use str, int, float, bool, "
-                           "a list, a dict, an Enum, a Literal, a dataclass, a TypedDict, a "
-                           "pydantic model, datetime")]
-        for fn, message in cases:
-            with self.subTest(fn=fn.__name__), self.assertRaises(mcp_stdio.CatalogError) as cm:
-                mcp_stdio.tool_from_function(fn)
-            self.assertIn(message, str(cm.exception))
-        server = mcp_stdio.Server("s", "1")
-        with self.assertRaises(mcp_stdio.CatalogError) as cm:
-            server.tool(annotations={"destructive": True})(lambda: "x")
-        self.assertIn("tool '<lambda>': unknown annotation(s): destructive", str(cm.exception))
-
-        @server.resource("r://none")
-        def nothing():
-            return None
-        with mcp_stdio.InProcessClient(server) as c:
-            with self.assertRaises(mcp_stdio.ProtocolError) as cm:
-                c.read_resource("r://none")
-            self.assertEqual(cm.exception.code, -32603)
-            self.assertIn("returned None", c.stderr)
-
-    def test_registration_after_serving_is_refused(self):
-        server = mcp_stdio.Server("s", "1")
-        connect(server)
-        with self.assertRaises(mcp_stdio.CatalogError):
-            server.tool(lambda: "x")
-
-
-class Examples(ProcTest):
-    """Each example server, started through pipes and called."""
-
-    def test_examples(self):
-        folder = os.path.join(HERE, "examples")
-        scripts = sorted(glob.glob(os.path.join(folder, "*.py")))
-        self.assertGreaterEqual(len(scripts), 2)
-        for script in scripts:
-            with self.subTest(example=os.path.basename(script)), \
-                    tempfile.TemporaryDirectory() as tmp:
-                p = self.spawn(script=script, env={"NOTES_DIR": tmp})
-                p.initialize("2025-11-25")
-                tools = p.answer(req_msg(1, "tools/list"))["result"]["tools"]
-                self.assertTrue(tools)
-                for i, (name, args, check) in enumerate(EXAMPLE_CALLS[os.path.basename(script)]):
-                    r = p.answer(req_msg(10 + i, "tools/call", {"name": name, "arguments": args}))
-                    self.assertFalse(r["result"].get("isError"), r)
-                    self.assertEqual(check(r["result"]), True, r)
-                if os.path.basename(script) == "notes_server.py":
-                    r = p.answer(req_msg(3, "resources/read", {"uri": "notes://groceries"}))
-                    self.assertEqual(r["result"]["contents"][0]["text"], "eggs, milk")
-                    r = p.answer(req_msg(4, "prompts/get", {"name": "summarize_note",
-                                                             "arguments": {"name": "groceries"}}))
-                    self.assertIn("notes://groceries", json.dumps(r["result"]))
-                    # Limits are the schema's, not accidents of the code.
-                    p.answer(req_msg(5, "tools/call", {"name": "add_note", "arguments": {
-                        "name": "todo", "text": "buy milk"}}))
-                    for limit, matches in ((None, ["groceries", "todo"]), (1, ["groceries"])):
-                        args = {"query": "milk"} if limit is None else {"query": "milk",
-                                                                        "limit": limit}
-                        r = p.answer(req_msg(6, "tools/call", {"name": "search_notes",
-                                                               "arguments": args}))
-                        self.assertEqual(r["result"]["structuredContent"], {"matches": matches})
-                    for name, args, where in (
-                            ("search_notes", {"query": "milk", "limit": 0}, "/limit"),
-                            ("search_notes", {"query": "milk", "limit": -1}, "/limit"),
-                            ("delete_note", {"name": "x" * 300}, "/name")):
-                        r = p.answer(req_msg(7, "tools/call", {"name": name, "arguments": args}))
-                        self.assertTrue(r["result"]["isError"])
-                        text = r["result"]["content"][0]["text"]
-                        self.assertTrue(text.startswith("Invalid arguments") and where in text,
-                                        text)
-                    self.assertNotIn(b"incident", p.stderr)
-                self.assertEqual(p.close(), 0)
-
-
-class UserCommandLine(unittest.TestCase):
-    """A user's server has its own command line: name, version, options of its own."""
-
-    def run_server(self, *args, input=b""):
-        with tempfile.TemporaryDirectory() as cwd:      # no ./notes of the caller's
-            return subprocess.run(PY + [os.path.join(HERE, "examples",
-                                                                "notes_server.py")] + list(args),
-                                  input=input, capture_output=True, timeout=TIMEOUT, cwd=cwd)
-
-    def test_help_version_and_own_options(self):
-        r = self.run_server("--help")
-        self.assertEqual(r.returncode, 0)
-        self.assertTrue(r.stdout.startswith(b"usage: python notes_server.py [options]\n\nServe "
-                                            b"notes 1.0 as an MCP server"))
-        self.assertIn(b"  --notes-dir DIR     where the notes are kept", r.stdout)
-        self.assertIn(b"  --workers N", r.stdout)
-        self.assertEqual(self.run_server("--version").stdout, b"notes 1.0\n")
-        with tempfile.TemporaryDirectory() as tmp:
-            with open(os.path.join(tmp, "kept.txt"), "w") as f:
-                f.write("x")
-            msgs = [init_msg(), req_msg(2, "resources/list")]
-            r = self.run_server("--notes-dir", tmp, "--workers", "2",
-                                input=b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
-        self.assertEqual(r.returncode, 0, r.stderr)
-        listed = json.loads(r.stdout.splitlines()[1])["result"]["resources"]
-        self.assertEqual([x["uri"] for x in listed], ["notes://kept"])
-        r = self.run_server("--nope")
-        self.assertEqual(r.returncode, 2)
-        self.assertIn(b"error: unknown argument '--nope'", r.stderr)
-
-
-EXAMPLE_CALLS = {
-    "notes_server.py": [
-        ("add_note", {"name": "groceries", "text": "eggs, milk"},
-         lambda r: r["structuredContent"] == {"uri": "notes://groceries", "characters": 10}),
-        ("search_notes", {"query": "MILK"},
-         lambda r: r["structuredContent"] == {"matches": ["groceries"]}),
-    ],
-    "progress_server.py": [
-        ("hash_rounds", {"text": "x", "rounds": 20000},
-         lambda r: r["structuredContent"]["rounds"] == 20000),
-        ("wait_then_echo", {"text": "later", "seconds": 0.01},
-         lambda r: r["content"] == [{"type": "text", "text": "later"}]),
-    ],
-}
-
-
-
-###############################################################################
-# The client and the inspect / call commands ##################################
-###############################################################################
-
-BROKEN_SERVER = textwrap.dedent("""
-    import json, sys, time
-    mode = sys.argv[1]
-    if mode == "banner":
-        print("Starting my server v1.0", flush=True)
-    if mode.startswith("slow-"):            # a server that takes long to start, as some do
-        time.sleep(2.8)
-    for line in sys.stdin:
-        msg = json.loads(line)
-        if mode == "slow-modern":           # modern only: initialize is not accepted
-            meta = {"io.modelcontextprotocol/serverInfo": {"name": "slow", "version": "1"}}
-            answer = {"result": {"supportedVersions": ["2026-07-28"], "capabilities": {
-                "tools": {}}, "resultType": "complete", "_meta": meta}} \
-                if msg["method"] == "server/discover" else {"result": {"tools": [],
-                "resultType": "complete", "_meta": meta}} if msg["method"] == "tools/list" \
-                else {"error": {"code": -32022, "message": "Unsupported protocol version",
-                                "data": {"supported": ["2026-07-28"], "requested": None}}}
-            print(json.dumps(dict(answer, jsonrpc="2.0", id=msg["id"])), flush=True)
-            continue
-        if mode == "exit":
-            sys.stderr.write("fatal: config missing\\n")
-            sys.exit(3)
-        if mode == "silent" or "id" not in msg:
-            continue
-        rid = msg["id"] + 1000 if mode == "wrong-id" else msg["id"]
-        if mode == "partial" and msg["method"] == "resources/templates/list":
-            print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601,
-                              "message": "Method not found"}}), flush=True)
-            continue
-        if mode == "partial" and msg["method"] == "resources/list":
-            print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"resources": [
-                {"uri": "a://b", "name": "b"}]}}), flush=True)
-            continue
-        if mode in ("legacy-only", "partial") and msg["method"] == "server/discover":
-            print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601,
-                              "message": "Method not found"}}), flush=True)
-            continue
-        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "broken", "version": "0"}}
-        if mode == "partial":
-            result["capabilities"]["resources"] = {}
-        if msg["method"] == "tools/list":
-            result = {"tools": []}
-        print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}), flush=True)
-        if mode == "answers-notifications":
-            print(json.dumps({"jsonrpc": "2.0", "error": {"code": -32600, "message": "x"}}),
-                  flush=True)
-""")
-
-
-class ClientTests(unittest.TestCase):
-
-    def client(self, *args, **kw):
-        c = mcp_stdio.Client(SERVE + list(args), timeout=TIMEOUT, cwd=HERE, **kw)
-        self.addCleanup(c.close)
-        return c.connect()
-
-    def test_each_era_and_revision(self):
-        cases = [("auto", None, "modern", MODERN), ("modern", None, "modern", MODERN)]
-        cases += [("legacy", r, "legacy", r) for r in LEGACY]
-        for era, revision, got_era, got_rev in cases:
-            with self.subTest(era=era, revision=revision):
-                c = self.client(era=era, **({"revision": revision} if revision else {}))
-                self.assertEqual((c.era, c.revision), (got_era, got_rev))
-                self.assertEqual(c.server_info["name"], "mcp-stdio-demo")
-                self.assertEqual([t["name"] for t in c.list_tools()],
-                                 ["add", "confirm_echo", "countdown", "divide", "echo", "greet"])
-                r = c.call_tool("add", {"a": 2, "b": 3})
-                self.assertEqual(r["content"][0]["text"], '{"sum":5}')
-                self.assertEqual(c.read_resource("demo://readme")["contents"][0]["mimeType"],
-                                 "text/markdown")
-                self.assertEqual(c.get_prompt("summarize", {"text": "x"})["messages"][0]["role"],
-                                 "user")
-                self.assertEqual(c.complete({"type": "ref/prompt", "name": "summarize"},
-                                            "style", "s")["completion"]["values"], ["short"])
-                with self.assertRaises(mcp_stdio.ProtocolError) as cm:
-                    c.call_tool("nope")
-                self.assertEqual(cm.exception.code, -32602)
-                self.assertEqual(c.close(), 0)
-
-    def test_pagination_is_followed(self):
-        with mcp_stdio.InProcessClient(mcp_stdio.demo_server(page_size=1), era="legacy") as c:
-            self.assertEqual(len(c.list_tools()), 6)
-            self.assertEqual(len(c.list_resources()), 2)
-
-    def test_progress_cancel_and_timeout(self):
-        c = self.client(era="legacy")
-        seen = []
-        r = c.call_tool("countdown", {"seconds": 0.3},
-                        on_progress=lambda p, total, msg: seen.append((p, total)))
-        self.assertEqual(seen, [(1, 3), (2, 3), (3, 3)])
-        self.assertTrue(r["structuredContent"]["completed"])
-        pending = c.send("tools/call", {"name": "countdown", "arguments": {"seconds": 5}})
-        time.sleep(0.1)
-        pending.cancel()
-        with self.assertRaises(mcp_stdio.ClientError):
-            pending.wait()
-        with self.assertRaises(mcp_stdio.ClientError) as cm:
-            c.call_tool("countdown", {"seconds": 0.5}, timeout=0.2)
-        self.assertIn("no answer", str(cm.exception))
-        self.assertEqual(c.call_tool("echo", {"text": "still fine"})["structuredContent"],
-                         {"text": "still fine"})
-
-    def test_logs_reach_the_callback(self):
-        logs = []
-        c = self.client(era="legacy", on_log=lambda level, data: logs.append(level))
-        c.request("logging/setLevel", {"level": "info"})
-        c.call_tool("countdown", {"seconds": 0.1})
-        self.assertEqual(logs, ["info"])
-
-    def test_misbehaving_servers(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "broken.py")
-            with open(script, "w") as f:
-                f.write(BROKEN_SERVER)
-
-            def connect(mode, **kw):
-                kw.setdefault("timeout", TIMEOUT)      # generous: only a last guard
-                c = mcp_stdio.Client(PY + [script, mode], **kw)
-                self.addCleanup(c.close)
-                return c
-            c = connect("banner", era="legacy").connect()     # skipped, as official SDKs do
-            self.assertEqual((c.skipped_lines, c.problems), (1, [
-                "skipped a line that is not JSON-RPC: b'Starting my server v1.0'"]))
-            with self.assertRaisesRegex(mcp_stdio.ClientError, "answered id 1001"):
-                connect("wrong-id", era="legacy").connect()
-            with self.assertRaisesRegex(mcp_stdio.ClientError, "no answer to initialize "
-                                        "within 1 s of starting the server"):
-                connect("silent", start_timeout=1, probe_timeout=0.2).connect()   # never answers
-            with self.assertRaisesRegex(mcp_stdio.ClientError, "exited.*fatal: config missing"):
-                connect("exit", era="legacy").connect()
-            c = connect("legacy-only").connect()      # -32601 to the probe: fall back
-            self.assertEqual((c.era, c.revision), ("legacy", "2025-06-18"))
-            with self.assertRaisesRegex(mcp_stdio.ClientError, "the server does not speak "
-                                        "protocol 2026-07-28 .*--era legacy"):
-                connect("legacy-only", era="modern").connect()
-            c = connect("legacy-only", era="legacy")
-            self.assertEqual(c.list_tools(), [])     # the first request connects
-            c = connect("answers-notifications", era="legacy").connect()
-            c.list_tools()
-            c.list_tools()      # the stray error after the first answer came before this one
-            self.assertTrue(any("without id" in p for p in c.problems))
-
-    def test_a_server_that_starts_slowly(self):
-        """A late discover answer is used; -32022 to initialize means: speak modern."""
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "slow.py")
-            with open(script, "w") as f:
-                f.write(BROKEN_SERVER)
-            # The command line runs meanwhile: inspected on the first run, the wait
-            # said on stderr.
-            cli = subprocess.Popen(SERVE + ["inspect", "--"] + PY + [script,
-                                            "slow-modern"], cwd=HERE, stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            self.addCleanup(cli.kill)
-            waited = []
-            c = mcp_stdio.Client(PY + [script, "slow-modern"],
-                                 on_waiting=waited.append)
-            self.addCleanup(c.close)
-            c.connect()
-            self.assertEqual((c.era, c.revision, c.server_info["name"]),
-                             ("modern", "2026-07-28", "slow"))
-            self.assertEqual(c.list_tools(), [])
-            self.assertEqual(waited, [2.0])          # said once, after 2 s
-            out, err = cli.communicate(timeout=120)
-            self.assertEqual(cli.returncode, 0, err)
-            self.assertIn(b"era: modern, protocol 2026-07-28", out)
-            self.assertIn(b"waiting for the server to answer", err)
-
-    def test_the_last_words_on_stderr_are_kept(self):
-        """A server's stderr can end after it exits: the error still quotes it."""
-        code = ("import subprocess, sys\n"
-                "sys.stdin.readline()\n"
-                "subprocess.Popen([sys.executable, '-S', '-c', 'import sys, time; "
-                "time.sleep(0.3); sys.stderr.write(\"fatal: late\\\\n\")'],\n"
-                "                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)\n"
-                "sys.exit(3)\n")
-        c = mcp_stdio.Client(PY + ["-c", code], era="legacy")
-        self.addCleanup(c.close)
-        with self.assertRaisesRegex(mcp_stdio.ClientError, r"status 3\); stderr: fatal: late"):
-            c.connect()
-
-    def test_command_must_be_a_list(self):
-        with self.assertRaises(ValueError):
-            mcp_stdio.Client("python server.py")
-
-
-DOCTOR_SERVER = textwrap.dedent('''
-    import sys, time
-    mode = sys.argv[1] if len(sys.argv) > 1 else "good"
-    if mode == "banner":
-        print("Starting team tools v1.0", flush=True)
-    if mode == "broken":
-        import no_such_module_for_the_doctor
-    if mode == "slow":                      # the first start only: the doctor starts it twice
-        import os
-        mark = os.path.join(os.path.dirname(os.path.abspath(__file__)), "started")
-        if not os.path.exists(mark):
-            open(mark, "w").close()
-            time.sleep(2.7)
-    import mcp_stdio
-    server = mcp_stdio.Server("team-tools", "1.0")
-
-    @server.tool(description="Add.", task="required" if mode == "task" else "forbidden")
-    def add(a: int, b: int) -> int:
-        return a + b
-    if mode == "skills":
-        server.serve_skills("skills")       # beside this file, wherever the host starts it
-    if mode == "nested":
-        server.add(mcp_stdio.Tool("nested", lambda a, c: "x", description="Nested.",
-                                  input_schema={"type": "object", "$defs": {"p": {
-                                      "type": "string"}}, "properties": {"p": {
-                                          "$ref": "#/$defs/p"}, "tags": {"type": "array"}},
-                                      "required": ["q"]}))
-    raise SystemExit(server.run([]))
-''')
-
-
-_VENDORED = []
-
-
-def vendored_project():
-    """A folder holding DOCTOR_SERVER as team_tools.py, mcp_stdio.py vendored beside it (a
-    host sets no PYTHONPATH) with its bytecode, and skills; made once per test run."""
-    if not _VENDORED:
-        import py_compile
-        tmp = tempfile.TemporaryDirectory()
-        _VENDORED.append(tmp)                  # removed when the test process ends
-        with open(os.path.join(tmp.name, "team_tools.py"), "w", encoding="utf-8") as f:
-            f.write(DOCTOR_SERVER)
-        shutil.copy(SERVER, tmp.name)
-        py_compile.compile(os.path.join(tmp.name, "mcp_stdio.py"), doraise=True)
-        write_skill(os.path.join(tmp.name, "skills"), "good", "name: good\ndescription: Good.")
-        write_skill(os.path.join(tmp.name, "skills"), "bad", "name: Bad Name\ndescription: x")
-    return _VENDORED[0].name
-
-
-class Doctor(unittest.TestCase):
-    """doctor starts a server as each host does and names what would fail (real processes)."""
-
-    def setUp(self):
-        self.script = os.path.join(vendored_project(), "team_tools.py")
-
-    def doctor(self, *args, command=None):
-        r = subprocess.run(SERVE + ["doctor"] + list(args) + ["--"] + (command or PY + [
-            self.script]), capture_output=True, cwd=HERE, timeout=120,
-            stdin=subprocess.DEVNULL)
-        self.assertFalse(r.stderr, r.stderr.decode())
-        return r.returncode, r.stdout.decode()
-
-    def test_a_good_server_passes(self):
-        code, out = self.doctor("--host", "claude-code")
-        self.assertEqual(code, 0, out)
-        self.assertEqual(out, "claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, "
-                         "then 2025-11-25; https://github.com/anthropics/claude-code/issues/84136)"
-                         "\ndoctor: 1 of 1 host(s) would start it\n")
-
-    @unittest.skipUnless(SLOW, "six starts and two more: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
-    def test_a_good_server_passes_every_host(self):
-        code, out = self.doctor()
-        self.assertEqual(code, 0, out)
-        self.assertEqual([line.split(":")[0] for line in out.splitlines() if
-                          not line.startswith(" ")][:-1], sorted(mcp_stdio._HOSTS))
-        self.assertTrue(out.endswith("doctor: 6 of 6 host(s) would start it\n"), out)
-        self.assertIn("codex: ok  (models Codex CLI 0.165.0 (2026-11-03), speaks 2025-06-18; "
-                      "https://github.com/openai/codex/issues/11851)", out)
-        self.assertIn("claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, then "
-                      "2025-11-25", out)
-
-    def test_a_banner_on_stdout_fails_quoting_it(self):
-        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "banner"])
-        self.assertEqual(code, 1, out)
-        self.assertIn("claude-desktop: FAIL", out)
-        self.assertIn("  fault: output on stdout before the first message: "
-                      "b'Starting team tools v1.0'\n    fix: write diagnostics to sys.stderr", out)
-
-    def test_a_failing_import_fails_quoting_its_last_line(self):
-        code, out = self.doctor("--host", "codex", command=PY + [self.script, "broken"])
-        self.assertEqual(code, 1, out)
-        self.assertIn("  fault: the server did not start: \"ModuleNotFoundError: No module named "
-                      "'no_such_module_for_the_doctor'\"", out)
-
-    def test_paths_the_host_cannot_follow(self):
-        code, out = self.doctor("--host", "claude-desktop",
-                                command=["no-such-python-3", self.script])
-        self.assertEqual(code, 1, out)
-        self.assertIn("  fault: the host cannot find 'no-such-python-3' (PATH "
-                      "/usr/bin:/bin:/usr/sbin:/sbin, working folder /)", out)
-        code, out = self.doctor("--host", "claude-desktop",
-                                command=PY + [os.path.relpath(SERVER, HERE)])
-        self.assertEqual(code, 1, out)
-        self.assertIn("    fix: give the absolute path of mcp_stdio.py (the host starts it in /;",
-                      out)
-
-    def test_what_a_host_refuses_in_the_tool_list(self):
-        code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "nested"])
-        self.assertEqual(code, 1, out)
-        self.assertIn("  fault: tool 'nested': / uses $defs; / requires 'q', which is not one of "
-                      "its properties; /properties/p uses $ref; /properties/tags is an array "
-                      "without items\n", out)
-        self.assertEqual(self.doctor("--host", "claude-code", command=PY + [
-            self.script, "nested"])[0], 0)
-        code, out = self.doctor("--host", "codex", command=PY + [self.script, "task"])
-        self.assertEqual(code, 1, out)
-        self.assertIn("  fault: tool 'add' runs only as a task; the host speaks 2025-06-18, "
-                      "which has no tasks (it is not listed)\n    fix: register it with "
-                      "task=\"optional\"", out)
-
-    @about("skills")
-    def test_a_refused_skill_fails_and_a_relative_folder_is_found(self):
-        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "skills"])
-        self.assertEqual(code, 1, out)
-        self.assertEqual(out.count("  fault: "), 1, out)
-        self.assertIn("  fault: a skill was refused at start: \"team-tools: warning: skills: ", out)
-        self.assertIn("bad/SKILL.md: name must be 1-64 lowercase letters", out)
-
-    def test_each_host_names_what_it_models_and_where_that_is_reported(self):
-        path = os.path.join(SHARED, "docs", "clients-in-the-wild.md")
-        if not os.path.exists(path):
-            self.skipTest("../shared/docs is not here")
-        with open(path, encoding="utf-8") as f:
-            reported = f.read()
-        for name, host in mcp_stdio._HOSTS.items():
-            self.assertIn(host.source, reported, name)
-            if name != "gemini-cli":          # its version is from a trial, not the document
-                self.assertIn(host.title.split(" (")[0].rsplit(" ", 1)[-1], reported, name)
-
-    def test_a_slow_start_is_said(self):
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(os.path.join(os.path.dirname(self.script), "started"))
-        code, out = self.doctor("--host", "codex", command=PY + [self.script, "slow"])
-        self.assertEqual(code, 0, out)
-        self.assertRegex(out, r"  warning: the first answer took [2-9]\.\d s of the host's "
-                              r"10 s\n")       # 2.7 s asleep, and a busy machine's start
-
-    def test_usage(self):
-        for args in ((), ("--host", "nowhere", "--"), ("--host",)):
-            r = subprocess.run(SERVE + ["doctor"] + list(args), capture_output=True, cwd=HERE,
-                               stdin=subprocess.DEVNULL, timeout=60)
-            self.assertEqual(r.returncode, 2, args)
-            self.assertTrue(r.stderr.startswith(b"error: "), r.stderr)
-
-
-class Install(unittest.TestCase):
-    """install writes config's entry into each host's own file (real processes, a fake home)."""
-
-    FILES = {"claude-desktop": ".config/Claude/claude_desktop_config.json",
-             "cursor": ".cursor/mcp.json", "vscode": ".config/Code/User/mcp.json",
-             "gemini-cli": ".gemini/settings.json", "codex": ".codex/config.toml"}
-
-    def setUp(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.home = tmp.name
-        self.script = os.path.join(vendored_project(), "team_tools.py")
-
-    def install(self, *args, cwd=None):
-        env = {k: v for k, v in os.environ.items() if k != "XDG_CONFIG_HOME"}
-        env.update(HOME=self.home, PATH=os.path.dirname(sys.executable),   # no claude on it
-                   PYTHONPATH=HERE)
-        r = subprocess.run(SERVE + ["install"] + list(args), capture_output=True, env=env,
-                           cwd=cwd or self.home, timeout=120, stdin=subprocess.DEVNULL)
-        return r.returncode, r.stdout.decode(), r.stderr.decode()
-
-    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
-    def test_claude_desktop(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("claude-desktop")
-
-    def test_cursor(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("cursor")
-
-    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
-    def test_vscode(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("vscode")
-
-    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
-    def test_gemini_cli(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("gemini-cli")
-
-    def test_codex(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("codex")
-
-    def keeps_the_rest_and_a_repeat_changes_nothing(self, host):
-        entry = {"command": os.path.abspath(sys.executable), "args": [self.script]}
-        rel = self.FILES[host]
-        path = os.path.join(self.home, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        top = "servers" if host == "vscode" else "mcpServers"
-        before = '[mcp_servers.other]\ncommand = "x"\n' if host == "codex" else \
-            json.dumps({"theme": "dark", top: {"other": {"command": "x"}}}, indent=4) + "\n"
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(before)
-        code, out, err = self.install(host, "--", self.script)
-        self.assertEqual((code, err), (0, ""), out)
-        self.assertEqual(out, "%s: installed 'team-tools' (the old file is in %s.bak)\n"
-                         % (path, path))
-        with open(path, encoding="utf-8") as f:
-            after = f.read()
-        if host == "codex":
-            self.assertEqual(after, before + "\n[mcp_servers.team-tools]\ncommand = %s\n"
-                             "args = [%s]\n" % (json.dumps(entry["command"]),
-                                                json.dumps(self.script)))
-        else:
-            data = json.loads(after)
-            want = dict({"type": "stdio"} if host == "vscode" else {}, **entry)
-            self.assertEqual(data, {"theme": "dark", top: {"other": {"command": "x"},
-                                                           "team-tools": want}})
-            self.assertIn('\n    "theme"', after)        # its indentation kept
-        with open(path + ".bak", encoding="utf-8") as f:
-            self.assertEqual(f.read(), before)
-        code, out, _ = self.install(host, "--", self.script)
-        self.assertEqual(code, 0)
-        self.assertIn("is installed already; nothing changed", out)
-        with open(path, encoding="utf-8") as f:
-            self.assertEqual(f.read(), after)
-        self.assertEqual(sorted(os.listdir(os.path.dirname(path))),
-                         sorted([os.path.basename(path), os.path.basename(path) + ".bak"]))
-        if host not in ("cursor", "codex"):   # one JSON host and the TOML one suffice
-            return
-        # Another server of the same name is kept unless --force.
-        other = os.path.join(os.path.dirname(self.script), "other.py")
-        shutil.copy(self.script, other)
-        code, _, err = self.install(host, "--name", "team-tools", "--", other)
-        self.assertEqual(code, 1)
-        self.assertIn("already has a different server named 'team-tools'", err)
-        code, _, _ = self.install(host, "--force", "--name", "team-tools", "--", other)
-        self.assertEqual(code, 0)
-        with open(path, encoding="utf-8") as f:
-            replaced = f.read()
-        self.assertIn(json.dumps(other), replaced)
-        self.assertNotIn(json.dumps(self.script), replaced)
-        with open(path + ".bak", encoding="utf-8") as f:
-            self.assertEqual(f.read(), before)       # the first backup stays
-
-    def test_what_it_refuses(self):
-        path = os.path.join(self.home, ".cursor", "mcp.json")
-        os.makedirs(os.path.dirname(path))
-        with open(path, "w", encoding="utf-8") as f:
-            f.write('{\n  // mine\n  "mcpServers": {}\n}\n')
-        code, _, err = self.install("cursor", "--", self.script)
-        self.assertEqual(code, 1)
-        self.assertIn("is not plain JSON", err)
-        with open(path, encoding="utf-8") as f:
-            self.assertEqual(f.read(), '{\n  // mine\n  "mcpServers": {}\n}\n')
-        broken = os.path.join(os.path.dirname(self.script), "broken.py")
-        with open(broken, "w", encoding="utf-8") as f:
-            f.write("import no_such_module_for_the_installer\n")
-        code, _, err = self.install("gemini-cli", "--", broken)
-        self.assertEqual(code, 1)
-        self.assertIn("the doctor found what gemini-cli would fail on; nothing written", err)
-        self.assertFalse(os.path.exists(os.path.join(self.home, ".gemini")))
-        self.assertEqual(self.install("codex", "--project", "--", self.script)[0], 2)
-
-    def test_a_project_file_and_claude_code(self):
-        project = os.path.dirname(self.script)
-        code, out, _ = self.install("vscode", "--project", "--", self.script, cwd=project)
-        self.assertEqual(code, 0, out)
-        with open(os.path.join(project, ".vscode", "mcp.json"), encoding="utf-8") as f:
-            self.assertIn("team-tools", json.load(f)["servers"])
-        code, out, _ = self.install("claude-code", "--project", "--", self.script)
-        self.assertEqual((code, out), (0, "claude is not on PATH; run:\n  claude mcp add --scope "
-                                          "project team-tools -- %s %s\n"
-                                       % (os.path.abspath(sys.executable), self.script)))
-
-
-@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_HOSTS_BIN") and
-                     os.environ.get("MCP_STDIO_NODE_BIN"),
-                     "needs MCP_STDIO_SLOW=1 and Claude Code and Gemini CLI (.ci/run installs)")
-class Hosts(unittest.TestCase):
-    """Real hosts list a server that install registered, started from folders of their own."""
-
-    def test_claude_code_and_gemini_cli_connect_from_another_folder(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        home, elsewhere = os.path.join(tmp.name, "home"), os.path.join(tmp.name, "elsewhere")
-        project = os.path.join(tmp.name, "project")
-        for folder in (home, elsewhere, project):
-            os.mkdir(folder)
-        script = os.path.join(project, "team_tools.py")
-        with open(script, "w", encoding="utf-8") as f:
-            f.write(DOCTOR_SERVER.replace('mode = sys.argv[1] if len(sys.argv) > 1 else "good"',
-                                          'mode = "skills"'))
-        shutil.copy(SERVER, project)
-        write_skill(os.path.join(project, "skills"), "good", "name: good\ndescription: Good.")
-        env = dict(os.environ, HOME=home, PYTHONPATH=HERE, PATH=os.pathsep.join((
-            os.environ["MCP_STDIO_HOSTS_BIN"], os.environ["MCP_STDIO_NODE_BIN"],
-            os.path.dirname(sys.executable), "/usr/bin", "/bin")))
-        env.pop("XDG_CONFIG_HOME", None)
-        for host in ("claude-code", "gemini-cli"):
-            r = subprocess.run(SERVE + ["install", host, "--", script], capture_output=True,
-                               env=env, cwd=project, timeout=120, stdin=subprocess.DEVNULL)
-            self.assertEqual(r.returncode, 0, r.stderr)
-        with open(os.path.join(home, ".gemini", "trustedFolders.json"), "w") as f:
-            json.dump({elsewhere: "TRUST_FOLDER"}, f)    # it runs no server in other folders
-        for words in (["claude", "mcp", "list"], ["gemini", "mcp", "list"]):
-            with self.subTest(host=words[0]):
-                r = subprocess.run(words, capture_output=True, env=env, cwd=elsewhere,
-                                   timeout=180, stdin=subprocess.DEVNULL)
-                said = (r.stdout + r.stderr).decode("utf-8", "replace")    # gemini: on stderr
-                listed = [line for line in said.splitlines() if "team-tools" in line]
-                self.assertEqual(len(listed), 1, r.stdout + r.stderr)
-                self.assertIn("Connected", listed[0])
-
-
-class ConfigCommand(unittest.TestCase):
-    """config: client configurations that start a server by absolute paths (in-process)."""
-
-    def run_cli(self, *args):
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = mcp_stdio.main(list(args))
-        return subprocess.CompletedProcess(args, code, out.getvalue().encode(),
-                                           err.getvalue().encode())
-
-    def test_the_demo_names_every_tool(self):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            self.assertEqual(mcp_stdio.main(["--help"]), 0)
-        server = mcp_stdio.demo_server()
-        for name in server.tools:
-            self.assertIn(name, out.getvalue())
-            self.assertIn(name, server.instructions)
-
-    def test_an_installed_demo_is_configured_with_dash_m(self):
-        saved = mcp_stdio.__file__
-        mcp_stdio.__file__ = os.path.join(os.sep, "venv", "lib", "python3.12", "site-packages",
-                                          "mcp_stdio.py")
-        try:
-            r = self.run_cli("config", "claude-desktop")
-        finally:
-            mcp_stdio.__file__ = saved
-        entry = json.loads(r.stdout)["mcpServers"]["mcp-stdio-demo"]
-        self.assertEqual((entry["command"], entry["args"]), (sys.executable, ["-m", "mcp_stdio"]))
-
-    def test_config_for_each_client(self):
-        script = os.path.join(HERE, "examples", "notes_server.py")
-        for client in ("claude-desktop", "cursor", "gemini-cli", "vscode"):
-            # The first asks the server its name; the others are told it (one start each).
-            named = [] if client == "claude-desktop" else ["--name", "notes"]
-            r = self.run_cli("config", client, *named, "--", script)
-            self.assertEqual(r.returncode, 0)
-            config = json.loads(r.stdout)
-            entry = list(config.values())[0]["notes"]       # the server's own name
-            self.assertEqual((entry["command"], entry["args"]), (sys.executable, [script]))
-            self.assertTrue(os.path.isabs(entry["command"]))
-        r = self.run_cli("config", "claude-code", "--name", "notes", "--", script)
-        self.assertEqual(r.stdout.decode(), "claude mcp add notes -- %s %s\n"
-                         % (sys.executable, script))
-        r = self.run_cli("config", "codex")
-        self.assertEqual(r.stdout.decode(), '[mcp_servers.mcp-stdio-demo]\ncommand = %s\n'
-                         'args = [%s]\n' % (json.dumps(sys.executable), json.dumps(SERVER)))
-        r = self.run_cli("config", "notepad")
-        self.assertEqual(r.returncode, 2)
-        with tempfile.TemporaryDirectory() as tmp:      # a server that cannot say its name
-            broken = os.path.join(tmp, "team_tools.py")
-            with open(broken, "w", encoding="utf-8") as f:
-                f.write("import sys\nsys.exit(3)\n")
-            r = self.run_cli("config", "cursor", "--", broken)
-            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["team-tools"])
-            named = os.path.join(tmp, "named.py")
-            with open(named, "w", encoding="utf-8") as f:
-                f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\nraise SystemExit("
-                        "mcp_stdio.Server('Team Tools: v2!', '1').run([]))\n" % HERE)
-            r = self.run_cli("config", "cursor", "--", named)
-            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["Team-Tools--v2"])
-        # The printed configuration starts the server with a PATH that has no python at all.
-        r = self.run_cli("config", "claude-desktop", "--", script)
-        entry = json.loads(r.stdout)["mcpServers"]["notes"]
-        with tempfile.TemporaryDirectory() as tmp:
-            c = mcp_stdio.Client([entry["command"]] + entry["args"], timeout=TIMEOUT,
-                                 env={"PATH": tmp, "NOTES_DIR": tmp})
-            with c:
-                self.assertIn("add_note", [t["name"] for t in c.list_tools()])
-
-
-
-class ClientCommandLine(unittest.TestCase):
-
-    def run_cli(self, *args):
-        return subprocess.run(SERVE + list(args), capture_output=True, cwd=HERE,
-                              timeout=60, stdin=subprocess.DEVNULL)
-
-    def printed(self, result):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            mcp_stdio._print_result(None, result, False)
-        return out.getvalue()
-
-    def test_structured_content_is_shown_once(self):
-        """Shown again only when it says more than the text, compared by value."""
-        value = {"time": "10:00", "zone": ["UTC", 1]}
-        for text in (json.dumps(value, separators=(",", ":")), json.dumps(value, indent=2),
-                     json.dumps(value)):
-            with self.subTest(text=text):
-                self.assertEqual(self.printed({"content": [{"type": "text", "text": text}],
-                                               "structuredContent": value}), text + "\n")
-        # The filesystem server's form: the text, wrapped in a one-member object.
-        self.assertEqual(self.printed({"content": [{"type": "text", "text": "a\nb"}],
-                                       "structuredContent": {"content": "a\nb"}}), "a\nb\n")
-        self.assertEqual(self.printed({"content": [{"type": "text", "text": "[1, 2]"}],
-                                       "structuredContent": {"result": [1, 2]}}), "[1, 2]\n")
-        # More than the text: shown.
-        out = self.printed({"content": [{"type": "text", "text": "2 files"}],
-                            "structuredContent": {"files": ["a", "b"]}})
-        self.assertIn("structured content:\n{\n  \"files\"", out)
-        out = self.printed({"content": [{"type": "text", "text": "1"}],
-                            "structuredContent": {"result": True}})
-        self.assertIn("structured content:", out)
-
-    # Good results of each method the client reads; the fuzz below breaks them.
-    GOOD = {
-        "initialize": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                       "serverInfo": {"name": "s", "version": "1"}},
-        "server/discover": {"capabilities": {"extensions": {}}, "_meta": {
-            mcp_stdio.SERVER_INFO_KEY: {"name": "s", "version": "1"}}},
-        "tools/list": {"tools": [{"name": "t", "description": "d", "inputSchema": {
-            "type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}]},
-        "resources/list": {"resources": [{"uri": "a://b", "name": "b", "mimeType": "text/plain"}]},
-        "resources/templates/list": {"resourceTemplates": [{"uriTemplate": "a://{x}",
-                                                            "name": "x"}]},
-        "prompts/list": {"prompts": [{"name": "p", "arguments": [{"name": "a",
-                                                                  "required": True}]}]},
-        "skills/list": {"skills": [{"uri": "skill://a/SKILL.md", "frontmatter": {
-            "name": "a", "description": "d"}, "resources": [{"uri": "skill://a/SKILL.md",
-                                                             "digest": "sha256:00", "size": 3}]}]},
-        "tools/call": {"content": [{"type": "text", "text": "t"}, {"type": "image", "data": "AA==",
-                                                                  "mimeType": "image/png"},
-                                   {"type": "resource", "resource": {"uri": "a://b", "blob": "AA=="}},
-                                   {"type": "resource_link", "uri": "a://b", "name": "b"}],
-                       "structuredContent": {"a": 1}, "isError": False},
-        "resources/read": {"contents": [{"uri": "a://b", "text": "t"}, {"uri": "a://c",
-                                                                        "blob": "AA=="}]},
-        "prompts/get": {"messages": [{"role": "user", "content": {"type": "text", "text": "x"}}]},
-    }
-
-    def test_malformed_results_are_said_not_raised(self):
-        """Whatever a server sends, the client says it is malformed or prints it."""
-        r = random.Random(8)
-
-        def mutate(v, depth=0):
-            if r.random() < 0.12:
-                return _junk(r)
-            if isinstance(v, dict):
-                v = {k: mutate(x, depth + 1) for k, x in v.items() if r.random() > 0.08}
-                if r.random() < 0.15:
-                    v[r.choice(("type", "text", "name", "uri", "nextCursor", "arguments",
-                                "description", "resources", "blob"))] = _junk(r)
-                return v
-            if isinstance(v, list):
-                return [mutate(x, depth + 1) for x in v] + ([_junk(r)] if r.random() < 0.2
-                                                            else [])
-            return v
-        said = printed = 0
-        for _ in range(400):
-            results = {m: mutate(copy.deepcopy(v)) for m, v in self.GOOD.items()}
-            checked = {}
-            for method, result in results.items():
-                try:
-                    checked[method] = mcp_stdio._checked(method, result)
-                except mcp_stdio.MalformedResult as e:
-                    self.assertTrue(str(e).startswith("the server's %s result is malformed: "
-                                                      % method), e)
-                    said += 1
-
-            class Seen:                            # a client that was answered so
-                era, revision, instructions, stderr = "legacy", "2025-11-25", None, ""
-                server_info = (checked.get("initialize") or {}).get("serverInfo")
-                server_capabilities = dict((checked.get("initialize") or {}).get(
-                    "capabilities") or {}, resources={}, prompts={}, extensions={
-                        EXTENSIONS["skills"]: {}})
-
-                @staticmethod
-                def _all(method, field):             # every list, as the inspector reads it
-                    if method not in checked:
-                        raise mcp_stdio.MalformedResult(method, ["broken"])
-                    return checked[method][field]
-
-            for tool in (checked.get("tools/list") or {}).get("tools", []):
-                with contextlib.suppress(mcp_stdio._BadArguments):   # call's KEY=VALUE words
-                    mcp_stdio._key_values(["a=1", "b=x"], tool["inputSchema"])
-            with contextlib.redirect_stdout(io.StringIO()):
-                mcp_stdio._print_inspection(Seen, False)
-                mcp_stdio._print_inspection(Seen, True)
-                for method in ("tools/call", "resources/read", "prompts/get"):
-                    if method in checked:
-                        mcp_stdio._print_result(None, dict(checked[method], isError=False),
-                                                False)
-                        printed += 1
-        self.assertGreater(said, 300)
-        self.assertGreater(printed, 100)
-
-    def test_a_server_that_answers_wrongly_gets_exit_3_and_a_readable_error(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "wrong.py")
-            with open(script, "w", encoding="utf-8") as f:
-                f.write(textwrap.dedent("""\
-                    import json, sys
-                    answers = {
-                        "initialize": {"protocolVersion": "2025-11-25", "serverInfo": {
-                            "name": "wrong", "version": "1"}, "capabilities": {
-                            "tools": {}, "resources": {}, "prompts": {}}},
-                        "tools/list": {"tools": [{"name": 5, "inputSchema": {}}]},
-                        "resources/list": {"resources": "none"},
-                        "resources/templates/list": {"resourceTemplates": []},
-                        "prompts/list": {"prompts": [{"name": "p"}]},
-                        "tools/call": {"content": [True]},
-                    }
-                    for line in sys.stdin:
-                        m = json.loads(line)
-                        if "id" in m and m.get("method") in answers:
-                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"],
-                                              "result": answers[m["method"]]}), flush=True)
-                        elif "id" in m:
-                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "error": {
-                                "code": -32601, "message": "no"}}), flush=True)
-                    """))
-            r = self.run_cli("inspect", "--", *PY, script)
-            self.assertEqual(r.returncode, 3, r.stderr)
-            out = r.stdout.decode()
-            self.assertIn("\ntools: failed (the server's tools/list result is malformed: "
-                          "/tools/0/name: expected type string, got integer)\n", out)
-            self.assertIn("\nresources: failed (the server's resources/list result is malformed: "
-                          "/resources: expected type array, got string)\n", out)
-            self.assertIn("\nprompts (1)\n  p  ()\n", out)
-            r = self.run_cli("call", "t", "--", *PY, script)
-            self.assertEqual((r.returncode, r.stdout), (3, b""))
-            self.assertEqual(r.stderr, b"error: the server's tools/call result is malformed: "
-                                       b"/content/0: expected type object, got boolean\n")
-
-    def test_inspect(self):
-        r = self.run_cli("inspect", "--", *SERVE)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        out = r.stdout.decode()
-        self.assertIn("server: mcp-stdio-demo %s (mcp_stdio demo)" % mcp_stdio.__version__, out)
-        self.assertIn("era: modern, protocol 2026-07-28", out)
-        self.assertIn("  add  (a: number, b: number)", out)
-        self.assertIn("  demo://greeting/{name}  greeting  text/plain", out)
-        self.assertIn("  summarize  (text, style?)", out)
-        r = self.run_cli("inspect", "--json", "--era", "legacy", "--revision", "2025-03-26", "--",
-                         *SERVE)
-        report = json.loads(r.stdout)
-        self.assertEqual((report["era"], report["revision"]), ("legacy", "2025-03-26"))
-        self.assertEqual(len(report["tools"]), 6)
-
-    def test_call(self):
-        r = self.run_cli("call", "echo", '{"text": "hello"}', "--", *SERVE)
-        self.assertEqual((r.returncode, r.stdout), (0, b"hello\n"))     # says nothing more
-        r = self.run_cli("call", "add", "a=1", "b=2.5", "--", *SERVE)    # typed from the schema
-        self.assertEqual((r.returncode, r.stdout), (0, b'{"sum":3.5}\n'))
-        schema = {"properties": {"a": {"type": "number"}, "s": {"type": "string"},
-                                 "f": {"type": ["boolean", "null"]}, "l": {"type": "array"}}}
-        self.assertEqual(mcp_stdio._key_values(["a=1.5", "s=1.5", "f=true", "l=[1,2]", "x=y"],
-                                               schema),
-                         {"a": 1.5, "s": "1.5", "f": True, "l": [1, 2], "x": "y"})
-        with self.assertRaises(ValueError) as cm:
-            mcp_stdio._key_values(["a=one"], schema)
-        self.assertEqual(str(cm.exception), "a=one: a number is expected")
-        r = self.run_cli("call", "add", '{"a": 1', "--", *SERVE)
-        self.assertEqual(r.returncode, 2)
-        self.assertIn(b"error: the arguments are not valid JSON: Expecting", r.stderr)
-        r = self.run_cli("call", "countdown", "seconds=0.2", "--", *SERVE)
-        self.assertEqual(r.stderr, b"progress 1/2: 1 of 2 steps\nprogress 2/2: 2 of 2 steps\n")
-        r = self.run_cli("call", "divide", '{"dividend": 1, "divisor": 0}', "--",
-                         *SERVE)
-        self.assertEqual((r.returncode, r.stdout),
-                         (1, b"Cannot divide by zero: pass a non-zero 'divisor'.\n"))
-        r = self.run_cli("call", "nope", "--", *SERVE)
-        self.assertEqual(r.returncode, 4)
-        self.assertIn(b"Unknown tool", r.stderr)
-        r = self.run_cli("call", "add", '{"a": 1, "b": 2}', "--json", "--", *SERVE)
-        self.assertEqual(json.loads(r.stdout)["structuredContent"], {"sum": 3})
-
-    def test_read_get_and_content_blocks(self):
-        r = self.run_cli("read", "demo://logo.png", "--", *SERVE)
-        self.assertEqual((r.returncode, r.stdout),
-                         (0, b"[resource demo://logo.png, image/png, %d bytes of blob]\n"
-                          % len(mcp_stdio._DEMO_PNG)))
-        r = self.run_cli("get", "summarize", "text=hello", "style=short", "--", *SERVE)
-        self.assertEqual(r.stdout, b"[user] Summarize the following text (style: short):\n\n"
-                                   b"hello\n")
-        self.assertEqual(mcp_stdio._blocks({"content": [
-            mcp_stdio.image(b"\x89PNG"), mcp_stdio.resource_link("file:///a", "a"),
-            mcp_stdio.embedded_resource("file:///b", "body", mime_type="text/plain")]}),
-            ["[image image/png, 4 bytes]", "[link: a <file:///a>]",
-             "[resource file:///b, text/plain]\nbody"])
-
-    def test_signatures_show_types_enums_and_defaults(self):
-        schema = {"type": "object", "$defs": {"Mode": {"enum": ["fast", "slow"]}},
-                  "properties": {"q": {"type": "string"},
-                                 "mode": {"$ref": "#/$defs/Mode", "default": "fast"},
-                                 "n": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
-                                 "tags": {"type": "array", "items": {"type": "string"}},
-                                 "kind": {"type": ["boolean", "string"]},
-                                 "start": {"type": "string", "format": "date-time"},
-                                 "days": {"type": "array", "items": {"type": "string",
-                                                                     "format": "date"}}},
-                  "required": ["q"]}
-        self.assertEqual(mcp_stdio._signature_of(schema),
-                         '(q: string, mode?: "fast"|"slow" = "fast", n?: integer|null, '
-                         'tags?: array of string, kind?: boolean|string, '
-                         'start?: string<date-time>, days?: array of string<date>)')
-        self.assertEqual(mcp_stdio._first_line("word " * 30, 22), "word word word word ...")
-
-    def test_what_the_command_line_says(self):
-        """Error data, argument messages, -e/--cwd, read --output, nested shapes."""
-        schema = {"properties": {"n": {"type": "integer"}, "l": {"type": "array"},
-                                 "o": {"type": "object"}}}
-        for words, message in ((["n=x"], "n=x: an integer is expected"),
-                               (["l=x"], "l=x: an array is expected"),
-                               (["o=no"], "o=no: an object is expected"),
-                               (["l=[1,2"], "l=[1,2: not valid JSON (Expecting")):
-            with self.assertRaises(ValueError) as cm:
-                mcp_stdio._key_values(words, schema)
-            self.assertTrue(str(cm.exception).startswith(message), str(cm.exception))
-        r = self.run_cli("call", "add", "a=1", "b", "--", *SERVE)
-        self.assertEqual((r.returncode, r.stderr), (2, b"error: 'b' is not KEY=VALUE: give the "
-                                                       b"arguments as KEY=VALUE words or one "
-                                                       b"JSON object\n"))
-        script = textwrap.dedent("""
-            import os, mcp_stdio
-            server = mcp_stdio.Server("cli", "1")
-
-            @server.tool
-            def where() -> str:
-                "Where the server runs."
-                return os.getcwd() + " " + os.environ.get("CLI_TEST", "-")
-
-            @server.tool
-            def needs() -> str:
-                "Needs sampling."
-                raise mcp_stdio.ProtocolError(-32021, "Missing required client capability",
-                                              {"requiredCapabilities": {"sampling": {}}})
-
-            from typing import List, TypedDict
-            class Point(TypedDict):
-                x: int
-                label: str
-
-            @server.tool
-            def shapes(rows: List[dict], points: List[Point]) -> str:
-                "Nested shapes."
-                return "ok"
-            server.run()
-        """)
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "cli_server.py")
-            with open(path, "w") as f:
-                f.write(script)
-            env = dict(os.environ, PYTHONPATH=HERE)
-            run = lambda *a: subprocess.run(SERVE + list(a), capture_output=True, cwd=HERE,  # noqa
-                                            timeout=60, stdin=subprocess.DEVNULL, env=env)
-            r = run("call", "where", "-e", "CLI_TEST=set here", "--cwd", tmp, "--",
-                    sys.executable, path)
-            self.assertEqual(r.stdout.decode().strip(), os.path.realpath(tmp) + " set here",
-                             r.stderr)
-            r = run("call", "needs", "--", *PY, path)
-            self.assertEqual(r.returncode, 4)
-            self.assertIn(b"error: the server answered with error -32021: Missing required "
-                          b'client capability\n  requiredCapabilities: {"sampling": {}}\n',
-                          r.stderr)
-            r = run("inspect", "--", *PY, path)
-            self.assertIn("  shapes  (rows: array of object, points: array of {x: integer, "
-                          "label: string})", r.stdout.decode())
-            out = os.path.join(tmp, "logo.png")
-            r = run("read", "demo://logo.png", "--output", out, "--", *SERVE)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            with open(out, "rb") as f:
-                self.assertEqual(f.read(), mcp_stdio._DEMO_PNG)
-            self.assertIn(b"saved %d bytes (image/png) to" % len(mcp_stdio._DEMO_PNG),
-                          r.stderr)
-        self.assertEqual(mcp_stdio._tail("word " * 100 + "end", 42), "...word word word word "
-                         "word word word end")     # cut at a word, and marked
-
-    def test_inspection_survives_a_failing_list(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "broken.py")
-            with open(script, "w") as f:
-                f.write(BROKEN_SERVER)
-            r = self.run_cli("inspect", "--", *PY, script, "partial")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        out = r.stdout.decode()
-        self.assertIn("tools (0)", out)
-        self.assertIn("resources (1)\n  a://b  b\n", out)
-        self.assertIn("resource templates: failed (resource templates: error -32601: Method not "
-                      "found)", out)
-        self.assertIn("prompts: not offered", out)
-
-    def test_usage_names_how_it_was_started(self):
-        r = self.run_cli("inspect", "--help")              # started as python -m mcp_stdio
-        self.assertTrue(r.stdout.startswith(b"usage: python -m mcp_stdio inspect"))
-        r = subprocess.run([sys.executable, SERVER, "--help"], capture_output=True,
-                           timeout=TIMEOUT)
-        self.assertTrue(r.stdout.startswith(b"usage: python mcp_stdio.py [options]"))
-
-    def test_usage_and_failures(self):
-        for args in (["inspect"], ["call", "echo", "[1]", "--", "x"], ["call", "--", "x"],
-                     ["inspect", "--era", "new", "--", "x"]):
-            r = self.run_cli(*args)
-            self.assertEqual(r.returncode, 2, args)
-        r = self.run_cli("inspect", "--help")
-        self.assertEqual(r.returncode, 0)
-        self.assertIn(b"exit status", r.stdout)
-        r = self.run_cli("inspect", "--timeout", "2", "--", *PY, "-c", "pass")
-        self.assertEqual(r.returncode, 3)
-        r = self.run_cli("inspect", "--", "/nonexistent/server")
-        self.assertEqual(r.returncode, 3)
-
-
-
-###############################################################################
-# Asking the user mid-call: MRTR (modern) and elicitation/create (legacy) #####
-###############################################################################
-
-ELICIT_CAPS = {"elicitation": {}}
-
-
-class ElicitationModern(InProcTest):
-
-    def call(self, p, rid, text="hi", caps=ELICIT_CAPS, **extra):
-        meta = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": caps})
-        params = {"name": "confirm_echo", "arguments": {"text": text}, "_meta": meta}
-        params.update(extra)
-        return p.request({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params},
-                         rev=MODERN)
-
-    def first_round(self, p, text="hi"):
-        r = self.call(p, 1, text)["result"]
-        self.assertEqual(r["resultType"], "input_required")
-        self.assertEqual(list(r["inputRequests"]), ["elicit-1"])
-        ask = r["inputRequests"]["elicit-1"]
-        self.assertEqual(ask["method"], "elicitation/create")
-        self.assertEqual(ask["params"]["mode"], "form")
-        self.assertIn(text, ask["params"]["message"])
-        self.assertNotIn("ttlMs", r)
-        return r["requestState"]
-
-    def test_round_trip_accept_decline_cancel(self):
-        p = self.spawn()
-        state = self.first_round(p)
-        for rid, answer, expected in (
-                (2, {"action": "accept", "content": {"confirm": True}}, "hi"),
-                (3, {"action": "accept", "content": {"confirm": False}},
-                 "You chose not to echo the text."),
-                (4, {"action": "decline"}, "Nothing was echoed: the user declined."),
-                (5, {"action": "cancel"}, "Nothing was echoed: the user dismissed the question.")):
-            r = self.call(p, rid, inputResponses={"elicit-1": answer}, requestState=state)
-            self.assertEqual(r["result"]["resultType"], "complete")
-            self.assertEqual(r["result"]["content"], [{"type": "text", "text": expected}])
-
-    def test_state_is_verified(self):
-        p = self.spawn()
-        state = self.first_round(p)
-        body, mac = state.split(".")
-        tampered = body[:-2] + ("AA" if body[-2:] != "AA" else "BB") + "." + mac
-        accept = {"elicit-1": {"action": "accept", "content": {"confirm": True}}}
-        for rid, kw in ((2, {"requestState": tampered, "inputResponses": accept}),
-                        (3, {"requestState": state + "x", "inputResponses": accept}),
-                        (4, {"requestState": "nonsense", "inputResponses": accept}),
-                        (5, {"requestState": state, "inputResponses": ["elicit-1"]}),
-                        (6, {"requestState": state, "inputResponses": {"elicit-1": "yes"}}),
-                        (7, {"requestState": state, "inputResponses": {"elicit-1": {
-                            "action": "accept", "content": {"confirm": "yes"}}}}),
-                        (8, {"requestState": state, "inputResponses": {"elicit-1": {
-                            "action": "maybe"}}})):
-            r = self.call(p, rid, **kw)
-            self.assertEqual(r["error"]["code"], -32602, kw)
-        r = self.call(p, 9, text="other text", requestState=state, inputResponses=accept)
-        self.assertEqual(r["error"]["code"], -32602)          # bound to the arguments
-        r = self.call(p, 10, inputResponses=accept)           # no state: answers as they come
-        self.assertEqual(r["result"]["content"], [{"type": "text", "text": "hi"}])
-        q = self.spawn()                                      # another process: another key
-        r = self.call(q, 1, requestState=state, inputResponses=accept)
-        self.assertEqual(r["error"]["code"], -32602)
-
-    def test_missing_capability(self):
-        p = self.spawn()
-        r = self.call(p, 1, caps={})
-        self.assertEqual(r["error"], {"code": -32021, "message": "Missing required client capability",
-                                      "data": {"requiredCapabilities": {"elicitation": {}}}})
-
-
-class ElicitationPromptsAndResources(unittest.TestCase):
-    """The same round trip for prompts/get and resources/read (sans-IO engine)."""
-
-    def test_prompt_and_resource_retries(self):
-        server = mcp_stdio.Server("s", "1")
-        ask = {"type": "object", "properties": {"topic": {"type": "string"}},
-               "required": ["topic"]}
-
-        @server.prompt
-        def brainstorm(ctx=None) -> str:
-            return "Ideas about " + ctx.elicit("Which topic?", ask).content["topic"]
-
-        @server.resource("secret://note")
-        def note(ctx):
-            answer = ctx.elicit("Show the note?", {"type": "object", "properties": {
-                "ok": {"type": "boolean"}}})
-            return "the note" if answer.accepted else "hidden"
-        conn = connect(server)
-        caps = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": ELICIT_CAPS})
-
-        def rpc(method, params):
-            line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method,
-                               "params": dict(params, _meta=caps)}).encode()
-            out = conn.receive_line(line)
-            if isinstance(out[0], mcp_stdio.Call):
-                out[0].run()
-                return json.loads(conn.outbox.pop())["result"]
-            return json.loads(out[0])
-        first = rpc("prompts/get", {"name": "brainstorm"})
-        self.assertEqual(first["resultType"], "input_required")
-        done = rpc("prompts/get", {"name": "brainstorm", "requestState": first["requestState"],
-                                   "inputResponses": {"elicit-1": {
-                                       "action": "accept", "content": {"topic": "tea"}}}})
-        self.assertEqual(done["messages"][0]["content"]["text"], "Ideas about tea")
-        first = rpc("resources/read", {"uri": "secret://note"})
-        self.assertEqual(first["resultType"], "input_required")
-        self.assertNotIn("ttlMs", first)
-        done = rpc("resources/read", {"uri": "secret://note", "requestState": first["requestState"],
-                                      "inputResponses": {"elicit-1": {"action": "accept",
-                                                                      "content": {"ok": True}}}})
-        self.assertEqual((done["contents"][0]["text"], done["ttlMs"], done["cacheScope"]),
-                         ("the note", 0, "private"))
-        wrong = rpc("resources/read", {"uri": "secret://note", "requestState":
-                                       first["requestState"].replace(".", "x.", 1),
-                                       "inputResponses": {}})
-        self.assertEqual(wrong["error"]["code"], -32602)
-        for msg in (first, done):
-            self.assertEqual(WireSchemas.problems(MODERN, {"jsonrpc": "2.0", "id": 1,
-                                                           "result": msg}, "resources/read"), [])
-
-
-class ElicitationTwoQuestions(unittest.TestCase):
-
-    def test_earlier_answers_travel_in_the_state(self):
-        server = mcp_stdio.Server("s", "1")
-        q = {"type": "object", "properties": {"v": {"type": "string"}}, "required": ["v"]}
-
-        @server.tool
-        def form(ctx: mcp_stdio.Context) -> str:
-            first = ctx.elicit("First?", q).content["v"]
-            second = ctx.elicit("Second?", q).content["v"]
-            return first + second
-        conn = connect(server)
-        meta = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": ELICIT_CAPS})
-
-        def call(**extra):
-            out = conn.receive_line(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                                                "params": dict(extra, name="form", _meta=meta)}
-                                               ).encode())
-            out[0].run()
-            return json.loads(conn.outbox.pop())["result"]
-        r = call()
-        r = call(requestState=r["requestState"],
-                 inputResponses={"elicit-1": {"action": "accept", "content": {"v": "a"}}})
-        self.assertEqual(list(r["inputRequests"]), ["elicit-2"])
-        r = call(requestState=r["requestState"],
-                 inputResponses={"elicit-2": {"action": "accept", "content": {"v": "b"}}})
-        self.assertEqual(r["content"], [{"type": "text", "text": "ab"}])
-
-
-class ElicitationLegacy(ScriptTest):
-
-    def start(self, version="2025-11-25", caps=ELICIT_CAPS, *opts):
-        p = self.spawn_script(*opts)
-        p.initialize(version, caps)
-        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": "confirm_echo", "arguments": {"text": "hello"}}})
-        return p
-
-    def test_round_trips(self):
-        for version, answer, expected in (
-                ("2025-11-25", {"action": "accept", "content": {"confirm": True}}, "hello"),
-                ("2025-06-18", {"action": "decline"}, "Nothing was echoed: the user declined."),
-                ("2025-11-25", {"action": "cancel"},
-                 "Nothing was echoed: the user dismissed the question.")):
-            with self.subTest(version=version, answer=answer):
-                p = self.start(version)
-                ask = p.recv()
-                self.assertEqual(ask["method"], "elicitation/create")
-                self.assertEqual("mode" in ask["params"], version >= "2025-11-25")
-                self.assertEqual(ask["params"]["requestedSchema"]["required"], ["confirm"])
-                p.send({"jsonrpc": "2.0", "id": ask["id"], "result": answer})
-                r = p.recv()
-                self.assertEqual((r["id"], r["result"]["content"][0]["text"]), (1, expected))
-
-    def test_other_calls_are_served_while_one_waits(self):
-        p = self.start()
-        ask = p.recv()
-        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 2, "method": "ping"})["id"], 2)
-        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-            "name": "quick", "arguments": {}}})["id"], 3)
-        p.send({"jsonrpc": "2.0", "id": "not-ours", "result": {"action": "accept"}})
-        p.send({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept",
-                                                               "content": {"confirm": True}}})
-        r = p.recv()
-        self.assertEqual((r["id"], r["result"]["content"][0]["text"]), (1, "hello"))
-        self.assertEqual(p.close(), 0)
-        self.assertIn(b"no matching server request", p.stderr)
-
-    def test_no_capability_or_old_revision(self):
-        for version, caps in (("2025-11-25", {}), ("2025-03-26", ELICIT_CAPS)):
-            p = self.start(version, caps)
-            r = p.recv()
-            self.assertTrue(r["result"]["isError"])
-            self.assertIn("does not support elicitation", r["result"]["content"][0]["text"])
-
-    def test_client_that_never_answers(self):
-        p = self.start("2025-11-25", ELICIT_CAPS, "elicit_timeout=0.5")
-        self.assertEqual(p.recv()["method"], "elicitation/create")
-        r = p.recv()
-        self.assertTrue(r["result"]["isError"])
-        self.assertIn("did not answer within 0.5 seconds", r["result"]["content"][0]["text"])
-
-    def test_end_of_input_releases_a_waiting_question(self):
-        p = self.start("2025-11-25", ELICIT_CAPS, "grace=5")
-        self.assertEqual(p.recv()["method"], "elicitation/create")
-        start = time.monotonic()
-        self.assertEqual(p.close(), 0)
-        self.assertLess(time.monotonic() - start, 2)       # not the grace period
-        r = json.loads(p.raw[-1])
-        self.assertEqual((r["id"], r["result"]["isError"]), (1, True))
-        self.assertIn("closed the connection before answering 'elicit-1'",
-                      r["result"]["content"][0]["text"])
-
-    def test_invalid_answer_and_error_answer(self):
-        p = self.start()
-        ask = p.recv()
-        p.send({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept",
-                                                               "content": {"confirm": "yes"}}})
-        r = p.recv()
-        self.assertTrue(r["result"]["isError"])
-        self.assertIn("invalid answer", r["result"]["content"][0]["text"])
-        p.send({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
-                "params": {"name": "confirm_echo", "arguments": {"text": "x"}}})
-        ask = p.recv()
-        p.send({"jsonrpc": "2.0", "id": ask["id"], "error": {"code": -1, "message": "no UI"}})
-        r = p.recv()
-        self.assertIn('could not answer \'elicit-1\': "no UI"', r["result"]["content"][0]["text"])
-
-
-
-###############################################################################
-# Asking the client: several questions, sampling, roots, URLs, capabilities ##
-###############################################################################
-
-NAME_FORM = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
-ALL_CAPS = {"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}
-SAMPLED = {"role": "assistant", "content": {"type": "text", "text": "Hello there"},
-           "model": "test-model", "stopReason": "endTurn"}
-ROOTS = {"roots": [{"uri": "file:///work", "name": "work"}, {"uri": "file:///tmp"}]}
-
-
-def asking_server():
-    """Handlers that ask: three questions at once, a URL, a requirement, prompts and resources."""
-    m = mcp_stdio
-    server = m.Server("ask", "1")
-
-    @server.tool
-    def trio(ctx: m.Context) -> str:
-        a = ctx.ask(user_name=m.Form("What is your name?", NAME_FORM),
-                    greeting=m.Sample("Generate a greeting", max_tokens=50),
-                    client_roots=m.Roots())
-        return "%s|%s|%s|%s" % (a["user_name"].action, (a["user_name"].content or {}).get("name"),
-                                a["greeting"].text, ",".join(r["uri"] for r in a["client_roots"]))
-
-    @server.tool
-    def rounds(ctx: m.Context) -> str:
-        first = ctx.elicit("Step 1", NAME_FORM, key="step1").content["name"]
-        return first + "/" + ctx.sample("Step 2", key="step2").text
-
-    @server.tool
-    def link(ctx: m.Context) -> str:
-        q = m.OpenURL("Sign in, please.", "https://example.com/login")
-        answer = ctx.ask(login=q)["login"]
-        sent = ctx.elicitation_complete(q)
-        return "%s %s" % (answer.action, sent)
-
-    @server.tool
-    def needs(ctx: m.Context) -> str:
-        ctx.require("sampling", "roots")
-        return "ok"
-
-    @server.tool
-    def twice(ctx: m.Context) -> str:
-        ctx.elicit("a", NAME_FORM, key="k")
-        ctx.elicit("b", NAME_FORM, key="k")
-        return "never"
-
-    @server.tool
-    def swallow(ctx: m.Context) -> str:
-        try:
-            return ctx.sample("x").text
-        except Exception:          # the handler cannot swallow an unanswered question
-            return "swallowed"
-
-    @server.prompt
-    def topic(ctx=None) -> str:
-        return "Write about " + ctx.sample("Pick a topic", key="pick").text
-
-    @server.resource("ask://roots")
-    def where(ctx):
-        return "\n".join(r["uri"] for r in ctx.roots(key="roots"))
-    return server
-
-
-class AskingModern(unittest.TestCase):
-    """InputRequiredResult rounds, in the engine with a fake clock."""
-
-    def setUp(self):
-        self.now = [1.0e9]
-        self.conn = connect(asking_server(), wall_clock=lambda: self.now[0],
-                            random=lambda n: b"k" * n)
-        self.rid = 0
-
-    def rpc(self, method, params, caps=ALL_CAPS):
-        self.rid += 1
-        meta = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": caps})
-        out = self.conn.receive_line(json.dumps({
-            "jsonrpc": "2.0", "id": self.rid, "method": method,
-            "params": dict(params, _meta=meta)}).encode())
-        if isinstance(out[0], mcp_stdio.Call):
-            out[0].run()
-            out = [self.conn.outbox.pop()]
-        msg = json.loads(out[0])
-        self.assertEqual(WireSchemas.problems(MODERN, msg, method), [], msg)
-        return msg
-
-    def call(self, name, caps=ALL_CAPS, **params):
-        return self.rpc("tools/call", dict(params, name=name, arguments={}), caps)
-
-    def test_three_questions_in_one_round(self):
-        r = self.call("trio")["result"]
-        self.assertEqual(r["resultType"], "input_required")
-        self.assertEqual(r["inputRequests"], {
-            "user_name": {"method": "elicitation/create", "params": {
-                "mode": "form", "message": "What is your name?", "requestedSchema": NAME_FORM}},
-            "greeting": {"method": "sampling/createMessage", "params": {
-                "messages": [{"role": "user", "content": {"type": "text",
-                                                          "text": "Generate a greeting"}}],
-                "maxTokens": 50}},
-            "client_roots": {"method": "roots/list", "params": {}}})
-        done = self.call("trio", requestState=r["requestState"], inputResponses={
-            "user_name": {"action": "accept", "content": {"name": "Ada"}},
-            "greeting": SAMPLED, "client_roots": ROOTS, "unasked": {"action": "accept"}})
-        self.assertEqual(done["result"]["content"][0]["text"],
-                         "accept|Ada|Hello there|file:///work,file:///tmp")
-
-    def test_missing_answers_are_asked_again(self):
-        r = self.call("trio")["result"]
-        part = self.call("trio", requestState=r["requestState"], inputResponses={
-            "greeting": SAMPLED, "wrong_key": {"action": "accept", "content": {"x": 1}}})["result"]
-        self.assertEqual(part["resultType"], "input_required")
-        self.assertEqual(sorted(part["inputRequests"]), ["client_roots", "user_name"])
-        # the state now carries the greeting: the next retry answers only the rest
-        done = self.call("trio", requestState=part["requestState"], inputResponses={
-            "user_name": {"action": "decline"}, "client_roots": {"roots": []}})["result"]
-        self.assertEqual(done["content"][0]["text"], "decline|None|Hello there|")
-        # answers without any state: taken as they come; missing ones asked for
-        again = self.call("trio", inputResponses={"wrong_key": {"action": "accept"}})["result"]
-        self.assertEqual(len(again["inputRequests"]), 3)
-
-    def test_malformed_answers_name_the_key(self):
-        state = self.call("trio")["result"]["requestState"]
-        for key, bad, rule in (
-                ("greeting", {"role": "robot", "content": {}, "model": "m"},
-                 "is not a CreateMessageResult"),
-                ("client_roots", {"roots": [{"name": "no uri"}]}, "is not a ListRootsResult"),
-                ("user_name", {"action": "accept", "content": {"name": 5}},
-                 "does not match the requested schema"),
-                ("user_name", "yes", "is not an ElicitResult")):
-            with self.subTest(key=key):
-                e = self.call("trio", requestState=state, inputResponses={key: bad})["error"]
-                self.assertEqual(e["code"], -32602)
-                self.assertIn('inputResponses["%s"] %s' % (key, rule), e["message"])
-
-    def test_handlers_cannot_swallow_the_round(self):
-        r = self.call("swallow")["result"]
-        self.assertEqual(list(r["inputRequests"]), ["sample-1"])
-        e = self.call("swallow", inputResponses={"sample-1": {"role": "x"}})["error"]
-        self.assertEqual(e["code"], -32602)
-
-    def test_two_first_signers_share_one_key(self):
-        # The state key is made on first use. Two handlers asking at once on a fresh
-        # connection must sign with the same key, or the state of one fails to verify.
-        drawing, release, drawn = threading.Event(), threading.Event(), []
-
-        def random(n):
-            drawn.append(n)
-            nth = len(drawn)
-            if nth == 1:               # the first draw waits until the second signer came
-                drawing.set()
-                release.wait(5)
-            return bytes([nth]) * n
-        conn = mcp_stdio.Server("s", "1").connection(lambda line: None,
-                                                     lock=threading.Lock(), random=random)
-        keys = []
-        first = threading.Thread(target=lambda: keys.append(conn._signer.key()))
-        first.start()
-        self.assertTrue(drawing.wait(5))
-        second = threading.Thread(target=lambda: keys.append(conn._signer.key()))
-        second.start()
-        second.join(0.3)               # without the lock it draws a key of its own here
-        release.set()
-        first.join(5)
-        second.join(5)
-        self.assertEqual(len(keys), 2)
-        self.assertEqual(keys[0], keys[1])
-        self.assertEqual(drawn, [32])
-
-    def test_states_expire_after_ten_minutes(self):
-        answer = {"step1": {"action": "accept", "content": {"name": "Ada"}}}
-        for wait, ok in ((599, True), (601, False)):
-            state = self.call("rounds")["result"]["requestState"]
-            self.now[0] += wait
-            r = self.call("rounds", requestState=state, inputResponses=answer)
-            self.assertEqual("result" in r, ok, r)
-            if not ok:
-                self.assertEqual(r["error"]["code"], -32602)
-                self.assertIn("expired", r["error"]["message"])
-
-    def test_multi_round_keeps_earlier_answers(self):
-        r = self.call("rounds")["result"]
-        self.assertEqual(list(r["inputRequests"]), ["step1"])
-        r = self.call("rounds", requestState=r["requestState"], inputResponses={
-            "step1": {"action": "accept", "content": {"name": "Ada"}}})["result"]
-        self.assertEqual(list(r["inputRequests"]), ["step2"])
-        r = self.call("rounds", requestState=r["requestState"],
-                      inputResponses={"step2": SAMPLED})["result"]
-        self.assertEqual(r["content"][0]["text"], "Ada/Hello there")
-
-    def test_missing_capabilities(self):
-        for name, caps, need in (
-                ("trio", {}, {"elicitation": {}, "sampling": {}, "roots": {}}),
-                ("trio", {"elicitation": {"url": {}}, "sampling": {}, "roots": {}},
-                 {"elicitation": {"form": {}}}),
-                ("link", {"elicitation": {}}, {"elicitation": {"url": {}}}),
-                ("needs", {"sampling": {}}, {"roots": {}})):
-            with self.subTest(name=name, caps=caps):
-                e = self.call(name, caps)["error"]
-                self.assertEqual(e, {"code": -32021, "message": "Missing required client "
-                                     "capability", "data": {"requiredCapabilities": need}})
-        self.assertEqual(self.call("needs")["result"]["content"][0]["text"], "ok")
-
-    def test_url_mode_has_no_elicitation_id_in_this_revision(self):
-        r = self.call("link")["result"]
-        self.assertEqual(r["inputRequests"]["login"]["params"], {
-            "mode": "url", "message": "Sign in, please.", "url": "https://example.com/login"})
-        done = self.call("link", requestState=r["requestState"],
-                         inputResponses={"login": {"action": "accept"}})["result"]
-        self.assertEqual(done["content"][0]["text"], "accept False")
-
-    def test_a_key_asked_twice_is_the_authors_mistake(self):
-        r = self.call("twice")["result"]
-        done = self.call("twice", requestState=r["requestState"], inputResponses={
-            "k": {"action": "accept", "content": {"name": "x"}}})["result"]
-        self.assertTrue(done["isError"])
-        self.assertIn("ValueError", done["content"][0]["text"])
-
-    def test_prompts_and_resources_ask_too(self):
-        r = self.rpc("prompts/get", {"name": "topic"})["result"]
-        self.assertEqual(r["inputRequests"]["pick"]["method"], "sampling/createMessage")
-        done = self.rpc("prompts/get", {"name": "topic", "requestState": r["requestState"],
-                                        "inputResponses": {"pick": SAMPLED}})["result"]
-        self.assertEqual(done["messages"][0]["content"]["text"], "Write about Hello there")
-        r = self.rpc("resources/read", {"uri": "ask://roots"})["result"]
-        done = self.rpc("resources/read", {"uri": "ask://roots", "requestState": r["requestState"],
-                                           "inputResponses": {"roots": ROOTS}})["result"]
-        self.assertEqual(done["contents"][0]["text"], "file:///work\nfile:///tmp")
-        e = self.rpc("resources/read", {"uri": "ask://roots"}, caps={})["error"]
-        self.assertEqual(e["data"], {"requiredCapabilities": {"roots": {}}})
-
-
-class AskingLegacy(unittest.TestCase):
-    """Server-to-client requests, answered by the built-in client's callbacks."""
-
-    def client(self, revision="2025-11-25", **kw):
-        kw.setdefault("on_elicit", lambda p: {"action": "accept", "content": {"name": "Ada"}}
-                      if p.get("mode", "form") == "form" else {"action": "accept"})
-        kw.setdefault("on_sample", lambda p: SAMPLED)
-        kw.setdefault("roots", ROOTS["roots"])
-        transcript = []
-        c = mcp_stdio.InProcessClient(asking_server(), era="legacy", revision=revision,
-                                      transcript=transcript, **kw)
-        self.addCleanup(c.close)
-        c.connect()
-        c.lines = transcript
-        return c
-
-    def messages(self, c, direction):
-        return [json.loads(line) for d, line in c.lines if d == direction]
-
-    def test_every_question_goes_out_before_any_answer(self):
-        c = self.client(capabilities={"elicitation": {"form": {}, "url": {}}})
-        r = c.call_tool("trio")
-        self.assertEqual(r["content"][0]["text"], "accept|Ada|Hello there|file:///work,file:///tmp")
-        received = [m for m in self.messages(c, "received") if "method" in m]
-        self.assertEqual([m["method"] for m in received],
-                         ["elicitation/create", "sampling/createMessage", "roots/list"])
-        self.assertEqual(len({m["id"] for m in received}), 3)
-        for m in received:
-            self.assertEqual(WireSchemas.problems("2025-11-25", m), [])
-
-    def test_url_mode_and_its_completion(self):
-        c = self.client(capabilities={"elicitation": {"url": {}}})
-        self.assertEqual(c.call_tool("link")["content"][0]["text"], "accept True")
-        ask, done = [m for m in self.messages(c, "received") if "method" in m]
-        self.assertEqual(ask["params"]["mode"], "url")
-        self.assertEqual(done["method"], "notifications/elicitation/complete")
-        self.assertEqual(done["params"], {"elicitationId": ask["params"]["elicitationId"]})
-        for m in (ask, done):
-            self.assertEqual(WireSchemas.problems("2025-11-25", m), [])
-        old = self.client("2025-06-18", capabilities={"elicitation": {"url": {}}})
-        r = old.call_tool("link")
-        self.assertTrue(r["isError"])
-        self.assertEqual(r["content"][0]["text"], "This tool needs to ask the client, but "
-                         "protocol 2025-06-18 has no elicitation.url (it needs 2025-11-25 or "
-                         "later).")        # declared, but the revision is the reason
-        plain = self.client("2025-11-25", capabilities={"elicitation": {}})
-        self.assertIn("the client does not support elicitation.url",
-                      plain.call_tool("link")["content"][0]["text"])
-
-    def test_requirements_and_refusals_are_tool_errors(self):
-        c = self.client(on_sample=None, roots=None, on_elicit=None)
-        for name, text in (("needs", "needs the client's sampling and roots capabilities, which"),
-                           ("trio", "does not support elicitation, sampling and roots")):
-            r = c.call_tool(name)
-            self.assertTrue(r["isError"], name)
-            self.assertIn(text, r["content"][0]["text"])
-
-    def test_a_client_error_reaches_the_handler_as_a_tool_error(self):
-        def refuse(params):
-            raise RuntimeError("the user said no")
-        c = self.client(on_sample=refuse)
-        r = c.call_tool("trio")
-        self.assertTrue(r["isError"])
-        self.assertIn("could not answer 'greeting'", r["content"][0]["text"])
-        self.assertIn("the user said no", r["content"][0]["text"])
-
-    def test_prompts_and_resources_ask_in_the_legacy_era(self):
-        c = self.client()
-        self.assertEqual(c.get_prompt("topic")["messages"][0]["content"]["text"],
-                         "Write about Hello there")
-        self.assertEqual(c.read_resource("ask://roots")["contents"][0]["text"],
-                         "file:///work\nfile:///tmp")
-
-
-class AskingOverPipes(ProcTest):
-    """The demo's greet tool asks two questions; the client answers them out of order."""
-
-    def test_two_requests_at_once_answered_in_reverse(self):
-        p = self.spawn()
-        p.initialize("2025-11-25", {"elicitation": {}, "sampling": {}})
-        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": "greet", "arguments": {}}})
-        first, second = p.recv(), p.recv()
-        self.assertEqual((first["method"], second["method"]),
-                         ("elicitation/create", "sampling/createMessage"))
-        p.send({"jsonrpc": "2.0", "id": second["id"], "result": SAMPLED})
-        p.send({"jsonrpc": "2.0", "id": first["id"],
-                "result": {"action": "accept", "content": {"name": "Ada"}}})
-        r = p.recv()
-        self.assertEqual((r["id"], r["result"]["content"][0]["text"]),
-                         (1, "Hello, Ada! Hello there"))
-        self.assertEqual(p.close(), 0)
-
-    def test_without_sampling_it_asks_the_name_only(self):
-        p = self.spawn()
-        p.initialize("2025-11-25", {"elicitation": {}})
-        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": "greet", "arguments": {}}})
-        ask = p.recv()
-        p.send({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "decline"}})
-        r = p.recv()
-        self.assertEqual(r["result"]["content"][0]["text"],
-                         "No greeting: the user did not give a name.")
-
-
-class ClientAnswers(unittest.TestCase):
-    """The built-in client answers what a server asks, in both eras, or says it cannot."""
-
-    def test_modern_rounds_use_the_callbacks(self):
-        with mcp_stdio.InProcessClient(asking_server(), era="modern",
-                                       on_elicit=lambda p: {"action": "accept",
-                                                            "content": {"name": "Bo"}},
-                                       on_sample=lambda p: SAMPLED,
-                                       roots=lambda: ROOTS["roots"]) as c:
-            self.assertEqual(c.call_tool("trio")["content"][0]["text"],
-                             "accept|Bo|Hello there|file:///work,file:///tmp")
-            self.assertEqual(c.call_tool("rounds")["content"][0]["text"], "Bo/Hello there")
-
-    def test_async_handlers_ask_too(self):
-        server = mcp_stdio.Server("a", "1")
-
-        @server.tool
-        async def ask_async(ctx: mcp_stdio.Context) -> str:
-            """Ask from a coroutine."""
-            r = ctx.ask(n=mcp_stdio.Form("Name?", NAME_FORM), s=mcp_stdio.Sample("hi"))
-            return "%s %s" % (r["n"].content["name"], r["s"].text)
-        for era in ("modern", "legacy"):
-            with mcp_stdio.InProcessClient(server, era=era, on_sample=lambda p: SAMPLED,
-                                           on_elicit=lambda p: {"action": "accept",
-                                                                "content": {"name": "Al"}}) as c:
-                self.assertEqual(c.call_tool("ask_async")["content"][0]["text"],
-                                 "Al Hello there", era)
-
-    def test_a_question_without_an_answer(self):
-        with mcp_stdio.InProcessClient(asking_server(), era="modern",
-                                       capabilities={"sampling": {}}) as c:
-            with self.assertRaises(mcp_stdio.ClientError) as cm:
-                c.call_tool("swallow")
-            self.assertIn('asks "sample-1" ("sampling/createMessage"), which this client '
-                          'cannot answer', str(cm.exception))
-
-    def test_ping_and_unknown_server_requests(self):
-        c = mcp_stdio.InProcessClient(mcp_stdio.Server("s", "1"), era="legacy",
-                                      transcript=[])
-        with c:
-            c._receive(b'{"jsonrpc":"2.0","id":"p1","method":"ping"}')
-            c._receive(b'{"jsonrpc":"2.0","id":"r1","method":"roots/list"}')
-            sent = [json.loads(line) for d, line in c.transcript if d == "sent"][-2:]
-        self.assertEqual(sent, [{"jsonrpc": "2.0", "id": "p1", "result": {}},
-                                {"jsonrpc": "2.0", "id": "r1", "error": {
-                                    "code": -32601, "message": "Method not found"}}])
-
-
-CTRL_C_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + textwrap.dedent('''
-    import os
-    import mcp_stdio
-    server = mcp_stdio.Server("waits", "1")
-
-    def wait(ctx):
-        with open(os.environ["MARK"], "a") as f:
-            f.write("started\\n")
-        seen = ctx.sleep(20)
-        with open(os.environ["MARK"], "a") as f:
-            f.write("cancelled=%s\\n" % seen)
-        return "done"
-
-    @server.tool
-    def plain(ctx: mcp_stdio.Context) -> str:
-        """Waits for a cancellation."""
-        return wait(ctx)
-
-    @server.tool(task="optional")
-    def long(ctx: mcp_stdio.Context) -> str:
-        """Waits for a cancellation, as a task."""
-        return wait(ctx)
-
-    raise SystemExit(server.run([]))
-''')
-
-
-@unittest.skipUnless(hasattr(os, "killpg"), "needs process groups")
-class CtrlC(ProcTest):
-    """Ctrl-C during call cancels the call at the server and exits 130, in both eras."""
-
-    def test_a_terminal_interrupt_cancels_the_call(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        script = os.path.join(tmp.name, "waits.py")
-        with open(script, "w", encoding="utf-8") as f:
-            f.write(CTRL_C_SERVER)
-        for era, tool, extra in (("modern", "plain", []), ("legacy", "plain", []),
-                                 ("modern", "long", []), ("legacy", "long", ["--task"])):
-            with self.subTest(era=era, tool=tool):
-                mark = os.path.join(tmp.name, "%s-%s" % (era, tool))
-                p = subprocess.Popen(SERVE + ["call", tool, "--era", era] + extra +
-                                     ["--"] + PY + [script], cwd=HERE,
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=dict(os.environ, MARK=mark),
-                                     start_new_session=True)      # a terminal's group
-                self.addCleanup(p.kill)
-                deadline = time.monotonic() + TIMEOUT
-                while not os.path.exists(mark) and time.monotonic() < deadline:
-                    time.sleep(0.02)
-                time.sleep(0.2)                  # a task: its first poll has gone out
-                os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C does: the whole group
-                out, err = p.communicate(timeout=TIMEOUT)
-                self.assertEqual(p.returncode, 130, err)
-                self.assertNotIn(b"Traceback", err)
-                self.assertTrue(err.endswith(b"cancelled\n"), err)
-                with open(mark) as f:
-                    self.assertEqual(f.read(), "started\ncancelled=True\n")   # it was told
-
-
-class CommandLineQuestions(unittest.TestCase):
-    """call answers a server's questions on a terminal, and refuses without one."""
-
-    def test_no_terminal_no_answer(self):
-        for era, status, out in (("modern", 3, b""), ("legacy", 1, b"The client could not answer")):
-            r = subprocess.run(SERVE + ["call", "confirm_echo", "text=hi", "--era", era, "--"] +
-                               SERVE, capture_output=True, cwd=HERE, timeout=60,
-                               stdin=subprocess.DEVNULL)
-            self.assertEqual(r.returncode, status, r.stderr)
-            self.assertTrue(r.stdout.startswith(out), r.stdout)
-            self.assertIn(b"stdin is not a terminal", r.stderr)
-
-    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
-    def test_answers_typed_on_a_terminal(self):
-        for era, typed, expected in (("modern", b"\nAda\n", b"Hello, Ada!\n"),
-                                     ("legacy", b"y\nGrace\n", b"Hello, Grace!\n"),
-                                     ("legacy", b"n\n", b"No greeting: the user did not give "
-                                                        b"a name.\n")):
-            master, slave = os.openpty()
-            try:
-                os.write(master, typed)
-                r = subprocess.run(SERVE + ["call", "greet", "--era", era, "--"] + SERVE,
-                                   capture_output=True, cwd=HERE, timeout=60, stdin=slave)
-            finally:
-                os.close(master)
-                os.close(slave)
-            self.assertEqual(r.stdout, expected, r.stderr)
-            self.assertIn(b"The server asks: What is your name?", r.stderr)
-
-    def test_fields_are_typed_and_checked(self):
-        from unittest import mock
-        cases = ((b"x\n7\n", {"type": "integer", "minimum": 1}, True, 7),
-                 (b"0\n3\n", {"type": "integer", "minimum": 1}, True, 3),
-                 (b"maybe\ny\n", {"type": "boolean"}, True, True),
-                 # Only the words of yes and no: "yellow" is not yes, "fixed in 2.3" not
-                 # no, and an empty line asks again (0.7.0 read the first letter).
-                 (b"yellow\nfixed in 2.3\n\nNo\n", {"type": "boolean"}, True, False),
-                 (b"TRUE\n", {"type": "boolean"}, False, True),
-                 (b"\nyes\n", {"type": "boolean"}, False, True),
-                 (b"\n", {"type": "boolean", "default": False}, True, False),
-                 (b"\n", {"type": "number", "default": 2.5}, True, 2.5),
-                 (b"\n", {"type": "string"}, False, None),
-                 (b"blue\nred\n", {"type": "string", "enum": ["red", "green"]}, True, "red"),
-                 (b"a, b\n", {"type": "array", "items": {"type": "string"}}, True, ["a", "b"]))
-        for typed, prop, required, expected in cases:
-            with self.subTest(prop=prop, typed=typed):
-                stdin = io.TextIOWrapper(io.BytesIO(typed))
-                with mock.patch("sys.stdin", stdin), mock.patch("sys.stderr", io.StringIO()):
-                    self.assertEqual(mcp_stdio._read_field("f", prop, required), expected)
-
-
-    def test_a_closed_terminal_answers_cancel(self):
-        from unittest import mock
-
-        class Terminal(io.StringIO):
-            def isatty(self):
-                return True
-        form = {"message": "Close it?", "requestedSchema": {"type": "object", "properties": {
-            "confirm": {"type": "boolean"}}, "required": ["confirm"]}}
-        for typed, expected in (("", {"action": "cancel"}),           # input ended at once
-                                ("yes\nyellow\n", {"action": "cancel"}),   # ... mid-form
-                                ("nope\nc\n", {"action": "cancel"}),
-                                ("no\n", {"action": "decline"}),
-                                ("\nyes\n", {"action": "accept", "content": {"confirm": True}})):
-            with self.subTest(typed=typed):
-                with mock.patch("sys.stdin", Terminal(typed)), \
-                        mock.patch("sys.stderr", io.StringIO()):
-                    self.assertEqual(mcp_stdio._ask_on_terminal(form), expected)
-        url = {"message": "Sign in", "mode": "url", "url": "https://example.com/x"}
-        with mock.patch("sys.stdin", Terminal("")), mock.patch("sys.stderr", io.StringIO()):
-            self.assertEqual(mcp_stdio._ask_on_terminal(url), {"action": "cancel"})
-
-    def test_a_form_that_cannot_be_filled_in_is_refused_before_asking(self):
-        from unittest import mock
-
-        class Terminal(io.StringIO):
-            def isatty(self):
-                return True
-        for schema, problem in (
-                ({"type": "object", "properties": "name"},
-                 "/properties: expected type object, got string"),
-                ({"type": "object", "properties": {"n": {"type": "string"}}, "required": 3},
-                 "/required: expected type array, got integer"),
-                ({"type": "object", "properties": {"n": {"title": "N"}}},
-                 '/properties/n: missing required property "type"'),
-                ({"type": "object", "properties": {"n": {"type": "string", "enum": "ab"}}},
-                 "/properties/n/enum: expected type array, got string"),
-                ({"type": "object", "properties": {"n": {"type": "string", "pattern": "("}}},
-                 "#/properties/n/pattern: ")):
-            with self.subTest(schema=schema):
-                err = io.StringIO()
-                with mock.patch("sys.stdin", Terminal("y\nAda\n")), \
-                        mock.patch("sys.stderr", err), \
-                        self.assertRaises(mcp_stdio.ClientError) as cm:
-                    mcp_stdio._ask_on_terminal({"message": "Name?", "requestedSchema": schema})
-                self.assertTrue(str(cm.exception).startswith(
-                    "the server's form cannot be filled in: " + problem), cm.exception)
-                self.assertNotIn("Answer?", err.getvalue())     # nothing asked
-
-
-# The conformance suite's scenarios about asking the client, per revision.
-CONFORMANCE_SCENARIOS = [(MODERN, s) for s in (
-    "input-required-result-basic-elicitation", "input-required-result-basic-sampling",
-    "input-required-result-basic-list-roots", "input-required-result-request-state",
-    "input-required-result-multiple-input-requests", "input-required-result-multi-round",
-    "input-required-result-missing-input-response", "input-required-result-non-tool-request",
-    "server-stateless")] + [("2025-11-25", s) for s in (
-        "tools-call-sampling", "tools-call-elicitation", "elicitation-sep1034-defaults",
-        "elicitation-sep1330-enums")] + [("2025-06-18", s) for s in (
-            "tools-call-sampling", "tools-call-elicitation")]
-
-
-@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_CONFORMANCE"),
-                     "the official conformance suite is installed by .ci/run (MCP_STDIO_SLOW=1)")
-class Conformance(unittest.TestCase):
-    """The official conformance suite against a server written on the public API."""
-
-    def test_asking_scenarios(self):
-        self.scenarios("server.py", CONFORMANCE_SCENARIOS)
-
-    def test_skills_scenarios(self):
-        """SEP-2640's three scenarios, at 2026-07-28 and (forced) at 2025-11-25."""
-        self.scenarios("skills_server.py", [(v, s) for v in (MODERN, "2025-11-25") for s in (
-            "sep-2640-skills-enumeration", "sep-2640-skills-manifest",
-            "sep-2640-skills-directory")], ["--force"])
-
-    def test_tasks_scenarios(self):
-        """SEP-2663's scenarios (the HTTP-only request-headers one aside), forced at 2026-07-28."""
-        self.scenarios("tasks_server.py", [(MODERN, s) for s in (
-            "tasks-lifecycle", "tasks-capability-negotiation", "tasks-wire-fields",
-            "tasks-request-state-removal", "tasks-mrtr-input", "tasks-dispatch-and-envelope",
-            "tasks-required-task-error", "tasks-mrtr-composition")], ["--force"])
-
-    def scenarios(self, server, cases, extra=()):
-        examples = os.path.join(HERE, "examples", "conformance")
-        gateway = subprocess.Popen(
-            [sys.executable, os.path.join(examples, "http_gateway.py"), "--port", "0", "--",
-             sys.executable, os.path.join(examples, server)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        self.addCleanup(gateway.wait, 10)
-        self.addCleanup(gateway.stderr.close)
-        self.addCleanup(gateway.terminate)
-        url = re.search(r"http://\S+", gateway.stderr.readline().decode()).group(0)
-        env = dict(os.environ, PATH=os.environ.get("MCP_STDIO_NODE_BIN", "") + os.pathsep +
-                   os.environ.get("PATH", ""), NO_COLOR="1")
-
-        def run(case):
-            version, scenario = case
-            r = subprocess.run([os.environ["MCP_STDIO_CONFORMANCE"], "server", "--url", url,
-                                "--scenario", scenario, "--spec-version", version] + list(extra),
-                               capture_output=True, timeout=120, env=env,
-                               stdin=subprocess.DEVNULL)
-            return case, r.returncode, r.stdout.decode(errors="replace")
-        from concurrent.futures import ThreadPoolExecutor
-        with ThreadPoolExecutor(4) as pool:
-            for (version, scenario), status, out in pool.map(run, cases):
-                with self.subTest(version=version, scenario=scenario):
-                    summary = re.search(r"Passed: (\d+)/(\d+), (\d+) failed, (\d+) warnings",
-                                        out)
-                    self.assertIsNotNone(summary, out[-2000:])
-                    self.assertEqual((status, summary.group(3), summary.group(4)), (0, "0", "0"),
-                                     out[-3000:])
-                    self.assertEqual(summary.group(1), summary.group(2), out[-3000:])
-
-# A script for the official TypeScript SDK's client (1.32, its experimental task API):
-# it runs task tools of examples/conformance/tasks_server.py at 2025-11-25 and prints
-# one line per outcome. Node finds the SDK by the absolute paths filled in.
-TS_TASKS_SCRIPT = """
-import { Client } from "%(sdk)s/dist/esm/client/index.js";
-import { StdioClientTransport } from "%(sdk)s/dist/esm/client/stdio.js";
-import { ElicitRequestSchema, CallToolResultSchema } from "%(sdk)s/dist/esm/types.js";
-import { CreateTaskResultSchema } from "%(sdk)s/dist/esm/experimental/tasks/types.js";
-const transport = new StdioClientTransport({command: %(python)s, args: [%(server)s]});
-const client = new Client({name: "ts-sdk", version: "1"}, {capabilities: {
-  elicitation: {form: {}}, tasks: {requests: {elicitation: {create: {}}}}}});
-client.setRequestHandler(ElicitRequestSchema, async (req) => {
-  const task = (req.params._meta || {})["io.modelcontextprotocol/related-task"];
-  console.log("asked " + JSON.stringify(req.params.message) + (task ? " for a task" : ""));
-  return {action: "accept", content: {confirm: true, name: "Ada"}};
-});
-await client.connect(transport);
-console.log("tasks " + JSON.stringify(client.getServerCapabilities().tasks));
-await client.listTools();     // the SDK learns from the listing which tools run as tasks
-async function run(name, args) {
-  const seen = [];
-  for await (const m of client.experimental.tasks.callToolStream(
-      {name, arguments: args, task: {ttl: 60000}}, CallToolResultSchema)) {
-    if (m.type === "taskCreated") seen.push("created");
-    else if (m.type === "result") seen.push("result " + m.result.content[0].text);
-    else if (m.type === "error") seen.push("error");
-  }
-  console.log(name + ": " + seen.join(", "));
-}
-await run("slow_compute", {seconds: 0.3});
-await run("confirm_delete", {filename: "a.txt"});
-await run("test_tool_with_task", {});
-await run("failing_job", {});
-await run("slow_compute", {seconds: "soon"});   // bad arguments: still a task, failed
-const made = await client.request({method: "tools/call", params: {name: "slow_compute",
-  arguments: {seconds: 30}, task: {ttl: 60000}}}, CreateTaskResultSchema);
-console.log("cancel: " + (await client.experimental.tasks.cancelTask(made.task.taskId)).status);
-await new Promise((done) => setTimeout(done, 300));
-console.log("then: " + (await client.experimental.tasks.getTask(made.task.taskId)).status);
-const listed = await client.experimental.tasks.listTasks();
-console.log("listed: " + listed.tasks.map((t) => t.status).join(","));
-await client.close();
-"""
-
-
-@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_TS_SDK") and
-                     os.environ.get("MCP_STDIO_NODE_BIN"),
-                     "the TypeScript SDK is installed by .ci/run (MCP_STDIO_SLOW=1, MCP_STDIO_TS_SDK)")
-class TypeScriptSDK(unittest.TestCase):
-    """The official TypeScript SDK's client runs our task tools in the 2025-11-25 design."""
-
-    def test_tasks_run_to_their_end(self):
-        sdk = os.environ["MCP_STDIO_TS_SDK"]
-        server = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "tasks.mjs")
-            with open(script, "w") as f:
-                f.write(TS_TASKS_SCRIPT % {"sdk": sdk.replace(os.sep, "/"),
-                                           "python": json.dumps(sys.executable),
-                                           "server": json.dumps(server)})
-            node = os.path.join(os.environ["MCP_STDIO_NODE_BIN"], "node")
-            r = subprocess.run([node, script], capture_output=True, timeout=120,
-                               stdin=subprocess.DEVNULL)
-        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-3000:])
-        self.assertEqual(r.stdout.decode().splitlines(), [
-            'tasks {"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}',
-            "slow_compute: created, result Computed after 0.3 seconds.",
-            'asked "Delete a.txt?" for a task',
-            "confirm_delete: created, result Deleted a.txt.",
-            'asked "What is your name?" for a task',
-            "test_tool_with_task: created, result Hello, Ada, from a task.",
-            "failing_job: created, error",          # an isError result fails the task here
-            "slow_compute: created, error",         # 0.7.0: a plain result the SDK refused
-            "cancel: cancelled",
-            "then: cancelled",
-            "listed: completed,completed,completed,failed,failed,cancelled"])
-
-
-INSPECTOR_TASK_SERVER = """
-import sys
-sys.path.insert(0, %r)
-import mcp_stdio
-server = mcp_stdio.Server("research", "1")
-@server.tool(task="required")
-def research(topic: str, ctx: mcp_stdio.Context) -> str:
-    "Research a topic, as a task."
-    for step in range(3):
-        ctx.progress(step + 1, 3, "step %%d" %% (step + 1))
-    return "Found three things about %%s." %% topic
-raise SystemExit(server.run([]))
-"""
-
-
-@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_INSPECTOR") and
-                     os.environ.get("MCP_STDIO_NODE_BIN"),
-                     "the MCP Inspector is installed by .ci/run (MCP_STDIO_SLOW=1, "
-                     "MCP_STDIO_INSPECTOR)")
-class OfficialInspector(unittest.TestCase):
-    """The official Inspector's command line (2.12) runs our task tools and verifies our skills."""
-
-    def inspector(self, era, *args):
-        home = tempfile.mkdtemp()                 # its catalog and state stay out of ~
-        self.addCleanup(shutil.rmtree, home, True)
-        env = dict(os.environ, HOME=home, NO_COLOR="1", PATH=os.environ["MCP_STDIO_NODE_BIN"] +
-                   os.pathsep + os.environ.get("PATH", ""))
-        r = subprocess.run([os.environ["MCP_STDIO_INSPECTOR"], "--cli", "--protocol-era", era,
-                            "--format", "json", "-q"] + list(args), capture_output=True,
-                           timeout=120, env=env, stdin=subprocess.DEVNULL)
-        return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
-
-    def test_a_required_task_tool_runs_to_its_end(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "research.py")
-            with open(script, "w") as f:
-                f.write(INSPECTOR_TASK_SERVER % HERE)
-            for era in ("legacy", "modern"):
-                with self.subTest(era=era):
-                    code, out, err = self.inspector(era, sys.executable, script, "--method",
-                                                    "tools/call", "--tool-name", "research",
-                                                    "--tool-arg", "topic=owls")
-                    self.assertEqual(code, 0, err[-2000:])
-                    result = json.loads(out)["result"]
-                    self.assertEqual(result["content"], [
-                        {"type": "text", "text": "Found three things about owls."}])
-                    if era == "legacy":            # a 2025-11-25 task's result names its task
-                        self.assertIn("io.modelcontextprotocol/related-task", result["_meta"])
-
-    def test_a_task_call_with_bad_arguments_is_a_task_it_can_read(self):
-        """0.7.0 answered it with a plain result: "Protocol value failed schema validation"."""
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "research.py")
-            with open(script, "w") as f:
-                f.write(INSPECTOR_TASK_SERVER % HERE)
-            for era, code_expected in (("legacy", 1), ("modern", 5)):
-                with self.subTest(era=era):
-                    code, out, err = self.inspector(era, sys.executable, script, "--method",
-                                                    "tools/call", "--tool-name", "research",
-                                                    "--tool-arg", "topic=7")
-                    self.assertEqual(code, code_expected, (out + err)[-2000:])
-                    self.assertNotIn("schema", (out + err).lower())
-                    text = "Invalid arguments for tool 'research':\n- /topic: expected type " \
-                        "string, got integer"
-                    first = json.loads((out.strip() or err.strip()).splitlines()[0])
-                    if era == "legacy":            # the failed task's statusMessage says why
-                        self.assertEqual(first["error"]["message"], text)
-                    else:                          # completed, with the isError result inlined
-                        self.assertEqual(first["result"], {"content": [{"type": "text",
-                                                           "text": text}], "isError": True})
-
-    def test_a_skill_folder_reads_in_both_eras(self):
-        server = os.path.join(HERE, "examples", "conformance", "skills_server.py")
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era):
-                code, out, err = self.inspector(era, sys.executable, server, "--method",
-                                                "resources/directory/read", "--uri",
-                                                "skill://pdf-processing")
-                self.assertEqual(code, 0, (out + err)[-2000:])
-                result = json.loads(out)["result"]
-                self.assertEqual([r["name"] for r in result["resources"]],
-                                 ["SKILL.md", "assets", "references"])
-                self.assertEqual("ttlMs" in result, era == "modern")
-
-    def test_skills_pass_its_verification(self):
-        server = os.path.join(HERE, "examples", "conformance", "skills_server.py")
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era):
-                code, out, err = self.inspector(era, sys.executable, server, "--method",
-                                                "skills/list", "--verify")
-                self.assertEqual(code, 0, (out + err)[-2000:])
-                reports = [json.loads(line) for line in out.splitlines() if line.strip()]
-                self.assertEqual(len(reports), 3, out[-2000:])
-                for report in reports:
-                    self.assertEqual((report["ok"], report["outcome"], report["conformance"]),
-                                     (True, "verified", []), report["uri"])
-                    self.assertTrue(all(f["status"] == "verified" for f in report["files"]))
 
 
 ###############################################################################
