@@ -1459,8 +1459,9 @@ class _Kind:
 # the grant option, the list_changed notification, the subscriptions/listen
 # flag that asks for it, the capability that offers the kind, and the extension
 # that defines it (its listings are described afresh each time: files change). A
-# new kind is one row.
-_KINDS = (
+# new kind is one row; an extension's kinds are rows of its own (_Extension.kinds),
+# and _KINDS, every kind, is made where the table of extensions is.
+_CORE_KINDS = (
     _Kind("tools", Tool, "tool", "name", "tools/list", "tools", "grant",
           "notifications/tools/list_changed", "toolsListChanged", "tools"),
     _Kind("resources", Resource, "resource", "uri", "resources/list", "resources",
@@ -1471,12 +1472,7 @@ _KINDS = (
           "notifications/resources/list_changed", "resourcesListChanged", "resources"),
     _Kind("prompts", Prompt, "prompt", "name", "prompts/list", "prompts", "grant_prompts",
           "notifications/prompts/list_changed", "promptsListChanged", "prompts"),
-    _Kind("skills", Skill, "skill", "uri", "skills/list", "skills", "grant_resources",
-          "notifications/resources/list_changed", "resourcesListChanged", "skills",
-          extension="io.modelcontextprotocol/skills"),
 )
-_KIND = {k.attr: k for k in _KINDS}
-_EXTENSION_KINDS = tuple(k for k in _KINDS if k.extension is not None)
 
 
 ###############################################################################
@@ -3441,6 +3437,7 @@ class _Route:
 class _Extension:
     """One extension's row: its identifier, its methods, and the engine's hooks it needs.
 
+    kinds are the rows of _KINDS it adds (skills), each with its list method.
     The engine calls the hooks and never names an extension: serves(server)
     says whether a server serves the extension's kind of entries, connect(conn,
     wall_clock) when a connection opens, close(conn) when it ends,
@@ -3463,12 +3460,12 @@ class _Extension:
     handler says (progress returns None to send it as for any call).
     """
 
-    __slots__ = ("key", "routes", "serves", "connect", "close", "declare", "admit", "listen",
-                 "offer", "follow", "marks")
+    __slots__ = ("key", "routes", "kinds", "serves", "connect", "close", "declare", "admit",
+                 "listen", "offer", "follow", "marks")
 
-    def __init__(self, key, routes=None, serves=None, connect=None, close=None, declare=None,
-                 admit=None, listen=None, offer=None, follow=None, marks=None):
-        self.key, self.routes = key, routes or {}
+    def __init__(self, key, routes=None, kinds=(), serves=None, connect=None, close=None,
+                 declare=None, admit=None, listen=None, offer=None, follow=None, marks=None):
+        self.key, self.routes, self.kinds = key, routes or {}, kinds
         self.serves = serves or (lambda server: True)   # whether a server serves it
         self.connect, self.close, self.declare = connect, close, declare
         self.admit, self.listen, self.offer, self.follow = admit, listen, offer, follow
@@ -3554,7 +3551,7 @@ def _legacy_changes(conn, methods, uris):
 
 
 # The subscriptions/listen flag that asks for each list_changed notification.
-_FILTER_OF = {k.changed: k.flag for k in _KINDS}
+_FILTER_OF = {k.changed: k.flag for k in _CORE_KINDS}
 
 
 def _modern_changes(conn, methods, uris):
@@ -4022,7 +4019,7 @@ _ROUTES = {
     "completion/complete": _Route(_complete, None, "completions"),
     "subscriptions/listen": _Route(_listen, "listen"),
 }
-_ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _KINDS)
+_ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _CORE_KINDS)
 
 
 # The era of a connection, as a state machine: (era, event) -> (action, era after).
@@ -5270,7 +5267,10 @@ def _follow_task(client, result, timeout, on_status, on_progress):
 # ask the revision table.
 
 _EXTENSIONS = (
-    _Extension(SKILLS_KEY, declare=_declare_skills, serves=_serves_skills, routes={
+    _Extension(SKILLS_KEY, declare=_declare_skills, serves=_serves_skills, kinds=(
+        _Kind("skills", Skill, "skill", "uri", "skills/list", "skills", "grant_resources",
+              "notifications/resources/list_changed", "resourcesListChanged", "skills",
+              extension=SKILLS_KEY),), routes={
         "skills/get": _Route(_get_skill, None, "skills"),
         "resources/directory/read": _Route(_read_directory, None, "skills")}),
     _Extension(TASKS_KEY, connect=_tasks_connect, close=_tasks_close, declare=_declare_tasks,
@@ -5285,6 +5285,11 @@ _EXTENSIONS = (
 for _row in _EXTENSIONS:
     _ROUTES.update(_row.routes)
 del _row
+_KINDS = _CORE_KINDS + tuple(k for r in _EXTENSIONS for k in r.kinds)   # every kind
+_ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _KINDS)
+_FILTER_OF.update((k.changed, k.flag) for k in _KINDS)
+_KIND = {k.attr: k for k in _KINDS}
+_EXTENSION_KINDS = tuple(k for k in _KINDS if k.extension is not None)
 _EXTENSION_OF = {r.key: r for r in _EXTENSIONS}
 _ADMIT_HOOKS = tuple(r.admit for r in _EXTENSIONS if r.admit is not None)
 _LISTEN_HOOKS = tuple(r.listen for r in _EXTENSIONS if r.listen is not None)

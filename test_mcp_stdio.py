@@ -2296,8 +2296,9 @@ class Structure(unittest.TestCase):
                 methods = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
                 self.assertFalse(methods & {"_discover", "_call_tool", "_list", "_initialize"})
         # One table each: modern revisions, kinds, routes, outcomes, era rules, commands.
-        for table in ("MODERN_VERSIONS = (", "_KINDS = (", "_ROUTES = {", "_OUTCOMES = {",
-                      "_ERA_RULES = {", "_ERA_MACHINE = {", "_COMMANDS = {", "_OPTIONS = ("):
+        for table in ("MODERN_VERSIONS = (", "_CORE_KINDS = (", "_EXTENSIONS = (", "_ROUTES = {",
+                      "_OUTCOMES = {", "_ERA_RULES = {", "_ERA_MACHINE = {", "_COMMANDS = {",
+                      "_OPTIONS = ("):
             self.assertEqual(text.count("\n" + table), 1, table)
         # No branch on the era outside the era machine and the era rules, in any spelling.
         engine = text[:text.index("\n# Client ####")]
