@@ -1443,14 +1443,15 @@ class _Kind:
     """One kind of catalog entry, and every name the protocol and the API give it."""
 
     __slots__ = ("attr", "cls", "noun", "key", "list_method", "field", "grant", "changed",
-                 "flag", "capability", "lister", "extension")
+                 "flag", "capability", "lister", "extension", "shown")
 
     def __init__(self, attr, cls, noun, key, list_method, field, grant, changed, flag,
-                 capability, extension=None):
+                 capability, extension=None, shown=None):
         self.attr, self.cls, self.noun, self.key = attr, cls, noun, key
         self.list_method, self.field, self.grant = list_method, field, grant
         self.changed, self.flag, self.capability = changed, flag, capability
         self.extension = extension      # an extension's kind: offered when the server serves it
+        self.shown = shown              # an extension's kind: inspect's row of a listed entry
         self.lister = lambda conn, call: _list(conn, call, self)    # the list method's handler
 
 
@@ -2481,6 +2482,15 @@ def _file_contents(skill, rel, mime):
 
 def _serves_skills(server):
     return bool(server._skill_folders)
+
+
+def _shown_skill(skill):
+    """inspect's row of a listed skill: its URI, how many files, its description."""
+    files = skill.get("resources")
+    count = "%d file%s" % (len(files), "" if len(files) == 1 else "s") \
+        if isinstance(files, list) else str(files)
+    return (skill.get("uri", "?"), count,
+            _first_line((skill.get("frontmatter") or {}).get("description")))
 
 
 def _declare_skills(server, revision, caps):
@@ -5270,7 +5280,7 @@ _EXTENSIONS = (
     _Extension(SKILLS_KEY, declare=_declare_skills, serves=_serves_skills, kinds=(
         _Kind("skills", Skill, "skill", "uri", "skills/list", "skills", "grant_resources",
               "notifications/resources/list_changed", "resourcesListChanged", "skills",
-              extension=SKILLS_KEY),), routes={
+              extension=SKILLS_KEY, shown=_shown_skill),), routes={
         "skills/get": _Route(_get_skill, None, "skills"),
         "resources/directory/read": _Route(_read_directory, None, "skills")}),
     _Extension(TASKS_KEY, connect=_tasks_connect, close=_tasks_close, declare=_declare_tasks,
@@ -9016,9 +9026,9 @@ def _print_inspection(client, as_json):
     table("prompts", "prompts", [(p["name"], "(%s)" % ", ".join(
         a["name"] + ("" if a.get("required") else "?") for a in p.get("arguments") or []),
         _first_line(p.get("description"))) for p in report["prompts"] or []])
-    if report["skills"] is not None or "skills" in report["errors"]:
-        table("skills", "skills", [(k.get("uri", "?"), _files_of(k), _first_line(
-            (k.get("frontmatter") or {}).get("description"))) for k in report["skills"] or []])
+    for kind in _EXTENSION_KINDS:          # shown only where served, each as its row says
+        if report[kind.field] is not None or kind.field in report["errors"]:
+            table(kind.noun + "s", kind.field, [kind.shown(e) for e in report[kind.field] or []])
     said = report["stderr"].splitlines()
     if said:
         w("\nthe server said on stderr (%d line%s)\n" % (len(said), "" if len(said) == 1
@@ -9039,12 +9049,6 @@ def _entry_id(entry):
         if isinstance(entry.get(key), str):
             return entry[key]
     return "?"
-
-
-def _files_of(skill):
-    files = skill.get("resources")
-    return "%d file%s" % (len(files), "" if len(files) == 1 else "s") \
-        if isinstance(files, list) else str(files)
 
 
 _DEMO_ABOUT = """\

@@ -1430,9 +1430,8 @@ class ScriptTools(ScriptTest):
         r = p.recv()
         self.assertEqual((r["id"], r["error"]["code"]), (1, -32603))
         complete(2, "slow")                       # one second in author code
-        start = time.monotonic()
-        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"})["id"], 3)
-        self.assertLess(time.monotonic() - start, 0.5)
+        p.send({"jsonrpc": "2.0", "id": 3, "method": "ping"})
+        self.assertEqual(p.recv()["id"], 3)       # answered meanwhile, not after it
         self.assertEqual(p.recv()["result"]["completion"]["values"], ["slow!"])
         self.assertEqual(p.close(), 0)
         self.assertIn(b"SystemExit", p.stderr)
