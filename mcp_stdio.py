@@ -2162,346 +2162,6 @@ def _checked_conversion(builder, annotation, where):
 
 
 ###############################################################################
-# Skills: front matter and folders (the skills extension) #####################
-###############################################################################
-#
-# serve_skills(folder) publishes Agent Skills: each folder holding a SKILL.md
-# is a skill, served as skill://<skill-path>/<file-path> resources and listed
-# by skills/list. SKILL.md starts with YAML front matter, read by the strict
-# reader of the appendix (the subset front matter uses, YAML 1.2 core types).
-
-
-# The limits of one skill, from the extension's specification: clients need not
-# accept more files or more bytes than this.
-_MAX_SKILL_FILES = 512
-_MAX_SKILL_BYTES = 16 << 20
-# A skill's name: 1-64 lowercase letters, digits and hyphens, no hyphen at either
-# end or twice in a row (the Agent Skills naming rule).
-_SKILL_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
-# The Agent Skills format's bound on a description: a longer one is still served
-# (real collections hold some) but reported, as clients may refuse it.
-_MAX_SKILL_DESCRIPTION = 1024
-# The Agent Skills specification's bound on the compatibility field.
-_MAX_SKILL_COMPATIBILITY = 500
-
-
-def _skill_field_problems(front):
-    """(field, what is wrong) for each optional field the Agent Skills specification defines
-    and front breaks; fields it does not define pass through as written."""
-    out = []
-    if "license" in front and not isinstance(front["license"], str):
-        out.append(("license", "must be a string"))
-    if "compatibility" in front:
-        c = front["compatibility"]
-        if not isinstance(c, str) or not 0 < len(c) <= _MAX_SKILL_COMPATIBILITY:
-            out.append(("compatibility", "must be a string of 1-%d characters"
-                        % _MAX_SKILL_COMPATIBILITY))
-    if "metadata" in front:
-        m = front["metadata"]
-        if not isinstance(m, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                              for k, v in m.items()):
-            out.append(("metadata", "must map strings to strings (quote numbers: "
-                        "version: \"1.0\")"))
-    if "allowed-tools" in front and not isinstance(front["allowed-tools"], str):
-        out.append(("allowed-tools", "must be one string of space-separated tools, not a list"))
-    return out
-SKILLS_KEY = "io.modelcontextprotocol/skills"
-
-
-class SkillFolder:
-    """A folder of Agent Skills served by a Server (made by Server.serve_skills).
-
-    Every folder below it that holds a SKILL.md is a skill; hidden files and
-    folders (a leading dot) and symbolic links are not served. refresh() reads
-    the folder again (a live server does so on each skills/list and skills/get).
-    """
-
-    # A live server reads the folder again at most this often (seconds): a burst of
-    # listings costs one scan.
-    RESCAN = 1.0
-
-    def __init__(self, server, path, directory_read=True):
-        self.server, self.path = server, _author_path(path)
-        self.directory_read = bool(directory_read)
-        self.skills = {}          # uri -> Skill
-        self.problems = []        # what was refused, one line each
-        self._scanned = None      # (monotonic time, what the scan saw)
-
-    def scan(self):
-        """Read the folder: {uri: Skill} of the valid skills; problems are kept in .problems."""
-        if not os.path.isdir(self.path):
-            raise CatalogError("skills: %s is not a folder" % self.path)
-        skills, problems, seen, skipped = {}, [], [], []
-        for folder, files, folders in _skill_folders(self.path, skipped):
-            rel = folder[len(self.path):].lstrip(os.sep).replace(os.sep, "/")  # walked from it
-            skill_path = rel or os.path.basename(self.path)
-            source = os.path.join(folder, "SKILL.md")
-            try:
-                skill, mtime = self._skill(folder, skill_path, source, files, folders)
-            except (FrontMatterError, OSError, UnicodeDecodeError) as e:
-                problems.append("skills: %s" % _short_text(e))
-                continue
-            except Exception as e:   # noqa: BLE001 - one skill must not stop the others
-                problems.append("skills: %s: could not be read (%s); not served"
-                                % (source, type(e).__name__))
-                continue
-            seen.append((source, mtime, tuple(files), tuple(folders)))
-            skills[skill.uri] = skill
-            if len(skill.frontmatter["description"]) > _MAX_SKILL_DESCRIPTION:
-                problems.append("skills: %s: the description has %d characters, over the Agent "
-                                "Skills limit of %d (served; a client may refuse the skill)"
-                                % (source, len(skill.frontmatter["description"]),
-                                   _MAX_SKILL_DESCRIPTION))
-        self.problems = skipped + problems
-        self._scanned = (_monotonic(), seen)
-        return skills
-
-    def _skill(self, folder, skill_path, source, files, folders):
-        got = _read_regular(source)
-        if got is None:
-            raise FrontMatterError("%s: not a regular file of at most %d bytes that can be "
-                                   "read" % (source, _MAX_SKILL_BYTES))
-        data, st = got
-        front = read_front_matter(data.decode("utf-8"), source)
-        name, description = front.get("name"), front.get("description")
-        if not (isinstance(name, str) and 0 < len(name) <= 64 and name.strip("-") == name and
-                "--" not in name and _SKILL_NAME_CHARS.issuperset(name)):
-            raise FrontMatterError("%s: name must be 1-64 lowercase letters, digits and "
-                                   "hyphens, without a hyphen at either end or twice in a row"
-                                   % source)
-        if name != os.path.basename(folder):
-            raise FrontMatterError("%s: name %r must equal the skill's folder name %r"
-                                   % (source, name, os.path.basename(folder)))
-        if not isinstance(description, str) or not description.strip():
-            raise FrontMatterError("%s: description must be a non-empty string" % source)
-        for field, problem in _skill_field_problems(front):
-            raise FrontMatterError("%s: %s %s (the Agent Skills specification)"
-                                   % (source, field, problem))
-        if len(files) > _MAX_SKILL_FILES:
-            raise FrontMatterError("%s: the skill has %d files; a skill has at most %d"
-                                   % (source, len(files), _MAX_SKILL_FILES))
-        stat, sep = os.stat, os.sep
-        total = sum(stat(folder + sep + f.replace("/", sep)).st_size for f in files)
-        if total > _MAX_SKILL_BYTES:
-            raise FrontMatterError("%s: the skill's files hold %d bytes; a skill holds at most "
-                                   "%d" % (source, total, _MAX_SKILL_BYTES))
-        uri = "skill://%s/SKILL.md" % _quote_path(skill_path)
-        skill = Skill(uri, folder, skill_path, front, files, folders)
-        skill._digested("SKILL.md", data, st)   # read once: its digest is known already
-        return skill, st.st_mtime_ns
-
-    def changed(self):
-        """True when the folder may have changed since the last scan (cheap: names and times)."""
-        if self._scanned is None:
-            return True
-        seen = []
-        try:
-            for folder, files, folders in _skill_folders(self.path):
-                source = os.path.join(folder, "SKILL.md")
-                seen.append((source, os.stat(source).st_mtime_ns, tuple(files), tuple(folders)))
-        except OSError:
-            return True
-        return sorted(seen) != sorted(self._scanned[1])
-
-    def refresh(self):
-        """Read the folder again and serve what it holds now; return True if that changed.
-
-        Clients are told, as for any catalog change: serving, this needs a
-        server made with live=True.
-        """
-        server = self.server
-        with server._lock:
-            known = self.problems
-            try:
-                new = self.scan()
-            except (CatalogError, OSError) as e:    # gone or unreadable: serve nothing
-                new, self._scanned = {}, (_monotonic(), [])     # until it is back
-                why = str(e) if isinstance(e, CatalogError) else "skills: %s: %s" % (
-                    self.path, e.strerror or e)
-                self.problems = [why + "; no skills are served until it can be read"]
-            for line in self.problems:
-                if line not in known:               # each problem once, not at every scan
-                    _report("warning: " + line)
-            old = self.skills
-            if sorted((u, s.frontmatter, s.files, s.folders) for u, s in old.items()) == \
-                    sorted((u, s.frontmatter, s.files, s.folders) for u, s in new.items()):
-                return False
-            for uri in old:
-                if uri not in new:
-                    server._remove("skills", uri)
-                    server._remove("resources", uri)
-            self.skills = new
-            server.add(*_skill_entries(new), replace=True)
-            return True
-
-    def due(self):
-        """On a live server, read the folder again when RESCAN seconds passed and it changed."""
-        if self.server.live and (self._scanned is None or
-                                 _monotonic() - self._scanned[0] >= self.RESCAN):
-            if self.changed():
-                self.refresh()
-            else:
-                self._scanned = (_monotonic(), self._scanned[1])
-
-
-def _author_path(path):
-    """An absolute path for a path an author gave the library in source code.
-
-    A relative one follows the source file that made the call (the first caller
-    outside this file), never the working folder: hosts start servers from
-    folders of their own. Without a source file (python -c, a REPL) it is the
-    working folder's. Paths typed on a command line are not author paths.
-    """
-    path = os.fspath(path)
-    if os.path.isabs(path):
-        return os.path.normpath(path)
-    here = _author_path.__code__.co_filename
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename == here:
-        frame = frame.f_back
-    source = frame.f_code.co_filename if frame is not None else ""
-    if source.startswith("<") or not os.path.isfile(source):
-        return os.path.abspath(path)
-    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(source)), path))
-
-
-def _skill_entries(skills):
-    """The catalog entries of skills: each Skill, and its SKILL.md as a listed resource."""
-    return list(skills.values()) + [s.resource(s.uri) for s in skills.values()]
-
-
-def _skill_folders(root, problems=None):
-    """(folder, its files, its sub-folders; both relative to it) of every skill below root.
-
-    One pass over the tree, in a stable order. A file or folder belongs to every
-    skill above it: a nested skill is supporting content of the skills that
-    enclose it, whose file lists are complete (SEP-2640). Hidden
-    names and symbolic links are left out (regular files and folders only), and
-    so are names no skill:// URI can carry (not UTF-8, or with a backslash) and
-    folders that cannot be read: those are said in problems, when given.
-    """
-    walked, skills, stack, skipped = [], set(), [root], []
-    while stack:
-        folder = stack.pop()
-        names, subfolders = [], []
-        try:
-            with os.scandir(folder) as entries:
-                for e in entries:
-                    name = e.name
-                    if name.startswith("."):
-                        continue
-                    if not name.isascii() and not _utf8(name) or "\\" in name:
-                        skipped.append((e.path, "no skill:// URI can name it (not UTF-8, or "
-                                                 "a backslash); not served"))
-                        continue
-                    if e.is_dir(follow_symlinks=False):
-                        stack.append(e.path)
-                        subfolders.append(name)
-                    elif e.is_file(follow_symlinks=False):
-                        names.append(name)
-        except OSError as e:
-            if folder == root:
-                raise
-            skipped.append((folder, "cannot be read (%s); not served" % (e.strerror or e)))
-            continue
-        if "SKILL.md" in names:
-            skills.add(folder)
-        walked.append((folder, names, subfolders))
-    owned = {f: ([], []) for f in skills}
-    for folder, names, subfolders in walked:
-        owner = folder
-        while len(owner) >= len(root):
-            if owner in skills:
-                prefix = folder[len(owner) + 1:].replace(os.sep, "/")
-                files, folders = owned[owner]
-                files += [prefix + "/" + n if prefix else n for n in names]
-                folders += [prefix + "/" + n if prefix else n for n in subfolders]
-            if len(owner) == len(root):
-                break
-            owner = os.path.dirname(owner)
-    out = []
-    for f in sorted(skills):
-        names, folders = sorted(owned[f][0]), sorted(owned[f][1])
-        names.remove("SKILL.md")              # first: the skill's own file
-        out.append((f, ["SKILL.md"] + names, folders))
-    if problems is not None:
-        problems += ["skills: %s: %s" % (os.fsencode(path).decode("utf-8", "replace"), why)
-                     for path, why in sorted(skipped)]
-    return out
-
-
-def _utf8(name):
-    """True when a file name read from the disk is UTF-8 (no undecodable bytes)."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-_URI_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
-
-
-def _quote_path(path):
-    """A relative path as URI path segments, percent-encoded where they must be."""
-    if _URI_SAFE.issuperset(path):
-        return path                   # the usual name needs no quoting (nor urllib)
-    from urllib.parse import quote
-    return "/".join(quote(segment, safe="") for segment in path.split("/"))
-
-
-def _unquote_path(text):
-    """The relative path a URI's path names, or None for '', '.', '..' or hidden segments."""
-    segments = text.split("/")
-    if "%" in text:                   # the usual path has no escapes (and needs no urllib)
-        from urllib.parse import unquote
-        segments = [unquote(s) for s in segments]
-    if any(s in ("", ".", "..") or s.startswith(".") or "\0" in s or "\\" in s or "/" in s
-           for s in segments):
-        return None
-    return "/".join(segments)
-
-
-def _guess_type(name):
-    import mimetypes
-    return mimetypes.guess_type(name)[0] or "application/octet-stream"
-
-
-def _file_contents(skill, rel, mime):
-    """A skill file's contents: text when it is UTF-8, a base64 blob otherwise."""
-    data = skill.read(rel)
-    uri = skill.file_uri(rel)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return ResourceContents([{"uri": uri, "blob": _base64(data), "mimeType": mime}])
-    if mime == "application/octet-stream":
-        mime = "text/plain"
-    return ResourceContents([{"uri": uri, "text": text, "mimeType": mime}])
-
-
-def _serves_skills(server):
-    return bool(server._skill_folders)
-
-
-def _shown_skill(skill):
-    """inspect's row of a listed skill: its URI, how many files, its description."""
-    files = skill.get("resources")
-    count = "%d file%s" % (len(files), "" if len(files) == 1 else "s") \
-        if isinstance(files, list) else str(files)
-    return (skill.get("uri", "?"), count,
-            _first_line((skill.get("frontmatter") or {}).get("description")))
-
-
-def _declare_skills(server, revision, caps):
-    """Every revision: SEP-2640 declares skills in initialize too."""
-    if "skills" in server._offered:
-        settings = {"directoryRead": True} if any(
-            f.directory_read for f in server._skill_folders) else {}
-        caps["extensions"] = {SKILLS_KEY: settings}
-
-
-###############################################################################
 # Outcomes: results and errors on the wire ####################################
 ###############################################################################
 #
@@ -5265,6 +4925,346 @@ def _follow_task(client, result, timeout, on_status, on_progress):
         e = t.get("error") or {}
         raise ServerError(e.get("code"), str(e.get("message")), e.get("data"))
     raise ClientError("the task %s was cancelled" % tid)
+
+
+###############################################################################
+# Skills: front matter and folders (the skills extension) #####################
+###############################################################################
+#
+# serve_skills(folder) publishes Agent Skills: each folder holding a SKILL.md
+# is a skill, served as skill://<skill-path>/<file-path> resources and listed
+# by skills/list. SKILL.md starts with YAML front matter, read by the strict
+# reader of the appendix (the subset front matter uses, YAML 1.2 core types).
+
+
+# The limits of one skill, from the extension's specification: clients need not
+# accept more files or more bytes than this.
+_MAX_SKILL_FILES = 512
+_MAX_SKILL_BYTES = 16 << 20
+# A skill's name: 1-64 lowercase letters, digits and hyphens, no hyphen at either
+# end or twice in a row (the Agent Skills naming rule).
+_SKILL_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+# The Agent Skills format's bound on a description: a longer one is still served
+# (real collections hold some) but reported, as clients may refuse it.
+_MAX_SKILL_DESCRIPTION = 1024
+# The Agent Skills specification's bound on the compatibility field.
+_MAX_SKILL_COMPATIBILITY = 500
+
+
+def _skill_field_problems(front):
+    """(field, what is wrong) for each optional field the Agent Skills specification defines
+    and front breaks; fields it does not define pass through as written."""
+    out = []
+    if "license" in front and not isinstance(front["license"], str):
+        out.append(("license", "must be a string"))
+    if "compatibility" in front:
+        c = front["compatibility"]
+        if not isinstance(c, str) or not 0 < len(c) <= _MAX_SKILL_COMPATIBILITY:
+            out.append(("compatibility", "must be a string of 1-%d characters"
+                        % _MAX_SKILL_COMPATIBILITY))
+    if "metadata" in front:
+        m = front["metadata"]
+        if not isinstance(m, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                              for k, v in m.items()):
+            out.append(("metadata", "must map strings to strings (quote numbers: "
+                        "version: \"1.0\")"))
+    if "allowed-tools" in front and not isinstance(front["allowed-tools"], str):
+        out.append(("allowed-tools", "must be one string of space-separated tools, not a list"))
+    return out
+SKILLS_KEY = "io.modelcontextprotocol/skills"
+
+
+class SkillFolder:
+    """A folder of Agent Skills served by a Server (made by Server.serve_skills).
+
+    Every folder below it that holds a SKILL.md is a skill; hidden files and
+    folders (a leading dot) and symbolic links are not served. refresh() reads
+    the folder again (a live server does so on each skills/list and skills/get).
+    """
+
+    # A live server reads the folder again at most this often (seconds): a burst of
+    # listings costs one scan.
+    RESCAN = 1.0
+
+    def __init__(self, server, path, directory_read=True):
+        self.server, self.path = server, _author_path(path)
+        self.directory_read = bool(directory_read)
+        self.skills = {}          # uri -> Skill
+        self.problems = []        # what was refused, one line each
+        self._scanned = None      # (monotonic time, what the scan saw)
+
+    def scan(self):
+        """Read the folder: {uri: Skill} of the valid skills; problems are kept in .problems."""
+        if not os.path.isdir(self.path):
+            raise CatalogError("skills: %s is not a folder" % self.path)
+        skills, problems, seen, skipped = {}, [], [], []
+        for folder, files, folders in _skill_folders(self.path, skipped):
+            rel = folder[len(self.path):].lstrip(os.sep).replace(os.sep, "/")  # walked from it
+            skill_path = rel or os.path.basename(self.path)
+            source = os.path.join(folder, "SKILL.md")
+            try:
+                skill, mtime = self._skill(folder, skill_path, source, files, folders)
+            except (FrontMatterError, OSError, UnicodeDecodeError) as e:
+                problems.append("skills: %s" % _short_text(e))
+                continue
+            except Exception as e:   # noqa: BLE001 - one skill must not stop the others
+                problems.append("skills: %s: could not be read (%s); not served"
+                                % (source, type(e).__name__))
+                continue
+            seen.append((source, mtime, tuple(files), tuple(folders)))
+            skills[skill.uri] = skill
+            if len(skill.frontmatter["description"]) > _MAX_SKILL_DESCRIPTION:
+                problems.append("skills: %s: the description has %d characters, over the Agent "
+                                "Skills limit of %d (served; a client may refuse the skill)"
+                                % (source, len(skill.frontmatter["description"]),
+                                   _MAX_SKILL_DESCRIPTION))
+        self.problems = skipped + problems
+        self._scanned = (_monotonic(), seen)
+        return skills
+
+    def _skill(self, folder, skill_path, source, files, folders):
+        got = _read_regular(source)
+        if got is None:
+            raise FrontMatterError("%s: not a regular file of at most %d bytes that can be "
+                                   "read" % (source, _MAX_SKILL_BYTES))
+        data, st = got
+        front = read_front_matter(data.decode("utf-8"), source)
+        name, description = front.get("name"), front.get("description")
+        if not (isinstance(name, str) and 0 < len(name) <= 64 and name.strip("-") == name and
+                "--" not in name and _SKILL_NAME_CHARS.issuperset(name)):
+            raise FrontMatterError("%s: name must be 1-64 lowercase letters, digits and "
+                                   "hyphens, without a hyphen at either end or twice in a row"
+                                   % source)
+        if name != os.path.basename(folder):
+            raise FrontMatterError("%s: name %r must equal the skill's folder name %r"
+                                   % (source, name, os.path.basename(folder)))
+        if not isinstance(description, str) or not description.strip():
+            raise FrontMatterError("%s: description must be a non-empty string" % source)
+        for field, problem in _skill_field_problems(front):
+            raise FrontMatterError("%s: %s %s (the Agent Skills specification)"
+                                   % (source, field, problem))
+        if len(files) > _MAX_SKILL_FILES:
+            raise FrontMatterError("%s: the skill has %d files; a skill has at most %d"
+                                   % (source, len(files), _MAX_SKILL_FILES))
+        stat, sep = os.stat, os.sep
+        total = sum(stat(folder + sep + f.replace("/", sep)).st_size for f in files)
+        if total > _MAX_SKILL_BYTES:
+            raise FrontMatterError("%s: the skill's files hold %d bytes; a skill holds at most "
+                                   "%d" % (source, total, _MAX_SKILL_BYTES))
+        uri = "skill://%s/SKILL.md" % _quote_path(skill_path)
+        skill = Skill(uri, folder, skill_path, front, files, folders)
+        skill._digested("SKILL.md", data, st)   # read once: its digest is known already
+        return skill, st.st_mtime_ns
+
+    def changed(self):
+        """True when the folder may have changed since the last scan (cheap: names and times)."""
+        if self._scanned is None:
+            return True
+        seen = []
+        try:
+            for folder, files, folders in _skill_folders(self.path):
+                source = os.path.join(folder, "SKILL.md")
+                seen.append((source, os.stat(source).st_mtime_ns, tuple(files), tuple(folders)))
+        except OSError:
+            return True
+        return sorted(seen) != sorted(self._scanned[1])
+
+    def refresh(self):
+        """Read the folder again and serve what it holds now; return True if that changed.
+
+        Clients are told, as for any catalog change: serving, this needs a
+        server made with live=True.
+        """
+        server = self.server
+        with server._lock:
+            known = self.problems
+            try:
+                new = self.scan()
+            except (CatalogError, OSError) as e:    # gone or unreadable: serve nothing
+                new, self._scanned = {}, (_monotonic(), [])     # until it is back
+                why = str(e) if isinstance(e, CatalogError) else "skills: %s: %s" % (
+                    self.path, e.strerror or e)
+                self.problems = [why + "; no skills are served until it can be read"]
+            for line in self.problems:
+                if line not in known:               # each problem once, not at every scan
+                    _report("warning: " + line)
+            old = self.skills
+            if sorted((u, s.frontmatter, s.files, s.folders) for u, s in old.items()) == \
+                    sorted((u, s.frontmatter, s.files, s.folders) for u, s in new.items()):
+                return False
+            for uri in old:
+                if uri not in new:
+                    server._remove("skills", uri)
+                    server._remove("resources", uri)
+            self.skills = new
+            server.add(*_skill_entries(new), replace=True)
+            return True
+
+    def due(self):
+        """On a live server, read the folder again when RESCAN seconds passed and it changed."""
+        if self.server.live and (self._scanned is None or
+                                 _monotonic() - self._scanned[0] >= self.RESCAN):
+            if self.changed():
+                self.refresh()
+            else:
+                self._scanned = (_monotonic(), self._scanned[1])
+
+
+def _author_path(path):
+    """An absolute path for a path an author gave the library in source code.
+
+    A relative one follows the source file that made the call (the first caller
+    outside this file), never the working folder: hosts start servers from
+    folders of their own. Without a source file (python -c, a REPL) it is the
+    working folder's. Paths typed on a command line are not author paths.
+    """
+    path = os.fspath(path)
+    if os.path.isabs(path):
+        return os.path.normpath(path)
+    here = _author_path.__code__.co_filename
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename == here:
+        frame = frame.f_back
+    source = frame.f_code.co_filename if frame is not None else ""
+    if source.startswith("<") or not os.path.isfile(source):
+        return os.path.abspath(path)
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(source)), path))
+
+
+def _skill_entries(skills):
+    """The catalog entries of skills: each Skill, and its SKILL.md as a listed resource."""
+    return list(skills.values()) + [s.resource(s.uri) for s in skills.values()]
+
+
+def _skill_folders(root, problems=None):
+    """(folder, its files, its sub-folders; both relative to it) of every skill below root.
+
+    One pass over the tree, in a stable order. A file or folder belongs to every
+    skill above it: a nested skill is supporting content of the skills that
+    enclose it, whose file lists are complete (SEP-2640). Hidden
+    names and symbolic links are left out (regular files and folders only), and
+    so are names no skill:// URI can carry (not UTF-8, or with a backslash) and
+    folders that cannot be read: those are said in problems, when given.
+    """
+    walked, skills, stack, skipped = [], set(), [root], []
+    while stack:
+        folder = stack.pop()
+        names, subfolders = [], []
+        try:
+            with os.scandir(folder) as entries:
+                for e in entries:
+                    name = e.name
+                    if name.startswith("."):
+                        continue
+                    if not name.isascii() and not _utf8(name) or "\\" in name:
+                        skipped.append((e.path, "no skill:// URI can name it (not UTF-8, or "
+                                                 "a backslash); not served"))
+                        continue
+                    if e.is_dir(follow_symlinks=False):
+                        stack.append(e.path)
+                        subfolders.append(name)
+                    elif e.is_file(follow_symlinks=False):
+                        names.append(name)
+        except OSError as e:
+            if folder == root:
+                raise
+            skipped.append((folder, "cannot be read (%s); not served" % (e.strerror or e)))
+            continue
+        if "SKILL.md" in names:
+            skills.add(folder)
+        walked.append((folder, names, subfolders))
+    owned = {f: ([], []) for f in skills}
+    for folder, names, subfolders in walked:
+        owner = folder
+        while len(owner) >= len(root):
+            if owner in skills:
+                prefix = folder[len(owner) + 1:].replace(os.sep, "/")
+                files, folders = owned[owner]
+                files += [prefix + "/" + n if prefix else n for n in names]
+                folders += [prefix + "/" + n if prefix else n for n in subfolders]
+            if len(owner) == len(root):
+                break
+            owner = os.path.dirname(owner)
+    out = []
+    for f in sorted(skills):
+        names, folders = sorted(owned[f][0]), sorted(owned[f][1])
+        names.remove("SKILL.md")              # first: the skill's own file
+        out.append((f, ["SKILL.md"] + names, folders))
+    if problems is not None:
+        problems += ["skills: %s: %s" % (os.fsencode(path).decode("utf-8", "replace"), why)
+                     for path, why in sorted(skipped)]
+    return out
+
+
+def _utf8(name):
+    """True when a file name read from the disk is UTF-8 (no undecodable bytes)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+_URI_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/")
+
+
+def _quote_path(path):
+    """A relative path as URI path segments, percent-encoded where they must be."""
+    if _URI_SAFE.issuperset(path):
+        return path                   # the usual name needs no quoting (nor urllib)
+    from urllib.parse import quote
+    return "/".join(quote(segment, safe="") for segment in path.split("/"))
+
+
+def _unquote_path(text):
+    """The relative path a URI's path names, or None for '', '.', '..' or hidden segments."""
+    segments = text.split("/")
+    if "%" in text:                   # the usual path has no escapes (and needs no urllib)
+        from urllib.parse import unquote
+        segments = [unquote(s) for s in segments]
+    if any(s in ("", ".", "..") or s.startswith(".") or "\0" in s or "\\" in s or "/" in s
+           for s in segments):
+        return None
+    return "/".join(segments)
+
+
+def _guess_type(name):
+    import mimetypes
+    return mimetypes.guess_type(name)[0] or "application/octet-stream"
+
+
+def _file_contents(skill, rel, mime):
+    """A skill file's contents: text when it is UTF-8, a base64 blob otherwise."""
+    data = skill.read(rel)
+    uri = skill.file_uri(rel)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return ResourceContents([{"uri": uri, "blob": _base64(data), "mimeType": mime}])
+    if mime == "application/octet-stream":
+        mime = "text/plain"
+    return ResourceContents([{"uri": uri, "text": text, "mimeType": mime}])
+
+
+def _serves_skills(server):
+    return bool(server._skill_folders)
+
+
+def _shown_skill(skill):
+    """inspect's row of a listed skill: its URI, how many files, its description."""
+    files = skill.get("resources")
+    count = "%d file%s" % (len(files), "" if len(files) == 1 else "s") \
+        if isinstance(files, list) else str(files)
+    return (skill.get("uri", "?"), count,
+            _first_line((skill.get("frontmatter") or {}).get("description")))
+
+
+def _declare_skills(server, revision, caps):
+    """Every revision: SEP-2640 declares skills in initialize too."""
+    if "skills" in server._offered:
+        settings = {"directoryRead": True} if any(
+            f.directory_read for f in server._skill_folders) else {}
+        caps["extensions"] = {SKILLS_KEY: settings}
 
 
 ###############################################################################
