@@ -28,21 +28,23 @@ c.call_tool("add", {"a": 1, "b": 2})``. Inspect any stdio server:
 ``python mcp_stdio.py inspect -- COMMAND [ARGS...]``; print a client
 configuration: ``python mcp_stdio.py config claude-desktop -- server.py``.
 
-The file is organised in sections, each opened by a banner comment:
+The file is organised in sections, each opened by a banner comment, in the order
+a request meets them from the wire inward, as far as the last rule below allows
+(what a table row names is defined above the table):
 
 - Wire: the JSON-RPC codec and line splitter, the revisions served and the table
   of what each revision has (a new modern revision is one entry);
-- Catalog: tools, resources, prompts, skills, and the kinds table (a new kind is one row);
+- Catalog: tools, resources, prompts, and the kinds table (a new kind is one row);
 - Authoring API: decorators, tool_from_function, results from values;
-- Skills: folders of Agent Skills (the skills extension);
 - Outcomes: every answer's wire form, and the table of what each failure becomes;
 - Asking the client: questions, answers, request-state signing;
 - Protocol engine (sans-IO): calls, the methods beside their route rows (a new
   method is one function and one row), the era rules and the era machine, and
   Connection (input, admission, dispatch, settling);
-- Tasks: long-running tool calls (core in 2025-11-25, an extension from 2026-07-28);
-- Extensions: the table of what each extension adds (a new extension is a
-  section and one row);
+- the extensions, each a section of its own: Tasks (long-running tool calls,
+  core in 2025-11-25, an extension from 2026-07-28) and Skills (folders of Agent
+  Skills), then Extensions: the table of what each adds, its methods, kinds and
+  hooks (a new extension is a section and one row);
 - Server: identity, catalog and the options table (a new option is one row);
 - Stdio runtime: threads, waiting, the handler Context;
 - Client; Demo catalog; Command line: the table of commands (a new command is one
