@@ -3636,674 +3636,6 @@ EXAMPLE_CALLS = {
 
 
 ###############################################################################
-# Skills ##########################################################################
-###############################################################################
-
-# Front matter and what the npm yaml package (the YAML 1.2 reader the official
-# conformance suite uses) makes of it, or the refusal of what lies outside the
-# supported subset (anchors, tags, complex keys, nested flow, infinities...).
-FRONT_MATTER_CORPUS = [
-    ('---\nname: pdf-processing\ndescription: Extract text and tables from PDF files, fill forms, merge documents.\n---\n# Body\n',
-     {'description': 'Extract text and tables from PDF files, fill forms, merge documents.', 'name': 'pdf-processing'}),
-    ('---\nname: pdf\ndescription: >-\n  Use this skill whenever the user wants to do anything with PDF files.\n  This includes reading or extracting text.\nlicense: Proprietary. LICENSE.txt has complete terms\n---\n# Body\n',
-     {'description': 'Use this skill whenever the user wants to do anything with PDF files. This includes reading or extracting text.', 'license': 'Proprietary. LICENSE.txt has complete terms', 'name': 'pdf'}),
-    ('---\nname: x\ndescription: |\n  line one\n  line two\n\n  after blank\nmetadata:\n  author: example-org\n  version: "1.0"\n---\n# Body\n',
-     {'description': 'line one\nline two\n\nafter blank\n', 'metadata': {'author': 'example-org', 'version': '1.0'}, 'name': 'x'}),
-    ("---\nname: x\ndescription: 'single ''quoted'' text'\nallowed-tools: Bash(git:*) Read Write\n---\n# Body\n",
-     {'allowed-tools': 'Bash(git:*) Read Write', 'description': "single 'quoted' text", 'name': 'x'}),
-    ('---\nname: x\ndescription: "double \\"quoted\\" \\u00e9 \\t tab"\nversion: 1.0\ncount: 3\nratio: 0.5\nflag: true\nnothing: null\ntilde: ~\nempty:\n---\n# Body\n',
-     {'count': 3, 'description': 'double "quoted" é \t tab', 'empty': None, 'flag': True, 'name': 'x', 'nothing': None, 'ratio': 0.5, 'tilde': None, 'version': 1}),
-    ('---\nname: x\ndescription: a plain\n  multi-line scalar\n  over three lines\ntags: [a, b, "c d", 1, true]\nmap: {k: v, n: 2}\n---\n# Body\n',
-     {'description': 'a plain multi-line scalar over three lines', 'map': {'k': 'v', 'n': 2}, 'name': 'x', 'tags': ['a', 'b', 'c d', 1, True]}),
-    ('---\nname: x\ndescription: d\nlist:\n  - one\n  - two: 2\n    three: 3\n  -\n    deep: yes\n  - - nested\n    - seq\n---\n# Body\n',
-     {'description': 'd', 'list': ['one', {'three': 3, 'two': 2}, {'deep': 'yes'}, ['nested', 'seq']], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nlist:\n- a\n- b\nnext: 1\n---\n# Body\n',
-     {'description': 'd', 'list': ['a', 'b'], 'name': 'x', 'next': 1}),
-    ('---\nname: x # comment\n# full comment\ndescription: d  # trailing\nurl: http://example.com/#anchor\nhash: a#b\n---\n# Body\n',
-     {'description': 'd', 'hash': 'a#b', 'name': 'x', 'url': 'http://example.com/#anchor'}),
-    ('---\nname: x\ndescription: >\n  folded\n  text\n\n  para two\n    more indented\n  back\nkeep: |+\n  kept\n\nstrip: |-\n  stripped\n\n---\n# Body\n',
-     {'description': 'folded text\npara two\n  more indented\nback\n', 'keep': 'kept\n\n', 'name': 'x', 'strip': 'stripped'}),
-    ('---\nname: x\ndescription: d\noct: 0o17\nhex: 0x1F\nexp: 1e3\nneg: -5\nplus: +7\ndot: .5\nver: 1.2.3\nyes: yes\nno: No\nOn: on\n---\n# Body\n',
-     {'On': 'on', 'description': 'd', 'dot': 0.5, 'exp': 1000, 'hex': 31, 'name': 'x', 'neg': -5, 'no': 'No', 'oct': 15, 'plus': 7, 'ver': '1.2.3', 'yes': 'yes'}),
-    ('---\nname: x\ndescription: d\nquoted key: 1\n"q": 2\n\'single\': 3\n---\n# Body\n',
-     {'description': 'd', 'name': 'x', 'q': 2, 'quoted key': 1, 'single': 3}),
-    ('---\nname: x\ndescription: "multi\n  line double\n\n  with blank"\nother: \'multi\n  single\'\n---\n# Body\n',
-     {'description': 'multi line double\nwith blank', 'name': 'x', 'other': 'multi single'}),
-    ('---\nname: x\ndescription: d\nanchor: &a 1\nref: *a\n---\n# Body\n',
-     'refused: anchors are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\ntagged: !!str 1\n---\n# Body\n',
-     'refused: tags are outside the supported YAML subset'),
-    ('---\nname: x\nname: y\ndescription: dup\n---\n# Body\n',
-     'refused: the key "name" appears twice'),
-    ('---\nname: x\ndescription: d\n  bad: indent\n---\n# Body\n',
-     "refused: a 'key: value' inside a plain scalar (indentation?)"),
-    ('---\nname: x\n\tdescription: tab\n---\n# Body\n',
-     'refused: a tab in indentation'),
-    ('---\nname: x\ndescription: d\ninf: .inf\n---\n# Body\n',
-     'refused: .inf is a number JSON cannot carry'),
-    ('---\nname: x\ndescription: d\nlit: |2\n    two extra\n  base\n\n---\n# Body\n',
-     {'description': 'd', 'lit': '  two extra\nbase\n', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nnested:\n  deeper:\n    deepest: [1, 2]\n  sibling: s\n---\n# Body\n',
-     {'description': 'd', 'name': 'x', 'nested': {'deeper': {'deepest': [1, 2]}, 'sibling': 's'}}),
-    ('---\nname: x\ndescription: d\n? complex\n: value\n---\n# Body\n',
-     'refused: complex keys are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: "esc \\\\ backslash \\x41 \\U0001F600"\n---\n# Body\n',
-     {'description': 'esc \\ backslash A 😀', 'name': 'x'}),
-    ("---\nname: x\ndescription: d\nempty_list: []\nempty_map: {}\nstr_colon: 'a: b'\ntime: 12:30\n---\n# Body\n",
-     {'description': 'd', 'empty_list': [], 'empty_map': {}, 'name': 'x', 'str_colon': 'a: b', 'time': '12:30'}),
-    ('---\nname: x\ndescription: "line \\\n  joined"\n---\n# Body\n',
-     {'description': 'line joined', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nlist:\n  - a # c\n  # comment\n  - b\n---\n# Body\n',
-     {'description': 'd', 'list': ['a', 'b'], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\n\n---\n# Body\n',
-     {'description': 'd', 'name': 'x'}),
-    ('---\n\n---\n# Body\n',
-     {}),
-    ('no front matter\n',
-     "refused: a SKILL.md starts with a '---' line, then YAML front matter"),
-    ('---\nname: x\ndescription: d\n',
-     "refused: the front matter has no closing '---' line"),
-    ('---\nname: x\ndescription: >-\n  Multi\n  line\nlicense: MIT\ncompatibility: Requires Python 3.10+\nmetadata:\n  short-description: Short\n  category: tools\n---\n# Body\n',
-     {'compatibility': 'Requires Python 3.10+', 'description': 'Multi line', 'license': 'MIT', 'metadata': {'category': 'tools', 'short-description': 'Short'}, 'name': 'x'}),
-    ("---\nname: x\ndescription: 'it''s'\nk: -\nj: - x\n---\n# Body\n",
-     "refused: a sequence entry on its key's line (put it on the next line)"),
-    ('---\nname: x\ndescription: d\nfolded_keep: >+\n  a\n  b\n\n\nz: 1\n---\n# Body\n',
-     {'description': 'd', 'folded_keep': 'a b\n\n\n', 'name': 'x', 'z': 1}),
-    ('---\nname: x\ndescription: d\nspaces:    lots   of   space   \nunicode: héllo wörld ✓\n---\n# Body\n',
-     {'description': 'd', 'name': 'x', 'spaces': 'lots   of   space', 'unicode': 'héllo wörld ✓'}),
-    ('---\nname: x\ndescription: d\nflow_multi: [a,\n  b,\n  c]\n---\n# Body\n',
-     {'description': 'd', 'flow_multi': ['a', 'b', 'c'], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\n---\nextra: doc\n---\n# Body\n',
-     {'description': 'd', 'name': 'x'}),
-    ('---\nname: \'x\'\ndescription: "d"\n\'key with: colon\': v\n---\n# Body\n',
-     {'description': 'd', 'key with: colon': 'v', 'name': 'x'}),
-    ('---\nname: x\ndescription: Use when: the user asks\n---\n# Body\n',
-     "refused: a ': ' inside a plain value (quote the value)"),
-    ('---\nname: x\ndescription: "Use when: the user asks"\n---\n# Body\n',
-     {'description': 'Use when: the user asks', 'name': 'x'}),
-    ('---\nname: x\ndescription: -dash start\nb: :colon start\nc: a - b\nd: \'x\' \ne: x\'y\nf: x"y\n---\n# Body\n',
-     {'b': ':colon start', 'c': 'a - b', 'd': 'x', 'description': '-dash start', 'e': "x'y", 'f': 'x"y', 'name': 'x'}),
-    ('---\nname: x\r\ndescription: crlf\r\nlist:\r\n  - a\r\n\n---\n# Body\n',
-     {'description': 'crlf', 'list': ['a'], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\ntrailing_colon: abc:\nurl: https://a.b/c?d=e&f=g\n---\n# Body\n',
-     "refused: a ': ' inside a plain value (quote the value)"),
-    ('---\nname: x\ndescription: d\nlist:\n  - name: a\n    value: 1\n  - name: b\n    value: 2\n---\n# Body\n',
-     {'description': 'd', 'list': [{'name': 'a', 'value': 1}, {'name': 'b', 'value': 2}], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nmeta:\n  tags:\n    - one\n    - two\n  nested:\n    k: v\n---\n# Body\n',
-     {'description': 'd', 'meta': {'nested': {'k': 'v'}, 'tags': ['one', 'two']}, 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nlong: >\n  Para one line one\n  line two\n\n\n  para after two blanks\n\n---\n# Body\n',
-     {'description': 'd', 'long': 'Para one line one line two\n\npara after two blanks\n', 'name': 'x'}),
-    ('---\nname: x\ndescription: |\n    indented more\n  less\n---\n# Body\n',
-     'refused: unexpected indentation'),
-    ('---\nname: x\ndescription: d\nk: [a, [b]]\n---\n# Body\n',
-     'refused: nested flow collections are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: {a: [1]}\n---\n# Body\n',
-     'refused: nested flow collections are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: "unterminated\n\n---\n# Body\n',
-     'refused: a quoted scalar is not closed'),
-    ("---\nname: x\ndescription: d\nk: 'a'b'\n---\n# Body\n",
-     'refused: unexpected text after a quoted scalar'),
-    ('---\nname: x\ndescription: d\nnum_str: \'123\'\nbool_str: "true"\nnull_str: \'null\'\n---\n# Body\n',
-     {'bool_str': 'true', 'description': 'd', 'name': 'x', 'null_str': 'null', 'num_str': '123'}),
-    ('---\nname: x\ndescription: d\n1: one\ntrue: yes\nnull: n\n---\n# Body\n',
-     {'1': 'one', '': 'n', 'description': 'd', 'name': 'x', 'true': 'yes'}),
-    ('---\nname: x\ndescription: >-\n  text with trailing spaces   \n  next\n---\n# Body\n',
-     {'description': 'text with trailing spaces    next', 'name': 'x'}),
-    ('---\nname: x\ndescription: |\n  a\n  \n  b\n---\n# Body\n',
-     {'description': 'a\n\nb\n', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nemptyblock: |\nnext: 1\n---\n# Body\n',
-     {'description': 'd', 'emptyblock': '', 'name': 'x', 'next': 1}),
-    ('---\nname: x\ndescription: d\n%weird: 1\n---\n# Body\n',
-     'refused: directives are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: @at\n---\n# Body\n',
-     'refused: reserved indicators are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: `tick`\n---\n# Body\n',
-     'refused: reserved indicators are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: a #not comment? no, this is\nk2: a#b\n---\n# Body\n',
-     {'description': 'd', 'k': 'a', 'k2': 'a#b', 'name': 'x'}),
-    ('---\n  name: x\n  description: indented root\n---\n# Body\n',
-     {'description': 'indented root', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\n...\n\n---\n# Body\n',
-     {'description': 'd', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nseq:\n  -   spaced\n  -\ttab\n---\n# Body\n',
-     'refused: unexpected indentation'),
-    ('---\nname: x\ndescription: d\nk: "\\q"\n---\n# Body\n',
-     'refused: an unknown escape \\q'),
-    ('---\nname: x\ndescription: d\nk: 0o19\nk2: 0xZZ\nk3: 1_000\nk4: 1e\nk5: .\nk6: -.5e-3\n---\n# Body\n',
-     {'description': 'd', 'k': '0o19', 'k2': '0xZZ', 'k3': '1_000', 'k4': '1e', 'k5': '.', 'k6': -0.0005, 'name': 'x'}),
-    ('---\nname: x\ndescription:\n  continued on\n  next lines\n---\n# Body\n',
-     {'description': 'continued on next lines', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nk: |-\n\n  leading blank\n\n---\n# Body\n',
-     {'description': 'd', 'k': '\nleading blank', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nkeep: |+\n  a\n\n---\n# Body\n',
-     {'description': 'd', 'keep': 'a\n', 'name': 'x'}),
-    ('\ufeff---\nname: bom\ndescription: d\n---\n',
-     {'description': 'd', 'name': 'bom'}),
-    ('---\nname: x\ndescription: d\nk:\n  - a\n  -\n  - c\n---\n# Body\n',
-     {'description': 'd', 'k': ['a', None, 'c'], 'name': 'x'}),
-    # YAML's blanks are spaces and tabs only: other Unicode spaces are content.
-    ('---\nname: x\ndescription: ends in a no-break space\u00a0\n---\n',
-     {'description': 'ends in a no-break space\u00a0', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nnel: a\x85\nls: b\u2028 \n---\n',
-     {'description': 'd', 'ls': 'b\u2028', 'name': 'x', 'nel': 'a\x85'}),
-    ('---\nname: x\ndescription: d\nk: a:\tb\n---\n',
-     "refused: a ': ' inside a plain value (quote the value)"),
-    ('---\nname: x\ndescription: d\n"k":\ta\n---\n',
-     {'description': 'd', 'k': 'a', 'name': 'x'}),
-    # Only "key: words" lines, as most SKILL.md files are.
-    ("---\nname: x\ndescription: Plain words, with commas (and parens) - it's \"fine\"!\nflag: true\n"
-     "nothing: Null\r\nlicense: MIT\n---\n",
-     {'description': 'Plain words, with commas (and parens) - it\'s "fine"!', 'flag': True,
-      'license': 'MIT', 'name': 'x', 'nothing': None}),
-    ('---\nname: x\ndescription: trailing spaces   \nkey-with-dash: TRUE\n---\n',
-     {'description': 'trailing spaces', 'key-with-dash': True, 'name': 'x'}),
-]
-
-
-def write_skill(root, path, front, files=None):
-    """A skill folder below root: SKILL.md with front (text) and other files {rel: bytes}."""
-    folder = os.path.join(root, *path.split("/"))
-    os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, "SKILL.md"), "w", encoding="utf-8") as f:
-        f.write("---\n%s\n---\n# %s\n" % (front, path))
-    for rel, data in (files or {}).items():
-        target = os.path.join(folder, *rel.split("/"))
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, "wb") as f:
-            f.write(data)
-    return folder
-
-
-@about("skills")
-class Skills(unittest.TestCase):
-    """serve_skills(folder): the skills extension in both eras."""
-
-    def setUp(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.root = os.path.join(tmp.name, "skills")
-        write_skill(self.root, "pdf-processing", "name: pdf-processing\ndescription: >-\n  Work "
-                    "with PDF files.\n  Fill forms.\nmetadata:\n  version: \"1.0\"", {
-                        "references/FORMS.md": b"# Forms\n", "assets/logo.png": b"\x89PNG\x00\xff",
-                        "a b/c%d.txt": "é\n".encode()})
-        write_skill(self.root, "team/review", "name: review\ndescription: Review changes.",
-                    {"scripts/run.sh": b"echo hi\n"})
-        write_skill(self.root, "team/review/inner", "name: inner\ndescription: Nested.")
-
-    def client(self, server, era="modern"):
-        c = mcp_stdio.InProcessClient(server, era=era)
-        self.addCleanup(c.close)
-        return c.connect()
-
-    def test_front_matter_reads_as_the_yaml_package_does(self):
-        for text, expected in FRONT_MATTER_CORPUS:
-            with self.subTest(text=text[:60]):
-                if isinstance(expected, str):
-                    with self.assertRaises(mcp_stdio.FrontMatterError) as cm:
-                        mcp_stdio.read_front_matter(text)
-                    self.assertEqual("refused: " + str(cm.exception).split(": ", 1)[1],
-                                     expected)
-                    self.assertRegex(str(cm.exception), r"^SKILL\.md(:\d+)?: ")
-                else:
-                    got = mcp_stdio.read_front_matter(text)
-                    # Numbers compare as numbers, as JSON readers see them (1.0 is 1).
-                    self.assertEqual(json.loads(json.dumps(got)), expected)
-
-    def test_the_short_way_for_key_and_words_reads_as_the_full_reader(self):
-        # Front matter of only "key: words" lines skips the full reader: same values.
-        r = random.Random(11)
-        words = "abcXYZ019 ,.;!?'\"()/\\-_+=*&%@`|>~<^$\u00e9\u2014"
-        chars = words + "\t:#[]{}\u00a0\x85\u2028\ufeff"
-        short = 0
-        for _ in range(3000):
-            lines = []
-            for _ in range(r.randint(1, 4)):
-                key = r.choice(("name", "description", "allowed-tools", "x_y", "true", "Null",
-                                "a-b", "K2", "\u00e9", "2k", "-k", "k k"))
-                value = r.choice(("true", "False", "null", "NULL", "~", "yes", "nan", "x")) \
-                    if r.random() < 0.3 else \
-                    r.choice("abcXYZ\u00e9") + "".join(
-                        r.choice(words if r.random() < 0.97 else chars) for _ in range(20))
-                lines.append(key + r.choice((": ", ": ", ": ", ":  ", ":", ":\t")) + value +
-                             r.choice(("", "", " ", "\r", "\t")))
-            fast = mcp_stdio._simple_front_matter(lines)
-            if fast is None:
-                continue
-            short += 1
-            self.assertEqual(fast, mcp_stdio._FrontMatter("\n".join(lines), "SKILL.md", 2)
-                             .document(), lines)
-        self.assertGreater(short, 100)        # the short way was taken often enough to tell
-
-    def test_deep_front_matter_is_refused_not_a_crash(self):
-        deep = "".join(" " * i + "k%d:\n" % i for i in range(3000)) + " " * 3000 + "v: 1"
-        listed = "k:\n" + "".join(" " * (2 * i) + "-\n" for i in range(3000))
-        for body in (deep, listed):
-            with self.assertRaises(mcp_stdio.FrontMatterError) as cm:
-                mcp_stdio.read_front_matter("---\nname: x\ndescription: d\n%s\n---\n" % body)
-            self.assertRegex(str(cm.exception), r"^SKILL\.md:3[67]: nesting deeper than 32 "
-                                                r"levels is outside the supported YAML subset$")
-        write_skill(self.root, "deep", "name: deep\ndescription: d\n" + deep)
-        server = mcp_stdio.Server("s", "1")
-        problems = server.serve_skills(self.root).problems
-        self.assertEqual(len(problems), 1)
-        self.assertIn("deep/SKILL.md:36: nesting deeper than 32 levels", problems[0])
-        self.assertEqual(len(self.client(server).list_skills()), 3)
-
-    def test_a_huge_skill_md_is_refused_unread(self):
-        folder = write_skill(self.root, "huge", "name: huge\ndescription: Big.")
-        with open(os.path.join(folder, "SKILL.md"), "r+b") as f:
-            try:
-                f.truncate(1 << 40)                # a terabyte, sparse: never read
-            except OSError:                        # a file system without such files
-                f.truncate(4 * mcp_stdio._MAX_SKILL_BYTES)
-        server = mcp_stdio.Server("s", "1")
-        problems = server.serve_skills(self.root).problems
-        self.assertEqual(problems, ["skills: %s: not a regular file of at most 16777216 bytes "
-                                    "that can be read" % os.path.join(folder, "SKILL.md")])
-        self.assertEqual(len(self.client(server).list_skills()), 3)
-
-    def test_names_no_uri_can_carry_are_reported_not_served(self):
-        folder = os.path.join(self.root, "team", "review")
-        made = []
-        for name in (b"bad\xffname.txt", b"back\\slash.txt", b"dir\xfe"):
-            try:
-                if name.startswith(b"dir"):
-                    os.mkdir(os.path.join(os.fsencode(folder), name))
-                    name += b"/f.txt"
-                with open(os.path.join(os.fsencode(folder), name), "wb") as f:
-                    f.write(b"x")
-                made.append(name.split(b"/")[0])
-            except OSError:                   # a file system that refuses such names
-                pass
-        if not made:
-            self.skipTest("this file system refuses names that are not UTF-8")
-        server = mcp_stdio.Server("s", "1")
-        problems = server.serve_skills(self.root).problems
-        self.assertEqual(len(problems), len(made), problems)
-        for line in problems:
-            self.assertRegex(line, r"^skills: .*/team/review/.*: no skill:// URI can name it "
-                                   r"\(not UTF-8, or a backslash\); not served$")
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era):
-                c = self.client(server, era)
-                skill = c.get_skill("skill://team/review/SKILL.md")
-                self.assertEqual([r["uri"] for r in skill["resources"]], [
-                    "skill://team/review/SKILL.md", "skill://team/review/inner/SKILL.md",
-                    "skill://team/review/scripts/run.sh"])
-
-    def test_directory_reads_list_every_child_and_page(self):
-        os.makedirs(os.path.join(self.root, "team", "review", "empty"))
-        for name in ("a.md", "b.md"):
-            with open(os.path.join(self.root, "team", "review", "scripts", name), "w") as f:
-                f.write("x\n")
-        server = mcp_stdio.Server("s", "1", page_size=2)
-        server.serve_skills(self.root)
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era):
-                c = self.client(server, era)
-                names = [r["name"] for r in c.read_directory("skill://team/review")]
-                # The nested skill's folder and an empty folder are children like any other.
-                self.assertEqual(names, ["SKILL.md", "empty", "inner", "scripts"])
-                self.assertEqual(c.read_directory("skill://team/review/empty"), [])
-                self.assertEqual([r["name"] for r in c.read_directory(
-                    "skill://team/review/inner")], ["SKILL.md"])
-                page = c.request("resources/directory/read", {"uri": "skill://team/review"})
-                self.assertEqual([r["name"] for r in page["resources"]], ["SKILL.md", "empty"])
-                if era == "modern":
-                    self.assertEqual((page["ttlMs"], page["cacheScope"]), (3600000, "public"))
-                else:
-                    self.assertNotIn("ttlMs", page)
-                page = c.request("resources/directory/read", {"uri": "skill://team/review",
-                                                              "cursor": page["nextCursor"]})
-                self.assertEqual([r["name"] for r in page["resources"]], ["inner", "scripts"])
-                self.assertNotIn("nextCursor", page)
-                self.assertEqual(len(c.request("resources/directory/read", {
-                    "uri": "skill://team/review", "cursor": None})["resources"]), 2)
-                for bad in ("garbage", "", 123, {"x": 1}):
-                    with self.subTest(cursor=bad):
-                        with self.assertRaises(mcp_stdio.ServerError) as cm:
-                            c.request("resources/directory/read", {"uri": "skill://team/review",
-                                                                   "cursor": bad})
-                        self.assertEqual(cm.exception.code, -32602)
-                with self.assertRaises(mcp_stdio.ServerError) as cm:
-                    c.request("resources/directory/read", {"uri": "skill://team/review/SKILL.md"})
-                self.assertEqual(cm.exception.code, -32602)
-
-    def test_a_relative_skills_folder_follows_the_server_file(self):
-        """As a host starts it: from another folder, with a bare environment."""
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        here = os.path.join(tmp.name, "team-server")
-        write_skill(os.path.join(here, "skills"), "review", "name: review\ndescription: R.")
-        script = os.path.join(here, "server.py")
-        with open(script, "w", encoding="utf-8") as f:
-            f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\n"
-                    "server = mcp_stdio.Server('team', '1')\nserver.serve_skills('skills')\n"
-                    "raise SystemExit(server.run([]))\n" % HERE)
-        listing = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {
-            "_meta": modern_meta()}}).encode() + b"\n"
-        r = subprocess.run(PY + [script], input=listing, capture_output=True,
-                           cwd="/", env={"PATH": os.environ.get("PATH", "")}, timeout=TIMEOUT)
-        self.assertEqual((r.returncode, r.stderr), (0, b""))
-        self.assertEqual([s["uri"] for s in json.loads(r.stdout)["result"]["skills"]],
-                         ["skill://review/SKILL.md"])
-        # With no source file (python -c), the working folder; an absolute path stays.
-        code = "import sys; sys.path.insert(0, %r); import mcp_stdio; s = mcp_stdio.Server('x', " \
-               "'1'); print(s.serve_skills(%%r).path)" % HERE
-        for cwd, given, expected in ((here, "skills", os.path.join(here, "skills")),
-                                     ("/", os.path.join(here, "skills"),
-                                      os.path.join(here, "skills"))):
-            r = subprocess.run(PY + ["-c", code % given], capture_output=True,
-                               cwd=cwd, timeout=TIMEOUT)
-            self.assertEqual(r.stdout.decode().strip(), expected, r.stderr)
-
-    def test_front_matter_fields_the_specification_defines_are_checked(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        root = os.path.join(tmp.name, "skills")
-        for name, extra in (("tools-list", "allowed-tools:\n  - Read\n  - Grep"),
-                            ("numeric-meta", "metadata:\n  version: 1.0"),
-                            ("odd-compat", "compatibility: 7"),
-                            ("long-compat", "compatibility: " + "x" * 501),
-                            ("licence-list", "license: [MIT]"),
-                            ("good", "license: MIT\nallowed-tools: Read Grep\ncompatibility: "
-                                     "Python 3.9+\nmetadata:\n  version: \"1.0\"\n"
-                                     "x-team:\n  owner: 7")):
-            write_skill(root, name, "name: %s\ndescription: D.\n%s" % (name, extra))
-        server = mcp_stdio.Server("s", "1")
-        folder = server.serve_skills(root)
-        self.assertEqual(sorted(folder.skills), ["skill://good/SKILL.md"])
-        self.assertEqual(folder.skills["skill://good/SKILL.md"].frontmatter["x-team"],
-                         {"owner": 7})                 # a field it does not define: verbatim
-        said = "\n".join(folder.problems)
-        for name, field in (("tools-list", "allowed-tools must be one string"),
-                            ("numeric-meta", "metadata must map strings to strings"),
-                            ("odd-compat", "compatibility must be a string of 1-500"),
-                            ("long-compat", "compatibility must be a string of 1-500"),
-                            ("licence-list", "license must be a string")):
-            self.assertRegex(said, r"skills: .*%s/SKILL\.md: %s" % (name, re.escape(field)))
-
-    def test_serving_a_folder_in_both_eras(self):
-        server = mcp_stdio.Server("s", "1")
-        folder = server.serve_skills(self.root)
-        self.assertEqual(folder.problems, [])
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era):
-                c = self.client(server, era)
-                self.assertEqual(c.server_capabilities["extensions"],
-                                 {"io.modelcontextprotocol/skills": {"directoryRead": True}})
-                self.assertIn("resources", c.server_capabilities)
-                skills = {s["uri"]: s for s in c.list_skills()}
-                self.assertEqual(sorted(skills), ["skill://pdf-processing/SKILL.md",
-                                                  "skill://team/review/SKILL.md",
-                                                  "skill://team/review/inner/SKILL.md"])
-                pdf = skills["skill://pdf-processing/SKILL.md"]
-                self.assertEqual(pdf["frontmatter"], {"name": "pdf-processing", "description":
-                                 "Work with PDF files. Fill forms.", "metadata": {"version": "1.0"}})
-                files = {r["uri"]: r for r in pdf["resources"]}
-                self.assertEqual(list(files)[0], "skill://pdf-processing/SKILL.md")
-                self.assertEqual(sorted(files), [
-                    "skill://pdf-processing/SKILL.md", "skill://pdf-processing/a%20b/c%25d.txt",
-                    "skill://pdf-processing/assets/logo.png",
-                    "skill://pdf-processing/references/FORMS.md"])
-                for uri, entry in files.items():          # the bytes served are the bytes digested
-                    contents = c.read_resource(uri)["contents"][0]
-                    data = base64.b64decode(contents["blob"]) if "blob" in contents else \
-                        contents["text"].encode("utf-8")
-                    self.assertEqual(entry["size"], len(data))
-                    self.assertEqual(entry["digest"], "sha256:" + hashlib.sha256(data).hexdigest())
-                self.assertEqual(c.read_resource("skill://pdf-processing/SKILL.md")["contents"][0]
-                                 ["mimeType"], "text/markdown")
-                self.assertIn("blob", c.read_resource("skill://pdf-processing/assets/logo.png")
-                              ["contents"][0])
-                review = c.get_skill("skill://team/review/SKILL.md")
-                self.assertEqual([r["uri"] for r in review["resources"]], [   # complete: its
-                    "skill://team/review/SKILL.md", "skill://team/review/inner/SKILL.md",  # nested
-                    "skill://team/review/scripts/run.sh"])                     # skill's files too
-                listed = {r["uri"]: r for r in c.list_resources()}
-                self.assertEqual((listed["skill://team/review/SKILL.md"]["name"],
-                                  listed["skill://team/review/SKILL.md"]["description"],
-                                  listed["skill://team/review/SKILL.md"]["mimeType"]),
-                                 ("review", "Review changes.", "text/markdown"))
-                self.assertNotIn("skill://team/review/scripts/run.sh", listed)
-                self.assertEqual(c.read_directory("skill://pdf-processing"), [
-                    {"uri": "skill://pdf-processing/SKILL.md", "name": "SKILL.md",
-                     "mimeType": "text/markdown"},
-                    {"uri": "skill://pdf-processing/a%20b", "name": "a b",
-                     "mimeType": "inode/directory"},
-                    {"uri": "skill://pdf-processing/assets", "name": "assets",
-                     "mimeType": "inode/directory"},
-                    {"uri": "skill://pdf-processing/references", "name": "references",
-                     "mimeType": "inode/directory"}])
-                self.assertEqual([r["name"] for r in c.read_directory(
-                    "skill://pdf-processing/references/")], ["FORMS.md"])
-                for uri in ("skill://pdf-processing/SKILL.md", "skill://nowhere",
-                            "skill://team"):
-                    with self.assertRaises(mcp_stdio.ServerError) as cm:
-                        c.read_directory(uri)
-                    self.assertEqual(cm.exception.code, -32602)
-                with self.assertRaises(mcp_stdio.ServerError) as cm:
-                    c.get_skill("skill://nowhere/SKILL.md")
-                self.assertEqual(cm.exception.code, -32602)
-                result = c.request("skills/list")
-                self.assertEqual(("ttlMs" in result, "cacheScope" in result),
-                                 (era == "modern",) * 2)
-
-    def test_nothing_outside_the_skills_is_readable(self):
-        outside = os.path.join(os.path.dirname(self.root), "secret.txt")
-        with open(outside, "w") as f:
-            f.write("secret")
-        pdf = os.path.join(self.root, "pdf-processing")
-        os.symlink(outside, os.path.join(pdf, "link.txt"))
-        os.symlink(os.path.dirname(self.root), os.path.join(pdf, "up"))
-        for name in (".env", ".git/config"):
-            os.makedirs(os.path.dirname(os.path.join(pdf, name)), exist_ok=True)
-            with open(os.path.join(pdf, name), "w") as f:
-                f.write("hidden")
-        server = mcp_stdio.Server("s", "1")
-        server.serve_skills(self.root)
-        c = self.client(server)
-        for uri in ("skill://pdf-processing/../../secret.txt", "skill://pdf-processing/%2e%2e/x",
-                    "skill://pdf-processing/%2E%2E%2F%2E%2E%2Fsecret.txt",
-                    "skill://pdf-processing/link.txt", "skill://pdf-processing/up/secret.txt",
-                    "skill://pdf-processing/.env", "skill://pdf-processing/.git/config",
-                    "skill://pdf-processing//SKILL.md", "skill://pdf-processing/./SKILL.md",
-                    "skill://x/../../etc/passwd", "skill://pdf-processing/references%2FFORMS.md"):
-            with self.subTest(uri=uri), self.assertRaises(mcp_stdio.ServerError) as cm:
-                c.read_resource(uri)
-            self.assertEqual(cm.exception.code, -32602)
-        names = [r["uri"] for r in c.get_skill("skill://pdf-processing/SKILL.md")["resources"]]
-        self.assertFalse([n for n in names if "link" in n or "up/" in n or "/." in n], names)
-        # A file swapped for a link after the scan is refused too.
-        forms = os.path.join(pdf, "references", "FORMS.md")
-        os.remove(forms)
-        os.symlink(outside, forms)
-        with self.assertRaises(mcp_stdio.ServerError):
-            c.read_resource("skill://pdf-processing/references/FORMS.md")
-        if hasattr(os, "mkfifo"):            # and one swapped for a FIFO: refused, no hang
-            os.remove(forms)
-            os.mkfifo(forms)
-            with self.assertRaises(mcp_stdio.ServerError) as cm:
-                c.read_resource("skill://pdf-processing/references/FORMS.md")
-            self.assertEqual(cm.exception.code, -32602)
-
-    def test_bad_skills_are_reported_and_the_others_served(self):
-        write_skill(self.root, "Bad_Name", "name: Bad_Name\ndescription: x")
-        write_skill(self.root, "other", "name: mismatch\ndescription: x")
-        write_skill(self.root, "empty", "name: empty\ndescription: ''")
-        write_skill(self.root, "anchored", "name: anchored\ndescription: &d x")
-        write_skill(self.root, "double--hyphen", "name: double--hyphen\ndescription: x")
-        many = {"f%03d.txt" % i: b"x" for i in range(mcp_stdio._MAX_SKILL_FILES)}
-        write_skill(self.root, "too-many", "name: too-many\ndescription: x", many)
-        write_skill(self.root, "wordy", "name: wordy\ndescription: " + "w" * 1025)
-        server = mcp_stdio.Server("s", "1")
-        folder = server.serve_skills(self.root)
-        problems = "\n".join(folder.problems)
-        for expected in ("wordy/SKILL.md: the description has 1025 characters, over the Agent "
-                         "Skills limit of 1024 (served; a client may refuse the skill)",
-                         "Bad_Name/SKILL.md: name must be 1-64 lowercase letters",
-                         "other/SKILL.md: name 'mismatch' must equal the skill's folder name",
-                         "empty/SKILL.md: description must be a non-empty string",
-                         "anchored/SKILL.md:3: anchors are outside the supported YAML subset",
-                         "double--hyphen/SKILL.md: name must be",
-                         "too-many/SKILL.md: the skill has 513 files; a skill has at most 512"):
-            self.assertIn(expected, problems)
-        self.assertEqual(len(folder.problems), 7)
-        reports = []
-        server.freeze(reports.append)
-        self.assertEqual(len([r for r in reports if "skills:" in r]), 7)
-        c = self.client(server)
-        self.assertEqual(len(c.list_skills()), 4)         # the wordy one is served
-
-    def test_pages_stay_within_the_response_limit(self):
-        for i in range(12):
-            write_skill(self.root, "s%02d" % i, "name: s%02d\ndescription: %s" % (i, "d" * 600))
-        server = mcp_stdio.Server("s", "1", max_response=4000, page_size=100)
-        server.serve_skills(self.root)
-        c = self.client(server)
-        pages, cursor = [], None
-        while True:
-            r = c.request("skills/list", {"cursor": cursor} if cursor else {})
-            pages.append(r["skills"])
-            self.assertLessEqual(len(json.dumps(r)), 4000)
-            cursor = r.get("nextCursor")
-            if not cursor:
-                break
-        self.assertGreater(len(pages), 2)
-        self.assertEqual(len({s["uri"] for p in pages for s in p}), 15)     # none split or lost
-
-    def live(self):
-        """A live server of the folder that rescans at every request, its 3 skills listed."""
-        server = mcp_stdio.Server("s", "1", live=True)
-        server.serve_skills(self.root).RESCAN = 0
-        p = InProc(self, server=server)
-        p.initialize()
-        self.assertEqual(len(p.request(req_msg(1, "skills/list"))["result"]["skills"]), 3)
-        return p
-
-    def test_a_live_folder_is_noticed(self):
-        p = self.live()
-        write_skill(self.root, "added", "name: added\ndescription: New.")
-        r = p.answer(req_msg(2, "skills/list"))["result"]
-        self.assertEqual(len(r["skills"]), 4)
-        self.assertIn({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"},
-                      getattr(p, "heard", []))
-        shutil.rmtree(os.path.join(self.root, "team"))
-        self.assertEqual([s["uri"] for s in p.answer(req_msg(3, "skills/list"))["result"]
-                          ["skills"]], ["skill://added/SKILL.md",
-                                        "skill://pdf-processing/SKILL.md"])
-        self.assertEqual(err_code(p.request(req_msg(4, "resources/read", {
-            "uri": "skill://team/review/SKILL.md"}))), -32002)
-        # A changed file is digested again before it is listed or served.
-        with open(os.path.join(self.root, "added", "SKILL.md"), "a") as f:
-            f.write("more\n")
-        entry = p.answer(req_msg(5, "skills/get", {"uri": "skill://added/SKILL.md"}))["result"]
-        with open(os.path.join(self.root, "added", "SKILL.md"), "rb") as f:
-            data = f.read()
-        self.assertEqual(entry["skill"]["resources"][0]["digest"],
-                         "sha256:" + hashlib.sha256(data).hexdigest())
-
-    def test_a_folder_that_cannot_be_read_is_skipped(self):
-        from unittest import mock
-        locked = os.path.join(self.root, "team")
-        scandir = os.scandir
-
-        def refusing(path):
-            if path == locked:
-                raise PermissionError(13, "Permission denied")
-            return scandir(path)
-        server = mcp_stdio.Server("s", "1")
-        with mock.patch("os.scandir", refusing):
-            problems = server.serve_skills(self.root).problems
-        self.assertEqual(problems, ["skills: %s: cannot be read (Permission denied); not "
-                                    "served" % locked])
-        self.assertEqual([s["uri"] for s in self.client(server).list_skills()],
-                         ["skill://pdf-processing/SKILL.md"])
-
-    def test_a_live_folder_that_goes_away_and_comes_back(self):
-        p = self.live()
-        moved = self.root + "-moved"
-        os.rename(self.root, moved)
-        stderr = io.StringIO()
-        with contextlib.redirect_stderr(stderr):
-            for rid in (2, 3):                      # no skills, and said once
-                self.assertEqual(p.answer(req_msg(rid, "skills/list"))["result"]["skills"], [])
-        self.assertEqual(stderr.getvalue(), "mcp_stdio: warning: skills: %s is not a folder; "
-                         "no skills are served until it can be read\n" % self.root)
-        self.assertEqual(p.answer(req_msg(4, "resources/list"))["result"]["resources"], [])
-        os.rename(moved, self.root)
-        self.assertEqual(len(p.answer(req_msg(5, "skills/list"))["result"]["skills"]), 3)
-
-    def test_grants_name_skills_by_their_skill_md(self):
-        server = mcp_stdio.Server("s", "1", grant_resources=["skill://team/review/SKILL.md"])
-        server.serve_skills(self.root)
-        c = self.client(server)
-        self.assertEqual([s["uri"] for s in c.list_skills()], ["skill://team/review/SKILL.md"])
-        self.assertEqual(c.read_resource("skill://team/review/scripts/run.sh")["contents"][0]
-                         ["text"], "echo hi\n")
-        for uri in ("skill://pdf-processing/SKILL.md", "skill://pdf-processing/assets/logo.png"):
-            with self.assertRaises(mcp_stdio.ServerError):
-                c.read_resource(uri)
-        with self.assertRaises(mcp_stdio.ServerError):
-            c.get_skill("skill://pdf-processing/SKILL.md")
-        # Nothing granted: the extension is not offered at all.
-        server = mcp_stdio.Server("s", "1", grant_resources=[])
-        server.serve_skills(self.root)
-        caps = self.client(server).server_capabilities
-        self.assertNotIn("extensions", caps)
-        self.assertNotIn("resources", caps)
-        # directory_read=False: no directoryRead, no method.
-        server = mcp_stdio.Server("s", "1")
-        server.serve_skills(self.root, directory_read=False)
-        c = self.client(server)
-        self.assertEqual(c.server_capabilities["extensions"],
-                         {"io.modelcontextprotocol/skills": {}})
-        with self.assertRaises(mcp_stdio.ServerError) as cm:
-            c.read_directory("skill://pdf-processing")
-        self.assertEqual(cm.exception.code, -32601)
-
-    def test_a_server_without_skills_offers_no_skills(self):
-        c = self.client(mcp_stdio.demo_server())
-        self.assertNotIn("extensions", c.server_capabilities)
-        with self.assertRaises(mcp_stdio.ServerError) as cm:
-            c.request("skills/list")
-        self.assertEqual(cm.exception.code, -32601)
-
-    def test_the_inspector_shows_skills(self):
-        script = os.path.join(HERE, "examples", "conformance", "skills_server.py")
-        r = subprocess.run(SERVE + ["inspect", "--"] + PY + [script], capture_output=True,
-                           cwd=HERE, timeout=60, stdin=subprocess.DEVNULL)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn(b"skills (3)\n  skill://pdf-processing/SKILL.md  3 files\n", r.stdout)
-        r = subprocess.run(SERVE + ["skill", "skill://team/code-review/SKILL.md", "--"] + PY
-                           + [script], capture_output=True, cwd=HERE,
-                           timeout=60, stdin=subprocess.DEVNULL)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn(b"  name: code-review\n", r.stdout)
-        self.assertIn(b"skill://team/code-review/scripts/diffstat.sh  31 bytes  sha256:",
-                      r.stdout)
-
-    def test_the_inspector_says_what_the_server_refused(self):
-        script = os.path.join(vendored_project(), "team_tools.py")
-        for words in ([], ["--json"]):
-            r = subprocess.run(SERVE + ["inspect"] + words + ["--"] + PY + [script, "skills"],
-                               capture_output=True, cwd=HERE, timeout=60,
-                               stdin=subprocess.DEVNULL)
-            self.assertEqual((r.returncode, r.stderr), (0, b""))
-            refused = ("team-tools: warning: skills: %s: name must be 1-64 lowercase letters, "
-                       "digits and hyphens, without a hyphen at either end or twice in a row"
-                       % os.path.join(os.path.dirname(script), "skills", "bad", "SKILL.md"))
-            if words:
-                report = json.loads(r.stdout)
-                self.assertEqual(report["stderr"], refused + "\n")
-                self.assertEqual([k["uri"] for k in report["skills"]], ["skill://good/SKILL.md"])
-            else:
-                self.assertIn("\nskills (1)\n  skill://good/SKILL.md  1 file\n", r.stdout.decode())
-                self.assertTrue(r.stdout.decode().endswith(
-                    "\nthe server said on stderr (1 line)\n  %s\n" % refused), r.stdout)
-
-
-###############################################################################
 # Asking the user mid-call: MRTR (modern) and elicitation/create (legacy) #####
 ###############################################################################
 
@@ -7131,6 +6463,674 @@ class Tasks(InProcTest):
         self.assertEqual(notes[-1]["params"]["result"]["content"][0]["text"], "no")
         self.assertEqual(notes[-1]["params"]["_meta"],
                          {"io.modelcontextprotocol/subscriptionId": 3})
+
+
+###############################################################################
+# Skills ##########################################################################
+###############################################################################
+
+# Front matter and what the npm yaml package (the YAML 1.2 reader the official
+# conformance suite uses) makes of it, or the refusal of what lies outside the
+# supported subset (anchors, tags, complex keys, nested flow, infinities...).
+FRONT_MATTER_CORPUS = [
+    ('---\nname: pdf-processing\ndescription: Extract text and tables from PDF files, fill forms, merge documents.\n---\n# Body\n',
+     {'description': 'Extract text and tables from PDF files, fill forms, merge documents.', 'name': 'pdf-processing'}),
+    ('---\nname: pdf\ndescription: >-\n  Use this skill whenever the user wants to do anything with PDF files.\n  This includes reading or extracting text.\nlicense: Proprietary. LICENSE.txt has complete terms\n---\n# Body\n',
+     {'description': 'Use this skill whenever the user wants to do anything with PDF files. This includes reading or extracting text.', 'license': 'Proprietary. LICENSE.txt has complete terms', 'name': 'pdf'}),
+    ('---\nname: x\ndescription: |\n  line one\n  line two\n\n  after blank\nmetadata:\n  author: example-org\n  version: "1.0"\n---\n# Body\n',
+     {'description': 'line one\nline two\n\nafter blank\n', 'metadata': {'author': 'example-org', 'version': '1.0'}, 'name': 'x'}),
+    ("---\nname: x\ndescription: 'single ''quoted'' text'\nallowed-tools: Bash(git:*) Read Write\n---\n# Body\n",
+     {'allowed-tools': 'Bash(git:*) Read Write', 'description': "single 'quoted' text", 'name': 'x'}),
+    ('---\nname: x\ndescription: "double \\"quoted\\" \\u00e9 \\t tab"\nversion: 1.0\ncount: 3\nratio: 0.5\nflag: true\nnothing: null\ntilde: ~\nempty:\n---\n# Body\n',
+     {'count': 3, 'description': 'double "quoted" é \t tab', 'empty': None, 'flag': True, 'name': 'x', 'nothing': None, 'ratio': 0.5, 'tilde': None, 'version': 1}),
+    ('---\nname: x\ndescription: a plain\n  multi-line scalar\n  over three lines\ntags: [a, b, "c d", 1, true]\nmap: {k: v, n: 2}\n---\n# Body\n',
+     {'description': 'a plain multi-line scalar over three lines', 'map': {'k': 'v', 'n': 2}, 'name': 'x', 'tags': ['a', 'b', 'c d', 1, True]}),
+    ('---\nname: x\ndescription: d\nlist:\n  - one\n  - two: 2\n    three: 3\n  -\n    deep: yes\n  - - nested\n    - seq\n---\n# Body\n',
+     {'description': 'd', 'list': ['one', {'three': 3, 'two': 2}, {'deep': 'yes'}, ['nested', 'seq']], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nlist:\n- a\n- b\nnext: 1\n---\n# Body\n',
+     {'description': 'd', 'list': ['a', 'b'], 'name': 'x', 'next': 1}),
+    ('---\nname: x # comment\n# full comment\ndescription: d  # trailing\nurl: http://example.com/#anchor\nhash: a#b\n---\n# Body\n',
+     {'description': 'd', 'hash': 'a#b', 'name': 'x', 'url': 'http://example.com/#anchor'}),
+    ('---\nname: x\ndescription: >\n  folded\n  text\n\n  para two\n    more indented\n  back\nkeep: |+\n  kept\n\nstrip: |-\n  stripped\n\n---\n# Body\n',
+     {'description': 'folded text\npara two\n  more indented\nback\n', 'keep': 'kept\n\n', 'name': 'x', 'strip': 'stripped'}),
+    ('---\nname: x\ndescription: d\noct: 0o17\nhex: 0x1F\nexp: 1e3\nneg: -5\nplus: +7\ndot: .5\nver: 1.2.3\nyes: yes\nno: No\nOn: on\n---\n# Body\n',
+     {'On': 'on', 'description': 'd', 'dot': 0.5, 'exp': 1000, 'hex': 31, 'name': 'x', 'neg': -5, 'no': 'No', 'oct': 15, 'plus': 7, 'ver': '1.2.3', 'yes': 'yes'}),
+    ('---\nname: x\ndescription: d\nquoted key: 1\n"q": 2\n\'single\': 3\n---\n# Body\n',
+     {'description': 'd', 'name': 'x', 'q': 2, 'quoted key': 1, 'single': 3}),
+    ('---\nname: x\ndescription: "multi\n  line double\n\n  with blank"\nother: \'multi\n  single\'\n---\n# Body\n',
+     {'description': 'multi line double\nwith blank', 'name': 'x', 'other': 'multi single'}),
+    ('---\nname: x\ndescription: d\nanchor: &a 1\nref: *a\n---\n# Body\n',
+     'refused: anchors are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\ntagged: !!str 1\n---\n# Body\n',
+     'refused: tags are outside the supported YAML subset'),
+    ('---\nname: x\nname: y\ndescription: dup\n---\n# Body\n',
+     'refused: the key "name" appears twice'),
+    ('---\nname: x\ndescription: d\n  bad: indent\n---\n# Body\n',
+     "refused: a 'key: value' inside a plain scalar (indentation?)"),
+    ('---\nname: x\n\tdescription: tab\n---\n# Body\n',
+     'refused: a tab in indentation'),
+    ('---\nname: x\ndescription: d\ninf: .inf\n---\n# Body\n',
+     'refused: .inf is a number JSON cannot carry'),
+    ('---\nname: x\ndescription: d\nlit: |2\n    two extra\n  base\n\n---\n# Body\n',
+     {'description': 'd', 'lit': '  two extra\nbase\n', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nnested:\n  deeper:\n    deepest: [1, 2]\n  sibling: s\n---\n# Body\n',
+     {'description': 'd', 'name': 'x', 'nested': {'deeper': {'deepest': [1, 2]}, 'sibling': 's'}}),
+    ('---\nname: x\ndescription: d\n? complex\n: value\n---\n# Body\n',
+     'refused: complex keys are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: "esc \\\\ backslash \\x41 \\U0001F600"\n---\n# Body\n',
+     {'description': 'esc \\ backslash A 😀', 'name': 'x'}),
+    ("---\nname: x\ndescription: d\nempty_list: []\nempty_map: {}\nstr_colon: 'a: b'\ntime: 12:30\n---\n# Body\n",
+     {'description': 'd', 'empty_list': [], 'empty_map': {}, 'name': 'x', 'str_colon': 'a: b', 'time': '12:30'}),
+    ('---\nname: x\ndescription: "line \\\n  joined"\n---\n# Body\n',
+     {'description': 'line joined', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nlist:\n  - a # c\n  # comment\n  - b\n---\n# Body\n',
+     {'description': 'd', 'list': ['a', 'b'], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\n\n---\n# Body\n',
+     {'description': 'd', 'name': 'x'}),
+    ('---\n\n---\n# Body\n',
+     {}),
+    ('no front matter\n',
+     "refused: a SKILL.md starts with a '---' line, then YAML front matter"),
+    ('---\nname: x\ndescription: d\n',
+     "refused: the front matter has no closing '---' line"),
+    ('---\nname: x\ndescription: >-\n  Multi\n  line\nlicense: MIT\ncompatibility: Requires Python 3.10+\nmetadata:\n  short-description: Short\n  category: tools\n---\n# Body\n',
+     {'compatibility': 'Requires Python 3.10+', 'description': 'Multi line', 'license': 'MIT', 'metadata': {'category': 'tools', 'short-description': 'Short'}, 'name': 'x'}),
+    ("---\nname: x\ndescription: 'it''s'\nk: -\nj: - x\n---\n# Body\n",
+     "refused: a sequence entry on its key's line (put it on the next line)"),
+    ('---\nname: x\ndescription: d\nfolded_keep: >+\n  a\n  b\n\n\nz: 1\n---\n# Body\n',
+     {'description': 'd', 'folded_keep': 'a b\n\n\n', 'name': 'x', 'z': 1}),
+    ('---\nname: x\ndescription: d\nspaces:    lots   of   space   \nunicode: héllo wörld ✓\n---\n# Body\n',
+     {'description': 'd', 'name': 'x', 'spaces': 'lots   of   space', 'unicode': 'héllo wörld ✓'}),
+    ('---\nname: x\ndescription: d\nflow_multi: [a,\n  b,\n  c]\n---\n# Body\n',
+     {'description': 'd', 'flow_multi': ['a', 'b', 'c'], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\n---\nextra: doc\n---\n# Body\n',
+     {'description': 'd', 'name': 'x'}),
+    ('---\nname: \'x\'\ndescription: "d"\n\'key with: colon\': v\n---\n# Body\n',
+     {'description': 'd', 'key with: colon': 'v', 'name': 'x'}),
+    ('---\nname: x\ndescription: Use when: the user asks\n---\n# Body\n',
+     "refused: a ': ' inside a plain value (quote the value)"),
+    ('---\nname: x\ndescription: "Use when: the user asks"\n---\n# Body\n',
+     {'description': 'Use when: the user asks', 'name': 'x'}),
+    ('---\nname: x\ndescription: -dash start\nb: :colon start\nc: a - b\nd: \'x\' \ne: x\'y\nf: x"y\n---\n# Body\n',
+     {'b': ':colon start', 'c': 'a - b', 'd': 'x', 'description': '-dash start', 'e': "x'y", 'f': 'x"y', 'name': 'x'}),
+    ('---\nname: x\r\ndescription: crlf\r\nlist:\r\n  - a\r\n\n---\n# Body\n',
+     {'description': 'crlf', 'list': ['a'], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\ntrailing_colon: abc:\nurl: https://a.b/c?d=e&f=g\n---\n# Body\n',
+     "refused: a ': ' inside a plain value (quote the value)"),
+    ('---\nname: x\ndescription: d\nlist:\n  - name: a\n    value: 1\n  - name: b\n    value: 2\n---\n# Body\n',
+     {'description': 'd', 'list': [{'name': 'a', 'value': 1}, {'name': 'b', 'value': 2}], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nmeta:\n  tags:\n    - one\n    - two\n  nested:\n    k: v\n---\n# Body\n',
+     {'description': 'd', 'meta': {'nested': {'k': 'v'}, 'tags': ['one', 'two']}, 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nlong: >\n  Para one line one\n  line two\n\n\n  para after two blanks\n\n---\n# Body\n',
+     {'description': 'd', 'long': 'Para one line one line two\n\npara after two blanks\n', 'name': 'x'}),
+    ('---\nname: x\ndescription: |\n    indented more\n  less\n---\n# Body\n',
+     'refused: unexpected indentation'),
+    ('---\nname: x\ndescription: d\nk: [a, [b]]\n---\n# Body\n',
+     'refused: nested flow collections are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: {a: [1]}\n---\n# Body\n',
+     'refused: nested flow collections are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: "unterminated\n\n---\n# Body\n',
+     'refused: a quoted scalar is not closed'),
+    ("---\nname: x\ndescription: d\nk: 'a'b'\n---\n# Body\n",
+     'refused: unexpected text after a quoted scalar'),
+    ('---\nname: x\ndescription: d\nnum_str: \'123\'\nbool_str: "true"\nnull_str: \'null\'\n---\n# Body\n',
+     {'bool_str': 'true', 'description': 'd', 'name': 'x', 'null_str': 'null', 'num_str': '123'}),
+    ('---\nname: x\ndescription: d\n1: one\ntrue: yes\nnull: n\n---\n# Body\n',
+     {'1': 'one', '': 'n', 'description': 'd', 'name': 'x', 'true': 'yes'}),
+    ('---\nname: x\ndescription: >-\n  text with trailing spaces   \n  next\n---\n# Body\n',
+     {'description': 'text with trailing spaces    next', 'name': 'x'}),
+    ('---\nname: x\ndescription: |\n  a\n  \n  b\n---\n# Body\n',
+     {'description': 'a\n\nb\n', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nemptyblock: |\nnext: 1\n---\n# Body\n',
+     {'description': 'd', 'emptyblock': '', 'name': 'x', 'next': 1}),
+    ('---\nname: x\ndescription: d\n%weird: 1\n---\n# Body\n',
+     'refused: directives are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: @at\n---\n# Body\n',
+     'refused: reserved indicators are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: `tick`\n---\n# Body\n',
+     'refused: reserved indicators are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: a #not comment? no, this is\nk2: a#b\n---\n# Body\n',
+     {'description': 'd', 'k': 'a', 'k2': 'a#b', 'name': 'x'}),
+    ('---\n  name: x\n  description: indented root\n---\n# Body\n',
+     {'description': 'indented root', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\n...\n\n---\n# Body\n',
+     {'description': 'd', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nseq:\n  -   spaced\n  -\ttab\n---\n# Body\n',
+     'refused: unexpected indentation'),
+    ('---\nname: x\ndescription: d\nk: "\\q"\n---\n# Body\n',
+     'refused: an unknown escape \\q'),
+    ('---\nname: x\ndescription: d\nk: 0o19\nk2: 0xZZ\nk3: 1_000\nk4: 1e\nk5: .\nk6: -.5e-3\n---\n# Body\n',
+     {'description': 'd', 'k': '0o19', 'k2': '0xZZ', 'k3': '1_000', 'k4': '1e', 'k5': '.', 'k6': -0.0005, 'name': 'x'}),
+    ('---\nname: x\ndescription:\n  continued on\n  next lines\n---\n# Body\n',
+     {'description': 'continued on next lines', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nk: |-\n\n  leading blank\n\n---\n# Body\n',
+     {'description': 'd', 'k': '\nleading blank', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nkeep: |+\n  a\n\n---\n# Body\n',
+     {'description': 'd', 'keep': 'a\n', 'name': 'x'}),
+    ('\ufeff---\nname: bom\ndescription: d\n---\n',
+     {'description': 'd', 'name': 'bom'}),
+    ('---\nname: x\ndescription: d\nk:\n  - a\n  -\n  - c\n---\n# Body\n',
+     {'description': 'd', 'k': ['a', None, 'c'], 'name': 'x'}),
+    # YAML's blanks are spaces and tabs only: other Unicode spaces are content.
+    ('---\nname: x\ndescription: ends in a no-break space\u00a0\n---\n',
+     {'description': 'ends in a no-break space\u00a0', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nnel: a\x85\nls: b\u2028 \n---\n',
+     {'description': 'd', 'ls': 'b\u2028', 'name': 'x', 'nel': 'a\x85'}),
+    ('---\nname: x\ndescription: d\nk: a:\tb\n---\n',
+     "refused: a ': ' inside a plain value (quote the value)"),
+    ('---\nname: x\ndescription: d\n"k":\ta\n---\n',
+     {'description': 'd', 'k': 'a', 'name': 'x'}),
+    # Only "key: words" lines, as most SKILL.md files are.
+    ("---\nname: x\ndescription: Plain words, with commas (and parens) - it's \"fine\"!\nflag: true\n"
+     "nothing: Null\r\nlicense: MIT\n---\n",
+     {'description': 'Plain words, with commas (and parens) - it\'s "fine"!', 'flag': True,
+      'license': 'MIT', 'name': 'x', 'nothing': None}),
+    ('---\nname: x\ndescription: trailing spaces   \nkey-with-dash: TRUE\n---\n',
+     {'description': 'trailing spaces', 'key-with-dash': True, 'name': 'x'}),
+]
+
+
+def write_skill(root, path, front, files=None):
+    """A skill folder below root: SKILL.md with front (text) and other files {rel: bytes}."""
+    folder = os.path.join(root, *path.split("/"))
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "SKILL.md"), "w", encoding="utf-8") as f:
+        f.write("---\n%s\n---\n# %s\n" % (front, path))
+    for rel, data in (files or {}).items():
+        target = os.path.join(folder, *rel.split("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(data)
+    return folder
+
+
+@about("skills")
+class Skills(unittest.TestCase):
+    """serve_skills(folder): the skills extension in both eras."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.root = os.path.join(tmp.name, "skills")
+        write_skill(self.root, "pdf-processing", "name: pdf-processing\ndescription: >-\n  Work "
+                    "with PDF files.\n  Fill forms.\nmetadata:\n  version: \"1.0\"", {
+                        "references/FORMS.md": b"# Forms\n", "assets/logo.png": b"\x89PNG\x00\xff",
+                        "a b/c%d.txt": "é\n".encode()})
+        write_skill(self.root, "team/review", "name: review\ndescription: Review changes.",
+                    {"scripts/run.sh": b"echo hi\n"})
+        write_skill(self.root, "team/review/inner", "name: inner\ndescription: Nested.")
+
+    def client(self, server, era="modern"):
+        c = mcp_stdio.InProcessClient(server, era=era)
+        self.addCleanup(c.close)
+        return c.connect()
+
+    def test_front_matter_reads_as_the_yaml_package_does(self):
+        for text, expected in FRONT_MATTER_CORPUS:
+            with self.subTest(text=text[:60]):
+                if isinstance(expected, str):
+                    with self.assertRaises(mcp_stdio.FrontMatterError) as cm:
+                        mcp_stdio.read_front_matter(text)
+                    self.assertEqual("refused: " + str(cm.exception).split(": ", 1)[1],
+                                     expected)
+                    self.assertRegex(str(cm.exception), r"^SKILL\.md(:\d+)?: ")
+                else:
+                    got = mcp_stdio.read_front_matter(text)
+                    # Numbers compare as numbers, as JSON readers see them (1.0 is 1).
+                    self.assertEqual(json.loads(json.dumps(got)), expected)
+
+    def test_the_short_way_for_key_and_words_reads_as_the_full_reader(self):
+        # Front matter of only "key: words" lines skips the full reader: same values.
+        r = random.Random(11)
+        words = "abcXYZ019 ,.;!?'\"()/\\-_+=*&%@`|>~<^$\u00e9\u2014"
+        chars = words + "\t:#[]{}\u00a0\x85\u2028\ufeff"
+        short = 0
+        for _ in range(3000):
+            lines = []
+            for _ in range(r.randint(1, 4)):
+                key = r.choice(("name", "description", "allowed-tools", "x_y", "true", "Null",
+                                "a-b", "K2", "\u00e9", "2k", "-k", "k k"))
+                value = r.choice(("true", "False", "null", "NULL", "~", "yes", "nan", "x")) \
+                    if r.random() < 0.3 else \
+                    r.choice("abcXYZ\u00e9") + "".join(
+                        r.choice(words if r.random() < 0.97 else chars) for _ in range(20))
+                lines.append(key + r.choice((": ", ": ", ": ", ":  ", ":", ":\t")) + value +
+                             r.choice(("", "", " ", "\r", "\t")))
+            fast = mcp_stdio._simple_front_matter(lines)
+            if fast is None:
+                continue
+            short += 1
+            self.assertEqual(fast, mcp_stdio._FrontMatter("\n".join(lines), "SKILL.md", 2)
+                             .document(), lines)
+        self.assertGreater(short, 100)        # the short way was taken often enough to tell
+
+    def test_deep_front_matter_is_refused_not_a_crash(self):
+        deep = "".join(" " * i + "k%d:\n" % i for i in range(3000)) + " " * 3000 + "v: 1"
+        listed = "k:\n" + "".join(" " * (2 * i) + "-\n" for i in range(3000))
+        for body in (deep, listed):
+            with self.assertRaises(mcp_stdio.FrontMatterError) as cm:
+                mcp_stdio.read_front_matter("---\nname: x\ndescription: d\n%s\n---\n" % body)
+            self.assertRegex(str(cm.exception), r"^SKILL\.md:3[67]: nesting deeper than 32 "
+                                                r"levels is outside the supported YAML subset$")
+        write_skill(self.root, "deep", "name: deep\ndescription: d\n" + deep)
+        server = mcp_stdio.Server("s", "1")
+        problems = server.serve_skills(self.root).problems
+        self.assertEqual(len(problems), 1)
+        self.assertIn("deep/SKILL.md:36: nesting deeper than 32 levels", problems[0])
+        self.assertEqual(len(self.client(server).list_skills()), 3)
+
+    def test_a_huge_skill_md_is_refused_unread(self):
+        folder = write_skill(self.root, "huge", "name: huge\ndescription: Big.")
+        with open(os.path.join(folder, "SKILL.md"), "r+b") as f:
+            try:
+                f.truncate(1 << 40)                # a terabyte, sparse: never read
+            except OSError:                        # a file system without such files
+                f.truncate(4 * mcp_stdio._MAX_SKILL_BYTES)
+        server = mcp_stdio.Server("s", "1")
+        problems = server.serve_skills(self.root).problems
+        self.assertEqual(problems, ["skills: %s: not a regular file of at most 16777216 bytes "
+                                    "that can be read" % os.path.join(folder, "SKILL.md")])
+        self.assertEqual(len(self.client(server).list_skills()), 3)
+
+    def test_names_no_uri_can_carry_are_reported_not_served(self):
+        folder = os.path.join(self.root, "team", "review")
+        made = []
+        for name in (b"bad\xffname.txt", b"back\\slash.txt", b"dir\xfe"):
+            try:
+                if name.startswith(b"dir"):
+                    os.mkdir(os.path.join(os.fsencode(folder), name))
+                    name += b"/f.txt"
+                with open(os.path.join(os.fsencode(folder), name), "wb") as f:
+                    f.write(b"x")
+                made.append(name.split(b"/")[0])
+            except OSError:                   # a file system that refuses such names
+                pass
+        if not made:
+            self.skipTest("this file system refuses names that are not UTF-8")
+        server = mcp_stdio.Server("s", "1")
+        problems = server.serve_skills(self.root).problems
+        self.assertEqual(len(problems), len(made), problems)
+        for line in problems:
+            self.assertRegex(line, r"^skills: .*/team/review/.*: no skill:// URI can name it "
+                                   r"\(not UTF-8, or a backslash\); not served$")
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                c = self.client(server, era)
+                skill = c.get_skill("skill://team/review/SKILL.md")
+                self.assertEqual([r["uri"] for r in skill["resources"]], [
+                    "skill://team/review/SKILL.md", "skill://team/review/inner/SKILL.md",
+                    "skill://team/review/scripts/run.sh"])
+
+    def test_directory_reads_list_every_child_and_page(self):
+        os.makedirs(os.path.join(self.root, "team", "review", "empty"))
+        for name in ("a.md", "b.md"):
+            with open(os.path.join(self.root, "team", "review", "scripts", name), "w") as f:
+                f.write("x\n")
+        server = mcp_stdio.Server("s", "1", page_size=2)
+        server.serve_skills(self.root)
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                c = self.client(server, era)
+                names = [r["name"] for r in c.read_directory("skill://team/review")]
+                # The nested skill's folder and an empty folder are children like any other.
+                self.assertEqual(names, ["SKILL.md", "empty", "inner", "scripts"])
+                self.assertEqual(c.read_directory("skill://team/review/empty"), [])
+                self.assertEqual([r["name"] for r in c.read_directory(
+                    "skill://team/review/inner")], ["SKILL.md"])
+                page = c.request("resources/directory/read", {"uri": "skill://team/review"})
+                self.assertEqual([r["name"] for r in page["resources"]], ["SKILL.md", "empty"])
+                if era == "modern":
+                    self.assertEqual((page["ttlMs"], page["cacheScope"]), (3600000, "public"))
+                else:
+                    self.assertNotIn("ttlMs", page)
+                page = c.request("resources/directory/read", {"uri": "skill://team/review",
+                                                              "cursor": page["nextCursor"]})
+                self.assertEqual([r["name"] for r in page["resources"]], ["inner", "scripts"])
+                self.assertNotIn("nextCursor", page)
+                self.assertEqual(len(c.request("resources/directory/read", {
+                    "uri": "skill://team/review", "cursor": None})["resources"]), 2)
+                for bad in ("garbage", "", 123, {"x": 1}):
+                    with self.subTest(cursor=bad):
+                        with self.assertRaises(mcp_stdio.ServerError) as cm:
+                            c.request("resources/directory/read", {"uri": "skill://team/review",
+                                                                   "cursor": bad})
+                        self.assertEqual(cm.exception.code, -32602)
+                with self.assertRaises(mcp_stdio.ServerError) as cm:
+                    c.request("resources/directory/read", {"uri": "skill://team/review/SKILL.md"})
+                self.assertEqual(cm.exception.code, -32602)
+
+    def test_a_relative_skills_folder_follows_the_server_file(self):
+        """As a host starts it: from another folder, with a bare environment."""
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        here = os.path.join(tmp.name, "team-server")
+        write_skill(os.path.join(here, "skills"), "review", "name: review\ndescription: R.")
+        script = os.path.join(here, "server.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\n"
+                    "server = mcp_stdio.Server('team', '1')\nserver.serve_skills('skills')\n"
+                    "raise SystemExit(server.run([]))\n" % HERE)
+        listing = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {
+            "_meta": modern_meta()}}).encode() + b"\n"
+        r = subprocess.run(PY + [script], input=listing, capture_output=True,
+                           cwd="/", env={"PATH": os.environ.get("PATH", "")}, timeout=TIMEOUT)
+        self.assertEqual((r.returncode, r.stderr), (0, b""))
+        self.assertEqual([s["uri"] for s in json.loads(r.stdout)["result"]["skills"]],
+                         ["skill://review/SKILL.md"])
+        # With no source file (python -c), the working folder; an absolute path stays.
+        code = "import sys; sys.path.insert(0, %r); import mcp_stdio; s = mcp_stdio.Server('x', " \
+               "'1'); print(s.serve_skills(%%r).path)" % HERE
+        for cwd, given, expected in ((here, "skills", os.path.join(here, "skills")),
+                                     ("/", os.path.join(here, "skills"),
+                                      os.path.join(here, "skills"))):
+            r = subprocess.run(PY + ["-c", code % given], capture_output=True,
+                               cwd=cwd, timeout=TIMEOUT)
+            self.assertEqual(r.stdout.decode().strip(), expected, r.stderr)
+
+    def test_front_matter_fields_the_specification_defines_are_checked(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        root = os.path.join(tmp.name, "skills")
+        for name, extra in (("tools-list", "allowed-tools:\n  - Read\n  - Grep"),
+                            ("numeric-meta", "metadata:\n  version: 1.0"),
+                            ("odd-compat", "compatibility: 7"),
+                            ("long-compat", "compatibility: " + "x" * 501),
+                            ("licence-list", "license: [MIT]"),
+                            ("good", "license: MIT\nallowed-tools: Read Grep\ncompatibility: "
+                                     "Python 3.9+\nmetadata:\n  version: \"1.0\"\n"
+                                     "x-team:\n  owner: 7")):
+            write_skill(root, name, "name: %s\ndescription: D.\n%s" % (name, extra))
+        server = mcp_stdio.Server("s", "1")
+        folder = server.serve_skills(root)
+        self.assertEqual(sorted(folder.skills), ["skill://good/SKILL.md"])
+        self.assertEqual(folder.skills["skill://good/SKILL.md"].frontmatter["x-team"],
+                         {"owner": 7})                 # a field it does not define: verbatim
+        said = "\n".join(folder.problems)
+        for name, field in (("tools-list", "allowed-tools must be one string"),
+                            ("numeric-meta", "metadata must map strings to strings"),
+                            ("odd-compat", "compatibility must be a string of 1-500"),
+                            ("long-compat", "compatibility must be a string of 1-500"),
+                            ("licence-list", "license must be a string")):
+            self.assertRegex(said, r"skills: .*%s/SKILL\.md: %s" % (name, re.escape(field)))
+
+    def test_serving_a_folder_in_both_eras(self):
+        server = mcp_stdio.Server("s", "1")
+        folder = server.serve_skills(self.root)
+        self.assertEqual(folder.problems, [])
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                c = self.client(server, era)
+                self.assertEqual(c.server_capabilities["extensions"],
+                                 {"io.modelcontextprotocol/skills": {"directoryRead": True}})
+                self.assertIn("resources", c.server_capabilities)
+                skills = {s["uri"]: s for s in c.list_skills()}
+                self.assertEqual(sorted(skills), ["skill://pdf-processing/SKILL.md",
+                                                  "skill://team/review/SKILL.md",
+                                                  "skill://team/review/inner/SKILL.md"])
+                pdf = skills["skill://pdf-processing/SKILL.md"]
+                self.assertEqual(pdf["frontmatter"], {"name": "pdf-processing", "description":
+                                 "Work with PDF files. Fill forms.", "metadata": {"version": "1.0"}})
+                files = {r["uri"]: r for r in pdf["resources"]}
+                self.assertEqual(list(files)[0], "skill://pdf-processing/SKILL.md")
+                self.assertEqual(sorted(files), [
+                    "skill://pdf-processing/SKILL.md", "skill://pdf-processing/a%20b/c%25d.txt",
+                    "skill://pdf-processing/assets/logo.png",
+                    "skill://pdf-processing/references/FORMS.md"])
+                for uri, entry in files.items():          # the bytes served are the bytes digested
+                    contents = c.read_resource(uri)["contents"][0]
+                    data = base64.b64decode(contents["blob"]) if "blob" in contents else \
+                        contents["text"].encode("utf-8")
+                    self.assertEqual(entry["size"], len(data))
+                    self.assertEqual(entry["digest"], "sha256:" + hashlib.sha256(data).hexdigest())
+                self.assertEqual(c.read_resource("skill://pdf-processing/SKILL.md")["contents"][0]
+                                 ["mimeType"], "text/markdown")
+                self.assertIn("blob", c.read_resource("skill://pdf-processing/assets/logo.png")
+                              ["contents"][0])
+                review = c.get_skill("skill://team/review/SKILL.md")
+                self.assertEqual([r["uri"] for r in review["resources"]], [   # complete: its
+                    "skill://team/review/SKILL.md", "skill://team/review/inner/SKILL.md",  # nested
+                    "skill://team/review/scripts/run.sh"])                     # skill's files too
+                listed = {r["uri"]: r for r in c.list_resources()}
+                self.assertEqual((listed["skill://team/review/SKILL.md"]["name"],
+                                  listed["skill://team/review/SKILL.md"]["description"],
+                                  listed["skill://team/review/SKILL.md"]["mimeType"]),
+                                 ("review", "Review changes.", "text/markdown"))
+                self.assertNotIn("skill://team/review/scripts/run.sh", listed)
+                self.assertEqual(c.read_directory("skill://pdf-processing"), [
+                    {"uri": "skill://pdf-processing/SKILL.md", "name": "SKILL.md",
+                     "mimeType": "text/markdown"},
+                    {"uri": "skill://pdf-processing/a%20b", "name": "a b",
+                     "mimeType": "inode/directory"},
+                    {"uri": "skill://pdf-processing/assets", "name": "assets",
+                     "mimeType": "inode/directory"},
+                    {"uri": "skill://pdf-processing/references", "name": "references",
+                     "mimeType": "inode/directory"}])
+                self.assertEqual([r["name"] for r in c.read_directory(
+                    "skill://pdf-processing/references/")], ["FORMS.md"])
+                for uri in ("skill://pdf-processing/SKILL.md", "skill://nowhere",
+                            "skill://team"):
+                    with self.assertRaises(mcp_stdio.ServerError) as cm:
+                        c.read_directory(uri)
+                    self.assertEqual(cm.exception.code, -32602)
+                with self.assertRaises(mcp_stdio.ServerError) as cm:
+                    c.get_skill("skill://nowhere/SKILL.md")
+                self.assertEqual(cm.exception.code, -32602)
+                result = c.request("skills/list")
+                self.assertEqual(("ttlMs" in result, "cacheScope" in result),
+                                 (era == "modern",) * 2)
+
+    def test_nothing_outside_the_skills_is_readable(self):
+        outside = os.path.join(os.path.dirname(self.root), "secret.txt")
+        with open(outside, "w") as f:
+            f.write("secret")
+        pdf = os.path.join(self.root, "pdf-processing")
+        os.symlink(outside, os.path.join(pdf, "link.txt"))
+        os.symlink(os.path.dirname(self.root), os.path.join(pdf, "up"))
+        for name in (".env", ".git/config"):
+            os.makedirs(os.path.dirname(os.path.join(pdf, name)), exist_ok=True)
+            with open(os.path.join(pdf, name), "w") as f:
+                f.write("hidden")
+        server = mcp_stdio.Server("s", "1")
+        server.serve_skills(self.root)
+        c = self.client(server)
+        for uri in ("skill://pdf-processing/../../secret.txt", "skill://pdf-processing/%2e%2e/x",
+                    "skill://pdf-processing/%2E%2E%2F%2E%2E%2Fsecret.txt",
+                    "skill://pdf-processing/link.txt", "skill://pdf-processing/up/secret.txt",
+                    "skill://pdf-processing/.env", "skill://pdf-processing/.git/config",
+                    "skill://pdf-processing//SKILL.md", "skill://pdf-processing/./SKILL.md",
+                    "skill://x/../../etc/passwd", "skill://pdf-processing/references%2FFORMS.md"):
+            with self.subTest(uri=uri), self.assertRaises(mcp_stdio.ServerError) as cm:
+                c.read_resource(uri)
+            self.assertEqual(cm.exception.code, -32602)
+        names = [r["uri"] for r in c.get_skill("skill://pdf-processing/SKILL.md")["resources"]]
+        self.assertFalse([n for n in names if "link" in n or "up/" in n or "/." in n], names)
+        # A file swapped for a link after the scan is refused too.
+        forms = os.path.join(pdf, "references", "FORMS.md")
+        os.remove(forms)
+        os.symlink(outside, forms)
+        with self.assertRaises(mcp_stdio.ServerError):
+            c.read_resource("skill://pdf-processing/references/FORMS.md")
+        if hasattr(os, "mkfifo"):            # and one swapped for a FIFO: refused, no hang
+            os.remove(forms)
+            os.mkfifo(forms)
+            with self.assertRaises(mcp_stdio.ServerError) as cm:
+                c.read_resource("skill://pdf-processing/references/FORMS.md")
+            self.assertEqual(cm.exception.code, -32602)
+
+    def test_bad_skills_are_reported_and_the_others_served(self):
+        write_skill(self.root, "Bad_Name", "name: Bad_Name\ndescription: x")
+        write_skill(self.root, "other", "name: mismatch\ndescription: x")
+        write_skill(self.root, "empty", "name: empty\ndescription: ''")
+        write_skill(self.root, "anchored", "name: anchored\ndescription: &d x")
+        write_skill(self.root, "double--hyphen", "name: double--hyphen\ndescription: x")
+        many = {"f%03d.txt" % i: b"x" for i in range(mcp_stdio._MAX_SKILL_FILES)}
+        write_skill(self.root, "too-many", "name: too-many\ndescription: x", many)
+        write_skill(self.root, "wordy", "name: wordy\ndescription: " + "w" * 1025)
+        server = mcp_stdio.Server("s", "1")
+        folder = server.serve_skills(self.root)
+        problems = "\n".join(folder.problems)
+        for expected in ("wordy/SKILL.md: the description has 1025 characters, over the Agent "
+                         "Skills limit of 1024 (served; a client may refuse the skill)",
+                         "Bad_Name/SKILL.md: name must be 1-64 lowercase letters",
+                         "other/SKILL.md: name 'mismatch' must equal the skill's folder name",
+                         "empty/SKILL.md: description must be a non-empty string",
+                         "anchored/SKILL.md:3: anchors are outside the supported YAML subset",
+                         "double--hyphen/SKILL.md: name must be",
+                         "too-many/SKILL.md: the skill has 513 files; a skill has at most 512"):
+            self.assertIn(expected, problems)
+        self.assertEqual(len(folder.problems), 7)
+        reports = []
+        server.freeze(reports.append)
+        self.assertEqual(len([r for r in reports if "skills:" in r]), 7)
+        c = self.client(server)
+        self.assertEqual(len(c.list_skills()), 4)         # the wordy one is served
+
+    def test_pages_stay_within_the_response_limit(self):
+        for i in range(12):
+            write_skill(self.root, "s%02d" % i, "name: s%02d\ndescription: %s" % (i, "d" * 600))
+        server = mcp_stdio.Server("s", "1", max_response=4000, page_size=100)
+        server.serve_skills(self.root)
+        c = self.client(server)
+        pages, cursor = [], None
+        while True:
+            r = c.request("skills/list", {"cursor": cursor} if cursor else {})
+            pages.append(r["skills"])
+            self.assertLessEqual(len(json.dumps(r)), 4000)
+            cursor = r.get("nextCursor")
+            if not cursor:
+                break
+        self.assertGreater(len(pages), 2)
+        self.assertEqual(len({s["uri"] for p in pages for s in p}), 15)     # none split or lost
+
+    def live(self):
+        """A live server of the folder that rescans at every request, its 3 skills listed."""
+        server = mcp_stdio.Server("s", "1", live=True)
+        server.serve_skills(self.root).RESCAN = 0
+        p = InProc(self, server=server)
+        p.initialize()
+        self.assertEqual(len(p.request(req_msg(1, "skills/list"))["result"]["skills"]), 3)
+        return p
+
+    def test_a_live_folder_is_noticed(self):
+        p = self.live()
+        write_skill(self.root, "added", "name: added\ndescription: New.")
+        r = p.answer(req_msg(2, "skills/list"))["result"]
+        self.assertEqual(len(r["skills"]), 4)
+        self.assertIn({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"},
+                      getattr(p, "heard", []))
+        shutil.rmtree(os.path.join(self.root, "team"))
+        self.assertEqual([s["uri"] for s in p.answer(req_msg(3, "skills/list"))["result"]
+                          ["skills"]], ["skill://added/SKILL.md",
+                                        "skill://pdf-processing/SKILL.md"])
+        self.assertEqual(err_code(p.request(req_msg(4, "resources/read", {
+            "uri": "skill://team/review/SKILL.md"}))), -32002)
+        # A changed file is digested again before it is listed or served.
+        with open(os.path.join(self.root, "added", "SKILL.md"), "a") as f:
+            f.write("more\n")
+        entry = p.answer(req_msg(5, "skills/get", {"uri": "skill://added/SKILL.md"}))["result"]
+        with open(os.path.join(self.root, "added", "SKILL.md"), "rb") as f:
+            data = f.read()
+        self.assertEqual(entry["skill"]["resources"][0]["digest"],
+                         "sha256:" + hashlib.sha256(data).hexdigest())
+
+    def test_a_folder_that_cannot_be_read_is_skipped(self):
+        from unittest import mock
+        locked = os.path.join(self.root, "team")
+        scandir = os.scandir
+
+        def refusing(path):
+            if path == locked:
+                raise PermissionError(13, "Permission denied")
+            return scandir(path)
+        server = mcp_stdio.Server("s", "1")
+        with mock.patch("os.scandir", refusing):
+            problems = server.serve_skills(self.root).problems
+        self.assertEqual(problems, ["skills: %s: cannot be read (Permission denied); not "
+                                    "served" % locked])
+        self.assertEqual([s["uri"] for s in self.client(server).list_skills()],
+                         ["skill://pdf-processing/SKILL.md"])
+
+    def test_a_live_folder_that_goes_away_and_comes_back(self):
+        p = self.live()
+        moved = self.root + "-moved"
+        os.rename(self.root, moved)
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr):
+            for rid in (2, 3):                      # no skills, and said once
+                self.assertEqual(p.answer(req_msg(rid, "skills/list"))["result"]["skills"], [])
+        self.assertEqual(stderr.getvalue(), "mcp_stdio: warning: skills: %s is not a folder; "
+                         "no skills are served until it can be read\n" % self.root)
+        self.assertEqual(p.answer(req_msg(4, "resources/list"))["result"]["resources"], [])
+        os.rename(moved, self.root)
+        self.assertEqual(len(p.answer(req_msg(5, "skills/list"))["result"]["skills"]), 3)
+
+    def test_grants_name_skills_by_their_skill_md(self):
+        server = mcp_stdio.Server("s", "1", grant_resources=["skill://team/review/SKILL.md"])
+        server.serve_skills(self.root)
+        c = self.client(server)
+        self.assertEqual([s["uri"] for s in c.list_skills()], ["skill://team/review/SKILL.md"])
+        self.assertEqual(c.read_resource("skill://team/review/scripts/run.sh")["contents"][0]
+                         ["text"], "echo hi\n")
+        for uri in ("skill://pdf-processing/SKILL.md", "skill://pdf-processing/assets/logo.png"):
+            with self.assertRaises(mcp_stdio.ServerError):
+                c.read_resource(uri)
+        with self.assertRaises(mcp_stdio.ServerError):
+            c.get_skill("skill://pdf-processing/SKILL.md")
+        # Nothing granted: the extension is not offered at all.
+        server = mcp_stdio.Server("s", "1", grant_resources=[])
+        server.serve_skills(self.root)
+        caps = self.client(server).server_capabilities
+        self.assertNotIn("extensions", caps)
+        self.assertNotIn("resources", caps)
+        # directory_read=False: no directoryRead, no method.
+        server = mcp_stdio.Server("s", "1")
+        server.serve_skills(self.root, directory_read=False)
+        c = self.client(server)
+        self.assertEqual(c.server_capabilities["extensions"],
+                         {"io.modelcontextprotocol/skills": {}})
+        with self.assertRaises(mcp_stdio.ServerError) as cm:
+            c.read_directory("skill://pdf-processing")
+        self.assertEqual(cm.exception.code, -32601)
+
+    def test_a_server_without_skills_offers_no_skills(self):
+        c = self.client(mcp_stdio.demo_server())
+        self.assertNotIn("extensions", c.server_capabilities)
+        with self.assertRaises(mcp_stdio.ServerError) as cm:
+            c.request("skills/list")
+        self.assertEqual(cm.exception.code, -32601)
+
+    def test_the_inspector_shows_skills(self):
+        script = os.path.join(HERE, "examples", "conformance", "skills_server.py")
+        r = subprocess.run(SERVE + ["inspect", "--"] + PY + [script], capture_output=True,
+                           cwd=HERE, timeout=60, stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(b"skills (3)\n  skill://pdf-processing/SKILL.md  3 files\n", r.stdout)
+        r = subprocess.run(SERVE + ["skill", "skill://team/code-review/SKILL.md", "--"] + PY
+                           + [script], capture_output=True, cwd=HERE,
+                           timeout=60, stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(b"  name: code-review\n", r.stdout)
+        self.assertIn(b"skill://team/code-review/scripts/diffstat.sh  31 bytes  sha256:",
+                      r.stdout)
+
+    def test_the_inspector_says_what_the_server_refused(self):
+        script = os.path.join(vendored_project(), "team_tools.py")
+        for words in ([], ["--json"]):
+            r = subprocess.run(SERVE + ["inspect"] + words + ["--"] + PY + [script, "skills"],
+                               capture_output=True, cwd=HERE, timeout=60,
+                               stdin=subprocess.DEVNULL)
+            self.assertEqual((r.returncode, r.stderr), (0, b""))
+            refused = ("team-tools: warning: skills: %s: name must be 1-64 lowercase letters, "
+                       "digits and hyphens, without a hyphen at either end or twice in a row"
+                       % os.path.join(os.path.dirname(script), "skills", "bad", "SKILL.md"))
+            if words:
+                report = json.loads(r.stdout)
+                self.assertEqual(report["stderr"], refused + "\n")
+                self.assertEqual([k["uri"] for k in report["skills"]], ["skill://good/SKILL.md"])
+            else:
+                self.assertIn("\nskills (1)\n  skill://good/SKILL.md  1 file\n", r.stdout.decode())
+                self.assertTrue(r.stdout.decode().endswith(
+                    "\nthe server said on stderr (1 line)\n  %s\n" % refused), r.stdout)
 
 
 ###############################################################################
