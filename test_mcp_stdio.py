@@ -7356,21 +7356,23 @@ DOCTOR_SERVER = textwrap.dedent('''
 
 
 _VENDORED = []
+_VENDORING = threading.Lock()
 
 
 def vendored_project():
     """A folder holding DOCTOR_SERVER as team_tools.py, mcp_stdio.py vendored beside it (a
     host sets no PYTHONPATH) with its bytecode, and skills; made once per test run."""
-    if not _VENDORED:
-        import py_compile
-        tmp = tempfile.TemporaryDirectory()
-        _VENDORED.append(tmp)                  # removed when the test process ends
-        with open(os.path.join(tmp.name, "team_tools.py"), "w", encoding="utf-8") as f:
-            f.write(DOCTOR_SERVER)
-        shutil.copy(SERVER, tmp.name)
-        py_compile.compile(os.path.join(tmp.name, "mcp_stdio.py"), doraise=True)
-        write_skill(os.path.join(tmp.name, "skills"), "good", "name: good\ndescription: Good.")
-        write_skill(os.path.join(tmp.name, "skills"), "bad", "name: Bad Name\ndescription: x")
+    with _VENDORING:                  # tests on several threads ask at once: one makes it
+        if not _VENDORED:
+            import py_compile
+            tmp = tempfile.TemporaryDirectory()
+            with open(os.path.join(tmp.name, "team_tools.py"), "w", encoding="utf-8") as f:
+                f.write(DOCTOR_SERVER)
+            shutil.copy(SERVER, tmp.name)
+            py_compile.compile(os.path.join(tmp.name, "mcp_stdio.py"), doraise=True)
+            write_skill(os.path.join(tmp.name, "skills"), "good", "name: good\ndescription: Good.")
+            write_skill(os.path.join(tmp.name, "skills"), "bad", "name: Bad Name\ndescription: x")
+            _VENDORED.append(tmp)              # complete; removed when the test process ends
     return _VENDORED[0].name
 
 
