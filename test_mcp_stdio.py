@@ -10,8 +10,8 @@ cleanly without it. Process tests that mostly wait run six at a time while
 the in-process tests run beside them, and tests that patch what every thread
 shares run last, alone (load_tests at the end of this file).
 
-The sections follow mcp_stdio's own (wire, catalog, authoring, skills, asking,
-engine, tasks, client and commands), then what outsiders throw at it (fuzzing,
+The sections follow mcp_stdio's own (wire, catalog, authoring, asking, engine,
+tasks, skills, client and commands), then what outsiders throw at it (fuzzing,
 adversarial input, the official SDK), the schema checker's appendix and the
 runner.
 """
