@@ -3129,7 +3129,8 @@ class _Extension:
     follow(client, result, timeout, on_status, on_progress) follows an answer the extension
     made (polling a task to its end; None when the answer is not its own);
     marks(field, entry) names what the extension adds to a listed entry, for
-    inspect (a tool's task support).
+    inspect (a tool's task support); client is a class of the methods it adds
+    to Client (list_skills, ...), one of Client's bases.
     A call an extension takes over has a keeper (call.keeper, for example its
     task), which the engine asks: settled(conn, call, message) when the call
     settles, under the connection's lock, with its outcome still a value
@@ -3141,16 +3142,16 @@ class _Extension:
     """
 
     __slots__ = ("key", "routes", "kinds", "serves", "connect", "close", "declare", "admit",
-                 "listen", "lists", "offer", "follow", "marks")
+                 "listen", "lists", "offer", "follow", "marks", "client")
 
     def __init__(self, key, routes=None, kinds=(), serves=None, connect=None, close=None,
                  declare=None, admit=None, listen=None, lists=None, offer=None, follow=None,
-                 marks=None):
+                 marks=None, client=None):
         self.key, self.routes, self.kinds = key, routes or {}, kinds
         self.serves = serves or (lambda server: True)   # whether a server serves it
         self.connect, self.close, self.declare = connect, close, declare
         self.admit, self.listen, self.offer, self.follow = admit, listen, offer, follow
-        self.lists = lists
+        self.lists, self.client = lists, client
         self.marks = marks
 
 
@@ -5275,6 +5276,22 @@ def _serves_skills(server):
     return bool(server._skill_folders)
 
 
+class _SkillsClient:
+    """What the skills extension adds to Client (its row's client side)."""
+
+    def list_skills(self):
+        """The skills the server serves (the skills extension): entries of skills/list."""
+        return self._all("skills/list", "skills")
+
+    def get_skill(self, uri):
+        """One skill's entry (uri, frontmatter, resources) by its SKILL.md URI."""
+        return _checked("skills/get", self.request("skills/get", {"uri": uri}))["skill"]
+
+    def read_directory(self, uri):
+        """The direct children of a folder of a skill (resources/directory/read), every page."""
+        return self._all("resources/directory/read", "resources", {"uri": uri})
+
+
 def _shown_skill(skill):
     """inspect's row of a listed skill: its URI, how many files, its description."""
     files = skill.get("resources")
@@ -5302,7 +5319,8 @@ def _declare_skills(server, revision, caps):
 # ask the revision table.
 
 _EXTENSIONS = (
-    _Extension(SKILLS_KEY, declare=_declare_skills, serves=_serves_skills, kinds=(
+    _Extension(SKILLS_KEY, declare=_declare_skills, serves=_serves_skills,
+               client=_SkillsClient, kinds=(
         _Kind("skills", Skill, "skill", "uri", "skills/list", "skills", "grant_resources",
               "notifications/resources/list_changed", "resourcesListChanged", "skills",
               extension=SKILLS_KEY, shown=_shown_skill),), routes={
@@ -5332,6 +5350,7 @@ _OFFER_HOOKS = tuple(r.offer for r in _EXTENSIONS if r.offer is not None)
 _FOLLOW_HOOKS = tuple(r.follow for r in _EXTENSIONS if r.follow is not None)
 _MARK_HOOKS = tuple(r.marks for r in _EXTENSIONS if r.marks is not None)
 _LIST_HOOKS = tuple(r.lists for r in _EXTENSIONS if r.lists is not None)
+_CLIENT_SIDES = tuple(r.client for r in _EXTENSIONS if r.client is not None)
 
 
 ###############################################################################
@@ -7086,7 +7105,7 @@ def _result_shapes():
     }
 
 
-class Client:
+class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, ...)
     """An MCP client for a server started as a subprocess (an argument list, no shell).
 
     era="auto" probes with server/discover and falls back to initialize on any
@@ -7557,18 +7576,6 @@ class Client:
 
     def list_prompts(self):
         return self._all("prompts/list", "prompts")
-
-    def list_skills(self):
-        """The skills the server serves (the skills extension): entries of skills/list."""
-        return self._all("skills/list", "skills")
-
-    def get_skill(self, uri):
-        """One skill's entry (uri, frontmatter, resources) by its SKILL.md URI."""
-        return _checked("skills/get", self.request("skills/get", {"uri": uri}))["skill"]
-
-    def read_directory(self, uri):
-        """The direct children of a folder of a skill (resources/directory/read), every page."""
-        return self._all("resources/directory/read", "resources", {"uri": uri})
 
     def call_tool(self, name, arguments=None, *, timeout=None, on_progress=None, task=None,
                   on_status=None):

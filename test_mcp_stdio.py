@@ -1780,6 +1780,7 @@ class ReadmeTutorial(unittest.TestCase):
                         self.assertEqual(WireSchemas.problems(
                             "2025-11-25" if era == "legacy" else era, a), [], a)
 
+    @about("tasks", "skills")          # the Reference documents the whole module
     def test_the_reference_names_every_public_name_as_it_is(self):
         """README's Reference: every name of __all__, each named parameter real, none missing."""
         import inspect
@@ -2632,11 +2633,13 @@ class Rebuilds(unittest.TestCase):
                 for name in ("without tasks", "without skills"):
                     self.assertEqual(outputs[name, era], outputs["with", era], name)
 
-    @unittest.skipUnless(SLOW, "the whole suite twice: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    @unittest.skipUnless(os.environ.get("MCP_STDIO_REBUILDS") == "1", "the whole suite twice: "
+                         "with MCP_STDIO_REBUILDS=1 (.ci/run sets it for one interpreter)")
     @about("tasks", "skills")
     def test_the_suite_passes_without_each_extension(self):
         """The whole default suite, run against the module rebuilt without each extension,
-        passes but for the tests about that extension, which skip."""
+        passes but for the tests about that extension, which skip. It runs alone, one
+        suite after the other: beside other tests, their load fails tests that wait."""
         with open(SERVER, encoding="utf-8") as f:
             source = f.read()
         runs = {}
@@ -2651,11 +2654,12 @@ class Rebuilds(unittest.TestCase):
             with open(os.path.join(tmp.name, "mcp_stdio.py"), "w", encoding="utf-8") as f:
                 f.write(module_without(source, name))
             env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_STDIO_")}
-            runs[name] = subprocess.Popen(PY + ["-m", "unittest", "-v"], cwd=tmp.name, env=env,
-                                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                          stderr=subprocess.STDOUT)
-        for name, p in runs.items():
+            runs[name] = tmp.name
+        for name, folder in runs.items():
             with self.subTest(without=name):
+                p = subprocess.Popen(PY + ["-m", "unittest", "-v"], cwd=folder, env=env,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
                 out = p.communicate(timeout=600)[0].decode(errors="replace")
                 self.assertEqual(p.returncode, 0, out[-3000:])
                 self.assertRegex(out, r"\nOK \(skipped=\d+\)\n$")
@@ -9572,6 +9576,7 @@ PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "BacktrackingProcess", "TaskAd
                     "AskingOverPipes", "CommandLineQuestions", "Conformance", "TypeScriptSDK",
                     "OfficialInspector")      # the longest first: they start first
 EXCLUSIVE_TESTS = ("ConfigCommand", "RuntimeRaces",
+                   "Rebuilds.test_the_suite_passes_without_each_extension",
                    "Engine.test_incidents_keep_the_cause_and_the_source",
                    "ReadmeTutorial.test_sections_one_to_three",
                    "Structure.test_feed_makes_no_call_to_the_world",
