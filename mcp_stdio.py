@@ -77,7 +77,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.7.2"
+__version__ = "0.7.3"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
