@@ -3130,7 +3130,8 @@ class _Extension:
     made (polling a task to its end; None when the answer is not its own);
     marks(field, entry) names what the extension adds to a listed entry, for
     inspect (a tool's task support); client is a class of the methods it adds
-    to Client (list_skills, ...), one of Client's bases.
+    to Client (list_skills, ...), one of Client's bases, and shapes() the
+    result shapes the client checks for its methods ({method: JSON Schema}).
     A call an extension takes over has a keeper (call.keeper, for example its
     task), which the engine asks: settled(conn, call, message) when the call
     settles, under the connection's lock, with its outcome still a value
@@ -3142,16 +3143,16 @@ class _Extension:
     """
 
     __slots__ = ("key", "routes", "kinds", "serves", "connect", "close", "declare", "admit",
-                 "listen", "lists", "offer", "follow", "marks", "client")
+                 "listen", "lists", "offer", "follow", "marks", "client", "shapes")
 
     def __init__(self, key, routes=None, kinds=(), serves=None, connect=None, close=None,
                  declare=None, admit=None, listen=None, lists=None, offer=None, follow=None,
-                 marks=None, client=None):
+                 marks=None, client=None, shapes=None):
         self.key, self.routes, self.kinds = key, routes or {}, kinds
         self.serves = serves or (lambda server: True)   # whether a server serves it
         self.connect, self.close, self.declare = connect, close, declare
         self.admit, self.listen, self.offer, self.follow = admit, listen, offer, follow
-        self.lists, self.client = lists, client
+        self.lists, self.client, self.shapes = lists, client, shapes
         self.marks = marks
 
 
@@ -4878,6 +4879,17 @@ def _task_listing(entry, revision, d):
     return d
 
 
+def _task_shapes():
+    """What the client reads in task results (see _result_shapes)."""
+    interval = {"type": ["integer", "null"]}
+    task = _shape(["taskId", "status"], taskId=_TEXT, status=_TEXT, statusMessage=_MAYBE,
+                  pollInterval=interval, pollIntervalMs=interval, inputRequests=_OBJECT,
+                  result=_OBJECT, error=_shape(["code", "message"], code=_COUNT, message=_TEXT))
+    return {"tasks/get": task,
+            "task": {"if": _shape(["resultType"], resultType={"const": "task"}),  # a call
+                     "then": task, "else": _shape(["task"], task=task)}}          # answered so
+
+
 def _task_marks(field, entry):
     """inspect's marks for a listed tool that may run as a task."""
     support = (entry.get("execution") or {}).get("taskSupport") if field == "tools" else None
@@ -5292,6 +5304,15 @@ class _SkillsClient:
         return self._all("resources/directory/read", "resources", {"uri": uri})
 
 
+def _skill_shapes():
+    """What the client reads in the skills extension's results (see _result_shapes)."""
+    skill = _shape(["uri", "frontmatter", "resources"], uri=_TEXT, frontmatter=_OBJECT,
+                   resources=_list_of(_shape(["uri"], uri=_TEXT, digest=_MAYBE, size=_COUNT)))
+    return {"skills/list": _page_of("skills", skill), "skills/get": _shape(["skill"], skill=skill),
+            "resources/directory/read": _shape(["resources"], resources=_list_of(_shape(
+                ["uri"], uri=_TEXT, name=_MAYBE, mimeType=_MAYBE)))}
+
+
 def _shown_skill(skill):
     """inspect's row of a listed skill: its URI, how many files, its description."""
     files = skill.get("resources")
@@ -5320,7 +5341,7 @@ def _declare_skills(server, revision, caps):
 
 _EXTENSIONS = (
     _Extension(SKILLS_KEY, declare=_declare_skills, serves=_serves_skills,
-               client=_SkillsClient, kinds=(
+               client=_SkillsClient, shapes=_skill_shapes, kinds=(
         _Kind("skills", Skill, "skill", "uri", "skills/list", "skills", "grant_resources",
               "notifications/resources/list_changed", "resourcesListChanged", "skills",
               extension=SKILLS_KEY, shown=_shown_skill),), routes={
@@ -5328,7 +5349,8 @@ _EXTENSIONS = (
         "resources/directory/read": _Route(_read_directory, None, "skills")}),
     _Extension(TASKS_KEY, connect=_tasks_connect, close=_tasks_close, declare=_declare_tasks,
                admit=_tasks_admit, listen=_tasks_listen, offer=_offer_task,
-               follow=_follow_task, marks=_task_marks, lists=_task_listing, routes={
+               follow=_follow_task, marks=_task_marks, lists=_task_listing,
+               shapes=_task_shapes, routes={
                    "tasks/get": _Route(_tasks_get, "tasks", "tasks"),
                    "tasks/cancel": _Route(_tasks_cancel, "tasks", "tasks"),
                    "tasks/update": _Route(_tasks_update, "tasks_extension", "tasks"),
@@ -7042,21 +7064,31 @@ def _checked(method, result):
 _RESULT_SHAPES = {}     # method -> its compiled shape, made on first use
 
 
+# The pieces of the result shapes (JSON Schemas): a text, an object, a count, a text
+# that may be null, an object with required fields, a list, a page of a list.
+_TEXT, _OBJECT, _COUNT = {"type": "string"}, {"type": "object"}, {"type": "integer"}
+_MAYBE = {"type": ["string", "null"]}
+
+
+def _shape(required, **properties):
+    return {"type": "object", "required": list(required), "properties": properties}
+
+
+def _list_of(item):
+    return {"type": "array", "items": item}
+
+
+def _page_of(field, item):
+    return _shape([field], **{field: _list_of(item), "nextCursor": _MAYBE})
+
+
 def _result_shapes():
     """What this client (and the inspector's printing) relies on in each result, by method:
-    the fields it reads and their types, from the specification. Optional texts may be
-    null, as some servers send them; unknown fields and content types are welcome."""
-    text, obj, count = {"type": "string"}, {"type": "object"}, {"type": "integer"}
-    maybe = {"type": ["string", "null"]}
-
-    def shape(required, **properties):
-        return {"type": "object", "required": list(required), "properties": properties}
-
-    def listed(item):
-        return {"type": "array", "items": item}
-
-    def page(field, item):
-        return shape([field], **{field: listed(item), "nextCursor": maybe})
+    the fields it reads and their types, from the specification (an extension's from its
+    row). Optional texts may be null, as some servers send them; unknown fields and content
+    types are welcome."""
+    text, obj, count, maybe = _TEXT, _OBJECT, _COUNT, _MAYBE
+    shape, listed, page = _shape, _list_of, _page_of
     contents = dict(shape(["uri"], uri=text, mimeType=maybe, text=text, blob=text),
                     anyOf=[{"required": ["text"]}, {"required": ["blob"]}])
     block = dict(shape(["type"], type=text), allOf=[
@@ -7066,14 +7098,8 @@ def _result_shapes():
                            ("audio", shape(["data"], data=text, mimeType=maybe)),
                            ("resource_link", shape(["uri"], uri=text, name=maybe)),
                            ("resource", shape(["resource"], resource=contents)))])
-    skill = shape(["uri", "frontmatter", "resources"], uri=text, frontmatter=obj,
-                  resources=listed(shape(["uri"], uri=text, digest=maybe, size=count)))
-    interval = {"type": ["integer", "null"]}
-    task = shape(["taskId", "status"], taskId=text, status=text, statusMessage=maybe,
-                 pollInterval=interval, pollIntervalMs=interval, inputRequests=obj,
-                 result=obj, error=shape(["code", "message"], code=count, message=text))
     capabilities = shape([], extensions=obj)
-    return {
+    shapes = {
         "initialize": shape(["protocolVersion", "capabilities", "serverInfo"],
                             protocolVersion=text, capabilities=capabilities,
                             serverInfo=shape(["name"], name=text, version=maybe, title=maybe),
@@ -7089,20 +7115,17 @@ def _result_shapes():
             ["uriTemplate"], uriTemplate=text, name=maybe, description=maybe, mimeType=maybe)),
         "prompts/list": page("prompts", shape(["name"], name=text, description=maybe,
                                               arguments=listed(shape(["name"], name=text)))),
-        "skills/list": page("skills", skill),
-        "skills/get": shape(["skill"], skill=skill),
-        "resources/directory/read": shape(["resources"], resources=listed(shape(
-            ["uri"], uri=text, name=maybe, mimeType=maybe))),
         "tools/call": shape(["content"], content=listed(block), isError={"type": "boolean"}),
         "resources/read": shape(["contents"], contents=listed(contents)),
         "prompts/get": shape(["messages"], description=maybe, messages=listed(
             shape(["role", "content"], role=text, content=block))),
         "completion/complete": shape(["completion"], completion=shape(
             ["values"], values=listed(text), total=count, hasMore={"type": "boolean"})),
-        "tasks/get": task,
-        "task": {"if": shape(["resultType"], resultType={"const": "task"}),   # a call
-                 "then": task, "else": shape(["task"], task=task)},          # answered by one
     }
+    for row in _EXTENSIONS:
+        if row.shapes is not None:
+            shapes.update(row.shapes())
+    return shapes
 
 
 class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, ...)
