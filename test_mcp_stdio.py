@@ -8168,12 +8168,13 @@ class TaskAdmission(ProcTest):
         self.queued_task_answers_at_once(MODERN)
 
     def queued_task_answers_at_once(self, era):
-        p = self.spawn("--workers", "1", "--backlog", "1", "--timeout", "1.7",
+        p = self.spawn("--workers", "1", "--backlog", "1", "--timeout", "2.5",
                        script=self.script)
         p.open(era)
         ids = {}
         for rid, name in ((1, "a"), (2, "b"), (3, "c")):
-            self.nap(p, era, rid, name, 1.0)
+            # "a" runs 2 s: room for a busy machine to admit "b" and "c" meanwhile.
+            self.nap(p, era, rid, name, 2.0 if name == "a" else 1.0)
             r, heard = self.until(p, rid)
             created = r["result"] if era == MODERN else r["result"]["task"]
             self.assertEqual(created["status"], "working")
@@ -8186,7 +8187,7 @@ class TaskAdmission(ProcTest):
         cancelled = self.tasks_request(p, era, 4, "tasks/cancel", ids["c"])
         if era != MODERN:
             self.assertEqual(cancelled["status"], "cancelled")
-        # "b" waited 1 s for the worker and then ran 1 s: past 1.7 s from its
+        # "b" waited 2 s for the worker and then ran 1 s: past 2.5 s from its
         # admission, within it from its start.
         deadline = time.monotonic() + 3 * TIMEOUT
         got = {}
