@@ -2300,11 +2300,16 @@ def _input_required(conn, call, requests):
 
 
 # What the client sees for each outcome that is not a result: exception type ->
-# shape(conn, call, exc), returning a JSON-RPC error as (code, message, data), or
-# a result (an exception again) to answer with instead. The most specific type of an exception's MRO
-# decides. A tool's failure is an isError result the model can read (tool
+# shape(conn, call, exc), returning a JSON-RPC error as (code, message, data),
+# or a result (an exception again) to answer with instead. The most specific
+# type of an exception's MRO decides. A tool's failure is an isError result the model can read (tool
 # errors belong in results, says the specification); anything else that fails
 # is a JSON-RPC error.
+
+def _incident_outcome(incident):
+    """The JSON-RPC error of an incident: its number, and nothing of what failed."""
+    return INTERNAL_ERROR, "Internal error (incident %s)" % incident, {"incident": incident}
+
 
 def _protocol_outcome(conn, call, e):
     return e.code, e.message, e.data
@@ -2347,7 +2352,7 @@ def _failure_outcome(conn, call, e):
         "%s %s" % (call.kind, _short(call.name, 80))
     incident = conn._incident(what, e)
     if call.kind != "tool":
-        return INTERNAL_ERROR, "Internal error (incident %s)" % incident, {"incident": incident}
+        return _incident_outcome(incident)
     if isinstance(e, _ResultInvalid):
         text = "Tool %r returned an invalid result: %s (incident %s)." % (call.name, e, incident)
     else:
@@ -3126,8 +3131,9 @@ class _Extension:
     lists(entry, revision, listing) for what it adds to a listed entry (returns
     the listing, or None when the entry is not listed in that revision). On the
     client's side: offer(client, params, task) shapes a tools/call, and
-    follow(client, result, timeout, on_status, on_progress) follows an answer the extension
-    made (polling a task to its end; None when the answer is not its own);
+    follow(client, result, timeout, on_status, on_progress) follows an answer
+    the extension made (polling a task to its end; None when the answer is not
+    its own);
     marks(field, entry) names what the extension adds to a listed entry, for
     inspect (a tool's task support); client is a class of the methods it adds
     to Client (list_skills, ...), one of Client's bases, and shapes() the
@@ -4309,9 +4315,7 @@ class Connection:
         return incident
 
     def _incident_error(self, rid, what, exc):
-        incident = self._incident(what, exc)
-        return self._error(rid, INTERNAL_ERROR, "Internal error (incident %s)" % incident,
-                           {"incident": incident})
+        return self._error(rid, *_incident_outcome(self._incident(what, exc)))
 
 class _Changes:
     """A connection's change notifications: noted from any thread, sent soon, coalesced."""
@@ -5360,11 +5364,11 @@ _EXTENSIONS = (
 for _row in _EXTENSIONS:
     _ROUTES.update(_row.routes)
 del _row
-_KINDS = _CORE_KINDS + tuple(k for r in _EXTENSIONS for k in r.kinds)   # every kind
-_ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _KINDS)
-_FILTER_OF.update((k.changed, k.flag) for k in _KINDS)
+_EXTENSION_KINDS = tuple(k for r in _EXTENSIONS for k in r.kinds)
+_ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _EXTENSION_KINDS)
+_FILTER_OF.update((k.changed, k.flag) for k in _EXTENSION_KINDS)
+_KINDS = _CORE_KINDS + _EXTENSION_KINDS     # every kind, the core ones first
 _KIND = {k.attr: k for k in _KINDS}
-_EXTENSION_KINDS = tuple(k for k in _KINDS if k.extension is not None)
 _EXTENSION_OF = {r.key: r for r in _EXTENSIONS}
 _ADMIT_HOOKS = tuple(r.admit for r in _EXTENSIONS if r.admit is not None)
 _LISTEN_HOOKS = tuple(r.listen for r in _EXTENSIONS if r.listen is not None)
