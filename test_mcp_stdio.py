@@ -7143,7 +7143,7 @@ BROKEN_SERVER = textwrap.dedent("""
     if mode == "banner":
         print("Starting my server v1.0", flush=True)
     if mode.startswith("slow-"):            # a server that takes long to start, as some do
-        time.sleep(2.8)
+        time.sleep(4.0)                     # 2 s past the client's note: room to wake late
     for line in sys.stdin:
         msg = json.loads(line)
         if mode == "slow-modern":           # modern only: initialize is not accepted
