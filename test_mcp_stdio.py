@@ -1690,16 +1690,11 @@ class InProcessBytes(unittest.TestCase):
                     folder = os.path.join(tmp, "local" if local else "process")
                     lines = []
                     if local:
-                        saved = os.environ.get("NOTES_DIR")
-                        os.environ["NOTES_DIR"] = folder   # as in the process: never ./notes
-                        try:
-                            example = self.example("notes_server.py")
-                        finally:
-                            if saved is None:
-                                del os.environ["NOTES_DIR"]
-                            else:
-                                os.environ["NOTES_DIR"] = saved
-                        for uri in list(example["server"].resources):   # from a ./notes
+                        # The folder is set in the module, never in os.environ: a process
+                        # another test starts meanwhile would inherit it.
+                        example = self.example("notes_server.py")
+                        example["add_note"].__globals__["NOTES"] = folder
+                        for uri in list(example["server"].resources):   # from the default
                             example["server"].remove_resource(uri)
                         client = mcp_stdio.InProcessClient(example["server"], era=era,
                                                            transcript=lines)
@@ -3594,11 +3589,12 @@ class Examples(ProcTest):
 class UserCommandLine(unittest.TestCase):
     """A user's server has its own command line: name, version, options of its own."""
 
-    def run_server(self, *args, input=b""):
+    def run_server(self, *args, input=b"", env=None):
         with tempfile.TemporaryDirectory() as cwd:      # no ./notes of the caller's
             return subprocess.run(PY + [os.path.join(HERE, "examples",
                                                                 "notes_server.py")] + list(args),
-                                  input=input, capture_output=True, timeout=TIMEOUT, cwd=cwd)
+                                  input=input, capture_output=True, timeout=TIMEOUT, cwd=cwd,
+                                  env=env)
 
     def test_help_version_and_own_options(self):
         r = self.run_server("--help")
@@ -3608,12 +3604,16 @@ class UserCommandLine(unittest.TestCase):
         self.assertIn(b"  --notes-dir DIR     where the notes are kept", r.stdout)
         self.assertIn(b"  --workers N", r.stdout)
         self.assertEqual(self.run_server("--version").stdout, b"notes 1.0\n")
-        with tempfile.TemporaryDirectory() as tmp:
+        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as other:
             with open(os.path.join(tmp, "kept.txt"), "w") as f:
                 f.write("x")
+            with open(os.path.join(other, "elsewhere.txt"), "w") as f:
+                f.write("y")
             msgs = [init_msg(), req_msg(2, "resources/list")]
+            # --notes-dir wins over $NOTES_DIR: only its notes are listed.
             r = self.run_server("--notes-dir", tmp, "--workers", "2",
-                                input=b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
+                                input=b"".join(json.dumps(m).encode() + b"\n" for m in msgs),
+                                env=dict(os.environ, NOTES_DIR=other))
         self.assertEqual(r.returncode, 0, r.stderr)
         listed = json.loads(r.stdout.splitlines()[1])["result"]["resources"]
         self.assertEqual([x["uri"] for x in listed], ["notes://kept"])

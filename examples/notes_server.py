@@ -111,11 +111,16 @@ def summarize_note(name: str) -> str:
     return "Summarize the note notes://%s in three bullet points." % name
 
 
-for _file in sorted(os.listdir(NOTES)) if os.path.isdir(NOTES) else []:
-    if _file.endswith(".txt"):
-        _list_note(_file[:-4])
+def list_saved_notes():
+    """Offer every note already saved in NOTES as a resource."""
+    for name in sorted(os.listdir(NOTES)) if os.path.isdir(NOTES) else []:
+        if name.endswith(".txt"):
+            _list_note(name[:-4])
 
-if __name__ == "__main__":
+
+if __name__ != "__main__":
+    list_saved_notes()       # imported: $NOTES_DIR or the default folder
+else:
     # Options of our own come first; the rest are the server's (--workers, --help, ...).
     import argparse
     parser = argparse.ArgumentParser(add_help=False)
@@ -123,8 +128,6 @@ if __name__ == "__main__":
     mine, rest = parser.parse_known_args()
     if mine.notes_dir:
         NOTES = os.path.abspath(mine.notes_dir)
-        for _file in sorted(os.listdir(NOTES)) if os.path.isdir(NOTES) else []:
-            if _file.endswith(".txt"):
-                _list_note(_file[:-4])
+    list_saved_notes()       # only the folder in use: --notes-dir wins over $NOTES_DIR
     raise SystemExit(server.run(rest, own_options=[
         "  --notes-dir DIR     where the notes are kept (default $NOTES_DIR or notes/ here)"]))
