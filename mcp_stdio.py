@@ -2009,6 +2009,27 @@ def _resource_value(value, uri, mime_type):
              "mimeType": mime_type or "application/json"}]
 
 
+def _author_path(path):
+    """An absolute path for a path an author gave the library in source code.
+
+    A relative one follows the source file that made the call (the first caller
+    outside this file), never the working folder: hosts start servers from
+    folders of their own. Without a source file (python -c, a REPL) it is the
+    working folder's. Paths typed on a command line are not author paths.
+    """
+    path = os.fspath(path)
+    if os.path.isabs(path):
+        return os.path.normpath(path)
+    here = _author_path.__code__.co_filename
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename == here:
+        frame = frame.f_back
+    source = frame.f_code.co_filename if frame is not None else ""
+    if source.startswith("<") or not os.path.isfile(source):
+        return os.path.abspath(path)
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(source)), path))
+
+
 def _decorator(register, fn):
     # Allow both @server.tool and @server.tool(...)
     return register(fn) if fn is not None else register
@@ -5150,27 +5171,6 @@ class SkillFolder:
                 self.refresh()
             else:
                 self._scanned = (_monotonic(), self._scanned[1])
-
-
-def _author_path(path):
-    """An absolute path for a path an author gave the library in source code.
-
-    A relative one follows the source file that made the call (the first caller
-    outside this file), never the working folder: hosts start servers from
-    folders of their own. Without a source file (python -c, a REPL) it is the
-    working folder's. Paths typed on a command line are not author paths.
-    """
-    path = os.fspath(path)
-    if os.path.isabs(path):
-        return os.path.normpath(path)
-    here = _author_path.__code__.co_filename
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename == here:
-        frame = frame.f_back
-    source = frame.f_code.co_filename if frame is not None else ""
-    if source.startswith("<") or not os.path.isfile(source):
-        return os.path.abspath(path)
-    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(source)), path))
 
 
 def _skill_entries(skills):
