@@ -42,9 +42,10 @@ a request meets them from the wire inward, as far as the last rule below allows
   method is one function and one row), the era rules and the era machine, and
   Connection (input, admission, dispatch, settling);
 - the extensions, each a section of its own: Tasks (long-running tool calls,
-  core in 2025-11-25, an extension from 2026-07-28) and Skills (folders of Agent
-  Skills), then Extensions: the table of what each adds, its methods, kinds and
-  hooks (a new extension is a section and one row);
+  core in 2025-11-25, an extension from 2026-07-28), Skills (folders of Agent
+  Skills) and MCP Apps (tools that show an HTML view), then Extensions: the
+  table of what each adds, its methods, kinds and hooks (a new extension is a
+  section and one row);
 - Server: identity, catalog and the options table (a new option is one row);
 - Stdio runtime: threads, waiting, the handler Context;
 - Client; Demo catalog; Command line: the table of commands (a new command is one
@@ -83,7 +84,7 @@ __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
     "Tool", "ToolError", "ToolResult", "Resource", "ResourceContents", "ResourceTemplate",
     "ResourceNotFound",
-    "Prompt", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
+    "Prompt", "View", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
     "Field", "tool_from_function", "text", "image", "audio", "resource_link",
     "embedded_resource", "Client", "InProcessClient", "ClientError", "ServerError",
     "MalformedResult", "PendingRequest",
@@ -736,7 +737,8 @@ _TASK_MODES = ("forbidden", "optional", "required")
 # defaults: Tool(), server.tool() and tool_from_function() all take exactly these
 # keywords, checked in one place (_tool_fields).
 _TOOL_FIELDS = {"title": None, "description": None, "annotations": None, "icons": None,
-                "timeout": None, "meta": None, "task": "forbidden", "task_start": "call"}
+                "timeout": None, "meta": None, "task": "forbidden", "task_start": "call",
+                "app": None, "visibility": None}
 _TOOL_ANNOTATIONS = ("title", "readOnlyHint", "destructiveHint", "idempotentHint",
                      "openWorldHint")
 
@@ -766,6 +768,9 @@ def _tool_fields(name, fields):
         raise CatalogError("%s: unknown annotation(s): %s (known: %s)" % (
             owner, ", ".join(sorted(set(annotations) - set(_TOOL_ANNOTATIONS))),
             ", ".join(_TOOL_ANNOTATIONS)))
+    if out["app"] is not None or out["visibility"] is not None or out["meta"]:
+        out["app"], out["visibility"] = _tool_view(owner, out["app"], out["visibility"],
+                                                   out["meta"])
     return out
 
 
@@ -782,7 +787,7 @@ class Tool:
     def __init__(self, name, handler, *, input_schema=None, output_schema=None, lazy=False,
                  **fields):
         """fields: the keywords of _TOOL_FIELDS (title, description, annotations, icons,
-        timeout, meta, task, task_start)."""
+        timeout, meta, task, task_start, app, visibility)."""
         f = _tool_fields(name, fields)
         if not isinstance(name, str) or not (       # an ASCII identifier is the usual name
                 name.isidentifier() and name.isascii() and len(name) <= 128 or
@@ -817,6 +822,8 @@ class Tool:
         # May it run as a task (the client polls it), and does the task start with the
         # call, or when the handler says (ctx.start_task(), after asking what it needs)?
         self.task, self.task_start = f["task"], f["task_start"]
+        # The MCP App view it shows (a ui:// URI), and who may call it ("model", "app").
+        self.app, self.visibility = f["app"], f["visibility"]
 
     def __getattr__(self, attr):
         # Only reached for validators not yet compiled (lazy=True); then they are set.
@@ -830,11 +837,12 @@ class Tool:
             return self.output_validator
         raise AttributeError(attr)
 
-    def describe(self, revision):
+    def describe(self, revision, audience=frozenset()):
         """Return the Tool object of tools/list, shaped for a protocol revision.
 
-        None for a revision that cannot call it (an extension's listing hook decides:
-        a required task before tasks).
+        audience: the extensions the client takes up that shape listings (MCP
+        Apps). None for a client that cannot call it (an extension's listing hook
+        decides: a required task before tasks, a tool only a view may call).
         """
         features = _FEATURES[revision]
         d = {"name": self.name}
@@ -851,7 +859,7 @@ class Tool:
             d["icons"] = self.icons
         if self.meta is not None and "content_meta" in features:
             d["_meta"] = self.meta
-        return _listed(self, revision, d)
+        return _listed(self, revision, d, audience)
 
 
 def _model_tool(name, handler, input_model, output_model):
@@ -1003,7 +1011,7 @@ def _check_meta_fields(owner, title, description, annotations, icons):
         raise CatalogError("%s: icons must be a list of objects with a \"src\"" % owner)
 
 
-def _describe(obj, revision, first):
+def _describe(obj, revision, first, audience):
     """The listing object of a resource, template or prompt, shaped for a revision."""
     d = dict(first)
     d["name"] = obj.name
@@ -1026,13 +1034,13 @@ def _describe(obj, revision, first):
         d["_meta"] = obj.meta
     if "annotations" in d and "last_modified" not in features:
         d["annotations"] = {k: v for k, v in d["annotations"].items() if k != "lastModified"}
-    return _listed(obj, revision, d)
+    return _listed(obj, revision, d, audience)
 
 
-def _listed(entry, revision, d):
+def _listed(entry, revision, d, audience):
     """d, the listing of entry, with what each extension adds (None: not listed there)."""
     for lists in _LIST_HOOKS:
-        d = lists(entry, revision, d)
+        d = lists(entry, revision, d, audience)
         if d is None:
             return None
     return d
@@ -1072,8 +1080,8 @@ class Resource:
         self.annotations, self.icons, self.meta = annotations, icons, meta
         self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
 
-    def describe(self, revision):
-        return _describe(self, revision, {"uri": self.uri})
+    def describe(self, revision, audience=frozenset()):
+        return _describe(self, revision, {"uri": self.uri}, audience)
 
 
 _TEMPLATE_VAR_RE = r"\{([+]?)([A-Za-z0-9_]+)\}"
@@ -1205,8 +1213,8 @@ class ResourceTemplate:
             return v if m.group(1) else quote(v, safe="-._~")
         return _pattern(_TEMPLATE_VAR_RE).sub(sub, self.uri_template)
 
-    def describe(self, revision):
-        return _describe(self, revision, {"uriTemplate": self.uri_template})
+    def describe(self, revision, audience=frozenset()):
+        return _describe(self, revision, {"uriTemplate": self.uri_template}, audience)
 
 
 class Prompt:
@@ -1240,8 +1248,8 @@ class Prompt:
         self.arguments, self.icons, self.meta, self.complete = args, icons, meta, complete
         self.annotations = None
 
-    def describe(self, revision):
-        return _describe(self, revision, {})
+    def describe(self, revision, audience=frozenset()):
+        return _describe(self, revision, {}, audience)
 
 
 def _resource_contents(value, uri, mime_type, revision):
@@ -1665,7 +1673,8 @@ def tool_from_function(fn, *, name=None, **fields):
     """Return a Tool whose schemas come from fn's signature, annotations and docstring.
 
     fields are a tool's keywords (title, description, annotations, icons, timeout,
-    meta, task, task_start; the docstring's summary is the default description).
+    meta, task, task_start, app, visibility; the docstring's summary is the default
+    description).
     A parameter named ctx (or annotated Context) receives the handler context.
     Raises CatalogError naming the parameter it cannot express.
     """
@@ -2045,7 +2054,9 @@ class _Decorators:
         hints may be given as annotations={"readOnlyHint": True, ...}.
         task="optional" or "required" lets it run as a task (default: the server's
         task_support option); task_start="handler" starts the task when the
-        handler calls ctx.start_task() instead of with the call.
+        handler calls ctx.start_task() instead of with the call. app="ui://..."
+        names the MCP App view that shows its result (see app()); visibility=
+        ["app"] makes it a tool only views call, hidden from the model.
         """
         if fields.get("task") is None:
             fields["task"] = self.task_support
@@ -2075,6 +2086,36 @@ class _Decorators:
                               description=description if description is not None else summary,
                               mime_type=mime_type, size=size, annotations=annotations,
                               icons=icons, meta=meta, ttl_ms=ttl_ms, cache_scope=cache_scope))
+            self._decorated[id(f)] = f     # add(f) again is then a no-op
+            return f
+        return register
+
+    def app(self, uri, path=None, *, html=None, name=None, title=None, description=None,
+            csp=None, permissions=None, domain=None, prefers_border=None, icons=None,
+            meta=None):
+        """Register an MCP App view: a ui:// resource holding one HTML document.
+
+        With path (an HTML file; a relative path follows your source file) or
+        html (the document), the View is registered and returned; without
+        either, decorate a function returning the document (str or bytes), which
+        may take uri and ctx. Link a tool to it with tool(app=uri). csp,
+        permissions, domain and prefers_border: see View.
+        """
+        ui = dict(name=name, title=title, description=description, csp=csp,
+                  permissions=permissions, domain=domain, prefers_border=prefers_border,
+                  icons=icons, meta=meta)
+        if path is not None or html is not None:
+            view = View(uri, html, path=path, **ui)
+            self.add(view)
+            return view
+
+        def register(f):
+            call = _wrap_handler(f, "view %r" % (uri,), {"uri"})
+            if ui["name"] is None:
+                ui["name"] = f.__name__
+            if ui["description"] is None:
+                ui["description"] = _parse_docstring(f.__doc__)[0]
+            self.add(View(uri, render=lambda ctx: call({"uri": uri}, ctx), **ui))
             self._decorated[id(f)] = f     # add(f) again is then a no-op
             return f
         return register
@@ -3148,15 +3189,25 @@ class _Extension:
     declare(server, revision, capabilities) when the server says what it offers,
     admit(conn, call, tool) when a tools/call is admitted (it may refuse by
     raising ProtocolError, or prepare to take the call over), listen(conn,
-    call, filter, honoured) for what a subscriptions/listen asks of it, and
-    lists(entry, revision, listing) for what it adds to a listed entry (returns
-    the listing, or None when the entry is not listed in that revision). On the
+    call, filter, honoured) for what a subscriptions/listen asks of it,
+    lists(entry, revision, listing, audience) for what it adds to a listed
+    entry (returns the listing, or None when the entry is not listed there),
+    takes(server, call) whether the request's client takes the extension up
+    in a way that shapes its listings (its key then joins the audience that
+    listings are made and cached for), hides(conn, call, tool) whether a tool
+    is not there for this request (it answers as an unknown tool would),
+    offers(server, catalog) the capability the catalog makes it offer (or
+    None), grants(server, tables) what the grants imply beyond their names
+    (it may change the granted tables), and checks(server) what a catalog
+    must hold when serving starts and after every change (raises
+    CatalogError). On the
     client's side: offer(client, params, task) shapes a tools/call, and
     follow(client, result, timeout, on_status, on_progress) follows an answer
     the extension made (polling a task to its end; None when the answer is not
     its own);
-    marks(field, entry) names what the extension adds to a listed entry, for
-    inspect (a tool's task support); client is a class of the methods it adds
+    marks(field, entry, report) names what the extension adds to a listed
+    entry, for inspect (a tool's task support, its view), beginning with
+    "problem: " for what breaks the extension's rules; client is a class of the methods it adds
     to Client (list_skills, ...), one of Client's bases, and shapes() the
     result shapes the client checks for its methods ({method: JSON Schema}).
     A call an extension takes over has a keeper (call.keeper, for example its
@@ -3170,17 +3221,20 @@ class _Extension:
     """
 
     __slots__ = ("key", "routes", "kinds", "serves", "connect", "close", "declare", "admit",
-                 "listen", "lists", "offer", "follow", "marks", "client", "shapes")
+                 "listen", "lists", "takes", "hides", "offers", "grants", "checks", "offer",
+                 "follow", "marks", "client", "shapes")
 
     def __init__(self, key, routes=None, kinds=(), serves=None, connect=None, close=None,
-                 declare=None, admit=None, listen=None, lists=None, offer=None, follow=None,
-                 marks=None, client=None, shapes=None):
+                 declare=None, admit=None, listen=None, lists=None, takes=None, hides=None,
+                 offers=None, grants=None, checks=None, offer=None, follow=None, marks=None,
+                 client=None, shapes=None):
         self.key, self.routes, self.kinds = key, routes or {}, kinds
         self.serves = serves or (lambda server: True)   # whether a server serves it
         self.connect, self.close, self.declare = connect, close, declare
         self.admit, self.listen, self.offer, self.follow = admit, listen, offer, follow
-        self.lists, self.client, self.shapes = lists, client, shapes
-        self.marks = marks
+        self.lists, self.takes, self.hides = lists, takes, hides
+        self.offers, self.grants, self.checks = offers, grants, checks
+        self.client, self.shapes, self.marks = client, shapes, marks
 
 
 class _Notice:
@@ -3393,7 +3447,7 @@ def _with_files(conn, call, name, serve):
 def _page(conn, call, kind):
     s = conn.server
     catalog = s.catalog           # one catalog for the whole page, even if it changes now
-    items = catalog.described(kind.attr, call.revision)
+    items = catalog.described(kind.attr, call.revision, _audience(s, call))
     if None in items:                       # entries this revision does not have
         items = [x for x in items if x is not None]
     cursor = call.params.get("cursor") if call.params else None
@@ -3408,6 +3462,17 @@ def _page(conn, call, kind):
         result["ttlMs"] = s.ttl_ms
         result["cacheScope"] = "public"
     return result
+
+
+def _audience(server, call):
+    """The extensions a request's client takes up that shape its listings (MCP Apps)."""
+    if not _TAKE_HOOKS:
+        return _NOBODY
+    keys = [key for key, takes in _TAKE_HOOKS if takes(server, call)]
+    return frozenset(keys) if keys else _NOBODY
+
+
+_NOBODY = frozenset()      # the audience of a client that takes up no such extension
 
 
 def _page_end(items, start, end, budget):
@@ -3470,10 +3535,11 @@ def _read_directory(conn, call):
     return result
 
 
-def _named(call, table, noun):
+def _named(call, table, noun, conn=None):
     """Return (name, entry, arguments) of a tools/call or prompts/get, or raise -32602.
 
-    An entry that is not granted is reported exactly like one that does not exist.
+    An entry that is not granted is reported exactly like one that does not exist,
+    and so is a tool this client could not run (conn given: the extensions decide).
     """
     params = call.params
     name = params.get("name") if params else None
@@ -3481,6 +3547,11 @@ def _named(call, table, noun):
         raise ProtocolError(INVALID_PARAMS, 'Invalid params: %s needs a string "name"'
                             % call.method)
     entry = table.get(name)
+    if entry is not None and conn is not None:
+        for hides in _HIDE_HOOKS:
+            if hides(conn, call, entry):
+                entry = None
+                break
     if entry is None:
         raise ProtocolError(INVALID_PARAMS, "Unknown %s: %s" % (noun, _short(name, 80)))
     args = params.get("arguments")
@@ -3493,9 +3564,7 @@ def _named(call, table, noun):
 
 def _call_tool(conn, call):
     s = conn.server
-    name, tool, args = _named(call, s.catalog.tools, "tool")
-    if tool.task == "required" and "tasks" not in _FEATURES[call.revision]:
-        raise ProtocolError(INVALID_PARAMS, "Unknown tool: %s" % _short(name, 80))
+    name, tool, args = _named(call, s.catalog.tools, "tool", conn)
     if tool.nullable:
         args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
     if _ERA_RULES[call.era].input_rounds:
@@ -4891,7 +4960,16 @@ def _declare_tasks(server, revision, caps):
         caps.setdefault("extensions", {})[TASKS_KEY] = {}
 
 
-def _task_listing(entry, revision, d):
+def _task_hidden(conn, call, tool):
+    """A tool that must run as a task is not there where tasks are not."""
+    return tool.task == "required" and not _has(call.revision, "tasks")
+
+
+def _task_offers(server, catalog):
+    return "tasks" if any(t.task != "forbidden" for t in catalog.tools.values()) else None
+
+
+def _task_listing(entry, revision, d, audience):
     """A listed tool's task support (execution.taskSupport, 2025-11-25); a tool that must run
     as a task is not listed where tasks are not (its client could never run it)."""
     task = getattr(entry, "task", "forbidden")
@@ -4915,7 +4993,7 @@ def _task_shapes():
                      "then": task, "else": _shape(["task"], task=task)}}          # answered so
 
 
-def _task_marks(field, entry):
+def _task_marks(field, entry, report):
     """inspect's marks for a listed tool that may run as a task."""
     support = (entry.get("execution") or {}).get("taskSupport") if field == "tools" else None
     return ["task %s" % support] if support in ("optional", "required") else []
@@ -5331,7 +5409,367 @@ def _declare_skills(server, revision, caps):
     if "skills" in server._offered:
         settings = {"directoryRead": True} if any(
             f.directory_read for f in server._skill_folders) else {}
-        caps["extensions"] = {SKILLS_KEY: settings}
+        caps.setdefault("extensions", {})[SKILLS_KEY] = settings
+
+
+###############################################################################
+# MCP Apps: tools that show a view (the ui extension) #########################
+###############################################################################
+#
+# A tool may name a view: a ui:// resource holding one HTML document, which a
+# host that renders apps shows in a sandboxed iframe beside the tool's result
+# (io.modelcontextprotocol/ui, SEP-1865, stable 2026-01-26). The extension has
+# no methods: it adds _meta.ui to the tools and views listed to a client that
+# declares it with text/html;profile=mcp-app, and hides from every other client
+# the tools only a view may call (such a host would hand them to the model).
+# ui:// resources stay readable by all. 2024-11-05 and 2025-03-26 have no _meta
+# on tools or resources, so their clients count as clients without apps.
+
+APPS_KEY = "io.modelcontextprotocol/ui"
+APP_MIME = "text/html;profile=mcp-app"
+_VISIBILITIES = ("model", "app")
+_CSP_FIELDS = ("connectDomains", "resourceDomains", "frameDomains", "baseUriDomains")
+_PERMISSIONS = ("camera", "microphone", "geolocation", "clipboardWrite")
+_VIEW_FIELDS = ("csp", "permissions", "domain", "prefersBorder")
+# What a host puts in a view's Content-Security-Policy from csp: origins only,
+# scheme://host[:port] with an optional leading "*." label; no path (not even
+# "/"), quote, ";" or keyword such as 'self', which would loosen the policy.
+_ORIGIN_RE = (r"[A-Za-z][A-Za-z0-9+.-]*://(\*\.)?([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*"
+              r"|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?\Z")
+# After whitespace and comments, a view's document opens with one of these.
+_DOCUMENT_RE = r"(?i)(<!doctype\s+html|<html)(\s|>)"
+
+
+class View(Resource):
+    """An MCP App view: a ui:// resource holding one HTML document.
+
+    The document is html (a str), the file at path (read again when it
+    changes; a relative path follows the source file that made the view), or
+    what render(ctx) returns (str, or bytes sent as a blob) at each read. csp
+    ({"connectDomains": [origin, ...], "resourceDomains", "frameDomains",
+    "baseUriDomains"}), permissions ("camera", "microphone", "geolocation",
+    "clipboardWrite"), domain and prefers_border become its _meta.ui.
+    """
+
+    def __init__(self, uri, html=None, *, path=None, render=None, name=None, title=None,
+                 description=None, csp=None, permissions=None, domain=None,
+                 prefers_border=None, icons=None, meta=None, ttl_ms=0, cache_scope="private"):
+        owner = "view %r" % (uri,)
+        if not isinstance(uri, str) or not uri.startswith("ui://") or len(uri) == 5:
+            raise CatalogError("%s: a view's URI starts with ui:// (the MCP Apps scheme)"
+                               % owner)
+        if (html is None) + (path is None) + (render is None) != 2:
+            raise CatalogError("%s: give exactly one of html, path or render" % owner)
+        if render is not None and not callable(render):
+            raise CatalogError("%s: render must be a function returning the document" % owner)
+        if meta is not None and isinstance(meta, dict) and (
+                "ui" in meta or "ui/resourceUri" in meta):
+            raise CatalogError("%s: _meta.ui is made from csp=, permissions=, domain= and "
+                               "prefers_border=" % owner)
+        ui = {}
+        if csp is not None:
+            ui["csp"] = csp
+        if permissions is not None:
+            ui["permissions"] = {p: {} for p in permissions} \
+                if isinstance(permissions, (list, tuple, set, frozenset)) else permissions
+        if domain is not None:
+            ui["domain"] = domain
+        if prefers_border is not None:
+            ui["prefersBorder"] = prefers_border
+        problems = _view_meta_problems(ui)
+        if problems:
+            raise CatalogError("%s: %s" % (owner, problems[0]))
+        self.ui, self.path, self.render = ui, None, render
+        self._loaded = None           # (the file's (mtime, size), its document)
+        if path is not None:
+            self.path = _author_path(path)
+            try:
+                html = self._load()
+            except OSError as e:
+                raise CatalogError("%s: cannot read %s (%s)" % (owner, self.path,
+                                                                e.strerror or e))
+        if html is not None:
+            problem = _document_problem(html)
+            if problem:
+                raise CatalogError("%s: %s" % (owner, problem))
+        self.html = html
+        super().__init__(uri, self._contents, name=name, title=title,
+                         description=description, mime_type=APP_MIME, icons=icons, meta=meta,
+                         ttl_ms=ttl_ms, cache_scope=cache_scope)
+
+    def _load(self):
+        """The file's document, read again only when its modification time or size changed."""
+        st = os.stat(self.path)
+        stamp = (st.st_mtime_ns, st.st_size)
+        if self._loaded is None or self._loaded[0] != stamp:
+            with open(self.path, "rb") as f:
+                data = f.read()
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise _ResultInvalid("view %r: %s is not UTF-8" % (self.uri, self.path))
+            self._loaded = (stamp, text)
+        return self._loaded[1]
+
+    def document(self, ctx=None):
+        """The view's HTML document as served now (str, or bytes from render)."""
+        if self.render is not None:
+            doc = self.render(ctx)
+        elif self.path is not None:
+            doc = self._load()
+        else:
+            return self.html
+        problem = _document_problem(doc)
+        if problem:
+            raise _ResultInvalid("view %r: %s" % (self.uri, problem))
+        return doc
+
+    def _contents(self, uri, ctx):
+        doc = self.document(ctx)
+        c = {"uri": uri, "mimeType": APP_MIME}
+        if isinstance(doc, str):
+            c["text"] = doc
+        else:
+            import base64
+            c["blob"] = base64.b64encode(bytes(doc)).decode("ascii")
+        if self.ui and ctx is not None and ctx.renders_apps:
+            c["_meta"] = {"ui": self.ui}
+        return [c]
+
+
+def _document_problem(doc):
+    """Why doc is not a view's HTML document (None when it is one)."""
+    if isinstance(doc, (bytes, bytearray)):
+        doc = bytes(doc).decode("utf-8", "replace")
+    if not isinstance(doc, str):
+        return "the document must be a str (or bytes), not %s" % type(doc).__name__
+    i = 1 if doc.startswith("\ufeff") else 0
+    while True:
+        while i < len(doc) and doc[i] in " \t\r\n\f":
+            i += 1
+        if not doc.startswith("<!--", i):
+            break
+        end = doc.find("-->", i + 4)
+        if end < 0:
+            return "the document ends inside a comment"
+        i = end + 3
+    if _pattern(_DOCUMENT_RE).match(doc, i) is None:
+        return ("the document must be HTML: after whitespace and comments it starts "
+                "with <!DOCTYPE html> or <html>")
+    return None
+
+
+def _view_meta_problems(ui):
+    """What breaks the specification in a view's _meta.ui, in words ([] when nothing)."""
+    if not isinstance(ui, dict):
+        return ["_meta.ui must be an object"]
+    out = ["_meta.ui.%s is not a field of a view (%s)" % (k, ", ".join(_VIEW_FIELDS))
+           for k in ui if k not in _VIEW_FIELDS]
+    csp = ui.get("csp", {})
+    if not isinstance(csp, dict):
+        out.append("csp must be an object of origin lists (%s)" % ", ".join(_CSP_FIELDS))
+        csp = {}
+    for k, origins in csp.items():
+        if k not in _CSP_FIELDS:
+            out.append("csp.%s is not a CSP field (%s)" % (k, ", ".join(_CSP_FIELDS)))
+        elif not isinstance(origins, list):
+            out.append("csp.%s must be a list of origins" % k)
+        else:
+            for i, o in enumerate(origins):
+                if not isinstance(o, str) or not _pattern(_ORIGIN_RE).match(o):
+                    out.append("csp.%s[%d] %s is not an origin (scheme://host[:port], a "
+                               "leading '*.' allowed; no path, quote, ';' or keyword)"
+                               % (k, i, _short(o, 60)))
+    permissions = ui.get("permissions", {})
+    if not isinstance(permissions, dict):
+        out.append("permissions must name some of %s" % ", ".join(_PERMISSIONS))
+        permissions = {}
+    for k, v in permissions.items():
+        if k not in _PERMISSIONS:
+            out.append("permissions.%s is not a permission (%s)" % (k, ", ".join(_PERMISSIONS)))
+        elif v != {}:
+            out.append("permissions.%s must be {}" % k)
+    if "domain" in ui and (not isinstance(ui["domain"], str) or not ui["domain"]):
+        out.append("domain must be a non-empty string")
+    if "prefersBorder" in ui and type(ui["prefersBorder"]) is not bool:
+        out.append("prefersBorder must be true or false")
+    return out
+
+
+def _tool_view(owner, app, visibility, meta):
+    """A tool's checked link to its view and its visibility: (app, visibility tuple)."""
+    if app is not None and (not isinstance(app, str) or not app.startswith("ui://") or
+                            len(app) == 5):
+        raise CatalogError("%s: app must be the ui:// URI of a view" % owner)
+    if visibility is not None:
+        if isinstance(visibility, str) or not all(v in _VISIBILITIES for v in visibility) \
+                or not visibility or len(set(visibility)) != len(visibility):
+            raise CatalogError("%s: visibility must list \"model\", \"app\" or both" % owner)
+        visibility = tuple(visibility)
+    if meta and isinstance(meta, dict) and ("ui" in meta or "ui/resourceUri" in meta):
+        raise CatalogError("%s: _meta.ui is made from app= and visibility=" % owner)
+    return app, visibility
+
+
+def _tool_ui_problems(ui):
+    """What breaks the specification in a listed tool's _meta.ui ([] when nothing)."""
+    if not isinstance(ui, dict):
+        return ["_meta.ui must be an object"]
+    out = ["_meta.ui.%s is not a field of a tool (resourceUri, visibility)" % k
+           for k in ui if k not in ("resourceUri", "visibility")]
+    uri = ui.get("resourceUri")
+    if uri is not None and (not isinstance(uri, str) or not uri.startswith("ui://")):
+        out.append("_meta.ui.resourceUri must be a ui:// URI")
+    vis = ui.get("visibility")
+    if vis is not None and (not isinstance(vis, list) or not vis or
+                            any(v not in _VISIBILITIES for v in vis)):
+        out.append('_meta.ui.visibility must list "model", "app" or both')
+    return out
+
+
+def _renders_apps(call):
+    """Whether the client of a request renders MCP Apps (declares the extension's MIME type)."""
+    if not _has(call.revision, "content_meta"):
+        return False                     # no _meta on tools: nowhere to say what a view is
+    ext = (call.client_capabilities or {}).get("extensions")
+    settings = ext.get(APPS_KEY) if isinstance(ext, dict) else None
+    types = settings.get("mimeTypes") if isinstance(settings, dict) else None
+    return isinstance(types, list) and APP_MIME in types
+
+
+def _apps_taken(server, call):
+    return "apps" in server._offered and _renders_apps(call)
+
+
+def _app_only(tool):
+    return getattr(tool, "visibility", None) == ("app",)
+
+
+def _apps_hidden(conn, call, tool):
+    """A tool only a view may call is not there for a client without views."""
+    return _app_only(tool) and not _apps_taken(conn.server, call)
+
+
+def _apps_listing(entry, revision, d, audience):
+    """_meta.ui on a listed tool or view, for a client that renders apps."""
+    if APPS_KEY not in audience:
+        return None if _app_only(entry) else d
+    app = getattr(entry, "app", None)
+    if app is not None or getattr(entry, "visibility", None) is not None:
+        ui = {"resourceUri": app} if app is not None else {}
+        if entry.visibility is not None:
+            ui["visibility"] = list(entry.visibility)
+        meta = dict(d.get("_meta") or (), ui=ui)
+        if app is not None:
+            meta["ui/resourceUri"] = app        # deprecated; older hosts read only this
+        d["_meta"] = meta
+    elif isinstance(entry, View) and entry.ui:
+        d["_meta"] = dict(d.get("_meta") or (), ui=entry.ui)
+    return d
+
+
+def _apps_offers(server, catalog):
+    return "apps" if any(isinstance(r, View) for r in catalog.resources.values()) else None
+
+
+def _apps_grants(server, tables):
+    """Granting a tool grants its view; a tool whose view is scoped away loses its link,
+    and a tool only a view may call goes with it."""
+    tools, resources = tables["tools"], tables["resources"]
+    if server.grant is not None and server.grant_resources is not None:
+        views = {t.app for t in tools.values() if getattr(t, "app", None) is not None and
+                 t.app not in resources and t.app in server.resources}
+        if views:
+            resources.update((uri, server.resources[uri]) for uri in views)
+            tables["resources"] = resources = dict(sorted(resources.items()))
+    for name, tool in list(tools.items()):
+        if getattr(tool, "app", None) is not None and tool.app not in resources:
+            if _app_only(tool):
+                del tools[name]
+            else:
+                tools[name] = _unlinked(tool)
+
+
+def _unlinked(tool):
+    """The same tool without its view (one copy per tool: catalogs compare entries by identity)."""
+    copy = tool.__dict__.get("_unlinked")
+    if copy is None:
+        import copy as _copy
+        copy = _copy.copy(tool)
+        copy.app = None
+        tool._unlinked = copy
+    return copy
+
+
+def _apps_checks(server):
+    """Every ui:// resource is a view, and every tool's view is registered."""
+    for uri, resource in server.resources.items():
+        if uri.startswith("ui://") and not isinstance(resource, View):
+            raise CatalogError("resource %r: a ui:// resource is an MCP App view, served as "
+                               "%s: register it with server.app()" % (uri, APP_MIME))
+    for uri in server.templates:
+        if uri.startswith("ui://"):
+            raise CatalogError("resource template %r: views are fixed ui:// resources, "
+                               "never templates" % uri)
+    for tool in server.tools.values():
+        app = getattr(tool, "app", None)
+        if app is not None and not isinstance(server.resources.get(app), View):
+            raise CatalogError("tool %r: its view %r is not registered (add it with "
+                               "server.app(%r, ...))" % (tool.name, app, app))
+
+
+def _declare_apps(server, revision, caps):
+    """Every revision, as for skills: hosts send their side in initialize too."""
+    if "apps" in server._offered:
+        caps.setdefault("extensions", {})[APPS_KEY] = {}
+
+
+def _apps_marks(field, entry, report):
+    """inspect's marks: which tools have a view, which only a view may call, and what is wrong."""
+    meta = entry.get("_meta")
+    ui = meta.get("ui") if isinstance(meta, dict) else None
+    if field == "resources" and entry.get("mimeType") == APP_MIME:
+        return ["view"] + ["problem: " + p for p in _view_meta_problems(ui)] \
+            if ui is not None else ["view"]
+    if field != "tools" or ui is None:
+        return []
+    said = ["problem: " + p for p in _tool_ui_problems(ui)]
+    uri = ui.get("resourceUri") if isinstance(ui, dict) else None
+    if isinstance(uri, str):
+        said.insert(0, "view " + uri)
+        views = {r.get("uri"): r for r in report.get("resources") or ()}
+        if uri not in views:
+            said.append("problem: %s is not among the listed resources" % uri)
+        elif views[uri].get("mimeType") != APP_MIME:
+            said.append("problem: %s is served as %s, not %s" % (
+                uri, views[uri].get("mimeType"), APP_MIME))
+        if meta.get("ui/resourceUri") not in (None, uri):
+            said.append("problem: _meta[\"ui/resourceUri\"] names another view")
+    if isinstance(ui, dict) and ui.get("visibility") == ["app"]:
+        said.append("app-only")
+    return said
+
+
+class _AppsClient:
+    """What MCP Apps add to Client (its row's client side)."""
+
+    def read_view(self, uri):
+        """A view's document and metadata: {"uri", "html", "ui"}; checks its MIME type."""
+        contents = self.read_resource(uri).get("contents") or []
+        c = next((c for c in contents if isinstance(c, dict) and c.get("uri") == uri),
+                 contents[0] if len(contents) == 1 else None)
+        if not isinstance(c, dict) or c.get("mimeType") != APP_MIME:
+            raise MalformedResult("resources/read %s: not a view (no contents served as %s)"
+                                  % (_short(uri, 80), APP_MIME))
+        try:
+            html = c["text"] if isinstance(c.get("text"), str) else \
+                _unb64(c.get("blob") or "").decode("utf-8", "replace")
+        except ValueError:
+            raise MalformedResult("resources/read %s: the view's blob is not base64"
+                                  % _short(uri, 80))
+        meta = c.get("_meta")
+        return {"uri": uri, "html": html,
+                "ui": meta.get("ui") or {} if isinstance(meta, dict) else {}}
 
 
 ###############################################################################
@@ -5344,6 +5782,9 @@ def _declare_skills(server, revision, caps):
 # ask the revision table.
 
 _EXTENSIONS = (
+    _Extension(APPS_KEY, declare=_declare_apps, lists=_apps_listing, takes=_apps_taken,
+               hides=_apps_hidden, offers=_apps_offers, grants=_apps_grants,
+               checks=_apps_checks, marks=_apps_marks, client=_AppsClient),
     _Extension(SKILLS_KEY, declare=_declare_skills, serves=_serves_skills,
                client=_SkillsClient, shapes=_skill_shapes, kinds=(
         _Kind("skills", Skill, "skill", "uri", "skills/list", "skills", "grant_resources",
@@ -5354,6 +5795,7 @@ _EXTENSIONS = (
     _Extension(TASKS_KEY, connect=_tasks_connect, close=_tasks_close, declare=_declare_tasks,
                admit=_tasks_admit, listen=_tasks_listen, offer=_offer_task,
                follow=_follow_task, marks=_task_marks, lists=_task_listing,
+               hides=_task_hidden, offers=_task_offers,
                shapes=_task_shapes, routes={
                    "tasks/get": _Route(_tasks_get, "tasks", "tasks"),
                    "tasks/cancel": _Route(_tasks_cancel, "tasks", "tasks"),
@@ -5376,6 +5818,10 @@ _OFFER_HOOKS = tuple(r.offer for r in _EXTENSIONS if r.offer is not None)
 _FOLLOW_HOOKS = tuple(r.follow for r in _EXTENSIONS if r.follow is not None)
 _MARK_HOOKS = tuple(r.marks for r in _EXTENSIONS if r.marks is not None)
 _LIST_HOOKS = tuple(r.lists for r in _EXTENSIONS if r.lists is not None)
+_TAKE_HOOKS = tuple((r.key, r.takes) for r in _EXTENSIONS if r.takes is not None)
+_HIDE_HOOKS = tuple(r.hides for r in _EXTENSIONS if r.hides is not None)
+_GRANT_HOOKS = tuple(r.grants for r in _EXTENSIONS if r.grants is not None)
+_CHECK_HOOKS = tuple(r.checks for r in _EXTENSIONS if r.checks is not None)
 _CLIENT_SIDES = tuple(r.client for r in _EXTENSIONS if r.client is not None)
 
 
@@ -5595,8 +6041,18 @@ class Server(_Decorators):
                                                         "server.tool(fn) (or resource, "
                                                         "resource_template, prompt)"
                                                         if callable(e) else ""))
+            before = [(table, k, table.get(k)) for table, k, e in placed]
             for table, k, e in placed:         # all checked: none is added alone
                 table[k] = e
+            try:
+                self._checked()
+            except CatalogError:
+                for table, k, old in before:
+                    if old is None:
+                        del table[k]
+                    else:
+                        table[k] = old
+                raise
             self._changed(kinds, entries)
 
     def serve_skills(self, path, *, directory_read=True):
@@ -5634,9 +6090,21 @@ class Server(_Decorators):
     def _remove(self, kind, key):
         with self._lock:
             self._check_change("removed")
-            if getattr(self, kind).pop(key, None) is None:
+            old = getattr(self, kind).pop(key, None)
+            if old is None:
                 raise CatalogError("server %r: no %s %r to remove" % (self.name, kind[:-1], key))
+            try:
+                self._checked()
+            except CatalogError:
+                getattr(self, kind)[key] = old
+                raise
             self._changed({kind})
+
+    def _checked(self):
+        """Raise CatalogError when a serving catalog breaks a rule of the whole (a tool's view)."""
+        if self._frozen:
+            for checks in _CHECK_HOOKS:
+                checks(self)
 
     def _check_change(self, what):
         if self._frozen and not self.live:
@@ -5683,6 +6151,8 @@ class Server(_Decorators):
                     kinds = [k for k in _KINDS if k.grant == grant]
                     _granted({n: 1 for k in kinds for n in getattr(self, k.attr)},
                              getattr(self, grant), grant, kinds[0].noun)
+            for checks in _CHECK_HOOKS:      # what only the whole catalog can say (links)
+                checks(self)
             for warning in self._portability_warnings():
                 (report or _report)("warning: " + warning)
             self.catalog = self._granted_catalog()
@@ -5708,8 +6178,10 @@ class Server(_Decorators):
                 continue                        # an extension the server does not serve
             if (grant is None or grant) if self.live else getattr(cat, k.attr):
                 offered.add(k.capability)
-        if any(t.task != "forbidden" for t in cat.tools.values()):
-            offered.add("tasks")            # a tool may run as a task
+        for row in _EXTENSIONS:         # tasks when a tool may run as one, apps for a view
+            name = row.offers(self, cat) if row.offers is not None else None
+            if name is not None:
+                offered.add(name)
         completers = ("prompts" in offered or "resources" in offered) if self.live else any(
             x.complete is not None for x in list(cat.prompts.values()) +
             list(cat.templates.values()))
@@ -5724,6 +6196,8 @@ class Server(_Decorators):
             table, grant = getattr(self, kind.attr), getattr(self, kind.grant)
             keep = None if grant is None else set(grant)
             tables[kind.attr] = {k: table[k] for k in sorted(table) if keep is None or k in keep}
+        for grants in _GRANT_HOOKS:      # what a grant implies (a tool's view)
+            grants(self, tables)
         return _Catalog(tables)
 
     def _portability_warnings(self):
@@ -5934,7 +6408,7 @@ class _Catalog:
             setattr(self, kind.attr, tables[kind.attr])
         self.generation = None
         self._lists = {}
-        # (kind, revision) -> {id(entry): its listing object}, from older catalogs, for
+        # (kind, revision, audience) -> {id(entry): its listing object}, from older catalogs, for
         # entries of this one (alive while it is: their ids are theirs); by id, since an
         # author's subclass may not be hashable.
         self._earlier = {}
@@ -5959,19 +6433,23 @@ class _Catalog:
     def entry(self, kind, key):
         return getattr(self, kind).get(key)
 
-    def described(self, kind, revision):
-        """The sorted listing objects of one kind, shaped for a revision (cached).
+    def described(self, kind, revision, audience=frozenset()):
+        """The sorted listing objects of one kind, shaped for a revision and an audience
+        (the extensions the client takes up that shape listings), cached.
 
         An extension's entries (skills) are described afresh: their files may change.
         """
         if _KIND[kind].extension is not None:
             return [x.describe(revision) for x in getattr(self, kind).values()]
-        key = (kind, revision)
+        key = (kind, revision, audience)
         lst = self._lists.get(key)
         if lst is None:
             earlier = self._earlier.pop(key, {})
-            lst = self._lists[key] = [earlier.get(id(x)) or x.describe(revision)
-                                      for x in getattr(self, kind).values()]
+            # describe(revision) alone unless an audience shapes it: an author's
+            # subclass of 0.7 may override describe(self, revision).
+            lst = self._lists[key] = [earlier.get(id(x)) or (
+                x.describe(revision, audience) if audience else x.describe(revision))
+                for x in getattr(self, kind).values()]
         return lst
 
     def cursor(self, kind, offset):
@@ -6126,6 +6604,9 @@ class Context:
                         doc="When the call times out (time.monotonic() seconds), or None.")
     progress_token = property(lambda self: self._call.progress_token,
                               doc="The client's progress token, or None.")
+    renders_apps = property(lambda self: _renders_apps(self._call),
+                            doc="Whether this client shows MCP App views (declares "
+                                "text/html;profile=mcp-app).")
     is_cancelled = property(lambda self: self._call.cancelled,
                             doc="True once the request was cancelled or timed out.")
 
@@ -8102,7 +8583,10 @@ def _client_main(command, args):
                     timeout=values["timeout"], probe_timeout=min(values["timeout"], 3.0),
                     start_timeout=values["start_timeout"], env=values["env"],
                     cwd=values["cwd"], on_waiting=_show_waiting, on_elicit=_ask_on_terminal,
-                    capabilities={"elicitation": {"form": {}, "url": {}}})
+                    # It declares MCP Apps, as a host that shows views does, so that
+                    # inspect sees (and call may call) every tool a view would.
+                    capabilities={"elicitation": {"form": {}, "url": {}},
+                                  "extensions": {APPS_KEY: {"mimeTypes": [APP_MIME]}}})
     try:
         client.connect()
         status = spec.handler(client, positional, values)
@@ -9047,9 +9531,11 @@ def _print_inspection(client, as_json):
     report["marks"] = {}
     for kind in _KINDS:
         for entry in report[kind.field] or []:
-            said = [m for mark in _MARK_HOOKS for m in mark(kind.field, entry)]
+            said = [m for mark in _MARK_HOOKS for m in mark(kind.field, entry, report)]
             if said:
                 report["marks"].setdefault(kind.field, {})[_entry_id(entry)] = said
+                if any(m.startswith("problem: ") for m in said):
+                    status = 3               # as for a result that breaks the schema
     report["stderr"] = client.stderr        # what it said meanwhile: a skill refused, ...
     if as_json:
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")

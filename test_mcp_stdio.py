@@ -2093,7 +2093,8 @@ class Registration(unittest.TestCase):
         """Tool(), server.tool() and tool_from_function() read one table of a tool's fields."""
         fields = {"title": "Look up", "description": "Finds it.", "annotations": {
             "readOnlyHint": True}, "icons": [{"src": "https://x/i.png"}], "timeout": 5,
-            "meta": {"x": 1}, "task": "optional", "task_start": "handler"}
+            "meta": {"x": 1}, "task": "optional", "task_start": "handler",
+            "app": "ui://lookup", "visibility": ("model", "app")}
         self.assertEqual(set(fields), set(mcp_stdio._TOOL_FIELDS))
 
         def lookup(q: str) -> str:
