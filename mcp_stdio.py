@@ -78,13 +78,13 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.7.3"
+__version__ = "0.8.0"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
     "Tool", "ToolError", "ToolResult", "Resource", "ResourceContents", "ResourceTemplate",
     "ResourceNotFound",
-    "Prompt", "View", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
+    "Prompt", "ProtocolError", "CatalogError", "Server", "Connection", "Context", "Call",
     "Field", "tool_from_function", "text", "image", "audio", "resource_link",
     "embedded_resource", "Client", "InProcessClient", "ClientError", "ServerError",
     "MalformedResult", "PendingRequest",
@@ -737,8 +737,8 @@ _TASK_MODES = ("forbidden", "optional", "required")
 # defaults: Tool(), server.tool() and tool_from_function() all take exactly these
 # keywords, checked in one place (_tool_fields).
 _TOOL_FIELDS = {"title": None, "description": None, "annotations": None, "icons": None,
-                "timeout": None, "meta": None, "task": "forbidden", "task_start": "call",
-                "app": None, "visibility": None}
+                "timeout": None, "meta": None, "task": "forbidden", "task_start": "call"}
+_EXTENSION_TOOL_FIELDS = ()    # the fields extensions add (app, ...), set with their table
 _TOOL_ANNOTATIONS = ("title", "readOnlyHint", "destructiveHint", "idempotentHint",
                      "openWorldHint")
 
@@ -768,9 +768,8 @@ def _tool_fields(name, fields):
         raise CatalogError("%s: unknown annotation(s): %s (known: %s)" % (
             owner, ", ".join(sorted(set(annotations) - set(_TOOL_ANNOTATIONS))),
             ", ".join(_TOOL_ANNOTATIONS)))
-    if out["app"] is not None or out["visibility"] is not None or out["meta"]:
-        out["app"], out["visibility"] = _tool_view(owner, out["app"], out["visibility"],
-                                                   out["meta"])
+    for check in _TOOL_CHECKS:        # the fields extensions add (a view's link)
+        check(owner, out)
     return out
 
 
@@ -822,8 +821,8 @@ class Tool:
         # May it run as a task (the client polls it), and does the task start with the
         # call, or when the handler says (ctx.start_task(), after asking what it needs)?
         self.task, self.task_start = f["task"], f["task_start"]
-        # The MCP App view it shows (a ui:// URI), and who may call it ("model", "app").
-        self.app, self.visibility = f["app"], f["visibility"]
+        for k in _EXTENSION_TOOL_FIELDS:     # app, visibility (MCP Apps), ...
+            setattr(self, k, f[k])
 
     def __getattr__(self, attr):
         # Only reached for validators not yet compiled (lazy=True); then they are set.
@@ -2090,36 +2089,6 @@ class _Decorators:
             return f
         return register
 
-    def app(self, uri, path=None, *, html=None, name=None, title=None, description=None,
-            csp=None, permissions=None, domain=None, prefers_border=None, icons=None,
-            meta=None):
-        """Register an MCP App view: a ui:// resource holding one HTML document.
-
-        With path (an HTML file; a relative path follows your source file) or
-        html (the document), the View is registered and returned; without
-        either, decorate a function returning the document (str or bytes), which
-        may take uri and ctx. Link a tool to it with tool(app=uri). csp,
-        permissions, domain and prefers_border: see View.
-        """
-        ui = dict(name=name, title=title, description=description, csp=csp,
-                  permissions=permissions, domain=domain, prefers_border=prefers_border,
-                  icons=icons, meta=meta)
-        if path is not None or html is not None:
-            view = View(uri, html, path=path, **ui)
-            self.add(view)
-            return view
-
-        def register(f):
-            call = _wrap_handler(f, "view %r" % (uri,), {"uri"})
-            if ui["name"] is None:
-                ui["name"] = f.__name__
-            if ui["description"] is None:
-                ui["description"] = _parse_docstring(f.__doc__)[0]
-            self.add(View(uri, render=lambda ctx: call({"uri": uri}, ctx), **ui))
-            self._decorated[id(f)] = f     # add(f) again is then a no-op
-            return f
-        return register
-
     def resource_template(self, uri_template, *, name=None, title=None, description=None,
                           mime_type=None, annotations=None, icons=None, meta=None,
                           complete=None, ttl_ms=0, cache_scope="private"):
@@ -3209,7 +3178,12 @@ class _Extension:
     entry, for inspect (a tool's task support, its view), beginning with
     "problem: " for what breaks the extension's rules; client is a class of the methods it adds
     to Client (list_skills, ...), one of Client's bases, and shapes() the
-    result shapes the client checks for its methods ({method: JSON Schema}).
+    result shapes the client checks for its methods ({method: JSON Schema});
+    server and context are classes of what it adds to Server (app()) and to
+    a handler's Context (renders_apps), tool_fields the keywords it adds to
+    every way of making a tool ({name: default}; tool_check(owner, fields)
+    checks them), and inspects the settings the command line declares for it
+    so that inspect sees all it adds (a host's view).
     A call an extension takes over has a keeper (call.keeper, for example its
     task), which the engine asks: settled(conn, call, message) when the call
     settles, under the connection's lock, with its outcome still a value
@@ -3222,12 +3196,14 @@ class _Extension:
 
     __slots__ = ("key", "routes", "kinds", "serves", "connect", "close", "declare", "admit",
                  "listen", "lists", "takes", "hides", "offers", "grants", "checks", "offer",
-                 "follow", "marks", "client", "shapes")
+                 "follow", "marks", "client", "shapes", "server", "context", "tool_fields",
+                 "tool_check", "inspects")
 
     def __init__(self, key, routes=None, kinds=(), serves=None, connect=None, close=None,
                  declare=None, admit=None, listen=None, lists=None, takes=None, hides=None,
                  offers=None, grants=None, checks=None, offer=None, follow=None, marks=None,
-                 client=None, shapes=None):
+                 client=None, shapes=None, server=None, context=None, tool_fields=None,
+                 tool_check=None, inspects=None):
         self.key, self.routes, self.kinds = key, routes or {}, kinds
         self.serves = serves or (lambda server: True)   # whether a server serves it
         self.connect, self.close, self.declare = connect, close, declare
@@ -3235,6 +3211,8 @@ class _Extension:
         self.lists, self.takes, self.hides = lists, takes, hides
         self.offers, self.grants, self.checks = offers, grants, checks
         self.client, self.shapes, self.marks = client, shapes, marks
+        self.server, self.context, self.inspects = server, context, inspects
+        self.tool_fields, self.tool_check = tool_fields or {}, tool_check
 
 
 class _Notice:
@@ -5440,6 +5418,9 @@ _ORIGIN_RE = (r"[A-Za-z][A-Za-z0-9+.-]*://(\*\.)?([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)
 _DOCUMENT_RE = r"(?i)(<!doctype\s+html|<html)(\s|>)"
 
 
+__all__.append("View")      # public, with its extension: a build without it has none
+
+
 class View(Resource):
     """An MCP App view: a ui:// resource holding one HTML document.
 
@@ -5596,8 +5577,14 @@ def _view_meta_problems(ui):
     return out
 
 
-def _tool_view(owner, app, visibility, meta):
-    """A tool's checked link to its view and its visibility: (app, visibility tuple)."""
+# A tool's fields for its view: app, the ui:// URI of the view that shows its result,
+# and visibility, who may call it ("model", "app"; both when None).
+_APP_TOOL_FIELDS = {"app": None, "visibility": None}
+
+
+def _check_tool_view(owner, fields):
+    """Check a tool's link to its view, and make its visibility a tuple."""
+    app, visibility, meta = fields["app"], fields["visibility"], fields["meta"]
     if app is not None and (not isinstance(app, str) or not app.startswith("ui://") or
                             len(app) == 5):
         raise CatalogError("%s: app must be the ui:// URI of a view" % owner)
@@ -5605,10 +5592,9 @@ def _tool_view(owner, app, visibility, meta):
         if isinstance(visibility, str) or not all(v in _VISIBILITIES for v in visibility) \
                 or not visibility or len(set(visibility)) != len(visibility):
             raise CatalogError("%s: visibility must list \"model\", \"app\" or both" % owner)
-        visibility = tuple(visibility)
+        fields["visibility"] = tuple(visibility)
     if meta and isinstance(meta, dict) and ("ui" in meta or "ui/resourceUri" in meta):
         raise CatalogError("%s: _meta.ui is made from app= and visibility=" % owner)
-    return app, visibility
 
 
 def _tool_ui_problems(ui):
@@ -5750,6 +5736,49 @@ def _apps_marks(field, entry, report):
     return said
 
 
+class _AppsServer:
+    """What MCP Apps add to Server (its row's server side)."""
+
+    def app(self, uri, path=None, *, html=None, name=None, title=None, description=None,
+            csp=None, permissions=None, domain=None, prefers_border=None, icons=None,
+            meta=None):
+        """Register an MCP App view: a ui:// resource holding one HTML document.
+
+        With path (an HTML file; a relative path follows your source file) or
+        html (the document), the View is registered and returned; without
+        either, decorate a function returning the document (str or bytes), which
+        may take uri and ctx. Link a tool to it with tool(app=uri). csp,
+        permissions, domain and prefers_border: see View.
+        """
+        ui = dict(name=name, title=title, description=description, csp=csp,
+                  permissions=permissions, domain=domain, prefers_border=prefers_border,
+                  icons=icons, meta=meta)
+        if path is not None or html is not None:
+            view = View(uri, html, path=path, **ui)
+            self.add(view)
+            return view
+
+        def register(f):
+            call = _wrap_handler(f, "view %r" % (uri,), {"uri"})
+            if ui["name"] is None:
+                ui["name"] = f.__name__
+            if ui["description"] is None:
+                ui["description"] = _parse_docstring(f.__doc__)[0]
+            self.add(View(uri, render=lambda ctx: call({"uri": uri}, ctx), **ui))
+            self._decorated[id(f)] = f     # add(f) again is then a no-op
+            return f
+        return register
+
+
+class _AppsContext:
+    """What MCP Apps add to a handler's Context."""
+
+    __slots__ = ()
+    renders_apps = property(lambda self: _renders_apps(self._call),
+                            doc="Whether this client shows MCP App views (declares "
+                                "text/html;profile=mcp-app).")
+
+
 class _AppsClient:
     """What MCP Apps add to Client (its row's client side)."""
 
@@ -5759,14 +5788,14 @@ class _AppsClient:
         c = next((c for c in contents if isinstance(c, dict) and c.get("uri") == uri),
                  contents[0] if len(contents) == 1 else None)
         if not isinstance(c, dict) or c.get("mimeType") != APP_MIME:
-            raise MalformedResult("resources/read %s: not a view (no contents served as %s)"
-                                  % (_short(uri, 80), APP_MIME))
+            raise MalformedResult("resources/read", ["%s is not a view (no contents served "
+                                                     "as %s)" % (_short(uri, 80), APP_MIME)])
         try:
             html = c["text"] if isinstance(c.get("text"), str) else \
                 _unb64(c.get("blob") or "").decode("utf-8", "replace")
         except ValueError:
-            raise MalformedResult("resources/read %s: the view's blob is not base64"
-                                  % _short(uri, 80))
+            raise MalformedResult("resources/read", ["the blob of view %s is not base64"
+                                                     % _short(uri, 80)])
         meta = c.get("_meta")
         return {"uri": uri, "html": html,
                 "ui": meta.get("ui") or {} if isinstance(meta, dict) else {}}
@@ -5784,7 +5813,9 @@ class _AppsClient:
 _EXTENSIONS = (
     _Extension(APPS_KEY, declare=_declare_apps, lists=_apps_listing, takes=_apps_taken,
                hides=_apps_hidden, offers=_apps_offers, grants=_apps_grants,
-               checks=_apps_checks, marks=_apps_marks, client=_AppsClient),
+               checks=_apps_checks, marks=_apps_marks, client=_AppsClient,
+               server=_AppsServer, context=_AppsContext, tool_fields=_APP_TOOL_FIELDS,
+               tool_check=_check_tool_view, inspects={"mimeTypes": [APP_MIME]}),
     _Extension(SKILLS_KEY, declare=_declare_skills, serves=_serves_skills,
                client=_SkillsClient, shapes=_skill_shapes, kinds=(
         _Kind("skills", Skill, "skill", "uri", "skills/list", "skills", "grant_resources",
@@ -5823,6 +5854,13 @@ _HIDE_HOOKS = tuple(r.hides for r in _EXTENSIONS if r.hides is not None)
 _GRANT_HOOKS = tuple(r.grants for r in _EXTENSIONS if r.grants is not None)
 _CHECK_HOOKS = tuple(r.checks for r in _EXTENSIONS if r.checks is not None)
 _CLIENT_SIDES = tuple(r.client for r in _EXTENSIONS if r.client is not None)
+_SERVER_SIDES = tuple(r.server for r in _EXTENSIONS if r.server is not None)
+_CONTEXT_SIDES = tuple(r.context for r in _EXTENSIONS if r.context is not None)
+_EXTENSION_TOOL_FIELDS = tuple(k for r in _EXTENSIONS for k in r.tool_fields)
+_TOOL_FIELDS.update((k, v) for r in _EXTENSIONS for k, v in r.tool_fields.items())
+_TOOL_CHECKS = tuple(r.tool_check for r in _EXTENSIONS if r.tool_check is not None)
+# What the command line declares of each extension, to see all it adds (a host's view).
+_INSPECTS = {r.key: r.inspects for r in _EXTENSIONS if r.inspects is not None}
 
 
 ###############################################################################
@@ -5953,7 +5991,7 @@ _OPTIONS = (
 _OPTION_BY_NAME = {o.name: o for o in _OPTIONS}
 
 
-class Server(_Decorators):
+class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...)
     """An MCP server: an identity, a catalog of tools, resources and prompts, and options.
 
     Pass the catalog to the constructor, or register entries with add() and the
@@ -6577,7 +6615,7 @@ def _parse_options(args, usage, version_line):
 # deadline. stdout belongs to the protocol: fd 1 and sys.stdout point at
 # stderr while serving, so a print() or a child process cannot corrupt it.
 
-class Context:
+class Context(*_CONTEXT_SIDES):     # what extensions add (renders_apps, ...)
     """What a handler knows about its request, and how it reports while it runs.
 
     Attributes: request_id, method, era ("legacy" or "modern"), revision,
@@ -6604,9 +6642,6 @@ class Context:
                         doc="When the call times out (time.monotonic() seconds), or None.")
     progress_token = property(lambda self: self._call.progress_token,
                               doc="The client's progress token, or None.")
-    renders_apps = property(lambda self: _renders_apps(self._call),
-                            doc="Whether this client shows MCP App views (declares "
-                                "text/html;profile=mcp-app).")
     is_cancelled = property(lambda self: self._call.cancelled,
                             doc="True once the request was cancelled or timed out.")
 
@@ -8586,7 +8621,7 @@ def _client_main(command, args):
                     # It declares MCP Apps, as a host that shows views does, so that
                     # inspect sees (and call may call) every tool a view would.
                     capabilities={"elicitation": {"form": {}, "url": {}},
-                                  "extensions": {APPS_KEY: {"mimeTypes": [APP_MIME]}}})
+                                  "extensions": _INSPECTS})
     try:
         client.connect()
         status = spec.handler(client, positional, values)

@@ -63,7 +63,8 @@ SLOW = os.environ.get("MCP_STDIO_SLOW") == "1"
 # The extensions of the module under test, by name. The suite also runs against the
 # module rebuilt without one of them (Rebuilds): a test about an extension the module
 # lacks is skipped, and every other test must pass as it does on the whole module.
-EXTENSIONS = {"tasks": "io.modelcontextprotocol/tasks", "skills": "io.modelcontextprotocol/skills"}
+EXTENSIONS = {"tasks": "io.modelcontextprotocol/tasks", "skills": "io.modelcontextprotocol/skills",
+              "apps": "io.modelcontextprotocol/ui"}
 SERVED = {name for name, key in EXTENSIONS.items()
           if any(row.key == key for row in mcp_stdio._EXTENSIONS)}
 
@@ -1775,7 +1776,7 @@ class ReadmeTutorial(unittest.TestCase):
                         self.assertEqual(WireSchemas.problems(
                             "2025-11-25" if era == "legacy" else era, a), [], a)
 
-    @about("tasks", "skills")          # the Reference documents the whole module
+    @about("tasks", "skills", "apps")      # the Reference documents the whole module
     def test_the_reference_names_every_public_name_as_it_is(self):
         """README's Reference: every name of __all__, each named parameter real, none missing."""
         import inspect
@@ -1811,7 +1812,7 @@ class ReadmeTutorial(unittest.TestCase):
         self.assertEqual(sorted(set(mcp_stdio.__all__) - seen), [])
         self.assertGreater(checked, 40)
 
-    @about("tasks", "skills")          # the figures of the whole module
+    @about("tasks", "skills", "apps")      # the figures of the whole module
     def test_the_figures_it_quotes_hold(self):
         """Line counts, the version and the tasks example say what the file does."""
         with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
@@ -1823,7 +1824,7 @@ class ReadmeTutorial(unittest.TestCase):
         changes = text[text.index("## Changes"):]
         self.assertEqual(re.search(r"- \*\*([0-9.]+)\*\*", changes).group(1),
                          mcp_stdio.__version__)
-        tasks = self.blocks("### 7. Long-running tools", "### 8. Testing")
+        tasks = self.blocks("### 7. Long-running tools", "### 8. Tools with a view")
         self.assertIn("if ctx.sleep(", tasks)          # its comment says what the value means
         compile("from mcp_stdio import Context\nserver = None\n" + tasks, "s7", "exec")
 
@@ -2093,8 +2094,9 @@ class Registration(unittest.TestCase):
         """Tool(), server.tool() and tool_from_function() read one table of a tool's fields."""
         fields = {"title": "Look up", "description": "Finds it.", "annotations": {
             "readOnlyHint": True}, "icons": [{"src": "https://x/i.png"}], "timeout": 5,
-            "meta": {"x": 1}, "task": "optional", "task_start": "handler",
-            "app": "ui://lookup", "visibility": ("model", "app")}
+            "meta": {"x": 1}, "task": "optional", "task_start": "handler"}
+        if "apps" in SERVED:                   # the fields MCP Apps adds
+            fields.update(app="ui://lookup", visibility=("model", "app"))
         self.assertEqual(set(fields), set(mcp_stdio._TOOL_FIELDS))
 
         def lookup(q: str) -> str:
@@ -2550,7 +2552,8 @@ def module_without(source, name):
     """The module's source without an extension's section (from its banner to the next)
     and its row of _EXTENSIONS."""
     banner = "#" * 79 + "\n# "
-    start = source.index(banner + {"tasks": "Tasks: ", "skills": "Skills: "}[name])
+    start = source.index(banner + {"tasks": "Tasks: ", "skills": "Skills: ",
+                                   "apps": "MCP Apps: "}[name])
     end = source.index(banner, start + len(banner) + 80)
     source = source[:start] + source[end:]
     table = source.index(banner + "Extensions: what each adds")
@@ -2581,15 +2584,17 @@ class Rebuilds(unittest.TestCase):
     """The module rebuilt from its source: without an extension, with a later revision
     (real processes, beside the other process tests)."""
 
-    @about("tasks", "skills")
+    @about("tasks", "skills", "apps")
     def test_the_engine_serves_without_each_extension(self):
-        """The module rebuilt without the tasks section and its row (or the skills section
-        and its row) imports and serves every other method of both eras byte for byte as
-        before."""
+        """The module rebuilt without the tasks section and its row (or the skills section,
+        or MCP Apps', and its row) imports and serves every other method of both eras byte
+        for byte as before."""
         with open(SERVER, encoding="utf-8") as f:
             source = f.read()
         builds = {"with": source, "without tasks": module_without(source, "tasks"),
-                  "without skills": module_without(source, "skills")}
+                  "without skills": module_without(source, "skills"),
+                  "without apps": module_without(source, "apps")}
+        self.assertNotIn("class View(", builds["without apps"])
         self.assertNotIn("class _Tasks", builds["without tasks"])
         self.assertNotIn("class SkillFolder", builds["without skills"])
         self.assertIn("class SkillFolder", builds["without tasks"])
@@ -2626,12 +2631,12 @@ class Rebuilds(unittest.TestCase):
             with self.subTest(era=era):
                 self.assertEqual(len(outputs["with", era].splitlines()),
                                  len(common) + (1 if era == "legacy" else 2))
-                for name in ("without tasks", "without skills"):
+                for name in ("without tasks", "without skills", "without apps"):
                     self.assertEqual(outputs[name, era], outputs["with", era], name)
 
     @unittest.skipUnless(os.environ.get("MCP_STDIO_REBUILDS") == "1", "the whole suite twice: "
                          "with MCP_STDIO_REBUILDS=1 (.ci/run sets it for one interpreter)")
-    @about("tasks", "skills")
+    @about("tasks", "skills", "apps")
     def test_the_suite_passes_without_each_extension(self):
         """The whole default suite, run against the module rebuilt without each extension,
         passes but for the tests about that extension, which skip. It runs alone, one
@@ -4579,7 +4584,8 @@ raise SystemExit(server.run([]))
                      "the MCP Inspector is installed by .ci/run (MCP_STDIO_SLOW=1, "
                      "MCP_STDIO_INSPECTOR)")
 class OfficialInspector(unittest.TestCase):
-    """The official Inspector's command line (2.12) runs our task tools and verifies our skills."""
+    """The official Inspector's command line (2.12) runs our task tools, verifies our skills
+    and probes our views."""
 
     def inspector(self, era, *args):
         home = tempfile.mkdtemp()                 # its catalog and state stay out of ~
@@ -4590,6 +4596,20 @@ class OfficialInspector(unittest.TestCase):
                             "--format", "json", "-q"] + list(args), capture_output=True,
                            timeout=120, env=env, stdin=subprocess.DEVNULL)
         return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
+
+    @about("apps")
+    def test_app_info_reports_every_tool_with_a_view_in_both_eras(self):
+        script = os.path.join(HERE, "examples", "apps", "board.py")
+        view = {"hasApp": True, "resourceUri": "ui://board/view", "prefersBorder": True,
+                "resourceMimeType": "text/html;profile=mcp-app"}
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                code, out, err = self.inspector(era, "--method", "tools/list", "--app-info",
+                                                "--advertise-apps", sys.executable, script)
+                self.assertEqual(code, 0, err[-2000:])
+                self.assertEqual([json.loads(line) for line in out.splitlines()], [
+                    dict(view, toolName="move_card", visibility=["app"]),
+                    dict(view, toolName="show_board")])
 
     def test_a_required_task_tool_runs_to_its_end(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -7135,6 +7155,398 @@ class Skills(unittest.TestCase):
 
 
 ###############################################################################
+# MCP Apps ########################################################################
+###############################################################################
+
+APPS_KEY, APP_MIME = "io.modelcontextprotocol/ui", "text/html;profile=mcp-app"
+APPS_CAPS = {"extensions": {APPS_KEY: {"mimeTypes": [APP_MIME]}}}
+BOARD_HTML = "<!-- the board -->\n<!DOCTYPE html>\n<html><body>board</body></html>\n"
+BOARD_UI = {"csp": {"connectDomains": ["https://api.example.com"],
+                    "resourceDomains": ["https://*.cdn.example.com"]},
+            "permissions": {"clipboardWrite": {}}, "prefersBorder": True}
+EXT_APPS_SCHEMA = os.environ.get("MCP_STDIO_EXT_APPS") or os.path.join(
+    HERE, ".ci-tools", "node_modules", "@modelcontextprotocol", "ext-apps")
+
+
+def board_server(**options):
+    """A view, a tool that shows it, one only the view calls, and two without views."""
+    server = mcp_stdio.Server("board", "1", **options)
+    server.app("ui://board", html=BOARD_HTML, csp=BOARD_UI["csp"],
+               permissions=["clipboardWrite"], prefers_border=True)
+    server.add(mcp_stdio.Resource("notes://a", lambda uri, ctx: "a", name="a"))
+
+    @server.tool(app="ui://board")
+    def show(ctx) -> str:
+        """Show the board."""
+        return "apps" if ctx.renders_apps else "text"
+
+    @server.tool(app="ui://board", visibility=["app"])
+    def refresh() -> str:
+        """Refresh it (the view's button)."""
+        return "refreshed"
+
+    @server.tool
+    def plain() -> str:
+        """No view."""
+        return "plain"
+    return server
+
+
+class AppsSession:
+    """One client of a server in a revision, declaring caps (per request when modern)."""
+
+    def __init__(self, test, server, rev, caps=None):
+        self.p, self.rev, self.caps, self.next = InProc(test, server=server), rev, caps, 1
+        if rev == MODERN:
+            self.p.rev = MODERN
+        else:
+            self.p.initialize(rev, caps)
+
+    def ask(self, method, params=None, caps="same"):
+        params = dict(params or {})
+        if self.rev == MODERN:
+            params["_meta"] = modern_meta(**{"io.modelcontextprotocol/clientCapabilities":
+                                             (self.caps if caps == "same" else caps) or {}})
+        self.next += 1
+        return self.p.answer({"jsonrpc": "2.0", "id": self.next, "method": method,
+                              "params": params}, rev=self.rev)
+
+    def tools(self, **kw):
+        return {t["name"]: t.get("_meta") for t in self.ask("tools/list", **kw)["result"]["tools"]}
+
+
+@about("apps")
+class Apps(unittest.TestCase):
+    """MCP Apps: views, the tools linked to them, and what each kind of client sees."""
+
+    def test_declared_in_every_revision_when_a_view_is_served(self):
+        for rev in LEGACY + (MODERN,):
+            with self.subTest(rev=rev):
+                for server, declared in ((board_server(), {APPS_KEY: {}}),
+                                         (mcp_stdio.demo_server(), None)):
+                    p = InProc(self, server=server)
+                    if rev == MODERN:
+                        p.rev = MODERN
+                        caps = p.request(req_msg(1, "server/discover", modern=True),
+                                         rev=MODERN)["result"]["capabilities"]
+                    else:
+                        caps = p.initialize(rev)["result"]["capabilities"]
+                    self.assertEqual((caps.get("extensions") or {}).get(APPS_KEY),
+                                     (declared or {}).get(APPS_KEY))
+
+    def test_a_client_that_renders_apps_sees_links_and_metadata(self):
+        link = {"ui": {"resourceUri": "ui://board"}, "ui/resourceUri": "ui://board"}
+        only = {"ui": {"resourceUri": "ui://board", "visibility": ["app"]},
+                "ui/resourceUri": "ui://board"}
+        for rev in ("2025-06-18", "2025-11-25", MODERN):
+            with self.subTest(rev=rev):
+                s = AppsSession(self, board_server(), rev, APPS_CAPS)
+                self.assertEqual(s.tools(), {"plain": None, "refresh": only, "show": link})
+                listed = s.ask("resources/list")["result"]["resources"]
+                self.assertEqual(listed, [
+                    {"uri": "notes://a", "name": "a"},
+                    {"uri": "ui://board", "name": "ui://board", "mimeType": APP_MIME,
+                     "_meta": {"ui": BOARD_UI}}])
+                read = s.ask("resources/read", {"uri": "ui://board"})["result"]["contents"]
+                self.assertEqual(read, [{"uri": "ui://board", "mimeType": APP_MIME,
+                                         "text": BOARD_HTML, "_meta": {"ui": BOARD_UI}}])
+                for name, said in (("refresh", "refreshed"), ("show", "apps")):
+                    r = s.ask("tools/call", {"name": name, "arguments": {}})["result"]
+                    self.assertEqual(r["content"], [{"type": "text", "text": said}])
+
+    def test_any_other_client_sees_no_ui_metadata_and_no_app_only_tool(self):
+        """D-26: no _meta.ui, no flat key, no app-only tool (its call answers like an unknown
+        tool's); ui:// stays listed and readable. 2024-11-05 and 2025-03-26 count as clients
+        without apps whatever they declare."""
+        others = [(rev, None) for rev in LEGACY + (MODERN,)] + [
+            (rev, {"extensions": {APPS_KEY: settings}}) for rev in ("2025-11-25", MODERN)
+            for settings in ({}, {"mimeTypes": ["text/html"]}, {"mimeTypes": APP_MIME}, [])] + [
+            ("2024-11-05", APPS_CAPS), ("2025-03-26", APPS_CAPS)]
+        unknown = mcp_stdio.Server("board", "1")      # where refresh does not exist at all
+        unknown.add(mcp_stdio.Tool("plain", lambda a, c: "x"))
+        for rev, caps in others:
+            with self.subTest(rev=rev, caps=caps):
+                s = AppsSession(self, board_server(), rev, caps)
+                self.assertEqual(s.tools(), {"plain": None, "show": None})
+                listed = s.ask("resources/list")["result"]["resources"]
+                self.assertEqual([r.get("_meta") for r in listed], [None, None])
+                self.assertEqual(listed[1]["mimeType"], APP_MIME)
+                read = s.ask("resources/read", {"uri": "ui://board"})["result"]["contents"]
+                self.assertEqual(read, [{"uri": "ui://board", "mimeType": APP_MIME,
+                                         "text": BOARD_HTML}])
+                refused = s.ask("tools/call", {"name": "refresh", "arguments": {}})
+                elsewhere = AppsSession(self, unknown, rev, caps).ask(
+                    "tools/call", {"name": "refresh", "arguments": {}})
+                self.assertEqual(refused["error"], elsewhere["error"])
+                self.assertEqual(refused["error"]["code"], -32602)
+                r = s.ask("tools/call", {"name": "show", "arguments": {}})["result"]
+                self.assertEqual(r["content"], [{"type": "text", "text": "text"}])
+
+    def test_a_modern_client_is_read_per_request(self):
+        """One connection: each request's own capabilities decide, and each listing is
+        cached for its audience (the second round is served from the cache, unchanged)."""
+        s = AppsSession(self, board_server(), MODERN)
+        for _ in range(2):
+            self.assertEqual(sorted(s.tools(caps=APPS_CAPS)), ["plain", "refresh", "show"])
+            self.assertEqual(s.tools(caps={}), {"plain": None, "show": None})
+            self.assertIn("error", s.ask("tools/call", {"name": "refresh"}, caps={}))
+            self.assertIn("result", s.ask("tools/call", {"name": "refresh"}, caps=APPS_CAPS))
+
+    def test_the_catalog_refuses_what_the_specification_does_not_allow(self):
+        view = mcp_stdio.View
+        cases = [
+            (lambda: view("https://x/board", html=BOARD_HTML),
+             "view 'https://x/board': a view's URI starts with ui:// (the MCP Apps scheme)"),
+            (lambda: view("ui://b"), "view 'ui://b': give exactly one of html, path or render"),
+            (lambda: view("ui://b", html="hello"),
+             "view 'ui://b': the document must be HTML: after whitespace and comments it starts "
+             "with <!DOCTYPE html> or <html>"),
+            (lambda: view("ui://b", html="<!-- never closed <html>"),
+             "view 'ui://b': the document ends inside a comment"),
+            (lambda: view("ui://b", html=BOARD_HTML, csp={"connectDomains": "https://a.com"}),
+             "view 'ui://b': csp.connectDomains must be a list of origins"),
+            (lambda: view("ui://b", html=BOARD_HTML, csp={"scriptDomains": []}),
+             "view 'ui://b': csp.scriptDomains is not a CSP field (connectDomains, "
+             "resourceDomains, frameDomains, baseUriDomains)"),
+            (lambda: view("ui://b", html=BOARD_HTML, permissions=["usb"]),
+             "view 'ui://b': permissions.usb is not a permission (camera, microphone, "
+             "geolocation, clipboardWrite)"),
+            (lambda: view("ui://b", html=BOARD_HTML, prefers_border="yes"),
+             "view 'ui://b': prefersBorder must be true or false"),
+            (lambda: view("ui://b", html=BOARD_HTML, domain=""),
+             "view 'ui://b': domain must be a non-empty string"),
+            (lambda: view("ui://b", html=BOARD_HTML, meta={"ui": {}}),
+             "view 'ui://b': _meta.ui is made from csp=, permissions=, domain= and "
+             "prefers_border="),
+            (lambda: mcp_stdio.Tool("t", lambda a, c: "x", app="notes://a"),
+             "tool 't': app must be the ui:// URI of a view"),
+            (lambda: mcp_stdio.Tool("t", lambda a, c: "x", visibility=["agent"]),
+             'tool \'t\': visibility must list "model", "app" or both'),
+            (lambda: mcp_stdio.Tool("t", lambda a, c: "x", visibility="app"),
+             'tool \'t\': visibility must list "model", "app" or both'),
+            (lambda: mcp_stdio.Tool("t", lambda a, c: "x", meta={"ui/resourceUri": "ui://b"}),
+             "tool 't': _meta.ui is made from app= and visibility="),
+        ]
+        for make, message in cases:
+            with self.subTest(message=message):
+                with self.assertRaises(mcp_stdio.CatalogError) as e:
+                    make()
+                self.assertEqual(str(e.exception), message)
+
+    def test_csp_entries_are_origins(self):
+        good = ["https://api.example.com", "https://*.example.com", "http://localhost:8080",
+                "wss://realtime.example.com", "https://[::1]:3000", "https://a-b.c9.io:443"]
+        bad = ["https://a.com/", "https://a.com/api", "'self'", "https://a.com;", "*",
+               "https://*", "a.com", "https://a.com 'unsafe-eval'", "https://a.*.com",
+               "data:", "https://a.com?x", 'https://"a.com"', 3]
+        mcp_stdio.View("ui://b", html=BOARD_HTML, csp={k: good for k in (
+            "connectDomains", "resourceDomains", "frameDomains", "baseUriDomains")})
+        for origin in bad:
+            with self.subTest(origin=origin):
+                with self.assertRaises(mcp_stdio.CatalogError) as e:
+                    mcp_stdio.View("ui://b", html=BOARD_HTML, csp={"frameDomains": [origin]})
+                self.assertIn("csp.frameDomains[0] %s is not an origin (scheme://host[:port], "
+                              "a leading '*.' allowed; no path, quote, ';' or keyword)"
+                              % mcp_stdio._short(origin, 60), str(e.exception))
+
+    def test_documents(self):
+        good = ["<!DOCTYPE html><html></html>", "<!doctype HTML>\n<html>", "<html lang=en>",
+                "<html>", "\ufeff  \n<!-- a -->\n<!-- b --><!DOCTYPE html>", b"<html></html>"]
+        bad = ["", "<div>", "<htmlx>", "<!DOCTYPE xml>", "text <html>", "<!-- a --> b <html>",
+               b"\x89PNG", 42]
+        for doc in good:
+            self.assertIsNone(mcp_stdio._document_problem(doc), doc)
+        for doc in bad:
+            self.assertIsNotNone(mcp_stdio._document_problem(doc), doc)
+
+    def test_links_are_checked_when_serving_starts_and_on_a_live_server(self):
+        server = mcp_stdio.Server("s", "1")
+        server.add(mcp_stdio.Tool("t", lambda a, c: "x", app="ui://later",    # before its view
+                                  description="T."))
+        server.app("ui://later", html=BOARD_HTML)
+        server.freeze()
+        lonely = mcp_stdio.Server("s", "1", tools=[
+            mcp_stdio.Tool("t", lambda a, c: "x", app="ui://missing", description="T.")])
+        with self.assertRaises(mcp_stdio.CatalogError) as e:
+            lonely.freeze()
+        self.assertEqual(str(e.exception), "tool 't': its view 'ui://missing' is not registered "
+                         "(add it with server.app('ui://missing', ...))")
+        plain = mcp_stdio.Server("s", "1", resources=[
+            mcp_stdio.Resource("ui://fake", lambda u, c: "<html>", mime_type="text/html")])
+        with self.assertRaises(mcp_stdio.CatalogError) as e:
+            plain.freeze()
+        self.assertEqual(str(e.exception), "resource 'ui://fake': a ui:// resource is an MCP App "
+                         "view, served as text/html;profile=mcp-app: register it with "
+                         "server.app()")
+        live = board_server(live=True)
+        live.freeze()
+        catalog = live.catalog
+        with self.assertRaises(mcp_stdio.CatalogError):
+            live.remove_resource("ui://board")              # show and refresh still link it
+        with self.assertRaises(mcp_stdio.CatalogError):
+            live.add(mcp_stdio.Tool("t2", lambda a, c: "x", app="ui://gone"))
+        with self.assertRaises(mcp_stdio.CatalogError):
+            live.add(mcp_stdio.Resource("ui://board", lambda u, c: "<html>"), replace=True)
+        self.assertIs(live.catalog, catalog)                # nothing changed
+        self.assertIsInstance(live.resources["ui://board"], mcp_stdio.View)
+        self.assertNotIn("t2", live.tools)
+        live.remove_tool("show")
+        live.remove_tool("refresh")
+        live.remove_resource("ui://board")                   # no tool links it now
+        self.assertNotIn("ui://board", live.catalog.resources)
+
+    def test_granting_a_tool_grants_its_view_and_a_view_scoped_away_takes_the_link(self):
+        s = AppsSession(self, board_server(grant=["show"], grant_resources=["notes://a"]),
+                        "2025-11-25", APPS_CAPS)
+        self.assertEqual(s.tools(), {"show": {"ui": {"resourceUri": "ui://board"},
+                                              "ui/resourceUri": "ui://board"}})
+        self.assertEqual([r["uri"] for r in s.ask("resources/list")["result"]["resources"]],
+                         ["notes://a", "ui://board"])
+        s = AppsSession(self, board_server(grant_resources=["notes://a"]), "2025-11-25",
+                        APPS_CAPS)
+        self.assertEqual(s.tools(), {"plain": None, "show": None})     # refresh goes with it
+        self.assertEqual([r["uri"] for r in s.ask("resources/list")["result"]["resources"]],
+                         ["notes://a"])
+        self.assertIn("error", s.ask("tools/call", {"name": "refresh"}))
+        caps = InProc(self, server=board_server(grant_resources=["notes://a"])).initialize(
+            "2025-11-25", APPS_CAPS)["result"]["capabilities"]
+        self.assertNotIn("extensions", caps)             # no view is served: none declared
+
+    def test_a_view_from_a_file_follows_its_source_and_its_edits(self):
+        """D-27: a relative path follows the file that made the view, not the working
+        folder; an edited file is read again; a missing one is refused by name."""
+        with tempfile.TemporaryDirectory() as tmp:
+            os.mkdir(os.path.join(tmp, "views"))
+            page = os.path.join(tmp, "views", "page.html")
+            with open(page, "w", encoding="utf-8") as f:
+                f.write("<!DOCTYPE html><p>one")
+            script = os.path.join(tmp, "srv.py")
+            with open(script, "w", encoding="utf-8") as f:
+                f.write("import mcp_stdio\nserver = mcp_stdio.Server('s', '1')\n"
+                        "view = server.app('ui://page', 'views/page.html')\n")
+            import runpy
+            made = runpy.run_path(script)         # the working folder is not tmp
+            self.assertNotEqual(os.getcwd(), tmp)
+            self.assertEqual(made["view"].path, os.path.normpath(page))
+            with mcp_stdio.InProcessClient(made["server"], era="legacy") as c:
+                self.assertEqual(c.read_view("ui://page"), {
+                    "uri": "ui://page", "html": "<!DOCTYPE html><p>one", "ui": {}})
+                with open(page, "w", encoding="utf-8") as f:
+                    f.write("<!DOCTYPE html><p>two, longer")
+                self.assertEqual(c.read_view("ui://page")["html"], "<!DOCTYPE html><p>two, longer")
+            with self.assertRaises(mcp_stdio.CatalogError) as e:
+                mcp_stdio.View("ui://x", path=os.path.join(tmp, "nope.html"))
+            self.assertEqual(str(e.exception), "view 'ui://x': cannot read %s (No such file or "
+                             "directory)" % os.path.join(tmp, "nope.html"))
+
+    def test_a_rendered_view_is_checked_at_each_read_and_may_be_bytes(self):
+        server = mcp_stdio.Server("s", "1")
+        pages = ["<!DOCTYPE html>first", b"<html>second</html>", "not a page"]
+
+        @server.app("ui://r", csp={"connectDomains": ["https://a.example"]})
+        def render(uri, ctx):
+            """The rendered view."""
+            return pages.pop(0)
+        self.assertEqual(server.resources["ui://r"].description, "The rendered view.")
+        with mcp_stdio.InProcessClient(server, era="modern", capabilities=APPS_CAPS) as c:
+            self.assertEqual(c.read_view("ui://r"), {"uri": "ui://r", "html": "<!DOCTYPE html>first",
+                                                     "ui": {"csp": {"connectDomains": [
+                                                         "https://a.example"]}}})
+            blob = c.read_resource("ui://r")["contents"][0]
+            self.assertEqual(base64.b64decode(blob["blob"]), b"<html>second</html>")
+            with self.assertRaises(mcp_stdio.ServerError) as e:
+                c.read_resource("ui://r")
+            self.assertEqual(e.exception.code, -32603)
+            self.assertIn("view 'ui://r': the document must be HTML", c.stderr)
+
+    def test_read_view_refuses_what_is_not_a_view(self):
+        with mcp_stdio.InProcessClient(board_server(), era="legacy") as c:
+            with self.assertRaises(mcp_stdio.MalformedResult) as e:
+                c.read_view("notes://a")
+            self.assertEqual(str(e.exception), "the server's resources/read result is malformed: "
+                             "\"notes://a\" is not a view (no contents served as "
+                             "text/html;profile=mcp-app)")
+
+    def test_the_ext_apps_schemas_accept_every_tool_and_view(self):
+        path = os.path.join(EXT_APPS_SCHEMA, "dist", "src", "generated", "schema.json")
+        if not os.path.isfile(path):
+            self.skipTest("the ext-apps package comes with the MCP Inspector (.ci/run)")
+        with open(path, encoding="utf-8") as f:
+            defs = json.load(f)["$defs"]          # each a schema document of its own
+
+        def check(name, value):
+            v = mcp_stdio.compile_schema(defs[name])
+            self.assertEqual(v.errors(value), [], (name, value))
+        check("McpUiClientCapabilities", mcp_stdio._INSPECTS[APPS_KEY])
+        server = board_server()
+        server.app("ui://full", html=BOARD_HTML, csp={k: ["https://a.example"] for k in (
+            "connectDomains", "resourceDomains", "frameDomains", "baseUriDomains")},
+            permissions=["camera", "microphone", "geolocation", "clipboardWrite"],
+            domain="a904794854a047f6.claudemcpcontent.com", prefers_border=False)
+        for rev in ("2025-11-25", MODERN):
+            s = AppsSession(self, server, rev, APPS_CAPS)
+            for name, meta in s.tools().items():
+                if meta is not None:
+                    check("McpUiToolMeta", meta["ui"])
+            for r in s.ask("resources/list")["result"]["resources"]:
+                if r.get("mimeType") == APP_MIME:
+                    check("McpUiResourceMeta", r["_meta"]["ui"])
+                    for c in s.ask("resources/read", {"uri": r["uri"]})["result"]["contents"]:
+                        check("McpUiResourceMeta", c["_meta"]["ui"])
+
+    def test_inspect_marks_views_and_what_is_wrong(self):
+        marks = mcp_stdio._apps_marks
+        report = {"resources": [{"uri": "ui://v", "mimeType": APP_MIME},
+                                {"uri": "ui://text", "mimeType": "text/html"}]}
+        self.assertEqual(marks("tools", {"name": "a", "_meta": {"ui": {
+            "resourceUri": "ui://v", "visibility": ["app"]}}}, report), ["view ui://v", "app-only"])
+        self.assertEqual(marks("tools", {"name": "a"}, report), [])
+        self.assertEqual(marks("tools", {"name": "a", "_meta": {"ui": {
+            "resourceUri": "ui://gone", "csp": {}}, "ui/resourceUri": "ui://v"}}, report), [
+            "view ui://gone", "problem: _meta.ui.csp is not a field of a tool (resourceUri, "
+            "visibility)", "problem: ui://gone is not among the listed resources",
+            "problem: _meta[\"ui/resourceUri\"] names another view"])
+        self.assertEqual(marks("tools", {"_meta": {"ui": {"resourceUri": "ui://text"}}}, report),
+                         ["view ui://text", "problem: ui://text is served as text/html, not "
+                          "text/html;profile=mcp-app"])
+        self.assertEqual(marks("resources", {"uri": "ui://v", "mimeType": APP_MIME, "_meta": {
+            "ui": {"csp": {"connectDomains": ["https://a.com/x"]}}}}, report), [
+            "view", "problem: csp.connectDomains[0] \"https://a.com/x\" is not an origin "
+            "(scheme://host[:port], a leading '*.' allowed; no path, quote, ';' or keyword)"])
+
+    def test_the_example_in_both_eras_through_a_real_process(self):
+        """examples/apps/board.py from another folder: inspect marks its views (exit 0), a client
+        with apps calls the app-only tool, one without never sees it."""
+        script = os.path.join(HERE, "examples", "apps", "board.py")
+        with tempfile.TemporaryDirectory() as cwd:
+            r = subprocess.run(SERVE + ["inspect", "--json", "--", sys.executable, script],
+                               capture_output=True, timeout=60, cwd=cwd,
+                               env=dict(os.environ, PYTHONPATH=HERE))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(json.loads(r.stdout)["marks"], {
+                "tools": {"move_card": ["view ui://board/view", "app-only"],
+                          "show_board": ["view ui://board/view"]},
+                "resources": {"ui://board/view": ["view"]}})
+            for era in ("legacy", "modern"):
+                with self.subTest(era=era):
+                    with mcp_stdio.Client(PY + [script], era=era, cwd=cwd, timeout=TIMEOUT,
+                                          capabilities=APPS_CAPS) as c:
+                        moved = c.call_tool("move_card", {"card": 3, "column": "done"})
+                        self.assertEqual(moved["structuredContent"]["columns"][2]["cards"],
+                                         [{"id": 3, "title": "Ship 1.0"}])
+                        self.assertIn("done: Ship 1.0", moved["content"][0]["text"])
+                        view = c.read_view("ui://board/view")
+                        self.assertTrue(view["html"].startswith("<!DOCTYPE html>"))
+                        self.assertEqual(view["ui"], {"prefersBorder": True})
+                    with mcp_stdio.Client(PY + [script], era=era, cwd=cwd,
+                                          timeout=TIMEOUT) as c:
+                        self.assertEqual([t["name"] for t in c.list_tools()], ["show_board"])
+                        board = c.call_tool("show_board")
+                        self.assertEqual(board["content"][0]["text"], "todo: Add a view, Ship "
+                                         "1.0\ndoing: Write the README\ndone: -")
+
+
+###############################################################################
 # The client and the inspect / call commands ##################################
 ###############################################################################
 
@@ -7631,10 +8043,17 @@ class Hosts(unittest.TestCase):
             os.environ["MCP_STDIO_HOSTS_BIN"], os.environ["MCP_STDIO_NODE_BIN"],
             os.path.dirname(sys.executable), "/usr/bin", "/bin")))
         env.pop("XDG_CONFIG_HOME", None)
+        # The MCP Apps example too: these hosts render no views, and nothing may break.
+        apps = os.path.join(project, "examples", "apps")
+        os.makedirs(apps)
+        for name in ("board.py", "board.html"):
+            shutil.copy(os.path.join(HERE, "examples", "apps", name), apps)
         for host in ("claude-code", "gemini-cli"):
-            r = subprocess.run(SERVE + ["install", host, "--", script], capture_output=True,
-                               env=env, cwd=project, timeout=120, stdin=subprocess.DEVNULL)
-            self.assertEqual(r.returncode, 0, r.stderr)
+            for words in ([script], ["--name", "task-board", os.path.join(apps, "board.py")]):
+                r = subprocess.run(SERVE + ["install", host] + words[:-1] + ["--", words[-1]],
+                                   capture_output=True, env=env, cwd=project, timeout=120,
+                                   stdin=subprocess.DEVNULL)
+                self.assertEqual(r.returncode, 0, r.stderr)
         with open(os.path.join(home, ".gemini", "trustedFolders.json"), "w") as f:
             json.dump({elsewhere: "TRUST_FOLDER"}, f)    # it runs no server in other folders
         for words in (["claude", "mcp", "list"], ["gemini", "mcp", "list"]):
@@ -7642,9 +8061,10 @@ class Hosts(unittest.TestCase):
                 r = subprocess.run(words, capture_output=True, env=env, cwd=elsewhere,
                                    timeout=180, stdin=subprocess.DEVNULL)
                 said = (r.stdout + r.stderr).decode("utf-8", "replace")    # gemini: on stderr
-                listed = [line for line in said.splitlines() if "team-tools" in line]
-                self.assertEqual(len(listed), 1, r.stdout + r.stderr)
-                self.assertIn("Connected", listed[0])
+                for name in ("team-tools", "task-board"):
+                    listed = [line for line in said.splitlines() if name in line]
+                    self.assertEqual(len(listed), 1, r.stdout + r.stderr)
+                    self.assertIn("Connected", listed[0])
 
 
 class ConfigCommand(unittest.TestCase):
