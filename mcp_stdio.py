@@ -3526,7 +3526,7 @@ def _named(call, table, noun, conn=None):
                             % call.method)
     entry = table.get(name)
     if entry is not None and conn is not None:
-        for hides in _HIDE_HOOKS:
+        for hides in conn.server._hiding:
             if hides(conn, call, entry):
                 entry = None
                 break
@@ -5660,7 +5660,7 @@ def _apps_offers(server, catalog):
 
 def _apps_grants(server, tables):
     """Granting a tool grants its view; a tool whose view is scoped away loses its link,
-    and a tool only a view may call goes with it."""
+    and a tool only a view may call goes with it (or when no view is served at all)."""
     tools, resources = tables["tools"], tables["resources"]
     if server.grant is not None and server.grant_resources is not None:
         views = {t.app for t in tools.values() if getattr(t, "app", None) is not None and
@@ -5668,12 +5668,15 @@ def _apps_grants(server, tables):
         if views:
             resources.update((uri, server.resources[uri]) for uri in views)
             tables["resources"] = resources = dict(sorted(resources.items()))
+    viewless = not any(isinstance(r, View) for r in resources.values())
     for name, tool in list(tools.items()):
         if getattr(tool, "app", None) is not None and tool.app not in resources:
             if _app_only(tool):
                 del tools[name]
             else:
                 tools[name] = _unlinked(tool)
+        elif viewless and _app_only(tool):    # no view is served that could call it
+            del tools[name]
 
 
 def _unlinked(tool):
@@ -6029,6 +6032,7 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         self.catalog = None            # what is offered now, once serving (a _Catalog)
         self._decorated = {}           # id -> each function the decorators registered
         self._frozen = False
+        self._hiding = _HIDE_HOOKS         # set for what is offered when serving starts
         self._lock = threading.RLock()     # orders catalog changes
         self._connections = []
         for o in _OPTIONS:
@@ -6196,6 +6200,11 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             self.catalog = self._granted_catalog()
             self.catalog.generation = dict.fromkeys(_KIND, 0)
             self._offered = self._offers()
+            # The rules that hide a tool from some clients, for the extensions offered (a
+            # live server's catalog may come to need any of them).
+            self._hiding = _HIDE_HOOKS if self.live else tuple(
+                r.hides for r in _EXTENSIONS if r.hides is not None and r.offers is not None
+                and r.offers(self, self.catalog) is not None)
             if self.ttl_ms is None:
                 self.ttl_ms = 60000 if self.live else 3600000
             self._frozen = True
