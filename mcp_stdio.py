@@ -5507,6 +5507,8 @@ class View(Resource):
 
     def _contents(self, uri, ctx):
         doc = self.document(ctx)
+        if not (self.ui and ctx is not None and ctx.renders_apps) and type(doc) is str:
+            return doc                  # served as any text resource (its MIME type is ours)
         c = {"uri": uri, "mimeType": APP_MIME}
         if isinstance(doc, str):
             c["text"] = doc
