@@ -7515,8 +7515,9 @@ class Apps(unittest.TestCase):
             "(scheme://host[:port], a leading '*.' allowed; no path, quote, ';' or keyword)"])
 
     def test_the_example_in_both_eras_through_a_real_process(self):
-        """examples/apps/board.py from another folder: inspect marks its views (exit 0), a client
-        with apps calls the app-only tool, one without never sees it."""
+        """examples/apps/board.py from another folder: inspect marks its views (exit 0), read
+        --output saves the view's file as it is, a client with apps calls the app-only tool,
+        one without never sees it."""
         script = os.path.join(HERE, "examples", "apps", "board.py")
         with tempfile.TemporaryDirectory() as cwd:
             r = subprocess.run(SERVE + ["inspect", "--json", "--", sys.executable, script],
@@ -7527,6 +7528,14 @@ class Apps(unittest.TestCase):
                 "tools": {"move_card": ["view ui://board/view", "app-only"],
                           "show_board": ["view ui://board/view"]},
                 "resources": {"ui://board/view": ["view"]}})
+            saved = os.path.join(cwd, "view.html")
+            r = subprocess.run(SERVE + ["read", "ui://board/view", "--output", saved, "--",
+                                        sys.executable, script], capture_output=True,
+                               timeout=60, cwd=cwd, env=dict(os.environ, PYTHONPATH=HERE))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(saved, "rb") as f, open(os.path.join(os.path.dirname(script),
+                                                           "board.html"), "rb") as g:
+                self.assertEqual(f.read(), g.read())
             for era in ("legacy", "modern"):
                 with self.subTest(era=era):
                     with mcp_stdio.Client(PY + [script], era=era, cwd=cwd, timeout=TIMEOUT,
