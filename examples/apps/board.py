@@ -20,8 +20,10 @@ from mcp_stdio import ToolError  # noqa: E402
 server = mcp_stdio.Server("board", "1.0", instructions="A small task board with a view.")
 
 # The view is one HTML file; a relative path follows this file, not the working folder.
+# bridge=True inlines mcp_stdio's view bridge (window.mcpApp), which board.html is written on.
 server.app("ui://board/view", "board.html", name="board", title="Task board",
-           description="The board, drawn as columns of cards.", prefers_border=True)
+           description="The board, drawn as columns of cards.", prefers_border=True,
+           bridge=True)
 
 COLUMNS = ("todo", "doing", "done")
 CARDS = {1: {"title": "Write the README", "column": "doing"},
