@@ -8751,9 +8751,15 @@ class _Preview:
             def do_POST(self):
                 preview._answer(self, "POST")
 
+        class Server(http.server.ThreadingHTTPServer):
+            def handle_error(self, request, client_address):
+                # A page that went away mid-answer is not news; anything else is one line.
+                e = sys.exc_info()[1]
+                if not isinstance(e, OSError):
+                    sys.stderr.write("preview: a request failed: %s\n" % _short_text(e))
+
         for _ in range(2):
-            server = http.server.ThreadingHTTPServer(("127.0.0.1", port if not self.servers
-                                                      else 0), Handler)
+            server = Server(("127.0.0.1", port if not self.servers else 0), Handler)
             server.daemon_threads = True
             self.servers.append(server)
             threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -9099,9 +9105,11 @@ _COMMANDS = {
 
 _CLIENT_ABOUT = """\
 Start an MCP stdio server (COMMAND, run without a shell) and inspect it, call
-one of its tools, read a resource or get a prompt. KEY=VALUE arguments are
-typed from the tool's input schema (numbers, booleans, JSON arrays and
-objects); one JSON object works too. config prints a ready-to-paste
+one of its tools, read a resource or get a prompt; preview calls a tool that
+has an MCP App view and shows the view in your browser, on 127.0.0.1, as a
+host would. KEY=VALUE arguments are typed from the tool's input schema
+(numbers, booleans, JSON arrays and objects); one JSON object works too.
+config prints a ready-to-paste
 configuration for CLIENT ({clients}) that starts SERVER_SCRIPT (default:
 this demo) with this interpreter, by absolute paths; install writes it into
 the host's own file. doctor starts COMMAND the way each host (or HOST) does
@@ -10195,7 +10203,7 @@ Serve the mcp_stdio demo catalog as an MCP server on stdin/stdout, for modern
 countdown, confirm_echo and greet; resources demo://readme, demo://logo.png and
 the template demo://greeting/{name}; the prompt summarize.
 
-Inspect any stdio server: {prog} inspect|call|read|get|skill|doctor ... -- COMMAND
+Inspect any stdio server: {prog} inspect|call|read|get|skill|preview|doctor ... -- COMMAND
 [ARGS...]; install it in a host: {prog} install HOST -- SERVER_SCRIPT;
 print a client configuration: {prog} config CLIENT [-- SERVER_SCRIPT] (see inspect --help)."""
 

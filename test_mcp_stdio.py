@@ -7219,6 +7219,11 @@ class AppsSession:
 class Apps(unittest.TestCase):
     """MCP Apps: views, the tools linked to them, and what each kind of client sees."""
 
+    def tmp_dir(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        return tmp.name
+
     def test_declared_in_every_revision_when_a_view_is_served(self):
         for rev in LEGACY + (MODERN,):
             with self.subTest(rev=rev):
@@ -7514,6 +7519,132 @@ class Apps(unittest.TestCase):
             "view", "problem: csp.connectDomains[0] \"https://a.com/x\" is not an origin "
             "(scheme://host[:port], a leading '*.' allowed; no path, quote, ';' or keyword)"])
 
+    def test_the_csp_a_host_builds(self):
+        self.assertEqual(mcp_stdio._view_csp({}), (
+            "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' "
+            "'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'"))
+        self.assertEqual(mcp_stdio._view_csp({"csp": {
+            "connectDomains": ["https://api.example.com", "https://x.com; script-src *"],
+            "resourceDomains": ["https://*.cdn.example"], "frameDomains": [],
+            "baseUriDomains": ["https://base.example"]}}), (
+            "default-src 'none'; script-src 'self' 'unsafe-inline' https://*.cdn.example; "
+            "style-src 'self' 'unsafe-inline' https://*.cdn.example; "
+            "connect-src 'self' https://api.example.com; img-src 'self' data: "
+            "https://*.cdn.example; font-src 'self' https://*.cdn.example; media-src 'self' "
+            "data: https://*.cdn.example; frame-src 'none'; object-src 'none'; "
+            "base-uri https://base.example"))          # what is not an origin is dropped
+
+    def test_preview_serves_its_two_origins_to_the_token_only(self):
+        """Without a browser: what each origin answers, and to whom."""
+        import http.client
+        script = os.path.join(self.tmp_dir(), "server.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(textwrap.dedent("""
+                import sys
+                sys.path.insert(0, %r)
+                import mcp_stdio
+                server = mcp_stdio.Server("p", "1")
+                server.app("ui://v", html="<!DOCTYPE html><title>v</title>",
+                           csp={"connectDomains": ["https://api.example.com"]},
+                           permissions=["camera", "clipboardWrite"])
+
+                @server.tool(app="ui://v")
+                def show(n: int) -> dict:
+                    "Show n."
+                    return {"n": n}
+
+                @server.tool(app="ui://v", visibility=["app"])
+                def app_only() -> str:
+                    "For the view."
+                    return "yes"
+
+                @server.tool(app="ui://v", visibility=["model"])
+                def model_only() -> str:
+                    "Not for the view."
+                    return "no"
+
+                @server.tool
+                def plain() -> str:
+                    "No view."
+                    return "plain"
+                server.run()
+                """) % HERE)
+        env = dict(os.environ, PYTHONPATH=HERE)
+        for words, said in ((["plain"], b"error: tool 'plain' has no view (no "
+                             b"_meta.ui.resourceUri)\n"),
+                            (["nope"], b"error: the server lists no tool 'nope'\n")):
+            r = subprocess.run(SERVE + ["preview"] + words + ["--", sys.executable, script],
+                               capture_output=True, timeout=60, env=env)
+            self.assertEqual((r.returncode, r.stderr), (2, said))
+        p = subprocess.Popen(SERVE + ["preview", "show", "n=5", "--", sys.executable, script],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, env=env)
+
+        def stop():
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+            p.stdout.close()
+            p.stderr.close()
+        self.addCleanup(stop)
+        line = p.stdout.readline().decode()
+        m = re.fullmatch(r"preview of show \(view ui://v\): http://127\.0\.0\.1:(\d+)/\?token="
+                         r"([\w-]{32})\n", line)
+        self.assertIsNotNone(m, line)
+        port, token = int(m.group(1)), m.group(2)
+
+        def ask(path, port=port, method="GET", body=None, **headers):
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            try:
+                c.request(method, path, body=body, headers=dict(
+                    {"Host": "127.0.0.1:%d" % port}, **headers))
+                r = c.getresponse()
+                return r.status, dict(r.getheaders()), r.read()
+            finally:
+                c.close()
+        page = ask("/?token=" + token)
+        self.assertEqual(page[0], 200)
+        view_port = int(re.search(rb'src="http://127\.0\.0\.1:(\d+)/view\?token=', page[2]).group(1))
+        self.assertNotEqual(view_port, port)
+        self.assertIn(b'allow="camera; clipboard-write"', page[2])
+        self.assertIn(b'sandbox="allow-scripts allow-same-origin allow-forms"', page[2])
+        rpc = {"X-Preview-Token": token, "Content-Type": "application/json"}
+        for status, path, kw in ((403, "/", {}), (403, "/?token=" + token[:-1], {}),
+                                 (403, "/?token=" + token, {"Host": "localhost:%d" % port}),
+                                 (403, "/?token=" + token, {"Sec-Fetch-Site": "cross-site"}),
+                                 (403, "/rpc", dict(rpc, Origin="http://evil.example")),
+                                 (404, "/view?token=" + token, {}),   # the view's origin only
+                                 (404, "/nothing?token=" + token, {})):
+            with self.subTest(path=path, headers=kw):
+                self.assertEqual(ask(path, method="POST" if path == "/rpc" else "GET",
+                                     body=b"{}" if path == "/rpc" else None, **kw)[0], status)
+        status, headers, body = ask("/view?token=" + token, port=view_port)
+        self.assertEqual((status, body), (200, b"<!DOCTYPE html><title>v</title>"))
+        self.assertEqual(headers["Content-Security-Policy"], mcp_stdio._view_csp(
+            {"csp": {"connectDomains": ["https://api.example.com"]}}))
+        self.assertEqual(ask("/view?token=x", port=view_port)[0], 403)
+        self.assertEqual(ask("/?token=" + token, port=view_port)[0], 404)
+
+        def relay(method, params):
+            status, _, body = ask("/rpc", method="POST", body=json.dumps(
+                {"method": method, "params": params}).encode(), **rpc)
+            self.assertEqual(status, 200)
+            return json.loads(body)
+        self.assertEqual(relay("tools/call", {"name": "app_only", "arguments": {}})["result"][
+            "content"], [{"type": "text", "text": "yes"}])
+        self.assertEqual(relay("tools/call", {"name": "model_only", "arguments": {}}), {
+            "error": {"code": -32602, "message": 'The view may not call "model_only": its '
+                      'visibility is ["model"], without "app"'}})
+        self.assertEqual(relay("resources/read", {"uri": "ui://v"})["result"]["contents"][0][
+            "mimeType"], "text/html;profile=mcp-app")
+        self.assertEqual(relay("prompts/list", {})["error"]["code"], -32601)
+        self.assertEqual(relay("tools/call", {"name": "nope"})["error"]["code"], -32602)
+        status, _, body = ask("/result", **rpc)
+        self.assertEqual(json.loads(body)["result"]["structuredContent"], {"n": 5})
+        self.assertEqual(ask("/closed?token=" + token, method="POST")[0], 204)
+        self.assertEqual(p.wait(timeout=30), 0)
+        self.assertTrue(p.stderr.read().endswith(b"preview stopped\n"))
+
     def test_the_example_in_both_eras_through_a_real_process(self):
         """examples/apps/board.py from another folder: inspect marks its views (exit 0), read
         --output saves the view's file as it is, a client with apps calls the app-only tool,
@@ -7553,6 +7684,368 @@ class Apps(unittest.TestCase):
                         board = c.call_tool("show_board")
                         self.assertEqual(board["content"][0]["text"], "todo: Add a view, Ship "
                                          "1.0\ndoing: Write the README\ndone: -")
+
+
+# The browser tests: headless Chromium, driven by playwright-core, both from .ci/run.
+BROWSER_TOOLS = os.environ.get("MCP_STDIO_BROWSER_TOOLS") or os.path.join(HERE, ".ci-tools")
+CHROMIUM = os.environ.get("MCP_STDIO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+EXT_APPS_SRC = os.path.join(EXT_APPS_SCHEMA, "dist", "src")
+DRIVER_HEAD = """
+const { chromium } = require(%s);
+const out = {};
+(async () => {
+  const browser = await chromium.launch({executablePath: %s, args: ["--no-sandbox",
+    "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"]});
+  const page = await browser.newPage();
+  page.on("pageerror", (e) => { (out.pageErrors = out.pageErrors || []).push(String(e)); });
+  const frameOf = async (part) => {
+    for (let i = 0; i < 100; i++) {
+      const f = page.frames().find((f) => f.url().includes(part));
+      if (f) return f;
+      await page.waitForTimeout(100);
+    }
+    throw new Error("no frame " + part);
+  };
+  try {
+"""
+DRIVER_TAIL = """
+  } catch (e) { out.error = String(e && e.stack || e); }
+  await browser.close();
+  process.stdout.write(JSON.stringify(out));
+})();
+"""
+
+
+@about("apps")
+@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_NODE_BIN") and os.path.isfile(CHROMIUM)
+                     and os.path.isdir(os.path.join(BROWSER_TOOLS, "node_modules",
+                                                    "playwright-core"))
+                     and os.path.isfile(os.path.join(EXT_APPS_SRC, "app-bridge.js")),
+                     "needs MCP_STDIO_SLOW=1, Chromium, playwright-core, esbuild and ext-apps "
+                     "(.ci/run installs them)")
+class Browser(unittest.TestCase):
+    """Views in headless Chromium against the official other side: AppBridge hosts our
+    example's view (written on our bridge); our preview hosts a view written on App."""
+
+    def node(self, script, *args, timeout=120):
+        path = os.path.join(self.tmp, "script%d.js" % len(os.listdir(self.tmp)))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(script)
+        r = subprocess.run([os.path.join(os.environ["MCP_STDIO_NODE_BIN"], "node"), path] +
+                           list(args), capture_output=True, timeout=timeout,
+                           stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-3000:])
+        return r.stdout.decode()
+
+    def bundle(self, source):
+        """source (an ES module importing by absolute path) as one browser script."""
+        entry = os.path.join(self.tmp, "entry%d.mjs" % len(os.listdir(self.tmp)))
+        with open(entry, "w", encoding="utf-8") as f:
+            f.write(source)
+        r = subprocess.run([os.path.join(BROWSER_TOOLS, "node_modules", ".bin", "esbuild"),
+                            entry, "--bundle", "--format=iife", "--platform=browser",
+                            "--log-level=error"], capture_output=True, timeout=120,
+                           env=dict(os.environ, PATH=os.environ["MCP_STDIO_NODE_BIN"] +
+                                    os.pathsep + os.environ.get("PATH", "")))
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-3000:])
+        return r.stdout.decode().replace("</script", "<\\/script")
+
+    def drive(self, steps):
+        head = DRIVER_HEAD % (json.dumps(os.path.join(BROWSER_TOOLS, "node_modules",
+                                                      "playwright-core")), json.dumps(CHROMIUM))
+        out = json.loads(self.node(head + steps + DRIVER_TAIL))
+        self.assertNotIn("error", out, out.get("error"))
+        self.assertNotIn("pageErrors", out, out.get("pageErrors"))
+        return out
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.tmp = tmp.name
+
+    def serve(self, routes):
+        """An HTTP server on 127.0.0.1 answering routes {path: fn(body) -> (type, bytes)}."""
+        import http.server
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def answer(self, body):
+                route = routes.get(self.path.split("?")[0])
+                if route is None:
+                    self.send_response(404)
+                    self.end_headers()
+                    return
+                kind, data = route(body)
+                self.send_response(200)
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self):
+                self.answer(None)
+
+            def do_POST(self):
+                self.answer(self.rfile.read(int(self.headers["Content-Length"])))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        return "http://127.0.0.1:%d" % server.server_address[1]
+
+    def test_the_official_app_bridge_hosts_the_example_on_our_bridge(self):
+        import runpy
+        board = runpy.run_path(os.path.join(HERE, "examples", "apps", "board.py"),
+                               run_name="board")
+        lock = threading.Lock()
+        client = mcp_stdio.InProcessClient(board["server"], era="modern", capabilities=APPS_CAPS)
+        client.connect()
+        self.addCleanup(client.close)
+        view = client.read_view("ui://board/view")["html"].encode("utf-8")
+
+        def rpc(body):
+            message = json.loads(body)
+            with lock:
+                result = client.request(message["method"], message["params"])
+            return "application/json", json.dumps(result).encode()
+        view_origin = self.serve({"/view": lambda body: ("text/html", view)})
+        host = self.bundle("""
+import { AppBridge, PostMessageTransport } from %s;
+const record = window.record = {events: [], calls: [], context: []};
+const rpc = (method, params) => fetch("/rpc", {method: "POST",
+  body: JSON.stringify({method, params})}).then((r) => r.json());
+const frame = document.createElement("iframe");
+frame.sandbox = "allow-scripts allow-same-origin";
+frame.src = %s;
+document.body.appendChild(frame);
+const bridge = new AppBridge(null, {name: "test-host", version: "1"},
+  {serverTools: {}, serverResources: {}, logging: {}, openLinks: {}, updateModelContext: {}},
+  {hostContext: {theme: "dark", styles: {variables: {"--color-text-primary": "rgb(1, 2, 3)"}}}});
+bridge.oninitialized = async () => {
+  record.events.push("initialized");
+  await bridge.sendToolInput({arguments: {}});
+  await bridge.sendToolResult(await rpc("tools/call", {name: "show_board", arguments: {}}));
+  record.events.push("result sent");
+};
+bridge.oncalltool = async (params) => { record.calls.push(params); return rpc("tools/call", params); };
+bridge.onupdatemodelcontext = async (params) => { record.context.push(params); return {}; };
+bridge.onsizechange = (size) => { record.size = size; };
+window.teardown = async () => { await bridge.teardownResource({reason: "test"});
+  record.events.push("teardown answered"); };
+bridge.connect(new PostMessageTransport(frame.contentWindow, frame.contentWindow));
+""" % (json.dumps(os.path.join(EXT_APPS_SRC, "app-bridge.js")), json.dumps(view_origin + "/view")))
+        page = ("<!DOCTYPE html><html><body><script>%s</script></body></html>" % host).encode()
+        origin = self.serve({"/": lambda body: ("text/html", page), "/rpc": rpc})
+        out = self.drive("""
+    await page.goto(%s);
+    await page.waitForFunction(() => window.record.events.includes("result sent"));
+    const view = await frameOf("/view");
+    await view.click('[data-card="3"] button[data-to="done"]');
+    await view.waitForSelector('[data-column="done"] [data-card="3"]');
+    await page.waitForFunction(() => window.record.context.length > 0);
+    out.theme = await view.evaluate(() => [getComputedStyle(document.documentElement)
+      .getPropertyValue("--color-text-primary"), document.documentElement.dataset.theme]);
+    await page.evaluate(() => window.teardown());
+    out.status = await view.textContent("#status");
+    out.record = await page.evaluate(() => window.record);
+""" % json.dumps(origin + "/"))
+        record = out["record"]
+        self.assertEqual(record["events"], ["initialized", "result sent", "teardown answered"])
+        self.assertEqual(record["calls"], [{"name": "move_card",
+                                            "arguments": {"card": 3, "column": "done"}}])
+        self.assertIn("done: Ship 1.0", record["context"][0]["content"][0]["text"])
+        self.assertGreater(record["size"]["height"], 0)
+        self.assertEqual(out["theme"], ["rgb(1, 2, 3)", "dark"])
+        self.assertEqual(out["status"], "closing")          # the view heard the teardown
+
+    def test_the_bridge_speaks_every_view_side_message_to_the_official_app_bridge(self):
+        view = mcp_stdio._with_bridge("""<!DOCTYPE html><html><head><title>every</title></head>
+<body><script>
+var app = window.mcpApp, got = window.got = {partial: []};
+app.appCapabilities = {availableDisplayModes: ["inline", "fullscreen"]};
+app.on("toolinputpartial", function (p) { got.partial.push(p.arguments); });
+app.on("toolinput", function (p) { got.input = p.arguments; });
+app.on("toolresult", function (r) { got.result = r.content[0].text; });
+app.on("toolcancelled", function (p) { got.cancelled = p.reason; });
+app.on("hostcontext", function (c) { got.context = c.theme; });
+app.on("teardown", function (p) { got.teardown = p.reason; });
+window.exercise = async function () {
+  got.read = (await app.readResource("notes://a")).contents[0].text;
+  got.call = (await app.callTool("echo", {text: "hi"})).content[0].text;
+  await app.sendMessage("hello host");
+  await app.openLink("https://example.com/");
+  got.mode = (await app.requestDisplayMode("fullscreen")).mode;
+  await app.updateModelContext({structuredContent: {seen: 1}});
+  app.log("info", "logged");
+  try { await app.callTool("fails", {}); } catch (e) { got.failed = [e.code, e.message]; }
+  return got;
+};
+</script></body></html>""").encode()
+        view_origin = self.serve({"/view": lambda body: ("text/html", view)})
+        host = self.bundle("""
+import { AppBridge, PostMessageTransport } from %s;
+const seen = window.seen = {};
+const frame = document.createElement("iframe");
+frame.sandbox = "allow-scripts allow-same-origin";
+frame.src = %s;
+document.body.appendChild(frame);
+const bridge = new AppBridge(null, {name: "test-host", version: "1"},
+  {serverTools: {}, serverResources: {}, logging: {}, openLinks: {}, updateModelContext: {}},
+  {hostContext: {theme: "dark", availableDisplayModes: ["inline", "fullscreen"]}});
+bridge.oninitialized = async () => {
+  seen.app = bridge.getAppVersion && bridge.getAppVersion();
+  await bridge.sendToolInputPartial({arguments: {a: 1}});
+  await bridge.sendToolInput({arguments: {a: 1, b: 2}});
+  await bridge.sendToolResult({content: [{type: "text", text: "done"}]});
+  await bridge.sendHostContextChange({theme: "light"});
+  await bridge.sendToolCancelled({reason: "stopped"});
+  seen.ready = true;
+};
+bridge.onreadresource = async (p) => ({contents: [{uri: p.uri, text: "the note"}]});
+bridge.oncalltool = async (p) => {
+  if (p.name === "fails") { throw new Error("no such tool"); }
+  return {content: [{type: "text", text: "echo " + p.arguments.text}]};
+};
+bridge.onmessage = async (p) => { seen.message = p; return {}; };
+bridge.onopenlink = async (p) => { seen.link = p.url; return {}; };
+bridge.onrequestdisplaymode = async (p) => { seen.asked = p.mode; return {mode: "fullscreen"}; };
+bridge.onupdatemodelcontext = async (p) => { seen.context = p; return {}; };
+bridge.onloggingmessage = (p) => { seen.log = p; };
+bridge.onsizechange = (p) => { seen.size = p; };
+window.teardown = () => bridge.teardownResource({reason: "bye"});
+bridge.connect(new PostMessageTransport(frame.contentWindow, frame.contentWindow));
+""" % (json.dumps(os.path.join(EXT_APPS_SRC, "app-bridge.js")), json.dumps(view_origin + "/view")))
+        page = ("<!DOCTYPE html><html><body><script>%s</script></body></html>" % host).encode()
+        origin = self.serve({"/": lambda body: ("text/html", page)})
+        out = self.drive("""
+    await page.goto(%s);
+    await page.waitForFunction(() => window.seen.ready && window.seen.size);
+    const view = await frameOf("/view");
+    await view.waitForFunction(() => window.got.cancelled);
+    out.got = await view.evaluate(() => window.exercise());
+    await page.waitForFunction(() => window.seen.log);
+    await page.evaluate(() => window.teardown());
+    out.teardown = await view.evaluate(() => window.got.teardown);
+    out.seen = await page.evaluate(() => window.seen);
+""" % json.dumps(origin + "/"))
+        got, seen = out["got"], out["seen"]
+        self.assertEqual(got["partial"], [{"a": 1}])
+        self.assertEqual((got["input"], got["result"], got["context"], got["cancelled"]),
+                         ({"a": 1, "b": 2}, "done", "light", "stopped"))
+        self.assertEqual((got["read"], got["call"], got["mode"]), ("the note", "echo hi",
+                                                                   "fullscreen"))
+        self.assertEqual(got["failed"][1], "no such tool")
+        self.assertEqual(out["teardown"], "bye")
+        self.assertEqual(seen["message"], {"role": "user", "content": [
+            {"type": "text", "text": "hello host"}]})
+        self.assertEqual((seen["link"], seen["asked"]), ("https://example.com/", "fullscreen"))
+        self.assertEqual(seen["context"], {"structuredContent": {"seen": 1}})
+        self.assertEqual((seen["log"]["level"], seen["log"]["data"]), ("info", "logged"))
+
+
+    def test_the_preview_hosts_a_view_on_the_official_app_class(self):
+        view = self.bundle("""
+import { App } from %s;
+const results = window.results = {};
+const app = new App({name: "official-view", version: "1"});
+app.ontoolinput = (p) => { results.input = p.arguments; };
+app.ontoolresult = async (r) => {
+  results.result = r.structuredContent;
+  results.appOnly = (await app.callServerTool({name: "app_only", arguments: {x: 2}}))
+    .structuredContent;
+  try { await app.callServerTool({name: "model_only", arguments: {}}); results.modelOnly = "ran"; }
+  catch (e) { results.modelOnlyError = String(e.message || e); }
+  results.read = (await app.readServerResource({uri: "notes://n"})).contents[0].text;
+  results.done = true;
+};
+app.onteardown = async () => ({});
+app.connect();
+""" % json.dumps(os.path.join(EXT_APPS_SRC, "app-with-deps.js")))
+        script = os.path.join(self.tmp, "server.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(textwrap.dedent("""
+                import sys
+                sys.path.insert(0, %r)
+                import mcp_stdio
+                server = mcp_stdio.Server("official", "1")
+                server.app("ui://t", html=%r)
+                server.add(mcp_stdio.Resource("notes://n", lambda uri, ctx: "the note"))
+
+                @server.tool(app="ui://t")
+                def show(n: int) -> mcp_stdio.ToolResult:
+                    "Show n."
+                    return mcp_stdio.ToolResult([mcp_stdio.text(str(n))], structured={"n": n})
+
+                @server.tool(app="ui://t", visibility=["app"])
+                def app_only(x: int) -> dict:
+                    "Double x."
+                    return {"double": 2 * x}
+
+                @server.tool(app="ui://t", visibility=["model"])
+                def model_only() -> str:
+                    "Only the model calls it."
+                    return "ran"
+                server.run()
+                """) % (HERE, "<!DOCTYPE html><html><head><meta charset=utf-8></head><body>"
+                        "<script>%s</script></body></html>" % view))
+        p = subprocess.Popen(SERVE + ["preview", "show", "n=5", "--", sys.executable, script],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, env=dict(os.environ, PYTHONPATH=HERE))
+        def stop():
+            if p.poll() is None:
+                p.kill()
+            p.wait()
+            p.stdout.close()
+            p.stderr.close()
+        self.addCleanup(stop)
+        line = p.stdout.readline().decode()
+        url = re.search(r"(http://127\.0\.0\.1:(\d+)/\?token=([\w-]+))$", line.strip())
+        self.assertIsNotNone(url, line)
+        import http.client
+        port, token = int(url.group(2)), url.group(3)
+
+        def status(path, host="127.0.0.1:%d" % port, **headers):
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            c.request("GET" if not headers.get("body") else "POST", path,
+                      body=headers.pop("body", None), headers=dict(headers, Host=host))
+            try:
+                return c.getresponse().status
+            finally:
+                c.close()
+        self.assertEqual(status("/"), 403)                                  # no token
+        self.assertEqual(status("/?token=" + token[:-1] + "x"), 403)        # a wrong one
+        self.assertEqual(status("/?token=" + token, host="localhost:%d" % port), 403)
+        self.assertEqual(status("/rpc", body=b"{}", Origin="http://evil.example",
+                                **{"X-Preview-Token": token}), 403)          # cross-origin
+        self.assertEqual(status("/?token=" + token), 200)
+        out = self.drive("""
+    await page.goto(%s);
+    const view = await frameOf("/view");
+    await view.waitForFunction(() => window.results && window.results.done, null,
+                               {timeout: 20000});
+    out.results = await view.evaluate(() => window.results);
+    out.csp = await page.evaluate(async () => (await fetch(document.getElementById("view").src))
+      .headers.get("content-security-policy")).catch((e) => "unreadable: " + e);
+    await page.click("#teardown");
+    await page.waitForFunction(() => !document.getElementById("view"));
+    out.log = await page.textContent("#log");
+    await page.close({runBeforeUnload: true});
+    await new Promise((r) => setTimeout(r, 500));
+""" % json.dumps(url.group(1)))
+        results = out["results"]
+        self.assertEqual(results["input"], {"n": 5})
+        self.assertEqual(results["result"], {"n": 5})
+        self.assertEqual(results["appOnly"], {"double": 4})
+        self.assertNotIn("modelOnly", results)
+        self.assertIn('"model_only": its visibility is ["model"], without "app"',
+                      results["modelOnlyError"])
+        self.assertEqual(results["read"], "the note")
+        self.assertIn("torn down", out["log"])
+        self.assertEqual(p.wait(timeout=30), 0)                 # the closed page stopped it
+        self.assertIn(b"preview stopped", p.stderr.read())
 
 
 ###############################################################################
@@ -9999,7 +10492,8 @@ class SchemaProperties(unittest.TestCase):
 # them; they run six at a time, each test's outcome reported in order, while
 # the tests in this process run meanwhile on the main thread. The exclusive
 # classes patch what every thread shares (os, time, sys.modules, sys.stderr,
-# the module's own functions), so they run last, with nothing else running.
+# the module's own functions), so they run last, with nothing else running; so
+# does Browser, whose Chromium would load the machine under tests that wait.
 PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "BacktrackingProcess", "TaskAdmission",
                     "Rebuilds", "ClientTests", "TaskCommandLine",
                     "CtrlC", "FuzzProcesses", "Concurrency", "ClientCommandLine", "ScriptTools",
@@ -10007,7 +10501,7 @@ PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "BacktrackingProcess", "TaskAd
                     "InProcessBytes", "Examples", "ElicitationLegacy", "OfficialSDK",
                     "AskingOverPipes", "CommandLineQuestions", "Conformance", "TypeScriptSDK",
                     "OfficialInspector")      # the longest first: they start first
-EXCLUSIVE_TESTS = ("ConfigCommand", "RuntimeRaces",
+EXCLUSIVE_TESTS = ("ConfigCommand", "RuntimeRaces", "Browser",
                    "Rebuilds.test_the_suite_passes_without_each_extension",
                    "Engine.test_incidents_keep_the_cause_and_the_source",
                    "ReadmeTutorial.test_sections_one_to_three",
