@@ -7567,6 +7567,10 @@ class Apps(unittest.TestCase):
                 def plain() -> str:
                     "No view."
                     return "plain"
+                import os
+                if os.environ.get("PID_FILE"):
+                    with open(os.environ["PID_FILE"], "w") as f:
+                        f.write(str(os.getpid()))
                 server.run()
                 """) % HERE)
         env = dict(os.environ, PYTHONPATH=HERE)
@@ -7644,6 +7648,26 @@ class Apps(unittest.TestCase):
         self.assertEqual(ask("/closed?token=" + token, method="POST")[0], 204)
         self.assertEqual(p.wait(timeout=30), 0)
         self.assertTrue(p.stderr.read().endswith(b"preview stopped\n"))
+        # Ctrl-C stops it too, and the server with it.
+        pid_file = os.path.join(os.path.dirname(script), "pid")
+        q = subprocess.Popen(SERVE + ["preview", "show", "n=1", "--", sys.executable, script],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             stdin=subprocess.DEVNULL, env=dict(env, PID_FILE=pid_file))
+        try:
+            self.assertTrue(q.stdout.readline().startswith(b"preview of show"))
+            q.send_signal(signal.SIGINT)
+            self.assertEqual(q.wait(timeout=30), 0)
+            self.assertTrue(q.stderr.read().endswith(b"preview stopped\n"))
+        finally:
+            if q.poll() is None:
+                q.kill()
+            q.wait()
+            q.stdout.close()
+            q.stderr.close()
+        with open(pid_file) as f:
+            server_pid = int(f.read())
+        with self.assertRaises(ProcessLookupError):
+            os.kill(server_pid, 0)
 
     def test_the_example_in_both_eras_through_a_real_process(self):
         """examples/apps/board.py from another folder: inspect marks its views (exit 0), read
