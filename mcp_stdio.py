@@ -2068,6 +2068,35 @@ class _Decorators:
             return f
         return _decorator(register, fn)
 
+    def middleware(self, fn=None, *, kinds=None):
+        """Register fn(request, next) around every request, or those of some kinds only.
+
+        request is the request's Call (method, params, kind, name, ctx, era,
+        revision, client_capabilities); next() serves it with request.params and
+        returns its result, which fn returns (or another). kinds:
+        some of MIDDLEWARE_KINDS ("tool", "resource", "prompt", "list",
+        "completion", "request"). The first registered is outermost. A ToolError
+        raised around a tools/call is an isError result; a ProtocolError refuses
+        any request; anything else is an incident, as from a handler. An async
+        def fn awaits next().
+        """
+        if kinds is not None:
+            kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+            unknown = [k for k in kinds if k not in MIDDLEWARE_KINDS]
+            if unknown:
+                raise CatalogError("middleware: unknown kind(s) %s (known: %s)" % (
+                    ", ".join(map(repr, unknown)), ", ".join(MIDDLEWARE_KINDS)))
+
+        def register(f):
+            if not callable(f):
+                raise CatalogError("middleware: %r is not a function" % (f,))
+            if self._frozen:
+                raise CatalogError("server %r: middleware cannot be added once it serves "
+                                   "(connections already follow it)" % self.name)
+            self._middleware.append((f, kinds))
+            return f
+        return _decorator(register, fn)
+
     def resource(self, uri, *, name=None, title=None, description=None, mime_type=None,
                  size=None, annotations=None, icons=None, meta=None, ttl_ms=0,
                  cache_scope="private"):
@@ -2841,6 +2870,15 @@ def _questions(args, kw):
     return questions
 
 
+def _asked_params(call, q, conn):
+    """The params of a question asked for call, carrying the call's trace context on."""
+    params = q.params(call.revision, conn._random)
+    trace = _trace_out(call)
+    if trace:
+        params = dict(params, _meta=dict(params.get("_meta") or {}, **trace))
+    return params
+
+
 def _note_question(call, key):
     """Record that call asked key; a key asked twice in one request is a handler's bug."""
     if call.asked is None:
@@ -2867,7 +2905,7 @@ def _ask_by_rounds(conn, call, questions, by_requests=False):
         _note_question(call, key)
         value = answers.get(key)
         if value is None:
-            ask[key] = {"method": q.method, "params": q.params(call.revision, conn._random)}
+            ask[key] = {"method": q.method, "params": _asked_params(call, q, conn)}
             continue
         if by_requests:
             if type(value) is _NoAnswer:
@@ -2932,7 +2970,7 @@ class _Outgoing:
                 call.kind or "request", _why_missing(missing, call)))
         for key in questions:
             _note_question(call, key)
-        requests = [(key, q.method, q.params(call.revision, conn._random))
+        requests = [(key, q.method, _asked_params(call, q, conn))
                     for key, q in questions.items()]
         pending = {}
         with conn._lock:
@@ -3074,6 +3112,85 @@ class _StateSigner:
 # admitted.
 
 
+# Trace context (W3C Trace Context and Baggage in a request's _meta, SEP-414): read
+# when asked for (ctx.trace), never on the reading thread's path, and carried on
+# unchanged on the requests the server sends for the call. A malformed value is
+# ignored, never an error; mcp_stdio makes no spans of its own.
+TRACE_KEYS = ("traceparent", "tracestate", "baggage")
+_TRACEPARENT_RE = r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-[^\s]*)?\Z"
+_TRACESTATE_KEY_RE = (r"([a-z0-9][_0-9a-z*/-]{0,255}|"
+                      r"[a-z0-9][_0-9a-z*/-]{0,240}@[a-z][_0-9a-z*/-]{0,13})\Z")
+_TRACESTATE_VALUE_RE = r"[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]\Z"
+_BAGGAGE_KEY_RE = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z"
+_BAGGAGE_VALUE_RE = r"[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*\Z"
+# The W3C limits: a tracestate of at most 32 members and (what every vendor must
+# carry) 512 characters; a baggage of at most 8,192 bytes and 64 members.
+_MAX_TRACESTATE_MEMBERS, _MAX_TRACESTATE = 32, 512
+_MAX_BAGGAGE, _MAX_BAGGAGE_MEMBERS = 8192, 64
+
+
+def _trace_context(meta):
+    """The valid trace context in a request's _meta: {key: value}, the malformed left out."""
+    if not isinstance(meta, dict):
+        return {}
+    out = {}
+    parent = meta.get("traceparent")
+    if _valid_traceparent(parent):
+        out["traceparent"] = parent
+        state = meta.get("tracestate")         # read only beside a valid traceparent
+        if _valid_tracestate(state):
+            out["tracestate"] = state
+    baggage = meta.get("baggage")
+    if _valid_baggage(baggage):
+        out["baggage"] = baggage
+    return out
+
+
+def _valid_traceparent(value):
+    m = _pattern(_TRACEPARENT_RE).match(value) if type(value) is str else None
+    if m is None or m.group(1) == "ff" or m.group(1) == "00" and m.group(5):
+        return False
+    return m.group(2) != "0" * 32 and m.group(3) != "0" * 16
+
+
+def _valid_tracestate(value):
+    if type(value) is not str or len(value) > _MAX_TRACESTATE:
+        return False
+    members = [m.strip(" \t") for m in value.split(",")]
+    members = [m for m in members if m]
+    keys = [m.partition("=")[0] for m in members]
+    return 0 < len(members) <= _MAX_TRACESTATE_MEMBERS and len(set(keys)) == len(keys) and all(
+        "=" in m and _pattern(_TRACESTATE_KEY_RE).match(m.partition("=")[0]) and
+        _pattern(_TRACESTATE_VALUE_RE).match(m.partition("=")[2]) for m in members)
+
+
+def _valid_baggage(value):
+    if type(value) is not str or len(value.encode("utf-8", "replace")) > _MAX_BAGGAGE:
+        return False
+    members = value.split(",")
+    if not 0 < len(members) <= _MAX_BAGGAGE_MEMBERS:
+        return False
+    for member in members:
+        parts = [p.strip(" \t") for p in member.split(";")]
+        key, eq, val = parts[0].partition("=")
+        if not eq or not _pattern(_BAGGAGE_KEY_RE).match(key.strip(" \t")) or \
+                not _pattern(_BAGGAGE_VALUE_RE).match(val.strip(" \t")):
+            return False
+        for prop in parts[1:]:
+            k, eq, v = prop.partition("=")
+            if not _pattern(_BAGGAGE_KEY_RE).match(k.strip(" \t")) or eq and \
+                    not _pattern(_BAGGAGE_VALUE_RE).match(v.strip(" \t")):
+                return False
+    return True
+
+
+def _trace_out(call):
+    """The trace context the server's own requests for call carry: the author's, or the call's."""
+    trace = getattr(call, "trace", None)       # set by ctx.propagate()
+    return trace if trace is not None else _trace_context(call.meta)
+
+
+
 class Call:
     """One admitted request: what it asks and whether it has been answered.
 
@@ -3086,7 +3203,11 @@ class Call:
                  "client_capabilities", "client_info", "meta", "log_level", "batch", "kind",
                  "name", "timeout", "deadline", "progress_token", "target", "arguments",
                  "work", "context", "answers", "binding", "asked", "settled", "cancelled",
-                 "last_progress", "on_cancel", "keeper", "task_ttl")
+                 "last_progress", "on_cancel", "keeper", "task_ttl",
+                 "trace",       # set only by ctx.propagate(): read it with getattr
+                 # a request with middleware: (chain, work, admitted params), and the
+                 # chain's position, ctx and large flag while it runs
+                 "mw", "mw_at", "mw_ctx", "mw_large")
 
     def __init__(self, conn, rid, key, method, params, era, revision, caps, info, meta,
                  level, batch):
@@ -3137,6 +3258,55 @@ class Call:
     @property
     def is_cancelled(self):
         return self.cancelled
+
+    # -- what middleware sees of it (see Server.middleware) -------------------
+    @property
+    def ctx(self):
+        """The request's Context, made when first asked for (middleware)."""
+        if self.mw_ctx is None:
+            self.mw_ctx = self.conn._context(self)
+        return self.mw_ctx
+
+    def next(self):
+        """Serve the rest of the middleware chain, then the request; return its result."""
+        at = self.mw_at
+        chain, work, admitted = self.mw
+        if at == len(chain) and work is not None and self.params is admitted:
+            ctx = self.mw_ctx                # the innermost: the work left, at once
+            if ctx is None and self.context:
+                ctx = self.ctx
+            try:
+                r, self.mw_large = work(self, ctx)
+            except ToolError as e:
+                if self.kind != "tool":
+                    raise
+                return _error_result(str(e))
+            return json.loads(r) if type(r) is str else r
+        self.mw_at = at + 1
+        try:
+            if at < len(chain):
+                fn, is_async = chain[at]
+                if is_async:
+                    return _run_coroutine(fn(self, self._anext), self.mw_ctx)
+                return fn(self, self.next)
+            return _served(self)
+        except ToolError as e:              # what a tool's refusal is: a result
+            if self.kind != "tool":
+                raise
+            return _error_result(str(e))
+        finally:
+            self.mw_at = at
+
+    async def _anext(self):
+        # An async middleware awaits next(); the rest of the chain runs meanwhile on a
+        # thread of its own (it may run an async handler, on an event loop of its own).
+        import asyncio
+        at = self.mw_at
+        return await asyncio.get_running_loop().run_in_executor(None, self._next_from, at)
+
+    def _next_from(self, at):
+        self.mw_at = at
+        return self.next()
 
 
 class _Route:
@@ -3986,6 +4156,7 @@ class Connection:
         self._max_params, self._max_response = server.max_params, server.max_response
         self._null_id = server.null_error_id
         self._stamps = {rev: _stamp(server, rev) for rev in MODERN_VERSIONS}
+        self._chains = server._chains       # {method: middleware}, empty without any
         for row in _EXTENSIONS:
             if row.connect is not None:
                 row.connect(self, wall_clock)
@@ -4156,10 +4327,13 @@ class Connection:
         if capability is not None and capability not in self.server._offered:
             out.append(self._error(call.id, METHOD_NOT_FOUND, "Method not found"))
             return
-        try:
-            r = route.handler(self, call)
-        except BaseException as e:   # noqa: B902 - ProtocolError, or a bug: never the reader's end
-            r = e
+        if self._chains and call.method in self._chains:     # it has middleware
+            r = _through(self, route, call, *self._chains[call.method])
+        else:
+            try:
+                r = route.handler(self, call)
+            except BaseException as e:   # noqa: B902 - ProtocolError, or a bug: never the end
+                r = e
         if type(r) is Call:
             self.inflight[call.key] = r
             out.append(r)
@@ -4219,6 +4393,8 @@ class Connection:
                 ctx = self._context(call)
             outcome, large = call.work(call, ctx)
         except BaseException as e:   # noqa: B902 - a handler must never take the server down
+            if type(e) is _Left:         # middleware saw it; what it waits for answers it
+                return
             outcome = e
         finally:
             call.work = call.arguments = None   # freed even if the handler keeps its ctx
@@ -4436,7 +4612,8 @@ def _read(resource, uri, variables, ctx, revision):
 def _tool_work(call, ctx):
     tool = call.target
     value = tool.handler(call.arguments, ctx)
-    if type(value) is str and tool.output_schema is None and call.keeper is None:
+    if type(value) is str and tool.output_schema is None and call.keeper is None and \
+            not call.conn._chains:       # middleware reads results as values
         # What _tool_result makes of text, without its checks: the most common answer,
         # encoded here unless it is large (the large encoder quotes long text faster)
         # or a task keeps it (a keeper keeps values).
@@ -6031,6 +6208,146 @@ _INSPECTS = {r.key: r.inspects for r in _EXTENSIONS if r.inspects is not None}
 
 
 ###############################################################################
+# Middleware: code around every request #######################################
+###############################################################################
+#
+# server.middleware(fn) wraps fn around requests: fn(request, next) sees the
+# request's Call (method, params, kind, name, ctx), may change its params, calls next()
+# for the result of the rest of the chain (the request served as without
+# middleware), and returns a result, perhaps another; or it refuses by raising.
+# The first registered is outermost. A request with middleware is a Call, run
+# where handlers run (never on the reading thread), admission included: a tool
+# call with middleware becomes a task only there, so its task waits for a free
+# worker like its handler does.
+
+# What kind each method is, for middleware registered for some kinds only.
+MIDDLEWARE_KINDS = ("tool", "resource", "prompt", "list", "completion", "request")
+_METHOD_KINDS = {"tools/call": "tool", "resources/read": "resource", "prompts/get": "prompt",
+                 "completion/complete": "completion"}
+_LIST_METHODS = frozenset(k.list_method for k in _KINDS)
+
+
+class _Left(BaseException):
+    """A request the chain saw that is answered later, by what it waits for."""
+
+
+def _method_kind(method):
+    kind = _METHOD_KINDS.get(method)
+    if kind is None:
+        kind = "list" if method in _LIST_METHODS else "request"
+    return kind
+
+
+# The handshake is the engine's own: its answers say what the server is.
+_UNWRAPPED = ("initialize", "server/discover")
+# The kinds whose requests are admitted as without middleware (on the reading thread:
+# a task is created at once) before their middleware runs around the work.
+_ADMITTED_FIRST = ("tool", "resource", "prompt")
+
+
+def _chains(middleware):
+    """{method: (admitted first, ((fn, is async), ...))} for every routed method some
+    middleware wraps, outermost first."""
+    chains = {}
+    for method in _ROUTES:
+        if method in _UNWRAPPED:
+            continue
+        kind = _method_kind(method)
+        fns = tuple((fn, _is_coroutine_function(fn)) for fn, kinds in middleware
+                    if kinds is None or kind in kinds)
+        if fns:
+            chains[method] = (kind in _ADMITTED_FIRST, fns)
+    return chains
+
+
+def _through(conn, route, call, first, chain):
+    """What a request with middleware is: a Call running its chain where handlers run.
+
+    A tool call, a read or a prompt get (first) is admitted as without middleware
+    (an unknown tool is answered at once, a task created at once), and its
+    middleware wraps its work; any other request is served inside the chain, off
+    the reading thread.
+    """
+    if not first:
+        call.start(_method_kind(call.method), call.method, _chain_work,
+                   conn.server.timeout, False)
+        call.mw = (chain, None, call.params)
+        return call
+    try:
+        r = route.handler(conn, call)
+    except BaseException as e:   # noqa: B902 - a refusal, answered as without middleware
+        return e
+    c = r.call if type(r) is _AndRun else r
+    if type(c) is Call:
+        c.mw = (chain, c.work, c.params)     # (middleware, work left, admitted params)
+        c.work = _chain_work
+        return r
+    # Answered at admission (arguments refused): the answer, through the middleware.
+    call.start(_method_kind(call.method), (call.params or {}).get("name") or call.method,
+               lambda c, ctx: (r, False), conn.server.timeout, False)
+    call.mw = (chain, call.work, call.params)
+    call.work = _chain_work
+    return call
+
+
+_LEFT = "left"      # call.mw_large of a request answered later, by what it waits for
+
+
+def _chain_work(call, ctx):
+    """The work of a request with middleware: its outermost middleware, around the rest."""
+    call.mw_ctx = ctx
+    call.mw_large = False
+    call.mw_at = 1
+    fn, is_async = call.mw[0][0]
+    try:
+        result = fn(call, call.next) if not is_async else \
+            _run_coroutine(fn(call, call._anext), ctx)
+    except ToolError as e:              # what a tool's refusal is: a result
+        if call.kind != "tool":
+            raise
+        result = _error_result(str(e))
+    large = call.mw_large
+    if large is _LEFT:
+        raise _Left()
+    if type(result) is not dict:
+        raise _ResultInvalid("a middleware must return the result (a dict), not %s"
+                             % type(result).__name__)
+    return result, large
+
+
+def _served(call):
+    """The request served as without middleware, on this thread: its result (a dict)."""
+    conn = call.conn
+    chain, work, admitted = call.mw
+    if work is None or call.params is not admitted:     # admitted here, with these params
+        if call.keeper is not None:
+            raise ValueError("a middleware cannot change the params of a task's call")
+        hook = call.on_cancel               # a middleware's ctx may wait on it
+        r = _ROUTES[call.method].handler(conn, call)
+        if call.on_cancel is None:
+            call.on_cancel = hook
+        if type(r) is _AndRun:              # a task: answered with it now; it runs here
+            with conn._lock:
+                conn.inflight.pop(call.key, None)
+                conn.emit(conn._answer(call, r.result))
+            r = r.call
+        if type(r) is _Deferred or type(r) is _Notice:
+            if type(r) is _Notice:
+                with conn._lock:
+                    conn.emit(_notification_line(r.method, r.params))
+            call.mw_large = _LEFT
+            return None
+        if type(r) is not Call:
+            return json.loads(r) if type(r) is str else r
+        work = r.work
+    ctx = call.mw_ctx
+    if ctx is None and call.context:
+        ctx = call.ctx
+    r, call.mw_large = work(call, ctx)
+    return json.loads(r) if type(r) is str else r
+
+
+###############################################################################
 # Server: identity, catalog and options #######################################
 ###############################################################################
 
@@ -6199,6 +6516,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         self._hiding = _HIDE_HOOKS         # set for what is offered when serving starts
         self._lock = threading.RLock()     # orders catalog changes
         self._connections = []
+        self._middleware = []          # (fn, kinds or None), outermost first
+        self._chains = {}              # method -> its middleware, made when serving starts
         for o in _OPTIONS:
             setattr(self, o.name, o.default)
         self.configure(**options)
@@ -6364,6 +6683,7 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             self.catalog = self._granted_catalog()
             self.catalog.generation = dict.fromkeys(_KIND, 0)
             self._offered = self._offers()
+            self._chains = _chains(self._middleware) if self._middleware else {}
             # The rules that hide a tool from some clients, for the extensions offered (a
             # live server's catalog may come to need any of them).
             self._hiding = _HIDE_HOOKS if self.live else tuple(
@@ -6815,6 +7135,9 @@ class Context(*_CONTEXT_SIDES):     # what extensions add (renders_apps, ...)
                         doc="When the call times out (time.monotonic() seconds), or None.")
     progress_token = property(lambda self: self._call.progress_token,
                               doc="The client's progress token, or None.")
+    trace = property(lambda self: _trace_context(self._call.meta),
+                     doc="The request's valid W3C trace context: {\"traceparent\", "
+                         "\"tracestate\", \"baggage\"}, each when present and well formed.")
     is_cancelled = property(lambda self: self._call.cancelled,
                             doc="True once the request was cancelled or timed out.")
 
@@ -6859,6 +7182,22 @@ class Context(*_CONTEXT_SIDES):     # what extensions add (renders_apps, ...)
         The same handlers, templates and grants apply; raises ResourceNotFound.
         """
         return _read_for(self._call.conn, self._call, uri, self)
+
+    def propagate(self, traceparent=None, tracestate=None, baggage=None):
+        """Carry this trace context, not the request's, on the requests sent for this call.
+
+        Each value must be well formed (W3C Trace Context and Baggage), or ValueError;
+        propagate() with none carries none.
+        """
+        trace = {k: v for k, v in (("traceparent", traceparent), ("tracestate", tracestate),
+                                   ("baggage", baggage)) if v is not None}
+        checked = _trace_context(trace)
+        if tracestate is not None and traceparent is None:
+            raise ValueError("a tracestate needs its traceparent")
+        bad = sorted(set(trace) - set(checked))
+        if bad:
+            raise ValueError("not a well-formed %s: %r" % (bad[0], trace[bad[0]]))
+        self._call.trace = checked
 
     def sleep(self, seconds):
         """Sleep up to seconds; return True early if the request is cancelled meanwhile."""
@@ -8766,12 +9105,12 @@ class _Preview:
         self.page_port, self.view_port = (s.server_address[1] for s in self.servers)
         threading.Thread(target=self._call, daemon=True).start()
         url = "http://127.0.0.1:%d/?token=%s" % (self.page_port, self.token)
-        sys.stdout.write("preview of %s (view %s): %s\n" % (self.tool["name"], self.view["uri"],
-                                                            url))
-        sys.stdout.flush()
-        sys.stderr.write("open it in a browser; Ctrl-C (or closing the page) stops the preview "
-                         "and the server\n")
-        try:
+        try:                 # Ctrl-C from here on stops the preview, as closing the page does
+            sys.stdout.write("preview of %s (view %s): %s\n" % (
+                self.tool["name"], self.view["uri"], url))
+            sys.stdout.flush()
+            sys.stderr.write("open it in a browser; Ctrl-C (or closing the page) stops the "
+                             "preview and the server\n")
             while not self.stop.wait(0.25):
                 if self.heard is not None and _monotonic() - self.heard > _PREVIEW_QUIET:
                     break

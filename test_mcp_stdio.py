@@ -1768,7 +1768,10 @@ class ReadmeTutorial(unittest.TestCase):
                     r = subprocess.run(PY + ["server.py"], cwd=tmp, input=b"".join(
                         json.dumps(m).encode() + b"\n" for m in session), capture_output=True,
                         timeout=TIMEOUT, env=dict(os.environ, PYTHONPATH=HERE))
-                    self.assertEqual((r.returncode, r.stderr), (0, b""))
+                    # A block that writes to stderr itself (the timing middleware) is
+                    # checked for what it writes by a test of its own.
+                    self.assertEqual((r.returncode, r.stderr if "sys.stderr.write" not in code
+                                      else b""), (0, b""))
                     answers = [json.loads(line) for line in r.stdout.splitlines()]
                     self.assertEqual([a.get("id") for a in answers], [1, 2])
                     self.assertTrue(answers[1]["result"]["tools"], answers[1])
@@ -1811,6 +1814,30 @@ class ReadmeTutorial(unittest.TestCase):
                 checked += 1
         self.assertEqual(sorted(set(mcp_stdio.__all__) - seen), [])
         self.assertGreater(checked, 40)
+
+    def test_the_middleware_examples_change_what_the_wire_shows(self):
+        """Section 9 as written: a timing line per request on stderr; the sixth call of a
+        tool in 10 s is an isError result; a handler sees the request's trace context."""
+        code = self.blocks("### 9. Middleware", "### 10. Testing")
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "server.py"), "w", encoding="utf-8") as f:
+                f.write(code)
+            session = [init_msg(1), {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+            session += [req_msg(i, "tools/call", {"name": "greet", "arguments": {"name": "Ada"}})
+                        for i in range(2, 8)]
+            r = subprocess.run(PY + ["server.py"], cwd=tmp, input=b"".join(
+                json.dumps(m).encode() + b"\n" for m in session), capture_output=True,
+                timeout=TIMEOUT, env=dict(os.environ, PYTHONPATH=HERE))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        results = [json.loads(line)["result"] for line in r.stdout.splitlines()[1:]]
+        self.assertEqual([x["content"][0]["text"] for x in results],
+                         ["Hello, Ada!"] * 5 + ["Rate limit: greet runs at most 5 times in 10 s."])
+        self.assertEqual([x.get("isError", False) for x in results], [False] * 5 + [True])
+        lines = r.stderr.decode().splitlines()
+        self.assertEqual(len(lines), 6, lines)
+        for i, line in enumerate(lines):
+            self.assertRegex(line, r"^greet %sin \d+\.\d ms$" % (
+                "\\(isError\\) " if i == 5 else ""))
 
     @about("tasks", "skills", "apps")      # the figures of the whole module
     def test_the_figures_it_quotes_hold(self):
@@ -3562,7 +3589,8 @@ class Examples(ProcTest):
                 self.assertTrue(tools)
                 for i, (name, args, check) in enumerate(EXAMPLE_CALLS[os.path.basename(script)]):
                     r = p.answer(req_msg(10 + i, "tools/call", {"name": name, "arguments": args}))
-                    self.assertFalse(r["result"].get("isError"), r)
+                    if "Rate limit" not in json.dumps(r):        # the one refusal expected
+                        self.assertFalse(r["result"].get("isError"), r)
                     self.assertEqual(check(r["result"]), True, r)
                 if os.path.basename(script) == "notes_server.py":
                     r = p.answer(req_msg(3, "resources/read", {"uri": "notes://groceries"}))
@@ -3629,6 +3657,13 @@ class UserCommandLine(unittest.TestCase):
 
 
 EXAMPLE_CALLS = {
+    "middleware_server.py": [
+        ("greet", {"name": "Ada"}, lambda r: r["content"] == [
+            {"type": "text", "text": "Hello, Ada!"}]),
+    ] * 5 + [
+        ("greet", {"name": "Bo"}, lambda r: r["isError"] and r["content"][0]["text"].startswith(
+            "Rate limit: greet runs at most 5 times in 10 s; try again in ")),
+    ],
     "notes_server.py": [
         ("add_note", {"name": "groceries", "text": "eggs, milk"},
          lambda r: r["structuredContent"] == {"uri": "notes://groceries", "characters": 10}),
@@ -7569,7 +7604,7 @@ class Apps(unittest.TestCase):
                     return "plain"
                 import os
                 if os.environ.get("PID_FILE"):
-                    with open(os.environ["PID_FILE"], "w") as f:
+                    with open(os.environ.get("PID_FILE"), "w") as f:
                         f.write(str(os.getpid()))
                 server.run()
                 """) % HERE)
@@ -8070,6 +8105,267 @@ app.connect();
         self.assertIn("torn down", out["log"])
         self.assertEqual(p.wait(timeout=30), 0)                 # the closed page stopped it
         self.assertIn(b"preview stopped", p.stderr.read())
+
+
+###############################################################################
+# Middleware and trace context ####################################################
+###############################################################################
+
+TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+
+def recording_server(seen, **options):
+    """The demo server with two middleware recording what they see, outermost first."""
+    server = mcp_stdio.demo_server()
+    server.configure(**options)
+
+    @server.middleware
+    def outer(request, next):
+        seen.append(("outer", request.method, request.kind, request.name, request.ctx.era,
+                     request.ctx.revision))
+        result = next()
+        seen.append(("outer done", request.method))
+        return result
+
+    @server.middleware(kinds=("tool", "list"))
+    def inner(request, next):
+        seen.append(("inner", request.method))
+        return next()
+    return server
+
+
+class Middleware(unittest.TestCase):
+    """Code around every request: order, kinds, changes, refusals, tasks, threads."""
+
+    def test_order_kinds_and_what_each_sees_in_both_eras(self):
+        for era, rev in (("legacy", "2025-11-25"), ("modern", MODERN)):
+            with self.subTest(era=era):
+                seen = []
+                with mcp_stdio.InProcessClient(recording_server(seen), era=era) as c:
+                    self.assertEqual(c.call_tool("echo", {"text": "hi"})["content"],
+                                     [{"type": "text", "text": "hi"}])
+                    c.list_prompts()
+                    c.read_resource("demo://readme")
+                self.assertEqual(seen, [
+                    ("outer", "tools/call", "tool", "echo", era, rev), ("inner", "tools/call"),
+                    ("outer done", "tools/call"),
+                    ("outer", "prompts/list", "list", "prompts/list", era, rev),
+                    ("inner", "prompts/list"),
+                    ("outer done", "prompts/list"),
+                    ("outer", "resources/read", "resource", "demo://readme", era, rev),
+                    ("outer done", "resources/read")])          # the handshake is not wrapped
+
+    def test_it_may_change_params_and_results_or_answer_itself(self):
+        server = mcp_stdio.demo_server()
+        cache = {}
+
+        @server.middleware(kinds="tool")
+        def shout(request, next):
+            if request.name == "echo":
+                request.params = dict(request.params, arguments={
+                    "text": request.params["arguments"]["text"].upper()})
+            return next()
+
+        @server.middleware(kinds="list")
+        def cached(request, next):
+            if request.method not in cache:
+                cache[request.method] = dict(next(), _meta={"cached": True})
+            return cache[request.method]
+        with mcp_stdio.InProcessClient(server, era="legacy") as c:
+            self.assertEqual(c.call_tool("echo", {"text": "hi"})["content"][0]["text"], "HI")
+            first = c.request("tools/list")
+            self.assertEqual(c.request("tools/list"), first)
+            self.assertEqual(first["_meta"], {"cached": True})
+
+    def test_refusals(self):
+        server = mcp_stdio.demo_server()
+
+        @server.middleware
+        def policy(request, next):
+            name = request.name or request.method
+            if name == "add":
+                raise mcp_stdio.ToolError("add is closed today")
+            if name == "divide":
+                raise mcp_stdio.ProtocolError(-32001, "Not allowed", {"why": "policy"})
+            if name == "countdown":
+                raise RuntimeError("a bug in the middleware")
+            if name == "prompts/list":
+                raise mcp_stdio.ToolError("no prompts")
+            if name == "resources/list":
+                raise KeyError("another bug")
+            return next()
+        p = InProc(self, server=server)
+        p.initialize()
+
+        def call(rid, name):
+            return p.answer(req_msg(rid, "tools/call", {"name": name, "arguments": {}}))
+        self.assertEqual(call(2, "add")["result"], {"content": [
+            {"type": "text", "text": "add is closed today"}], "isError": True})
+        self.assertEqual(call(3, "divide")["error"], {"code": -32001, "message": "Not allowed",
+                                                       "data": {"why": "policy"}})
+        failed = call(4, "countdown")["result"]
+        self.assertTrue(failed["isError"])
+        self.assertRegex(failed["content"][0]["text"], r"^Tool 'countdown' failed: RuntimeError "
+                         r"\(incident [0-9a-f]{8}\); the details are in the server log\.$")
+        self.assertIn(b"RuntimeError: a bug in the middleware", p.stderr)
+        self.assertEqual(p.answer(req_msg(5, "prompts/list"))["error"], {
+            "code": -32602, "message": "no prompts"})
+        error = p.answer(req_msg(6, "resources/list"))["error"]
+        self.assertEqual(error["code"], -32603)
+        self.assertRegex(error["message"], r"^Internal error \(incident [0-9a-f]{8}\)$")
+
+    def test_it_runs_off_the_reading_thread_and_costs_nothing_unregistered(self):
+        """feed() answers a list at once without middleware; with it, the list is a Call."""
+        for registered in (False, True):
+            server = mcp_stdio.demo_server()
+            if registered:
+                server.middleware(lambda request, next: next(), kinds="list")
+            conn = connect(server)
+            conn.feed(json.dumps(init_msg(0)).encode() + b"\n")
+            out = conn.feed(json.dumps(req_msg(1, "tools/list")).encode() + b"\n")
+            self.assertEqual([type(x) is bytes for x in out], [not registered])
+            if registered:
+                lines = []
+                conn.emit = lines.append
+                out[0].run()
+                self.assertEqual(len(json.loads(lines[0])["result"]["tools"]), 6)
+        self.assertEqual(mcp_stdio.demo_server().freeze()._chains, {})
+
+    def test_an_async_middleware_awaits_next(self):
+        server = mcp_stdio.demo_server()
+        seen = []
+
+        @server.middleware(kinds="tool")
+        async def later(request, next):
+            import asyncio
+            await asyncio.sleep(0)
+            result = await next()
+            seen.append(result["content"][0]["text"])
+            return result
+        with mcp_stdio.InProcessClient(server, era="modern") as c:
+            c.call_tool("echo", {"text": "async"})
+        self.assertEqual(seen, ["async"])
+
+    def test_what_it_refuses_to_register(self):
+        server = mcp_stdio.demo_server()
+        with self.assertRaises(mcp_stdio.CatalogError) as e:
+            server.middleware(lambda r, n: n(), kinds=("tools",))
+        self.assertEqual(str(e.exception), "middleware: unknown kind(s) 'tools' (known: tool, "
+                         "resource, prompt, list, completion, request)")
+        server.freeze()
+        with self.assertRaises(mcp_stdio.CatalogError):
+            server.middleware(lambda r, n: n())
+
+    @about("tasks")
+    def test_it_sees_a_task_call_as_a_plain_one_in_both_designs(self):
+        for design in ("2025-11-25", MODERN):
+            with self.subTest(design=design):
+                server = task_server()
+                seen = []
+
+                @server.middleware(kinds="tool")
+                def stamp(request, next):
+                    result = next()
+                    seen.append((request.name, result["content"][0]["text"]))
+                    return dict(result, content=result["content"] + [
+                        {"type": "text", "text": "(seen)"}])
+                with mcp_stdio.InProcessClient(server, era="legacy" if design != MODERN
+                                               else "modern") as c:
+                    plain = c.call_tool("maybe", {"x": 1})
+                    tasked = c.call_tool("maybe", {"x": 2}, task=True)
+                self.assertEqual(seen, [("maybe", "maybe 1"), ("maybe", "maybe 2")])
+                for result, x in ((plain, 1), (tasked, 2)):
+                    self.assertEqual([b["text"] for b in result["content"]],
+                                     ["maybe %d" % x, "(seen)"])
+
+    def test_a_traceparent_reaches_the_handler_and_the_middleware(self):
+        server = mcp_stdio.Server("t", "1")
+        seen = []
+
+        @server.middleware
+        def trace(request, next):
+            seen.append(request.ctx.trace)
+            return next()
+
+        @server.tool
+        def traced(ctx: mcp_stdio.Context) -> dict:
+            """Return the trace context it sees."""
+            return ctx.trace
+        p = InProc(self, server=server)
+        p.rev = MODERN
+        cases = [({"traceparent": TRACEPARENT, "tracestate": "rojo=00f067aa0ba902b7",
+                   "baggage": "userId=alice"}, None),
+                 ({"traceparent": TRACEPARENT.upper()}, {}),                 # malformed: none
+                 ({"traceparent": TRACEPARENT, "tracestate": ",".join(
+                     "k%d=v" % i for i in range(33))}, {"traceparent": TRACEPARENT}),
+                 ({"traceparent": 7, "baggage": "k=" + "v" * 8200}, {})]
+        for i, (meta, expected) in enumerate(cases):
+            r = p.answer({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+                "name": "traced", "arguments": {}, "_meta": modern_meta(**meta)}}, rev=MODERN)
+            self.assertEqual(r["result"]["structuredContent"],
+                             meta if expected is None else expected)
+        self.assertEqual(seen, [c[0] if c[1] is None else c[1] for c in cases])
+
+    def test_the_trace_formats(self):
+        valid = mcp_stdio._trace_context
+        self.assertEqual(valid({"traceparent": "01-" + TRACEPARENT[3:] + "-later"}),
+                         {"traceparent": "01-" + TRACEPARENT[3:] + "-later"})  # a later version
+        for bad in ("ff" + TRACEPARENT[2:], "00-" + "0" * 32 + TRACEPARENT[35:],
+                    TRACEPARENT[:36] + "0" * 16 + "-01", TRACEPARENT + "-x", TRACEPARENT[:-1],
+                    " " + TRACEPARENT):
+            self.assertEqual(valid({"traceparent": bad}), {}, bad)
+        for state, ok in (("a=1,b=2", True), ("a=1, b=2 ,", True), ("a=1,a=2", False),
+                          ("A=1", False), ("t@vendor=x", True), ("a=", False), ("a=b=c", False),
+                          ("a=" + "x" * 257, False), ("k=" + "v" * 510, False)):
+            self.assertEqual("tracestate" in valid({"traceparent": TRACEPARENT,
+                                                    "tracestate": state}), ok, state)
+        self.assertEqual(valid({"tracestate": "a=1"}), {})      # never without a traceparent
+        for baggage, ok in (("a=1,b=2;prop;p=v", True), ("k=%20", True), ("k=a b", False),
+                            ("k", False), ("=v", False), (",".join(["k=v"] * 64), True),
+                            (",".join(["k=v"] * 65), False), ("k=" + "v" * 8190, True),
+                            ("k=" + "v" * 8191, False)):         # 8,192 bytes at most
+            self.assertEqual("baggage" in valid({"baggage": baggage}), ok, baggage[:40])
+
+    def test_the_servers_questions_carry_the_trace_on(self):
+        """Legacy: the elicitation request's _meta; modern: each input request's params; and
+        ctx.propagate() carries the handler's own instead."""
+        server = mcp_stdio.Server("t", "1")
+        own = "00-" + "1" * 32 + "-" + "2" * 16 + "-01"
+
+        @server.tool
+        def confirm(mine: bool, ctx: mcp_stdio.Context) -> str:
+            """Ask first."""
+            if mine:
+                ctx.propagate(traceparent=own)
+            return "yes" if ctx.elicit("Sure?", {"type": "object", "properties": {}}).accepted \
+                else "no"
+        asked = []
+
+        def answer(params):
+            asked.append(params.get("_meta"))
+            return {"action": "accept", "content": {}}
+        with mcp_stdio.InProcessClient(server, era="legacy", on_elicit=answer) as c:
+            for mine in (False, True):
+                r = c.request("tools/call", {"name": "confirm", "arguments": {"mine": mine},
+                                             "_meta": {"traceparent": TRACEPARENT,
+                                                       "baggage": "k=v"}})
+                self.assertEqual(r["content"][0]["text"], "yes")
+        self.assertEqual(asked, [{"traceparent": TRACEPARENT, "baggage": "k=v"},
+                                 {"traceparent": own}])
+        modern = InProc(self, server=server)
+        modern.rev = MODERN
+        r = modern.answer({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "confirm", "arguments": {"mine": False}, "_meta": modern_meta(**{
+                "traceparent": TRACEPARENT, "io.modelcontextprotocol/clientCapabilities": {
+                    "elicitation": {}}})}}, rev=MODERN)["result"]
+        request, = r["inputRequests"].values()
+        self.assertEqual(request["params"]["_meta"], {"traceparent": TRACEPARENT})
+        ctx = mcp_stdio.Context(mcp_stdio.Call(None, 1, (False, 1), "tools/call", {}, "modern",
+                                               MODERN, {}, None, None, None, None))
+        for kw in ({"traceparent": "nope"}, {"tracestate": "a=1"},
+                   {"traceparent": TRACEPARENT, "baggage": "bad value"}):
+            with self.assertRaises(ValueError):
+                ctx.propagate(**kw)
 
 
 ###############################################################################
