@@ -7254,11 +7254,6 @@ class AppsSession:
 class Apps(unittest.TestCase):
     """MCP Apps: views, the tools linked to them, and what each kind of client sees."""
 
-    def tmp_dir(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        return tmp.name
-
     def test_declared_in_every_revision_when_a_view_is_served(self):
         for rev in LEGACY + (MODERN,):
             with self.subTest(rev=rev):
@@ -7569,6 +7564,17 @@ class Apps(unittest.TestCase):
             "data: https://*.cdn.example; frame-src 'none'; object-src 'none'; "
             "base-uri https://base.example"))          # what is not an origin is dropped
 
+
+
+@about("apps")
+class AppProcesses(unittest.TestCase):
+    """MCP Apps through real processes: the example, and preview without a browser."""
+
+    def tmp_dir(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        return tmp.name
+
     def test_preview_serves_its_two_origins_to_the_token_only(self):
         """Without a browser: what each origin answers, and to whom."""
         import http.client
@@ -7703,6 +7709,7 @@ class Apps(unittest.TestCase):
             server_pid = int(f.read())
         with self.assertRaises(ProcessLookupError):
             os.kill(server_pid, 0)
+
 
     def test_the_example_in_both_eras_through_a_real_process(self):
         """examples/apps/board.py from another folder: inspect marks its views (exit 0), read
@@ -10820,7 +10827,7 @@ PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "BacktrackingProcess", "TaskAd
                     "Framing", "CommandLine", "Adversarial", "Lifespan", "UserCommandLine",
                     "InProcessBytes", "Examples", "ElicitationLegacy", "OfficialSDK",
                     "AskingOverPipes", "CommandLineQuestions", "Conformance", "TypeScriptSDK",
-                    "OfficialInspector")      # the longest first: they start first
+                    "OfficialInspector", "AppProcesses")   # the longest first: they start first
 EXCLUSIVE_TESTS = ("ConfigCommand", "RuntimeRaces", "Browser",
                    "Rebuilds.test_the_suite_passes_without_each_extension",
                    "Engine.test_incidents_keep_the_cause_and_the_source",
