@@ -9098,7 +9098,14 @@ class _Preview:
                     sys.stderr.write("preview: a request failed: %s\n" % _short_text(e))
 
         for _ in range(2):
-            server = Server(("127.0.0.1", port if not self.servers else 0), Handler)
+            asked = port if not self.servers else 0
+            try:
+                server = Server(("127.0.0.1", asked), Handler)
+            except OSError as e:
+                for s in self.servers:
+                    s.server_close()
+                raise ClientError("cannot listen on 127.0.0.1:%d (%s)" % (
+                    asked, e.strerror or e))
             server.daemon_threads = True
             self.servers.append(server)
             threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -7621,6 +7621,16 @@ class AppProcesses(unittest.TestCase):
             r = subprocess.run(SERVE + ["preview"] + words + ["--", sys.executable, script],
                                capture_output=True, timeout=60, env=env)
             self.assertEqual((r.returncode, r.stderr), (2, said))
+        import socket
+        with socket.socket() as taken:                  # --port N, when N is in use
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            busy = taken.getsockname()[1]
+            r = subprocess.run(SERVE + ["preview", "show", "n=1", "--port", str(busy), "--",
+                                        sys.executable, script], capture_output=True,
+                               timeout=60, env=env)
+        self.assertEqual((r.returncode, r.stderr), (3, b"error: cannot listen on 127.0.0.1:%d "
+                                                       b"(Address already in use)\n" % busy))
         p = subprocess.Popen(SERVE + ["preview", "show", "n=5", "--", sys.executable, script],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              stdin=subprocess.DEVNULL, env=env)
