@@ -8210,6 +8210,8 @@ class Middleware(unittest.TestCase):
                 raise mcp_stdio.ToolError("no prompts")
             if name == "resources/list":
                 raise KeyError("another bug")
+            if name == "greet":
+                return None                     # not a result
             return next()
         p = InProc(self, server=server)
         p.initialize()
@@ -8230,6 +8232,9 @@ class Middleware(unittest.TestCase):
         error = p.answer(req_msg(6, "resources/list"))["error"]
         self.assertEqual(error["code"], -32603)
         self.assertRegex(error["message"], r"^Internal error \(incident [0-9a-f]{8}\)$")
+        self.assertRegex(call(7, "greet")["result"]["content"][0]["text"], r"^Tool 'greet' "
+                         r"returned an invalid result: a middleware must return the result \(a "
+                         r"dict\), not NoneType \(incident [0-9a-f]{8}\)\.$")
 
     def test_it_runs_off_the_reading_thread_and_costs_nothing_unregistered(self):
         """feed() answers a list at once without middleware; with it, the list is a Call."""
@@ -8247,6 +8252,30 @@ class Middleware(unittest.TestCase):
                 out[0].run()
                 self.assertEqual(len(json.loads(lines[0])["result"]["tools"]), 6)
         self.assertEqual(mcp_stdio.demo_server().freeze()._chains, {})
+
+    def test_a_request_answered_later_passes_through(self):
+        """A listen stream: its acknowledgement is sent from inside the chain, its answer
+        comes when the connection ends; middleware saw it with no result."""
+        server = live_server()
+        seen = []
+
+        @server.middleware
+        def record(request, next):
+            seen.append((request.method, next()))
+            return {}
+        p = InProc(self, server=server)
+        p.rev = MODERN
+        p.send(req_msg(5, "subscriptions/listen", {"notifications": {"toolsListChanged": True}},
+                       True))
+        ack = p.recv(rev=MODERN)
+        self.assertEqual(ack["method"], "notifications/subscriptions/acknowledged")
+        self.assertEqual(ack["params"]["notifications"], {"toolsListChanged": True})
+        p.silent()
+        server.add(mcp_stdio.Tool("more", lambda a, c: "m"))
+        self.assertEqual(p.recv(rev=MODERN)["method"], "notifications/tools/list_changed")
+        self.assertEqual(p.close(), 0)
+        self.assertEqual(json.loads(p.lines[-1])["id"], 5)       # answered at the end
+        self.assertEqual(seen, [("subscriptions/listen", None)])
 
     def test_an_async_middleware_awaits_next(self):
         server = mcp_stdio.demo_server()
