@@ -25,8 +25,9 @@ Serve your own tools::
 
 Test it without a process: ``with mcp_stdio.InProcessClient(server) as c:
 c.call_tool("add", {"a": 1, "b": 2})``. Inspect any stdio server:
-``python mcp_stdio.py inspect -- COMMAND [ARGS...]``; print a client
-configuration: ``python mcp_stdio.py config claude-desktop -- server.py``.
+``python mcp_stdio.py inspect -- COMMAND [ARGS...]``; see a tool's MCP App
+view in your browser: ``python mcp_stdio.py preview TOOL -- COMMAND``; print a
+client configuration: ``python mcp_stdio.py config claude-desktop -- server.py``.
 
 The file is organised in sections, each opened by a banner comment, in the order
 a request meets them from the wire inward, as far as the last rule below allows
@@ -46,6 +47,7 @@ a request meets them from the wire inward, as far as the last rule below allows
   Skills) and MCP Apps (tools that show an HTML view), then Extensions: the
   table of what each adds, its methods, kinds and hooks (a new extension is a
   section and one row);
+- Middleware: code around every request (the chain, run where handlers run);
 - Server: identity, catalog and the options table (a new option is one row);
 - Stdio runtime: threads, waiting, the handler Context;
 - Client; Demo catalog; Command line: the table of commands (a new command is one
