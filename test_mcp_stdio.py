@@ -7566,6 +7566,25 @@ class Apps(unittest.TestCase):
 
 
 
+def start_preview(test, words, env):
+    """preview WORDS as a process, stopped at the test's end: (process, port, token)."""
+    p = subprocess.Popen(SERVE + ["preview"] + words, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env)
+
+    def stop():
+        if p.poll() is None:
+            p.kill()
+        p.wait()
+        p.stdout.close()
+        p.stderr.close()
+    test.addCleanup(stop)
+    line = p.stdout.readline().decode()
+    m = re.fullmatch(r"preview of \S+ \(view \S+\): http://127\.0\.0\.1:(\d+)/\?token="
+                     r"([\w-]{32})\n", line)
+    test.assertIsNotNone(m, line)
+    return p, int(m.group(1)), m.group(2)
+
+
 @about("apps")
 class AppProcesses(unittest.TestCase):
     """MCP Apps through real processes: the example, and preview without a browser."""
@@ -7631,22 +7650,7 @@ class AppProcesses(unittest.TestCase):
                                timeout=60, env=env)
         self.assertEqual((r.returncode, r.stderr), (3, b"error: cannot listen on 127.0.0.1:%d "
                                                        b"(Address already in use)\n" % busy))
-        p = subprocess.Popen(SERVE + ["preview", "show", "n=5", "--", sys.executable, script],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             stdin=subprocess.DEVNULL, env=env)
-
-        def stop():
-            if p.poll() is None:
-                p.kill()
-            p.wait()
-            p.stdout.close()
-            p.stderr.close()
-        self.addCleanup(stop)
-        line = p.stdout.readline().decode()
-        m = re.fullmatch(r"preview of show \(view ui://v\): http://127\.0\.0\.1:(\d+)/\?token="
-                         r"([\w-]{32})\n", line)
-        self.assertIsNotNone(m, line)
-        port, token = int(m.group(1)), m.group(2)
+        p, port, token = start_preview(self, ["show", "n=5", "--", sys.executable, script], env)
 
         def ask(path, port=port, method="GET", body=None, **headers):
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -7701,20 +7705,11 @@ class AppProcesses(unittest.TestCase):
         self.assertTrue(p.stderr.read().endswith(b"preview stopped\n"))
         # Ctrl-C stops it too, and the server with it.
         pid_file = os.path.join(os.path.dirname(script), "pid")
-        q = subprocess.Popen(SERVE + ["preview", "show", "n=1", "--", sys.executable, script],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             stdin=subprocess.DEVNULL, env=dict(env, PID_FILE=pid_file))
-        try:
-            self.assertTrue(q.stdout.readline().startswith(b"preview of show"))
-            q.send_signal(signal.SIGINT)
-            self.assertEqual(q.wait(timeout=30), 0)
-            self.assertTrue(q.stderr.read().endswith(b"preview stopped\n"))
-        finally:
-            if q.poll() is None:
-                q.kill()
-            q.wait()
-            q.stdout.close()
-            q.stderr.close()
+        q = start_preview(self, ["show", "n=1", "--", sys.executable, script],
+                          dict(env, PID_FILE=pid_file))[0]
+        q.send_signal(signal.SIGINT)
+        self.assertEqual(q.wait(timeout=30), 0)
+        self.assertTrue(q.stderr.read().endswith(b"preview stopped\n"))
         with open(pid_file) as f:
             server_pid = int(f.read())
         with self.assertRaises(ProcessLookupError):
@@ -8067,21 +8062,10 @@ app.connect();
                 server.run()
                 """) % (HERE, "<!DOCTYPE html><html><head><meta charset=utf-8></head><body>"
                         "<script>%s</script></body></html>" % view))
-        p = subprocess.Popen(SERVE + ["preview", "show", "n=5", "--", sys.executable, script],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             stdin=subprocess.DEVNULL, env=dict(os.environ, PYTHONPATH=HERE))
-        def stop():
-            if p.poll() is None:
-                p.kill()
-            p.wait()
-            p.stdout.close()
-            p.stderr.close()
-        self.addCleanup(stop)
-        line = p.stdout.readline().decode()
-        url = re.search(r"(http://127\.0\.0\.1:(\d+)/\?token=([\w-]+))$", line.strip())
-        self.assertIsNotNone(url, line)
+        p, port, token = start_preview(self, ["show", "n=5", "--", sys.executable, script],
+                                       dict(os.environ, PYTHONPATH=HERE))
+        url = "http://127.0.0.1:%d/?token=%s" % (port, token)
         import http.client
-        port, token = int(url.group(2)), url.group(3)
 
         def status(path, host="127.0.0.1:%d" % port, **headers):
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -8110,7 +8094,7 @@ app.connect();
     out.log = await page.textContent("#log");
     await page.close({runBeforeUnload: true});
     await new Promise((r) => setTimeout(r, 500));
-""" % json.dumps(url.group(1)))
+""" % json.dumps(url))
         results = out["results"]
         self.assertEqual(results["input"], {"n": 5})
         self.assertEqual(results["result"], {"n": 5})
