@@ -770,8 +770,9 @@ def _tool_fields(name, fields):
         raise CatalogError("%s: unknown annotation(s): %s (known: %s)" % (
             owner, ", ".join(sorted(set(annotations) - set(_TOOL_ANNOTATIONS))),
             ", ".join(_TOOL_ANNOTATIONS)))
-    for check in _TOOL_CHECKS:        # the fields extensions add (a view's link)
-        check(owner, out)
+    for names, check in _TOOL_CHECKS:    # the fields extensions add (a view's link)
+        if not names.isdisjoint(fields):
+            check(owner, out)
     return out
 
 
@@ -6204,7 +6205,9 @@ _SERVER_SIDES = tuple(r.server for r in _EXTENSIONS if r.server is not None)
 _CONTEXT_SIDES = tuple(r.context for r in _EXTENSIONS if r.context is not None)
 _EXTENSION_TOOL_FIELDS = tuple(k for r in _EXTENSIONS for k in r.tool_fields)
 _TOOL_FIELDS.update((k, v) for r in _EXTENSIONS for k, v in r.tool_fields.items())
-_TOOL_CHECKS = tuple(r.tool_check for r in _EXTENSIONS if r.tool_check is not None)
+# Each extension's check of its tool fields, run when one of them is given (or meta).
+_TOOL_CHECKS = tuple((frozenset(r.tool_fields) | {"meta"}, r.tool_check)
+                     for r in _EXTENSIONS if r.tool_check is not None)
 # What the command line declares of each extension, to see all it adds (a host's view).
 _INSPECTS = {r.key: r.inspects for r in _EXTENSIONS if r.inspects is not None}
 
@@ -6568,11 +6571,15 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
                                                         "server.tool(fn) (or resource, "
                                                         "resource_template, prompt)"
                                                         if callable(e) else ""))
+            if not self._frozen:
+                for table, k, e in placed:     # all checked: none is added alone
+                    table[k] = e
+                return
             before = [(table, k, table.get(k)) for table, k, e in placed]
-            for table, k, e in placed:         # all checked: none is added alone
+            for table, k, e in placed:
                 table[k] = e
             try:
-                self._checked()
+                self._checked()                # what the whole must hold (a tool's view)
             except CatalogError:
                 for table, k, old in before:
                     if old is None:
