@@ -4331,7 +4331,7 @@ class Connection:
             out.append(self._error(call.id, METHOD_NOT_FOUND, "Method not found"))
             return
         if self._chains and call.method in self._chains:     # it has middleware
-            r = _through(self, route, call, *self._chains[call.method])
+            r = _through(self, route, call, self._chains[call.method])
         else:
             try:
                 r = route.handler(self, call)
@@ -6265,7 +6265,7 @@ def _chains(middleware):
     return chains
 
 
-def _through(conn, route, call, first, chain):
+def _through(conn, route, call, entry):
     """What a request with middleware is: a Call running its chain where handlers run.
 
     A tool call, a read or a prompt get (first) is admitted as without middleware
@@ -6273,6 +6273,7 @@ def _through(conn, route, call, first, chain):
     middleware wraps its work; any other request is served inside the chain, off
     the reading thread.
     """
+    first, chain = entry
     if not first:
         call.start(_method_kind(call.method), call.method, _chain_work,
                    conn.server.timeout, False)
