@@ -10844,13 +10844,14 @@ class SchemaProperties(unittest.TestCase):
 # classes patch what every thread shares (os, time, sys.modules, sys.stderr,
 # the module's own functions), so they run last, with nothing else running; so
 # does Browser, whose Chromium would load the machine under tests that wait.
-PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "BacktrackingProcess", "TaskAdmission",
+PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "AppProcesses", "BacktrackingProcess",
+                    "TaskAdmission",
                     "Rebuilds", "ClientTests", "TaskCommandLine",
                     "CtrlC", "FuzzProcesses", "Concurrency", "ClientCommandLine", "ScriptTools",
                     "Framing", "CommandLine", "Adversarial", "Lifespan", "UserCommandLine",
                     "InProcessBytes", "Examples", "ElicitationLegacy", "OfficialSDK",
                     "AskingOverPipes", "CommandLineQuestions", "Conformance", "TypeScriptSDK",
-                    "OfficialInspector", "AppProcesses")   # the longest first: they start first
+                    "OfficialInspector")      # the longest first: they start first
 EXCLUSIVE_TESTS = ("ConfigCommand", "RuntimeRaces", "Browser",
                    "Rebuilds.test_the_suite_passes_without_each_extension",
                    "Engine.test_incidents_keep_the_cause_and_the_source",
