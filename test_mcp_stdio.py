@@ -10144,11 +10144,17 @@ class Adversarial(ScriptTest):
         p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
         p.stdin.flush()
         import select
-        lines = []
+        # Raw reads from the descriptor: a buffered readline() could take several answers
+        # into its buffer, where select() no longer sees them (CI waited 30 s for two).
+        data, fd = b"", p.stdout.fileno()
         deadline = time.monotonic() + 3 * TIMEOUT    # a busy machine prints slowly
-        while len(lines) < 3 and time.monotonic() < deadline:
-            if select.select([p.stdout], [], [], 0.5)[0]:
-                lines.append(p.stdout.readline())
+        while data.count(b"\n") < 3 and time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.5)[0]:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                data += chunk
+        lines = data.splitlines()
         by_id = {json.loads(l)["id"]: json.loads(l) for l in lines}
         self.assertEqual(sorted(by_id), [0, 1, 2])
         self.assertEqual(by_id[1]["result"]["content"][0]["text"], "printed")
