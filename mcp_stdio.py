@@ -5789,24 +5789,27 @@ class View(Resource):
         problems = _view_meta_problems(ui)
         if problems:
             raise CatalogError("%s: %s" % (owner, problems[0]))
+        super().__init__(uri, self._contents, name=name, title=title,
+                         description=description, mime_type=APP_MIME, icons=icons, meta=meta,
+                         ttl_ms=ttl_ms, cache_scope=cache_scope)
         self.ui, self.path, self.render, self.bridge = ui, None, render, bool(bridge)
         self._loaded = None           # (the file's (mtime, size), its document)
         if path is not None:
             self.path = _author_path(path)
             try:
-                html = self._load()
+                self._load()
             except OSError as e:
                 raise CatalogError("%s: cannot read %s (%s)" % (owner, self.path,
                                                                 e.strerror or e))
-        if html is not None:
+            except _ResultInvalid as e:          # not UTF-8, or not a document
+                raise CatalogError(str(e))
+        elif html is not None:
             problem = _document_problem(html)
             if problem:
                 raise CatalogError("%s: %s" % (owner, problem))
-        self.html = _with_bridge(html) if bridge and html is not None else html
-        super().__init__(uri, self._contents, name=name, title=title,
-                         description=description, mime_type=APP_MIME, icons=icons, meta=meta,
-                         ttl_ms=ttl_ms, cache_scope=cache_scope)
-
+            if bridge:
+                html = _with_bridge(html)
+        self.html = html
     def _load(self):
         """The file's document, read again only when its modification time or size changed."""
         st = os.stat(self.path)
@@ -5818,21 +5821,23 @@ class View(Resource):
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
                 raise _ResultInvalid("view %r: %s is not UTF-8" % (self.uri, self.path))
+            problem = _document_problem(text)    # checked once per version of the file
+            if problem:
+                raise _ResultInvalid("view %r: %s" % (self.uri, problem))
             self._loaded = (stamp, _with_bridge(text) if self.bridge else text)
         return self._loaded[1]
 
     def document(self, ctx=None):
         """The view's HTML document as served now (str, or bytes from render)."""
-        if self.render is not None:
-            doc = self.render(ctx)
-        elif self.path is not None:
-            doc = self._load()
-        else:
+        if self.path is not None:
+            return self._load()
+        if self.render is None:
             return self.html
+        doc = self.render(ctx)
         problem = _document_problem(doc)
         if problem:
             raise _ResultInvalid("view %r: %s" % (self.uri, problem))
-        return _with_bridge(doc) if self.bridge and self.render is not None else doc
+        return _with_bridge(doc) if self.bridge else doc
 
     def _contents(self, uri, ctx):
         doc = self.document(ctx)

@@ -7469,6 +7469,11 @@ class Apps(unittest.TestCase):
                 with open(page, "w", encoding="utf-8") as f:
                     f.write("<!DOCTYPE html><p>two, longer")
                 self.assertEqual(c.read_view("ui://page")["html"], "<!DOCTYPE html><p>two, longer")
+            with open(page, "wb") as f:
+                f.write(b"<!DOCTYPE html>\xff")
+            with self.assertRaises(mcp_stdio.CatalogError) as e:
+                mcp_stdio.View("ui://x", path=page)
+            self.assertEqual(str(e.exception), "view 'ui://x': %s is not UTF-8" % page)
             with self.assertRaises(mcp_stdio.CatalogError) as e:
                 mcp_stdio.View("ui://x", path=os.path.join(tmp, "nope.html"))
             self.assertEqual(str(e.exception), "view 'ui://x': cannot read %s (No such file or "
