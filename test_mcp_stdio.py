@@ -140,6 +140,20 @@ _SERVER_REQUEST_DEFS = {"elicitation/create": "ElicitRequest",
                         "roots/list": "ListRootsRequest", "ping": "PingRequest"}
 
 
+class _Definition:
+    """One definition of a revision's compiled schema, checked as if compiled alone."""
+
+    def __init__(self, whole, name):
+        self.whole, self.name, self.prefix = whole, name, "/" + name
+
+    def errors(self, value):
+        out = []
+        for e in self.whole.errors({self.name: value}):
+            rest = e[len(self.prefix):]
+            out.append("(root)" + rest if rest[:1] != "/" else rest)
+        return out
+
+
 class WireSchemas:
     """Validators for the definitions of the official schema.json of each revision."""
 
@@ -153,16 +167,19 @@ class WireSchemas:
     def validator(cls, rev, name):
         key = (rev, name)
         if key not in cls._cache:
-            path = os.path.join(MCP_SCHEMAS, rev, "schema.json")
-            with open(path, encoding="utf-8") as f:
-                doc = json.load(f)
-            defs = "$defs" if "$defs" in doc else "definitions"
-            if name not in doc[defs]:
-                cls._cache[key] = None
-            else:
-                root = dict(doc)
-                root["$ref"] = "#/%s/%s" % (defs, name)
-                cls._cache[key] = compile_schema(root)
+            whole = cls._cache.get(rev)
+            if whole is None:
+                # One compile per revision: each definition compiled on its own
+                # would compile the whole document again, a hundred times a run.
+                path = os.path.join(MCP_SCHEMAS, rev, "schema.json")
+                with open(path, encoding="utf-8") as f:
+                    doc = json.load(f)
+                defs = "$defs" if "$defs" in doc else "definitions"
+                root = {k: v for k, v in doc.items() if k in ("$schema", defs)}
+                root["properties"] = {n: {"$ref": "#/%s/%s" % (defs, n)} for n in doc[defs]}
+                whole = cls._cache[rev] = compile_schema(root)
+            cls._cache[key] = _Definition(whole, name) if name in whole.schema["properties"] \
+                else None
         return cls._cache[key]
 
     @classmethod
