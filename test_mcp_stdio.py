@@ -2231,12 +2231,15 @@ class Registration(unittest.TestCase):
 
 class CommandLine(ProcTest):
 
-    def run_cli(self, *args):
-        return subprocess.run([sys.executable, SERVER] + list(args), stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=TIMEOUT)
+    def run_cli(self, *args, script=False):
+        # As a script the file is compiled at every start (a quarter second here),
+        # so only the test of the README's own command starts it that way.
+        return subprocess.run((PY + [SERVER] if script else SERVE) + list(args),
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT,
+                              cwd=HERE)
 
     def test_help_and_version(self):
-        r = self.run_cli("--help")
+        r = self.run_cli("--help", script=True)
         self.assertEqual(r.returncode, 0)
         self.assertTrue(r.stdout.startswith(b"usage: python mcp_stdio.py"))
         r = self.run_cli("--version")
@@ -2247,7 +2250,7 @@ class CommandLine(ProcTest):
         r = self.run_cli("--workers", "0")
         self.assertEqual((r.returncode, r.stdout), (2, b""))
         self.assertIn(b"error: server: workers must be an integer of at least 1\n\nusage: "
-                      b"python mcp_stdio.py [options]", r.stderr)
+                      b"python -m mcp_stdio [options]", r.stderr)
 
 
 _TREES = {}
@@ -2261,6 +2264,14 @@ def module_tree():
             text = f.read()
         _TREES["module"] = text, ast.parse(text)
     return _TREES["module"]
+
+
+def module_nodes():
+    """Every node of mcp_stdio.py's syntax tree, listed once for the tests that look at all."""
+    if "nodes" not in _TREES:
+        import ast
+        _TREES["nodes"] = list(ast.walk(module_tree()[1]))
+    return _TREES["nodes"]
 
 
 def used_before_defined(source, tree=None):
@@ -2330,7 +2341,7 @@ class Structure(unittest.TestCase):
         """Where a newcomer edits: one place per method, revision, kind, outcome and command."""
         import ast
         text, tree = module_tree()
-        for node in ast.walk(tree):
+        for node in module_nodes():
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.assertLessEqual(node.end_lineno - node.lineno + 1, 100, node.name)
             if isinstance(node, ast.ClassDef) and node.name == "Connection":
@@ -2397,7 +2408,7 @@ class Structure(unittest.TestCase):
         self.assertIn("The file's rules, each held by a structural test:", text)
         first = text[:text.index("\nLEGACY_VERSIONS = (")].count("\n") + 2
         last = text[:text.index("\n}", text.index("\n_REVISION_TABLE = {"))].count("\n") + 1
-        dates = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Constant) and
+        dates = [n.lineno for n in module_nodes() if isinstance(n, ast.Constant) and
                  isinstance(n.value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", n.value)]
         self.assertTrue(dates)
         hosts = next(n for n in tree.body if isinstance(n, ast.Assign) and
@@ -2412,24 +2423,38 @@ class Structure(unittest.TestCase):
 
     def test_tests_that_patch_what_threads_share_run_alone(self):
         """A test that patches process-wide state never runs beside another test."""
-        import ast
         with open(__file__, encoding="utf-8") as f:
             source = f.read()
         shared = re.compile("|".join(re.escape(w) for w in (
             "mock." + "patch", "redirect_" + "std", "sys.modules" + "[", "os.environ" + "[",
             "os." + "chdir")))
-        found, lines = [], source.splitlines()
-        for node in ast.parse(source).body:
-            if not isinstance(node, ast.ClassDef) or node.name in PARALLEL_CLASSES \
-                    or node.name in EXCLUSIVE_TESTS:
-                continue
-            for f in node.body:
-                name = "%s.%s" % (node.name, getattr(f, "name", ""))
-                if isinstance(f, ast.FunctionDef) and name not in EXCLUSIVE_TESTS and \
-                        shared.search("\n".join(lines[f.lineno - 1:f.end_lineno])):
-                    found.append(name)
+        # Each method's lines, read by indentation (parsing this file takes a quarter second).
+        found, methods, cls, name = [], {}, None, None
+        for line in source.splitlines():
+            head = re.match(r"(class |    def |    @|\S)(\w*)", line)
+            if head and head.group(1) == "class ":
+                cls, name = head.group(2), None
+            elif head and head.group(1) == "    def " and cls:
+                name = "%s.%s" % (cls, head.group(2))
+                methods[name] = []
+            elif head:
+                name = None
+                if re.match(r"(def |\w+ = )", line):
+                    cls = None          # a module-level statement: no class's method follows
+            if name is not None:
+                methods[name].append(line)
+        for name, body in methods.items():
+            cls = name.split(".")[0]
+            if cls not in PARALLEL_CLASSES and cls not in EXCLUSIVE_TESTS and \
+                    name not in EXCLUSIVE_TESTS and shared.search("\n".join(body)):
+                found.append(name)
+        self.assertTrue(shared.search("\n".join(
+            methods["Structure.test_feed_makes_no_call_to_the_world"])))
         self.assertEqual(found, [])
         tests = unittest.TestLoader().loadTestsFromModule(sys.modules.get(__name__))
+        every = {t.id().split(".", 1)[1] for t in _flatten(tests)}
+        every |= {t.id().split(".", 1)[1] for t in _flatten(list(tests)[0].meanwhile)}
+        self.assertEqual(every - set(methods), set())     # the scan saw every test
         meanwhile = {t.id().split(".", 1)[1] for t in _flatten(list(tests)[0].meanwhile)}
         self.assertNotIn("Structure.test_feed_makes_no_call_to_the_world", meanwhile)
         self.assertIn("Structure.test_rooms", meanwhile)
