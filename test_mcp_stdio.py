@@ -5106,6 +5106,7 @@ class RuntimeRaces(unittest.TestCase):
                 object.__setattr__(self, name, value)
         rt.__class__ = Watched
         rt._now = now
+        rt.STALL = 0.001       # the watchdog's hundred quiet rounds wait this long each
         rt._thread = lambda target, args=(), **kw: threading.Thread(
             target=promoted.set if target == rt._lead else target)
         rt.parked = False
@@ -8996,6 +8997,14 @@ class ConfigCommand(unittest.TestCase):
         entry = json.loads(r.stdout)["mcpServers"]["mcp-stdio-demo"]
         self.assertEqual((entry["command"], entry["args"]), (sys.executable, ["-m", "mcp_stdio"]))
 
+
+class ConfigProcesses(unittest.TestCase):
+    """config through real processes, beside the other process tests: it starts each server."""
+
+    def run_cli(self, *args):
+        return subprocess.run(SERVE + list(args), capture_output=True, cwd=HERE, timeout=60,
+                              stdin=subprocess.DEVNULL)
+
     def test_config_for_each_client(self):
         script = os.path.join(HERE, "examples", "notes_server.py")
         for client in ("claude-desktop", "cursor", "gemini-cli", "vscode"):
@@ -10898,7 +10907,7 @@ class SchemaProperties(unittest.TestCase):
 # the module's own functions), so they run last, with nothing else running; so
 # does Browser, whose Chromium would load the machine under tests that wait.
 PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "AppProcesses", "BacktrackingProcess",
-                    "TaskAdmission",
+                    "TaskAdmission", "ConfigProcesses",
                     "Rebuilds", "ClientTests", "TaskCommandLine",
                     "CtrlC", "FuzzProcesses", "Concurrency", "ClientCommandLine", "ScriptTools",
                     "Framing", "CommandLine", "Adversarial", "Lifespan", "UserCommandLine",
