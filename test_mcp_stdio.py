@@ -7685,7 +7685,7 @@ class AppProcesses(unittest.TestCase):
         for words, said in ((["plain"], b"error: tool 'plain' has no view (no "
                              b"_meta.ui.resourceUri)\n"),
                             (["nope"], b"error: the server lists no tool 'nope'\n")):
-            r = subprocess.run(SERVE + ["preview"] + words + ["--", sys.executable, script],
+            r = subprocess.run(SERVE + ["preview"] + words + ["--"] + PY + [script],
                                capture_output=True, timeout=60, env=env)
             self.assertEqual((r.returncode, r.stderr), (2, said))
         import socket
@@ -7693,12 +7693,12 @@ class AppProcesses(unittest.TestCase):
             taken.bind(("127.0.0.1", 0))
             taken.listen()
             busy = taken.getsockname()[1]
-            r = subprocess.run(SERVE + ["preview", "show", "n=1", "--port", str(busy), "--",
-                                        sys.executable, script], capture_output=True,
+            r = subprocess.run(SERVE + ["preview", "show", "n=1", "--port", str(busy), "--"] +
+                               PY + [script], capture_output=True,
                                timeout=60, env=env)
         self.assertEqual((r.returncode, r.stderr), (3, b"error: cannot listen on 127.0.0.1:%d "
                                                        b"(Address already in use)\n" % busy))
-        p, port, token = start_preview(self, ["show", "n=5", "--", sys.executable, script], env)
+        p, port, token = start_preview(self, ["show", "n=5", "--"] + PY + [script], env)
 
         def ask(path, port=port, method="GET", body=None, **headers):
             c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -7753,7 +7753,7 @@ class AppProcesses(unittest.TestCase):
         self.assertTrue(p.stderr.read().endswith(b"preview stopped\n"))
         # Ctrl-C stops it too, and the server with it.
         pid_file = os.path.join(os.path.dirname(script), "pid")
-        q = start_preview(self, ["show", "n=1", "--", sys.executable, script],
+        q = start_preview(self, ["show", "n=1", "--"] + PY + [script],
                           dict(env, PID_FILE=pid_file))[0]
         q.send_signal(signal.SIGINT)
         self.assertEqual(q.wait(timeout=30), 0)
@@ -7770,7 +7770,7 @@ class AppProcesses(unittest.TestCase):
         one without never sees it."""
         script = os.path.join(HERE, "examples", "apps", "board.py")
         with tempfile.TemporaryDirectory() as cwd:
-            r = subprocess.run(SERVE + ["inspect", "--json", "--", sys.executable, script],
+            r = subprocess.run(SERVE + ["inspect", "--json", "--"] + PY + [script],
                                capture_output=True, timeout=60, cwd=cwd,
                                env=dict(os.environ, PYTHONPATH=HERE))
             self.assertEqual(r.returncode, 0, r.stderr)
@@ -7779,8 +7779,8 @@ class AppProcesses(unittest.TestCase):
                           "show_board": ["view ui://board/view"]},
                 "resources": {"ui://board/view": ["view"]}})
             saved = os.path.join(cwd, "view.html")
-            r = subprocess.run(SERVE + ["read", "ui://board/view", "--output", saved, "--",
-                                        sys.executable, script], capture_output=True,
+            r = subprocess.run(SERVE + ["read", "ui://board/view", "--output", saved, "--"] +
+                               PY + [script], capture_output=True,
                                timeout=60, cwd=cwd, env=dict(os.environ, PYTHONPATH=HERE))
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(saved, "rb") as f, open(os.path.join(os.path.dirname(script),
