@@ -8210,6 +8210,27 @@ class Middleware(unittest.TestCase):
                     ("outer", "resources/read", "resource", "demo://readme", era, rev),
                     ("outer done", "resources/read")])          # the handshake is not wrapped
 
+    def test_a_call_and_its_context_are_freed_when_it_ends(self):
+        """Nothing a middleware touches keeps a call alive for the cycle collector (the
+        context refers to its call: an empty middleware cost 7% more per echo)."""
+        import gc
+        import weakref
+        server, seen = mcp_stdio.demo_server(), []
+
+        @server.middleware
+        def looks(request, next):
+            seen.append(weakref.ref(request.ctx))
+            return next()
+        with mcp_stdio.InProcessClient(server) as c:
+            enabled = gc.isenabled()
+            gc.disable()
+            try:
+                c.call_tool("echo", {"text": "hi"})
+                self.assertEqual([r() for r in seen], [None])
+            finally:
+                if enabled:
+                    gc.enable()
+
     def test_it_may_change_params_and_results_or_answer_itself(self):
         server = mcp_stdio.demo_server()
         cache = {}
