@@ -6530,6 +6530,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         self._connections = []
         self._middleware = []          # (fn, kinds or None), outermost first
         self._chains = {}              # method -> its middleware, made when serving starts
+        self._mounts = []              # the servers mount() serves as part of this one
+        self._serving = 0              # serves running: mounts run while one does
         for o in _OPTIONS:
             setattr(self, o.name, o.default)
         self.configure(**options)
@@ -6611,6 +6613,39 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             self.add(*_skill_entries(folder.skills))
             self._skill_folders.append(folder)
         return folder
+
+    def mount(self, prefix, command, *, env=None, cwd=None, era="auto", start_timeout=10.0):
+        """Serve another MCP server as part of this one, its names under prefix.
+
+        command is the argument list that starts a stdio server (any language,
+        either era), or a Server object served in this process. Its tools and
+        prompts are served as prefix_name, its resources and templates at their
+        own URIs (one already served is not taken over: reported on stderr). It
+        starts when serving starts; the first list of each kind waits for it,
+        start_timeout seconds at most. The server becomes live (its catalog
+        follows the mount's). A mount that fails or exits keeps its entries
+        listed, answers them with an error naming it and starts again with
+        back-off.
+        """
+        if self._frozen:
+            raise CatalogError("server %r: mount() must come before serving starts" % self.name)
+        if not isinstance(prefix, str) or not _pattern(r"[A-Za-z0-9_.-]{1,64}\Z").match(prefix):
+            raise CatalogError("mount %r: the prefix must be 1-64 characters of A-Z, a-z, 0-9, "
+                               "'_', '-' or '.' (it starts every tool name)" % (prefix,))
+        if any(m.prefix == prefix for m in self._mounts):
+            raise CatalogError("mount %r: mounted twice" % prefix)
+        if not isinstance(command, Server) and (isinstance(command, str) or not command or
+                                                not all(isinstance(a, str) for a in command)):
+            raise CatalogError("mount %r: the command must be a list of arguments (no shell) "
+                               "or a Server" % prefix)
+        if not _is_number(start_timeout) or start_timeout <= 0:
+            raise CatalogError("mount %r: start_timeout must be a positive number" % prefix)
+        if not self._mounts:
+            self.live = True
+            self.middleware(_mounts_listed, kinds="list")
+        self._mounts.append(_Mount(self, prefix, command if isinstance(command, Server)
+                                   else list(command), env, cwd, era, start_timeout))
+        return self
 
     def remove_tool(self, name):
         """Remove a tool (a live server's clients are told the list changed)."""
@@ -6798,14 +6833,16 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             if conn in self._connections:
                 self._connections.remove(conn)
 
-    def enter_lifespan(self):
+    def enter_lifespan(self, report=None):
         """Start one serve's lifespan: run its setup; return a handle (.state, .close()).
 
         Every serve (each run(), each InProcessClient) enters the lifespan
         afresh and exits it at its end, so two serves never share torn-down
-        state; server.state is the state of the serve that started last.
+        state; server.state is the state of the serve that started last. Its
+        mounts start with the first serve and say what goes wrong to report(line)
+        (default: stderr).
         """
-        lifespan = _Lifespan(self)
+        lifespan = _Lifespan(self, report or _report)
         self.state = lifespan.state
         return lifespan
 
@@ -6880,8 +6917,15 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
 class _Lifespan:
     """One serve's lifespan: setup when made, teardown once at close()."""
 
-    def __init__(self, server):
-        self.state, self._finish = None, None
+    def __init__(self, server, report=None):
+        self.state, self._finish, self._server = None, None, None
+        if server._mounts:
+            self._server = server
+            with server._lock:
+                server._serving += 1
+                if server._serving == 1:
+                    for m in server._mounts:
+                        m.begin(report or _report)
         if server.lifespan is None:
             return
         made = server.lifespan(server)
@@ -6907,8 +6951,17 @@ class _Lifespan:
     def close(self):
         """Run the teardown, once whoever calls (end of input, a signal, a test)."""
         finish, self._finish = self._finish, None     # one bytecode swap: no lock needed
-        if finish is not None:
-            finish()
+        server, self._server = self._server, None
+        try:
+            if finish is not None:
+                finish()
+        finally:
+            if server is not None:
+                with server._lock:
+                    server._serving -= 1
+                    last = server._serving == 0
+                for m in server._mounts if last else ():
+                    m.end()
 
 
 class _SyncLifespan:
@@ -8076,8 +8129,11 @@ class PendingRequest:
         self._resolve(error=ClientError("%s was cancelled" % self.method))
 
 
-def _wait_or_cancel(request, timeout):
-    """request's result; an interrupt (Ctrl-C) cancels it at the server, then goes on up."""
+def _wait_or_cancel(request, timeout, cancel_with=None):
+    """request's result; an interrupt (Ctrl-C), or cancel_with's request (a Context) being
+    cancelled, cancels it at the server, then goes on up."""
+    if cancel_with is not None:
+        cancel_with._when_cancelled(lambda: request.cancel("cancelled"))
     try:
         return request.wait(timeout)
     except KeyboardInterrupt:
@@ -8200,7 +8256,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
     def __init__(self, command, *, era="auto", revision=LATEST_LEGACY, env=None, cwd=None,
                  timeout=30.0, probe_timeout=3.0, start_timeout=30.0, on_waiting=None,
                  on_log=None, capabilities=None, client_info=None, max_line=64 << 20,
-                 on_elicit=None, on_sample=None, roots=None, transcript=None):
+                 on_elicit=None, on_sample=None, roots=None, transcript=None, on_changed=None):
         if isinstance(command, str) or not command:
             raise ValueError("command must be a non-empty list of arguments (no shell)")
         if era not in ("auto", "modern", "legacy"):
@@ -8208,7 +8264,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         self.command, self.era_choice, self.requested_revision = list(command), era, revision
         self.env, self.cwd, self.timeout, self.probe_timeout = env, cwd, timeout, probe_timeout
         self.start_timeout, self.on_waiting = start_timeout, on_waiting
-        self.on_log = on_log
+        self.on_log, self.on_changed = on_log, on_changed
         self.on_elicit, self.on_sample, self.roots = on_elicit, on_sample, roots
         self.transcript = transcript     # a list to record ("sent" | "received", line) in
         self.capabilities = dict(capabilities or {})
@@ -8395,6 +8451,9 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                 hear(params.get("progress"), params.get("total"), params.get("message"))
         elif m["method"] == "notifications/message" and self.on_log is not None:
             self.on_log(params.get("level"), params.get("data"))
+        elif self.on_changed is not None and (m["method"].endswith("/list_changed") or
+                                             m["method"] == "notifications/resources/updated"):
+            self.on_changed(m["method"])
 
     def _answer_for(self, method, params):
         """This client's answer to a server's question, or None when it has none to give."""
@@ -8466,15 +8525,16 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         self._write({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
         return req
 
-    def request(self, method, params=None, timeout=None, **kw):
+    def request(self, method, params=None, timeout=None, cancel_with=None, **kw):
         """Send a request and wait for its result.
 
         When a modern server asks for input (an InputRequiredResult), its
         questions are answered (on_elicit, on_sample, roots) and the request is
         sent again with the answers and the server's requestState. Raises
-        ClientError for a question this client cannot answer.
+        ClientError for a question this client cannot answer. cancel_with is
+        a handler's Context: when its request is cancelled, so is this one.
         """
-        result = _wait_or_cancel(self.send(method, params, **kw), timeout)
+        result = _wait_or_cancel(self.send(method, params, **kw), timeout, cancel_with)
         for _ in range(_MAX_ROUNDS):
             if result.get("resultType") != "input_required":
                 return result
@@ -8490,7 +8550,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             retry = dict(params or {}, inputResponses=answers)
             if "requestState" in result:
                 retry["requestState"] = result["requestState"]
-            result = _wait_or_cancel(self.send(method, retry, **kw), timeout)
+            result = _wait_or_cancel(self.send(method, retry, **kw), timeout, cancel_with)
         raise ClientError("%s still asks for input after %d rounds" % (method, _MAX_ROUNDS))
 
     def roots_changed(self):
@@ -8649,7 +8709,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         return self._all("prompts/list", "prompts")
 
     def call_tool(self, name, arguments=None, *, timeout=None, on_progress=None, task=None,
-                  on_status=None):
+                  on_status=None, cancel_with=None, meta=None):
         """Call a tool; when the server answers with a task, poll it and return its result.
 
         task=True (or {"ttl": ms}) asks a 2025-11-25 server for a task; a modern
@@ -8658,9 +8718,13 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         on_progress(progress, total, message) hears the call's progress, a task's
         too (a modern task's last progress each time it is polled);
         on_status(status, message) hears a task's changes; questions it asks are
-        answered as any others; an interrupt (KeyboardInterrupt) cancels it.
+        answered as any others; an interrupt (KeyboardInterrupt) cancels it, and so
+        does the cancellation of cancel_with's request (a handler's Context). meta is
+        sent as the request's _meta (trace context, say).
         """
         params = {"name": name, "arguments": arguments or {}}
+        if meta:
+            params["_meta"] = dict(meta)
         for offer in _OFFER_HOOKS:
             offer(self, params, task)
         token = None
@@ -8670,8 +8734,8 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                 token = "progress-%d" % self._next_id
                 self._hearing[token] = on_progress
         try:
-            result = self.request("tools/call", params, timeout, progress_token=token,
-                                  tasks=task is not False)
+            result = self.request("tools/call", params, timeout, cancel_with,
+                                  progress_token=token, tasks=task is not False)
             for follow in _FOLLOW_HOOKS:  # an extension's answer (a task): followed to its end
                 followed = follow(self, result, timeout, on_status, on_progress)
                 if followed is not None:
@@ -8730,7 +8794,7 @@ class InProcessClient(Client):
         self._conn = None
 
     def start(self):
-        self._lifespan = self.server.enter_lifespan()
+        self._lifespan = self.server.enter_lifespan(self._diagnose)
         # Reentrant: a task's work runs on a thread of its own, and this client answers
         # the server's questions from within the server's own emit.
         self._conn = self.server.connection(self._deliver, report=self._diagnose,
@@ -8766,6 +8830,362 @@ class InProcessClient(Client):
             self._deliver(line)
         self._lifespan.close()
         return 0
+
+
+###############################################################################
+# Mounting: one server in front of many #######################################
+###############################################################################
+#
+# server.mount(prefix, command) serves another MCP server (a process started
+# through the Client, any language, either era; or a Server object in this
+# process) as part of ours: its tools and prompts under prefix_name, its
+# resources and templates at their own URIs (a URI is an address that results
+# link to: renaming it would break the links). A mount starts with each serve
+# and runs beside it: it connects, lists, and adds what it lists to the live
+# catalog; the first list of each kind waits until every mount has listed or
+# failed (start_timeout). A mount that fails or exits keeps its entries listed,
+# answers for them with an error naming it, and starts again with back-off.
+
+# A stopped mount starts again after these many seconds, doubling up to the last:
+# quick after a crash, never a busy loop against a server that cannot start.
+_MOUNT_BACKOFF = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
+
+
+class _Relayed(Question):
+    """A question a mounted server asks, passed on to our client as it was asked."""
+
+    _NEEDS = {"elicitation/create": "elicitation", "sampling/createMessage": "sampling",
+              "roots/list": "roots"}
+
+    def __init__(self, method, params):
+        self.method = method
+        self._params = {k: v for k, v in params.items() if k != "_meta"}
+
+    def params(self, revision, random):
+        return self._params
+
+    def needs(self):
+        if self.method == "elicitation/create" and self._params.get("mode") == "url":
+            return ["elicitation.url"]
+        return [self._NEEDS[self.method]]
+
+    def answer(self, value, where):
+        if not isinstance(value, dict):
+            raise ValueError("%s is not a result object" % where)
+        return value
+
+
+_MOUNT_CALL = threading.local()     # .ctx: the handler's Context, while it calls a mount
+
+
+class _Mount:
+    """One mounted server: its client, its state, and the entries it added."""
+
+    def __init__(self, server, prefix, target, env, cwd, era, start_timeout):
+        self.server, self.prefix, self.target = server, prefix, target
+        self.env, self.cwd, self.era, self.start_timeout = env, cwd, era, start_timeout
+        self.state, self.reason, self.retry_at = "starting", None, None
+        self.client = None
+        self.owned = {kind.attr: set() for kind in _CORE_KINDS}
+        self.calls = []                  # the Contexts of our calls in flight on it
+        self.tasks = {}                  # tool name -> its task support, as listed
+        self.listed = threading.Event()  # set once it has listed or failed, each start
+        self.stop = threading.Event()
+        self.started = None
+        self._thread = None
+        self.report = _report
+
+    # -- life ------------------------------------------------------------------
+    def begin(self, report):
+        """Start connecting on a thread of its own (serving does not wait for it)."""
+        self.report = report
+        self.stop.clear()
+        self.listed.clear()
+        self.started = _monotonic()
+        self._thread = threading.Thread(target=self._supervise, daemon=True,
+                                        name="mcp-mount-" + self.prefix)
+        self._thread.start()
+
+    def end(self):
+        """Stop it and close its client."""
+        self.stop.set()
+        client = self.client
+        if client is not None:
+            client.close()
+        if self._thread is not None:
+            self._thread.join(5.0)
+
+    def _supervise(self):
+        attempt = 0
+        while not self.stop.is_set():
+            try:
+                self._connect()
+                attempt = 0
+                self.state, self.reason = "up", None
+                self.listed.set()
+                self._wait_until_down()
+            except Exception as e:      # noqa: BLE001 - a mount's fault is its own, reported
+                self.reason = _short_text(e)
+            finally:
+                self.listed.set()
+            if self.stop.is_set():
+                break
+            delay = _MOUNT_BACKOFF[min(attempt, len(_MOUNT_BACKOFF) - 1)]
+            attempt += 1
+            self.state, self.retry_at = "down", _monotonic() + delay
+            self.report("mount %r: %s; starting it again in %g s" % (
+                self.prefix, self.reason or "it stopped", delay))
+            old, self.client = self.client, None
+            if old is not None:
+                old.close()
+            self.stop.wait(delay)
+
+    def _connect(self):
+        self.state = "starting"
+        handlers = dict(on_elicit=lambda p: self._relay("elicitation/create", p),
+                        on_sample=lambda p: self._relay("sampling/createMessage", p),
+                        roots=lambda: self._relay("roots/list", {}).get("roots", []),
+                        on_log=self._log, on_changed=self._changed)
+        if isinstance(self.target, Server):
+            client = InProcessClient(self.target, **handlers)
+        else:
+            client = Client(self.target, era=self.era, env=self.env, cwd=self.cwd,
+                            timeout=self.server.timeout or 30.0,
+                            start_timeout=self.start_timeout,
+                            probe_timeout=min(3.0, self.start_timeout), **handlers)
+        self.client = client
+        client.connect()
+        self._list()
+
+    def _wait_until_down(self):
+        client = self.client
+        readers = getattr(client, "_readers", None)
+        if readers:                      # a process: its output ends when it exits
+            readers[0].join()
+            if not self.stop.is_set():
+                self.reason = client._broken or "it exited"
+        else:
+            self.stop.wait()
+
+    # -- its entries -------------------------------------------------------------
+    def _list(self):
+        """List what the mounted server offers and make our catalog match it."""
+        c, caps = self.client, self.client.server_capabilities or {}
+        made = {"tools": [], "prompts": [], "resources": [], "templates": []}
+        if "tools" in caps:
+            made["tools"] = [self._tool(t) for t in c.list_tools()]
+        if "prompts" in caps:
+            made["prompts"] = [self._prompt(p) for p in c.list_prompts()]
+        if "resources" in caps:
+            made["resources"] = [self._resource(r) for r in c.list_resources()]
+            made["templates"] = [self._template(t) for t in c.list_resource_templates()]
+        server = self.server
+        with server._lock:
+            for attr, entries in made.items():
+                table, kind = getattr(server, attr), _KIND[attr]
+                keep = set()
+                for e in entries:
+                    if e is None:
+                        continue
+                    key = getattr(e, kind.key)
+                    if key in table and key not in self.owned[attr]:
+                        self.report("mount %r: %s %r is served already (by the server or an "
+                                "earlier mount); this one is not" % (self.prefix, kind.noun,
+                                                                     key))
+                        continue
+                    keep.add(key)
+                    try:
+                        server.add(e, replace=True)
+                    except CatalogError as why:
+                        self.report("mount %r: %s" % (self.prefix, why))
+                        keep.discard(key)
+                for key in self.owned[attr] - keep:
+                    if key in table:
+                        server._remove(attr, key)
+                self.owned[attr] = keep
+
+    def _made(self, make, what):
+        try:
+            return make()
+        except CatalogError as e:
+            self.report("mount %r: %s is not served: %s" % (self.prefix, what, e))
+            return None
+
+    def _tool(self, t):
+        inner, name = t["name"], "%s_%s" % (self.prefix, t["name"])
+        self.tasks[inner] = (t.get("execution") or {}).get("taskSupport")
+
+        def handler(arguments, ctx):
+            return self.call_tool(inner, arguments, ctx)
+        fields = {k: t.get(k) for k in ("title", "description", "annotations", "icons")
+                  if t.get(k) is not None}
+        task = (t.get("execution") or {}).get("taskSupport")
+        if task in ("optional", "required"):        # an outer task is one inner task
+            fields["task"] = task
+
+        def make():
+            try:
+                return Tool(name, handler, input_schema=t.get("inputSchema") or
+                            {"type": "object"}, output_schema=t.get("outputSchema"), **fields)
+            except CatalogError:        # a schema outside our subset: the mount checks it
+                return Tool(name, handler, input_schema={"type": "object"}, **fields)
+        return self._made(make, "tool %r" % inner)
+
+    def _prompt(self, p):
+        inner = p["name"]
+        ref = {"type": "ref/prompt", "name": inner}
+        fields = {k: p.get(k) for k in ("title", "description", "icons") if p.get(k)}
+        return self._made(lambda: Prompt(
+            "%s_%s" % (self.prefix, inner), lambda arguments, ctx: self.ask(
+                "prompts/get", {"name": inner, "arguments": arguments}, ctx),
+            arguments=[{k: a[k] for k in ("name", "title", "description", "required")
+                        if k in a} for a in p.get("arguments") or ()],
+            complete=lambda argument, value, context: self.complete(ref, argument, value,
+                                                                   context), **fields),
+                          "prompt %r" % inner)
+
+    def _resource(self, r):
+        fields = {k: r.get(k) for k in ("title", "description", "annotations", "icons")
+                  if r.get(k) is not None}
+        return self._made(lambda: Resource(
+            r["uri"], lambda uri, ctx: self.ask("resources/read", {"uri": uri},
+                                                ctx)["contents"],
+            name=r.get("name"), mime_type=r.get("mimeType"), size=r.get("size"), **fields),
+                          "resource %r" % r.get("uri"))
+
+    def _template(self, t):
+        ref = {"type": "ref/resource", "uri": t["uriTemplate"]}
+        fields = {k: t.get(k) for k in ("title", "description", "annotations", "icons")
+                  if t.get(k) is not None}
+        return self._made(lambda: ResourceTemplate(
+            t["uriTemplate"], lambda uri, variables, ctx: self.ask(
+                "resources/read", {"uri": uri}, ctx)["contents"],
+            name=t.get("name") or t["uriTemplate"], mime_type=t.get("mimeType"),
+            complete=lambda argument, value, context: self.complete(ref, argument, value,
+                                                                   context), **fields),
+                          "resource template %r" % t.get("uriTemplate"))
+
+    def _changed(self, method):
+        """A list-changed notification of the mounted server's: list again (off its reader)."""
+        if method.endswith("/list_changed") and self.state == "up":
+            threading.Thread(target=self._relist, daemon=True).start()
+        elif method == "notifications/resources/updated" and self.server.live:
+            pass                          # subscriptions are not passed through yet
+
+    def _relist(self):
+        try:
+            self._list()
+        except Exception as e:   # noqa: BLE001 - the next change or restart lists again
+            self.report("mount %r: listing again failed: %s" % (self.prefix, _short_text(e)))
+
+    # -- calls -------------------------------------------------------------------
+    def _fault(self):
+        if self.state == "up" and self.client is not None:
+            return None
+        when = "" if self.retry_at is None else "; starting again in %d s" % max(
+            1, round(self.retry_at - _monotonic()))
+        return "mount %r is %s%s%s" % (self.prefix, self.state, (
+            " (%s)" % self.reason) if self.reason else "", when)
+
+    def _through(self, ctx, run):
+        """run(client) for a call of ctx's: its questions relayed, its cancellation passed."""
+        fault = self._fault()
+        if fault:
+            raise ClientError(fault)
+        outer = getattr(_MOUNT_CALL, "ctx", None)
+        _MOUNT_CALL.ctx = ctx
+        self.calls.append(ctx)
+        try:
+            return run(self.client)
+        finally:
+            self.calls.remove(ctx)
+            _MOUNT_CALL.ctx = outer
+
+    def call_tool(self, name, arguments, ctx):
+        """Call the mounted tool; its answer, or an isError result naming the mount."""
+        progress = ctx.progress if ctx.progress_token is not None else None
+        # As a task when ours is one (or the mounted tool needs one); the client follows
+        # the mount's task to its end, and our task's id is ours.
+        task = True if ctx._call.keeper is not None or self.tasks.get(name) == "required" \
+            else None
+        try:
+            r = self._through(ctx, lambda c: c.call_tool(
+                name, arguments, on_progress=progress, task=task, cancel_with=ctx,
+                meta=ctx.trace))          # the caller's trace context goes on with it
+        except ServerError:
+            raise                         # the mounted server's own error, as it said it
+        except ClientError as e:
+            raise ToolError(str(e) if str(e).startswith("mount ") else
+                            "mount %r: %s" % (self.prefix, e))
+        return ToolResult(r.get("content") or [], r.get("structuredContent"),
+                          r.get("isError") is True)
+
+    def ask(self, method, params, ctx):
+        """A read or a prompt get through the mount; -32603 naming it when it fails."""
+        try:
+            trace = ctx.trace
+            return self._through(ctx, lambda c: c.request(
+                method, dict(params, _meta=trace) if trace else params, cancel_with=ctx))
+        except ServerError:
+            raise
+        except ClientError as e:
+            raise ProtocolError(INTERNAL_ERROR, "Internal error: " + (
+                str(e) if str(e).startswith("mount ") else "mount %r: %s" % (self.prefix, e)))
+
+    def complete(self, ref, argument, value, context):
+        if self._fault():
+            return []
+        try:
+            r = self.client.complete(ref, argument, value, context)
+        except ClientError:
+            return []
+        return (r.get("completion") or {}).get("values") or []
+
+    # -- what the mounted server says and asks -------------------------------------
+    def _asker(self):
+        """The Context a question is relayed through, or None.
+
+        A modern mount asks in rounds on the calling thread: its call's own. A
+        legacy mount asks by requests, which say no call: the oldest call in
+        flight, if our client is asked by requests too (a modern client asks
+        by retrying its call, which would start the mount's call again).
+        """
+        ctx = getattr(_MOUNT_CALL, "ctx", None)
+        if ctx is not None and self.client is not None and self.client.era == "modern":
+            return ctx
+        for ctx in list(self.calls):
+            if ctx.era == "legacy":
+                return ctx
+        return None
+
+    def _relay(self, method, params):
+        ctx = self._asker()
+        if ctx is None:
+            return None                   # no client to ask: "Method not found"
+        try:
+            import hashlib         # a key from the question: a modern client's retry asks it again
+            key = "mount-" + hashlib.sha256(_encoder.encode([method, params]).encode(
+                "utf-8")).hexdigest()[:16]
+            return ctx.ask({key: _Relayed(method, params)})[key]
+        except (ProtocolError, ToolError, ValueError):
+            return None                   # our client cannot be asked: as a client without it
+
+    def _log(self, level, data):
+        calls = self.calls
+        if calls:
+            try:
+                calls[0].log(level if level in _LEVELS else "info", "mount %s" % self.prefix,
+                             data)
+            except Exception:   # noqa: BLE001 - a log line is never worth a failure
+                pass
+
+
+def _mounts_listed(request, next):
+    """Middleware of a server with mounts: a list waits until every mount has listed."""
+    for m in request.conn.server._mounts:
+        if not m.listed.is_set() and m.started is not None:
+            m.listed.wait(max(0.0, m.started + m.start_timeout - _monotonic()))
+    return next()
 
 
 ###############################################################################
@@ -9463,7 +9883,66 @@ _COMMANDS = {
                        "[ARGS...]", serves=False),
     "install": _Command(lambda args: _install_main(args), "install HOST [--name NAME] "
                         "[--project] [--force] -- SERVER_SCRIPT [ARGS...]", serves=False),
+    "proxy": _Command(lambda args: _proxy_main(args), "proxy CONFIG.json [server options]",
+                      serves=False),
 }
+
+def proxy_server(config_path):
+    """A Server that mounts every server of a host's configuration file under its key.
+
+    The file has the mcpServers shape (Claude Desktop, Cursor): each entry a
+    command, args, env and cwd, read as written (no variable expansion); a
+    relative cwd or command resolves against the file's folder. Entries with a
+    url are refused: stdio servers only. Raises CatalogError saying what is wrong.
+    """
+    try:
+        with open(config_path, encoding="utf-8") as f:
+            config = json.load(f)
+    except (OSError, ValueError) as e:
+        raise CatalogError("proxy: cannot read %s: %s" % (config_path, e))
+    entries = config.get("mcpServers") if isinstance(config, dict) else None
+    if not isinstance(entries, dict) or not entries:
+        raise CatalogError("proxy: %s has no \"mcpServers\" object of servers" % config_path)
+    here = os.path.dirname(os.path.abspath(config_path))
+    server = Server("mcp-stdio-proxy", __version__, description="The servers of %s, as one"
+                    % os.path.basename(config_path))
+    for key, entry in entries.items():
+        where = "proxy: server %r" % key
+        if not isinstance(entry, dict):
+            raise CatalogError("%s: not an object" % where)
+        if "url" in entry or "serverUrl" in entry:
+            raise CatalogError("%s: a url entry (HTTP) is not served: the proxy mounts stdio "
+                               "servers only" % where)
+        command, args = entry.get("command"), entry.get("args", [])
+        env, cwd = entry.get("env"), entry.get("cwd")
+        if not isinstance(command, str) or not command or not isinstance(args, list) or \
+                not all(isinstance(a, str) for a in args):
+            raise CatalogError("%s: needs \"command\" (a string) and \"args\" (strings)" % where)
+        if env is not None and not (isinstance(env, dict) and
+                                    all(isinstance(v, str) for v in env.values())):
+            raise CatalogError("%s: \"env\" must map names to strings" % where)
+        if cwd is not None and not isinstance(cwd, str):
+            raise CatalogError("%s: \"cwd\" must be a string" % where)
+        cwd = os.path.join(here, cwd) if cwd else here
+        if os.sep in command or (os.altsep and os.altsep in command):
+            command = os.path.join(here, command)         # relative: the file's folder
+        server.mount(key, [command] + args, env=dict(os.environ, **env) if env else None,
+                     cwd=cwd)
+    return server
+
+
+def _proxy_main(args):
+    """The proxy command: serve the servers of CONFIG.json as one."""
+    if not args or args[0].startswith("-"):
+        sys.stderr.write("error: usage: proxy CONFIG.json [server options]\n")
+        return 2
+    try:
+        server = proxy_server(args[0])
+    except CatalogError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    return server._command_line(args[1:], _prog() + " proxy " + args[0])
+
 
 _CLIENT_ABOUT = """\
 Start an MCP stdio server (COMMAND, run without a shell) and inspect it, call

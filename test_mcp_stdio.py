@@ -9409,6 +9409,316 @@ class ClientCommandLine(unittest.TestCase):
 
 
 ###############################################################################
+# Mounting and the proxy command ################################################
+###############################################################################
+
+def mounted_server(**options):
+    """A server of its own beside another mounted in this process (the demo's tools)."""
+    inner = mcp_stdio.demo_server()
+    outer = mcp_stdio.Server("front", "1", **options)
+
+    @outer.tool
+    def hello() -> str:
+        "Say hello."
+        return "hi"
+
+    @outer.resource("demo://readme")
+    def readme() -> str:
+        "Ours, not the mount's."
+        return "our readme"
+    outer.mount("demo", inner)
+    return outer
+
+
+# A server for the process tests: it counts its starts, says when a call is
+# cancelled, and asks for a confirmation (whatever era it is spoken to in).
+MOUNTED_SERVER = textwrap.dedent('''
+    import os, sys, time
+    sys.path.insert(0, %r)
+    import mcp_stdio
+    folder = sys.argv[1]
+    with open(os.path.join(folder, "starts"), "a") as f:
+        f.write("%%d\\n" %% os.getpid())
+    if "slow" in sys.argv:
+        time.sleep(1.5)
+    server = mcp_stdio.Server("leaf", "1")
+
+    @server.tool
+    def wait(seconds: float, ctx: mcp_stdio.Context) -> str:
+        "Wait, or stop when cancelled."
+        if ctx.sleep(seconds):
+            with open(os.path.join(folder, "cancelled"), "w") as f:
+                f.write("yes")
+            return "cancelled"
+        return "waited"
+
+    @server.tool
+    def confirm(text: str, ctx: mcp_stdio.Context) -> str:
+        "Ask, then echo."
+        answer = ctx.elicit("Echo %%s?" %% text, {"type": "object", "properties": {}})
+        return text if answer.accepted else "declined"
+
+    @server.tool
+    def where(ctx: mcp_stdio.Context) -> str:
+        "The trace context this call came with."
+        return ctx.trace.get("traceparent", "-")
+    raise SystemExit(server.run([]))
+''') % HERE
+
+
+class Mounting(unittest.TestCase):
+    """Another server served as part of ours, in this process."""
+
+    def test_names_uris_and_answers_in_both_eras(self):
+        server = mounted_server()
+        for era, rev in (("legacy", "2025-11-25"), ("modern", MODERN)):
+            with self.subTest(era=era):
+                transcript = []
+                with mcp_stdio.InProcessClient(server, era=era, transcript=transcript) as c:
+                    tools = [t["name"] for t in c.list_tools()]
+                    self.assertEqual(tools, ["demo_" + t for t in sorted(
+                        mcp_stdio.demo_server().tools)] + ["hello"])     # listed by name
+                    self.assertEqual(c.call_tool("demo_add", {"a": 1, "b": 2})[
+                        "structuredContent"], {"sum": 3})
+                    r = c.call_tool("demo_divide", {"dividend": 1, "divisor": 0})
+                    self.assertTrue(r["isError"])                 # the mount's own isError
+                    self.assertEqual([p["name"] for p in c.list_prompts()], ["demo_summarize"])
+                    text = c.get_prompt("demo_summarize", {"text": "abc"})["messages"][0]
+                    self.assertIn("abc", text["content"]["text"])
+                    done = c.complete({"type": "ref/prompt", "name": "demo_summarize"},
+                                      "style", "b")
+                    self.assertEqual(done["completion"]["values"], ["bullet points"])
+                    # URIs stay as they are; ours wins a clash, the mount's others are served.
+                    uris = [r["uri"] for r in c.list_resources()]
+                    self.assertEqual(sorted(uris), ["demo://logo.png", "demo://readme"])
+                    self.assertEqual(c.read_resource("demo://readme")["contents"][0]["text"],
+                                     "our readme")
+                    self.assertTrue(c.read_resource("demo://logo.png")["contents"][0]["blob"])
+                    self.assertEqual(c.list_resource_templates()[0]["uriTemplate"],
+                                     "demo://greeting/{name}")
+                    self.assertIn("Ada", c.read_resource("demo://greeting/Ada")[
+                        "contents"][0]["text"])
+                    done = c.complete({"type": "ref/resource", "uri": "demo://greeting/{name}"},
+                                      "name", "A")
+                    self.assertIn("Ada", done["completion"]["values"])
+                self.assertIn("mount 'demo': resource 'demo://readme' is served already (by the "
+                              "server or an earlier mount); this one is not", c.stderr)
+                if WireSchemas.available():
+                    for direction, line in transcript:
+                        if direction == "received":
+                            m = json.loads(line)
+                            self.assertEqual(WireSchemas.problems(rev, m), [], line[:200])
+
+    def test_what_mount_refuses(self):
+        server = mcp_stdio.Server("front", "1")
+        for prefix, command in (("a b", ["x"]), ("", ["x"]), ("x" * 65, ["x"]),
+                                ("ok", "python server.py"), ("ok", [])):
+            with self.subTest(prefix=prefix, command=command):
+                with self.assertRaises(mcp_stdio.CatalogError) as cm:
+                    server.mount(prefix, command)
+                self.assertIn("mount ", str(cm.exception))
+        server.mount("ok", ["x"])
+        with self.assertRaises(mcp_stdio.CatalogError):
+            server.mount("ok", ["y"])
+        self.assertTrue(server.live)            # its catalog follows the mount's
+        server.freeze()
+        with self.assertRaises(mcp_stdio.CatalogError):
+            server.mount("late", ["x"])
+
+    def test_a_name_that_would_break_the_rule_is_left_out_and_said(self):
+        inner = mcp_stdio.Server("inner", "1")
+        inner.add(mcp_stdio.Tool("t" * 126, lambda a, ctx: "long"),
+                  mcp_stdio.Tool("short", lambda a, ctx: "ok"))
+        outer = mcp_stdio.Server("front", "1")
+        outer.mount("abc", inner)
+        with mcp_stdio.InProcessClient(outer) as c:
+            self.assertEqual([t["name"] for t in c.list_tools()], ["abc_short"])
+        self.assertIn("mount 'abc': tool %r is not served: tool 'abc_%s': the name must be "
+                      "1-128 characters" % ("t" * 126, "t" * 126), c.stderr)
+
+    def test_middleware_and_trace_context_reach_mounted_entries(self):
+        server, seen = mounted_server(), []
+
+        @server.middleware
+        def record(request, next):
+            seen.append((request.method, request.name))
+            return next()
+        inner_seen = []
+        inner = server._mounts[0].target
+
+        @inner.middleware(kinds="tool")
+        def inner_record(request, next):
+            inner_seen.append(request.ctx.trace)
+            return next()
+        with mcp_stdio.InProcessClient(server, era="legacy") as c:
+            c.list_tools()
+            c.request("tools/call", {"name": "demo_echo", "arguments": {"text": "x"},
+                                     "_meta": {"traceparent": TRACEPARENT}})
+        self.assertIn(("tools/call", "demo_echo"), seen)
+        self.assertEqual(inner_seen, [{"traceparent": TRACEPARENT}])
+
+    def test_the_mounted_servers_questions_reach_our_client(self):
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                asked = []
+
+                def answer(params):
+                    asked.append(params["message"])
+                    return {"action": "accept", "content": {"confirm": True}}
+                with mcp_stdio.InProcessClient(mounted_server(), era=era,
+                                               on_elicit=answer) as c:
+                    c.list_tools()
+                    r = c.call_tool("demo_confirm_echo", {"text": "hi"})
+                    self.assertEqual(r["content"], [{"type": "text", "text": "hi"}])
+                self.assertEqual(asked, ["Echo this text?\n\nhi"])
+                # A client that cannot be asked: the mount's question gets what a client
+                # without the capability answers, and the mount says so in its result.
+                with mcp_stdio.InProcessClient(mounted_server(), era=era) as c:
+                    c.list_tools()
+                    r = c.call_tool("demo_confirm_echo", {"text": "hi"})
+                    self.assertEqual((r["isError"], r["content"][0]["text"]), (
+                        True, 'mount \'demo\': the server asks "elicit-1" ("elicitation/create"), '
+                        'which this client cannot answer'))
+
+
+class MountProcesses(unittest.TestCase):
+    """Mounted servers in processes of their own, through the proxy command."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.dir = tmp.name
+        self.script = os.path.join(self.dir, "leaf.py")
+        with open(self.script, "w", encoding="utf-8") as f:
+            f.write(MOUNTED_SERVER)
+
+    def config(self, servers):
+        path = os.path.join(self.dir, "servers.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"mcpServers": servers}, f)
+        return path
+
+    def leaf(self, name, *args):
+        folder = os.path.join(self.dir, name)
+        os.makedirs(folder, exist_ok=True)
+        return {"command": sys.executable, "args": ["-S", "leaf.py", folder] + list(args)}, \
+            folder
+
+    def test_a_proxy_serves_each_under_its_key_in_both_eras(self):
+        a, a_dir = self.leaf("a")
+        b, _ = self.leaf("b")
+        path = self.config({"a": a, "b": b, "demo": {
+            "command": sys.executable, "args": ["-S", "-m", "mcp_stdio", "--tools", "echo"],
+            "env": {"PYTHONPATH": HERE}}})
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                asked = []
+                c = mcp_stdio.Client(SERVE + ["proxy", path], era=era, cwd=HERE,
+                                     on_elicit=lambda p: asked.append(p["message"]) or {
+                                         "action": "accept", "content": {}})
+                with c:
+                    names = [t["name"] for t in c.list_tools()]
+                    self.assertEqual(names, ["a_confirm", "a_wait", "a_where", "b_confirm",
+                                             "b_wait", "b_where", "demo_echo"])
+                    self.assertEqual(c.call_tool("demo_echo", {"text": "x"})["content"],
+                                     [{"type": "text", "text": "x"}])
+                    self.assertEqual(c.call_tool("b_confirm", {"text": "y"})["content"],
+                                     [{"type": "text", "text": "y"}])
+                    self.assertEqual(asked, ["Echo y?"])
+                    r = c.request("tools/call", {"name": "a_where", "arguments": {},
+                                                 "_meta": {"traceparent": TRACEPARENT}})
+                    self.assertEqual(r["content"][0]["text"], TRACEPARENT)
+                    # Cancelling our call cancels the mount's.
+                    heard = []
+                    req = c.send("tools/call", {"name": "a_wait", "arguments": {"seconds": 20}},
+                                 on_progress=lambda *p: heard.append(p))
+                    time.sleep(0.5)
+                    req.cancel()
+                    deadline = time.monotonic() + 10
+                    while not os.path.exists(os.path.join(a_dir, "cancelled")) and \
+                            time.monotonic() < deadline:
+                        time.sleep(0.05)
+                    self.assertTrue(os.path.exists(os.path.join(a_dir, "cancelled")))
+                    os.remove(os.path.join(a_dir, "cancelled"))
+                self.assertEqual(c.close(), 0)
+                self.assertNotIn("Traceback", c.stderr)
+
+    def test_a_mount_that_fails_or_dies_costs_its_own_entries_only(self):
+        a, a_dir = self.leaf("a")
+        path = self.config({"a": a, "broken": {"command": sys.executable, "args": [
+            "-S", "-c", "import sys; sys.exit(4)"]}})
+        c = mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE, era="legacy")
+        with c:
+            self.assertEqual([t["name"] for t in c.list_tools()],
+                             ["a_confirm", "a_wait", "a_where"])
+            with open(os.path.join(a_dir, "starts")) as f:
+                pid = int(f.read().split()[0])
+            os.kill(pid, signal.SIGKILL)
+            deadline = time.monotonic() + 10
+            r = None
+            while time.monotonic() < deadline:
+                r = c.call_tool("a_wait", {"seconds": 0})
+                if r.get("isError"):
+                    break
+                time.sleep(0.05)
+            self.assertTrue(r["isError"], r)
+            self.assertRegex(r["content"][0]["text"], r"^mount 'a'")
+            self.assertEqual([t["name"] for t in c.list_tools()],   # its entries stay listed
+                             ["a_confirm", "a_wait", "a_where"])
+            while time.monotonic() < deadline:                 # and it comes back
+                r = c.call_tool("a_wait", {"seconds": 0})
+                if not r.get("isError"):
+                    break
+                time.sleep(0.1)
+            self.assertEqual(r["content"], [{"type": "text", "text": "waited"}])
+            with open(os.path.join(a_dir, "starts")) as f:
+                self.assertEqual(len(f.read().split()), 2)
+        self.assertIn("mount 'broken': the server exited (status 4); starting it again in "
+                      "1 s", c.stderr)
+        self.assertIn("mount 'a': the server exited (status -9)", c.stderr)
+
+    def test_the_first_list_waits_for_a_slow_mount_within_its_start_timeout(self):
+        slow, _ = self.leaf("slow", "slow")
+        path = self.config({"slow": slow})
+        with mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE, era="modern") as c:
+            start = time.monotonic()
+            self.assertIn("tools", c.discover()["capabilities"])
+            self.assertLess(time.monotonic() - start, 1.0)        # answered at once
+            self.assertEqual(len(c.list_tools()), 3)              # after the mount listed
+
+    def test_what_the_proxy_command_refuses(self):
+        for servers, said in (
+                ({"web": {"url": "https://example.com/mcp"}},
+                 b"error: proxy: server 'web': a url entry (HTTP) is not served: the proxy "
+                 b"mounts stdio servers only\n"),
+                ({"x": {"args": []}},
+                 b"error: proxy: server 'x': needs \"command\" (a string) and \"args\" "
+                 b"(strings)\n"),
+                ({"x y": {"command": "x"}},
+                 b"error: mount 'x y': the prefix must be 1-64 characters of A-Z, a-z, 0-9, "
+                 b"'_', '-' or '.' (it starts every tool name)\n")):
+            with self.subTest(servers=servers):
+                r = subprocess.run(SERVE + ["proxy", self.config(servers)], capture_output=True,
+                                   cwd=HERE, stdin=subprocess.DEVNULL, timeout=60)
+                self.assertEqual((r.returncode, r.stderr), (2, said))
+        r = subprocess.run(SERVE + ["proxy"], capture_output=True, cwd=HERE,
+                           stdin=subprocess.DEVNULL, timeout=60)
+        self.assertEqual((r.returncode, r.stderr),
+                         (2, b"error: usage: proxy CONFIG.json [server options]\n"))
+
+    def test_relative_paths_follow_the_configuration_file(self):
+        # cwd "." and a command with a slash are the file's folder's, wherever we run.
+        link = os.path.join(self.dir, "py")
+        os.symlink(sys.executable, link)
+        path = self.config({"a": {"command": "./py", "args": ["-S", "leaf.py", "."],
+                                  "cwd": "."}})
+        with tempfile.TemporaryDirectory() as elsewhere:
+            with mcp_stdio.Client(SERVE + ["proxy", path, "--tools", "a_where"],
+                                  cwd=elsewhere, env=dict(os.environ, PYTHONPATH=HERE)) as c:
+                self.assertEqual([t["name"] for t in c.list_tools()], ["a_where"])
+
+
+###############################################################################
 # Fuzzing (fixed seeds) #########################################################
 ###############################################################################
 #
@@ -10934,7 +11244,7 @@ class SchemaProperties(unittest.TestCase):
 # the module's own functions), so they run last, with nothing else running; so
 # does Browser, whose Chromium would load the machine under tests that wait.
 PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "AppProcesses", "BacktrackingProcess",
-                    "TaskAdmission", "ConfigProcesses",
+                    "TaskAdmission", "ConfigProcesses", "MountProcesses",
                     "Rebuilds", "ClientTests", "TaskCommandLine",
                     "CtrlC", "FuzzProcesses", "Concurrency", "ClientCommandLine", "ScriptTools",
                     "Framing", "CommandLine", "Adversarial", "Lifespan", "UserCommandLine",
