@@ -8877,6 +8877,21 @@ class _Relayed(Question):
 
 _MOUNT_CALL = threading.local()     # .ctx: the handler's Context, while it calls a mount
 
+# A legacy mount's question to a modern client waits this long for the client's retry
+# (a person may be answering); then the mount is told the question was cancelled.
+_PARKED_TIMEOUT = 600.0
+# How often a call waiting on a legacy mount for a modern client looks for its questions.
+_PARKED_POLL = 0.05
+
+
+class _Parked:
+    """A legacy mount's question to a modern client: it waits for the client's retry."""
+
+    def __init__(self, method, params):
+        self.question = _Relayed(method, params)
+        self.answered = threading.Event()
+        self.answer = None
+
 
 class _Mount:
     """One mounted server: its client, its state, and the entries it added."""
@@ -8889,6 +8904,8 @@ class _Mount:
         self.owned = {kind.attr: set() for kind in _CORE_KINDS}
         self.calls = []                  # the Contexts of our calls in flight on it
         self.tasks = {}                  # tool name -> its task support, as listed
+        self.questions = {}              # id(ctx) -> [_Parked] a call has still to ask
+        self.parked = {}                 # question key -> (the mount's request, _Parked)
         self.listed = threading.Event()  # set once it has listed or failed, each start
         self.stop = threading.Event()
         self.started = None
@@ -9109,9 +9126,14 @@ class _Mount:
         task = True if ctx._call.keeper is not None or self.tasks.get(name) == "required" \
             else None
         try:
-            r = self._through(ctx, lambda c: c.call_tool(
-                name, arguments, on_progress=progress, task=task, cancel_with=ctx,
-                meta=ctx.trace))          # the caller's trace context goes on with it
+            if ctx.era == "modern" and task is None and self.client is not None and \
+                    self.client.era == "legacy":
+                r = self._through(ctx, lambda c: self._call_parking(c, name, arguments, ctx,
+                                                                    progress))
+            else:
+                r = self._through(ctx, lambda c: c.call_tool(
+                    name, arguments, on_progress=progress, task=task, cancel_with=ctx,
+                    meta=ctx.trace))      # the caller's trace context goes on with it
         except ServerError:
             raise                         # the mounted server's own error, as it said it
         except ClientError as e:
@@ -9119,6 +9141,33 @@ class _Mount:
                             "mount %r: %s" % (self.prefix, e))
         return ToolResult(r.get("content") or [], r.get("structuredContent"),
                           r.get("isError") is True)
+
+    def _call_parking(self, client, name, arguments, ctx, progress):
+        """A legacy mount's call for a modern client, whose questions are asked by answering
+        our call with them: the mount's call waits, parked, for the client's retry."""
+        answers = ctx._call.answers or {}
+        found = [k for k in answers if k in self.parked]
+        if found:                              # the retry: answer the parked question
+            req, parked = self.parked.pop(found[0])
+            parked.answer = ctx.ask({found[0]: parked.question})[found[0]]
+            parked.answered.set()
+        else:
+            params = {"name": name, "arguments": arguments or {}}
+            if ctx.trace:
+                params["_meta"] = dict(ctx.trace)
+            req = client.send("tools/call", params, on_progress=progress)
+        ctx._when_cancelled(lambda: req.cancel("cancelled"))
+        waiting = self.questions.setdefault(id(ctx), [])
+        try:
+            while not req.answered(_PARKED_POLL):
+                if waiting:
+                    parked = waiting.pop(0)
+                    key = _relay_key(parked.question.method, parked.question._params)
+                    self.parked[key] = (req, parked)
+                    return ctx.ask({key: parked.question})[key]   # a modern client: raises
+        finally:
+            self.questions.pop(id(ctx), None)
+        return _checked("tools/call", req.wait(0))
 
     def ask(self, method, params, ctx):
         """A read or a prompt get through the mount; -32603 naming it when it fails."""
@@ -9159,13 +9208,19 @@ class _Mount:
         return None
 
     def _relay(self, method, params):
+        for ctx in list(self.calls):          # a modern client's call waiting on us: parked
+            waiting = self.questions.get(id(ctx))
+            if waiting is not None and getattr(_MOUNT_CALL, "ctx", None) is None:
+                parked = _Parked(method, params)
+                waiting.append(parked)
+                if not parked.answered.wait(_PARKED_TIMEOUT):
+                    return {"action": "cancel"} if method == "elicitation/create" else None
+                return parked.answer
         ctx = self._asker()
         if ctx is None:
             return None                   # no client to ask: "Method not found"
         try:
-            import hashlib         # a key from the question: a modern client's retry asks it again
-            key = "mount-" + hashlib.sha256(_encoder.encode([method, params]).encode(
-                "utf-8")).hexdigest()[:16]
+            key = _relay_key(method, params)
             return ctx.ask({key: _Relayed(method, params)})[key]
         except (ProtocolError, ToolError, ValueError):
             return None                   # our client cannot be asked: as a client without it
@@ -9178,6 +9233,14 @@ class _Mount:
                              data)
             except Exception:   # noqa: BLE001 - a log line is never worth a failure
                 pass
+
+
+def _relay_key(method, params):
+    """The key of a relayed question, from the question: a modern client's retry asks it
+    again, and it must find its answer."""
+    import hashlib
+    return "mount-" + hashlib.sha256(_encoder.encode([method, {
+        k: v for k, v in params.items() if k != "_meta"}]).encode("utf-8")).hexdigest()[:16]
 
 
 def _mounts_listed(request, next):

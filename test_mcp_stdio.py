@@ -9440,7 +9440,7 @@ MOUNTED_SERVER = textwrap.dedent('''
     with open(os.path.join(folder, "starts"), "a") as f:
         f.write("%%d\\n" %% os.getpid())
     if "slow" in sys.argv:
-        time.sleep(1.5)
+        time.sleep(1.0)
     server = mcp_stdio.Server("leaf", "1")
 
     @server.tool
@@ -9686,6 +9686,31 @@ class MountProcesses(unittest.TestCase):
             self.assertLess(time.monotonic() - start, 1.0)        # answered at once
             self.assertEqual(len(c.list_tools()), 3)              # after the mount listed
 
+    def test_a_legacy_mounts_question_reaches_a_modern_client_by_its_retry(self):
+        """A modern client asks by retrying its call: the mount's call waits meanwhile."""
+        leaf, _ = self.leaf("leaf")
+        outer = mcp_stdio.Server("front", "1")
+        outer.mount("leaf", [leaf["command"]] + leaf["args"], cwd=self.dir,
+                    era="legacy")
+        for era in ("modern", "legacy"):
+            with self.subTest(era=era):
+                asked, transcript = [], []
+
+                def answer(params):
+                    asked.append(params["message"])
+                    return {"action": "accept", "content": {}}
+                with mcp_stdio.InProcessClient(outer, era=era, on_elicit=answer,
+                                               transcript=transcript) as c:
+                    c.list_tools()
+                    r = c.call_tool("leaf_confirm", {"text": "twice"})
+                    self.assertEqual(r["content"], [{"type": "text", "text": "twice"}])
+                    r = c.call_tool("leaf_where", {})           # the mount goes on serving
+                    self.assertEqual(r["content"], [{"type": "text", "text": "-"}])
+                self.assertEqual(asked, ["Echo twice?"])
+                rounds = [line for d, line in transcript if d == "received" and
+                          b'"input_required"' in line]
+                self.assertEqual(len(rounds), 1 if era == "modern" else 0)
+
     def test_what_the_proxy_command_refuses(self):
         for servers, said in (
                 ({"web": {"url": "https://example.com/mcp"}},
@@ -9716,6 +9741,219 @@ class MountProcesses(unittest.TestCase):
             with mcp_stdio.Client(SERVE + ["proxy", path, "--tools", "a_where"],
                                   cwd=elsewhere, env=dict(os.environ, PYTHONPATH=HERE)) as c:
                 self.assertEqual([t["name"] for t in c.list_tools()], ["a_where"])
+
+
+def real_servers(folder):
+    """A host's configuration of three real servers nobody here wrote (npm and PyPI), with
+    the commands that start each directly: (path, {key: command})."""
+    node = os.path.join(os.environ["MCP_STDIO_NODE_BIN"], "node")
+    modules = os.environ["MCP_STDIO_REAL_SERVERS"]
+    files = os.path.join(folder, "files")
+    os.makedirs(files)
+    with open(os.path.join(files, "a.txt"), "w") as f:
+        f.write("alpha\n")
+    commands = {
+        "everything": [node, os.path.join(modules, "@modelcontextprotocol", "server-everything",
+                                          "dist", "index.js"), "stdio"],
+        "fs": [node, os.path.join(modules, "@modelcontextprotocol", "server-filesystem", "dist",
+                                  "index.js"), files],
+        "time": [_sdk_python(), "-m", "mcp_server_time", "--local-timezone", "UTC"]}
+    path = os.path.join(folder, "servers.json")
+    with open(path, "w") as f:
+        json.dump({"mcpServers": {k: {"command": c[0], "args": c[1:]}
+                                  for k, c in commands.items()}}, f)
+    return path, commands, files
+
+
+# What a mount declares (it relays every question), for the direct listings to compare.
+def _answers():
+    return dict(on_elicit=lambda p: {"action": "accept", "content": {
+                    "name": "Ada", "check": True, "color": "red", "email": "a@b.c",
+                    "homepage": "https://example.com", "birthdate": "2000-01-01",
+                    "integer": 5, "number": 3}},
+                on_sample=lambda p: {"role": "assistant", "model": "probe",
+                                     "content": {"type": "text", "text": "sampled here"}},
+                roots=[{"uri": "file:///probe-root", "name": "probe"}])
+
+
+REAL_CALLS = (("everything_echo", {"message": "hi"}, "Echo: hi"),
+              ("fs_read_text_file", {"path": "a.txt"}, "alpha"),
+              ("time_get_current_time", {"timezone": "UTC"}, '"timezone": "UTC"'))
+
+REAL_SDK_PROBE = textwrap.dedent('''
+    import asyncio, json, sys
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    async def session(mode, calls):
+        params = StdioServerParameters(command=sys.argv[1], args=["-m", "mcp_stdio", "proxy",
+                                       sys.argv[2]], env={"PYTHONPATH": sys.argv[3]})
+        async with Client(params, mode=mode) as c:
+            out = {"tools": sorted(t.name for t in (await c.list_tools()).tools)}
+            for name, args in calls:
+                r = await c.call_tool(name, args)
+                out[name] = [r.content[0].text, bool(r.is_error)]
+        return out
+
+    async def main():
+        calls = json.loads(sys.argv[4])
+        print(json.dumps({m: await session(m, calls) for m in ("legacy", "2026-07-28")}))
+
+    asyncio.run(main())
+''')
+
+REAL_TS_PROBE = """
+import { Client } from "%(sdk)s/dist/esm/client/index.js";
+import { StdioClientTransport } from "%(sdk)s/dist/esm/client/stdio.js";
+const transport = new StdioClientTransport({command: %(python)s, args: ["-m", "mcp_stdio",
+  "proxy", %(config)s], env: {PYTHONPATH: %(here)s, PATH: process.env.PATH}});
+const client = new Client({name: "ts-sdk", version: "1"}, {capabilities: {}});
+await client.connect(transport);
+const out = {tools: (await client.listTools()).tools.map((t) => t.name).sort()};
+for (const [name, args] of %(calls)s) {
+  const r = await client.callTool({name, arguments: args});
+  out[name] = [r.content[0].text, Boolean(r.isError)];
+}
+console.log(JSON.stringify(out));
+await client.close();
+"""
+
+
+@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_REAL_SERVERS") and
+                     os.environ.get("MCP_STDIO_NODE_BIN") and
+                     os.environ.get("MCP_STDIO_SDK_PYTHON"),
+                     "real servers from npm and PyPI are installed by .ci/run (MCP_STDIO_SLOW=1, "
+                     "MCP_STDIO_REAL_SERVERS)")
+class RealMounts(unittest.TestCase):
+    """The proxy over server-everything and server-filesystem (npm) and mcp-server-time (PyPI),
+    through our client, the official Python and TypeScript SDKs and the Inspector."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.path, self.commands, self.files = real_servers(tmp.name)
+        self.calls = [(n, dict(a, path=os.path.join(self.files, a["path"])) if "path" in a
+                       else a, want) for n, a, want in REAL_CALLS]
+
+    def direct_names(self, answers=True):
+        names = []
+        for key, command in self.commands.items():
+            with mcp_stdio.Client(command, **(_answers() if answers else {})) as c:
+                names += ["%s_%s" % (key, t["name"]) for t in c.list_tools()]
+        return sorted(names)
+
+    def test_our_client_in_both_eras(self):
+        direct = self.direct_names()
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                heard = []
+                with mcp_stdio.Client(SERVE + ["proxy", self.path], era=era, cwd=HERE,
+                                      **_answers()) as c:
+                    self.assertEqual(sorted(t["name"] for t in c.list_tools()), direct)
+                    for name, args, want in self.calls:
+                        r = c.call_tool(name, args)
+                        self.assertIn(want, r["content"][0]["text"], r)
+                    # The mount's questions reach us and our answers go back, in both eras.
+                    r = c.call_tool("everything_trigger-elicitation-request", {})
+                    self.assertIn("Name: Ada", json.dumps(r))
+                    r = c.call_tool("everything_trigger-sampling-request", {"prompt": "hi"})
+                    self.assertIn("sampled here", json.dumps(r))
+                    r = c.call_tool("everything_get-roots-list", {})
+                    self.assertIn("file:///probe-root", json.dumps(r))
+                    r = c.call_tool("everything_trigger-long-running-operation",
+                                    {"duration": 1, "steps": 2},
+                                    on_progress=lambda *p: heard.append(p))
+                    self.assertFalse(r.get("isError"), r)
+                    self.assertEqual([p[:2] for p in heard], [(1, 2), (2, 2)])
+
+    def test_the_official_python_sdk_in_both_eras(self):
+        direct = self.direct_names()
+        with tempfile.TemporaryDirectory() as tmp:
+            probe = os.path.join(tmp, "probe.py")
+            with open(probe, "w") as f:
+                f.write(REAL_SDK_PROBE)
+            r = subprocess.run([_sdk_python(), probe, sys.executable, self.path, HERE,
+                                json.dumps([c[:2] for c in self.calls])], capture_output=True,
+                               timeout=180, stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-2000:])
+        out = json.loads(r.stdout.decode().splitlines()[-1])
+        for mode, seen in out.items():
+            with self.subTest(mode=mode):
+                self.assertEqual(seen["tools"], direct)
+                for name, _, want in self.calls:
+                    self.assertIn(want, seen[name][0])
+                    self.assertFalse(seen[name][1])
+
+    @unittest.skipUnless(os.environ.get("MCP_STDIO_TS_SDK"), "needs the TypeScript SDK")
+    def test_the_typescript_sdk(self):
+        direct = self.direct_names()
+        sdk = os.environ["MCP_STDIO_TS_SDK"]
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "probe.mjs")
+            with open(script, "w") as f:
+                f.write(REAL_TS_PROBE % {"sdk": sdk.replace(os.sep, "/"),
+                                         "python": json.dumps(sys.executable),
+                                         "config": json.dumps(self.path),
+                                         "here": json.dumps(HERE),
+                                         "calls": json.dumps([c[:2] for c in self.calls])})
+            node = os.path.join(os.environ["MCP_STDIO_NODE_BIN"], "node")
+            r = subprocess.run([node, script], capture_output=True, timeout=180,
+                               stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-2000:])
+        out = json.loads(r.stdout.decode().splitlines()[-1])
+        self.assertEqual(out["tools"], direct)
+        for name, _, want in self.calls:
+            self.assertIn(want, out[name][0])
+            self.assertFalse(out[name][1])
+
+    @unittest.skipUnless(os.environ.get("MCP_STDIO_INSPECTOR"), "needs the Inspector")
+    def test_the_inspector_in_both_eras(self):
+        direct = self.direct_names(answers=False)      # it declares no elicitation, sampling
+        home = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, home, True)
+        env = dict(os.environ, HOME=home, NO_COLOR="1", PATH=os.environ["MCP_STDIO_NODE_BIN"] +
+                   os.pathsep + os.environ.get("PATH", ""))
+        proxy = ["-e", "PYTHONPATH=" + HERE, sys.executable, "-m", "mcp_stdio", "proxy", self.path]
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                def inspector(*args):
+                    r = subprocess.run([os.environ["MCP_STDIO_INSPECTOR"], "--cli",
+                                        "--protocol-era", era, "--format", "json", "-q"] +
+                                       list(args) + proxy, capture_output=True, timeout=180,
+                                       env=env, stdin=subprocess.DEVNULL)
+                    self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-2000:])
+                    return json.loads(r.stdout)["result"]
+                names = sorted(t["name"] for t in inspector("--method", "tools/list")["tools"])
+                # The proxy's mounts declare what it can relay, so they list the tools that
+                # ask too; the Inspector's own listing of each server would leave those out.
+                self.assertEqual(sorted(set(names) - set(direct)), [
+                    "everything_get-roots-list", "everything_trigger-elicitation-request",
+                    "everything_trigger-sampling-request"])
+                self.assertEqual(sorted(set(direct) - set(names)), [])
+                for name, args, want in self.calls:
+                    result = inspector("--method", "tools/call", "--tool-name", name,
+                                       *[w for k, v in args.items() for w in (
+                                           "--tool-arg", "%s=%s" % (k, v))])
+                    self.assertIn(want, result["content"][0]["text"])
+
+    @unittest.skipUnless(os.environ.get("MCP_STDIO_HOSTS_BIN"), "needs Claude Code")
+    def test_claude_code_connects_to_the_proxy(self):
+        home = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, home, True)
+        env = dict(os.environ, HOME=home, PYTHONPATH=HERE, PATH=os.pathsep.join((
+            os.environ["MCP_STDIO_HOSTS_BIN"], os.environ["MCP_STDIO_NODE_BIN"],
+            os.path.dirname(sys.executable), "/usr/bin", "/bin")))
+        env.pop("XDG_CONFIG_HOME", None)
+        r = subprocess.run(["claude", "mcp", "add", "--scope", "user", "proxy", "--",
+                            sys.executable, "-m", "mcp_stdio", "proxy", self.path],
+                           capture_output=True, env=env, cwd=home, timeout=120,
+                           stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = subprocess.run(["claude", "mcp", "list"], capture_output=True, env=env, cwd=home,
+                           timeout=180, stdin=subprocess.DEVNULL)
+        listed = [line for line in r.stdout.decode().splitlines() if line.startswith("proxy")]
+        self.assertEqual(len(listed), 1, r.stdout + r.stderr)
+        self.assertIn("Connected", listed[0])
 
 
 ###############################################################################
@@ -11244,7 +11482,7 @@ class SchemaProperties(unittest.TestCase):
 # the module's own functions), so they run last, with nothing else running; so
 # does Browser, whose Chromium would load the machine under tests that wait.
 PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "AppProcesses", "BacktrackingProcess",
-                    "TaskAdmission", "ConfigProcesses", "MountProcesses",
+                    "TaskAdmission", "RealMounts", "ConfigProcesses", "MountProcesses",
                     "Rebuilds", "ClientTests", "TaskCommandLine",
                     "CtrlC", "FuzzProcesses", "Concurrency", "ClientCommandLine", "ScriptTools",
                     "Framing", "CommandLine", "Adversarial", "Lifespan", "UserCommandLine",
