@@ -50,7 +50,8 @@ a request meets them from the wire inward, as far as the last rule below allows
 - Middleware: code around every request (the chain, run where handlers run);
 - Server: identity, catalog and the options table (a new option is one row);
 - Stdio runtime: threads, waiting, the handler Context;
-- Client; Demo catalog; Command line: the table of commands (a new command is one
+- Client; Mounting (another server served as part of this one, and the proxy's
+  server); Demo catalog; Command line: the table of commands (a new command is one
   row and one handler) and main();
 - Appendices, libraries of their own: the JSON Schema 2020-12 subset checker,
   schemas from type hints, and the strict reader of the YAML subset front
@@ -80,7 +81,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.8.0"
+__version__ = "0.9.0"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
@@ -6614,7 +6615,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             self._skill_folders.append(folder)
         return folder
 
-    def mount(self, prefix, command, *, env=None, cwd=None, era="auto", start_timeout=10.0):
+    def mount(self, prefix, command, *, env=None, cwd=None, era="auto", start_timeout=10.0,
+              ping_timeout=10.0):
         """Serve another MCP server as part of this one, its names under prefix.
 
         command is the argument list that starts a stdio server (any language,
@@ -6625,7 +6627,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         start_timeout seconds at most. The server becomes live (its catalog
         follows the mount's). A mount that fails or exits keeps its entries
         listed, answers them with an error naming it and starts again with
-        back-off.
+        back-off; so does one that does not answer a ping within ping_timeout
+        seconds while calls wait on it.
         """
         if self._frozen:
             raise CatalogError("server %r: mount() must come before serving starts" % self.name)
@@ -6638,13 +6641,15 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
                                                 not all(isinstance(a, str) for a in command)):
             raise CatalogError("mount %r: the command must be a list of arguments (no shell) "
                                "or a Server" % prefix)
-        if not _is_number(start_timeout) or start_timeout <= 0:
-            raise CatalogError("mount %r: start_timeout must be a positive number" % prefix)
+        for name, value in (("start_timeout", start_timeout), ("ping_timeout", ping_timeout)):
+            if not _is_number(value) or value <= 0:
+                raise CatalogError("mount %r: %s must be a positive number" % (prefix, name))
         if not self._mounts:
             self.live = True
             self.middleware(_mounts_listed, kinds="list")
         self._mounts.append(_Mount(self, prefix, command if isinstance(command, Server)
-                                   else list(command), env, cwd, era, start_timeout))
+                                   else list(command), env, cwd, era, start_timeout,
+                                   ping_timeout))
         return self
 
     def remove_tool(self, name):
@@ -8896,9 +8901,10 @@ class _Parked:
 class _Mount:
     """One mounted server: its client, its state, and the entries it added."""
 
-    def __init__(self, server, prefix, target, env, cwd, era, start_timeout):
+    def __init__(self, server, prefix, target, env, cwd, era, start_timeout, ping_timeout):
         self.server, self.prefix, self.target = server, prefix, target
         self.env, self.cwd, self.era, self.start_timeout = env, cwd, era, start_timeout
+        self.ping_timeout = ping_timeout
         self.state, self.reason, self.retry_at = "starting", None, None
         self.client = None
         self.owned = {kind.attr: set() for kind in _CORE_KINDS}
@@ -8975,14 +8981,27 @@ class _Mount:
         self._list()
 
     def _wait_until_down(self):
+        """Return when the mounted process exits, or hangs: no answer to a ping within
+        ping_timeout seconds while calls wait on it (it is then stopped)."""
         client = self.client
         readers = getattr(client, "_readers", None)
-        if readers:                      # a process: its output ends when it exits
-            readers[0].join()
-            if not self.stop.is_set():
-                self.reason = client._broken or "it exited"
-        else:
+        if not readers:                  # in this process: it cannot exit or hang alone
             self.stop.wait()
+            return
+        while readers[0].is_alive() and not self.stop.is_set():
+            readers[0].join(self.ping_timeout)
+            if self.calls and readers[0].is_alive() and not self.stop.is_set():
+                try:
+                    client.request("ping", timeout=self.ping_timeout)
+                except ClientError:
+                    self.reason = "it did not answer a ping within %g s" % self.ping_timeout
+                    try:
+                        client._proc.kill()      # hung: not worth the polite steps of close()
+                    except OSError:
+                        pass
+                    return
+        if not self.stop.is_set():
+            self.reason = client._broken or "it exited"
 
     # -- its entries -------------------------------------------------------------
     def _list(self):
@@ -9950,7 +9969,7 @@ _COMMANDS = {
                       serves=False),
 }
 
-def proxy_server(config_path):
+def _proxy_server(config_path):
     """A Server that mounts every server of a host's configuration file under its key.
 
     The file has the mcpServers shape (Claude Desktop, Cursor): each entry a
@@ -10000,7 +10019,7 @@ def _proxy_main(args):
         sys.stderr.write("error: usage: proxy CONFIG.json [server options]\n")
         return 2
     try:
-        server = proxy_server(args[0])
+        server = _proxy_server(args[0])
     except CatalogError as e:
         sys.stderr.write("error: %s\n" % e)
         return 2
@@ -12530,13 +12549,23 @@ def _all_of(fns):
     return _all_checks(fns)
 
 
+def _quietly(fn, x, st, loc):
+    """fn's verdict without its messages (the first failure decides: no message is made)."""
+    limit, st.max_errors = st.max_errors, 0
+    try:
+        return fn(x, st, loc)
+    finally:
+        st.max_errors = limit
+
+
 def _any_of(fns):
     def check(x, st, loc):
-        mark = len(st.errors)
         for fn in fns:
-            if fn(x, st, loc):
-                del st.errors[mark:]
+            if _quietly(fn, x, st, loc):
                 return True
+        mark = len(st.errors)             # none matched: again, for what each said
+        for fn in fns:
+            fn(x, st, loc)
         first = st.errors[mark:mark + 2]
         del st.errors[mark:]
         detail = "; ".join(first)
@@ -12547,20 +12576,22 @@ def _any_of(fns):
 
 def _one_of(fns):
     def check(x, st, loc):
-        mark = len(st.errors)
         hits = []
         for i, fn in enumerate(fns):
-            if fn(x, st, loc):
+            if _quietly(fn, x, st, loc):
                 hits.append(i)
                 if len(hits) > 1:
                     break
-        first = st.errors[mark:mark + 2]
-        del st.errors[mark:]
         if len(hits) == 1:
             return True
         if hits:
             return st.fail(loc, "matches schemas %d and %d in oneOf; expected exactly one"
                            % (hits[0], hits[1]))
+        mark = len(st.errors)
+        for fn in fns:
+            fn(x, st, loc)
+        first = st.errors[mark:mark + 2]
+        del st.errors[mark:]
         detail = "; ".join(first)
         return st.fail(loc, "does not match any schema in oneOf" +
                        (" (%s)" % detail if detail else ""))
@@ -12569,19 +12600,13 @@ def _one_of(fns):
 
 def _not_check(fn):
     def check(x, st, loc):
-        mark = len(st.errors)
-        ok = fn(x, st, loc)
-        del st.errors[mark:]
-        return not ok or st.fail(loc, "must not match the schema in 'not'")
+        return not _quietly(fn, x, st, loc) or st.fail(loc, "must not match the schema in 'not'")
     return check
 
 
 def _if_check(if_fn, then_fn, else_fn):
     def check(x, st, loc):
-        mark = len(st.errors)
-        cond = if_fn(x, st, loc)
-        del st.errors[mark:]
-        fn = then_fn if cond else else_fn
+        fn = then_fn if _quietly(if_fn, x, st, loc) else else_fn
         return fn is None or fn(x, st, loc)
     return check
 

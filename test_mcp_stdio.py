@@ -1841,7 +1841,7 @@ class ReadmeTutorial(unittest.TestCase):
     def test_the_middleware_examples_change_what_the_wire_shows(self):
         """Section 9 as written: a timing line per request on stderr; the sixth call of a
         tool in 10 s is an isError result; a handler sees the request's trace context."""
-        code = self.blocks("### 9. Middleware", "### 10. Testing")
+        code = self.blocks("### 9. Middleware", "### 10. One server")
         with tempfile.TemporaryDirectory() as tmp:
             with open(os.path.join(tmp, "server.py"), "w", encoding="utf-8") as f:
                 f.write(code)
@@ -9676,6 +9676,30 @@ class MountProcesses(unittest.TestCase):
         self.assertIn("mount 'broken': the server exited (status 4); starting it again in "
                       "1 s", c.stderr)
         self.assertIn("mount 'a': the server exited (status -9)", c.stderr)
+
+    def test_a_mount_that_hangs_is_stopped_and_started_again(self):
+        leaf, folder = self.leaf("leaf")
+        outer = mcp_stdio.Server("front", "1")
+        outer.mount("leaf", [leaf["command"]] + leaf["args"], cwd=self.dir, ping_timeout=0.3)
+        with mcp_stdio.InProcessClient(outer) as c:
+            c.list_tools()
+            with open(os.path.join(folder, "starts")) as f:
+                pid = int(f.read().split()[0])
+            os.kill(pid, signal.SIGSTOP)        # alive, and answering nothing
+            self.addCleanup(lambda: os.kill(pid, signal.SIGKILL) if os.path.exists(
+                "/proc/%d" % pid) else None)
+            r = c.call_tool("leaf_wait", {"seconds": 0})
+            self.assertTrue(r["isError"], r)
+            self.assertTrue(r["content"][0]["text"].startswith("mount 'leaf'"), r)
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline:             # started again, and answering
+                r = c.call_tool("leaf_wait", {"seconds": 0})
+                if not r.get("isError"):
+                    break
+                time.sleep(0.1)
+            self.assertEqual(r["content"], [{"type": "text", "text": "waited"}])
+        self.assertIn("mount 'leaf': it did not answer a ping within 0.3 s; starting it again "
+                      "in 1 s", c.stderr)
 
     def test_the_first_list_waits_for_a_slow_mount_within_its_start_timeout(self):
         slow, _ = self.leaf("slow", "slow")
