@@ -8948,7 +8948,7 @@ class _Mount:
                 self.listed.set()
                 self._wait_until_down()
             except Exception as e:      # noqa: BLE001 - a mount's fault is its own, reported
-                self.reason = _short_text(e)
+                self.reason = self._why(e)
             finally:
                 self.listed.set()
             if self.stop.is_set():
@@ -8979,6 +8979,16 @@ class _Mount:
         self.client = client
         client.connect()
         self._list()
+
+    def _why(self, error):
+        """What stopped a start: the process's exit when it exited (its status), else error."""
+        client = self.client
+        readers = getattr(client, "_readers", None)
+        if readers and client._proc is not None and client._proc.poll() is not None:
+            readers[0].join(1.0)          # it says how the server exited
+            if client._broken:
+                return client._broken
+        return _short_text(error)
 
     def _wait_until_down(self):
         """Return when the mounted process exits, or hangs: no answer to a ping within
