@@ -8102,22 +8102,39 @@ class PendingRequest:
 
     def __init__(self, client, rid, method):
         self.client, self.id, self.method = client, rid, method
-        self._done = threading.Event()
+        # A lock held until the answer comes: waiting on it is one C call, where an Event
+        # is a Condition's Python code on both sides of every request.
+        self._latch = threading.Lock()
+        self._latch.acquire()
+        self._done = False
         self._result = self._error = None
         self.on_progress = None
 
     def _resolve(self, result=None, error=None):
-        self._result, self._error = result, error
-        self._done.set()
+        if self._done:
+            return                            # the first answer stands
+        self._result, self._error, self._done = result, error, True
+        try:
+            self._latch.release()
+        except RuntimeError:                  # released already, by a racing resolve
+            pass
 
     def answered(self, timeout):
         """Wait up to timeout seconds for the answer; return True once it is there."""
-        return self._done.wait(timeout)
+        if self._done:
+            return True
+        if not self._latch.acquire(True, -1 if timeout is None else max(timeout, 0)):
+            return self._done
+        try:
+            self._latch.release()             # for any other waiter
+        except RuntimeError:
+            pass
+        return True
 
     def wait(self, timeout=None):
         """Return the result dict; raise ServerError for an error answer, ClientError else."""
         timeout = self.client.timeout if timeout is None else timeout
-        if not self._done.wait(timeout):
+        if not self.answered(timeout):
             self.client._forget(self.id)
             raise ClientError("no answer to %s within %g s" % (self.method, timeout))
         if self._error is not None:
@@ -8162,6 +8179,8 @@ class MalformedResult(ClientError):
 def _checked(method, result):
     """Return result when it has the shape this client reads for method; else raise
     MalformedResult saying where (a server's mistake must not become a traceback)."""
+    if method == "tools/call" and _text_only(result):
+        return result                 # the usual answer, sure to fit its shape
     if not _RESULT_SHAPES:
         _RESULT_SHAPES.update((m, compile_schema(s)) for m, s in _result_shapes().items())
     problems = _RESULT_SHAPES[method].errors(result)
@@ -8171,6 +8190,17 @@ def _checked(method, result):
 
 
 _RESULT_SHAPES = {}     # method -> its compiled shape, made on first use
+
+
+def _text_only(result):
+    """True for a tool result of text blocks only (and an isError that is a boolean)."""
+    content = result.get("content") if type(result) is dict else None
+    if type(content) is not list or type(result.get("isError", False)) is not bool:
+        return False
+    for b in content:
+        if type(b) is not dict or b.get("type") != "text" or type(b.get("text")) is not str:
+            return False
+    return True
 
 
 # The pieces of the result shapes (JSON Schemas): a text, an object, a count, a text

@@ -1,0 +1,64 @@
+"""Lock-step echo through one mounted hop, against the same echo served directly.
+
+    python benchmarks/bench_mount.py [--rounds 7] [--calls 300]
+
+The direct server is the demo (python -m mcp_stdio); the mounted hop is the proxy command
+over a configuration of that same demo. Each round measures both, one after the other,
+and reports the median call of each; the ratio is the median of the rounds' ratios (the
+machine's noise moves both alike within a round).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+import mcp_stdio  # noqa: E402
+
+
+def median_call(command, tool, calls, era):
+    with mcp_stdio.Client(command, era=era, cwd=ROOT) as c:
+        c.list_tools()
+        params = {"name": tool, "arguments": {"text": "x"}}
+        for _ in range(50):
+            c.request("tools/call", params)
+        spent = []
+        for _ in range(calls):
+            start = time.perf_counter()
+            c.request("tools/call", params)
+            spent.append(time.perf_counter() - start)
+    return statistics.median(spent)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rounds", type=int, default=7)
+    p.add_argument("--calls", type=int, default=300)
+    p.add_argument("--era", default="legacy", choices=("legacy", "modern"))
+    a = p.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        config = os.path.join(tmp, "servers.json")
+        with open(config, "w") as f:
+            json.dump({"mcpServers": {"demo": {"command": sys.executable, "args": [
+                "-m", "mcp_stdio"], "env": {"PYTHONPATH": ROOT}}}}, f)
+        direct, mounted, ratios = [], [], []
+        for _ in range(a.rounds):
+            d = median_call([sys.executable, "-m", "mcp_stdio"], "echo", a.calls, a.era)
+            m = median_call([sys.executable, "-m", "mcp_stdio", "proxy", config], "demo_echo",
+                            a.calls, a.era)
+            direct.append(d)
+            mounted.append(m)
+            ratios.append(m / d)
+    print("%s lock-step echo: direct %.0f us, through one mount %.0f us (medians of %d "
+          "rounds); ratio %.2fx (median of the rounds' ratios, from %.2fx to %.2fx)" % (
+              a.era, statistics.median(direct) * 1e6, statistics.median(mounted) * 1e6,
+              a.rounds, statistics.median(ratios), min(ratios), max(ratios)))
+
+
+if __name__ == "__main__":
+    main()
