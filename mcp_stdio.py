@@ -5132,7 +5132,10 @@ def _task_hidden(conn, call, tool):
 
 
 def _task_offers(server, catalog):
-    return "tasks" if any(t.task != "forbidden" for t in catalog.tools.values()) else None
+    # A server with mounts offers tasks from the start: a mount lists its task tools only
+    # after the handshake, which cannot wait for it.
+    return "tasks" if server._mounts or any(t.task != "forbidden"
+                                           for t in catalog.tools.values()) else None
 
 
 def _task_listing(entry, revision, d, audience):

@@ -9800,6 +9800,32 @@ def _answers():
                 roots=[{"uri": "file:///probe-root", "name": "probe"}])
 
 
+def schema_arguments(schema, files):
+    """Arguments for a tool from its input schema: each required property, of its type (a
+    path names a file of the test's folder), so that every tool can be called once."""
+    out, props = {}, schema.get("properties") or {}
+    for name in schema.get("required") or []:
+        p, kind = props.get(name) or {}, (props.get(name) or {}).get("type")
+        if "enum" in p:
+            out[name] = p["enum"][0]
+        elif kind == "string":
+            out[name] = os.path.join(files, "a.txt") if "path" in name or name == "source" \
+                else "UTC" if "timezone" in name else "12:00" if name == "time" else "x"
+        elif kind in ("number", "integer"):
+            out[name] = 1
+        elif kind == "boolean":
+            out[name] = True
+        elif kind == "array":
+            out[name] = [os.path.join(files, "a.txt")] if "path" in name else []
+        elif kind == "object":
+            out[name] = {}
+    return out
+
+
+# Every tool called once, but for a long wait cut short.
+_QUICKER = {"everything_trigger-long-running-operation": {"duration": 0.2, "steps": 1}}
+
+
 REAL_CALLS = (("everything_echo", {"message": "hi"}, "Echo: hi"),
               ("fs_read_text_file", {"path": "a.txt"}, "alpha"),
               ("time_get_current_time", {"timezone": "UTC"}, '"timezone": "UTC"'))
@@ -9810,13 +9836,16 @@ REAL_SDK_PROBE = textwrap.dedent('''
     from mcp.client.stdio import StdioServerParameters
 
     async def session(mode, calls):
+        with open(sys.argv[5], "w") as f:      # as it was: the calls of a session write
+            f.write("alpha\\n")
         params = StdioServerParameters(command=sys.argv[1], args=["-m", "mcp_stdio", "proxy",
                                        sys.argv[2]], env={"PYTHONPATH": sys.argv[3]})
         async with Client(params, mode=mode) as c:
             out = {"tools": sorted(t.name for t in (await c.list_tools()).tools)}
             for name, args in calls:
                 r = await c.call_tool(name, args)
-                out[name] = [r.content[0].text, bool(r.is_error)]
+                out[name] = [getattr(r.content[0], "text", "") if r.content else "",
+                             bool(r.is_error)]
         return out
 
     async def main():
@@ -9836,7 +9865,7 @@ await client.connect(transport);
 const out = {tools: (await client.listTools()).tools.map((t) => t.name).sort()};
 for (const [name, args] of %(calls)s) {
   const r = await client.callTool({name, arguments: args});
-  out[name] = [r.content[0].text, Boolean(r.isError)];
+  out[name] = [r.content.length ? String(r.content[0].text) : "", Boolean(r.isError)];
 }
 console.log(JSON.stringify(out));
 await client.close();
@@ -9866,11 +9895,31 @@ class RealMounts(unittest.TestCase):
                 names += ["%s_%s" % (key, t["name"]) for t in c.list_tools()]
         return sorted(names)
 
+    def every_call(self):
+        """(name, arguments) for every tool that does not ask and need not run as a task
+        (an SDK client that cannot answer or follow would fail it directly too), then the
+        checked calls last, on the files as they were."""
+        calls = []
+        for key, command in self.commands.items():
+            with mcp_stdio.Client(command) as c:
+                for t in c.list_tools():
+                    name = "%s_%s" % (key, t["name"])
+                    if (t.get("execution") or {}).get("taskSupport") != "required" and \
+                            name not in [n for n, _, _ in self.calls]:
+                        calls.append([name, dict(schema_arguments(t["inputSchema"], self.files),
+                                                 **_QUICKER.get(name, {}))])
+        return [c[:2] for c in self.calls] + calls
+
     def test_our_client_in_both_eras(self):
         direct = self.direct_names()
         for era in ("legacy", "modern"):
             with self.subTest(era=era):
                 heard = []
+                for name in os.listdir(self.files):           # as it was: the calls write
+                    path = os.path.join(self.files, name)
+                    shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+                with open(os.path.join(self.files, "a.txt"), "w") as f:
+                    f.write("alpha\n")
                 with mcp_stdio.Client(SERVE + ["proxy", self.path], era=era, cwd=HERE,
                                       **_answers()) as c:
                     self.assertEqual(sorted(t["name"] for t in c.list_tools()), direct)
@@ -9889,6 +9938,14 @@ class RealMounts(unittest.TestCase):
                                     on_progress=lambda *p: heard.append(p))
                     self.assertFalse(r.get("isError"), r)
                     self.assertEqual([p[:2] for p in heard], [(1, 2), (2, 2)])
+                    # Every mounted tool answers a CallToolResult (a tool's own isError
+                    # included), the one that must run as a task too (its task is ours).
+                    for t in c.list_tools():
+                        args = dict(schema_arguments(t["inputSchema"], self.files),
+                                    **_QUICKER.get(t["name"], {}))
+                        required = (t.get("execution") or {}).get("taskSupport") == "required"
+                        r = c.call_tool(t["name"], args, task=True if required else None)
+                        self.assertIsInstance(r["content"], list, (t["name"], r))
 
     def test_the_official_python_sdk_in_both_eras(self):
         direct = self.direct_names()
@@ -9897,7 +9954,8 @@ class RealMounts(unittest.TestCase):
             with open(probe, "w") as f:
                 f.write(REAL_SDK_PROBE)
             r = subprocess.run([_sdk_python(), probe, sys.executable, self.path, HERE,
-                                json.dumps([c[:2] for c in self.calls])], capture_output=True,
+                                json.dumps(self.every_call()),
+                                os.path.join(self.files, "a.txt")], capture_output=True,
                                timeout=180, stdin=subprocess.DEVNULL)
         self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-2000:])
         out = json.loads(r.stdout.decode().splitlines()[-1])
@@ -9919,7 +9977,7 @@ class RealMounts(unittest.TestCase):
                                          "python": json.dumps(sys.executable),
                                          "config": json.dumps(self.path),
                                          "here": json.dumps(HERE),
-                                         "calls": json.dumps([c[:2] for c in self.calls])})
+                                         "calls": json.dumps(self.every_call())})
             node = os.path.join(os.environ["MCP_STDIO_NODE_BIN"], "node")
             r = subprocess.run([node, script], capture_output=True, timeout=180,
                                stdin=subprocess.DEVNULL)
