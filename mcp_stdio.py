@@ -9096,8 +9096,7 @@ class _Mount:
 
         def handler(arguments, ctx):
             return self.call_tool(inner, arguments, ctx)
-        fields = {k: t.get(k) for k in ("title", "description", "annotations", "icons")
-                  if t.get(k) is not None}
+        fields = _listed_fields(t)
         task = (t.get("execution") or {}).get("taskSupport")
         if task in ("optional", "required"):        # an outer task is one inner task
             fields["task"] = task
@@ -9124,8 +9123,7 @@ class _Mount:
                           "prompt %r" % inner)
 
     def _resource(self, r):
-        fields = {k: r.get(k) for k in ("title", "description", "annotations", "icons")
-                  if r.get(k) is not None}
+        fields = _listed_fields(r)
         return self._made(lambda: Resource(
             r["uri"], lambda uri, ctx: self.ask("resources/read", {"uri": uri},
                                                 ctx)["contents"],
@@ -9134,8 +9132,7 @@ class _Mount:
 
     def _template(self, t):
         ref = {"type": "ref/resource", "uri": t["uriTemplate"]}
-        fields = {k: t.get(k) for k in ("title", "description", "annotations", "icons")
-                  if t.get(k) is not None}
+        fields = _listed_fields(t)
         return self._made(lambda: ResourceTemplate(
             t["uriTemplate"], lambda uri, variables, ctx: self.ask(
                 "resources/read", {"uri": uri}, ctx)["contents"],
@@ -9295,6 +9292,12 @@ class _Mount:
                              data)
             except Exception:   # noqa: BLE001 - a log line is never worth a failure
                 pass
+
+
+def _listed_fields(entry):
+    """The display fields a mounted entry's listing gives, as our entry's keywords."""
+    return {k: entry[k] for k in ("title", "description", "annotations", "icons")
+            if entry.get(k) is not None}
 
 
 def _relay_key(method, params):
