@@ -81,7 +81,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.9.0"
+__version__ = "0.9.1"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
@@ -8294,7 +8294,8 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
     def __init__(self, command, *, era="auto", revision=LATEST_LEGACY, env=None, cwd=None,
                  timeout=30.0, probe_timeout=3.0, start_timeout=30.0, on_waiting=None,
                  on_log=None, capabilities=None, client_info=None, max_line=64 << 20,
-                 on_elicit=None, on_sample=None, roots=None, transcript=None, on_changed=None):
+                 on_elicit=None, on_sample=None, roots=None, transcript=None, on_changed=None,
+                 on_updated=None):
         if isinstance(command, str) or not command:
             raise ValueError("command must be a non-empty list of arguments (no shell)")
         if era not in ("auto", "modern", "legacy"):
@@ -8302,7 +8303,9 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         self.command, self.era_choice, self.requested_revision = list(command), era, revision
         self.env, self.cwd, self.timeout, self.probe_timeout = env, cwd, timeout, probe_timeout
         self.start_timeout, self.on_waiting = start_timeout, on_waiting
-        self.on_log, self.on_changed = on_log, on_changed
+        self.on_log, self.on_changed, self.on_updated = on_log, on_changed, on_updated
+        self._listening = None    # the modern listen stream, a PendingRequest never answered
+        self._subscribed = set()  # the URIs a legacy server was asked to report on
         self.on_elicit, self.on_sample, self.roots = on_elicit, on_sample, roots
         self.transcript = transcript     # a list to record ("sent" | "received", line) in
         self.capabilities = dict(capabilities or {})
@@ -8489,9 +8492,13 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                 hear(params.get("progress"), params.get("total"), params.get("message"))
         elif m["method"] == "notifications/message" and self.on_log is not None:
             self.on_log(params.get("level"), params.get("data"))
-        elif self.on_changed is not None and (m["method"].endswith("/list_changed") or
-                                             m["method"] == "notifications/resources/updated"):
-            self.on_changed(m["method"])
+        elif m["method"].endswith("/list_changed") or \
+                m["method"] == "notifications/resources/updated":
+            if self.on_changed is not None:
+                self.on_changed(m["method"])
+            if self.on_updated is not None and m["method"].endswith("/updated") and \
+                    type(params.get("uri")) is str:
+                self.on_updated(params["uri"])
 
     def _answer_for(self, method, params):
         """This client's answer to a server's question, or None when it has none to give."""
@@ -8590,6 +8597,26 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                 retry["requestState"] = result["requestState"]
             result = _wait_or_cancel(self.send(method, retry, **kw), timeout, cancel_with)
         raise ClientError("%s still asks for input after %d rounds" % (method, _MAX_ROUNDS))
+
+    def listen(self, uris=()):
+        """Ask to hear the server's list changes and the updates of uris (on_changed,
+        on_updated): a stream of subscriptions/listen where the revision has it (a new
+        call replaces the stream), else resources/subscribe for each URI not asked yet."""
+        if self._speaks("listen"):
+            caps = self.server_capabilities
+            asked = {k.flag: True for k in _CORE_KINDS
+                     if (caps.get(k.capability) or {}).get("listChanged")}
+            if uris:
+                asked["resourceSubscriptions"] = sorted(uris)
+            old, self._listening = self._listening, self.send(
+                "subscriptions/listen", {"notifications": asked})
+            if old is not None:
+                old.cancel("replaced")
+            return
+        if uris and ((self.server_capabilities.get("resources") or {}).get("subscribe")):
+            for uri in sorted(set(uris) - self._subscribed):
+                self.request("resources/subscribe", {"uri": uri})
+                self._subscribed.add(uri)
 
     def roots_changed(self):
         """Tell a legacy server that the roots changed (notifications/roots/list_changed)."""
@@ -8945,6 +8972,7 @@ class _Mount:
         self.tasks = {}                  # tool name -> its task support, as listed
         self.questions = {}              # id(ctx) -> [_Parked] a call has still to ask
         self.parked = {}                 # question key -> (the mount's request, _Parked)
+        self._listened = (None, None)    # (client, URIs) it was last asked to report on
         self.listed = threading.Event()  # set once it has listed or failed, each start
         self.stop = threading.Event()
         self.started = None
@@ -9001,9 +9029,10 @@ class _Mount:
         handlers = dict(on_elicit=lambda p: self._relay("elicitation/create", p),
                         on_sample=lambda p: self._relay("sampling/createMessage", p),
                         roots=lambda: self._relay("roots/list", {}).get("roots", []),
-                        on_log=self._log, on_changed=self._changed)
+                        on_log=self._log, on_changed=self._changed,
+                        on_updated=self._updated)
         if isinstance(self.target, Server):
-            client = InProcessClient(self.target, **handlers)
+            client = InProcessClient(self.target, era=self.era, **handlers)
         else:
             client = Client(self.target, era=self.era, env=self.env, cwd=self.cwd,
                             timeout=self.server.timeout or 30.0,
@@ -9082,6 +9111,16 @@ class _Mount:
                     if key in table:
                         server._remove(attr, key)
                 self.owned[attr] = keep
+        # Its list changes (a modern server sends them only on a listen stream) and the
+        # updates of the resources we serve of it, for our clients' subscriptions.
+        uris = frozenset(self.owned["resources"])
+        if c is not self._listened[0] or uris != self._listened[1]:
+            self._listened = (c, uris)
+            try:
+                c.listen(uris)
+            except ClientError as e:       # its entries still serve; their updates do not come
+                self.report("mount %r: cannot subscribe to its changes: %s" % (
+                    self.prefix, _short_text(e)))
 
     def _made(self, make, what):
         try:
@@ -9145,8 +9184,14 @@ class _Mount:
         """A list-changed notification of the mounted server's: list again (off its reader)."""
         if method.endswith("/list_changed") and self.state == "up":
             threading.Thread(target=self._relist, daemon=True).start()
-        elif method == "notifications/resources/updated" and self.server.live:
-            pass                          # subscriptions are not passed through yet
+
+    def _updated(self, uri):
+        """The mounted server's resource changed: ours, for our subscribers, when we serve it."""
+        server = self.server
+        if uri in self.owned["resources"] or any(
+                t in server.templates and server.templates[t].match(uri) is not None
+                for t in self.owned["templates"]):
+            server.notify_resource_updated(uri)
 
     def _relist(self):
         try:

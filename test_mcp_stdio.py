@@ -23,6 +23,7 @@ import gc
 import glob
 import hashlib
 import io
+import itertools
 import json
 import os
 import queue
@@ -9514,6 +9515,45 @@ class Mounting(unittest.TestCase):
                         if direction == "received":
                             m = json.loads(line)
                             self.assertEqual(WireSchemas.problems(rev, m), [], line[:200])
+
+    def test_a_mounts_list_changes_and_resource_updates_become_ours(self):
+        """A mount's list change reaches our clients as ours (a modern mount's comes on the
+        listen stream its client opens), and so does an update of a resource we serve of
+        it, to the clients subscribed to it: four pairings of the eras."""
+        for mount_era, our_era in itertools.product(("legacy", "modern"), repeat=2):
+            with self.subTest(mount=mount_era, ours=our_era):
+                inner = mcp_stdio.Server("inner", "1", live=True)
+                inner.add(mcp_stdio.Tool("first", lambda a, ctx: "1"),
+                          mcp_stdio.Resource("notes://a", lambda uri, ctx: "a"),
+                          mcp_stdio.Resource("notes://b", lambda uri, ctx: "b"))
+                outer = mcp_stdio.Server("front", "1")
+                outer.mount("in", inner, era=mount_era)
+                changes, updates = [], []
+                with mcp_stdio.InProcessClient(outer, era=our_era, on_changed=changes.append,
+                                               on_updated=updates.append) as c:
+                    self.assertEqual([t["name"] for t in c.list_tools()], ["in_first"])
+                    mount = outer._mounts[0]
+                    self.assertEqual(mount.client.era, mount_era)
+                    c.listen(["notes://a"])
+                    del changes[:]
+                    inner.add(mcp_stdio.Tool("second", lambda a, ctx: "2"))
+                    deadline = time.monotonic() + 10
+                    names = []
+                    while time.monotonic() < deadline and not (
+                            "notifications/tools/list_changed" in changes and
+                            names == ["in_first", "in_second"]):
+                        time.sleep(0.02)
+                        names = [t["name"] for t in c.list_tools()]
+                    self.assertIn("notifications/tools/list_changed", changes)
+                    self.assertEqual(names, ["in_first", "in_second"])
+                    inner.notify_resource_updated("notes://b")      # nobody subscribed
+                    inner.notify_resource_updated("notes://a")
+                    deadline = time.monotonic() + 10
+                    while not updates and time.monotonic() < deadline:
+                        time.sleep(0.01)
+                    time.sleep(0.05)
+                    self.assertEqual(updates, ["notes://a"])
+                self.assertNotIn("cannot subscribe", c.stderr)
 
     def test_what_mount_refuses(self):
         server = mcp_stdio.Server("front", "1")
