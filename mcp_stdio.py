@@ -7564,6 +7564,7 @@ class _Runtime:
         self.conn = self.lifespan = None           # open() makes them
         self.items = collections.deque()
         self.backlog = collections.deque()
+        self.left = collections.deque()        # calls answered later (see _leave)
         self.lock = threading.Lock()
         self.wake = threading.Condition(self.lock)      # the watchdog waits here
         self.idle = threading.Condition(self.lock)      # notified when no worker is busy
@@ -7656,7 +7657,19 @@ class _Runtime:
                         return
                     break
                 self.inline = None
+                if not item.settled:       # left to what it waits for (a mount's answer)
+                    self._leave(item)
         self._work()
+
+    def _leave(self, call):
+        """Keep a call answered later, not by a thread of ours: for its deadline, and for
+        the end of input, which waits for it like for a running call (lock held)."""
+        left = self.left
+        while left and left[0].settled:
+            left.popleft()
+        left.append(call)
+        # Not woken: the leader's call just now keeps the watchdog polling.
+        self._add_deadline(call, wake=False)
 
     def _run(self, call):
         try:
@@ -7721,10 +7734,16 @@ class _Runtime:
         partial = self.conn.splitter.pending()
         for line in self.conn.close():       # end open subscription streams gracefully
             self.writer.write(line)
+        end = self._now() + self.server.grace
         with self.lock:
             done = self.idle.wait_for(lambda: self.workers == 0 and not self.backlog,
                                       self.server.grace)
-            running = self.workers + len(self.backlog)
+            # Calls left to be answered later say nothing when answered: polled.
+            while done and any(not c.settled for c in self.left):
+                done = self.idle.wait(max(0.0, min(0.01, end - self._now()))) or \
+                    self._now() < end
+            running = self.workers + len(self.backlog) + sum(
+                1 for c in self.left if not c.settled)
         if not done:
             _diag("abandoning %d call(s) still running after the %g s grace period"
                   % (running, self.server.grace))
@@ -7734,14 +7753,14 @@ class _Runtime:
         self.finished.set()
 
     # -- the watchdog ------------------------------------------------------------
-    def _add_deadline(self, call):
+    def _add_deadline(self, call, wake=True):
         # Called with self.lock held.
         if call.timeout is not None:
             self.seq += 1
             entry = (call.deadline, self.seq, call)
             self.deadlines.append(entry)
             self.deadlines.sort()
-            if self.deadlines[0] is entry:
+            if wake and self.deadlines[0] is entry:
                 self.wake.notify()       # the watchdog may sleep until a later deadline
 
     def _wake_watchdog(self):
@@ -8111,7 +8130,7 @@ class PendingRequest:
         self._latch.acquire()
         self._done = False
         self._result = self._error = None
-        self.on_progress = None
+        self.on_progress = self._on_answer = None
 
     def _resolve(self, result=None, error=None):
         if self._done:
@@ -8121,6 +8140,15 @@ class PendingRequest:
             self._latch.release()
         except RuntimeError:                  # released already, by a racing resolve
             pass
+        if self._on_answer is not None:
+            self._on_answer()
+
+    def _then(self, fn):
+        """Call fn() once the answer is there (at once if it is): on the thread that
+        resolves the request, usually the client's reader. A race may call it twice."""
+        self._on_answer = fn
+        if self._done:
+            fn()
 
     def answered(self, timeout):
         """Wait up to timeout seconds for the answer; return True once it is there."""
@@ -8580,6 +8608,10 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         a handler's Context: when its request is cancelled, so is this one.
         """
         result = _wait_or_cancel(self.send(method, params, **kw), timeout, cancel_with)
+        return self._rounds(method, params, result, timeout, cancel_with, kw)
+
+    def _rounds(self, method, params, result, timeout, cancel_with, kw):
+        """The result of a request answered with result: questions answered, sent again."""
         for _ in range(_MAX_ROUNDS):
             if result.get("resultType") != "input_required":
                 return result
@@ -8801,14 +8833,18 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         try:
             result = self.request("tools/call", params, timeout, cancel_with,
                                   progress_token=token, tasks=task is not False)
-            for follow in _FOLLOW_HOOKS:  # an extension's answer (a task): followed to its end
-                followed = follow(self, result, timeout, on_status, on_progress)
-                if followed is not None:
-                    return _checked("tools/call", followed)
-            return _checked("tools/call", result)
+            return self._followed(result, timeout, on_status, on_progress)
         finally:
             with self._lock:
                 self._hearing.pop(token, None)
+
+    def _followed(self, result, timeout, on_status, on_progress):
+        """A tool call's result; an extension's answer (a task) followed to its end."""
+        for follow in _FOLLOW_HOOKS:
+            followed = follow(self, result, timeout, on_status, on_progress)
+            if followed is not None:
+                return _checked("tools/call", followed)
+        return _checked("tools/call", result)
 
     def read_resource(self, uri, timeout=None):
         return _checked("resources/read", self.request("resources/read", {"uri": uri}, timeout))
@@ -9225,6 +9261,11 @@ class _Mount:
     def call_tool(self, name, arguments, ctx):
         """Call the mounted tool; its answer, or an isError result naming the mount."""
         progress = ctx.progress if ctx.progress_token is not None else None
+        call, client = ctx._call, self.client
+        if call.keeper is None and type(client) is Client and self.tasks.get(name) != \
+                "required" and "tools/call" not in call.conn._chains and not (
+                    ctx.era == "modern" and client.era == "legacy"):
+            self._call_later(client, name, arguments, ctx, progress)      # raises _Left
         # As a task when ours is one (or the mounted tool needs one); the client follows
         # the mount's task to its end, and our task's id is ours.
         task = True if ctx._call.keeper is not None or self.tasks.get(name) == "required" \
@@ -9241,28 +9282,94 @@ class _Mount:
         except ServerError:
             raise                         # the mounted server's own error, as it said it
         except ClientError as e:
-            raise ToolError(str(e) if str(e).startswith("mount ") else
-                            "mount %r: %s" % (self.prefix, e))
+            raise self._tool_error(e)
         return ToolResult(r.get("content") or [], r.get("structuredContent"),
                           r.get("isError") is True)
+
+    def _call_later(self, client, name, arguments, ctx, progress):
+        """Send the mounted call and leave ours to be answered when the mount's answer
+        comes, on the mount's reader thread: no thread of ours waits for it (a plain call
+        of a mounted process, with no middleware around tool calls). The runtime still
+        times it out; its cancellation is passed on. An answer that asks questions, or
+        is a task, is followed on a thread of its own."""
+        fault = self._fault()
+        if fault:
+            raise ToolError(fault)
+        params = {"name": name, "arguments": arguments or {}}
+        if ctx.trace:
+            params["_meta"] = dict(ctx.trace)      # the caller's trace context goes on
+        for offer in _OFFER_HOOKS:
+            offer(client, params, None)
+        try:
+            req = client.send("tools/call", params, on_progress=progress)
+        except ClientError as e:
+            raise self._tool_error(e)
+        self.calls.append(ctx)
+        ctx._when_cancelled(lambda: req.cancel("cancelled"))
+        req._then(lambda: self._answered(req, ctx, params, progress))
+        raise _Left()
+
+    def _answered(self, req, ctx, params, progress):
+        """Answer our call with the mount's answer to it."""
+        self._done(ctx)
+        call = ctx._call
+        if call.settled:                 # cancelled or timed out meanwhile
+            return
+        r = req._result
+        if r is not None and r.get("resultType") not in (None, "complete"):
+            threading.Thread(target=self._answer_with, daemon=True, name="mcp-mount-follow",
+                             args=(call, lambda: self._through(ctx, lambda c: c._followed(
+                                 c._rounds("tools/call", params, r, None, ctx,
+                                           {"on_progress": progress}),
+                                 None, None, progress)))).start()
+            return
+        self._answer_with(call, lambda: _checked("tools/call", req.wait(0)))
+
+    def _answer_with(self, call, get):
+        """Answer call with the tools/call result get() returns, or the error it raises,
+        as call_tool would."""
+        try:
+            r = get()
+            outcome = _tool_result(call.target, ToolResult(
+                r.get("content") or [], r.get("structuredContent"), r.get("isError") is True),
+                call.revision)
+        except ServerError as e:
+            outcome = e
+        except ClientError as e:
+            outcome = self._tool_error(e)
+        except BaseException as e:   # noqa: B902 - shaped as the engine shapes a handler's
+            outcome = e
+        call.conn.settle(call, outcome)
+
+    def _tool_error(self, error):
+        """The ToolError (an isError result) a call through the mount ends in for error."""
+        return ToolError(str(error) if str(error).startswith("mount ") else
+                         "mount %r: %s" % (self.prefix, error))
+
+    def _done(self, ctx):
+        try:
+            self.calls.remove(ctx)
+        except ValueError:               # a race called it twice
+            pass
 
     def _call_parking(self, client, name, arguments, ctx, progress):
         """A legacy mount's call for a modern client, whose questions are asked by answering
         our call with them: the mount's call waits, parked, for the client's retry."""
         answers = ctx._call.answers or {}
         found = [k for k in answers if k in self.parked]
-        if found:                              # the retry: answer the parked question
-            req, parked = self.parked.pop(found[0])
-            parked.answer = ctx.ask({found[0]: parked.question})[found[0]]
-            parked.answered.set()
-        else:
-            params = {"name": name, "arguments": arguments or {}}
-            if ctx.trace:
-                params["_meta"] = dict(ctx.trace)
-            req = client.send("tools/call", params, on_progress=progress)
-        ctx._when_cancelled(lambda: req.cancel("cancelled"))
+        # Its questions park here from the moment it is sent: a quick one comes first.
         waiting = self.questions.setdefault(id(ctx), [])
         try:
+            if found:                          # the retry: answer the parked question
+                req, parked = self.parked.pop(found[0])
+                parked.answer = ctx.ask({found[0]: parked.question})[found[0]]
+                parked.answered.set()
+            else:
+                params = {"name": name, "arguments": arguments or {}}
+                if ctx.trace:
+                    params["_meta"] = dict(ctx.trace)
+                req = client.send("tools/call", params, on_progress=progress)
+            ctx._when_cancelled(lambda: req.cancel("cancelled"))
             while not req.answered(_PARKED_POLL):
                 if waiting:
                     parked = waiting.pop(0)

@@ -9689,6 +9689,51 @@ class MountProcesses(unittest.TestCase):
                 self.assertEqual(c.close(), 0)
                 self.assertNotIn("Traceback", c.stderr)
 
+    def test_a_mounted_call_times_out_as_ours_and_is_cancelled_at_the_mount(self):
+        """A mounted call waits on no thread of ours, yet our timeout still ends it (and
+        cancels the mount's call); many at once are all answered, beyond our workers;
+        one in flight at the end of input is answered before the proxy exits."""
+        a, a_dir = self.leaf("a")
+        path = self.config({"a": a})
+        cancelled = os.path.join(a_dir, "cancelled")
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                with mcp_stdio.Client(SERVE + ["proxy", path, "--timeout", "1", "--workers",
+                                               "2"], era=era, cwd=HERE) as c:
+                    c.list_tools()
+                    start = time.monotonic()
+                    r = c.request("tools/call", {"name": "a_wait", "arguments": {"seconds": 20}})
+                    self.assertLess(time.monotonic() - start, 10)
+                    self.assertEqual(r["content"], [{"type": "text", "text":
+                                                     "Tool 'a_wait' timed out after 1 seconds."}])
+                    self.assertIs(r["isError"], True)
+                    deadline = time.monotonic() + 10
+                    while not os.path.exists(cancelled) and time.monotonic() < deadline:
+                        time.sleep(0.05)
+                    self.assertTrue(os.path.exists(cancelled))
+                    os.remove(cancelled)
+                    calls = [c.send("tools/call", {"name": "a_wait", "arguments": {
+                        "seconds": 0.3}}) for _ in range(12)]
+                    self.assertEqual([q.wait(20)["content"][0]["text"] for q in calls],
+                                     ["waited"] * 12)
+                self.assertNotIn("Traceback", c.stderr)
+        p = subprocess.Popen(SERVE + ["proxy", path], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=HERE)
+        for m in ({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"}}},
+                  {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                  {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}):
+            p.stdin.write(json.dumps(m).encode() + b"\n")
+        p.stdin.flush()
+        for _ in range(2):
+            p.stdout.readline()
+        out, err = p.communicate(b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":'
+                                 b'{"name":"a_wait","arguments":{"seconds":0.5}}}\n', 30)
+        self.assertIn(b'{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":'
+                      b'"waited"}]}}\n', out)
+        self.assertEqual(p.returncode, 0, err[-2000:])
+
     def test_a_mount_that_fails_or_dies_costs_its_own_entries_only(self):
         a, a_dir = self.leaf("a")
         path = self.config({"a": a, "broken": {"command": sys.executable, "args": [
