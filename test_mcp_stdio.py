@@ -1654,6 +1654,31 @@ class Lifespan(ProcTest):
         with open(self.log) as f:
             return f.read().split()
 
+    def test_serving_freezes_what_setup_made(self):
+        """What exists when serving starts is moved out of the cycle collector's walks
+        (gc.freeze), after the young generations are collected: a cycle dropped just
+        before is gone, the catalog is frozen."""
+        script = textwrap.dedent("""
+            import gc, sys, weakref
+            gc.disable()                # only serving's own collection may free the cycle
+            sys.path.insert(0, %r)
+            import mcp_stdio
+            server = mcp_stdio.Server("frozen", "1")
+            class Node: pass
+            node = Node(); node.me = node
+            dropped = weakref.ref(node)
+            del node
+
+            @server.tool
+            def state() -> str:
+                return "%%d %%s" %% (gc.get_freeze_count(), dropped() is None)
+            sys.exit(server.run([]))
+            """) % HERE
+        with mcp_stdio.Client(PY + ["-c", script], era="legacy") as c:
+            frozen, gone = c.call_tool("state")["content"][0]["text"].split()
+        self.assertGreater(int(frozen), 1000)
+        self.assertEqual(gone, "True")
+
     def start(self, **env):
         p = self.spawn(script=self.script, env=dict(env, LIFESPAN_LOG=self.log))
         p.initialize()
