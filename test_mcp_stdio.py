@@ -9715,33 +9715,42 @@ class MountProcesses(unittest.TestCase):
                 self.assertNotIn("Traceback", c.stderr)
 
     def test_a_mounted_call_times_out_as_ours_and_is_cancelled_at_the_mount(self):
-        """A mounted call waits on no thread of ours, yet our timeout still ends it (and
-        cancels the mount's call); many at once are all answered, beyond our workers;
-        one in flight at the end of input is answered before the proxy exits."""
+        """A mounted call waits on no thread of ours, yet our timeout still ends it, and
+        cancels the mount's call."""
         a, a_dir = self.leaf("a")
         path = self.config({"a": a})
         cancelled = os.path.join(a_dir, "cancelled")
         for era in ("legacy", "modern"):
             with self.subTest(era=era):
-                with mcp_stdio.Client(SERVE + ["proxy", path, "--timeout", "1", "--workers",
-                                               "2"], era=era, cwd=HERE) as c:
+                with mcp_stdio.Client(SERVE + ["proxy", path, "--timeout", "0.5"], era=era,
+                                      cwd=HERE) as c:
                     c.list_tools()
                     start = time.monotonic()
                     r = c.request("tools/call", {"name": "a_wait", "arguments": {"seconds": 20}})
                     self.assertLess(time.monotonic() - start, 10)
                     self.assertEqual(r["content"], [{"type": "text", "text":
-                                                     "Tool 'a_wait' timed out after 1 seconds."}])
+                                                     "Tool 'a_wait' timed out after 0.5 seconds."}])
                     self.assertIs(r["isError"], True)
                     deadline = time.monotonic() + 10
                     while not os.path.exists(cancelled) and time.monotonic() < deadline:
-                        time.sleep(0.05)
+                        time.sleep(0.02)
                     self.assertTrue(os.path.exists(cancelled))
                     os.remove(cancelled)
-                    calls = [c.send("tools/call", {"name": "a_wait", "arguments": {
-                        "seconds": 0.3}}) for _ in range(12)]
-                    self.assertEqual([q.wait(20)["content"][0]["text"] for q in calls],
-                                     ["waited"] * 12)
                 self.assertNotIn("Traceback", c.stderr)
+
+    def test_mounted_calls_beyond_our_workers_and_at_the_end_of_input(self):
+        """Mounted calls in flight at once are all answered beyond our workers, and one in
+        flight at the end of input is answered before the proxy exits."""
+        a, _ = self.leaf("a")
+        path = self.config({"a": a})
+        with mcp_stdio.Client(SERVE + ["proxy", path, "--workers", "2"], era="modern",
+                              cwd=HERE) as c:
+            c.list_tools()
+            calls = [c.send("tools/call", {"name": "a_wait", "arguments": {"seconds": 0.2}})
+                     for _ in range(12)]
+            self.assertEqual([q.wait(20)["content"][0]["text"] for q in calls],
+                             ["waited"] * 12)
+        self.assertNotIn("Traceback", c.stderr)
         p = subprocess.Popen(SERVE + ["proxy", path], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=HERE)
         for m in ({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
@@ -9754,7 +9763,7 @@ class MountProcesses(unittest.TestCase):
         for _ in range(2):
             p.stdout.readline()
         out, err = p.communicate(b'{"jsonrpc":"2.0","id":2,"method":"tools/call","params":'
-                                 b'{"name":"a_wait","arguments":{"seconds":0.5}}}\n', 30)
+                                 b'{"name":"a_wait","arguments":{"seconds":0.2}}}\n', 30)
         self.assertIn(b'{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":'
                       b'"waited"}]}}\n', out)
         self.assertEqual(p.returncode, 0, err[-2000:])
