@@ -9992,6 +9992,14 @@ for (const [name, args] of %(calls)s) {
   const r = await client.callTool({name, arguments: args});
   out[name] = [r.content.length ? String(r.content[0].text) : "", Boolean(r.isError)];
 }
+// A tool that must run as a task, as one (the task is the proxy's, its work the mount's).
+for (const [name, args] of %(task_calls)s) {
+  out[name] = [];
+  for await (const m of client.experimental.tasks.callToolStream({name, arguments: args},
+                                                                 undefined, {task: {ttl: 60000}})) {
+    out[name].push(m.type === "result" ? [m.type, Boolean(m.result.isError)] : [m.type]);
+  }
+}
 console.log(JSON.stringify(out));
 await client.close();
 """
@@ -10020,6 +10028,25 @@ class RealMounts(unittest.TestCase):
                 names += ["%s_%s" % (key, t["name"]) for t in c.list_tools()]
         return sorted(names)
 
+    def reset_files(self):
+        """The files folder as it was: the calls write."""
+        for name in os.listdir(self.files):
+            path = os.path.join(self.files, name)
+            shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+        with open(os.path.join(self.files, "a.txt"), "w") as f:
+            f.write("alpha\n")
+
+    def task_calls(self):
+        """(name, arguments) for every tool that must run as a task."""
+        calls = []
+        for key, command in self.commands.items():
+            with mcp_stdio.Client(command) as c:
+                calls += [["%s_%s" % (key, t["name"]), schema_arguments(t["inputSchema"],
+                                                                        self.files)]
+                          for t in c.list_tools()
+                          if (t.get("execution") or {}).get("taskSupport") == "required"]
+        return calls
+
     def every_call(self):
         """(name, arguments) for every tool that does not ask and need not run as a task
         (an SDK client that cannot answer or follow would fail it directly too), then the
@@ -10039,14 +10066,10 @@ class RealMounts(unittest.TestCase):
         direct = self.direct_names()
         for era in ("legacy", "modern"):
             with self.subTest(era=era):
-                heard = []
-                for name in os.listdir(self.files):           # as it was: the calls write
-                    path = os.path.join(self.files, name)
-                    shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
-                with open(os.path.join(self.files, "a.txt"), "w") as f:
-                    f.write("alpha\n")
+                heard, updated = [], []
+                self.reset_files()
                 with mcp_stdio.Client(SERVE + ["proxy", self.path], era=era, cwd=HERE,
-                                      **_answers()) as c:
+                                      on_updated=updated.append, **_answers()) as c:
                     self.assertEqual(sorted(t["name"] for t in c.list_tools()), direct)
                     for name, args, want in self.calls:
                         r = c.call_tool(name, args)
@@ -10063,6 +10086,15 @@ class RealMounts(unittest.TestCase):
                                     on_progress=lambda *p: heard.append(p))
                     self.assertFalse(r.get("isError"), r)
                     self.assertEqual([p[:2] for p in heard], [(1, 2), (2, 2)])
+                    # Our subscription to a mounted resource hears its updates (the mount
+                    # is asked to report on every resource it lists).
+                    uri = "demo://resource/static/document/architecture.md"
+                    c.listen([uri])
+                    c.call_tool("everything_toggle-subscriber-updates", {})
+                    deadline = time.monotonic() + 20
+                    while uri not in updated and time.monotonic() < deadline:
+                        time.sleep(0.05)
+                    self.assertIn(uri, updated)
                     # Every mounted tool answers a CallToolResult (a tool's own isError
                     # included), the one that must run as a task too (its task is ours).
                     for t in c.list_tools():
@@ -10102,7 +10134,8 @@ class RealMounts(unittest.TestCase):
                                          "python": json.dumps(sys.executable),
                                          "config": json.dumps(self.path),
                                          "here": json.dumps(HERE),
-                                         "calls": json.dumps(self.every_call())})
+                                         "calls": json.dumps(self.every_call()),
+                                         "task_calls": json.dumps(self.task_calls())})
             node = os.path.join(os.environ["MCP_STDIO_NODE_BIN"], "node")
             r = subprocess.run([node, script], capture_output=True, timeout=180,
                                stdin=subprocess.DEVNULL)
@@ -10112,6 +10145,11 @@ class RealMounts(unittest.TestCase):
         for name, _, want in self.calls:
             self.assertIn(want, out[name][0])
             self.assertFalse(out[name][1])
+        tasks = self.task_calls()
+        self.assertEqual([n for n, _ in tasks], ["everything_simulate-research-query"])
+        for name, _ in tasks:
+            self.assertEqual(out[name][0], ["taskCreated"])
+            self.assertEqual(out[name][-1], ["result", False])
 
     @unittest.skipUnless(os.environ.get("MCP_STDIO_INSPECTOR"), "needs the Inspector")
     def test_the_inspector_in_both_eras(self):
@@ -10121,15 +10159,24 @@ class RealMounts(unittest.TestCase):
         env = dict(os.environ, HOME=home, NO_COLOR="1", PATH=os.environ["MCP_STDIO_NODE_BIN"] +
                    os.pathsep + os.environ.get("PATH", ""))
         proxy = ["-e", "PYTHONPATH=" + HERE, sys.executable, "-m", "mcp_stdio", "proxy", self.path]
+        rest = self.every_call()[len(self.calls):]
         for era in ("legacy", "modern"):
             with self.subTest(era=era):
-                def inspector(*args):
+                def inspector(*args, tool_error=False):
                     r = subprocess.run([os.environ["MCP_STDIO_INSPECTOR"], "--cli",
                                         "--protocol-era", era, "--format", "json", "-q"] +
                                        list(args) + proxy, capture_output=True, timeout=180,
                                        env=env, stdin=subprocess.DEVNULL)
-                    self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-2000:])
+                    # 5: the tool answered isError (the Inspector's exit for a tool's error)
+                    self.assertIn(r.returncode, (0, 5) if tool_error else (0,),
+                                  r.stderr.decode(errors="replace")[-2000:])
                     return json.loads(r.stdout)["result"]
+
+                def call(name, args, tool_error=False):
+                    return inspector("--method", "tools/call", "--tool-name", name, *[
+                        w for k, v in args.items() for w in ("--tool-arg", "%s=%s" % (
+                            k, v if isinstance(v, str) else json.dumps(v)))],
+                        tool_error=tool_error)
                 names = sorted(t["name"] for t in inspector("--method", "tools/list")["tools"])
                 # The proxy's mounts declare what it can relay, so they list the tools that
                 # ask too; the Inspector's own listing of each server would leave those out.
@@ -10137,11 +10184,17 @@ class RealMounts(unittest.TestCase):
                     "everything_get-roots-list", "everything_trigger-elicitation-request",
                     "everything_trigger-sampling-request"])
                 self.assertEqual(sorted(set(direct) - set(names)), [])
+                self.reset_files()
                 for name, args, want in self.calls:
-                    result = inspector("--method", "tools/call", "--tool-name", name,
-                                       *[w for k, v in args.items() for w in (
-                                           "--tool-arg", "%s=%s" % (k, v))])
-                    self.assertIn(want, result["content"][0]["text"])
+                    self.assertIn(want, call(name, args)["content"][0]["text"])
+                # Then every other mounted tool but the task-only one, three Inspectors at
+                # a time: each answers a CallToolResult (a tool's own isError included: the
+                # calls share one folder, and the questions' tools are refused an answer).
+                from concurrent.futures import ThreadPoolExecutor
+                with ThreadPoolExecutor(3) as pool:
+                    results = list(pool.map(lambda c: call(*c, tool_error=True), rest))
+                for (name, _), result in zip(rest, results):
+                    self.assertIsInstance(result["content"], list, name)
 
     @unittest.skipUnless(os.environ.get("MCP_STDIO_HOSTS_BIN"), "needs Claude Code")
     def test_claude_code_connects_to_the_proxy(self):
