@@ -7565,6 +7565,7 @@ class _Runtime:
         self.items = collections.deque()
         self.backlog = collections.deque()
         self.left = collections.deque()        # calls answered later (see _leave)
+        self.left_prune_at = 64
         self.lock = threading.Lock()
         self.wake = threading.Condition(self.lock)      # the watchdog waits here
         self.idle = threading.Condition(self.lock)      # notified when no worker is busy
@@ -7579,6 +7580,7 @@ class _Runtime:
         # (deadline, seq, call), sorted: a plain list, since a few calls at most
         # wait here, and sorting a sorted list with one new entry is linear.
         self.deadlines = []
+        self.prune_at = 64       # the length at which deadlines drop settled calls
         self.releases = collections.deque()    # (when, call): timed out, check it returned
         self.seq = 0
         self.parked = True       # the watchdog is not polling (or not started)
@@ -7667,6 +7669,11 @@ class _Runtime:
         left = self.left
         while left and left[0].settled:
             left.popleft()
+        if len(left) >= self.left_prune_at:     # behind a long call, as for deadlines
+            kept = [c for c in left if not c.settled]
+            left.clear()
+            left.extend(kept)
+            self.left_prune_at = max(64, 2 * len(left))
         left.append(call)
         # Not woken: the leader's call just now keeps the watchdog polling.
         self._add_deadline(call, wake=False)
@@ -7756,6 +7763,12 @@ class _Runtime:
     def _add_deadline(self, call, wake=True):
         # Called with self.lock held.
         if call.timeout is not None:
+            deadlines = self.deadlines
+            if len(deadlines) >= self.prune_at:
+                # The watchdog drops settled calls from the front only: behind one long
+                # call they would pile up (and each sort would cost more).
+                deadlines[:] = [e for e in deadlines if not e[2].settled]
+                self.prune_at = max(64, 2 * len(deadlines))
             self.seq += 1
             entry = (call.deadline, self.seq, call)
             self.deadlines.append(entry)

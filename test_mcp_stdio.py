@@ -5104,6 +5104,25 @@ class RuntimeRaces(unittest.TestCase):
         self.addCleanup(os.close, w)
         return mcp_stdio._Runtime(mcp_stdio.Server("t", "1", workers=1), r, w)
 
+    def test_calls_answered_later_behind_a_long_one_do_not_pile_up(self):
+        """The runtime keeps calls left to be answered later (a mount's) for their deadline
+        and the end of input; those settled behind a long one are dropped as it goes."""
+        rt = self.runtime()
+
+        def call(settled=False):
+            return type("Call", (), {"settled": settled, "timeout": 300.0, "deadline": 1.0})()
+        long = call()
+        with rt.lock:
+            rt._leave(long)
+            for _ in range(5000):
+                c = call()
+                rt._leave(c)
+                c.settled = True           # answered at once, as quick calls are
+            self.assertLess(len(rt.left), 200)
+            self.assertLess(len(rt.deadlines), 200)
+            self.assertIs(rt.left[0], long)
+            self.assertIs(rt.deadlines[0][2], long)
+
     def test_an_abandoned_thread_is_logged_before_anyone_can_see_it_counted(self):
         # A shutdown waiting for idle drains stderr and exits at once: the line
         # must already be queued when the new counts become visible.
