@@ -5,7 +5,9 @@
 The direct server is the demo (python -m mcp_stdio); the mounted hop is the proxy command
 over a configuration of that same demo. Each round measures both, one after the other,
 and reports the median call of each; the ratio is the median of the rounds' ratios (the
-machine's noise moves both alike within a round).
+machine's noise moves both alike within a round). A third figure is the floor of any
+proxy: a relay that only forwards the bytes both ways (the prefix taken off), with the
+extra process and the two extra pipe hops and none of the work.
 """
 
 import argparse
@@ -17,6 +19,26 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# The relay: one thread forwards stdin to the server, the main thread its answers back.
+RELAY = """
+import os, subprocess, sys, threading
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+
+def up():
+    while True:
+        data = os.read(0, 65536)
+        if not data:
+            p.stdin.close()
+            return
+        os.write(p.stdin.fileno(), data.replace(b'"demo_', b'"'))
+threading.Thread(target=up, daemon=True).start()
+while True:
+    data = os.read(p.stdout.fileno(), 65536)
+    if not data:
+        break
+    os.write(1, data)
+"""
 sys.path.insert(0, ROOT)
 import mcp_stdio  # noqa: E402
 
@@ -46,18 +68,26 @@ def main():
         with open(config, "w") as f:
             json.dump({"mcpServers": {"demo": {"command": sys.executable, "args": [
                 "-m", "mcp_stdio"], "env": {"PYTHONPATH": ROOT}}}}, f)
-        direct, mounted, ratios = [], [], []
+        relay = os.path.join(tmp, "relay.py")
+        with open(relay, "w") as f:
+            f.write(RELAY)
+        direct, mounted, ratios, floors = [], [], [], []
         for _ in range(a.rounds):
             d = median_call([sys.executable, "-m", "mcp_stdio"], "echo", a.calls, a.era)
             m = median_call([sys.executable, "-m", "mcp_stdio", "proxy", config], "demo_echo",
                             a.calls, a.era)
+            r = median_call([sys.executable, relay, sys.executable, "-m", "mcp_stdio"],
+                            "demo_echo", a.calls, a.era)
             direct.append(d)
             mounted.append(m)
             ratios.append(m / d)
+            floors.append(r / d)
     print("%s lock-step echo: direct %.0f us, through one mount %.0f us (medians of %d "
-          "rounds); ratio %.2fx (median of the rounds' ratios, from %.2fx to %.2fx)" % (
+          "rounds); ratio %.2fx (median of the rounds' ratios, from %.2fx to %.2fx); a bare "
+          "relay %.2fx" % (
               a.era, statistics.median(direct) * 1e6, statistics.median(mounted) * 1e6,
-              a.rounds, statistics.median(ratios), min(ratios), max(ratios)))
+              a.rounds, statistics.median(ratios), min(ratios), max(ratios),
+              statistics.median(floors)))
 
 
 if __name__ == "__main__":
