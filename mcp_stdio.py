@@ -7577,8 +7577,8 @@ class _Runtime:
         self.active = set()      # the calls those threads are running
         self.abandoned = set()   # calls that timed out while their handler ran on
         self.stuck = 0           # threads still inside such handlers
-        # (deadline, seq, call), sorted: a plain list, since a few calls at most
-        # wait here, and sorting a sorted list with one new entry is linear.
+        # (deadline, seq, call), sorted: a plain list, whose new entry usually goes
+        # at the end; sorting a sorted list with one entry out of place is linear.
         self.deadlines = []
         self.prune_at = 64       # the length at which deadlines drop settled calls
         self.releases = collections.deque()    # (when, call): timed out, check it returned
@@ -7771,9 +7771,10 @@ class _Runtime:
                 self.prune_at = max(64, 2 * len(deadlines))
             self.seq += 1
             entry = (call.deadline, self.seq, call)
-            self.deadlines.append(entry)
-            self.deadlines.sort()
-            if wake and self.deadlines[0] is entry:
+            deadlines.append(entry)
+            if len(deadlines) > 1 and deadlines[-2] > entry:
+                deadlines.sort()
+            if wake and deadlines[0] is entry:
                 self.wake.notify()       # the watchdog may sleep until a later deadline
 
     def _wake_watchdog(self):
@@ -8493,14 +8494,17 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             msg = decode_message(line, 128)
         except ProtocolError:
             msg = None
-        if not isinstance(msg, (dict, list)) or not all(
-                isinstance(m, dict) and m.get("jsonrpc") == "2.0" for m in
-                (msg if isinstance(msg, list) else [msg])):
+        if type(msg) is dict and msg.get("jsonrpc") == "2.0":
+            msgs = (msg,)
+        elif isinstance(msg, list) and all(isinstance(m, dict) and m.get("jsonrpc") == "2.0"
+                                           for m in msg):
+            msgs = msg
+        else:
             # A banner or a stray print(): skipped and counted, as the official SDKs do.
             self.skipped_lines += 1
             self.problems.append("skipped a line that is not JSON-RPC: %r" % line[:120])
             return
-        for m in (msg if isinstance(msg, list) else [msg]):
+        for m in msgs:
             if "method" in m:
                 if "id" in m:
                     self._server_request(m)
@@ -9336,7 +9340,7 @@ class _Mount:
         call = ctx._call
         if call.settled:                 # cancelled or timed out meanwhile
             return
-        r = req._result
+        r = req._result                  # answered: no wait
         if r is not None and r.get("resultType") not in (None, "complete"):
             threading.Thread(target=self._answer_with, daemon=True, name="mcp-mount-follow",
                              args=(call, lambda: self._through(ctx, lambda c: c._followed(
@@ -9344,7 +9348,8 @@ class _Mount:
                                            {"on_progress": progress}),
                                  None, None, progress)))).start()
             return
-        self._answer_with(call, lambda: _checked("tools/call", req.wait(0)))
+        self._answer_with(call, lambda: _checked("tools/call", r) if r is not None else
+                          req.wait(0))
 
     def _answer_with(self, call, get):
         """Answer call with the tools/call result get() returns, or the error it raises,
