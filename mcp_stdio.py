@@ -8205,12 +8205,21 @@ class PendingRequest:
 
 
 def _wait_or_cancel(request, timeout, cancel_with=None):
-    """request's result; an interrupt (Ctrl-C), or cancel_with's request (a Context) being
-    cancelled, cancels it at the server, then goes on up."""
+    """request's result; an interrupt (Ctrl-C), its timeout, or cancel_with's request (a
+    Context) being cancelled, cancels it at the server, then goes on up."""
     if cancel_with is not None:
         cancel_with._when_cancelled(lambda: request.cancel("cancelled"))
+    timeout = request.client.timeout if timeout is None else timeout
     try:
-        return request.wait(timeout)
+        if not request.answered(timeout):
+            # A request that timed out is cancelled, so that the server stops its work
+            # (the specification's lifecycle, Timeouts).
+            try:
+                request.cancel("timed out")
+            except ClientError:          # the server's stdin is closed: nothing to stop
+                pass
+            raise ClientError("no answer to %s within %g s" % (request.method, timeout))
+        return request.wait(0)
     except KeyboardInterrupt:
         request.cancel("interrupted")
         raise

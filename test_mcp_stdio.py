@@ -8614,7 +8614,8 @@ class ClientTests(unittest.TestCase):
             self.assertEqual(len(c.list_resources()), 2)
 
     def test_progress_cancel_and_timeout(self):
-        c = self.client(era="legacy")
+        transcript = []
+        c = self.client(era="legacy", transcript=transcript)
         seen = []
         r = c.call_tool("countdown", {"seconds": 0.3},
                         on_progress=lambda p, total, msg: seen.append((p, total)))
@@ -8625,11 +8626,19 @@ class ClientTests(unittest.TestCase):
         pending.cancel()
         with self.assertRaises(mcp_stdio.ClientError):
             pending.wait()
+        # Timed out, a call is cancelled at the server (far from its end: a client starved
+        # past it would find the answer there, and take it).
         with self.assertRaises(mcp_stdio.ClientError) as cm:
-            c.call_tool("countdown", {"seconds": 0.5}, timeout=0.2)
-        self.assertIn("no answer", str(cm.exception))
+            c.call_tool("countdown", {"seconds": 10}, timeout=0.2)
+        self.assertEqual(str(cm.exception), "no answer to tools/call within 0.2 s")
+        cancels = [json.loads(line) for way, line in transcript
+                   if way == "sent" and b"notifications/cancelled" in line]
+        self.assertEqual([m["params"].get("reason") for m in cancels], [None, "timed out"])
         self.assertEqual(c.call_tool("echo", {"text": "still fine"})["structuredContent"],
                          {"text": "still fine"})
+        start = time.monotonic()
+        self.assertEqual(c.close(), 0)          # nothing left running at the server
+        self.assertLess(time.monotonic() - start, 5)
 
     def test_logs_reach_the_callback(self):
         logs = []
