@@ -6,7 +6,7 @@ process through pipes, for what needs one (framing, concurrency, signals, EOF,
 the stdout guard, the command line, the client). Every response they see is
 validated against the official MCP schema of the revision in use when
 ``../shared/mcp-schema`` exists; tests that need ``../shared/`` are skipped
-cleanly without it. Process tests that mostly wait run six at a time while
+cleanly without it. Process tests that mostly wait run eight at a time while
 the in-process tests run beside them, and tests that patch what every thread
 shares run last, alone (load_tests at the end of this file).
 
@@ -11775,7 +11775,7 @@ class SchemaProperties(unittest.TestCase):
 ###############################################################################
 
 # These classes drive real processes and spend most of their time waiting for
-# them; they run six at a time, each test's outcome reported in order, while
+# them; they run eight at a time, each test's outcome reported in order, while
 # the tests in this process run meanwhile on the main thread. The exclusive
 # classes patch what every thread shares (os, time, sys.modules, sys.stderr,
 # the module's own functions), so they run last, with nothing else running; so
@@ -11821,7 +11821,7 @@ class _Outcome(unittest.TestResult):
 class _Overlapped(unittest.TestSuite):
     """Runs its tests on a few threads and replays their outcomes in order."""
 
-    WIDTH = 6
+    WIDTH = 8
 
     def __init__(self, tests=(), meanwhile=()):
         unittest.TestSuite.__init__(self, tests)
