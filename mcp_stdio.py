@@ -9116,7 +9116,12 @@ class _Mount:
         """What stopped a start: the process's exit when it exited (its status), else error."""
         client = self.client
         readers = getattr(client, "_readers", None)
-        if readers and client._proc is not None and client._proc.poll() is not None:
+        if readers and client._proc is not None:
+            import subprocess
+            try:
+                client._proc.wait(1.0)    # one that closed its stdin is exiting: its status
+            except subprocess.TimeoutExpired:
+                return _short_text(error)
             readers[0].join(1.0)          # it says how the server exited
             if client._broken:
                 return client._broken
@@ -11291,7 +11296,10 @@ def _print_inspection(client, as_json):
                 report["marks"].setdefault(kind.field, {})[_entry_id(entry)] = said
                 if any(m.startswith("problem: ") for m in said):
                     status = 3               # as for a result that breaks the schema
-    report["stderr"] = client.stderr        # what it said meanwhile: a skill refused, ...
+    # What it said meanwhile (a skill refused, ...), read to its end: its stderr comes
+    # apart from its answers, and may still be on its way.
+    client.close()
+    report["stderr"] = client.stderr
     if as_json:
         sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
         return status

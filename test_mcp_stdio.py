@@ -9247,6 +9247,10 @@ class ClientCommandLine(unittest.TestCase):
                         raise mcp_stdio.MalformedResult(method, ["broken"])
                     return checked[method][field]
 
+                @staticmethod
+                def close():                         # before its stderr is read to the end
+                    return 0
+
             for tool in (checked.get("tools/list") or {}).get("tools", []):
                 with contextlib.suppress(mcp_stdio._BadArguments):   # call's KEY=VALUE words
                     mcp_stdio._key_values(["a=1", "b=x"], tool["inputSchema"])
