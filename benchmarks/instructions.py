@@ -125,6 +125,9 @@ def main():
     cmd = shlex.split(a.server)
     small = instructions(cmd, messages(a.base, a.modern))
     large = instructions(cmd, messages(a.base + 2000, a.modern))
+    if large <= small:      # seen once on a loaded machine: a run cut short, not a figure
+        sys.exit("the longer run counted no more instructions than the shorter one (%d, %d): "
+                 "one was cut short; run again on a quieter machine" % (large, small))
     print("%s, %s: %d instructions per echo%s" % (
         a.server, "modern" if a.modern else "legacy", (large - small) // 2000, env_note))
 
