@@ -7747,8 +7747,10 @@ class _Runtime:
                                       self.server.grace)
             # Calls left to be answered later say nothing when answered: polled.
             while done and any(not c.settled for c in self.left):
-                done = self.idle.wait(max(0.0, min(0.01, end - self._now()))) or \
-                    self._now() < end
+                if self._now() >= end:
+                    done = False
+                else:
+                    self.idle.wait(0.01)
             running = self.workers + len(self.backlog) + sum(
                 1 for c in self.left if not c.settled)
         if not done:
@@ -9028,6 +9030,19 @@ class _Parked:
         self.answer = None
 
 
+def _mounted_call(name, arguments, ctx):
+    """The params of a call of a mounted tool: the caller's trace context goes on with it."""
+    params = {"name": name, "arguments": arguments or {}}
+    if ctx.trace:
+        params["_meta"] = dict(ctx.trace)
+    return params
+
+
+def _mounted_result(r):
+    """A mounted tool's CallToolResult as our tool's result."""
+    return ToolResult(r.get("content") or [], r.get("structuredContent"), r.get("isError") is True)
+
+
 class _Mount:
     """One mounted server: its client, its state, and the entries it added."""
 
@@ -9322,8 +9337,7 @@ class _Mount:
             raise                         # the mounted server's own error, as it said it
         except ClientError as e:
             raise self._tool_error(e)
-        return ToolResult(r.get("content") or [], r.get("structuredContent"),
-                          r.get("isError") is True)
+        return _mounted_result(r)
 
     def _call_later(self, client, name, arguments, ctx, progress):
         """Send the mounted call and leave ours to be answered when the mount's answer
@@ -9334,9 +9348,7 @@ class _Mount:
         fault = self._fault()
         if fault:
             raise ToolError(fault)
-        params = {"name": name, "arguments": arguments or {}}
-        if ctx.trace:
-            params["_meta"] = dict(ctx.trace)      # the caller's trace context goes on
+        params = _mounted_call(name, arguments, ctx)
         for offer in _OFFER_HOOKS:
             offer(client, params, None)
         try:
@@ -9369,10 +9381,7 @@ class _Mount:
         """Answer call with the tools/call result get() returns, or the error it raises,
         as call_tool would."""
         try:
-            r = get()
-            outcome = _tool_result(call.target, ToolResult(
-                r.get("content") or [], r.get("structuredContent"), r.get("isError") is True),
-                call.revision)
+            outcome = _tool_result(call.target, _mounted_result(get()), call.revision)
         except ServerError as e:
             outcome = e
         except ClientError as e:
@@ -9405,10 +9414,8 @@ class _Mount:
                 parked.answer = ctx.ask({found[0]: parked.question})[found[0]]
                 parked.answered.set()
             else:
-                params = {"name": name, "arguments": arguments or {}}
-                if ctx.trace:
-                    params["_meta"] = dict(ctx.trace)
-                req = client.send("tools/call", params, on_progress=progress)
+                req = client.send("tools/call", _mounted_call(name, arguments, ctx),
+                                  on_progress=progress)
             ctx._when_cancelled(lambda: req.cancel("cancelled"))
             while not req.answered(_PARKED_POLL):
                 if waiting:
