@@ -258,6 +258,9 @@ def _strict_float(text):
 _decoder = json.JSONDecoder(object_pairs_hook=_pairs_hook, parse_constant=_no_constant,
                             parse_float=_strict_float)
 _scan_once = _decoder.scan_once         # raw_decode() without its Python frame
+# The same without the duplicate-key check, which costs a Python call per object.
+_scan_last_wins = json.JSONDecoder(parse_constant=_no_constant,
+                                   parse_float=_strict_float).scan_once
 _encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 _eb = json.encoder.encode_basestring     # a str as a JSON string, non-ASCII kept
 try:
@@ -339,12 +342,13 @@ _ODD_STARTS = frozenset((" ", "\t", "\r", "\ufeff"))
 # raised as ProtocolError whose .request_id is the id to answer with (None: no id).
 
 
-def decode_message(line, max_depth=32):
+def decode_message(line, max_depth=32, unique_keys=True):
     """Decode one line (bytes, without its LF) strictly into a JSON value.
 
     Raises ProtocolError: -32700 (id None) for a line that is not JSON in UTF-8,
     -32600 for JSON we refuse, with .request_id set to the request's id when it can be
-    known for certain (see the line classes above).
+    known for certain (see the line classes above). unique_keys=False lets a later
+    duplicate key replace an earlier one, as most JSON parsers do.
     """
     if line.count(b"[") + line.count(b"{") > max_depth and _nesting(line) > max_depth:
         return _decode_deep(_text(line), max_depth)
@@ -355,7 +359,7 @@ def decode_message(line, max_depth=32):
     if text is None or text[:1] in _ODD_STARTS:
         text = _text(line)      # leading whitespace; or -32700 for bad UTF-8 or a stray BOM
     try:
-        value, end = _scan_once(text, 0)
+        value, end = (_scan_once if unique_keys else _scan_last_wins)(text, 0)
     except StopIteration as e:
         raise ProtocolError(PARSE_ERROR, "Parse error: Expecting value at column %d"
                             % (e.value + 1))
@@ -822,6 +826,7 @@ class Tool:
         self.timeout, self.meta = f["timeout"], f["meta"]
         self.nullable = frozenset()    # optional parameters for which null means "absent"
         self.uses_context = True       # False: the handler ignores its ctx (it gets None)
+        self._work = _tool_work        # what runs a call: the handler (a mount's: a relay)
         # May it run as a task (the client polls it), and does the task start with the
         # call, or when the handler says (ctx.start_task(), after asking what it needs)?
         self.task, self.task_start = f["task"], f["task_start"]
@@ -3734,7 +3739,7 @@ def _call_tool(conn, call):
         # that asked for a task cannot read a plain result).
         call.start("tool", name, lambda call, ctx: (refusal, False), timeout, False)
     else:
-        call.start("tool", name, _tool_work, timeout, tool.uses_context)
+        call.start("tool", name, tool._work, timeout, tool.uses_context)
     call.target, call.arguments = tool, args
     if call.task_ttl is not None and _task_at_once(call, tool):
         with conn._lock:                   # the task exists before its work waits for a worker
@@ -4442,8 +4447,9 @@ class Connection:
     @staticmethod
     def _mark_cancelled(call):
         call.cancelled = True
-        if call.on_cancel is not None:
-            call.on_cancel()
+        on_cancel = call.on_cancel       # read once: a mount's answer may clear it meanwhile
+        if on_cancel is not None:
+            on_cancel()
 
     def _settle(self, call, line):
         """Settle call with its answer: the line to send, None when cancelled, or for a kept
@@ -8155,6 +8161,7 @@ class PendingRequest:
         self._done = False
         self._result = self._error = None
         self.on_progress = self._on_answer = None
+        self._answer_args = ()
 
     def _resolve(self, result=None, error=None):
         if self._done:
@@ -8164,15 +8171,18 @@ class PendingRequest:
             self._latch.release()
         except RuntimeError:                  # released already, by a racing resolve
             pass
-        if self._on_answer is not None:
-            self._on_answer()
+        fn, args = self._on_answer, self._answer_args
+        if fn is not None:
+            self._on_answer, self._answer_args = None, ()    # they may refer to this request
+            fn(*args)
 
-    def _then(self, fn):
-        """Call fn() once the answer is there (at once if it is): on the thread that
+    def _then(self, fn, *args):
+        """Call fn(*args) once the answer is there (at once if it is): on the thread that
         resolves the request, usually the client's reader. A race may call it twice."""
+        self._answer_args = args
         self._on_answer = fn
         if self._done:
-            fn()
+            fn(*args)
 
     def answered(self, timeout):
         """Wait up to timeout seconds for the answer; return True once it is there."""
@@ -8383,6 +8393,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         self.era = self.revision = self.server_info = self.instructions = None
         self.server_capabilities = {}
         self._splitter = LineSplitter(max_line)
+        self._stamps = {}         # tasks (True/False) -> the modern _meta members' JSON text
         self._pending = {}
         self._hearing = {}        # progress token -> on_progress, heard beyond one request
         self._forgotten = set()
@@ -8502,7 +8513,10 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         if self.transcript is not None:
             self.transcript.append(("received", line + b"\n"))
         try:
-            msg = decode_message(line, 128)
+            # A duplicate key is taken as JSON parsers take it (the last one counts): what
+            # a proxy passes on is re-encoded from what it read, so no reader of ours can
+            # see another value; the check would cost a Python call per object.
+            msg = decode_message(line, 128, unique_keys=False)
         except ProtocolError:
             msg = None
         if type(msg) is dict and msg.get("jsonrpc") == "2.0":
@@ -8620,19 +8634,31 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             req.on_progress = on_progress
             self._pending[(False, rid)] = req
         params = dict(params or {})
-        meta = dict(params.get("_meta") or {})
-        if modern if modern is not None else self._speaks("request_meta"):
-            meta[PV_KEY] = MODERN_VERSION
-            meta[CAPS_KEY] = self._modern_capabilities if tasks else self.capabilities
-            meta[INFO_KEY] = self.client_info
+        meta = dict(params.pop("_meta", None) or {})
         if on_progress is not None:
             meta["progressToken"] = rid
         elif progress_token is not None:
             meta["progressToken"] = progress_token
-        if meta:
-            params["_meta"] = meta
-        self._write({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        members = "".join(_chunks(meta))[1:-1] if meta else ""
+        if modern if modern is not None else self._speaks("request_meta"):
+            stamp = self._stamp(tasks)
+            members = stamp + "," + members if members else stamp
+        body = "".join(_chunks(params))
+        if members:                 # _meta last: the params' text with it spliced in
+            body = '%s%s"_meta":{%s}}' % (body[:-1], "," if len(body) > 2 else "", members)
+        self._write_line(('{"jsonrpc":"2.0","id":%d,"method":%s,"params":%s}\n' % (
+            rid, _eb(method), body)).encode("utf-8"))
         return req
+
+    def _stamp(self, tasks):
+        """The members every modern request's _meta carries, as JSON text (made once: the
+        capabilities and the client's info are fixed when it is made)."""
+        stamp = self._stamps.get(tasks)
+        if stamp is None:
+            stamp = self._stamps[tasks] = "".join(_chunks({
+                PV_KEY: MODERN_VERSION, INFO_KEY: self.client_info,
+                CAPS_KEY: self._modern_capabilities if tasks else self.capabilities}))[1:-1]
+        return stamp
 
     def request(self, method, params=None, timeout=None, cancel_with=None, **kw):
         """Send a request and wait for its result.
@@ -8697,7 +8723,9 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         self._write(msg)
 
     def _write(self, msg):
-        line = encode_message(msg)
+        self._write_line(encode_message(msg))
+
+    def _write_line(self, line):
         if self.transcript is not None:
             self.transcript.append(("sent", line))
         self._send_line(line)
@@ -9030,11 +9058,13 @@ class _Parked:
         self.answer = None
 
 
-def _mounted_call(name, arguments, ctx):
-    """The params of a call of a mounted tool: the caller's trace context goes on with it."""
+def _mounted_call(name, arguments, meta):
+    """The params of a call of a mounted tool: the trace context in the caller's request
+    _meta goes on with it."""
     params = {"name": name, "arguments": arguments or {}}
-    if ctx.trace:
-        params["_meta"] = dict(ctx.trace)
+    trace = _trace_context(meta) if meta else None
+    if trace:
+        params["_meta"] = trace
     return params
 
 
@@ -9225,6 +9255,14 @@ class _Mount:
 
         def handler(arguments, ctx):
             return self.call_tool(inner, arguments, ctx)
+
+        def work(call, ctx):
+            client = self.client
+            if call.keeper is None and type(client) is Client and self.state == "up" and \
+                    "tools/call" not in call.conn._chains and self.tasks.get(inner) != \
+                    "required" and not (call.era == "modern" and client.era == "legacy"):
+                self._call_later(client, inner, call, ctx)      # raises _Left
+            return _tool_work(call, ctx)
         fields = _listed_fields(t)
         task = (t.get("execution") or {}).get("taskSupport")
         if task in ("optional", "required"):        # an outer task is one inner task
@@ -9232,10 +9270,12 @@ class _Mount:
 
         def make():
             try:
-                return Tool(name, handler, input_schema=t.get("inputSchema") or
+                tool = Tool(name, handler, input_schema=t.get("inputSchema") or
                             {"type": "object"}, output_schema=t.get("outputSchema"), **fields)
             except CatalogError:        # a schema outside our subset: the mount checks it
-                return Tool(name, handler, input_schema={"type": "object"}, **fields)
+                tool = Tool(name, handler, input_schema={"type": "object"}, **fields)
+            tool._work = work
+            return tool
         return self._made(make, "tool %r" % inner)
 
     def _prompt(self, p):
@@ -9315,11 +9355,6 @@ class _Mount:
     def call_tool(self, name, arguments, ctx):
         """Call the mounted tool; its answer, or an isError result naming the mount."""
         progress = ctx.progress if ctx.progress_token is not None else None
-        call, client = ctx._call, self.client
-        if call.keeper is None and type(client) is Client and self.tasks.get(name) != \
-                "required" and "tools/call" not in call.conn._chains and not (
-                    ctx.era == "modern" and client.era == "legacy"):
-            self._call_later(client, name, arguments, ctx, progress)      # raises _Left
         # As a task when ours is one (or the mounted tool needs one); the client follows
         # the mount's task to its end, and our task's id is ours.
         task = True if ctx._call.keeper is not None or self.tasks.get(name) == "required" \
@@ -9339,49 +9374,50 @@ class _Mount:
             raise self._tool_error(e)
         return _mounted_result(r)
 
-    def _call_later(self, client, name, arguments, ctx, progress):
+    def _call_later(self, client, name, call, ctx):
         """Send the mounted call and leave ours to be answered when the mount's answer
         comes, on the mount's reader thread: no thread of ours waits for it (a plain call
-        of a mounted process, with no middleware around tool calls). The runtime still
-        times it out; its cancellation is passed on. An answer that asks questions, or
-        is a task, is followed on a thread of its own."""
-        fault = self._fault()
-        if fault:
-            raise ToolError(fault)
-        params = _mounted_call(name, arguments, ctx)
-        for offer in _OFFER_HOOKS:
-            offer(client, params, None)
+        of a mounted process that is up, with no middleware around tool calls). The
+        runtime still times it out; its cancellation is passed on. An answer that asks
+        questions, or is a task, is followed on a thread of its own."""
+        progress = ctx.progress if call.progress_token is not None else None
+        params = _mounted_call(name, call.arguments, call.meta)
         try:
             req = client.send("tools/call", params, on_progress=progress)
         except ClientError as e:
             raise self._tool_error(e)
         self.calls.append(ctx)
         ctx._when_cancelled(lambda: req.cancel("cancelled"))
-        req._then(lambda: self._answered(req, ctx, params, progress))
+        req._then(self._answered, req, ctx, params, progress)
         raise _Left()
 
     def _answered(self, req, ctx, params, progress):
         """Answer our call with the mount's answer to it."""
-        self._done(ctx)
+        try:
+            self.calls.remove(ctx)
+        except ValueError:               # a race called it twice
+            pass
         call = ctx._call
+        call.on_cancel = None            # it refers to ctx, which refers to call: freed now
         if call.settled:                 # cancelled or timed out meanwhile
             return
         r = req._result                  # answered: no wait
-        if r is not None and r.get("resultType") not in (None, "complete"):
+        if r is None:
+            self._answer_with(call, req.wait, 0)           # raises its error
+        elif r.get("resultType") in (None, "complete"):
+            self._answer_with(call, _checked, "tools/call", r)
+        else:
             threading.Thread(target=self._answer_with, daemon=True, name="mcp-mount-follow",
-                             args=(call, lambda: self._through(ctx, lambda c: c._followed(
+                             args=(call, self._through, ctx, lambda c: c._followed(
                                  c._rounds("tools/call", params, r, None, ctx,
                                            {"on_progress": progress}),
-                                 None, None, progress)))).start()
-            return
-        self._answer_with(call, lambda: _checked("tools/call", r) if r is not None else
-                          req.wait(0))
+                                 None, None, progress))).start()
 
-    def _answer_with(self, call, get):
-        """Answer call with the tools/call result get() returns, or the error it raises,
-        as call_tool would."""
+    def _answer_with(self, call, get, *args):
+        """Answer call with the tools/call result get(*args) returns, or the error it
+        raises, as call_tool would."""
         try:
-            outcome = _tool_result(call.target, _mounted_result(get()), call.revision)
+            outcome = _tool_result(call.target, _mounted_result(get(*args)), call.revision)
         except ServerError as e:
             outcome = e
         except ClientError as e:
@@ -9394,12 +9430,6 @@ class _Mount:
         """The ToolError (an isError result) a call through the mount ends in for error."""
         return ToolError(str(error) if str(error).startswith("mount ") else
                          "mount %r: %s" % (self.prefix, error))
-
-    def _done(self, ctx):
-        try:
-            self.calls.remove(ctx)
-        except ValueError:               # a race called it twice
-            pass
 
     def _call_parking(self, client, name, arguments, ctx, progress):
         """A legacy mount's call for a modern client, whose questions are asked by answering
@@ -9414,7 +9444,8 @@ class _Mount:
                 parked.answer = ctx.ask({found[0]: parked.question})[found[0]]
                 parked.answered.set()
             else:
-                req = client.send("tools/call", _mounted_call(name, arguments, ctx),
+                req = client.send("tools/call", _mounted_call(name, arguments,
+                                                               ctx._call.meta),
                                   on_progress=progress)
             ctx._when_cancelled(lambda: req.cancel("cancelled"))
             while not req.answered(_PARKED_POLL):
