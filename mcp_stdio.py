@@ -9382,11 +9382,12 @@ class _Mount:
         questions, or is a task, is followed on a thread of its own."""
         progress = ctx.progress if call.progress_token is not None else None
         params = _mounted_call(name, call.arguments, call.meta)
+        self.calls.append(ctx)           # before the send: a quick question finds its call
         try:
             req = client.send("tools/call", params, on_progress=progress)
         except ClientError as e:
+            self.calls.remove(ctx)
             raise self._tool_error(e)
-        self.calls.append(ctx)
         ctx._when_cancelled(lambda: req.cancel("cancelled"))
         req._then(self._answered, req, ctx, params, progress)
         raise _Left()
