@@ -8542,8 +8542,9 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             key = (type(m["id"]) is str, m["id"])
             with self._lock:
                 req = self._pending.pop(key, None)
-                forgotten = key in self._forgotten
-                self._forgotten.discard(key)
+                if req is None:
+                    forgotten = key in self._forgotten
+                    self._forgotten.discard(key)
             if req is None:
                 if not forgotten:
                     self._fail("the server answered id %s, which is not in flight"
@@ -8640,24 +8641,25 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         elif progress_token is not None:
             meta["progressToken"] = progress_token
         members = "".join(_chunks(meta))[1:-1] if meta else ""
-        if modern if modern is not None else self._speaks("request_meta"):
-            stamp = self._stamp(tasks)
+        if modern if modern is not None else "request_meta" in _FEATURES.get(self.revision, ()):
+            stamp = self._stamps.get(tasks) or self._stamp(tasks)
             members = stamp + "," + members if members else stamp
         body = "".join(_chunks(params))
         if members:                 # _meta last: the params' text with it spliced in
             body = '%s%s"_meta":{%s}}' % (body[:-1], "," if len(body) > 2 else "", members)
-        self._write_line(('{"jsonrpc":"2.0","id":%d,"method":%s,"params":%s}\n' % (
-            rid, _eb(method), body)).encode("utf-8"))
+        line = ('{"jsonrpc":"2.0","id":%d,"method":%s,"params":%s}\n' % (
+            rid, _eb(method), body)).encode("utf-8")
+        if self.transcript is not None:
+            self.transcript.append(("sent", line))
+        self._send_line(line)
         return req
 
     def _stamp(self, tasks):
         """The members every modern request's _meta carries, as JSON text (made once: the
         capabilities and the client's info are fixed when it is made)."""
-        stamp = self._stamps.get(tasks)
-        if stamp is None:
-            stamp = self._stamps[tasks] = "".join(_chunks({
-                PV_KEY: MODERN_VERSION, INFO_KEY: self.client_info,
-                CAPS_KEY: self._modern_capabilities if tasks else self.capabilities}))[1:-1]
+        stamp = self._stamps[tasks] = "".join(_chunks({
+            PV_KEY: MODERN_VERSION, INFO_KEY: self.client_info,
+            CAPS_KEY: self._modern_capabilities if tasks else self.capabilities}))[1:-1]
         return stamp
 
     def request(self, method, params=None, timeout=None, cancel_with=None, **kw):
@@ -8723,9 +8725,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         self._write(msg)
 
     def _write(self, msg):
-        self._write_line(encode_message(msg))
-
-    def _write_line(self, line):
+        line = encode_message(msg)
         if self.transcript is not None:
             self.transcript.append(("sent", line))
         self._send_line(line)
@@ -9073,6 +9073,31 @@ def _mounted_result(r):
     return ToolResult(r.get("content") or [], r.get("structuredContent"), r.get("isError") is True)
 
 
+def _relayed_result(tool, r, revision):
+    """A mounted tool's CallToolResult r as ours for revision (as _tool_result makes it of
+    _mounted_result(r)); at once for blocks of bare text, which every revision reads as
+    they are, and structured content that needs no more than its schema's check."""
+    content, is_error = r.get("content"), r.get("isError", False)
+    if type(content) is list and type(is_error) is bool:
+        for b in content:
+            if type(b) is not dict or len(b) != 2 or b.get("type") != "text" or \
+                    type(b.get("text")) is not str:
+                break
+        else:
+            if is_error:
+                return {"content": content, "isError": True}
+            structured, validator = r.get("structuredContent"), tool.output_validator
+            if structured is None:
+                if validator is None:
+                    return {"content": content}
+            elif type(structured) is dict and (validator is None or
+                                               not validator.errors(structured)):
+                if "structured_content" not in _FEATURES[revision]:
+                    return {"content": content}
+                return {"content": content, "structuredContent": structured}
+    return _tool_result(tool, _mounted_result(_checked("tools/call", r)), revision)
+
+
 class _Mount:
     """One mounted server: its client, its state, and the entries it added."""
 
@@ -9372,7 +9397,7 @@ class _Mount:
             raise                         # the mounted server's own error, as it said it
         except ClientError as e:
             raise self._tool_error(e)
-        return _mounted_result(r)
+        return _mounted_result(r)      # _tool_work checks it (middleware reads it as a value)
 
     def _call_later(self, client, name, call, ctx):
         """Send the mounted call and leave ours to be answered when the mount's answer
@@ -9406,7 +9431,13 @@ class _Mount:
         if r is None:
             self._answer_with(call, req.wait, 0)           # raises its error
         elif r.get("resultType") in (None, "complete"):
-            self._answer_with(call, _checked, "tools/call", r)
+            try:
+                outcome = _relayed_result(call.target, r, call.revision)
+            except ClientError as e:              # a malformed result (MalformedResult)
+                outcome = self._tool_error(e)
+            except Exception as e:   # noqa: BLE001 - shaped as the engine shapes a handler's
+                outcome = e
+            call.conn.settle(call, outcome)
         else:
             threading.Thread(target=self._answer_with, daemon=True, name="mcp-mount-follow",
                              args=(call, self._through, ctx, lambda c: c._followed(
@@ -9418,7 +9449,7 @@ class _Mount:
         """Answer call with the tools/call result get(*args) returns, or the error it
         raises, as call_tool would."""
         try:
-            outcome = _tool_result(call.target, _mounted_result(get(*args)), call.revision)
+            outcome = _relayed_result(call.target, get(*args), call.revision)
         except ServerError as e:
             outcome = e
         except ClientError as e:

@@ -680,6 +680,20 @@ class Codec(unittest.TestCase):
                 got = "error"
             self.assertEqual(got, expected, text)
 
+    def test_last_key_wins_only_when_asked(self):
+        line = b'{"a":1,"b":{"c":2,"c":3},"a":4}'
+        self.assertEqual(self.code(line), -32600)
+        self.assertEqual(mcp_stdio.decode_message(line, unique_keys=False),
+                         {"a": 4, "b": {"c": 3}})
+        # Everything else is refused as strictly: NaN, lone surrogates, nesting, bad UTF-8.
+        for bad, code in ((b'{"a":NaN,"a":1}', -32700), (b'{"a":1,"a":"\\ud800"}', -32600),
+                          (b"[" * 33 + b"]" * 33, -32600), (b'{"a":"\xff"}', -32700),
+                          (b"[1e400]", -32600)):
+            with self.subTest(line=bad[:20]):
+                with self.assertRaises(mcp_stdio.ProtocolError) as cm:
+                    mcp_stdio.decode_message(bad, unique_keys=False)
+                self.assertEqual(cm.exception.code, code)
+
     def test_nesting_limit(self):
         self.assertEqual(mcp_stdio.decode_message(b"[" * 32 + b"]" * 32), [[[]]] and
                          mcp_stdio.decode_message(b"[" * 32 + b"]" * 32))
@@ -8598,6 +8612,47 @@ class ClientTests(unittest.TestCase):
         self.addCleanup(c.close)
         return c.connect()
 
+    def test_the_lines_a_request_is_sent_as(self):
+        """Its _meta goes last, the caller's members after the ones every modern request
+        carries (encoded once per client)."""
+        trace = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+        for era in ("modern", "legacy"):
+            with self.subTest(era=era):
+                transcript = []
+                with mcp_stdio.InProcessClient(mcp_stdio.demo_server(), era=era,
+                                               transcript=transcript) as c:
+                    del transcript[:]
+                    c.send("tools/call", {"name": "echo", "arguments": {"text": "é"},
+                                          "_meta": {"traceparent": trace}},
+                           on_progress=lambda *a: None).wait()
+                    c.send("tools/list").wait()
+                    c.send("tools/list", progress_token="t").wait()
+                sent = [line for d, line in transcript if d == "sent"]
+                stamp = ('"_meta":{"io.modelcontextprotocol/protocolVersion":"%s",'
+                         '"io.modelcontextprotocol/clientInfo":{"name":"mcp_stdio-client",'
+                         '"version":"%s"},"io.modelcontextprotocol/clientCapabilities":'
+                         '{"extensions":{"io.modelcontextprotocol/tasks":{}}}' % (
+                             MODERN, mcp_stdio.__version__)) if era == "modern" else None
+                first, second, third = (line.decode("utf-8") for line in sent)
+                head = '{"jsonrpc":"2.0","id":%d,"method":"%s","params":'
+                if stamp:
+                    self.assertEqual(first, head % (c._next_id - 2, "tools/call") +
+                                     '{"name":"echo","arguments":{"text":"é"},' + stamp +
+                                     ',"traceparent":"%s","progressToken":%d}}}\n' % (
+                                         trace, c._next_id - 2))
+                    self.assertEqual(second, head % (c._next_id - 1, "tools/list") +
+                                     "{" + stamp + "}}}\n")
+                    self.assertEqual(third, head % (c._next_id, "tools/list") +
+                                     "{" + stamp + ',"progressToken":"t"}}}\n')
+                else:
+                    self.assertEqual(first, head % (c._next_id - 2, "tools/call") +
+                                     '{"name":"echo","arguments":{"text":"é"},"_meta":{'
+                                     '"traceparent":"%s","progressToken":%d}}}\n' % (
+                                         trace, c._next_id - 2))
+                    self.assertEqual(second, head % (c._next_id - 1, "tools/list") + "{}}\n")
+                    self.assertEqual(third, head % (c._next_id, "tools/list") +
+                                     '{"_meta":{"progressToken":"t"}}}\n')
+
     def test_each_era_and_revision(self):
         cases = [("auto", None, "modern", MODERN), ("modern", None, "modern", MODERN)]
         cases += [("legacy", r, "legacy", r) for r in LEGACY]
@@ -9549,6 +9604,37 @@ MOUNTED_SERVER = textwrap.dedent('''
 class Mounting(unittest.TestCase):
     """Another server served as part of ours, in this process."""
 
+    def test_a_relayed_result_is_what_a_handler_returning_it_gets(self):
+        """The quick path for a mounted call's result answers exactly as the general one."""
+        plain = mcp_stdio.Tool("t", lambda a, c: "")
+        typed = mcp_stdio.Tool("s", lambda a, c: "", output_schema={
+            "type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})
+        text = {"type": "text", "text": "hi"}
+        results = [
+            {"content": [text]}, {"content": [text, text], "isError": False},
+            {"content": [text], "isError": True, "structuredContent": {"n": 1}},
+            {"content": [dict(text, annotations={"lastModified": "2025-01-01T00:00:00Z"})]},
+            {"content": [dict(text, _meta={"k": 1})]}, {"content": []}, {"content": "hi"},
+            {"content": [text], "structuredContent": {"n": 1}},
+            {"content": [text], "structuredContent": {"n": "one"}},
+            {"content": [text], "structuredContent": [1]}, {"content": [{"type": "text"}]},
+            {"content": [text], "isError": "yes"}, {"content": [text], "resultType": "complete",
+                                                      "_meta": {"x": 1}}]
+
+        def outcome(fn):
+            try:
+                return fn()
+            except Exception as e:   # noqa: BLE001 - the exception's kind is compared
+                return type(e).__name__
+        for tool in (plain, typed):
+            for r in results:
+                for revision in mcp_stdio.REVISIONS:
+                    with self.subTest(tool=tool.name, result=r, revision=revision):
+                        self.assertEqual(
+                            outcome(lambda: mcp_stdio._relayed_result(tool, r, revision)),
+                            outcome(lambda: mcp_stdio._tool_result(tool, mcp_stdio._mounted_result(
+                                mcp_stdio._checked("tools/call", r)), revision)))
+
     def test_names_uris_and_answers_in_both_eras(self):
         server = mounted_server()
         for era, rev in (("legacy", "2025-11-25"), ("modern", MODERN)):
@@ -9722,6 +9808,24 @@ class MountProcesses(unittest.TestCase):
         os.makedirs(folder, exist_ok=True)
         return {"command": sys.executable, "args": ["-S", "leaf.py", folder] + list(args)}, \
             folder
+
+    def test_a_mounted_call_leaves_nothing_to_the_cycle_collector(self):
+        """Its call, context and request refer to each other until answered; then freed."""
+        leaf, _ = self.leaf("leaf")
+        outer = mcp_stdio.Server("front", "1")
+        outer.mount("leaf", [leaf["command"]] + leaf["args"], cwd=self.dir)
+        with mcp_stdio.InProcessClient(outer, era="legacy") as c:
+            c.list_tools()
+            c.call_tool("leaf_where", {})
+            gc.collect()
+            gc.disable()
+            try:
+                for _ in range(40):
+                    self.assertEqual(c.call_tool("leaf_where", {})["content"][0]["text"], "-")
+                found = gc.collect()
+            finally:
+                gc.enable()
+        self.assertLess(found, 40)          # 16 per call when they were left to it
 
     def test_a_proxy_serves_each_under_its_key_in_both_eras(self):
         a, a_dir = self.leaf("a")
