@@ -81,7 +81,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.9.1"
+__version__ = "0.9.2"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
@@ -8182,6 +8182,7 @@ class PendingRequest:
         self._answer_args = args
         self._on_answer = fn
         if self._done:
+            self._on_answer, self._answer_args = None, ()    # as _resolve: no cycle left
             fn(*args)
 
     def answered(self, timeout):

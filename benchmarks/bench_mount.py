@@ -7,7 +7,9 @@ over a configuration of that same demo. Each round measures both, one after the 
 and reports the median call of each; the ratio is the median of the rounds' ratios (the
 machine's noise moves both alike within a round). A third figure is the floor of any
 proxy: a relay that only forwards the bytes both ways (the prefix taken off), with the
-extra process and the two extra pipe hops and none of the work.
+extra process and the two extra pipe hops and none of the work. A fourth is the floor of
+a proxy that reads what it passes on: a relay that decodes each line and encodes it again
+(mcp_stdio's codec), with the ids mapped, and nothing else.
 """
 
 import argparse
@@ -38,6 +40,45 @@ while True:
     if not data:
         break
     os.write(1, data)
+"""
+
+# The decoding relay: each message decoded and encoded again; requests get ids of its own.
+DECODING_RELAY = """
+import os, subprocess, sys, threading
+sys.path.insert(0, sys.argv[1])
+from mcp_stdio import LineSplitter, decode_message, encode_message
+p = subprocess.Popen(sys.argv[2:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+ours, lock = {}, threading.Lock()
+
+def up():
+    split, n = LineSplitter(), 0
+    while True:
+        data = os.read(0, 65536)
+        if not data:
+            p.stdin.close()
+            return
+        for line in split.feed(data):
+            m = decode_message(line)
+            if "method" in m and "id" in m:
+                n += 1
+                with lock:
+                    ours[n] = m["id"]
+                m["id"] = n
+                if m["method"] == "tools/call":
+                    m["params"]["name"] = m["params"]["name"][len("demo_"):]
+            os.write(p.stdin.fileno(), encode_message(m))
+threading.Thread(target=up, daemon=True).start()
+split = LineSplitter()
+while True:
+    data = os.read(p.stdout.fileno(), 65536)
+    if not data:
+        break
+    for line in split.feed(data):
+        m = decode_message(line, 128, unique_keys=False)
+        if "method" not in m:
+            with lock:
+                m["id"] = ours.pop(m["id"])
+        os.write(1, encode_message(m))
 """
 sys.path.insert(0, ROOT)
 import mcp_stdio  # noqa: E402
@@ -71,23 +112,29 @@ def main():
         relay = os.path.join(tmp, "relay.py")
         with open(relay, "w") as f:
             f.write(RELAY)
-        direct, mounted, ratios, floors = [], [], [], []
+        decoding = os.path.join(tmp, "decoding_relay.py")
+        with open(decoding, "w") as f:
+            f.write(DECODING_RELAY)
+        direct, mounted, ratios, floors, reads = [], [], [], [], []
         for _ in range(a.rounds):
             d = median_call([sys.executable, "-m", "mcp_stdio"], "echo", a.calls, a.era)
             m = median_call([sys.executable, "-m", "mcp_stdio", "proxy", config], "demo_echo",
                             a.calls, a.era)
             r = median_call([sys.executable, relay, sys.executable, "-m", "mcp_stdio"],
                             "demo_echo", a.calls, a.era)
+            j = median_call([sys.executable, decoding, ROOT, sys.executable, "-m",
+                             "mcp_stdio"], "demo_echo", a.calls, a.era)
             direct.append(d)
             mounted.append(m)
             ratios.append(m / d)
             floors.append(r / d)
+            reads.append(j / d)
     print("%s lock-step echo: direct %.0f us, through one mount %.0f us (medians of %d "
           "rounds); ratio %.2fx (median of the rounds' ratios, from %.2fx to %.2fx); a bare "
-          "relay %.2fx" % (
+          "relay %.2fx, a decoding relay %.2fx" % (
               a.era, statistics.median(direct) * 1e6, statistics.median(mounted) * 1e6,
               a.rounds, statistics.median(ratios), min(ratios), max(ratios),
-              statistics.median(floors)))
+              statistics.median(floors), statistics.median(reads)))
 
 
 if __name__ == "__main__":
