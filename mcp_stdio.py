@@ -8642,7 +8642,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         elif progress_token is not None:
             meta["progressToken"] = progress_token
         members = "".join(_chunks(meta))[1:-1] if meta else ""
-        if modern if modern is not None else "request_meta" in _FEATURES.get(self.revision, ()):
+        if modern if modern is not None else self._speaks("request_meta"):
             stamp = self._stamps.get(tasks) or self._stamp(tasks)
             members = stamp + "," + members if members else stamp
         body = "".join(_chunks(params))
