@@ -109,12 +109,11 @@ def main():
         with open(config, "w") as f:
             json.dump({"mcpServers": {"demo": {"command": sys.executable, "args": [
                 "-m", "mcp_stdio"], "env": {"PYTHONPATH": ROOT}}}}, f)
-        relay = os.path.join(tmp, "relay.py")
-        with open(relay, "w") as f:
-            f.write(RELAY)
-        decoding = os.path.join(tmp, "decoding_relay.py")
-        with open(decoding, "w") as f:
-            f.write(DECODING_RELAY)
+        relay, decoding = (os.path.join(tmp, name) for name in ("relay.py",
+                                                                "decoding_relay.py"))
+        for path, text in ((relay, RELAY), (decoding, DECODING_RELAY)):
+            with open(path, "w") as f:
+                f.write(text)
         direct, mounted, ratios, floors, reads = [], [], [], [], []
         for _ in range(a.rounds):
             d = median_call([sys.executable, "-m", "mcp_stdio"], "echo", a.calls, a.era)
