@@ -81,7 +81,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.9.2"
+__version__ = "0.9.3"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
@@ -218,6 +218,10 @@ class ProtocolError(Exception):
         self.code = code
         self.message = message
         self.data = data
+
+
+class _Unknown(ProtocolError):
+    """-32602 for a name that no entry has (yet: a mount that is starting may add it)."""
 
 
 def _valid_id(rid):
@@ -3710,7 +3714,7 @@ def _named(call, table, noun, conn=None):
                 entry = None
                 break
     if entry is None:
-        raise ProtocolError(INVALID_PARAMS, "Unknown %s: %s" % (noun, _short(name, 80)))
+        raise _Unknown(INVALID_PARAMS, "Unknown %s: %s" % (noun, _short(name, 80)))
     args = params.get("arguments")
     if args is None:                 # null counts as absent (Go marshals a nil map so)
         args = {}
@@ -3846,15 +3850,14 @@ def _complete(conn, call):
         name = ref.get("name")
         target = catalog.prompts.get(name) if type(name) is str else None
         if target is None:
-            raise ProtocolError(INVALID_PARAMS, "Unknown prompt: %s"
-                                % _short(ref.get("name"), 80))
+            raise _Unknown(INVALID_PARAMS, "Unknown prompt: %s" % _short(ref.get("name"), 80))
     elif ref.get("type") == "ref/resource":
         uri = ref.get("uri")
         target = (catalog.templates.get(uri) or catalog.resources.get(uri)) \
             if type(uri) is str else None
         if target is None:
-            raise ProtocolError(INVALID_PARAMS, "Unknown resource or template: %s"
-                                % _short(uri, 80), {"uri": uri})
+            raise _Unknown(INVALID_PARAMS, "Unknown resource or template: %s"
+                           % _short(uri, 80), {"uri": uri})
     else:
         raise ProtocolError(INVALID_PARAMS, 'Invalid params: ref.type must be "ref/prompt" '
                             'or "ref/resource"')
@@ -4343,7 +4346,7 @@ class Connection:
             try:
                 r = route.handler(self, call)
             except BaseException as e:   # noqa: B902 - ProtocolError, or a bug: never the end
-                r = e
+                r = e if not self.server._mounts else _unknown_yet(self, call, e)
             if chain is not None:                 # middleware wraps the work admitted
                 c = r.call if type(r) is _AndRun else r
                 if type(c) is Call:
@@ -9009,8 +9012,9 @@ class InProcessClient(Client):
 # link to: renaming it would break the links). A mount starts with each serve
 # and runs beside it: it connects, lists, and adds what it lists to the live
 # catalog; the first list of each kind waits until every mount has listed or
-# failed (start_timeout). A mount that fails or exits keeps its entries listed,
-# answers for them with an error naming it, and starts again with back-off.
+# failed (start_timeout), and so does a request naming what no entry has yet.
+# A mount that fails or exits keeps its entries listed, answers for them with
+# an error naming it, and starts again with back-off.
 
 # A stopped mount starts again after these many seconds, doubling up to the last:
 # quick after a crash, never a busy loop against a server that cannot start.
@@ -9573,10 +9577,50 @@ def _relay_key(method, params):
 
 def _mounts_listed(request, next):
     """Middleware of a server with mounts: a list waits until every mount has listed."""
-    for m in request.conn.server._mounts:
+    _wait_for_mounts(request.conn.server)
+    return next()
+
+
+def _wait_for_mounts(server):
+    """Wait until every mount of server has listed (or failed) since it started, each
+    within its start timeout."""
+    for m in server._mounts:
         if not m.listed.is_set() and m.started is not None:
             m.listed.wait(max(0.0, m.started + m.start_timeout - _monotonic()))
-    return next()
+
+
+def _unknown_yet(conn, call, error):
+    """What a request refused at admission as naming no entry gets from a server with mounts:
+    while a mount has not listed yet, a Call that waits for it and is then admitted again
+    (a client that kept an earlier listing calls at once, and the entry may be the mount's);
+    else the refusal, error."""
+    if type(error) is not _Unknown and type(error) is not ResourceNotFound:
+        return error
+    ends = [m.started + m.start_timeout for m in conn.server._mounts
+            if not m.listed.is_set() and m.started is not None]
+    if not ends:
+        return error
+    timeout = conn.server.timeout
+    if timeout is not None:           # the server's own, counted from the mounts' listing
+        timeout += max(0.0, max(ends) - _monotonic())
+    return call.start(_method_kind(call.method), (call.params or {}).get("name") or
+                      call.method, _admitted_after_mounts, timeout)
+
+
+def _admitted_after_mounts(call, ctx):
+    """The work of a request that waits for the mounts: admitted again once they have
+    listed, and served here, as it would have been at once."""
+    _wait_for_mounts(call.conn.server)
+    if call.settled:                  # cancelled, or timed out, meanwhile
+        raise _Left()
+    call.mw, call.mw_ctx, call.mw_large = ((), None, None), ctx, False
+    try:
+        result = _served(call)
+    finally:
+        call.mw_ctx = None            # it refers to its call: not left to the collector
+    if call.mw_large is _LEFT:
+        raise _Left()
+    return result, call.mw_large
 
 
 ###############################################################################

@@ -10006,6 +10006,45 @@ class MountProcesses(unittest.TestCase):
             self.assertLess(time.monotonic() - start, 1.0)        # answered at once
             self.assertEqual(len(c.list_tools()), 3)              # after the mount listed
 
+    def test_a_request_before_the_first_list_waits_for_the_mounts(self):
+        """A client that kept an earlier listing calls at once: the mount's tool is served
+        once the mount has listed, and a name nobody has is refused as before, after it."""
+        slow, _ = self.leaf("slow", "slow")
+        path = self.config({"slow": slow})
+        for era in ("modern", "legacy"):
+            transcript = []
+            with self.subTest(era=era), mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE,
+                                                         era=era, transcript=transcript) as c:
+                call = {"name": "slow_wait", "arguments": {"seconds": 0}}
+                known, cancelled = c.send("tools/call", call), c.send("tools/call", call)
+                cancelled.cancel()
+                unknown = c.send("tools/call", {"name": "slow_nothing", "arguments": {}})
+                prompt = c.send("prompts/get", {"name": "slow_nothing"})
+                completion = c.send("completion/complete", {
+                    "ref": {"type": "ref/prompt", "name": "slow_nothing"},
+                    "argument": {"name": "a", "value": ""}})
+                missing = c.send("resources/read", {"uri": "leaf://nothing"})
+                if era == "legacy":                               # answered at once
+                    self.assertEqual(c.request("ping"), {})
+                else:
+                    self.assertIn("tools", c.discover()["capabilities"])
+                self.assertFalse(known.answered(0))               # the mount sleeps 1 s
+                self.assertEqual(known.wait(20)["content"],
+                                 [{"type": "text", "text": "waited"}])
+                for request, code, message in (
+                        (unknown, -32602, 'Unknown tool: "slow_nothing"'),
+                        (prompt, -32602, 'Unknown prompt: "slow_nothing"'),
+                        (completion, -32602, 'Unknown prompt: "slow_nothing"'),
+                        (missing, -32002 if era == "legacy" else -32602,
+                         "Resource not found")):
+                    with self.assertRaises(mcp_stdio.ServerError) as e:
+                        request.wait(20)
+                    self.assertEqual((e.exception.code, e.exception.message), (code, message))
+                self.assertEqual(len(c.list_tools()), 3)
+            answered = [[line for d, line in transcript if d == "received" and
+                         b'"id":%d,' % r.id in line] for r in (known, cancelled)]
+            self.assertEqual([len(lines) for lines in answered], [1, 0])   # cancelled waiting
+
     def test_a_legacy_mounts_question_reaches_a_modern_client_by_its_retry(self):
         """A modern client asks by retrying its call: the mount's call waits meanwhile."""
         leaf, _ = self.leaf("leaf")
