@@ -2,7 +2,9 @@
 
 A real server process is fed N and then N + 2000 pipelined echo requests from a
 file; the difference of the two instruction counts divided by 2000 is the cost
-of one message, with start-up cancelled out. Needs valgrind.
+of one message, with start-up cancelled out. Every mode first runs the server once,
+unmeasured, so that its bytecode is cached as on users' machines (a run that compiled
+would count the compile). Needs valgrind.
 
     python benchmarks/instructions.py [--modern] [--lock-step] [--server "python -m mcp_stdio"]
 
@@ -49,6 +51,13 @@ def messages(n, modern):
     return b"".join(json.dumps(m).encode() + b"\n" for m in out)
 
 
+def warm(command, data):
+    """Run command once on data, unmeasured: the bytecode it imports is compiled and cached
+    before callgrind counts (else the first run after an edit counts a compile)."""
+    subprocess.run(command, input=data, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   cwd=ROOT, env=dict(os.environ, PYTHONPATH=ROOT))
+
+
 def instructions(command, data):
     with tempfile.TemporaryFile() as f:
         f.write(data)
@@ -67,6 +76,7 @@ def lock_step(command, modern):
     """Instructions per echo when each request waits for the previous answer."""
     from bench_stdio import Session
     counts = []
+    warm(command, messages(1, modern))
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "callgrind.log")
         for n in (300, 1300):
@@ -96,6 +106,7 @@ def starts(modern):
                     for m in opening)
     base = None
     for name in ("limit_loop.py", "decorated_server.py", "many_tools_server.py"):
+        warm([sys.executable, os.path.join(HERE, name)], data)
         n = instructions([sys.executable, os.path.join(HERE, name)], data)
         base = base or n
         print("%-22s %s: %12d instructions  %.2fx" % (
@@ -123,11 +134,13 @@ def main():
     env_note = "" if os.environ.get("PYTHONDONTWRITEBYTECODE") is None else \
         " (PYTHONDONTWRITEBYTECODE is set: start-up compiles, the difference is unaffected)"
     cmd = shlex.split(a.server)
+    warm(cmd, messages(1, a.modern))
     small = instructions(cmd, messages(a.base, a.modern))
     large = instructions(cmd, messages(a.base + 2000, a.modern))
-    if large <= small:      # seen once on a loaded machine: a run cut short, not a figure
+    if large <= small:      # a run that compiled (the source changed meanwhile), or cut short
         sys.exit("the longer run counted no more instructions than the shorter one (%d, %d): "
-                 "one was cut short; run again on a quieter machine" % (large, small))
+                 "one compiled the source (was it edited meanwhile?) or was cut short; run "
+                 "again" % (large, small))
     print("%s, %s: %d instructions per echo%s" % (
         a.server, "modern" if a.modern else "legacy", (large - small) // 2000, env_note))
 
