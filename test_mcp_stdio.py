@@ -1555,15 +1555,22 @@ class ScriptTools(ScriptTest):
         p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
         p.stdin.flush()
         self.assertIn(b'"id":1', p.stdout.readline())
+        import select
         time.sleep(0.3)               # the server is blocked in the middle of the 3 MB line
         start = time.monotonic()
         p.send_signal(signal.SIGTERM)
-        time.sleep(0.2)
+        # Read once the server says it stops (its main thread acts within 0.1 s): the
+        # line's second of grace is then all the reader's, even on a loaded machine.
+        err = b""
+        while b"stopping on signal" not in err and time.monotonic() < start + 5:
+            if select.select([p.stderr], [], [], 0.1)[0]:
+                err += os.read(p.stderr.fileno(), 65536)
+        self.assertIn(b"stopping on signal", err)
         rest = p.stdout.read()
         self.assertEqual(p.wait(5), 0)
         self.assertLess(time.monotonic() - start, 2.0)
         p.stdin.close()
-        err = p.stderr.read()
+        err += p.stderr.read()
         p.stdout.close()
         p.stderr.close()
         self.assertTrue(rest.endswith(b"\n"), "a cut line: %d bytes" % len(rest))
