@@ -8259,8 +8259,8 @@ def _checked(method, result):
     MalformedResult saying where (a server's mistake must not become a traceback)."""
     if method == "tools/call" and _text_only(result):
         return result                 # the usual answer, sure to fit its shape
-    if not _RESULT_SHAPES:
-        _RESULT_SHAPES.update((m, compile_schema(s)) for m, s in _result_shapes().items())
+    if not _RESULT_SHAPES:      # made whole, then added at once: no thread sees it half made
+        _RESULT_SHAPES.update({m: compile_schema(s) for m, s in _result_shapes().items()})
     problems = _RESULT_SHAPES[method].errors(result)
     if problems:
         raise MalformedResult(method, problems)

@@ -9341,6 +9341,36 @@ class ClientCommandLine(unittest.TestCase):
         self.assertGreater(said, 300)
         self.assertGreater(printed, 100)
 
+    def test_the_result_shapes_are_whole_for_every_thread_from_the_first_use(self):
+        """Clients on several threads check their first results at once: none finds the
+        shapes table half built (it was filled while compiling, and a reader took it as
+        ready: KeyError)."""
+        saved = dict(mcp_stdio._RESULT_SHAPES)
+        self.addCleanup(lambda: (mcp_stdio._RESULT_SHAPES.clear(),
+                                 mcp_stdio._RESULT_SHAPES.update(saved)))
+        interval = sys.getswitchinterval()
+        self.addCleanup(sys.setswitchinterval, interval)
+        sys.setswitchinterval(1e-5)
+        order = list(mcp_stdio._result_shapes())      # the last ones made, to be asked for
+        methods = sorted((m for m in self.GOOD if m in order), key=order.index)
+        for _ in range(3):
+            mcp_stdio._RESULT_SHAPES.clear()
+            start, failed = threading.Barrier(16), []
+
+            def check(method):
+                start.wait()
+                try:
+                    mcp_stdio._checked(method, self.GOOD[method])
+                except Exception as e:      # noqa: BLE001 - what the thread met, reported
+                    failed.append("%s: %r" % (method, e))
+            threads = [threading.Thread(target=check, args=(methods[-1 - i % 3],))
+                       for i in range(16)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            self.assertEqual(failed, [])
+
     def test_a_server_that_answers_wrongly_gets_exit_3_and_a_readable_error(self):
         with tempfile.TemporaryDirectory() as tmp:
             script = os.path.join(tmp, "wrong.py")
