@@ -9581,12 +9581,18 @@ def _mounts_listed(request, next):
     return next()
 
 
+def _unlisted(server):
+    """(mount, the end of its start timeout) for each mount of server that has not listed
+    (or failed) since it started."""
+    return [(m, m.started + m.start_timeout) for m in server._mounts
+            if not m.listed.is_set() and m.started is not None]
+
+
 def _wait_for_mounts(server):
-    """Wait until every mount of server has listed (or failed) since it started, each
-    within its start timeout."""
-    for m in server._mounts:
-        if not m.listed.is_set() and m.started is not None:
-            m.listed.wait(max(0.0, m.started + m.start_timeout - _monotonic()))
+    """Wait until every mount of server has listed (or failed), each within its start
+    timeout."""
+    for m, end in _unlisted(server):
+        m.listed.wait(max(0.0, end - _monotonic()))
 
 
 def _unknown_yet(conn, call, error):
@@ -9596,13 +9602,12 @@ def _unknown_yet(conn, call, error):
     else the refusal, error."""
     if type(error) is not _Unknown and type(error) is not ResourceNotFound:
         return error
-    ends = [m.started + m.start_timeout for m in conn.server._mounts
-            if not m.listed.is_set() and m.started is not None]
-    if not ends:
+    unlisted = _unlisted(conn.server)
+    if not unlisted:
         return error
     timeout = conn.server.timeout
     if timeout is not None:           # the server's own, counted from the mounts' listing
-        timeout += max(0.0, max(ends) - _monotonic())
+        timeout += max(0.0, max(end for _, end in unlisted) - _monotonic())
     return call.start(_method_kind(call.method), (call.params or {}).get("name") or
                       call.method, _admitted_after_mounts, timeout)
 
