@@ -6301,7 +6301,10 @@ def _through(conn, call, chain, answer):
     """
     kind = _method_kind(call.method)
     if answer is None:
-        call.start(kind, call.method, _chain_work, conn.server.timeout, False)
+        timeout = conn.server.timeout
+        if kind == "list" and conn.server._mounts:    # a list waits for them first
+            timeout = _after_mounts(conn.server, timeout)
+        call.start(kind, call.method, _chain_work, timeout, False)
         call.mw = (chain, None, call.params)
         return call
     call.start(kind, (call.params or {}).get("name") or call.method,
@@ -9588,6 +9591,15 @@ def _unlisted(server):
             if not m.listed.is_set() and m.started is not None]
 
 
+def _after_mounts(server, timeout):
+    """timeout (None: none) counted from when every mount of server has listed or run out
+    of its start timeout: a request's wait for the mounts is not its own time."""
+    unlisted = _unlisted(server) if timeout is not None else None
+    if not unlisted:
+        return timeout
+    return timeout + max(0.0, max(end for _, end in unlisted) - _monotonic())
+
+
 def _wait_for_mounts(server):
     """Wait until every mount of server has listed (or failed), each within its start
     timeout."""
@@ -9602,14 +9614,11 @@ def _unknown_yet(conn, call, error):
     else the refusal, error."""
     if type(error) is not _Unknown and type(error) is not ResourceNotFound:
         return error
-    unlisted = _unlisted(conn.server)
-    if not unlisted:
+    if not _unlisted(conn.server):
         return error
-    timeout = conn.server.timeout
-    if timeout is not None:           # the server's own, counted from the mounts' listing
-        timeout += max(0.0, max(end for _, end in unlisted) - _monotonic())
     return call.start(_method_kind(call.method), (call.params or {}).get("name") or
-                      call.method, _admitted_after_mounts, timeout)
+                      call.method, _admitted_after_mounts,
+                      _after_mounts(conn.server, conn.server.timeout))
 
 
 def _admitted_after_mounts(call, ctx):

@@ -10082,6 +10082,21 @@ class MountProcesses(unittest.TestCase):
                          b'"id":%d,' % r.id in line] for r in (known, cancelled)]
             self.assertEqual([len(lines) for lines in answered], [1, 0])   # cancelled waiting
 
+    def test_the_wait_for_the_mounts_is_not_counted_in_the_timeout(self):
+        """A first list, and a call naming a mount's tool before it has listed, take our
+        timeout from the mounts' listing: a mount slower to start than --timeout is listed
+        and called, not timed out."""
+        slow, _ = self.leaf("slow", "slow")
+        path = self.config({"slow": slow})
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era), mcp_stdio.Client(
+                    SERVE + ["proxy", path, "--timeout", "0.5"], cwd=HERE, era=era) as c:
+                call = c.send("tools/call", {"name": "slow_wait", "arguments": {"seconds": 0}})
+                self.assertEqual(sorted(t["name"] for t in c.list_tools()),
+                                 ["slow_confirm", "slow_wait", "slow_where"])   # after 1 s
+                self.assertEqual(call.wait(20)["content"], [{"type": "text", "text": "waited"}])
+            self.assertNotIn("Traceback", c.stderr)
+
     def test_a_legacy_mounts_question_reaches_a_modern_client_by_its_retry(self):
         """A modern client asks by retrying its call: the mount's call waits meanwhile."""
         leaf, _ = self.leaf("leaf")
