@@ -6657,7 +6657,7 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             raise CatalogError("mount %r: the command must be a list of arguments (no shell) "
                                "or a Server" % prefix)
         for name, value in (("start_timeout", start_timeout), ("ping_timeout", ping_timeout)):
-            if not _is_number(value) or value <= 0:
+            if not _is_number(value) or not 0 < value < float("inf"):   # a wait must end
                 raise CatalogError("mount %r: %s must be a positive number" % (prefix, name))
         if not self._mounts:
             self.live = True
@@ -6879,16 +6879,20 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         return self._command_line(sys.argv[1:] if argv is None else argv,
                                   own_options=own_options)
 
-    def _command_line(self, args, prog=None, about=None, version_line=None, own_options=None):
-        if prog is None:
-            prog = "python " + os.path.basename(sys.argv[0] or "server.py")
+    def _help(self, prog, about=None, own_options=None):
+        """This server's --help text, started as prog."""
         if about is None:
             about = "Serve %s %s as an MCP server on stdin/stdout, for modern (%s) and legacy " \
                     "(initialize) clients.%s" % (self.title or self.name, self.version,
                                                  ", ".join(MODERN_VERSIONS), "\n\n" +
                                                  self.description
                                                  if self.description else "")
-        usage = _usage(prog, about, own_options)
+        return _usage(prog, about, own_options)
+
+    def _command_line(self, args, prog=None, about=None, version_line=None, own_options=None):
+        if prog is None:
+            prog = "python " + os.path.basename(sys.argv[0] or "server.py")
+        usage = self._help(prog, about, own_options)
         options = _parse_options(args, usage, version_line or "%s %s\n" % (self.name,
                                                                           self.version))
         if isinstance(options, int):
@@ -10336,7 +10340,15 @@ _COMMANDS = {
                       serves=False),
 }
 
-def _proxy_server(config_path):
+# The proxy's own option, beside the server options: how long each server may take to
+# start and list before the first list answers without it (it is added when it lists).
+_PROXY_START_TIMEOUT = 10.0
+_PROXY_OPTIONS = ["  --start-timeout SECONDS",
+                  " " * 22 + "time each server may take to start and list (default %g)"
+                  % _PROXY_START_TIMEOUT]
+
+
+def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT):
     """A Server that mounts every server of a host's configuration file under its key.
 
     The file has the mcpServers shape (Claude Desktop, Cursor): each entry a
@@ -10376,7 +10388,7 @@ def _proxy_server(config_path):
         if os.sep in command or (os.altsep and os.altsep in command):
             command = os.path.join(here, command)         # relative: the file's folder
         server.mount(key, [command] + args, env=dict(os.environ, **env) if env else None,
-                     cwd=cwd)
+                     cwd=cwd, start_timeout=start_timeout)
     return server
 
 
@@ -10385,12 +10397,32 @@ def _proxy_main(args):
     if not args or args[0].startswith("-"):
         sys.stderr.write("error: usage: proxy CONFIG.json [server options]\n")
         return 2
+    rest, start_timeout, refused = [], _PROXY_START_TIMEOUT, None
+    words = iter(args[1:])
+    for a in words:
+        flag, eq, value = a.partition("=")
+        if flag != "--start-timeout":
+            rest.append(a)
+            continue
+        value = value if eq else next(words, None)
+        try:
+            start_timeout = float(value)
+        except (TypeError, ValueError):
+            start_timeout = 0.0
+        if not 0 < start_timeout < float("inf"):    # a wait must end: no NaN, no infinity
+            refused = "%s needs a value" % flag if value is None else \
+                "bad value for %s: %r" % (flag, value)
+            start_timeout = _PROXY_START_TIMEOUT
+            break
     try:
-        server = _proxy_server(args[0])
+        server = _proxy_server(args[0], start_timeout)
     except CatalogError as e:
         sys.stderr.write("error: %s\n" % e)
         return 2
-    return server._command_line(args[1:], _prog() + " proxy " + args[0])
+    prog = _prog() + " proxy " + args[0]
+    if refused:
+        return _usage_error(refused, server._help(prog, own_options=_PROXY_OPTIONS))
+    return server._command_line(rest, prog, own_options=_PROXY_OPTIONS)
 
 
 _CLIENT_ABOUT = """\

@@ -10141,6 +10141,35 @@ class MountProcesses(unittest.TestCase):
                            stdin=subprocess.DEVNULL, timeout=60)
         self.assertEqual((r.returncode, r.stderr),
                          (2, b"error: usage: proxy CONFIG.json [server options]\n"))
+        path = self.config({"a": self.leaf("a")[0]})
+        for args, said in ((["--start-timeout"], b"--start-timeout needs a value"),
+                           (["--start-timeout", "0"], b"bad value for --start-timeout: '0'"),
+                           (["--start-timeout=nan"], b"bad value for --start-timeout: 'nan'"),
+                           (["--tools", "a_wait", "--start-timeout", "inf"],
+                            b"bad value for --start-timeout: 'inf'")):
+            with self.subTest(args=args):
+                r = subprocess.run(SERVE + ["proxy", path] + args, capture_output=True,
+                                   cwd=HERE, stdin=subprocess.DEVNULL, timeout=60)
+                self.assertEqual(r.returncode, 2)
+                self.assertEqual(r.stderr.splitlines()[0], b"error: " + said)
+                self.assertIn(b"\n  --start-timeout SECONDS\n" + b" " * 22 + b"time each "
+                              b"server may take to start and list (default 10)\n", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "a", "starts")))  # none started
+
+    def test_the_proxy_start_timeout_bounds_each_servers_start(self):
+        """--start-timeout is each mount's time to start and list: a server slower than it
+        is left out of the first list, and said on stderr with the time it had."""
+        slow, _ = self.leaf("slow", "slow")
+        path = self.config({"slow": slow})
+        with mcp_stdio.Client(SERVE + ["proxy", path, "--start-timeout=0.3"], cwd=HERE,
+                              era="legacy") as c:
+            self.assertEqual(c.list_tools(), [])          # the mount sleeps 1 s first
+            said = "mcp-stdio-proxy: mount 'slow': no answer to server/discover within 0.3 s " \
+                   "of starting the server (start_timeout)"
+            deadline = time.monotonic() + 20
+            while said not in c.stderr and time.monotonic() < deadline:
+                time.sleep(0.02)
+            self.assertIn(said, c.stderr)
 
     def test_relative_paths_follow_the_configuration_file(self):
         # cwd "." and a command with a slash are the file's folder's, wherever we run.
@@ -10217,6 +10246,10 @@ REAL_CALLS = (("everything_echo", {"message": "hi"}, "Echo: hi"),
               ("fs_read_text_file", {"path": "a.txt"}, "alpha"),
               ("time_get_current_time", {"timezone": "UTC"}, '"timezone": "UTC"'))
 
+# The real servers' time to start and list through the proxy (its --start-timeout; the
+# probes below say 60 too): one has taken more than the default 10 s on a loaded machine.
+REAL_START = ["--start-timeout", "60"]
+
 REAL_SDK_PROBE = textwrap.dedent('''
     import asyncio, json, sys
     from mcp import Client
@@ -10226,7 +10259,8 @@ REAL_SDK_PROBE = textwrap.dedent('''
         with open(sys.argv[5], "w") as f:      # as it was: the calls of a session write
             f.write("alpha\\n")
         params = StdioServerParameters(command=sys.argv[1], args=["-m", "mcp_stdio", "proxy",
-                                       sys.argv[2]], env={"PYTHONPATH": sys.argv[3]})
+                                       sys.argv[2], "--start-timeout", "60"],
+                                       env={"PYTHONPATH": sys.argv[3]})
         async with Client(params, mode=mode) as c:
             out = {"tools": sorted(t.name for t in (await c.list_tools()).tools)}
             for name, args in calls:
@@ -10246,7 +10280,7 @@ REAL_TS_PROBE = """
 import { Client } from "%(sdk)s/dist/esm/client/index.js";
 import { StdioClientTransport } from "%(sdk)s/dist/esm/client/stdio.js";
 const transport = new StdioClientTransport({command: %(python)s, args: ["-m", "mcp_stdio",
-  "proxy", %(config)s], env: {PYTHONPATH: %(here)s, PATH: process.env.PATH}});
+  "proxy", %(config)s, "--start-timeout", "60"], env: {PYTHONPATH: %(here)s, PATH: process.env.PATH}});
 const client = new Client({name: "ts-sdk", version: "1"}, {capabilities: {}});
 await client.connect(transport);
 const out = {tools: (await client.listTools()).tools.map((t) => t.name).sort()};
@@ -10330,8 +10364,9 @@ class RealMounts(unittest.TestCase):
             with self.subTest(era=era):
                 heard, updated = [], []
                 self.reset_files()
-                with mcp_stdio.Client(SERVE + ["proxy", self.path], era=era, cwd=HERE,
-                                      on_updated=updated.append, **_answers()) as c:
+                with mcp_stdio.Client(SERVE + ["proxy", self.path] + REAL_START, era=era,
+                                      cwd=HERE, on_updated=updated.append,
+                                      **_answers()) as c:
                     self.assertEqual(sorted(t["name"] for t in c.list_tools()), direct)
                     for name, args, want in self.calls:
                         r = c.call_tool(name, args)
@@ -10420,7 +10455,8 @@ class RealMounts(unittest.TestCase):
         self.addCleanup(shutil.rmtree, home, True)
         env = dict(os.environ, HOME=home, NO_COLOR="1", PATH=os.environ["MCP_STDIO_NODE_BIN"] +
                    os.pathsep + os.environ.get("PATH", ""))
-        proxy = ["-e", "PYTHONPATH=" + HERE, sys.executable, "-m", "mcp_stdio", "proxy", self.path]
+        proxy = ["-e", "PYTHONPATH=" + HERE, sys.executable, "-m", "mcp_stdio", "proxy",
+                 self.path] + REAL_START
         rest = self.every_call()[len(self.calls):]
         for era in ("legacy", "modern"):
             with self.subTest(era=era):
