@@ -9768,6 +9768,13 @@ class Mounting(unittest.TestCase):
                 with self.assertRaises(mcp_stdio.CatalogError) as cm:
                     server.mount(prefix, command)
                 self.assertIn("mount ", str(cm.exception))
+        for name in ("start_timeout", "ping_timeout"):
+            for value in (0, -1, float("inf"), float("nan"), True, "10"):
+                with self.subTest(name=name, value=value):
+                    with self.assertRaises(mcp_stdio.CatalogError) as cm:
+                        server.mount("ok", ["x"], **{name: value})
+                    self.assertEqual(str(cm.exception),
+                                     "mount 'ok': %s must be a finite positive number" % name)
         server.mount("ok", ["x"])
         with self.assertRaises(mcp_stdio.CatalogError):
             server.mount("ok", ["y"])
