@@ -6658,7 +6658,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
                                "or a Server" % prefix)
         for name, value in (("start_timeout", start_timeout), ("ping_timeout", ping_timeout)):
             if not _is_number(value) or not 0 < value < float("inf"):   # a wait must end
-                raise CatalogError("mount %r: %s must be a finite positive number" % (prefix, name))
+                raise CatalogError("mount %r: %s must be a finite positive number"
+                                   % (prefix, name))
         if not self._mounts:
             self.live = True
             self.middleware(_mounts_listed, kinds="list")
