@@ -6420,7 +6420,7 @@ class _Option:
                 raise CatalogError("server: %s must be an integer of at least %d"
                                    % (self.name, self.low))
             return value
-        if value is not None and (not _is_number(value) or value <= 0):   # seconds
+        if value is not None and not _is_seconds(value):
             raise CatalogError("server: %s must be a positive number of seconds" % self.name)
         return value
 
@@ -6657,8 +6657,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             raise CatalogError("mount %r: the command must be a list of arguments (no shell) "
                                "or a Server" % prefix)
         for name, value in (("start_timeout", start_timeout), ("ping_timeout", ping_timeout)):
-            if not _is_number(value) or not 0 < value < float("inf"):   # a wait must end
-                raise CatalogError("mount %r: %s must be a finite positive number"
+            if not _is_seconds(value):
+                raise CatalogError("mount %r: %s must be a positive number of seconds"
                                    % (prefix, name))
         if not self._mounts:
             self.live = True
@@ -9850,6 +9850,13 @@ class _Command:
 _CLI_TIMEOUT = 30.0
 _CLI_START_TIMEOUT = 30.0
 
+
+def _seconds_argument(text):
+    """A time limit given on the command line, as a float; ValueError when it is not one."""
+    value = float(text)
+    return value if _is_seconds(value) else _refuse(value)
+
+
 # The options every server command takes: (flag, metavar, help, name, parse).
 _CLIENT_OPTIONS = (
     ("--era", "auto|modern|legacy", "era to speak (default auto: probe, then fall back)",
@@ -9857,9 +9864,9 @@ _CLIENT_OPTIONS = (
     ("--revision", "VERSION", "legacy revision to request (default %s)" % LATEST_LEGACY,
      "revision", str),
     ("--timeout", "SECONDS", "time to wait for each answer (default %g)" % _CLI_TIMEOUT,
-     "timeout", lambda v: float(v) if float(v) > 0 else _refuse(v)),
+     "timeout", _seconds_argument),
     ("--start-timeout", "SECONDS", "time to wait for the server's first answer (default %g)"
-     % _CLI_START_TIMEOUT, "start_timeout", lambda v: float(v) if float(v) > 0 else _refuse(v)),
+     % _CLI_START_TIMEOUT, "start_timeout", _seconds_argument),
     ("-e, --env", "KEY=VALUE", "set an environment variable for the server (repeatable)",
      "env", lambda v: v if "=" in v[1:] else _refuse(v)),
     ("--cwd", "DIR", "start the server in DIR", "cwd",
@@ -10407,10 +10414,8 @@ def _proxy_main(args):
             continue
         value = value if eq else next(words, None)
         try:
-            start_timeout = float(value)
+            start_timeout = _seconds_argument(value)
         except (TypeError, ValueError):
-            start_timeout = 0.0
-        if not 0 < start_timeout < float("inf"):    # a wait must end: no NaN, no infinity
             refused = "%s needs a value" % flag if value is None else \
                 "bad value for %s: %r" % (flag, value)
             start_timeout = _PROXY_START_TIMEOUT
@@ -10463,7 +10468,11 @@ def _parse_client_options(command, opts):
             continue
         if not opts:
             raise ValueError(a)
-        value = parse(opts.pop(0))
+        text = opts.pop(0)
+        try:
+            value = parse(text)
+        except ValueError:
+            raise ValueError(text) from None    # said as given, not as float() words it
         if name == "env":
             key, _, value = value.partition("=")
             value = dict(os.environ if values["env"] is None else values["env"], **{key: value})
@@ -11828,6 +11837,12 @@ def _json_type(x):
 
 def _is_number(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _is_seconds(x):
+    """True for a time limit that every wait can take: above 0 and at most
+    threading.TIMEOUT_MAX (NaN and infinity are neither: a wait on them fails or spins)."""
+    return _is_number(x) and 0 < x <= threading.TIMEOUT_MAX
 
 
 def _canon(x):
