@@ -10386,7 +10386,8 @@ class RealMounts(unittest.TestCase):
                 with mcp_stdio.Client(SERVE + ["proxy", self.path] + REAL_START, era=era,
                                       cwd=HERE, on_updated=updated.append,
                                       **_answers()) as c:
-                    self.assertEqual(sorted(t["name"] for t in c.list_tools()), direct)
+                    self.assertEqual(sorted(t["name"] for t in c.list_tools()), direct,
+                                     c.stderr[-2000:])    # what a mount left out said why
                     for name, args, want in self.calls:
                         r = c.call_tool(name, args)
                         self.assertIn(want, r["content"][0]["text"], r)
