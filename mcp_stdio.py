@@ -8383,6 +8383,10 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             raise ValueError("command must be a non-empty list of arguments (no shell)")
         if era not in ("auto", "modern", "legacy"):
             raise ValueError("era must be 'auto', 'modern' or 'legacy'")
+        for name, value in (("timeout", timeout), ("probe_timeout", probe_timeout),
+                            ("start_timeout", start_timeout)):
+            if not _is_seconds(value):
+                raise ValueError("%s must be a positive number of seconds" % name)
         self.command, self.era_choice, self.requested_revision = list(command), era, revision
         self.env, self.cwd, self.timeout, self.probe_timeout = env, cwd, timeout, probe_timeout
         self.start_timeout, self.on_waiting = start_timeout, on_waiting

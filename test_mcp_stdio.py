@@ -8813,6 +8813,15 @@ class ClientTests(unittest.TestCase):
         with self.assertRaises(ValueError):
             mcp_stdio.Client("python server.py")
 
+    def test_time_limits_must_be_ones_a_wait_can_take(self):
+        for name in ("timeout", "probe_timeout", "start_timeout"):
+            for value in (0, -1, None, float("inf"), float("nan"), 1e10, "30"):
+                with self.subTest(name=name, value=value):
+                    with self.assertRaises(ValueError) as cm:
+                        mcp_stdio.Client(["x"], **{name: value})
+                    self.assertEqual(str(cm.exception),
+                                     "%s must be a positive number of seconds" % name)
+
 
 DOCTOR_SERVER = textwrap.dedent('''
     import sys, time
