@@ -8416,6 +8416,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         self._lock = threading.Lock()
         self._next_id = 0
         self._broken = None
+        self._on_broken = None    # called once when the connection breaks (a mount's wake-up)
         self._proc = None
         self._readers = []
         self._stderr = []
@@ -8519,11 +8520,14 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
 
     def _fail(self, reason):
         with self._lock:
-            if self._broken is None:
+            first = self._broken is None
+            if first:
                 self._broken = reason
             pending, self._pending = list(self._pending.values()), {}
         for req in pending:
             req._resolve(error=ClientError(reason))
+        if first and self._on_broken is not None:
+            self._on_broken()
 
     def _receive(self, line):
         if self.transcript is not None:
@@ -8572,8 +8576,10 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                                                e.get("data")))
             elif "result" in m and isinstance(m["result"], dict):
                 req._resolve(result=m["result"])
-            else:
-                self._fail("the server sent a malformed response: %r" % line[:120])
+            else:                  # its request is answered too: it is no longer pending
+                reason = "the server sent a malformed response: %r" % line[:120]
+                req._resolve(error=ClientError(reason))
+                self._fail(reason)
 
     def _notification(self, m):
         params = m.get("params") if isinstance(m.get("params"), dict) else {}
@@ -9132,6 +9138,7 @@ class _Mount:
         self._listened = (None, None)    # (client, URIs) it was last asked to report on
         self.listed = threading.Event()  # set once it has listed or failed, each start
         self.stop = threading.Event()
+        self.down = threading.Event()    # set when its client breaks (or it ends): wakes the wait
         self.started = None
         self._thread = None
         self.report = _report
@@ -9150,6 +9157,7 @@ class _Mount:
     def end(self):
         """Stop it and close its client."""
         self.stop.set()
+        self.down.set()
         client = self.client
         if client is not None:
             client.close()
@@ -9195,6 +9203,8 @@ class _Mount:
                             timeout=self.server.timeout or 30.0,
                             start_timeout=self.start_timeout,
                             probe_timeout=min(3.0, self.start_timeout), **handlers)
+        self.down.clear()
+        client._on_broken = self.down.set
         self.client = client
         client.connect()
         self._list()
@@ -9215,20 +9225,23 @@ class _Mount:
         return _short_text(error)
 
     def _wait_until_down(self):
-        """Return when the mounted process exits, or hangs: no answer to a ping within
-        ping_timeout seconds while calls wait on it (it is then stopped)."""
+        """Return when the mounted process exits, writes what cannot be trusted, or hangs:
+        no answer to a ping within ping_timeout seconds while calls wait on it (it is then
+        stopped)."""
         client = self.client
         readers = getattr(client, "_readers", None)
         if not readers:                  # in this process: it cannot exit or hang alone
             self.stop.wait()
             return
-        while readers[0].is_alive() and not self.stop.is_set():
-            readers[0].join(self.ping_timeout)
-            if self.calls and readers[0].is_alive() and not self.stop.is_set():
+        # Its client breaks when the server exits or writes what cannot be trusted (a
+        # malformed answer): down either way.
+        while not self.down.wait(self.ping_timeout) and not self.stop.is_set():
+            if self.calls and client._broken is None:
                 try:
                     client.request("ping", timeout=self.ping_timeout)
                 except ClientError:
-                    self.reason = "it did not answer a ping within %g s" % self.ping_timeout
+                    self.reason = client._broken or \
+                        "it did not answer a ping within %g s" % self.ping_timeout
                     try:
                         client._proc.kill()      # hung: not worth the polite steps of close()
                     except OSError:

@@ -8614,7 +8614,7 @@ BROKEN_SERVER = textwrap.dedent("""
         if mode == "partial":
             result["capabilities"]["resources"] = {}
         if msg["method"] == "tools/list":
-            result = {"tools": []}
+            result = {"tools": []} if mode != "null-result" else None
         print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}), flush=True)
         if mode == "answers-notifications":
             print(json.dumps({"jsonrpc": "2.0", "error": {"code": -32600, "message": "x"}}),
@@ -8765,6 +8765,15 @@ class ClientTests(unittest.TestCase):
                 connect("legacy-only", era="modern").connect()
             c = connect("legacy-only", era="legacy")
             self.assertEqual(c.list_tools(), [])     # the first request connects
+            # A malformed answer answers its request (it waited for its timeout) and breaks
+            # the connection: what else the server writes cannot be trusted.
+            c = connect("null-result", era="legacy").connect()
+            with self.assertRaises(mcp_stdio.ClientError) as cm:
+                c.list_tools()
+            self.assertEqual(str(cm.exception), "the server sent a malformed response: "
+                             "b'{\"jsonrpc\": \"2.0\", \"id\": 2, \"result\": null}'")
+            with self.assertRaisesRegex(mcp_stdio.ClientError, "malformed response"):
+                c.request("ping")
             c = connect("answers-notifications", era="legacy").connect()
             c.list_tools()
             c.list_tools()      # the stray error after the first answer came before this one
@@ -10149,6 +10158,55 @@ class MountProcesses(unittest.TestCase):
                 rounds = [line for d, line in transcript if d == "received" and
                           b'"input_required"' in line]
                 self.assertEqual(len(rounds), 1 if era == "modern" else 0)
+
+    def test_a_mount_that_answers_malformed_is_started_again(self):
+        """A malformed answer from a mounted server answers its call at once, with an error
+        naming the mount, and the mount starts again (its stream cannot be trusted)."""
+        script = os.path.join(self.dir, "malformed.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(textwrap.dedent('''
+                import json, sys
+                for line in sys.stdin:
+                    m = json.loads(line)
+                    if "id" not in m:
+                        continue
+                    method, result = m["method"], {}
+                    if method == "initialize":
+                        result = {"protocolVersion": "2025-06-18", "capabilities": {
+                            "tools": {}}, "serverInfo": {"name": "m", "version": "1"}}
+                    elif method == "tools/list":
+                        result = {"tools": [{"name": n, "inputSchema": {"type": "object"}}
+                                            for n in ("bad", "good")]}
+                    elif method == "tools/call":
+                        result = None if m["params"]["name"] == "bad" else {
+                            "content": [{"type": "text", "text": "good"}]}
+                    answer = {"jsonrpc": "2.0", "id": m["id"], "result": result}
+                    if method == "server/discover":
+                        answer = {"jsonrpc": "2.0", "id": m["id"], "error": {
+                            "code": -32601, "message": "Method not found"}}
+                    print(json.dumps(answer), flush=True)
+                '''))
+        path = self.config({"m": {"command": sys.executable, "args": ["-S", script]}})
+        said = "mount 'm': the server sent a malformed response: b'{\"jsonrpc\": \"2.0\", " \
+               "\"id\": 4, \"result\": null}'"
+        with mcp_stdio.Client(SERVE + ["proxy", path, "--timeout", "60"], cwd=HERE,
+                              era="legacy") as c:
+            c.list_tools()
+            self.assertEqual(c.call_tool("m_bad", {}), {"content": [{"type": "text",
+                                                                     "text": said}],
+                                                        "isError": True})
+            deadline = time.monotonic() + 30
+            while said + "; starting it again in 1 s" not in c.stderr and \
+                    time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.assertIn(said + "; starting it again in 1 s", c.stderr)
+            while time.monotonic() < deadline:       # started again: it answers
+                r = c.call_tool("m_good", {})
+                if not r.get("isError"):
+                    break
+                time.sleep(0.1)
+            self.assertEqual(r, {"content": [{"type": "text", "text": "good"}]})
+        self.assertNotIn("Traceback", c.stderr)
 
     def test_what_the_proxy_command_refuses(self):
         for servers, said in (
