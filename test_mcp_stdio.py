@@ -5400,7 +5400,8 @@ class Concurrency(ScriptTest):
         p = self.spawn_script("workers=1", "timeout=0.1")
         p.initialize()
         for i in range(4):                      # four threads stuck: the cap for one worker
-            r = p.request(call_msg(i, "sleepy", {"seconds": 5}))
+            # 60 s: all still stuck at the fifth call on a loaded machine (CI saw 5 s end).
+            r = p.request(call_msg(i, "sleepy", {"seconds": 60}))
             self.assertIn("timed out", r["result"]["content"][0]["text"])
             time.sleep(0.3)                     # counted as stuck 0.25 s after its timeout
         r = p.request(call_msg(5, "quick"))
