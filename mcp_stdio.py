@@ -4649,9 +4649,13 @@ def _tool_work(call, ctx):
 
 def _short_text(exc):
     try:
-        return _short(str(exc), 200).strip("'\"")
+        text = _short(str(exc), 200)      # one line: JSON escapes newlines and controls
     except Exception:   # noqa: BLE001 - a broken __str__ must not hide the incident
         return "(the exception cannot be shown)"
+    text = text[1:-1] if text.endswith('"') else text[1:]     # the JSON string's quotes
+    if isinstance(exc, KeyError) and len(text) > 1 and text[0] == text[-1] == "'":
+        text = text[1:-1]                 # a KeyError's words are its key's repr
+    return text
 
 
 ###############################################################################

@@ -2894,6 +2894,17 @@ class Engine(unittest.TestCase):
         call.run()
         self.assertEqual((ran, self.out), ([], []))
 
+    def test_an_exception_is_said_in_one_line_as_it_words_itself(self):
+        """Its own quotes are kept (an OSError ends with the quoted file name); a KeyError's
+        repr of its key and the JSON string's quotes are not."""
+        for e, said in ((OSError(2, "No such file or directory", "x"),
+                         "[Errno 2] No such file or directory: 'x'"),
+                        (KeyError("secret"), "secret"), (ValueError("a\nb"), "a\\nb"),
+                        (ValueError("'a' and 'b'"), "'a' and 'b'"), (ValueError(""), ""),
+                        (ValueError("x" * 300), "x" * 196 + "...")):
+            with self.subTest(e=e):
+                self.assertEqual(mcp_stdio._short_text(e), said)
+
     def test_incidents_use_the_injected_random_and_report(self):
         def boom(a, ctx):
             raise KeyError("secret")
