@@ -8872,11 +8872,12 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
     def discover(self):
         return self.request("server/discover", modern=True)
 
-    def _all(self, method, field, params=None):
+    def _all(self, method, field, params=None, timeout=None):
         items, cursor = [], None
         for _ in range(10000):
             result = _checked(method, self.request(method, dict(params or {}) if cursor is None
-                                                   else dict(params or {}, cursor=cursor)))
+                                                   else dict(params or {}, cursor=cursor),
+                                                   timeout))
             items += result[field]
             cursor = result.get("nextCursor")
             if cursor is None:
@@ -9259,13 +9260,18 @@ class _Mount:
         """List what the mounted server offers and make our catalog match it."""
         c, caps = self.client, self.client.server_capabilities or {}
         made = {"tools": [], "prompts": [], "resources": [], "templates": []}
+        # Listing is part of starting: a short --timeout (meant for calls) must not cut it.
+        t = max(c.timeout, self.start_timeout)
         if "tools" in caps:
-            made["tools"] = [self._tool(t) for t in c.list_tools()]
+            made["tools"] = [self._tool(x) for x in c._all("tools/list", "tools", None, t)]
         if "prompts" in caps:
-            made["prompts"] = [self._prompt(p) for p in c.list_prompts()]
+            made["prompts"] = [self._prompt(x) for x in c._all("prompts/list", "prompts",
+                                                                None, t)]
         if "resources" in caps:
-            made["resources"] = [self._resource(r) for r in c.list_resources()]
-            made["templates"] = [self._template(t) for t in c.list_resource_templates()]
+            made["resources"] = [self._resource(x) for x in c._all("resources/list",
+                                                                    "resources", None, t)]
+            made["templates"] = [self._template(x) for x in c._all(
+                "resources/templates/list", "resourceTemplates", None, t)]
         server = self.server
         with server._lock:
             for attr, entries in made.items():

@@ -9665,6 +9665,8 @@ MOUNTED_SERVER = textwrap.dedent('''
     if "slow" in sys.argv:
         time.sleep(1.0)
     server = mcp_stdio.Server("leaf", "1")
+    if "slow-list" in sys.argv:
+        server.middleware(lambda request, next: time.sleep(1.0) or next(), kinds="list")
 
     @server.tool
     def wait(seconds: float, ctx: mcp_stdio.Context) -> str:
@@ -10133,8 +10135,8 @@ class MountProcesses(unittest.TestCase):
 
     def test_the_wait_for_the_mounts_is_not_counted_in_the_timeout(self):
         """A first list, and a call naming a mount's tool before it has listed, take our
-        timeout from the mounts' listing: a mount slower to start than --timeout is listed
-        and called, not timed out."""
+        timeout from the mounts' listing: a mount slower to start, or to list, than
+        --timeout is listed and called, not timed out."""
         slow, _ = self.leaf("slow", "slow")
         path = self.config({"slow": slow})
         for era in ("legacy", "modern"):
@@ -10145,6 +10147,13 @@ class MountProcesses(unittest.TestCase):
                                  ["slow_confirm", "slow_wait", "slow_where"])   # after 1 s
                 self.assertEqual(call.wait(20)["content"], [{"type": "text", "text": "waited"}])
             self.assertNotIn("Traceback", c.stderr)
+        # Listing is part of starting: a mount that lists slower than --timeout is listed.
+        slow, _ = self.leaf("slow-list", "slow-list")
+        path = self.config({"slow": slow})
+        with mcp_stdio.Client(SERVE + ["proxy", path, "--timeout", "0.3"], cwd=HERE,
+                              era="legacy") as c:
+            self.assertEqual(len(c.list_tools()), 3, c.stderr)          # after 1 s
+        self.assertNotIn("mount 'slow'", c.stderr)
 
     def test_a_legacy_mounts_question_reaches_a_modern_client_by_its_retry(self):
         """A modern client asks by retrying its call: the mount's call waits meanwhile."""
