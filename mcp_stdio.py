@@ -13221,10 +13221,11 @@ class _SchemaBuilder:
         if args == ((),):
             args = ()
         parts = [self.build(a, "%s[%d]" % (where, i)) for i, a in enumerate(args)]
+        # maxItems, not "items": false, bounds it: a bare false schema is what clients
+        # port worst (the Inspector's --strict calls it an error).
         schema = {"type": "array", "minItems": len(parts), "maxItems": len(parts)}
         if parts:
             schema["prefixItems"] = [p[0] for p in parts]
-            schema["items"] = False
         return schema, _convert_items(tuple, [p[1] for p in parts], positional=True)
 
     def model(self, cls, where):

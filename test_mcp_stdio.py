@@ -3309,8 +3309,7 @@ class SchemasFromHints(unittest.TestCase):
             (list[int], {"type": "array", "items": {"type": "integer"}}),
             (typing.List[str], {"type": "array", "items": {"type": "string"}}),
             (tuple[int, str], {"type": "array", "minItems": 2, "maxItems": 2,
-                               "prefixItems": [{"type": "integer"}, {"type": "string"}],
-                               "items": False}),
+                               "prefixItems": [{"type": "integer"}, {"type": "string"}]}),
             (tuple[int, ...], {"type": "array", "items": {"type": "integer"}}),
             (dict[str, float], {"type": "object", "additionalProperties": {"type": "number"}}),
             (Union[int, str], {"anyOf": [{"type": "integer"}, {"type": "string"}]}),
@@ -4737,6 +4736,63 @@ raise SystemExit(server.run([]))
 """
 
 
+EVERY_ANNOTATION_SERVER = textwrap.dedent('''
+    import dataclasses, datetime, decimal, enum, pathlib, sys, typing, uuid
+    sys.path.insert(0, %r)
+    import mcp_stdio
+    from typing import Annotated, Dict, List, Literal, Optional, Tuple, TypedDict, Union
+
+    server = mcp_stdio.Server("types", "1")
+
+    class Color(enum.Enum):
+        RED = "red"
+        BLUE = "blue"
+
+    @dataclasses.dataclass
+    class Point:
+        x: float
+        y: float = 0.0
+        label: Optional[str] = None
+
+    class Options(TypedDict, total=False):
+        depth: int
+        tags: List[str]
+
+    @server.tool
+    def scalars(s: str, i: int, f: float, b: bool, n: Optional[int] = None,
+                u: Union[int, str] = 1, raw: bytes = b"") -> str:
+        "Scalars."
+        return s
+
+    @server.tool
+    def collections(xs: List[str], m: Dict[str, int], t: Tuple[int, str],
+                    many: Tuple[float, ...] = (), unique: typing.Set[int] = frozenset()) -> dict:
+        "Collections."
+        return {}
+
+    @server.tool
+    def choices(mode: Literal["a", "b"], color: Color = Color.RED,
+                level: Annotated[int, mcp_stdio.Field(minimum=1, maximum=5)] = 1) -> Color:
+        "Choices."
+        return color
+
+    @server.tool
+    def records(p: Point, options: Optional[Options] = None,
+                points: Optional[List[Point]] = None) -> Point:
+        "Records."
+        return p
+
+    @server.tool
+    def values(when: datetime.datetime, day: datetime.date, at: datetime.time,
+               span: datetime.timedelta, key: uuid.UUID, amount: decimal.Decimal,
+               path: pathlib.Path) -> Tuple[str, int]:
+        "Values."
+        return ("", 0)
+
+    raise SystemExit(server.run())
+''')
+
+
 @unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_INSPECTOR") and
                      os.environ.get("MCP_STDIO_NODE_BIN"),
                      "the MCP Inspector is installed by .ci/run (MCP_STDIO_SLOW=1, "
@@ -4754,6 +4810,21 @@ class OfficialInspector(unittest.TestCase):
                             "--format", "json", "-q"] + list(args), capture_output=True,
                            timeout=120, env=env, stdin=subprocess.DEVNULL)
         return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
+
+    def test_strict_finds_no_portability_error_in_the_schemas_we_make(self):
+        """--strict judges every schema our annotations make (input and output) portable:
+        no error-severity finding (it found "items": false in a tuple's)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "types.py")
+            with open(script, "w") as f:
+                f.write(EVERY_ANNOTATION_SERVER % HERE)
+            for era in ("legacy", "modern"):
+                with self.subTest(era=era):
+                    code, out, err = self.inspector(era, "--method", "tools/list", "--strict",
+                                                    sys.executable, script)
+                    self.assertEqual(code, 0, err[-3000:])
+                    self.assertEqual(len(json.loads(out)["result"]["tools"]), 5)
+                    self.assertNotIn("Error:", err)
 
     @about("apps")
     def test_app_info_reports_every_tool_with_a_view_in_both_eras(self):
