@@ -8308,7 +8308,8 @@ app.connect();
             finally:
                 c.close()
         self.assertEqual(status("/"), 403)                                  # no token
-        self.assertEqual(status("/?token=" + token[:-1] + "x"), 403)        # a wrong one
+        wrong = token[:-1] + ("y" if token.endswith("x") else "x")   # 1 in 64 ended in x
+        self.assertEqual(status("/?token=" + wrong), 403)
         self.assertEqual(status("/?token=" + token, host="localhost:%d" % port), 403)
         self.assertEqual(status("/rpc", body=b"{}", Origin="http://evil.example",
                                 **{"X-Preview-Token": token}), 403)          # cross-origin
@@ -11177,9 +11178,12 @@ def fuzz_engine(test, seed, era, count):
                     lines.append(item)
                 else:
                     item.run()
-            spent = time.process_time() - start      # a line may be 1 MiB: linear work on it
-            test.assertLess(spent, 2.0, "one feed() took %.1f s (seed %d, era %s): %r" % (
-                spent, seed, era, part[:120]))       # is milliseconds, backtracking hours
+            # A line may be 1 MiB: linear work on it takes at most a quarter second (a deep
+            # line with a long unterminated string, seed 10: 0.24 s), backtracking hours. 5 s
+            # leaves room for a loaded machine (CI saw 2.1 s for that one on Python 3.10).
+            spent = time.process_time() - start
+            test.assertLess(spent, 5.0, "one feed() took %.1f s (seed %d, era %s): %r" % (
+                spent, seed, era, part[:120]))
     lines += conn.close()
     return check_output(test, fz, lines, era if era in LEGACY else MODERN)
 
