@@ -4815,7 +4815,7 @@ class OfficialInspector(unittest.TestCase):
         """--strict judges every schema our annotations make (input and output) portable:
         no error-severity finding (it found "items": false in a tuple's)."""
         with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "types.py")
+            script = os.path.join(tmp, "every_annotation.py")   # not types.py: the stdlib's
             with open(script, "w") as f:
                 f.write(EVERY_ANNOTATION_SERVER % HERE)
             for era in ("legacy", "modern"):
