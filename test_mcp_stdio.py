@@ -4814,6 +4814,27 @@ class OfficialInspector(unittest.TestCase):
                            timeout=120, env=env, stdin=subprocess.DEVNULL)
         return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
 
+    def test_its_load_test_gets_every_answer_directly_and_through_the_proxy(self):
+        """--load: 400 calls, ten at a time, each answered without an error, in both eras, by
+        the demo and by the proxy in front of it."""
+        with tempfile.TemporaryDirectory() as tmp:
+            config = os.path.join(tmp, "servers.json")
+            with open(config, "w") as f:
+                json.dump({"mcpServers": {"demo": {"command": sys.executable,
+                                                   "args": [SERVER]}}}, f)
+            for era in ("legacy", "modern"):
+                for name, server in (("echo", [SERVER]), ("demo_echo", [SERVER, "proxy",
+                                                                        config])):
+                    with self.subTest(era=era, tool=name):
+                        code, out, err = self.inspector(
+                            era, "--method", "tools/call", "--tool-name", name, "--tool-arg",
+                            "text=hi", "--load", "--load-requests", "400", sys.executable,
+                            *server)
+                        self.assertEqual(code, 0, err[-2000:])
+                        r = json.loads(out)["result"]
+                        self.assertEqual((r["requests"], r["ok"], r["toolErrors"], r["errors"],
+                                          r["errorMessages"]), (400, 400, 0, 0, []))
+
     def test_strict_finds_no_portability_error_in_the_schemas_we_make(self):
         """--strict judges every schema our annotations make (input and output) portable:
         no error-severity finding (it found "items": false in a tuple's)."""
