@@ -8714,7 +8714,8 @@ BROKEN_SERVER = textwrap.dedent("""
             print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"resources": [
                 {"uri": "a://b", "name": "b"}]}}), flush=True)
             continue
-        if mode in ("legacy-only", "partial") and msg["method"] == "server/discover":
+        if mode in ("legacy-only", "partial", "null-call") and \
+                msg["method"] == "server/discover":
             print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601,
                               "message": "Method not found"}}), flush=True)
             continue
@@ -8724,6 +8725,12 @@ BROKEN_SERVER = textwrap.dedent("""
             result["capabilities"]["resources"] = {}
         if msg["method"] == "tools/list":
             result = {"tools": []} if mode != "null-result" else None
+            if mode == "null-call":        # a call of "bad" is answered with a null result
+                result = {"tools": [{"name": n, "inputSchema": {"type": "object"}}
+                                    for n in ("bad", "good")]}
+        if mode == "null-call" and msg["method"] == "tools/call":
+            result = None if msg["params"]["name"] == "bad" else {
+                "content": [{"type": "text", "text": "good"}]}
         print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}), flush=True)
         if mode == "answers-notifications":
             print(json.dumps({"jsonrpc": "2.0", "error": {"code": -32600, "message": "x"}}),
@@ -10280,31 +10287,11 @@ class MountProcesses(unittest.TestCase):
     def test_a_mount_that_answers_malformed_is_started_again(self):
         """A malformed answer from a mounted server answers its call at once, with an error
         naming the mount, and the mount starts again (its stream cannot be trusted)."""
-        script = os.path.join(self.dir, "malformed.py")
+        script = os.path.join(self.dir, "broken.py")
         with open(script, "w", encoding="utf-8") as f:
-            f.write(textwrap.dedent('''
-                import json, sys
-                for line in sys.stdin:
-                    m = json.loads(line)
-                    if "id" not in m:
-                        continue
-                    method, result = m["method"], {}
-                    if method == "initialize":
-                        result = {"protocolVersion": "2025-06-18", "capabilities": {
-                            "tools": {}}, "serverInfo": {"name": "m", "version": "1"}}
-                    elif method == "tools/list":
-                        result = {"tools": [{"name": n, "inputSchema": {"type": "object"}}
-                                            for n in ("bad", "good")]}
-                    elif method == "tools/call":
-                        result = None if m["params"]["name"] == "bad" else {
-                            "content": [{"type": "text", "text": "good"}]}
-                    answer = {"jsonrpc": "2.0", "id": m["id"], "result": result}
-                    if method == "server/discover":
-                        answer = {"jsonrpc": "2.0", "id": m["id"], "error": {
-                            "code": -32601, "message": "Method not found"}}
-                    print(json.dumps(answer), flush=True)
-                '''))
-        path = self.config({"m": {"command": sys.executable, "args": ["-S", script]}})
+            f.write(BROKEN_SERVER)
+        path = self.config({"m": {"command": sys.executable, "args": ["-S", script,
+                                                                      "null-call"]}})
         said = "mount 'm': the server sent a malformed response: b'{\"jsonrpc\": \"2.0\", " \
                "\"id\": 4, \"result\": null}'"
         with mcp_stdio.Client(SERVE + ["proxy", path, "--timeout", "60"], cwd=HERE,
