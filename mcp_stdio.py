@@ -4230,11 +4230,12 @@ class Connection:
             return
         for m in msgs:
             sub = []
-            if type(m) is dict and m.get("method") == "initialize":
-                if "id" in m:           # as a notification it is unknown: never answered
-                    rid = m.get("id")
-                    sub.append(self._error(rid if _valid_id(rid) else None, INVALID_REQUEST,
-                                           "Invalid Request: initialize must not be batched"))
+            # Only a well-formed initialize request is refused for being batched; any
+            # other member (an id-less one, a bad envelope) is judged as it is alone.
+            if type(m) is dict and m.get("method") == "initialize" and \
+                    m.get("jsonrpc") == "2.0" and _valid_id(m.get("id")):
+                sub.append(self._error(m["id"], INVALID_REQUEST,
+                                       "Invalid Request: initialize must not be batched"))
             else:
                 self._receive(m, sub, size, batch)
             for item in sub:

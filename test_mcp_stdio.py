@@ -5067,6 +5067,28 @@ class Batches(InProcTest):
         p.send_bytes(b'{"jsonrpc":"2.0","id":"after","method":"ping"}\n')
         self.assertEqual(p.recv_line(), b'{"jsonrpc":"2.0","id":"after","result":{}}\n')
 
+    def test_a_member_is_judged_as_it_is_alone(self):
+        # Through a real process: every member, an id-less initialize with a bad
+        # envelope among them, gets what it gets outside a batch.
+        p = Proc(self)
+        self.addCleanup(p.kill)
+        p.initialize("2025-03-26")
+        bad = b'{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid Request: ' \
+            b'\\"jsonrpc\\" must be \\"2.0\\""}}'
+        for member in (b'{"jsonrpc":"2.02","method":"notifications/foo"}',
+                       b'{"jsonrpc":"2.02","method":"initialize"}'):
+            p.send_bytes(member + b"\n")
+            self.assertEqual(p.recv_line(), bad + b"\n")
+            p.send_bytes(b'[{"jsonrpc":"2.0","id":5,"method":"ping"},' + member + b']\n')
+            self.assertEqual(p.recv_line(), b'[{"jsonrpc":"2.0","id":5,"result":{}},' + bad + b']\n')
+        # With an id and a bad envelope it is answered as alone, with its id.
+        p.send_bytes(b'[{"jsonrpc":"2.0","id":6,"method":"ping"},'
+                     b'{"jsonrpc":"1.0","id":7,"method":"initialize"}]\n')
+        self.assertEqual(p.recv_line(), b'[{"jsonrpc":"2.0","id":6,"result":{}},{"jsonrpc":"2.0",'
+                         b'"id":7,"error":{"code":-32600,"message":"Invalid Request: \\"jsonrpc\\" '
+                         b'must be \\"2.0\\""}}]\n')
+        self.assertEqual(p.close(), 0)
+
     def test_batches_refused_elsewhere(self):
         for version in (None, "2025-06-18", "2025-11-25", MODERN):
             p = self.spawn()
