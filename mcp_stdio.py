@@ -189,8 +189,11 @@ INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 RESOURCE_NOT_FOUND_LEGACY = -32002
 MISSING_CLIENT_CAPABILITY = -32021
-TOO_MANY_TASKS = -32000       # ours: a task-augmented call past --max-tasks (data says the bound)
 UNSUPPORTED_VERSION = -32022
+# Our own codes lie outside -32768..-32000, which JSON-RPC reserves: MCP gives
+# -32000..-32019 to legacy implementations (new ones should not use them) and
+# -32020..-32099 to the specification alone.
+TOO_MANY_TASKS = -31000       # a task-augmented call past --max-tasks (data says the bound)
 
 # The largest integer id: JavaScript clients read JSON numbers as doubles, which
 # hold integers exactly only up to 2^53 - 1.
@@ -209,6 +212,7 @@ class ProtocolError(Exception):
 
     Handlers may raise it for protocol-level failures (for example -32021 when
     a client capability is missing); ordinary tool failures use ToolError.
+    Codes of your own belong outside -32768..-32000, which JSON-RPC and MCP reserve.
     """
 
     request_id = None    # set by decode_message(): the id to answer a refused line with
@@ -5096,7 +5100,7 @@ def _start_task(conn, call):
 
 
 def _tasks_admit(conn, call, tool):
-    """A tools/call that may become a task: its TTL, or -32000 when the server holds enough."""
+    """A tools/call that may become a task: its TTL, or -31000 when the server holds enough."""
     if tool.task != "forbidden" or "task" in call.params:
         call.task_ttl = conn.tasks.wants(call, tool)
         if call.task_ttl is not None and conn.tasks.full():
@@ -5708,7 +5712,7 @@ _VIEW_BRIDGE = """\
     if (m.method === "ui/resource-teardown") {
       Promise.all((handlers.teardown || []).map(function (fn) { return fn(m.params); })).then(
         function () { send({jsonrpc: "2.0", id: m.id, result: {}}); },
-        function (e) { send({jsonrpc: "2.0", id: m.id, error: {code: -32000, message: String(e)}}); });
+        function (e) { send({jsonrpc: "2.0", id: m.id, error: {code: -32603, message: String(e)}}); });
     } else if (m.method === "ping") {
       send({jsonrpc: "2.0", id: m.id, result: {}});
     } else {
@@ -9097,6 +9101,28 @@ def _mounted_call(name, arguments, meta):
     return params
 
 
+# JSON-RPC's own codes, which a mounted server's error keeps when passed on.
+_STANDARD_CODES = frozenset((PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS,
+                             INTERNAL_ERROR))
+
+
+def _passed_on(error, prefix, era):
+    """A mounted server's JSON-RPC error as ours for a caller of era: its own code when
+    that is JSON-RPC's or lies outside the range JSON-RPC reserves, or is MCP's with the
+    same meaning for our caller; else -32603 naming the mount and the code (-32000 to
+    -32019 mean nothing to a receiver, and a -32022 would say we refused the caller's
+    revision when the mount refused ours)."""
+    code = error.code
+    if type(code) is int and (code in _STANDARD_CODES or not -32768 <= code <= -32000):
+        return error
+    if code == RESOURCE_NOT_FOUND_LEGACY:
+        return ProtocolError(_ERA_RULES[era].not_found, error.message, error.data)
+    if code == MISSING_CLIENT_CAPABILITY and era == MODERN:     # it follows our caller's
+        return error
+    return ProtocolError(INTERNAL_ERROR, "Internal error: mount %r answered %s: %s" % (
+        prefix, code, error.message), error.data)
+
+
 def _mounted_result(r):
     """A mounted tool's CallToolResult as our tool's result."""
     return ToolResult(r.get("content") or [], r.get("structuredContent"), r.get("isError") is True)
@@ -9434,8 +9460,8 @@ class _Mount:
                 r = self._through(ctx, lambda c: c.call_tool(
                     name, arguments, on_progress=progress, task=task, cancel_with=ctx,
                     meta=ctx.trace))      # the caller's trace context goes on with it
-        except ServerError:
-            raise                         # the mounted server's own error, as it said it
+        except ServerError as e:          # the mounted server's own error, as it said it
+            raise _passed_on(e, self.prefix, ctx.era)
         except ClientError as e:
             raise self._tool_error(e)
         return _mounted_result(r)      # _tool_work checks it (middleware reads it as a value)
@@ -9492,7 +9518,7 @@ class _Mount:
         try:
             outcome = _relayed_result(call.target, get(*args), call.revision)
         except ServerError as e:
-            outcome = e
+            outcome = _passed_on(e, self.prefix, call.era)
         except ClientError as e:
             outcome = self._tool_error(e)
         except BaseException as e:   # noqa: B902 - shaped as the engine shapes a handler's
@@ -9537,8 +9563,8 @@ class _Mount:
             trace = ctx.trace
             return self._through(ctx, lambda c: c.request(
                 method, dict(params, _meta=trace) if trace else params, cancel_with=ctx))
-        except ServerError:
-            raise
+        except ServerError as e:
+            raise _passed_on(e, self.prefix, ctx.era)
         except ClientError as e:
             raise ProtocolError(INTERNAL_ERROR, "Internal error: " + (
                 str(e) if str(e).startswith("mount ") else "mount %r: %s" % (self.prefix, e)))

@@ -248,6 +248,23 @@ def live_server(**options):
                                                   name="x")], **options)
 
 
+# MCP's error-code policy: JSON-RPC's five codes, codes outside the range it reserves,
+# and MCP's own only in the revisions that define them (-32002 resource not found in
+# the legacy ones, -32042 at 2025-11-25, -32021 and -32022 in the modern era).
+STANDARD_CODES = (-32700, -32600, -32601, -32602, -32603)
+
+
+def code_problem(rev, msg):
+    """Why msg's error code breaks MCP's error-code policy at revision rev, or None."""
+    code = msg.get("error", {}).get("code") if type(msg.get("error")) is dict else None
+    if code is None or code in STANDARD_CODES or not -32768 <= code <= -32000:
+        return None
+    if code == -32002 and rev in LEGACY or code == -32042 and rev == "2025-11-25" or \
+            code in (-32021, -32022) and rev == MODERN:
+        return None
+    return "error code %d is not one to send at %s" % (code, rev)
+
+
 class Transcript:
     """What both harnesses share: send messages, receive them checked."""
 
@@ -266,6 +283,8 @@ class Transcript:
         method = self.methods.get(json.dumps(msg.get("id"))) if "id" in msg else None
         problems = WireSchemas.problems(rev or self.rev or MODERN, msg, method)
         self.test.assertEqual(problems, [], "schema violations in %s" % line[:300])
+        for m in msg if type(msg) is list else (msg,):
+            self.test.assertIsNone(code_problem(rev or self.rev or MODERN, m), line[:300])
         return msg
 
     def request(self, msg, **kw):
@@ -2401,6 +2420,19 @@ class Structure(unittest.TestCase):
         for name in ("sys", "os", "time", "_monotonic", "threading", "select", "sleep", "_diag",
                      "print", "_report", "Context", "_exit", "open"):
             self.assertFalse(name in bare, name)
+
+    def test_every_error_code_the_module_names_keeps_mcps_policy(self):
+        """Codes defined as constants and written in the view bridge: JSON-RPC's, MCP's
+        defined ones, or our own outside the reserved range, never -32000..-32019."""
+        text, _ = module_tree()
+        codes = {int(c) for c in re.findall(r"\n[A-Z_]+ = (-\d{5})\b", text)}
+        bridge = getattr(mcp_stdio, "_VIEW_BRIDGE", "")     # none when built without apps
+        codes |= {int(c) for c in re.findall(r"code: (-?\d+)", bridge)}
+        self.assertIn(-31000, codes)
+        for code in codes:
+            self.assertTrue(any(code_problem(rev, {"error": {"code": code}}) is None
+                                for rev in mcp_stdio.REVISIONS), code)
+        self.assertNotIn("-3200", bridge)
 
     def test_rooms(self):
         """Where a newcomer edits: one place per method, revision, kind, outcome and command."""
@@ -6602,7 +6634,7 @@ class Tasks(InProcTest):
             self.lines(p)
         r = p.request({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
             "name": "maybe", "arguments": {"x": 5}, "task": {}}})
-        self.assertEqual(r["error"], {"code": -32000, "message": "Too many tasks: the server "
+        self.assertEqual(r["error"], {"code": -31000, "message": "Too many tasks: the server "
                                       "holds 2 already; try again when one has ended",
                                       "data": {"reason": "too-many-tasks", "maxTasks": 2}})
         p.advance(1.5)                              # past the TTL: dropped, results and all
@@ -8488,7 +8520,7 @@ class Middleware(unittest.TestCase):
             if name == "add":
                 raise mcp_stdio.ToolError("add is closed today")
             if name == "divide":
-                raise mcp_stdio.ProtocolError(-32001, "Not allowed", {"why": "policy"})
+                raise mcp_stdio.ProtocolError(-31001, "Not allowed", {"why": "policy"})
             if name == "countdown":
                 raise RuntimeError("a bug in the middleware")
             if name == "prompts/list":
@@ -8505,7 +8537,7 @@ class Middleware(unittest.TestCase):
             return p.answer(req_msg(rid, "tools/call", {"name": name, "arguments": {}}))
         self.assertEqual(call(2, "add")["result"], {"content": [
             {"type": "text", "text": "add is closed today"}], "isError": True})
-        self.assertEqual(call(3, "divide")["error"], {"code": -32001, "message": "Not allowed",
+        self.assertEqual(call(3, "divide")["error"], {"code": -31001, "message": "Not allowed",
                                                        "data": {"why": "policy"}})
         failed = call(4, "countdown")["result"]
         self.assertTrue(failed["isError"])
@@ -9851,6 +9883,31 @@ class Mounting(unittest.TestCase):
                             outcome(lambda: mcp_stdio._tool_result(tool, mcp_stdio._mounted_result(
                                 mcp_stdio._checked("tools/call", r)), revision)))
 
+    def test_a_mounted_error_keeps_its_code_only_where_it_means_the_same(self):
+        inner = mcp_stdio.Server("inner", "1")
+        for code in (-32602, -31005, 7, -32001, -32022, -32099, -32021, -32002, -32042):
+            def fails(a, c, code=code):
+                raise mcp_stdio.ProtocolError(code, "said by the mount", {"k": code})
+            inner.add(mcp_stdio.Tool("t%d" % -code, fails))
+        outer = mcp_stdio.Server("outer", "1")
+        outer.mount("m", inner)
+        legacy = {-32602: -32602, -31005: -31005, 7: 7, -32001: -32603, -32022: -32603,
+                  -32099: -32603, -32021: -32603, -32002: -32002, -32042: -32603}
+        modern = dict(legacy)
+        modern.update({-32021: -32021, -32002: -32602})
+        for era, want in (("legacy", legacy), ("modern", modern)):
+            with mcp_stdio.InProcessClient(outer, era=era) as c:
+                c.list_tools()
+                for code, got in want.items():
+                    with self.subTest(era=era, code=code):
+                        with self.assertRaises(mcp_stdio.ServerError) as e:
+                            c.call_tool("m_t%d" % -code, {})
+                        self.assertEqual((e.exception.code, e.exception.data), (got, {"k": code}))
+                        self.assertEqual(e.exception.message, "said by the mount" if got == code
+                                         else "Internal error: mount 'm' answered %d: said by "
+                                         "the mount" % code if got == -32603 else
+                                         "said by the mount")
+
     def test_names_uris_and_answers_in_both_eras(self):
         server = mounted_server()
         for era, rev in (("legacy", "2025-11-25"), ("modern", MODERN)):
@@ -10891,7 +10948,7 @@ class TaskAdmission(ProcTest):
             self.nap(p, "2025-11-25", rid, "t%d" % rid, 0.5)
             self.assertIn("task", self.until(p, rid)[0]["result"])
         self.nap(p, "2025-11-25", 4, "t4", 0.5)       # past --max-tasks: a JSON-RPC error
-        self.assertEqual(self.until(p, 4)[0]["error"]["code"], -32000)
+        self.assertEqual(self.until(p, 4)[0]["error"]["code"], -31000)
         # A plain call still has its backlog place behind the queued tasks.
         p.send({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
             "name": "nap", "arguments": {"name": "plain", "seconds": 0}}})
