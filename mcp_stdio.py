@@ -5209,21 +5209,24 @@ def _follow_task(client, result, timeout, on_status, on_progress):
     ttl = first.get(ttl_name)
     # The task's TTL bounds the wait (its result is gone after it), or else 24 hours.
     give_up = _monotonic() + (ttl / 1000.0 if isinstance(ttl, int) and ttl > 0 else 86400)
-    seen = heard = None
+    seen = heard = told = None
     try:
         while True:
             if _monotonic() > give_up:
                 raise ClientError("task %s did not finish within its TTL" % tid)
             t = _checked("tasks/get", client.request("tasks/get", {"taskId": tid}, timeout))
-            status = t.get("status")
-            if on_status is not None and (status, t.get("statusMessage")) != seen:
-                seen = (status, t.get("statusMessage"))
-                on_status(*seen)
+            status, message = t.get("status"), t.get("statusMessage")
             said = (t.get("_meta") or {}).get(TASK_PROGRESS_KEY) if modern else None
-            if on_progress is not None and isinstance(said, dict) and said != heard and \
-                    _is_number(said.get("progress")):
-                heard = said
-                on_progress(said["progress"], said.get("total"), t.get("statusMessage"))
+            progressed = on_progress is not None and isinstance(said, dict) and \
+                said != heard and _is_number(said.get("progress"))
+            # One report a step: a message that progress carries is heard with it alone.
+            if on_status is not None and (status, message) != seen:
+                if not progressed or seen is None or status != seen[0]:
+                    on_status(status, None if progressed or message == told else message)
+                seen = (status, message)
+            if progressed:
+                heard, told = said, message
+                on_progress(said["progress"], said.get("total"), message)
             if modern and status == "input_required":
                 answers = {}
                 for key, ask in (t.get("inputRequests") or {}).items():
@@ -8910,7 +8913,8 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         tasks extension (an optional task tool then runs as a plain call).
         on_progress(progress, total, message) hears the call's progress, a task's
         too (a modern task's last progress each time it is polled);
-        on_status(status, message) hears a task's changes; questions it asks are
+        on_status(status, message) hears a task's changes (a message that progress
+        carries is heard by on_progress alone); questions it asks are
         answered as any others; an interrupt (KeyboardInterrupt) cancels it, and so
         does the cancellation of cancel_with's request (a handler's Context). meta is
         sent as the request's _meta (trace context, say).

@@ -10851,6 +10851,38 @@ class TaskCommandLine(unittest.TestCase):
                          (["task required"], ["task optional"]))
         self.assertNotIn("greet", marks["tools"])
 
+    def test_each_step_of_a_task_is_shown_once(self):
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        script = os.path.join(folder, "steps.py")
+        with open(script, "w") as f:
+            f.write(textwrap.dedent('''\
+                import sys
+                sys.path.insert(0, %r)
+                import mcp_stdio
+                server = mcp_stdio.Server("steps", "1")
+
+                @server.tool(task="required")
+                def job(ctx: mcp_stdio.Context) -> str:
+                    "Three steps."
+                    for i in range(1, 4):
+                        ctx.progress(i, 3, "step %%d/3" %% i)
+                        ctx.sleep(0.4)
+                    return "done"
+                raise SystemExit(server.run())
+                ''' % HERE))
+        for era in ("modern", "legacy"):
+            with self.subTest(era=era):
+                r = subprocess.run(SERVE + ["call", "job", "--era", era, "--"] + PY + [script],
+                                   capture_output=True, cwd=HERE, timeout=60,
+                                   stdin=subprocess.DEVNULL)
+                self.assertEqual((r.returncode, r.stdout), (0, b"done\n"), r.stderr)
+                lines = r.stderr.decode().splitlines()
+                for i in (1, 2, 3):      # polled, a step may be missed; never said twice
+                    self.assertLessEqual(sum("step %d/3" % i in x for x in lines), 1, lines)
+                self.assertIn("task working", lines)
+                self.assertEqual(lines[-1][:14], "task completed", lines)
+
     def test_the_command_line_runs_a_required_task_tool_legacy(self):
         self.runs_a_required_task_tool("legacy")
 
