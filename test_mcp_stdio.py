@@ -94,6 +94,12 @@ def setUpModule():
         py_compile.compile(SERVER, cfile=cache, doraise=True)
 
 
+def tearDownModule():
+    for tmp in _VENDORED:                # what the run made once, for every test
+        tmp.cleanup()
+    del _VENDORED[:]
+
+
 def modern_meta(**extra):
     meta = {"io.modelcontextprotocol/protocolVersion": MODERN,
             "io.modelcontextprotocol/clientCapabilities": {}}
@@ -9050,7 +9056,7 @@ def vendored_project():
             py_compile.compile(os.path.join(tmp.name, "mcp_stdio.py"), doraise=True)
             write_skill(os.path.join(tmp.name, "skills"), "good", "name: good\ndescription: Good.")
             write_skill(os.path.join(tmp.name, "skills"), "bad", "name: Bad Name\ndescription: x")
-            _VENDORED.append(tmp)              # complete; removed when the test process ends
+            _VENDORED.append(tmp)              # complete; removed by tearDownModule
     return _VENDORED[0].name
 
 
