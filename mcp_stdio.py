@@ -8379,6 +8379,10 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
     dicts, or a function returning one), in both eras: legacy server requests
     and modern input rounds. Each one given declares its capability. A server
     request with no answer gets a JSON-RPC error; ping is answered.
+
+    The server's log messages are heard by on_log(level, data, logger). A
+    server sends them once asked: log_level="info" (any level) asks for that
+    level and above, by logging/setLevel or in each modern request's _meta.
     """
 
     # timeout: a server that has not answered in 30 s is taken as hung; start_timeout: a
@@ -8388,9 +8392,9 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
     # max_line: 64 MiB, far above any server's response limit, bounds the reader's memory.
     def __init__(self, command, *, era="auto", revision=LATEST_LEGACY, env=None, cwd=None,
                  timeout=30.0, probe_timeout=3.0, start_timeout=30.0, on_waiting=None,
-                 on_log=None, capabilities=None, client_info=None, max_line=64 << 20,
-                 on_elicit=None, on_sample=None, roots=None, transcript=None, on_changed=None,
-                 on_updated=None):
+                 on_log=None, log_level=None, capabilities=None, client_info=None,
+                 max_line=64 << 20, on_elicit=None, on_sample=None, roots=None,
+                 transcript=None, on_changed=None, on_updated=None):
         if isinstance(command, str) or not command:
             raise ValueError("command must be a non-empty list of arguments (no shell)")
         if era not in ("auto", "modern", "legacy"):
@@ -8399,6 +8403,9 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                             ("start_timeout", start_timeout)):
             if not _is_seconds(value):
                 raise ValueError("%s must be a positive number of seconds" % name)
+        if log_level is not None and log_level not in _LEVEL_RANK:
+            raise ValueError("log_level must be one of %s, or None" % ", ".join(_LEVELS))
+        self.log_level = log_level
         self.command, self.era_choice, self.requested_revision = list(command), era, revision
         self.env, self.cwd, self.timeout, self.probe_timeout = env, cwd, timeout, probe_timeout
         self.start_timeout, self.on_waiting = start_timeout, on_waiting
@@ -8565,8 +8572,12 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             if "method" in m:
                 if "id" in m:
                     self._server_request(m)
-                else:
+                    continue
+                try:
                     self._notification(m)
+                except Exception as e:   # noqa: BLE001 - a callback's bug must not end the reader
+                    self.problems.append("a callback for %s raised %s: %s" % (
+                        m["method"][:60], type(e).__name__, _short_text(e)))
                 continue
             if "id" not in m:
                 self.problems.append("an error without id: %s" % _short(m.get("error"), 200))
@@ -8604,7 +8615,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             if hear is not None:
                 hear(params.get("progress"), params.get("total"), params.get("message"))
         elif m["method"] == "notifications/message" and self.on_log is not None:
-            self.on_log(params.get("level"), params.get("data"))
+            self.on_log(params.get("level"), params.get("data"), params.get("logger"))
         elif m["method"].endswith("/list_changed") or \
                 m["method"] == "notifications/resources/updated":
             if self.on_changed is not None:
@@ -8691,9 +8702,11 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
     def _stamp(self, tasks):
         """The members every modern request's _meta carries, as JSON text (made once: the
         capabilities and the client's info are fixed when it is made)."""
-        stamp = self._stamps[tasks] = "".join(_chunks({
-            PV_KEY: MODERN_VERSION, INFO_KEY: self.client_info,
-            CAPS_KEY: self._modern_capabilities if tasks else self.capabilities}))[1:-1]
+        fixed = {PV_KEY: MODERN_VERSION, INFO_KEY: self.client_info,
+                 CAPS_KEY: self._modern_capabilities if tasks else self.capabilities}
+        if self.log_level is not None:
+            fixed[LEVEL_KEY] = self.log_level
+        stamp = self._stamps[tasks] = "".join(_chunks(fixed))[1:-1]
         return stamp
 
     def request(self, method, params=None, timeout=None, cancel_with=None, **kw):
@@ -8868,6 +8881,11 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         self.server_capabilities = result.get("capabilities") or {}
         self.instructions = result.get("instructions")
         self.notify("notifications/initialized")
+        if self.log_level is not None and "logging" in self.server_capabilities:
+            try:
+                self.request("logging/setLevel", {"level": self.log_level})
+            except ServerError as e:       # it still serves; its log messages may not come
+                self.problems.append("logging/setLevel was refused: %s" % _short(e.message, 80))
         return self
 
     def _adopt_modern(self, result):
@@ -9617,12 +9635,12 @@ class _Mount:
         except (ProtocolError, ToolError, ValueError):
             return None                   # our client cannot be asked: as a client without it
 
-    def _log(self, level, data):
+    def _log(self, level, data, logger=None):
         calls = self.calls
         if calls:
             try:
-                calls[0].log(level if level in _LEVELS else "info", "mount %s" % self.prefix,
-                             data)
+                calls[0].log(level if level in _LEVELS else "info", "mount %s%s" % (
+                    self.prefix, ": %s" % logger if type(logger) is str else ""), data)
             except Exception:   # noqa: BLE001 - a log line is never worth a failure
                 pass
 
@@ -9914,6 +9932,13 @@ def _seconds_argument(text):
     value = float(text)
     return value if _is_seconds(value) else _refuse(value)
 
+
+# The log messages call, read and get ask for, unless told otherwise: what a tool
+# says it is doing, without its debugging.
+_CLI_LOG_LEVEL = "info"
+_LOG_OPTION = ("--log-level", "LEVEL", "show the server's log messages of LEVEL and above "
+               "(default %s; off: ask for none)" % _CLI_LOG_LEVEL, "log_level",
+               lambda v: v if v in _LEVEL_RANK or v == "off" else _refuse(v))
 
 # The options every server command takes: (flag, metavar, help, name, parse).
 _CLIENT_OPTIONS = (
@@ -10381,15 +10406,16 @@ _PREVIEW_PAGE = r"""<!DOCTYPE html>
 # its words (before --) and its options; config runs on its own arguments.
 _COMMANDS = {
     "inspect": _Command(_inspect_command, "inspect [options] -- COMMAND [ARGS...]"),
-    "call": _Command(_call_command, "call TOOL [JSON | KEY=VALUE ...] [--task] [options] -- "
-                     "COMMAND [ARGS...]", (1, None),
+    "call": _Command(_call_command, "call TOOL [JSON | KEY=VALUE ...] [--task] [--log-level "
+                     "LEVEL] [options] -- COMMAND [ARGS...]", (1, None),
                      (("--task", None, "run the tool as a task where it allows one (2025-11-25; "
-                       "a modern server decides by itself)", "task", None),)),
-    "read": _Command(_read_command, "read URI [--output FILE] [options] -- COMMAND [ARGS...]",
-                     (1, 1), (("--output", "FILE", "save the contents (a blob's bytes) to FILE",
-                               "output", str),)),
-    "get": _Command(_get_command, "get PROMPT [KEY=VALUE ...] [options] -- COMMAND [ARGS...]",
-                    (1, None)),
+                       "a modern server decides by itself)", "task", None), _LOG_OPTION)),
+    "read": _Command(_read_command, "read URI [--output FILE] [--log-level LEVEL] [options] -- "
+                     "COMMAND [ARGS...]", (1, 1),
+                     (("--output", "FILE", "save the contents (a blob's bytes) to FILE",
+                       "output", str), _LOG_OPTION)),
+    "get": _Command(_get_command, "get PROMPT [KEY=VALUE ...] [--log-level LEVEL] [options] -- "
+                    "COMMAND [ARGS...]", (1, None), (_LOG_OPTION,)),
     "skill": _Command(_skill_command, "skill URI [options] -- COMMAND [ARGS...]", (1, 1)),
     "preview": _Command(_preview_command, "preview TOOL [JSON | KEY=VALUE ...] [--port N] "
                         "[options] -- COMMAND [ARGS...]", (1, None),
@@ -10568,7 +10594,9 @@ def _client_main(command, args):
     except _BadArguments as e:
         sys.stderr.write("error: %s\n" % e)
         return 2
+    level = values.get("log_level", _CLI_LOG_LEVEL if _LOG_OPTION in spec.own else "off")
     client = Client(server_cmd, era=values["era"], revision=values["revision"],
+                    log_level=None if level == "off" else level, on_log=_show_log,
                     timeout=values["timeout"], probe_timeout=min(values["timeout"], 3.0),
                     start_timeout=values["start_timeout"], env=values["env"],
                     cwd=values["cwd"], on_waiting=_show_waiting, on_elicit=_ask_on_terminal,
@@ -11338,6 +11366,13 @@ def _read_field(name, prop, required):
         if not problems:
             return value
         sys.stderr.write("  %s; try again\n" % problems[0])
+
+
+def _show_log(level, data, logger):
+    """A log message of the server's on stderr, one line: its level, logger and text."""
+    said = data if type(data) is str else json.dumps(data, ensure_ascii=False)
+    sys.stderr.write("log %s%s: %s\n" % (level, " " + logger if type(logger) is str else "",
+                                         " ".join(said.splitlines())))
 
 
 def _show_progress(progress, total, message):

@@ -8908,10 +8908,33 @@ class ClientTests(unittest.TestCase):
 
     def test_logs_reach_the_callback(self):
         logs = []
-        c = self.client(era="legacy", on_log=lambda level, data: logs.append(level))
+        c = self.client(era="legacy", on_log=lambda level, data, logger: logs.append(level))
         c.request("logging/setLevel", {"level": "info"})
         c.call_tool("countdown", {"seconds": 0.1})
         self.assertEqual(logs, ["info"])
+
+    def test_log_level_asks_for_log_messages_in_both_eras(self):
+        for era in ("legacy", "modern"):
+            for level, heard in (("debug", [("info", "countdown")]), ("error", []),
+                                 (None, [])):
+                with self.subTest(era=era, level=level):
+                    logs = []
+                    c = self.client(era=era, log_level=level, on_log=lambda *a: logs.append(a))
+                    c.call_tool("countdown", {"seconds": 0.1})
+                    self.assertEqual([(level, logger) for level, data, logger in logs], heard)
+                    c.close()
+        with self.assertRaises(ValueError):
+            mcp_stdio.Client(SERVE, log_level="loud")
+
+    def test_a_callback_that_raises_does_not_end_the_reader(self):
+        def broken(level, data):          # one argument short
+            raise AssertionError("never called with two")
+        c = self.client(era="legacy", on_log=broken, log_level="info")
+        self.assertTrue(c.call_tool("countdown", {"seconds": 0.1})["structuredContent"][
+            "completed"])
+        self.assertEqual(len(c.problems), 1)
+        self.assertRegex(c.problems[0], r"^a callback for notifications/message raised "
+                         r"TypeError: ")
 
     def test_misbehaving_servers(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -9429,6 +9452,56 @@ class ClientCommandLine(unittest.TestCase):
         with contextlib.redirect_stdout(out):
             mcp_stdio._print_result(None, result, False)
         return out.getvalue()
+
+    def test_call_read_and_get_show_the_servers_log_messages(self):
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        script = os.path.join(folder, "logs.py")
+        with open(script, "w") as f:
+            f.write(textwrap.dedent('''\
+                import sys
+                sys.path.insert(0, %r)
+                import mcp_stdio
+                server = mcp_stdio.Server("logs", "1")
+
+                def chat(ctx, what):
+                    for level in ("debug", "info", "error"):
+                        ctx.log(level, "%%s at %%s" %% (what, level))
+
+                @server.tool
+                def chatty(ctx: mcp_stdio.Context) -> str:
+                    "Log at three levels."
+                    chat(ctx, "call")
+                    return "done"
+
+                @server.resource("logs://r")
+                def r(ctx: mcp_stdio.Context) -> str:
+                    chat(ctx, "read")
+                    return "read"
+
+                @server.prompt()
+                def p(ctx: mcp_stdio.Context) -> str:
+                    "A prompt."
+                    chat(ctx, "get")
+                    return "got"
+                raise SystemExit(server.run())
+                ''' % HERE))
+        for era in ("modern", "legacy"):
+            for command, name, logger in (("call", "chatty", "chatty"), ("read", "logs://r",
+                                                                         "logs://r"),
+                                          ("get", "p", "p")):
+                for level, shown in ((None, ("info", "error")), ("debug", ("debug", "info",
+                                                                           "error")),
+                                     ("error", ("error",)), ("off", ())):
+                    with self.subTest(era=era, command=command, level=level):
+                        r = self.run_cli(command, name, "--era", era, *(
+                            ("--log-level", level) if level else ()), "--", *PY, script)
+                        self.assertEqual(r.returncode, 0, r.stderr)
+                        self.assertEqual(r.stderr.decode(), "".join(
+                            "log %s %s: %s at %s\n" % (x, logger, command, x) for x in shown))
+        r = self.run_cli("call", "chatty", "--log-level", "loud", "--", *PY, script)
+        self.assertEqual(r.returncode, 2)
+        self.assertTrue(r.stderr.startswith(b"error: bad argument 'loud'\n"), r.stderr)
 
     def test_a_time_limit_no_wait_can_take_is_refused(self):
         for value in ("inf", "nan", "0", "-1", "1e10", "soon"):
