@@ -11336,10 +11336,12 @@ def _read_field(name, prop, required):
     options = prop.get("enum") or [o.get("const") for o in prop.get("oneOf") or ()
                                     if isinstance(o, dict)]
     hint = "/".join(map(str, options)) if options else ("y/n" if kind == "boolean" else kind)
-    default = prop.get("default")
-    label = "%s (%s%s)%s: " % (prop.get("title") or name, hint,
-                               ", default %s" % json.dumps(default) if default is not None else "",
-                               "" if required else " [optional]")
+    default, about = prop.get("default"), prop.get("description")
+    # Its title (or name), what it is for, then what it takes.
+    label = "%s%s (%s%s)%s: " % (prop.get("title") or name, " - %s" % " ".join(
+        about.split()) if isinstance(about, str) and about.strip() else "", hint,
+        ", default %s" % json.dumps(default) if default is not None else "",
+        "" if required else " [optional]")
     while True:
         text = _prompt(label)
         if not text.strip():

@@ -4550,6 +4550,35 @@ class CommandLineQuestions(unittest.TestCase):
             self.assertEqual(r.stdout, expected, r.stderr)
             self.assertIn(b"The server asks: What is your name?", r.stderr)
 
+    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
+    def test_a_field_is_asked_with_its_description(self):
+        for era in ("modern", "legacy"):
+            with self.subTest(era=era):
+                master, slave = os.openpty()
+                try:
+                    os.write(master, b"y\ny\n")
+                    r = subprocess.run(SERVE + ["call", "confirm_echo", "text=hi", "--era", era,
+                                                "--"] + SERVE, capture_output=True, cwd=HERE,
+                                       timeout=60, stdin=slave)
+                finally:
+                    os.close(master)
+                    os.close(slave)
+                self.assertEqual(r.stdout, b"hi\n", r.stderr)
+                self.assertIn(b"[c]ancel: Echo it - Tick to echo the text. (y/n): ", r.stderr)
+        from unittest import mock
+        for prop, label in (({"type": "string", "description": "  Two\n lines. "},
+                             "f - Two lines. (string) [optional]: "),
+                            ({"type": "integer", "title": "Count", "default": 3},
+                             "Count (integer, default 3) [optional]: "),
+                            ({"type": "string", "enum": ["a", "b"], "description": "Pick."},
+                             "f - Pick. (a/b) [optional]: ")):
+            with self.subTest(prop=prop):
+                err = io.StringIO()
+                with mock.patch("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\n"))), \
+                        mock.patch("sys.stderr", err):
+                    mcp_stdio._read_field("f", prop, False)
+                self.assertEqual(err.getvalue(), label)
+
     def test_fields_are_typed_and_checked(self):
         from unittest import mock
         cases = ((b"x\n7\n", {"type": "integer", "minimum": 1}, True, 7),
