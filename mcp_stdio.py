@@ -10126,8 +10126,11 @@ class _Preview:
         query = {k: v[-1] for k, v in parse_qs(url.query).items()}
         token = request.headers.get("X-Preview-Token") or query.get("token") or ""
         import hmac
-        if request.headers.get("Host") != "127.0.0.1:%d" % port or not hmac.compare_digest(
-                token.encode("utf-8", "replace"), self.token.encode("ascii")):
+        if request.headers.get("Host") != "127.0.0.1:%d" % port:
+            return self._send(request, 403, "text/plain", b"forbidden\n")
+        if verb == "GET" and url.path == "/favicon.ico":   # every browser asks, tokenless
+            return self._send(request, 200, "image/x-icon", b"")
+        if not hmac.compare_digest(token.encode("utf-8", "replace"), self.token.encode("ascii")):
             return self._send(request, 403, "text/plain", b"forbidden\n")
         if port == self.view_port:
             if verb == "GET" and url.path == "/view":

@@ -8029,6 +8029,12 @@ class AppProcesses(unittest.TestCase):
             {"csp": {"connectDomains": ["https://api.example.com"]}}))
         self.assertEqual(ask("/view?token=x", port=view_port)[0], 403)
         self.assertEqual(ask("/?token=" + token, port=view_port)[0], 404)
+        # The icon every browser asks for: an empty one, without the token, Host checked.
+        for at in (port, view_port):
+            status, headers, body = ask("/favicon.ico", port=at)
+            self.assertEqual((status, headers["Content-Type"], body), (200, "image/x-icon", b""))
+            self.assertEqual(ask("/favicon.ico", port=at, Host="localhost:%d" % at)[0], 403)
+            self.assertEqual(ask("/favicon.ico", port=at, method="POST", body=b"")[0], 403)
 
         def relay(method, params):
             status, _, body = ask("/rpc", method="POST", body=json.dumps(
