@@ -1082,6 +1082,11 @@ class Resource:
                  ttl_ms=0, cache_scope="private"):
         if not isinstance(uri, str) or ":" not in uri:
             raise CatalogError("resource %r: the URI must be a string with a scheme" % (uri,))
+        bad = _pattern(_NOT_IN_URI_RE).search(uri)
+        if bad is not None:        # never matched by a read: a template's braces, say
+            raise CatalogError("resource %r: a URI holds no %s%s" % (
+                uri, "braces" if bad.group() in "{}" else "space or control character",
+                "; for a family of URIs use resource_template" if "{" in uri else ""))
         if not callable(handler):
             raise CatalogError("resource %r: the handler is missing or not callable" % uri)
         _check_meta_fields("resource %r" % uri, title, description, annotations, icons)
@@ -1100,15 +1105,24 @@ class Resource:
         return _describe(self, revision, {"uri": self.uri}, audience)
 
 
-_TEMPLATE_VAR_RE = r"\{([+]?)([A-Za-z0-9_]+)\}"
+# What no URI holds (RFC 3986): braces (a template's), white space and control characters.
+_NOT_IN_URI_RE = r"[{}\s\x00-\x1f\x7f]"
+# An RFC 6570 expression: an operator, the variables, an explode mark.
+_TEMPLATE_EXPR_RE = r"\{([+/?]?)([A-Za-z0-9_]+(?:,[A-Za-z0-9_]+)*)(\*?)\}"
+# The kinds of variable a template holds, by the expression's operator and explode mark.
+_VARIABLE_KINDS = {("", ""): "simple", ("+", ""): "reserved", ("/", "*"): "segments",
+                   ("?", ""): "query"}
 
 
 class ResourceTemplate:
-    """A family of resources: an RFC 6570 URI template ({var}, {+var}) and a handler.
+    """A family of resources: an RFC 6570 URI template and a handler.
 
-    handler(uri, variables, ctx) returns contents like a Resource handler; it may
-    raise ResourceNotFound. complete(argument, value, context_arguments) may
-    return suggestions for a variable.
+    The expressions: {var} (one segment, percent-decoded) and {+var} (may hold
+    slashes) anywhere, {/var*} (path segments) at the end of the path and
+    {?a,b} (a form-style query, each variable optional, in any order) at the
+    end. handler(uri, variables, ctx) returns contents like a Resource handler;
+    it may raise ResourceNotFound. complete(argument, value, context_arguments)
+    may return suggestions for a variable.
     """
 
     def __init__(self, uri_template, handler, *, name, title=None, description=None,
@@ -1122,26 +1136,17 @@ class ResourceTemplate:
         if not isinstance(name, str) or not name:
             raise CatalogError("%s: a name is required" % owner)
         _check_meta_fields(owner, title, description, annotations, icons)
-        literals, pos, names = [], 0, []
-        for m in _pattern(_TEMPLATE_VAR_RE).finditer(uri_template):
-            literals.append(uri_template[pos:m.start()])
-            names.append((m.group(2), bool(m.group(1))))
-            pos = m.end()
-        literals.append(uri_template[pos:])
-        if any("{" in x or "}" in x for x in literals):
-            raise CatalogError("%s: only {var} and {+var} expressions are supported" % owner)
-        if len(set(n for n, _ in names)) != len(names):
-            raise CatalogError("%s: a variable appears twice" % owner)
+        literals, names, self._query = _parse_template(uri_template, owner)
+        self.variables = tuple(n for n, _ in names) + (self._query or ())
         self._literals, self._names = literals, names
         # A regular expression when each variable's end is plain (the next literal starts
         # with a character a {var} cannot hold, or only the tail follows): it cannot
         # backtrack. Otherwise ({a}-{b}, {+a}/{b}) _split() finds the same values in
         # linear time, where the expression would take a power of the URI's length.
-        if all(i == len(names) - 1 or not reserved and literals[i + 1][:1] in ("/", "?", "#")
-               for i, (_, reserved) in enumerate(names)):
+        if all(i == len(names) - 1 or kind == "simple" and literals[i + 1][:1] in "/?#" and
+               literals[i + 1] for i, (_, kind) in enumerate(names)):
             self._regex = re.compile("".join(
-                re.escape(lit) + ("" if i == len(names) else
-                                  "(.+?)" if names[i][1] else "([^/?#]+?)")
+                re.escape(lit) + ("" if i == len(names) else _VARIABLE_RE[names[i][1]])
                 for i, lit in enumerate(literals)) + r"\Z")
         else:
             self._regex = None
@@ -1155,9 +1160,15 @@ class ResourceTemplate:
 
         Values that could walk a file tree do not match (the client gets "not
         found"): a NUL or a ".." path segment in any variable, and a "/" in a
-        simple {var} once percent-decoded (encoded slashes are how traversal
-        arrives). A {+var} may hold slashes, for paths, but no ".." segment.
+        simple {var} or in one of {/var*}'s segments once percent-decoded
+        (encoded slashes are how traversal arrives). A {+var} may hold slashes,
+        for paths, but no ".." segment; {/var*} is its segments decoded and
+        joined by "/". With a {?...} query the URI's query starts at its first
+        "?"; a query variable the URI leaves out is not among the variables.
         """
+        query = None
+        if self._query is not None:
+            uri, _, query = uri.partition("?")
         if self._regex is not None:
             m = self._regex.match(uri)
             values = None if m is None else m.groups()
@@ -1167,12 +1178,27 @@ class ResourceTemplate:
             return None
         from urllib.parse import unquote
         variables = {}
-        for (name, reserved), value in zip(self._names, values):
-            decoded = unquote(value)
+        for (name, kind), value in zip(self._names, values):
+            if kind == "segments":
+                if value and value[0] != "/":
+                    return None
+                parts = [unquote(v) for v in value[1:].split("/")] if value else []
+                if any("/" in v for v in parts):
+                    return None
+                decoded = "/".join(parts)
+            else:
+                decoded = unquote(value)
             if "\0" in decoded or ".." in decoded.replace("\\", "/").split("/") or (
-                    not reserved and "/" in decoded):
+                    kind == "simple" and "/" in decoded):
                 return None
-            variables[name] = value if reserved else decoded
+            variables[name] = value if kind == "reserved" else decoded
+        if query:
+            for pair in query.split("&"):
+                key, _, value = pair.partition("=")
+                value = unquote(value)
+                if key not in self._query or key in variables or "\0" in value:
+                    return None           # a key the template does not name, or twice
+                variables[key] = value
         return variables
 
     def _split(self, uri):
@@ -1183,7 +1209,8 @@ class ResourceTemplate:
         follow, without passing a character it cannot hold (/?# for {var}, a line
         break for {+var}).
         """
-        literals, names, n = self._literals, self._names, len(uri)
+        literals, n = self._literals, len(uri)
+        names = [(name, kind == "reserved") for name, kind in self._names]
         if not uri.startswith(literals[0]):
             return None
         stops = {}
@@ -1220,17 +1247,65 @@ class ResourceTemplate:
         return values
 
     def expand(self, **variables):
-        """Return the URI for these variable values (simple expansion percent-encodes)."""
+        """Return the URI for these variable values (simple expansion percent-encodes;
+        {/var*} takes a list of segments or a path; a {?...} variable not given, or None,
+        is left out)."""
         from urllib.parse import quote
-        values = dict(variables)
 
         def sub(m):
-            v = str(values[m.group(2)])
-            return v if m.group(1) else quote(v, safe="-._~")
-        return _pattern(_TEMPLATE_VAR_RE).sub(sub, self.uri_template)
+            op, names = m.group(1), m.group(2).split(",")
+            if op == "?":
+                given = [(n, variables[n]) for n in names if variables.get(n) is not None]
+                return "?" + "&".join("%s=%s" % (n, quote(str(v), safe="-._~"))
+                                      for n, v in given) if given else ""
+            v = variables[names[0]]
+            if op == "/":
+                parts = v.split("/") if isinstance(v, str) else list(v)
+                return "".join("/" + quote(str(x), safe="-._~") for x in parts if x != "")
+            return str(v) if op == "+" else quote(str(v), safe="-._~")
+        return _pattern(_TEMPLATE_EXPR_RE).sub(sub, self.uri_template)
 
     def describe(self, revision, audience=frozenset()):
         return _describe(self, revision, {"uriTemplate": self.uri_template}, audience)
+
+
+# What each kind of variable matches, as the template's regular expression reads it.
+_VARIABLE_RE = {"simple": "([^/?#]+?)", "reserved": "(.+?)", "segments": "((?:/[^/?#]*)*)"}
+
+
+def _parse_template(template, owner):
+    """(literals, [(name, kind)] of the path, the query's names or None) of a URI
+    template, or CatalogError naming what it cannot serve."""
+    literals, names, query, pos = [], [], None, 0
+    matches = list(_pattern(_TEMPLATE_EXPR_RE).finditer(template))
+    for i, m in enumerate(matches):
+        literal, pos = template[pos:m.start()], m.end()
+        kind = _VARIABLE_KINDS.get((m.group(1), m.group(3)))
+        listed = m.group(2).split(",")
+        if kind is None or kind != "query" and len(listed) > 1:
+            raise CatalogError("%s: %s is not supported; use {var}, {+var}, {/var*} or "
+                               "{?a,b}" % (owner, m.group()))
+        last = i == len(matches) - 1 and pos == len(template)
+        if kind == "query":
+            if not last:
+                raise CatalogError("%s: a {?...} query ends the template" % owner)
+            query, pos = tuple(listed), m.start()   # its literal ends the path
+            continue
+        literals.append(literal)
+        if kind == "segments" and not (last or i == len(matches) - 2 and pos ==
+                                       matches[-1].start() and matches[-1].group(1) == "?"):
+            raise CatalogError("%s: {/%s*} ends the path (only a {?...} query may follow)"
+                               % (owner, listed[0]))
+        names.append((listed[0], kind))
+    literals.append(template[pos:] if query is None else literal)
+    if any("{" in x or "}" in x for x in literals):
+        raise CatalogError("%s: a brace outside {var}, {+var}, {/var*} or {?a,b}" % owner)
+    if query is not None and "?" in "".join(literals):
+        raise CatalogError("%s: a {?...} query cannot follow a '?' of the template" % owner)
+    every = [n for n, _ in names] + list(query or ())
+    if len(set(every)) != len(every):
+        raise CatalogError("%s: a variable appears twice" % owner)
+    return literals, names, query
 
 
 class Prompt:
@@ -2145,12 +2220,19 @@ class _Decorators:
         Values that could walk a file tree never reach it: a "/" in a {var}
         (even percent-encoded), a ".." path segment or a NUL in any variable
         make the URI "not found". Declare {+var} for a value that may hold
-        slashes (a relative path); it still never holds a ".." segment.
+        slashes (a relative path), or {/var*} for path segments; neither
+        ever holds a ".." segment. A {?a,b} query's variables may be left
+        out of a URI, so their parameters need defaults.
         """
         def register(f):
             owner = "resource template %r" % uri_template
-            variables = {m.group(2) for m in _pattern(_TEMPLATE_VAR_RE).finditer(uri_template)}
-            hints = _signature(f, owner)[2]
+            _, path, query = _parse_template(uri_template, owner)
+            variables = {n for n, _ in path} | set(query or ())
+            params, _, hints = _signature(f, owner)
+            for pname, _, default, _ in params:
+                if pname in (query or ()) and default is _EMPTY:
+                    raise CatalogError("%s: parameter %r needs a default: a URI may leave "
+                                       "out the query's %r" % (owner, pname, pname))
             builder, convert = _SchemaBuilder(owner), {}
             for v in variables:
                 if v in hints:

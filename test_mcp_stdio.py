@@ -915,7 +915,7 @@ class Backtracking(ProcTest):
             rt = mcp_stdio.ResourceTemplate(t, lambda *a: None, name="t")
             lits, names = rt._literals, rt._names
             lazy = re.compile("".join(re.escape(lit) + (
-                "" if i == len(names) else "(.+?)" if names[i][1] else "([^/?#]+?)")
+                "" if i == len(names) else "(.+?)" if names[i][1] == "reserved" else "([^/?#]+?)")
                 for i, lit in enumerate(lits)) + r"\Z")
             for _ in range(3000):
                 uri = t.split("{")[0] + "".join(r.choice("ab-./x?#\n") for _ in range(
@@ -5743,6 +5743,87 @@ class Resources(InProcTest):
             self.assertEqual(r["contents"], [{"uri": "demo://greeting/Ada%20L",
                                               "text": "Hello, Ada L!", "mimeType": "text/plain"}])
 
+    def test_query_and_path_segment_templates_through_a_process(self):
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        head = "import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\n" \
+            "server = mcp_stdio.Server('t', '1')\n" % HERE
+        wrong = os.path.join(folder, "wrong.py")
+        with open(wrong, "w") as f:
+            f.write(head + "@server.resource('search://items{?q,limit}')\n"
+                    "def items():\n    return 'never'\n")
+        r = subprocess.run(PY + [wrong], capture_output=True, timeout=60,
+                           stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 1)
+        self.assertTrue(r.stderr.endswith(
+            b"mcp_stdio.CatalogError: resource 'search://items{?q,limit}': a URI holds no "
+            b"braces; for a family of URIs use resource_template\n"), r.stderr)
+        script = os.path.join(folder, "templates.py")
+        with open(script, "w") as f:
+            f.write(head + textwrap.dedent('''\
+                @server.resource_template("search://items{?q,limit}",
+                                          complete=lambda a, v, k: [a + ":" + v])
+                def search(q: str = "", limit: int = 10) -> str:
+                    return "%r %r" % (q, limit)
+
+                @server.resource_template("repo://{owner}/contents{/path*}{?ref}")
+                def contents(owner: str, path: str, ref: str = "main") -> str:
+                    return "%s %r %s" % (owner, path, ref)
+                raise SystemExit(server.run())
+                '''))
+        reads = {"search://items": "'' 10", "search://items?q=a": "'a' 10",
+                 "search://items?limit=2&q=b%20c": "'b c' 2", "search://items?q=": "'' 10",
+                 "repo://me/contents": "me '' main", "repo://me/contents/a/b.txt?ref=v1":
+                 "me 'a/b.txt' v1", "repo://me/contents/a%20b/c": "me 'a b/c' main"}
+        missing = ("search://items?limit=many", "search://items?x=1", "search://items?q=1&q=2",
+                   "search://itemsx", "repo://me/contents/../x", "repo://me/contents/a%2Fb",
+                   "repo://me/contents/a%00", "repo://me/contentsx")
+        for version in ("2025-06-18", MODERN):
+            with self.subTest(version=version):
+                p = Proc(self, script=script)
+                self.addCleanup(p.kill)
+                modern = p.open(version)
+                listed = p.request(req_msg(1, "resources/templates/list", {}, modern))["result"]
+                self.assertEqual([t["uriTemplate"] for t in listed["resourceTemplates"]],
+                                 ["repo://{owner}/contents{/path*}{?ref}",
+                                  "search://items{?q,limit}"])
+                for i, (uri, text) in enumerate(reads.items(), 2):
+                    r = p.request(req_msg(i, "resources/read", {"uri": uri}, modern))
+                    self.assertEqual(r["result"]["contents"][0]["text"], text, uri)
+                for i, uri in enumerate(missing, 20):
+                    r = p.request(req_msg(i, "resources/read", {"uri": uri}, modern))
+                    self.assertEqual(r["error"]["message"], "Resource not found", uri)
+                r = p.request(req_msg(40, "completion/complete", {"ref": {
+                    "type": "ref/resource", "uri": "search://items{?q,limit}"},
+                    "argument": {"name": "q", "value": "x"}}, modern))
+                self.assertEqual(r["result"]["completion"]["values"], ["q:x"])
+                self.assertEqual(p.close(), 0)
+        t = mcp_stdio.ResourceTemplate("repo://{owner}/c{/path*}{?ref,n}", lambda *a: "",
+                                       name="t")
+        self.assertEqual((t.expand(owner="o", path="a/b c", ref="m a"),
+                          t.expand(owner="o", path=["x", "y"]), t.expand(owner="o", path="")),
+                         ("repo://o/c/a/b%20c?ref=m%20a", "repo://o/c/x/y", "repo://o/c"))
+        for bad, why in (("x://{a,b}", "{a,b} is not supported; use {var}, {+var}, {/var*} "
+                                       "or {?a,b}"),
+                         ("x://{?q}/more", "a {?...} query ends the template"),
+                         ("x://{/p*}/x", "{/p*} ends the path (only a {?...} query may follow)"),
+                         ("x://{a}{?a}", "a variable appears twice"),
+                         ("x://a?b={?c}", "a {?...} query cannot follow a '?' of the template"),
+                         ("x://{#a}", "a brace outside {var}, {+var}, {/var*} or {?a,b}")):
+            with self.subTest(bad=bad), self.assertRaises(mcp_stdio.CatalogError) as e:
+                mcp_stdio.ResourceTemplate(bad, lambda *a: "", name="t")
+            self.assertEqual(str(e.exception), "resource template %r: %s" % (bad, why))
+        server = mcp_stdio.Server("t", "1")
+        with self.assertRaises(mcp_stdio.CatalogError) as e:
+            server.resource_template("s://i{?q}")(lambda q: q)
+        self.assertEqual(str(e.exception), "resource template 's://i{?q}': parameter 'q' needs "
+                         "a default: a URI may leave out the query's 'q'")
+        for uri in ("x://a b", "x://a\tb", "x://a\x00"):
+            with self.subTest(uri=uri), self.assertRaises(mcp_stdio.CatalogError) as e:
+                mcp_stdio.Resource(uri, lambda *a: "")
+            self.assertEqual(str(e.exception), "resource %r: a URI holds no space or control "
+                             "character" % uri)
+
     def test_not_found_codes_per_era(self):
         p = self.legacy()
         r = p.request(req_msg(1, "resources/read", {"uri": "demo://nope"}))
@@ -6176,7 +6257,7 @@ class Prompts(InProcTest):
         self.assertEqual(t.match(uri), {"dir": "my docs", "path": "a/b c.txt"})
         self.assertIsNone(t.match("files://x"))
         self.assertIsNone(t.match("other://x/y"))
-        for bad in ("files://{?q}", "files://{a}{a}", "files://{a"):
+        for bad in ("files://{#q}", "files://{a}{a}", "files://{a", "files://{a,b}"):
             with self.assertRaises(mcp_stdio.CatalogError):
                 mcp_stdio.ResourceTemplate(bad, lambda u, v, c: "x", name="f")
 
@@ -9755,7 +9836,8 @@ class ClientCommandLine(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn(b"error: the arguments are not valid JSON: Expecting", r.stderr)
         r = self.run_cli("call", "countdown", "seconds=0.2", "--", *SERVE)
-        self.assertEqual(r.stderr, b"progress 1/2: 1 of 2 steps\nprogress 2/2: 2 of 2 steps\n")
+        self.assertEqual(r.stderr, b"log info countdown: countdown of 2 steps started\n"
+                         b"progress 1/2: 1 of 2 steps\nprogress 2/2: 2 of 2 steps\n")
         r = self.run_cli("call", "divide", '{"dividend": 1, "divisor": 0}', "--",
                          *SERVE)
         self.assertEqual((r.returncode, r.stdout),
