@@ -81,7 +81,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.9.3"
+__version__ = "0.10.0"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
