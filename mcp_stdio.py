@@ -9393,16 +9393,19 @@ class _Mount:
         made = {"tools": [], "prompts": [], "resources": [], "templates": []}
         # Listing is part of starting: a short --timeout (meant for calls) must not cut it.
         t = max(c.timeout, self.start_timeout)
-        if "tools" in caps:
-            made["tools"] = [self._tool(x) for x in c._all("tools/list", "tools", None, t)]
-        if "prompts" in caps:
-            made["prompts"] = [self._prompt(x) for x in c._all("prompts/list", "prompts",
-                                                                None, t)]
-        if "resources" in caps:
-            made["resources"] = [self._resource(x) for x in c._all("resources/list",
-                                                                    "resources", None, t)]
-            made["templates"] = [self._template(x) for x in c._all(
-                "resources/templates/list", "resourceTemplates", None, t)]
+        makers = {"tools": self._tool, "prompts": self._prompt, "resources": self._resource,
+                  "templates": self._template}
+        for kind in _CORE_KINDS:
+            if kind.capability not in caps:
+                continue
+            try:
+                listed = c._all(kind.list_method, kind.field, None, t)
+            except (ServerError, MalformedResult) as e:   # the other kinds still serve
+                self.report("mount %r: %s failed: %s; its %ss are served empty" % (
+                    self.prefix, kind.list_method, "%s %s" % (e.code, _short_text(e)) if
+                    isinstance(e, ServerError) else _short_text(e), kind.noun))
+                continue
+            made[kind.attr] = [makers[kind.attr](x) for x in listed]
         server = self.server
         with server._lock:
             for attr, entries in made.items():

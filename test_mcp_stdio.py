@@ -10104,6 +10104,31 @@ class Mounting(unittest.TestCase):
                                          "the mount" % code if got == -32603 else
                                          "said by the mount")
 
+    def test_a_kind_that_fails_to_list_is_served_empty_and_the_rest_serve(self):
+        """As mcp-server-sqlite does: it declares resources and answers -32601 to
+        resources/templates/list."""
+        inner = mcp_stdio.Server("sqlite-like", "1")
+        inner.add(mcp_stdio.Tool("read_query", lambda a, c: "rows"))
+        inner.add(mcp_stdio.Resource("memo://insights", lambda u, c: "memo"))
+
+        @inner.middleware(kinds="list")
+        def no_templates(request, next):
+            if request.method == "resources/templates/list":
+                raise mcp_stdio.ProtocolError(-32601, "Method not found")
+            return next()
+        outer = mcp_stdio.Server("outer", "1")
+        outer.mount("sqlite", inner)
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era), mcp_stdio.InProcessClient(outer, era=era) as c:
+                self.assertEqual([t["name"] for t in c.list_tools()], ["sqlite_read_query"])
+                self.assertEqual(c.call_tool("sqlite_read_query", {})["content"][0]["text"],
+                                 "rows")
+                self.assertEqual([r["uri"] for r in c.list_resources()], ["memo://insights"])
+                self.assertEqual(c.list_resource_templates(), [])
+            self.assertIn("mount 'sqlite': resources/templates/list failed: -32601 Method not "
+                          "found; its resource templates are served empty", c.stderr)
+            self.assertNotIn("starting it again", c.stderr)
+
     def test_names_uris_and_answers_in_both_eras(self):
         server = mounted_server()
         for era, rev in (("legacy", "2025-11-25"), ("modern", MODERN)):
