@@ -7038,6 +7038,7 @@ class _Lifespan:
 
     def __init__(self, server, report=None):
         self.state, self._finish, self._server = None, None, None
+        self._mounted = server if server._mounts else None
         if server._mounts:
             self._server = server
             with server._lock:
@@ -7079,8 +7080,26 @@ class _Lifespan:
                 with server._lock:
                     server._serving -= 1
                     last = server._serving == 0
-                for m in server._mounts if last else ():
-                    m.end()
+                mounts = server._mounts if last else ()
+                for m in mounts:            # all told at once: their graces overlap
+                    m.stopping()
+                end = _monotonic() + _CLOSE_GRACE
+                for m in mounts:
+                    m.end(max(0.0, end - _monotonic()))
+
+    def _last_mounts(self):
+        server = self._mounted        # kept after close(): a signal may come during it
+        return server._mounts if server is not None and server._serving <= 1 else ()
+
+    def stopping(self):
+        """The process is stopping (a signal): what this serve started is told to end."""
+        for m in self._last_mounts():
+            m.stopping()
+
+    def abandon(self):
+        """The process leaves now: what this serve started and has not ended is ended."""
+        for m in self._last_mounts():
+            m.abandon()
 
 
 class _SyncLifespan:
@@ -8118,9 +8137,14 @@ _SIGNAL_POLL = 0.1
 def _on_signal(signum, frame):
     start = _monotonic()
     _diag("stopping on signal %d" % signum)
+    lifespans = [r.lifespan for r in _SERVING if r.lifespan is not None]
+    for lifespan in lifespans:       # the mounts' servers: told first, to end meanwhile
+        lifespan.stopping()
     for runtime in _SERVING:
         runtime.stop(_SIGNAL_LINE_SECONDS)
     _teardown(_SIGNAL_SECONDS - (_monotonic() - start))
+    for lifespan in lifespans:       # none outlives us
+        lifespan.abandon()
     _exit(0)
 
 
@@ -8447,6 +8471,12 @@ def _result_shapes():
     return shapes
 
 
+# What close() gives the server to exit once its stdin is closed, and what is left of its
+# group after that to end on SIGTERM: a server finishing its last answer is quick; one
+# that is not must not keep the caller (a command, a proxy's own exit) waiting.
+_CLOSE_GRACE = 2.0
+
+
 class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, ...)
     """An MCP client for a server started as a subprocess (an argument list, no shell).
 
@@ -8520,6 +8550,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         self._on_broken = None    # called once when the connection breaks (a mount's wake-up)
         self._proc = None
         self._readers = []
+        self._pipes = threading.Lock()     # the readers' pipes close under it
         self._stderr = []
         self._connecting = False
         self.problems = []
@@ -8551,38 +8582,104 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         for t in reversed(self._readers):      # stderr's first: the other joins it at the end
             t.start()
 
-    def close(self):
-        """Close stdin, then terminate, then kill; return the exit status."""
+    def close(self, grace=_CLOSE_GRACE):
+        """Close the server's stdin; after grace seconds end it, and every process of its
+        group (what it left behind), by SIGTERM, then SIGKILL; return its exit status.
+
+        It never waits on a pipe that someone else holds: within a second of the
+        server being gone it stops waiting for its output. An interrupt while it
+        closes kills the group at once, then goes on up.
+        """
         p = self._proc
         if p is None:
             return None
-        import subprocess
+        self.close_input()
         try:
-            p.stdin.close()
-        except OSError:
-            pass
-        status = None
-        for stop in (None, p.terminate, p.kill):
-            if stop is not None:
-                try:
-                    stop()
-                except OSError:
-                    pass
+            for stop, wait in ((None, grace), ("SIGTERM", 1.0), ("SIGKILL", 1.0)):
+                if stop is not None:
+                    self.kill(stop)
+                if self.exit_status(wait) is not None:
+                    break
+            self.kill("SIGTERM")      # what it left behind in its group, if anything
+            if not self._outputs_end(1.0):
+                self.kill("SIGKILL")
+                self._outputs_end(1.0)
+        except KeyboardInterrupt:
+            self.kill("SIGKILL")
+            p.wait()
+            raise
+        return p.wait()
+
+    def close_input(self):
+        """Close the server's stdin, which tells it to finish and exit (close() waits)."""
+        if self._proc is not None:
             try:
-                status = p.wait(2.0)
-                break
-            except subprocess.TimeoutExpired:
-                continue
-        else:
-            status = p.wait()
-        for t in self._readers:        # they end at the pipes' EOF, now that the server exited
-            t.join(1.0)
-        for f in (p.stdout, p.stderr):
-            try:
-                f.close()
+                self._proc.stdin.close()
             except OSError:
                 pass
-        return status
+
+    def kill(self, signal_name="SIGKILL"):
+        """Send a signal (by name) to the server and every process of its group: the group
+        it was started in, while its leader is not reaped (so the id is still ours)."""
+        p = self._proc
+        if p is None or p.returncode is not None:
+            return
+        import signal
+        try:
+            if os.name != "nt":
+                os.killpg(p.pid, getattr(signal, signal_name))
+            elif signal_name == "SIGKILL":
+                p.kill()
+            else:
+                p.terminate()
+        except OSError:              # the group is empty, or the process gone
+            pass
+
+    def exit_status(self, timeout=0.0):
+        """The server's exit status once it has exited (within timeout seconds), else None.
+
+        Where the system can, the process is not reaped: kill() can still reach
+        its group.
+        """
+        p = self._proc
+        if p is None or p.returncode is not None:
+            return None if p is None else p.returncode
+        if not hasattr(os, "waitid"):
+            import subprocess
+            try:
+                return p.wait(timeout)
+            except subprocess.TimeoutExpired:
+                return None
+        end, pause, nap = _monotonic() + timeout, 0.005, threading.Event()
+        while True:
+            try:
+                info = os.waitid(os.P_PID, p.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            except ChildProcessError:      # reaped meanwhile
+                return p.returncode
+            if info is not None:
+                return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+            left = end - _monotonic()
+            if left <= 0:
+                return None
+            nap.wait(min(pause, left))
+            pause = min(0.1, pause * 2)
+
+    def _outputs_end(self, timeout):
+        """Wait up to timeout seconds for the readers to reach the ends of the server's
+        stdout and stderr; then make any still reading see an end (True when none was)."""
+        end = _monotonic() + timeout
+        for t in self._readers:
+            t.join(max(0.0, end - _monotonic()))
+        stuck = [t for t in self._readers if t.is_alive()]
+        with self._pipes:          # a reader that ends closes its pipe under this lock
+            for f in (self._proc.stdout, self._proc.stderr) if stuck else ():
+                if not f.closed:   # its next read finds the end; the reader closes it
+                    fd = os.open(os.devnull, os.O_RDONLY)
+                    try:
+                        os.dup2(fd, f.fileno())
+                    finally:
+                        os.close(fd)
+        return not stuck
 
     @property
     def stderr(self):
@@ -8590,15 +8687,24 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         return b"".join(self._stderr)[-65536:].decode("utf-8", "replace")
 
     def _read_stderr(self):
-        for chunk in iter(lambda: self._proc.stderr.read1(65536)
-                          if hasattr(self._proc.stderr, "read1")
-                          else self._proc.stderr.read(65536), b""):
+        pipe = self._proc.stderr
+        fd = pipe.fileno()        # read by descriptor: close() never waits on a file's lock
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                break
             self._stderr.append(chunk)
             if len(self._stderr) > 64:
                 del self._stderr[:32]
+        with self._pipes:
+            pipe.close()
 
     def _read(self):
-        fd = self._proc.stdout.fileno()
+        pipe = self._proc.stdout
+        fd = pipe.fileno()
         while True:
             try:
                 data = os.read(fd, 1 << 16)
@@ -8612,7 +8718,9 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                                self._splitter.max_line)
                 else:
                     self._receive(line)
-        code = self._proc.wait()
+        with self._pipes:
+            pipe.close()
+        code = self.exit_status(86400.0)
         for t in self._readers[1:]:     # its last words: stderr may end after stdout
             t.join(1.0)
         self._fail("the server exited (status %s)%s" % (
@@ -9122,8 +9230,9 @@ class InProcessClient(Client):
             else:
                 self._conn.run(item)
 
-    def close(self):
-        """End the connection and run the lifespan teardown; return 0."""
+    def close(self, grace=None):
+        """End the connection and run the lifespan teardown; return 0 (grace: unused,
+        nothing runs outside this process)."""
         conn, self._conn = self._conn, None
         if conn is None:
             return None
@@ -9290,15 +9399,30 @@ class _Mount:
                                         name="mcp-mount-" + self.prefix)
         self._thread.start()
 
-    def end(self):
-        """Stop it and close its client."""
+    def stopping(self):
+        """Stop it starting again, and tell its server to end (its input closes)."""
         self.stop.set()
         self.down.set()
         client = self.client
         if client is not None:
-            client.close()
+            client.close_input()
+
+    def end(self, grace=_CLOSE_GRACE):
+        """Stop it and close its client, its server given grace seconds to exit."""
+        self.stopping()
+        client = self.client
+        if client is not None:
+            client.close(grace)
         if self._thread is not None:
             self._thread.join(5.0)
+
+    def abandon(self):
+        """End its server's process group now: ours is leaving."""
+        client = self.client
+        if client is not None:
+            client.kill("SIGTERM")
+            if client.exit_status(0.1) is None:
+                client.kill("SIGKILL")
 
     def _supervise(self):
         attempt = 0
@@ -9350,10 +9474,7 @@ class _Mount:
         client = self.client
         readers = getattr(client, "_readers", None)
         if readers and client._proc is not None:
-            import subprocess
-            try:
-                client._proc.wait(1.0)    # one that closed its stdin is exiting: its status
-            except subprocess.TimeoutExpired:
+            if client.exit_status(1.0) is None:   # one that closed its stdin is exiting
                 return _short_text(error)
             readers[0].join(1.0)          # it says how the server exited
             if client._broken:
@@ -9378,10 +9499,7 @@ class _Mount:
                 except ClientError:
                     self.reason = client._broken or \
                         "it did not answer a ping within %g s" % self.ping_timeout
-                    try:
-                        client._proc.kill()      # hung: not worth the polite steps of close()
-                    except OSError:
-                        pass
+                    client.kill()        # hung: not worth the polite steps of close()
                     return
         if not self.stop.is_set():
             self.reason = client._broken or "it exited"
@@ -10692,6 +10810,7 @@ def _client_main(command, args):
                     # inspect sees (and call may call) every tool a view would.
                     capabilities={"elicitation": {"form": {}, "url": {}},
                                   "extensions": _INSPECTS})
+    cancelled = False
     try:
         client.connect()
         status = spec.handler(client, positional, values)
@@ -10712,9 +10831,15 @@ def _client_main(command, args):
         return 3
     except KeyboardInterrupt:          # Ctrl-C: the request was cancelled at the server;
         sys.stderr.write("cancelled\n")    # close() gives it 2 s to finish, then ends it
+        cancelled = True
         return 130
     finally:
-        client.close()
+        try:
+            client.close()
+        except KeyboardInterrupt:      # Ctrl-C while closing: the group was killed
+            if not cancelled:
+                sys.stderr.write("cancelled\n")
+            return 130                 # noqa: B012 - the interrupt is the answer
 
 
 def _check_words(command, positional):
@@ -11729,8 +11854,14 @@ print a client configuration: {prog} config CLIENT [-- SERVER_SCRIPT] (see inspe
 def main(argv=None):
     """Run the command line (the demo server, or inspect / call); return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] in _COMMANDS:
+    if args and args[0] == "proxy":       # a server: its signals are its own
         return _client_main(args[0], args[1:])
+    if args and args[0] in _COMMANDS:
+        try:                              # Ctrl-C at any point, closing included
+            return _client_main(args[0], args[1:])
+        except KeyboardInterrupt:
+            sys.stderr.write("cancelled\n")
+            return 130
     return demo_server()._command_line(args, _prog(), _DEMO_ABOUT.replace("{prog}", _prog()),
                                        "mcp_stdio %s\n" % __version__)
 

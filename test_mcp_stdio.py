@@ -94,6 +94,26 @@ def setUpModule():
         py_compile.compile(SERVER, cfile=cache, doraise=True)
 
 
+def process_alive(pid, within=0.0):
+    """True when process pid still runs after within seconds (a zombie is not running)."""
+    end = time.monotonic() + within
+    while True:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                running = f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except FileNotFoundError:
+            running = False
+        except OSError:
+            try:
+                os.kill(pid, 0)
+                running = True
+            except ProcessLookupError:
+                running = False
+        if not running or time.monotonic() >= end:
+            return running
+        time.sleep(0.05)
+
+
 def tearDownModule():
     for tmp in _VENDORED:                # what the run made once, for every test
         tmp.cleanup()
@@ -9569,6 +9589,59 @@ class ClientCommandLine(unittest.TestCase):
             mcp_stdio._print_result(None, result, False)
         return out.getvalue()
 
+    @unittest.skipIf(os.name == "nt", "process groups are POSIX")
+    def test_closing_never_waits_on_a_pipe_a_child_holds(self):
+        """A server that takes 2.3 s to exit once its input ends and leaves a child holding
+        its stderr (a FastMCP proxy of a node server): call answers, returns within 5 s
+        with exit 0, and no process of the server's group is left."""
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        script = os.path.join(folder, "slow_exit.py")
+        pid_file = os.path.join(folder, "child")
+        with open(script, "w") as f:
+            f.write(textwrap.dedent('''\
+                import subprocess, sys, time
+                sys.path.insert(0, %r)
+                import mcp_stdio
+                child = subprocess.Popen([sys.executable, "-S", "-c",
+                                          "import time; time.sleep(120)"],
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                with open(%r, "w") as f:
+                    f.write(str(child.pid))
+                def life(server):
+                    yield
+                    time.sleep(2.3)
+                server = mcp_stdio.Server("slow", "1", lifespan=life)
+
+                @server.tool
+                def echo(text: str) -> str:
+                    "Echo."
+                    return text
+                raise SystemExit(server.run())
+                ''' % (HERE, pid_file)))
+        start = time.monotonic()
+        r = self.run_cli("call", "echo", "text=hi", "--", *PY, script)
+        took = time.monotonic() - start
+        self.assertEqual((r.returncode, r.stdout), (0, b"hi\n"), r.stderr)
+        self.assertLess(took, 5.0)
+        with open(pid_file) as f:
+            child = int(f.read())
+        self.assertFalse(process_alive(child, 2.0), "the child outlived close()")
+        # Ctrl-C while call closes (it has printed its answer): cancelled, 130, no traceback,
+        # and the group is killed at once.
+        os.remove(pid_file)
+        p = subprocess.Popen(SERVE + ["call", "echo", "text=hi", "--"] + PY + [script],
+                             cwd=HERE, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
+        self.addCleanup(p.kill)
+        self.assertEqual(p.stdout.readline(), b"hi\n")
+        time.sleep(0.3)                      # closing: the server's teardown takes 2.3 s
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=TIMEOUT)
+        self.assertEqual((p.returncode, out, err), (130, b"", b"cancelled\n"))
+        with open(pid_file) as f:
+            self.assertFalse(process_alive(int(f.read()), 2.0), "the child outlived Ctrl-C")
+
     def test_call_read_and_get_show_the_servers_log_messages(self):
         folder = tempfile.mkdtemp()
         self.addCleanup(shutil.rmtree, folder)
@@ -10018,7 +10091,18 @@ MOUNTED_SERVER = textwrap.dedent('''
         f.write("%%d\\n" %% os.getpid())
     if "slow" in sys.argv:
         time.sleep(1.0)
-    server = mcp_stdio.Server("leaf", "1")
+    lifespan = None
+    if "stubborn" in sys.argv:          # slow to end, and leaves a child behind
+        import subprocess
+        child = subprocess.Popen([sys.executable, "-S", "-c", "import time; time.sleep(120)"],
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        with open(os.path.join(folder, "child"), "a") as f:
+            f.write("%%d\\n" %% child.pid)
+
+        def lifespan(server):
+            yield
+            time.sleep(60)
+    server = mcp_stdio.Server("leaf", "1", lifespan=lifespan)
     if "slow-list" in sys.argv:
         server.middleware(lambda request, next: time.sleep(1.0) or next(), kinds="list")
 
@@ -10335,6 +10419,36 @@ class MountProcesses(unittest.TestCase):
         # 16 per call when they were left to it (8 when the answer came before its callback
         # was set); room is left for the few a thread that ended meanwhile leaves.
         self.assertLess(int(r.stdout), 300, r.stdout)
+
+    @unittest.skipIf(os.name == "nt", "process groups are POSIX")
+    def test_no_mounted_server_outlives_the_proxy(self):
+        """A mount slow to end that leaves a child behind: after the proxy's SIGTERM, or
+        the end of its input, none of the mount's processes is left."""
+        for ending in ("SIGTERM", "end of input"):
+            with self.subTest(ending=ending):
+                leaf, folder = self.leaf(ending.replace(" ", "-"), "stubborn")
+                path = self.config({"s": leaf})
+                p = subprocess.Popen(SERVE + ["proxy", path], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=HERE)
+                self.addCleanup(lambda p=p: p.poll() is None and (p.kill(), p.communicate()))
+                p.stdin.write(json.dumps(init_msg(1)).encode() + b"\n" + json.dumps(
+                    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}).encode() + b"\n")
+                p.stdin.flush()
+                p.stdout.readline()
+                self.assertIn(b"s_wait", p.stdout.readline())
+                start = time.monotonic()
+                if ending == "SIGTERM":
+                    p.send_signal(signal.SIGTERM)
+                p.communicate(timeout=TIMEOUT)       # the end of its input, or after it
+                took = time.monotonic() - start
+                self.assertLess(took, 2.5 if ending == "SIGTERM" else 5.0)
+                pids = []
+                for name in ("starts", "child"):
+                    with open(os.path.join(folder, name)) as f:
+                        pids += [int(x) for x in f.read().split()]
+                self.assertEqual(len(pids), 2)
+                for pid in pids:
+                    self.assertFalse(process_alive(pid, 2.0), "process %d was left" % pid)
 
     def test_a_proxy_serves_each_under_its_key_in_both_eras(self):
         a, a_dir = self.leaf("a")
