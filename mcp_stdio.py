@@ -6725,7 +6725,7 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         return folder
 
     def mount(self, prefix, command, *, env=None, cwd=None, era="auto", start_timeout=10.0,
-              ping_timeout=10.0):
+              ping_timeout=10.0, start_limit=None):
         """Serve another MCP server as part of this one, its names under prefix.
 
         command is the argument list that starts a stdio server (any language,
@@ -6733,8 +6733,10 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         prompts are served as prefix_name, its resources and templates at their
         own URIs (one already served is not taken over: reported on stderr). It
         starts when serving starts; the first list of each kind waits for it,
-        start_timeout seconds at most. The server becomes live (its catalog
-        follows the mount's). A mount that fails or exits keeps its entries
+        start_timeout seconds at most; a call of its entries waits for it as
+        long. One slower than that goes on starting, start_limit seconds at
+        most (ten times start_timeout by default), and joins with a list
+        change. The server becomes live (its catalog follows the mount's). A mount that fails or exits keeps its entries
         listed, answers them with an error naming it and starts again with
         back-off; so does one that does not answer a ping within ping_timeout
         seconds while calls wait on it.
@@ -6750,16 +6752,20 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
                                                 not all(isinstance(a, str) for a in command)):
             raise CatalogError("mount %r: the command must be a list of arguments (no shell) "
                                "or a Server" % prefix)
-        for name, value in (("start_timeout", start_timeout), ("ping_timeout", ping_timeout)):
+        if start_limit is None:
+            start_limit = 10 * start_timeout if _is_seconds(start_timeout) else start_timeout
+        for name, value in (("start_timeout", start_timeout), ("ping_timeout", ping_timeout),
+                            ("start_limit", start_limit)):
             if not _is_seconds(value):
                 raise CatalogError("mount %r: %s must be a positive number of seconds"
                                    % (prefix, name))
         if not self._mounts:
             self.live = True
             self.middleware(_mounts_listed, kinds="list")
-        self._mounts.append(_Mount(self, prefix, command if isinstance(command, Server)
-                                   else list(command), env, cwd, era, start_timeout,
-                                   ping_timeout))
+        m = _Mount(self, prefix, command if isinstance(command, Server) else list(command),
+                   env, cwd, era, start_timeout, ping_timeout)
+        m.start_limit = max(start_limit, start_timeout)
+        self._mounts.append(m)
         return self
 
     def remove_tool(self, name):
@@ -9374,6 +9380,10 @@ class _Mount:
         self.env, self.cwd, self.era, self.start_timeout = env, cwd, era, start_timeout
         self.ping_timeout = ping_timeout
         self.state, self.reason, self.retry_at = "starting", None, None
+        self.start_limit = 10 * start_timeout   # how long one start may take in all
+        self.up = threading.Event()      # set while it is up: a call waits for it to start
+        self.attempted = None            # when its latest start began (monotonic)
+        self.late_said = False           # its missed start timeout was said
         self.client = None
         self.owned = {kind.attr: set() for kind in _CORE_KINDS}
         self.calls = []                  # the Contexts of our calls in flight on it
@@ -9430,7 +9440,10 @@ class _Mount:
             try:
                 self._connect()
                 attempt = 0
+                if self.late_said or self.retry_at is not None:
+                    self.report("mount %r is up" % self.prefix)
                 self.state, self.reason = "up", None
+                self.up.set()
                 self.listed.set()
                 self._wait_until_down()
             except Exception as e:      # noqa: BLE001 - a mount's fault is its own, reported
@@ -9441,6 +9454,7 @@ class _Mount:
                 break
             delay = _MOUNT_BACKOFF[min(attempt, len(_MOUNT_BACKOFF) - 1)]
             attempt += 1
+            self.up.clear()
             self.state, self.retry_at = "down", _monotonic() + delay
             self.report("mount %r: %s; starting it again in %g s" % (
                 self.prefix, self.reason or "it stopped", delay))
@@ -9450,7 +9464,8 @@ class _Mount:
             self.stop.wait(delay)
 
     def _connect(self):
-        self.state = "starting"
+        self.state, self.attempted = "starting", _monotonic()
+        self.up.clear()
         handlers = dict(on_elicit=lambda p: self._relay("elicitation/create", p),
                         on_sample=lambda p: self._relay("sampling/createMessage", p),
                         roots=lambda: self._relay("roots/list", {}).get("roots", []),
@@ -9459,9 +9474,11 @@ class _Mount:
         if isinstance(self.target, Server):
             client = InProcessClient(self.target, era=self.era, **handlers)
         else:
+            # Slower than start_timeout, it is left out of the first list but goes on
+            # starting: killed at once, it would start as slowly again, for ever.
             client = Client(self.target, era=self.era, env=self.env, cwd=self.cwd,
                             timeout=self.server.timeout or 30.0,
-                            start_timeout=self.start_timeout,
+                            start_timeout=self.start_limit,
                             probe_timeout=min(3.0, self.start_timeout), **handlers)
         self.down.clear()
         client._on_broken = self.down.set
@@ -9655,8 +9672,16 @@ class _Mount:
         return "mount %r is %s%s%s" % (self.prefix, self.state, (
             " (%s)" % self.reason) if self.reason else "", when)
 
+    def ready(self):
+        """Wait for a mount that is starting, its start timeout at most (a call of its
+        entries waits as the first list does); one that is down answers at once."""
+        began = self.attempted
+        if self.state == "starting" and began is not None:
+            self.up.wait(max(0.0, began + self.start_timeout - _monotonic()))
+
     def _through(self, ctx, run):
         """run(client) for a call of ctx's: its questions relayed, its cancellation passed."""
+        self.ready()
         fault = self._fault()
         if fault:
             raise ClientError(fault)
@@ -9795,6 +9820,7 @@ class _Mount:
                 str(e) if str(e).startswith("mount ") else "mount %r: %s" % (self.prefix, e)))
 
     def complete(self, ref, argument, value, context):
+        self.ready()
         if self._fault():
             return []
         try:
@@ -9886,9 +9912,13 @@ def _after_mounts(server, timeout):
 
 def _wait_for_mounts(server):
     """Wait until every mount of server has listed (or failed), each within its start
-    timeout."""
+    timeout; one that has not is said once (it goes on starting)."""
     for m, end in _unlisted(server):
-        m.listed.wait(max(0.0, end - _monotonic()))
+        if not m.listed.wait(max(0.0, end - _monotonic())) and not m.late_said:
+            m.late_said = True
+            m.report("mount %r has not listed within %g s (start_timeout); it is left out "
+                     "of the first list, goes on starting (%g s at most) and joins when it "
+                     "has listed" % (m.prefix, m.start_timeout, m.start_limit))
 
 
 def _unknown_yet(conn, call, error):

@@ -10761,20 +10761,41 @@ class MountProcesses(unittest.TestCase):
                               b"server may take to start and list (default 10)\n", r.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "a", "starts")))  # none started
 
+    def test_a_call_waits_for_a_mount_that_is_starting(self):
+        """Three in-process clients in a row, each calling a mounted tool without listing
+        first: each serve starts the mount afresh, and the call waits for it."""
+        leaf, _ = self.leaf("leaf", "slow")
+        outer = mcp_stdio.Server("front", "1")
+        outer.mount("leaf", [leaf["command"]] + leaf["args"], cwd=self.dir)
+        for i in range(3):
+            with self.subTest(client=i), mcp_stdio.InProcessClient(outer, era="legacy") as c:
+                r = c.call_tool("leaf_where", {})
+                self.assertEqual(r, {"content": [{"type": "text", "text": "-"}]})
+
     def test_the_proxy_start_timeout_bounds_each_servers_start(self):
         """--start-timeout is each mount's time to start and list: a server slower than it
-        is left out of the first list, and said on stderr with the time it had."""
-        slow, _ = self.leaf("slow", "slow")
+        is left out of the first list, said on stderr with the time it had, and not killed
+        for it: it goes on starting and joins with a list change, started once."""
+        slow, folder = self.leaf("slow", "slow")
         path = self.config({"slow": slow})
+        changed = []
         with mcp_stdio.Client(SERVE + ["proxy", path, "--start-timeout=0.3"], cwd=HERE,
-                              era="legacy") as c:
+                              era="legacy", on_changed=changed.append) as c:
             self.assertEqual(c.list_tools(), [])          # the mount sleeps 1 s first
-            said = "mcp-stdio-proxy: mount 'slow': no answer to server/discover within 0.3 s " \
-                   "of starting the server (start_timeout)"
+            said = "mcp-stdio-proxy: mount 'slow' has not listed within 0.3 s (start_timeout); " \
+                   "it is left out of the first list, goes on starting (3 s at most) and " \
+                   "joins when it has listed\nmcp-stdio-proxy: mount 'slow' is up\n"
             deadline = time.monotonic() + 20
             while said not in c.stderr and time.monotonic() < deadline:
                 time.sleep(0.02)
             self.assertIn(said, c.stderr)
+            while not changed and time.monotonic() < deadline:
+                time.sleep(0.02)
+            self.assertIn("notifications/tools/list_changed", changed)
+            self.assertEqual([t["name"] for t in c.list_tools()],
+                             ["slow_confirm", "slow_wait", "slow_where"])
+        with open(os.path.join(folder, "starts")) as f:
+            self.assertEqual(len(f.read().split()), 1)
 
     def test_relative_paths_follow_the_configuration_file(self):
         # cwd "." and a command with a slash are the file's folder's, wherever we run.
