@@ -94,6 +94,18 @@ def setUpModule():
         py_compile.compile(SERVER, cfile=cache, doraise=True)
 
 
+def own_script(test, name, body):
+    """A server script of the test's own, in a folder removed after it: body (dedented)
+    after the lines that import this checkout's mcp_stdio; return its path."""
+    folder = tempfile.mkdtemp()
+    test.addCleanup(shutil.rmtree, folder)
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\n" % HERE +
+                textwrap.dedent(body))
+    return path
+
+
 def process_alive(pid, within=0.0):
     """True when process pid still runs after within seconds (a zombie is not running)."""
     end = time.monotonic() + within
@@ -9643,38 +9655,31 @@ class ClientCommandLine(unittest.TestCase):
             self.assertFalse(process_alive(int(f.read()), 2.0), "the child outlived Ctrl-C")
 
     def test_call_read_and_get_show_the_servers_log_messages(self):
-        folder = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, folder)
-        script = os.path.join(folder, "logs.py")
-        with open(script, "w") as f:
-            f.write(textwrap.dedent('''\
-                import sys
-                sys.path.insert(0, %r)
-                import mcp_stdio
-                server = mcp_stdio.Server("logs", "1")
+        script = own_script(self, "logs.py", '''\
+            server = mcp_stdio.Server("logs", "1")
 
-                def chat(ctx, what):
-                    for level in ("debug", "info", "error"):
-                        ctx.log(level, "%%s at %%s" %% (what, level))
+            def chat(ctx, what):
+                for level in ("debug", "info", "error"):
+                    ctx.log(level, "%s at %s" % (what, level))
 
-                @server.tool
-                def chatty(ctx: mcp_stdio.Context) -> str:
-                    "Log at three levels."
-                    chat(ctx, "call")
-                    return "done"
+            @server.tool
+            def chatty(ctx: mcp_stdio.Context) -> str:
+                "Log at three levels."
+                chat(ctx, "call")
+                return "done"
 
-                @server.resource("logs://r")
-                def r(ctx: mcp_stdio.Context) -> str:
-                    chat(ctx, "read")
-                    return "read"
+            @server.resource("logs://r")
+            def r(ctx: mcp_stdio.Context) -> str:
+                chat(ctx, "read")
+                return "read"
 
-                @server.prompt()
-                def p(ctx: mcp_stdio.Context) -> str:
-                    "A prompt."
-                    chat(ctx, "get")
-                    return "got"
-                raise SystemExit(server.run())
-                ''' % HERE))
+            @server.prompt()
+            def p(ctx: mcp_stdio.Context) -> str:
+                "A prompt."
+                chat(ctx, "get")
+                return "got"
+            raise SystemExit(server.run())
+            ''')
         for era in ("modern", "legacy"):
             for command, name, logger in (("call", "chatty", "chatty"), ("read", "logs://r",
                                                                          "logs://r"),
@@ -11208,25 +11213,18 @@ class TaskCommandLine(unittest.TestCase):
         self.assertNotIn("greet", marks["tools"])
 
     def test_each_step_of_a_task_is_shown_once(self):
-        folder = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, folder)
-        script = os.path.join(folder, "steps.py")
-        with open(script, "w") as f:
-            f.write(textwrap.dedent('''\
-                import sys
-                sys.path.insert(0, %r)
-                import mcp_stdio
-                server = mcp_stdio.Server("steps", "1")
+        script = own_script(self, "steps.py", '''\
+            server = mcp_stdio.Server("steps", "1")
 
-                @server.tool(task="required")
-                def job(ctx: mcp_stdio.Context) -> str:
-                    "Three steps."
-                    for i in range(1, 4):
-                        ctx.progress(i, 3, "step %%d/3" %% i)
-                        ctx.sleep(0.4)
-                    return "done"
-                raise SystemExit(server.run())
-                ''' % HERE))
+            @server.tool(task="required")
+            def job(ctx: mcp_stdio.Context) -> str:
+                "Three steps."
+                for i in range(1, 4):
+                    ctx.progress(i, 3, "step %d/3" % i)
+                    ctx.sleep(0.4)
+                return "done"
+            raise SystemExit(server.run())
+            ''')
         for era in ("modern", "legacy"):
             with self.subTest(era=era):
                 r = subprocess.run(SERVE + ["call", "job", "--era", era, "--"] + PY + [script],
