@@ -10096,6 +10096,8 @@ MOUNTED_SERVER = textwrap.dedent('''
         f.write("%%d\\n" %% os.getpid())
     if "slow" in sys.argv:
         time.sleep(1.0)
+    while "gated" in sys.argv and not os.path.exists(os.path.join(folder, "go")):
+        time.sleep(0.02)                # starts when the test says so
     lifespan = None
     if "stubborn" in sys.argv:          # slow to end, and leaves a child behind
         import subprocess
@@ -10620,10 +10622,12 @@ class MountProcesses(unittest.TestCase):
     def test_a_request_before_the_first_list_waits_for_the_mounts(self):
         """A client that kept an earlier listing calls at once: the mount's tool is served
         once the mount has listed, and a name nobody has is refused as before, after it."""
-        slow, _ = self.leaf("slow", "slow")
+        slow, gate = self.leaf("slow", "gated")
         path = self.config({"slow": slow})
         for era in ("modern", "legacy"):
             transcript = []
+            if os.path.exists(os.path.join(gate, "go")):
+                os.remove(os.path.join(gate, "go"))
             with self.subTest(era=era), mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE,
                                                          era=era, transcript=transcript) as c:
                 call = {"name": "slow_wait", "arguments": {"seconds": 0}}
@@ -10639,7 +10643,8 @@ class MountProcesses(unittest.TestCase):
                     self.assertEqual(c.request("ping"), {})
                 else:
                     self.assertIn("tools", c.discover()["capabilities"])
-                self.assertFalse(known.answered(0))               # the mount sleeps 1 s
+                self.assertFalse(known.answered(0))               # the mount waits
+                open(os.path.join(gate, "go"), "w").close()
                 self.assertEqual(known.wait(20)["content"],
                                  [{"type": "text", "text": "waited"}])
                 for request, code, message in (
