@@ -92,6 +92,11 @@ def setUpModule():
         fresh = False
     if not fresh:                     # as the import system decides (a timestamp pyc)
         py_compile.compile(SERVER, cfile=cache, doraise=True)
+    # The Ctrl-C tests signal the processes they start, which inherit an ignored SIGINT
+    # (a run started in the background by a shell without job control has one): on a
+    # terminal it never is.
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def own_script(test, name, body):
