@@ -3095,6 +3095,29 @@ class _Outgoing:
                                   "params": params}))
         return request
 
+    def ask_alone(self, question, on_answer):
+        """Send question as a request of the server's own, tied to no call (a mounted
+        server's roots/list); on_answer(answer, or None: an error or the end of input) runs
+        once. Return False, sending nothing, where the client is asked by input rounds or
+        lacks what question needs."""
+        conn = self._conn
+        rules = _ERA_RULES.get(conn.era)
+        if rules is None or rules.input_rounds or _missing_capabilities(
+                question.needs(), conn.client_capabilities or {}, conn.revision):
+            return False
+
+        def answered(request):
+            msg, value = request.response, None
+            if msg is not None and "error" not in msg:
+                try:
+                    value = question.answer(msg.get("result"), "the answer")
+                except ValueError:
+                    pass
+            on_answer(value)
+        with conn._lock:
+            self.send(question.method, question.params(conn.revision, conn._random), answered)
+        return True
+
     def forget(self, pending):
         """Stop waiting for the responses of pending questions (later ones are ignored)."""
         for q in pending.values():
@@ -3584,10 +3607,14 @@ def _refuse_by_error(call, missing):
 
 
 def _refuse_by_tool_error(call, missing):
+    raise ToolError(_undeclared(call.kind, missing))
+
+
+def _undeclared(kind, missing):
+    """The words of a legacy refusal for missing (ClientCapabilities) of a request of kind."""
     names = _capability_names(missing)
-    raise ToolError("This %s needs the client's %s %s, which the client did not declare."
-                    % (call.kind or "request", names,
-                       "capabilities" if " and " in names else "capability"))
+    return "This %s needs the client's %s %s, which the client did not declare." % (
+        kind or "request", names, "capabilities" if " and " in names else "capability")
 
 
 class _EraRules:
@@ -4048,6 +4075,35 @@ _ROUTES = {
 _ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _CORE_KINDS)
 
 
+def _cancelled(conn, method, params):
+    """notifications/cancelled: the call it names is cancelled, or its listen stream ends."""
+    rid = params.get("requestId") if type(params) is dict else None
+    if _valid_id(rid):
+        key = (type(rid) is str, rid)
+        call = conn.inflight.get(key)
+        if call is not None:
+            conn.cancel(call)
+        elif key in conn.listens:
+            del conn.listens[key]
+
+
+def _initialized(conn, method, params):
+    if conn.revision is not None:        # after the handshake, as it must come
+        conn.initialized = True
+
+
+def _heard_by_server(conn, method, params):
+    """Any other notification is for what serves beside the engine (a mount hears that
+    the client's roots changed)."""
+    conn.server.heard(method, params)
+
+
+# How each client notification is heard: its handler(conn, method, params); one not
+# listed goes to _heard_by_server. Notifications are never answered.
+_NOTICES = {"notifications/cancelled": _cancelled, "notifications/initialized": _initialized,
+            "initialized": _initialized}
+
+
 # The era of a connection, as a state machine: (era, event) -> (action, era after).
 # Events: "initialize" (the legacy handshake), "modern" (a request whose _meta
 # names a protocol version), "discover" (server/discover with that _meta),
@@ -4455,20 +4511,8 @@ class Connection:
 
     # -- notifications and responses ------------------------------------------
     def _receive_notification(self, method, params):
-        if method == "notifications/cancelled":
-            if type(params) is dict:
-                rid = params.get("requestId")
-                if _valid_id(rid):
-                    key = (type(rid) is str, rid)
-                    call = self.inflight.get(key)
-                    if call is not None:
-                        self.cancel(call)
-                    elif key in self.listens:
-                        del self.listens[key]
-        elif method in ("notifications/initialized", "initialized"):
-            if self.revision is not None:        # after the handshake, as it must come
-                self.initialized = True
-        # Every other notification is ignored: notifications are never answered.
+        """Hear a notification (never answered), by its row of _NOTICES."""
+        _NOTICES.get(method, _heard_by_server)(self, method, params)
 
     def _receive_response(self, msg, out=None):
         if not self.outgoing.receive(msg, out):
@@ -6826,6 +6870,18 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             new.generation = old.generation
             self.catalog = new
 
+    def heard(self, method, params):
+        """A client's notification the engine does not act on: each mount hears that the
+        client's roots changed (and asks again)."""
+        if method == "notifications/roots/list_changed":
+            for m in self._mounts:
+                m.roots_changed()
+
+    def connections(self):
+        """The connections serving now."""
+        with self._lock:
+            return list(self._connections)
+
     def notify_resource_updated(self, uri):
         """Tell the clients subscribed to uri that the resource changed (a live server only)."""
         if not self.live:
@@ -8496,7 +8552,10 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
     return a CreateMessageResult dict) and roots (a list of {"uri", "name"}
     dicts, or a function returning one), in both eras: legacy server requests
     and modern input rounds. Each one given declares its capability. A server
-    request with no answer gets a JSON-RPC error; ping is answered.
+    request with no answer gets a JSON-RPC error (a ProtocolError a callback
+    raises is answered with its code and message); ping is answered.
+    Modern requests declare request_capabilities (default: the same), and a
+    request may name its own (send(..., capabilities=...)).
 
     The server's log messages are heard by on_log(level, data, logger). A
     server sends them once asked: log_level="info" (any level) asks for that
@@ -8512,7 +8571,8 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                  timeout=30.0, probe_timeout=3.0, start_timeout=30.0, on_waiting=None,
                  on_log=None, log_level=None, capabilities=None, client_info=None,
                  max_line=64 << 20, on_elicit=None, on_sample=None, roots=None,
-                 transcript=None, on_changed=None, on_updated=None):
+                 transcript=None, on_changed=None, on_updated=None,
+                 request_capabilities=None):
         if isinstance(command, str) or not command:
             raise ValueError("command must be a non-empty list of arguments (no shell)")
         if era not in ("auto", "modern", "legacy"):
@@ -8538,15 +8598,12 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             if given is not None:
                 self.capabilities.setdefault(name, {})
         self.client_info = client_info or {"name": "mcp_stdio-client", "version": __version__}
-        # A modern server may answer a call by an extension (a task): this client
-        # follows it for you, so it declares the extensions it can follow.
-        self._modern_capabilities = dict(self.capabilities, extensions=dict(
-            self.capabilities.get("extensions") or {},
-            **{r.key: {} for r in _EXTENSIONS if r.follow is not None}))
+        self.request_capabilities = dict(self.capabilities if request_capabilities is None
+                                         else request_capabilities)
         self.era = self.revision = self.server_info = self.instructions = None
         self.server_capabilities = {}
         self._splitter = LineSplitter(max_line)
-        self._stamps = {}         # tasks (True/False) -> the modern _meta members' JSON text
+        self._stamps = {}         # (tasks, capabilities) -> the modern _meta members' JSON
         self._pending = {}
         self._hearing = {}        # progress token -> on_progress, heard beyond one request
         self._forgotten = set()
@@ -8841,6 +8898,8 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             reply = {"result": answer}
         elif answer is None:
             reply = {"error": {"code": METHOD_NOT_FOUND, "message": "Method not found"}}
+        elif isinstance(answer, ProtocolError):     # a refusal the callback chose
+            reply = {"error": {"code": answer.code, "message": answer.message}}
         else:
             reply = {"error": {"code": INTERNAL_ERROR, "message": "the client could not "
                                "answer: %s" % _short_text(answer)}}
@@ -8858,12 +8917,13 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
 
     # -- requests --------------------------------------------------------------------
     def send(self, method, params=None, *, on_progress=None, modern=None, tasks=True,
-             progress_token=None):
+             progress_token=None, capabilities=None):
         """Send a request and return its PendingRequest (per-request _meta when modern).
 
         tasks=False leaves the tasks extension out of a modern request's capabilities
         (a server then runs an optional task tool as a plain call). progress_token
         names a token whose progress the client hears beyond this request.
+        capabilities: what this modern request declares (default: request_capabilities).
         """
         if self.era is None and not self._connecting:
             self.connect()                 # the first request connects, with or without "with"
@@ -8883,7 +8943,8 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             meta["progressToken"] = progress_token
         members = "".join(_chunks(meta))[1:-1] if meta else ""
         if modern if modern is not None else self._speaks("request_meta"):
-            stamp = self._stamps.get(tasks) or self._stamp(tasks)
+            key = tasks if capabilities is None else (tasks, _encoder.encode(capabilities))
+            stamp = self._stamps.get(key) or self._stamp(key, tasks, capabilities)
             members = stamp + "," + members if members else stamp
         body = "".join(_chunks(params))
         if members:                 # _meta last: the params' text with it spliced in
@@ -8895,14 +8956,17 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         self._send_line(line)
         return req
 
-    def _stamp(self, tasks):
-        """The members every modern request's _meta carries, as JSON text (made once: the
-        capabilities and the client's info are fixed when it is made)."""
-        fixed = {PV_KEY: MODERN_VERSION, INFO_KEY: self.client_info,
-                 CAPS_KEY: self._modern_capabilities if tasks else self.capabilities}
+    def _stamp(self, key, tasks, capabilities):
+        """The members a modern request's _meta carries, as JSON text (made once for each
+        key: the client's info is fixed when it is made)."""
+        caps = self.request_capabilities if capabilities is None else capabilities
+        if tasks:       # a task is followed for you: the extensions it can follow
+            caps = dict(caps, extensions=dict(caps.get("extensions") or {}, **{
+                r.key: {} for r in _EXTENSIONS if r.follow is not None}))
+        fixed = {PV_KEY: MODERN_VERSION, INFO_KEY: self.client_info, CAPS_KEY: caps}
         if self.log_level is not None:
             fixed[LEVEL_KEY] = self.log_level
-        stamp = self._stamps[tasks] = "".join(_chunks(fixed))[1:-1]
+        stamp = self._stamps[key] = "".join(_chunks(fixed))[1:-1]
         return stamp
 
     def request(self, method, params=None, timeout=None, cancel_with=None, **kw):
@@ -9119,7 +9183,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         return self._all("prompts/list", "prompts")
 
     def call_tool(self, name, arguments=None, *, timeout=None, on_progress=None, task=None,
-                  on_status=None, cancel_with=None, meta=None):
+                  on_status=None, cancel_with=None, meta=None, capabilities=None):
         """Call a tool; when the server answers with a task, poll it and return its result.
 
         task=True (or {"ttl": ms}) asks a 2025-11-25 server for a task; a modern
@@ -9131,7 +9195,8 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         carries is heard by on_progress alone); questions it asks are
         answered as any others; an interrupt (KeyboardInterrupt) cancels it, and so
         does the cancellation of cancel_with's request (a handler's Context). meta is
-        sent as the request's _meta (trace context, say).
+        sent as the request's _meta (trace context, say); capabilities, what a modern
+        request declares (as send()).
         """
         params = {"name": name, "arguments": arguments or {}}
         if meta:
@@ -9146,7 +9211,8 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                 self._hearing[token] = on_progress
         try:
             result = self.request("tools/call", params, timeout, cancel_with,
-                                  progress_token=token, tasks=task is not False)
+                                  progress_token=token, tasks=task is not False,
+                                  capabilities=capabilities)
             return self._followed(result, timeout, on_status, on_progress)
         finally:
             with self._lock:
@@ -9294,6 +9360,14 @@ class _Relayed(Question):
 
 _MOUNT_CALL = threading.local()     # .ctx: the handler's Context, while it calls a mount
 
+# What a mount is told it may ask: every question a client can answer. A legacy mount is
+# told once, at initialize, before any client of ours exists, so it is told all of it;
+# what our client cannot answer gets the answer a client with the capability may give.
+_RELAYED = {"roots": {"listChanged": True}, "sampling": {},
+            "elicitation": {"form": {}, "url": {}}}
+# The code the specification's sampling page gives a user's refusal of a sampling request.
+_SAMPLING_REFUSED = -1
+
 # A legacy mount's question to a modern client waits this long for the client's retry
 # (a person may be answering); then the mount is told the question was cancelled.
 _PARKED_TIMEOUT = 600.0
@@ -9325,19 +9399,25 @@ _STANDARD_CODES = frozenset((PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INV
                              INTERNAL_ERROR))
 
 
-def _passed_on(error, prefix, era):
+def _passed_on(error, prefix, era, tool=False):
     """A mounted server's JSON-RPC error as ours for a caller of era: its own code when
     that is JSON-RPC's or lies outside the range JSON-RPC reserves, or is MCP's with the
     same meaning for our caller; else -32603 naming the mount and the code (-32000 to
     -32019 mean nothing to a receiver, and a -32022 would say we refused the caller's
-    revision when the mount refused ours)."""
+    revision when the mount refused ours). A capability our caller lacks is refused as
+    the engine refuses it for era (a tool's: an isError result where that is how)."""
     code = error.code
     if type(code) is int and (code in _STANDARD_CODES or not -32768 <= code <= -32000):
         return error
     if code == RESOURCE_NOT_FOUND_LEGACY:
         return ProtocolError(_ERA_RULES[era].not_found, error.message, error.data)
-    if code == MISSING_CLIENT_CAPABILITY and era == MODERN:     # it follows our caller's
-        return error
+    if code == MISSING_CLIENT_CAPABILITY:     # the mount followed our caller's declaration
+        if _ERA_RULES[era].input_rounds:
+            return error
+        missing = error.data.get("requiredCapabilities") if type(error.data) is dict else None
+        if tool:
+            return ToolError(_undeclared("tool", missing) if type(missing) is dict and missing
+                             else error.message)
     return ProtocolError(INTERNAL_ERROR, "Internal error: mount %r answered %s: %s" % (
         prefix, code, error.message), error.data)
 
@@ -9391,6 +9471,7 @@ class _Mount:
         self.questions = {}              # id(ctx) -> [_Parked] a call has still to ask
         self.parked = {}                 # question key -> (the mount's request, _Parked)
         self._listened = (None, None)    # (client, URIs) it was last asked to report on
+        self.roots_given = None          # the roots our client last gave, for its questions
         self.listed = threading.Event()  # set once it has listed or failed, each start
         self.stop = threading.Event()
         self.down = threading.Event()    # set when its client breaks (or it ends): wakes the wait
@@ -9466,11 +9547,13 @@ class _Mount:
     def _connect(self):
         self.state, self.attempted = "starting", _monotonic()
         self.up.clear()
+        # Its own requests (lists, discover, listen) declare no capability to a modern
+        # mount; each call declares what our caller declared for it (_declared).
         handlers = dict(on_elicit=lambda p: self._relay("elicitation/create", p),
                         on_sample=lambda p: self._relay("sampling/createMessage", p),
-                        roots=lambda: self._relay("roots/list", {}).get("roots", []),
-                        on_log=self._log, on_changed=self._changed,
-                        on_updated=self._updated)
+                        roots=self._roots, on_log=self._log, on_changed=self._changed,
+                        on_updated=self._updated, capabilities=_RELAYED,
+                        request_capabilities={})
         if isinstance(self.target, Server):
             client = InProcessClient(self.target, era=self.era, **handlers)
         else:
@@ -9709,9 +9792,10 @@ class _Mount:
             else:
                 r = self._through(ctx, lambda c: c.call_tool(
                     name, arguments, on_progress=progress, task=task, cancel_with=ctx,
-                    meta=ctx.trace))      # the caller's trace context goes on with it
+                    meta=ctx.trace,       # the caller's trace context goes on with it
+                    capabilities=_declared(ctx)))
         except ServerError as e:          # the mounted server's own error, as it said it
-            raise _passed_on(e, self.prefix, ctx.era)
+            raise _passed_on(e, self.prefix, ctx.era, tool=True)
         except ClientError as e:
             raise self._tool_error(e)
         return _mounted_result(r)      # _tool_work checks it (middleware reads it as a value)
@@ -9725,16 +9809,17 @@ class _Mount:
         progress = ctx.progress if call.progress_token is not None else None
         params = _mounted_call(name, call.arguments, call.meta)
         self.calls.append(ctx)           # before the send: a quick question finds its call
+        caps = _declared(ctx)
         try:
-            req = client.send("tools/call", params, on_progress=progress)
+            req = client.send("tools/call", params, on_progress=progress, capabilities=caps)
         except ClientError as e:
             self.calls.remove(ctx)
             raise self._tool_error(e)
         ctx._when_cancelled(lambda: req.cancel("cancelled"))
-        req._then(self._answered, req, ctx, params, progress)
+        req._then(self._answered, req, ctx, params, progress, caps)
         raise _Left()
 
-    def _answered(self, req, ctx, params, progress):
+    def _answered(self, req, ctx, params, progress, caps):
         """Answer our call with the mount's answer to it."""
         try:
             self.calls.remove(ctx)
@@ -9759,7 +9844,7 @@ class _Mount:
             threading.Thread(target=self._answer_with, daemon=True, name="mcp-mount-follow",
                              args=(call, self._through, ctx, lambda c: c._followed(
                                  c._rounds("tools/call", params, r, None, ctx,
-                                           {"on_progress": progress}),
+                                           {"on_progress": progress, "capabilities": caps}),
                                  None, None, progress))).start()
 
     def _answer_with(self, call, get, *args):
@@ -9768,7 +9853,7 @@ class _Mount:
         try:
             outcome = _relayed_result(call.target, get(*args), call.revision)
         except ServerError as e:
-            outcome = _passed_on(e, self.prefix, call.era)
+            outcome = _passed_on(e, self.prefix, call.era, tool=True)
         except ClientError as e:
             outcome = self._tool_error(e)
         except BaseException as e:   # noqa: B902 - shaped as the engine shapes a handler's
@@ -9800,6 +9885,13 @@ class _Mount:
             while not req.answered(_PARKED_POLL):
                 if waiting:
                     parked = waiting.pop(0)
+                    if not all(ctx.can(need) for need in parked.question.needs()):
+                        try:                     # answered within the capability, at once
+                            parked.answer = _unanswered(parked.question.method)
+                        except ProtocolError as e:
+                            parked.answer = e
+                        parked.answered.set()
+                        continue
                     key = _relay_key(parked.question.method, parked.question._params)
                     self.parked[key] = (req, parked)
                     return ctx.ask({key: parked.question})[key]   # a modern client: raises
@@ -9812,7 +9904,8 @@ class _Mount:
         try:
             trace = ctx.trace
             return self._through(ctx, lambda c: c.request(
-                method, dict(params, _meta=trace) if trace else params, cancel_with=ctx))
+                method, dict(params, _meta=trace) if trace else params, cancel_with=ctx,
+                capabilities=_declared(ctx)))
         except ServerError as e:
             raise _passed_on(e, self.prefix, ctx.era)
         except ClientError as e:
@@ -9831,38 +9924,73 @@ class _Mount:
 
     # -- what the mounted server says and asks -------------------------------------
     def _asker(self):
-        """The Context a question is relayed through, or None.
+        """The Context of the call a question of the mount's belongs to, or None.
 
         A modern mount asks in rounds on the calling thread: its call's own. A
-        legacy mount asks by requests, which say no call: the oldest call in
-        flight, if our client is asked by requests too (a modern client asks
-        by retrying its call, which would start the mount's call again).
+        legacy mount asks by requests, which say no call: it is the call's only
+        when one call is in flight at the mount.
         """
         ctx = getattr(_MOUNT_CALL, "ctx", None)
         if ctx is not None and self.client is not None and self.client.era == "modern":
             return ctx
-        for ctx in list(self.calls):
-            if ctx.era == "legacy":
-                return ctx
-        return None
+        calls = list(self.calls)
+        return calls[0] if len(calls) == 1 else None
 
     def _relay(self, method, params):
-        for ctx in list(self.calls):          # a modern client's call waiting on us: parked
-            waiting = self.questions.get(id(ctx))
-            if waiting is not None and getattr(_MOUNT_CALL, "ctx", None) is None:
-                parked = _Parked(method, params)
-                waiting.append(parked)
-                if not parked.answered.wait(_PARKED_TIMEOUT):
-                    return {"action": "cancel"} if method == "elicitation/create" else None
-                return parked.answer
-        ctx = self._asker()
-        if ctx is None:
-            return None                   # no client to ask: "Method not found"
-        try:
-            key = _relay_key(method, params)
-            return ctx.ask({key: _Relayed(method, params)})[key]
-        except (ProtocolError, ToolError, ValueError):
-            return None                   # our client cannot be asked: as a client without it
+        """Our answer to a question of the mounted server's (elicitation, sampling): our
+        client's, where the question belongs to a call that can ask it; else what a client
+        with the capability may answer (elicitation cancelled, sampling refused)."""
+        ctx, here = self._asker(), getattr(_MOUNT_CALL, "ctx", None)
+        waiting = self.questions.get(id(ctx)) if ctx is not None else None
+        if waiting is not None and here is None:   # a modern client's call: parked
+            parked = _Parked(method, params)
+            waiting.append(parked)
+            if not parked.answered.wait(_PARKED_TIMEOUT):
+                return _unanswered(method)
+            answer = parked.answer
+        elif ctx is not None and (not _ERA_RULES[ctx.era].input_rounds or (
+                here is ctx and self.client.era == "modern")):
+            try:
+                key = _relay_key(method, params)
+                answer = ctx.ask({key: _Relayed(method, params)})[key]
+            except (ProtocolError, ToolError, ValueError):
+                answer = None                   # our client cannot be asked
+        else:
+            answer = None
+        if answer is None:
+            if here is not None and self.client.era == "modern":   # a round: said as unanswered
+                return {"action": "cancel"} if method == "elicitation/create" else None
+            return _unanswered(method)
+        if isinstance(answer, ProtocolError):
+            raise answer
+        return answer
+
+    def _roots(self):
+        """Our client's roots, for the mounted server (tied to no call): asked of our
+        client where it can be (in the call's round, or by a request of our own to a legacy
+        client that declared roots), else the roots it last gave, else none."""
+        ctx = getattr(_MOUNT_CALL, "ctx", None)
+        if ctx is not None and self.client.era == "modern" and ctx.can("roots"):
+            try:
+                self.roots_given = ctx.ask({"mount-roots": Roots()})["mount-roots"]
+                return self.roots_given
+            except (ProtocolError, ToolError, ValueError):
+                pass                    # asked already in this call, or not answered
+        for conn in self.server.connections():
+            got, box = threading.Event(), []
+            if conn.outgoing.ask_alone(Roots(), lambda v: (box.append(v), got.set())):
+                if got.wait(self.server.elicit_timeout) and box[0] is not None:
+                    self.roots_given = box[0]
+                break
+        return self.roots_given or []
+
+    def roots_changed(self):
+        """Our client's roots changed: forget them, and tell a legacy mount (off the reading
+        thread: the engine does no I/O)."""
+        self.roots_given = None
+        client = self.client
+        if client is not None and self.state == "up" and client.era == "legacy":
+            threading.Thread(target=_quietly_told, args=(client,), daemon=True).start()
 
     def _log(self, level, data, logger=None):
         calls = self.calls
@@ -9872,6 +10000,28 @@ class _Mount:
                     self.prefix, ": %s" % logger if type(logger) is str else ""), data)
             except Exception:   # noqa: BLE001 - a log line is never worth a failure
                 pass
+
+
+def _declared(ctx):
+    """The client capabilities a call of ctx's declares to a modern mount: what our caller
+    declared for it, of what we can relay."""
+    caps = ctx.client_capabilities or {}
+    return {k: v for k, v in caps.items() if k in _RELAYED}
+
+
+def _unanswered(method):
+    """What a client with the capability may answer a question it cannot put to anyone:
+    an elicitation is cancelled, a sampling request refused."""
+    if method == "elicitation/create":
+        return {"action": "cancel"}
+    raise ProtocolError(_SAMPLING_REFUSED, "User rejected sampling request")
+
+
+def _quietly_told(client):
+    try:
+        client.roots_changed()
+    except ClientError:           # its server is gone: it hears nothing more
+        pass
 
 
 def _listed_fields(entry):

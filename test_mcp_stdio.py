@@ -99,6 +99,24 @@ def setUpModule():
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def compact(value):
+    """value as our encoder writes it: no spaces, keys in the order given."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def wait_for_lines(path, n, timeout=20):
+    """The first n lines of the file at path once it has them (a process writes it)."""
+    deadline, lines = time.monotonic() + timeout, []
+    while time.monotonic() < deadline:
+        if os.path.exists(path):
+            with open(path) as f:
+                lines = f.read().splitlines()
+            if len(lines) >= n:
+                return lines[:n]
+        time.sleep(0.02)
+    raise AssertionError("%s has %d lines, not %d" % (path, len(lines), n))
+
+
 def own_script(test, name, body):
     """A server script of the test's own, in a folder removed after it: body (dedented)
     after the lines that import this checkout's mcp_stdio; return its path."""
@@ -8979,7 +8997,9 @@ class ClientTests(unittest.TestCase):
                          '"io.modelcontextprotocol/clientInfo":{"name":"mcp_stdio-client",'
                          '"version":"%s"},"io.modelcontextprotocol/clientCapabilities":%s' % (
                              MODERN, mcp_stdio.__version__, json.dumps(
-                                 c._modern_capabilities, separators=(",", ":")))
+                                 {"extensions": {r.key: {} for r in mcp_stdio._EXTENSIONS
+                                                 if r.follow is not None}},
+                                 separators=(",", ":")))
                          ) if era == "modern" else None
                 first, second, third = (line.decode("utf-8") for line in sent)
                 head = '{"jsonrpc":"2.0","id":%d,"method":"%s","params":'
@@ -10137,8 +10157,54 @@ MOUNTED_SERVER = textwrap.dedent('''
     def where(ctx: mcp_stdio.Context) -> str:
         "The trace context this call came with."
         return ctx.trace.get("traceparent", "-")
+    if "caps" in sys.argv:
+        @server.tool
+        def caps(ctx: mcp_stdio.Context) -> str:
+            "The client capabilities this call came with, and the era."
+            import json
+            return ctx.era + " " + json.dumps(ctx.client_capabilities, sort_keys=True)
     raise SystemExit(server.run([]))
 ''') % HERE
+
+
+# A legacy server written by hand that asks its client for roots, a form and a sample
+# on its own (in no call), as real servers do after initialized, and again for roots
+# when told they changed: it writes each answer it gets, as received, to answers.
+ASKING_SERVER = textwrap.dedent('''
+    import json, os, sys
+    answers = os.path.join(sys.argv[1], "answers")
+    questions = [("roots-1", "roots/list", {}),
+                 ("form-1", "elicitation/create", {"message": "Go on?", "requestedSchema": {
+                     "type": "object", "properties": {}}}),
+                 ("sample-1", "sampling/createMessage", {"messages": [{"role": "user",
+                     "content": {"type": "text", "text": "hi"}}], "maxTokens": 5})]
+
+    def send(msg):
+        sys.stdout.write(json.dumps(msg) + "\\n")
+        sys.stdout.flush()
+    for line in sys.stdin:
+        m = json.loads(line)
+        method = m.get("method")
+        if "method" not in m:                       # an answer to one of ours
+            with open(answers, "a") as f:
+                f.write(line.strip() + "\\n")
+        elif method == "initialize":
+            with open(os.path.join(sys.argv[1], "told"), "w") as f:
+                json.dump(m["params"]["capabilities"], f)
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {
+                "protocolVersion": m["params"]["protocolVersion"],
+                "capabilities": {"tools": {}}, "serverInfo": {"name": "asker", "version": "1"}}})
+        elif method == "notifications/initialized":
+            for rid, name, params in questions:
+                send({"jsonrpc": "2.0", "id": rid, "method": name, "params": params})
+        elif method == "notifications/roots/list_changed":
+            send({"jsonrpc": "2.0", "id": "roots-2", "method": "roots/list"})
+        elif method == "tools/list":
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {"tools": []}})
+        elif "id" in m:
+            send({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601,
+                                                             "message": "Method not found"}})
+''')
 
 
 class Mounting(unittest.TestCase):
@@ -10184,12 +10250,15 @@ class Mounting(unittest.TestCase):
         outer = mcp_stdio.Server("outer", "1")
         outer.mount("m", inner)
         legacy = {-32602: -32602, -31005: -31005, 7: 7, -32001: -32603, -32022: -32603,
-                  -32099: -32603, -32021: -32603, -32002: -32002, -32042: -32603}
+                  -32099: -32603, -32002: -32002, -32042: -32603}
         modern = dict(legacy)
         modern.update({-32021: -32021, -32002: -32602})
         for era, want in (("legacy", legacy), ("modern", modern)):
             with mcp_stdio.InProcessClient(outer, era=era) as c:
                 c.list_tools()
+                if era == "legacy":       # a capability refused as a legacy tool refuses it
+                    self.assertEqual(c.call_tool("m_t32021", {}), {"content": [
+                        {"type": "text", "text": "said by the mount"}], "isError": True})
                 for code, got in want.items():
                     with self.subTest(era=era, code=code):
                         with self.assertRaises(mcp_stdio.ServerError) as e:
@@ -10373,14 +10442,20 @@ class Mounting(unittest.TestCase):
                     r = c.call_tool("demo_confirm_echo", {"text": "hi"})
                     self.assertEqual(r["content"], [{"type": "text", "text": "hi"}])
                 self.assertEqual(asked, ["Echo this text?\n\nhi"])
-                # A client that cannot be asked: the mount's question gets what a client
-                # without the capability answers, and the mount says so in its result.
+                # A client that cannot be asked: the mount is told so (a modern mount's
+                # call declares what our caller declared), and answers as to such a client.
                 with mcp_stdio.InProcessClient(mounted_server(), era=era) as c:
                     c.list_tools()
-                    r = c.call_tool("demo_confirm_echo", {"text": "hi"})
-                    self.assertEqual((r["isError"], r["content"][0]["text"]), (
-                        True, 'mount \'demo\': the server asks "elicit-1" ("elicitation/create"), '
-                        'which this client cannot answer'))
+                    if era == "modern":
+                        with self.assertRaises(mcp_stdio.ServerError) as e:
+                            c.call_tool("demo_confirm_echo", {"text": "hi"})
+                        self.assertEqual((e.exception.code, e.exception.data), (
+                            -32021, {"requiredCapabilities": {"elicitation": {}}}))
+                    else:                 # as the same tool refuses a legacy client
+                        r = c.call_tool("demo_confirm_echo", {"text": "hi"})
+                        self.assertEqual(r, {"isError": True, "content": [{
+                            "type": "text", "text": "This tool needs the client's elicitation "
+                            "capability, which the client did not declare."}]})
 
 
 class MountProcesses(unittest.TestCase):
@@ -10431,6 +10506,83 @@ class MountProcesses(unittest.TestCase):
         # 16 per call when they were left to it (8 when the answer came before its callback
         # was set); room is left for the few a thread that ended meanwhile leaves.
         self.assertLess(int(r.stdout), 300, r.stdout)
+
+    def test_a_mounts_own_questions_are_answered_within_what_we_declared(self):
+        """A legacy mount asks in no call: roots get our client's (asked of a legacy client
+        that declared them, else none), a form is cancelled, a sample refused, whatever our
+        client declared; its initialize was told all of them, URL elicitation included."""
+        script = os.path.join(self.dir, "asker.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(ASKING_SERVER)
+        cancel = '{"result":{"action":"cancel"},"jsonrpc":"2.0","id":"form-1"}'
+        refuse = ('{"error":{"code":-1,"message":"User rejected sampling request"},'
+                  '"jsonrpc":"2.0","id":"sample-1"}')
+        roots = [{"uri": "file:///work", "name": "work"}]
+        for era, given, seen in (("legacy", None, []), ("modern", None, []),
+                                 ("legacy", roots, roots)):
+            folder = os.path.join(self.dir, "asker-%s-%s" % (era, bool(given)))
+            os.makedirs(folder)
+            path = self.config({"asker": {"command": sys.executable,
+                                          "args": ["-S", script, folder]}})
+            answers = os.path.join(folder, "answers")
+            with self.subTest(era=era, roots=bool(given)), mcp_stdio.Client(
+                    SERVE + ["proxy", path], cwd=HERE, era=era, roots=given) as c:
+                c.list_tools()
+                lines = wait_for_lines(answers, 3)
+                self.assertEqual(sorted(lines), sorted([
+                    compact({"result": {"roots": seen}, "jsonrpc": "2.0", "id": "roots-1"}),
+                    cancel, refuse]))
+                if given is not None:            # our client's change reaches the mount
+                    c.roots_changed()
+                    self.assertEqual(wait_for_lines(answers, 4)[3], compact(
+                        {"result": {"roots": seen}, "jsonrpc": "2.0", "id": "roots-2"}))
+            with open(os.path.join(folder, "told")) as f:
+                self.assertEqual(json.load(f), {"roots": {"listChanged": True}, "sampling": {},
+                                                "elicitation": {"form": {}, "url": {}}})
+            self.assertNotIn("Traceback", c.stderr)
+
+    def test_a_modern_mounts_call_declares_what_our_caller_declared(self):
+        """A modern mount cannot ask outside a request: each call we relay declares what our
+        caller declared for it (and we can relay); our own requests declare none. A legacy
+        mount was told everything at initialize."""
+        leaf, _ = self.leaf("leaf", "caps")
+        path = self.config({"leaf": leaf})
+        tasks = {"extensions": {r.key: {} for r in mcp_stdio._EXTENSIONS
+                                if r.follow is not None}} if mcp_stdio._EXTENSIONS else {}
+        for era, options, declared in (
+                ("modern", {"on_elicit": lambda p: None, "roots": []},
+                 {"elicitation": {}, "roots": {}}),
+                ("legacy", {"on_sample": lambda p: None}, {"sampling": {}}),
+                ("modern", {}, {})):
+            with self.subTest(era=era, declared=declared), mcp_stdio.Client(
+                    SERVE + ["proxy", path], cwd=HERE, era=era, **options) as c:
+                r = c.call_tool("leaf_caps", {})
+                self.assertEqual(r["content"][0]["text"], "modern " + json.dumps(
+                    dict(declared, **tasks) if tasks.get("extensions") else declared,
+                    sort_keys=True))
+        outer = mcp_stdio.Server("front", "1")
+        outer.mount("leaf", [leaf["command"]] + leaf["args"], cwd=self.dir, era="legacy")
+        with mcp_stdio.InProcessClient(outer, era="modern") as c:
+            self.assertEqual(c.call_tool("leaf_caps", {})["content"][0]["text"],
+                             'legacy {"elicitation": {"form": {}, "url": {}}, "roots": '
+                             '{"listChanged": true}, "sampling": {}}')
+
+    def test_a_legacy_mounts_question_with_two_calls_in_flight_is_no_ones(self):
+        """A legacy request says no call: with two in flight at the mount, its question is
+        answered within the capability (cancelled), never put to one call's client."""
+        leaf, _ = self.leaf("leaf")
+        outer = mcp_stdio.Server("front", "1")
+        outer.mount("leaf", [leaf["command"]] + leaf["args"], cwd=self.dir, era="legacy")
+        asked = []
+        with mcp_stdio.InProcessClient(outer, era="legacy", on_elicit=lambda p: asked.append(
+                p) or {"action": "accept", "content": {}}) as c:
+            self.assertEqual(c.call_tool("leaf_confirm", {"text": "one"})["content"],
+                             [{"type": "text", "text": "one"}])      # the one call: asked
+            waiting = c.send("tools/call", {"name": "leaf_wait", "arguments": {"seconds": 60}})
+            self.assertEqual(c.call_tool("leaf_confirm", {"text": "two"})["content"],
+                             [{"type": "text", "text": "declined"}])
+            waiting.cancel()
+        self.assertEqual(len(asked), 1)
 
     @unittest.skipIf(os.name == "nt", "process groups are POSIX")
     def test_no_mounted_server_outlives_the_proxy(self):
