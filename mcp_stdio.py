@@ -6769,13 +6769,16 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         return folder
 
     def mount(self, prefix, command, *, env=None, cwd=None, era="auto", start_timeout=10.0,
-              ping_timeout=10.0, start_limit=None):
+              ping_timeout=10.0, start_limit=None, include=None, exclude=None, rename=None):
         """Serve another MCP server as part of this one, its names under prefix.
 
         command is the argument list that starts a stdio server (any language,
         either era), or a Server object served in this process. Its tools and
-        prompts are served as prefix_name, its resources and templates at their
-        own URIs (one already served is not taken over: reported on stderr). It
+        prompts are served as prefix_name (or the name rename gives their own
+        name), its resources and templates at their own URIs (one already served
+        is not taken over: reported on stderr); include and exclude are lists of
+        shell-style patterns (fnmatch) of the mount's own names and URIs to serve
+        and to leave out, of every kind, applied before scoping. It
         starts when serving starts; the first list of each kind waits for it,
         start_timeout seconds at most; a call of its entries waits for it as
         long. One slower than that goes on starting, start_limit seconds at
@@ -6796,6 +6799,15 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
                                                 not all(isinstance(a, str) for a in command)):
             raise CatalogError("mount %r: the command must be a list of arguments (no shell) "
                                "or a Server" % prefix)
+        for name, value in (("include", include), ("exclude", exclude)):
+            if value is not None and (isinstance(value, str) or not all(
+                    isinstance(p, str) and p for p in value)):
+                raise CatalogError("mount %r: %s must be a list of names or shell-style "
+                                   "patterns" % (prefix, name))
+        if rename is not None and (not isinstance(rename, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in rename.items())):
+            raise CatalogError("mount %r: rename must map the mount's names to ours (strings)"
+                               % prefix)
         if start_limit is None:
             start_limit = 10 * start_timeout if _is_seconds(start_timeout) else start_timeout
         for name, value in (("start_timeout", start_timeout), ("ping_timeout", ping_timeout),
@@ -6809,6 +6821,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         m = _Mount(self, prefix, command if isinstance(command, Server) else list(command),
                    env, cwd, era, start_timeout, ping_timeout)
         m.start_limit = max(start_limit, start_timeout)
+        m.include, m.exclude = _patterns(include), _patterns(exclude)
+        m.rename = dict(rename or {})
         self._mounts.append(m)
         return self
 
@@ -9365,6 +9379,9 @@ _MOUNT_CALL = threading.local()     # .ctx: the handler's Context, while it call
 # what our client cannot answer gets the answer a client with the capability may give.
 _RELAYED = {"roots": {"listChanged": True}, "sampling": {},
             "elicitation": {"form": {}, "url": {}}}
+# A mounted tool's _meta says where it comes from (the doctor names the mount's options
+# that fix what a host refuses of it).
+MOUNT_KEY = "io.github.mcp-stdio/mount"
 # The code the specification's sampling page gives a user's refusal of a sampling request.
 _SAMPLING_REFUSED = -1
 
@@ -9472,6 +9489,8 @@ class _Mount:
         self.parked = {}                 # question key -> (the mount's request, _Parked)
         self._listened = (None, None)    # (client, URIs) it was last asked to report on
         self.roots_given = None          # the roots our client last gave, for its questions
+        self.include = self.exclude = None   # compiled patterns of its own names: what to serve
+        self.rename = {}                 # its own tool or prompt name -> ours
         self.listed = threading.Event()  # set once it has listed or failed, each start
         self.stop = threading.Event()
         self.down = threading.Event()    # set when its client breaks (or it ends): wakes the wait
@@ -9623,7 +9642,7 @@ class _Mount:
                     self.prefix, kind.list_method, "%s %s" % (e.code, _short_text(e)) if
                     isinstance(e, ServerError) else _short_text(e), kind.noun))
                 continue
-            made[kind.attr] = [makers[kind.attr](x) for x in listed]
+            made[kind.attr] = [makers[kind.attr](x) for x in listed if self._serves(x)]
         server = self.server
         with server._lock:
             for attr, entries in made.items():
@@ -9659,6 +9678,18 @@ class _Mount:
                 self.report("mount %r: cannot subscribe to its changes: %s" % (
                     self.prefix, _short_text(e)))
 
+    def _serves(self, entry):
+        """True when the mount's options serve entry (a listing's), by its own name or URI."""
+        own = entry.get("name") if "uri" not in entry and "uriTemplate" not in entry else \
+            entry.get("uri") or entry.get("uriTemplate")
+        own = own if type(own) is str else ""
+        return (self.include is None or self.include.match(own) is not None) and \
+            (self.exclude is None or self.exclude.match(own) is None)
+
+    def _named(self, inner):
+        """Our name for the mount's tool or prompt inner."""
+        return self.rename.get(inner) or "%s_%s" % (self.prefix, inner)
+
     def _made(self, make, what):
         try:
             return make()
@@ -9667,7 +9698,8 @@ class _Mount:
             return None
 
     def _tool(self, t):
-        inner, name = t["name"], "%s_%s" % (self.prefix, t["name"])
+        inner = t["name"]
+        name = self._named(inner)
         self.tasks[inner] = (t.get("execution") or {}).get("taskSupport")
 
         def handler(arguments, ctx):
@@ -9683,7 +9715,10 @@ class _Mount:
         fields = _listed_fields(t)
         task = (t.get("execution") or {}).get("taskSupport")
         if task in ("optional", "required"):        # an outer task is one inner task
-            fields["task"] = task
+            # One that must run as a task is followed here for a client that asks none
+            # (call_tool): a host without tasks sees it too, and its author could not say so.
+            fields["task"] = "optional"
+        fields["meta"] = {MOUNT_KEY: {"server": self.prefix, "name": inner}}
 
         def make():
             try:
@@ -9700,7 +9735,7 @@ class _Mount:
         ref = {"type": "ref/prompt", "name": inner}
         fields = {k: p.get(k) for k in ("title", "description", "icons") if p.get(k)}
         return self._made(lambda: Prompt(
-            "%s_%s" % (self.prefix, inner), lambda arguments, ctx: self.ask(
+            self._named(inner), lambda arguments, ctx: self.ask(
                 "prompts/get", {"name": inner, "arguments": arguments}, ctx),
             arguments=[{k: a[k] for k in ("name", "title", "description", "required")
                         if k in a} for a in p.get("arguments") or ()],
@@ -10000,6 +10035,14 @@ class _Mount:
                     self.prefix, ": %s" % logger if type(logger) is str else ""), data)
             except Exception:   # noqa: BLE001 - a log line is never worth a failure
                 pass
+
+
+def _patterns(patterns):
+    """One regular expression matching any of patterns (shell-style), or None for None."""
+    if patterns is None:
+        return None
+    import fnmatch
+    return re.compile("|".join("(?:%s)" % fnmatch.translate(p) for p in patterns) or "(?!)")
 
 
 def _declared(ctx):
@@ -11226,7 +11269,7 @@ def _doctor_one(name, command):
             fault = _HOST_RULES[rule](server, t)
             if fault:
                 faults.append(("tool %r: %s" % (t.get("name"), fault),
-                               "rename it, or flatten its schema"))
+                               _mounted_fix(t) or "rename it, or flatten its schema"))
     if "tasks" not in _FEATURES.get(client.revision, ()):
         faults.extend(_task_only_tools(command, env, cwd, host, client.revision))
     for line in client.stderr.splitlines():
@@ -11234,6 +11277,18 @@ def _doctor_one(name, command):
             faults.append(("a skill was refused at start: %s" % _short(line, 200),
                            "fix the skill's folder or SKILL.md"))
     return faults, warnings, _safe_key((client.server_info or {}).get("name"))
+
+
+def _mounted_fix(tool):
+    """For a mounted tool (its _meta says so), the mount's options that leave it out or
+    rename it; else None."""
+    where = (tool.get("_meta") or {}).get(MOUNT_KEY)
+    if type(where) is not dict or type(where.get("server")) is not str or \
+            type(where.get("name")) is not str:
+        return None
+    return "it is tool %r of mount %r: leave it out (mount(..., exclude=[%r])) or rename " \
+           "it (rename={%r: ...})" % (where["name"], where["server"], where["name"],
+                                      where["name"])
 
 
 def _task_only_tools(command, env, cwd, host, revision):

@@ -9231,6 +9231,13 @@ DOCTOR_SERVER = textwrap.dedent('''
                                       "type": "string"}}, "properties": {"p": {
                                           "$ref": "#/$defs/p"}, "tags": {"type": "array"}},
                                       "required": ["q"]}))
+    if mode == "mounted":                   # someone else's: one a strict host refuses,
+        other = mcp_stdio.Server("other", "1")  # one that runs only as a task
+        other.add(mcp_stdio.Tool("deep", lambda a, c: "x", description="Deep.", input_schema={
+            "type": "object", "$defs": {"p": {"type": "string"}}}))
+        other.add(mcp_stdio.Tool("research", lambda a, c: "x", description="Research.",
+                                 task="required"))
+        server.mount("other", other, era="legacy")
     raise SystemExit(server.run([]))
 ''')
 
@@ -9321,6 +9328,18 @@ class Doctor(unittest.TestCase):
                       "without items\n", out)
         self.assertEqual(self.doctor("--host", "claude-code", command=PY + [
             self.script, "nested"])[0], 0)
+
+    def test_a_mounted_tool_a_host_refuses_names_the_mounts_options(self):
+        """The author cannot change someone else's tool: the fix is the mount's options. A
+        mounted task-only tool is listed as one that may run as a task: no host refuses it."""
+        code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "mounted"])
+        self.assertEqual(code, 1, out)
+        self.assertEqual(out.count("  fault: "), 1, out)
+        self.assertIn("  fault: tool 'other_deep': / uses $defs\n    fix: it is tool 'deep' of "
+                      "mount 'other': leave it out (mount(..., exclude=['deep'])) or rename it "
+                      "(rename={'deep': ...})\n", out)
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "mounted"])
+        self.assertEqual(code, 0, out)
 
     @about("tasks")
     def test_a_task_only_tool_fails_where_the_host_has_no_tasks(self):
@@ -10388,6 +10407,17 @@ class Mounting(unittest.TestCase):
                         server.mount("ok", ["x"], **{name: value})
                     self.assertEqual(str(cm.exception),
                                      "mount 'ok': %s must be a positive number of seconds" % name)
+        for options, said in (
+                ({"include": "echo"}, "include must be a list of names or shell-style patterns"),
+                ({"exclude": ["ok", ""]}, "exclude must be a list of names or shell-style "
+                                          "patterns"),
+                ({"rename": [("a", "b")]}, "rename must map the mount's names to ours "
+                                           "(strings)"),
+                ({"rename": {"a": 1}}, "rename must map the mount's names to ours (strings)")):
+            with self.subTest(options=options):
+                with self.assertRaises(mcp_stdio.CatalogError) as cm:
+                    server.mount("ok", ["x"], **options)
+                self.assertEqual(str(cm.exception), "mount 'ok': " + said)
         server.mount("ok", ["x"])
         with self.assertRaises(mcp_stdio.CatalogError):
             server.mount("ok", ["y"])
@@ -10395,6 +10425,50 @@ class Mounting(unittest.TestCase):
         server.freeze()
         with self.assertRaises(mcp_stdio.CatalogError):
             server.mount("late", ["x"])
+
+    def test_choosing_what_a_mount_serves(self):
+        """include and exclude take shell-style patterns of the mount's own names and URIs,
+        for every kind; rename gives a tool or prompt our name; scoping applies after."""
+        outer = mcp_stdio.Server("front", "1", grant=["say", "demo_divide"])
+        outer.mount("demo", mcp_stdio.demo_server(), include=["echo", "add", "divide",
+                                                               "summarize", "demo://logo*",
+                                                               "demo://greeting/*"],
+                    exclude=["div*"], rename={"echo": "say", "summarize": "tldr"})
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era), mcp_stdio.InProcessClient(outer, era=era) as c:
+                tools = c.list_tools()
+                self.assertEqual([t["name"] for t in tools], ["say"])     # scoped after
+                self.assertEqual(tools[0]["_meta"], {"io.github.mcp-stdio/mount": {
+                    "server": "demo", "name": "echo"}})
+                self.assertEqual(c.call_tool("say", {"text": "hi"})["content"],
+                                 [{"type": "text", "text": "hi"}])
+                self.assertEqual([p["name"] for p in c.list_prompts()], ["tldr"])
+                self.assertEqual([r["uri"] for r in c.list_resources()], ["demo://logo.png"])
+                self.assertEqual([t["uriTemplate"] for t in c.list_resource_templates()],
+                                 ["demo://greeting/{name}"])
+                with self.assertRaises(mcp_stdio.ServerError):
+                    c.call_tool("demo_echo", {"text": "hi"})     # its own name is ours no more
+
+    def test_a_mounted_task_only_tool_is_listed_as_optional(self):
+        """A mounted tool that must run as a task is listed as one that may: a client that
+        asks none (or cannot: before 2025-11-25) gets its result, the task followed here."""
+        inner = mcp_stdio.Server("inner", "1")
+
+        @inner.tool(task="required")
+        def research(topic: str) -> str:
+            "Research a topic."
+            return "report on " + topic
+        outer = mcp_stdio.Server("front", "1")
+        outer.mount("m", inner, era="legacy")       # a modern listing says no task support
+        for era, revision, execution in (("legacy", "2025-06-18", None),
+                                         ("legacy", "2025-11-25", {"taskSupport": "optional"}),
+                                         ("modern", "2025-11-25", None)):
+            with self.subTest(era=era, revision=revision), mcp_stdio.InProcessClient(
+                    outer, era=era, revision=revision) as c:
+                tool, = c.list_tools()
+                self.assertEqual(tool.get("execution"), execution)
+                self.assertEqual(c.call_tool("m_research", {"topic": "x"}, task=False)[
+                    "content"], [{"type": "text", "text": "report on x"}])
 
     def test_a_name_that_would_break_the_rule_is_left_out_and_said(self):
         inner = mcp_stdio.Server("inner", "1")
