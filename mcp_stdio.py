@@ -3577,10 +3577,12 @@ class _NoLock:
 # -- what differs between the eras ---------------------------------------------
 
 def _legacy_changes(conn, methods, uris):
-    """Change notifications of a legacy connection: after initialized, to subscribers."""
+    """Change notifications of a legacy connection: after initialized, of the kinds it has
+    listed, to subscribers."""
     if not conn.initialized:
         return []
-    return [_notification_line(m, None) for m in methods] + [
+    listed = conn.changes.listed
+    return [_notification_line(m, None) for m in methods if m in listed] + [
         _notification_line("notifications/resources/updated", {"uri": u})
         for u in uris if u in conn.subscribed]
 
@@ -3720,6 +3722,7 @@ def _with_files(conn, call, name, serve):
 
 def _page(conn, call, kind):
     s = conn.server
+    conn.changes.listing(kind)
     catalog = s.catalog           # one catalog for the whole page, even if it changes now
     items = catalog.described(kind.attr, call.revision, _audience(s, call))
     if None in items:                       # entries this revision does not have
@@ -4090,12 +4093,13 @@ def _cancelled(conn, method, params):
 def _initialized(conn, method, params):
     if conn.revision is not None:        # after the handshake, as it must come
         conn.initialized = True
+        _heard_by_server(conn, method, params)
 
 
 def _heard_by_server(conn, method, params):
     """Any other notification is for what serves beside the engine (a mount hears that
     the client's roots changed)."""
-    conn.server.heard(method, params)
+    conn.server.heard(conn, method, params)
 
 
 # How each client notification is heard: its handler(conn, method, params); one not
@@ -4718,10 +4722,23 @@ class _Changes:
     def __init__(self, conn, schedule):
         self._conn, self._schedule = conn, schedule
         self._pending = set()       # not yet sent: ("list", kind) or ("updated", uri)
+        # The list_changed methods of the kinds the client has listed: a legacy client
+        # that has not listed a kind has nothing to refresh (a proxy's mounts add entries
+        # at start); a modern one asks on its listen stream.
+        self.listed = set()
 
     def catalog_changed(self, kinds):
         """Note that lists of these kinds changed (any thread); notify soon, coalesced."""
         self._note({("list", k) for k in kinds})
+
+    def listing(self, kind):
+        """The client is answered a list of kind (a row of _KINDS) now: what changed before
+        is in it, and its kind's changes are told from now on."""
+        changed = kind.changed
+        with self._conn._lock:
+            self.listed.add(changed)
+            self._pending = {p for p in self._pending
+                             if p[0] != "list" or _KIND[p[1]].changed != changed}
 
     def resource_updated(self, uri):
         """Note that the resource at uri changed (any thread); notify its subscribers soon."""
@@ -6573,10 +6590,12 @@ class _Option:
 # command line and --help all come from this table.
 _OPTIONS = (
     _Option("grant", None, "names", "--tools", "A,B",
-            "serve only these tools (others are neither listed nor callable)"),
+            "serve only these tools, by name or shell-style pattern ('fs_*'); others are "
+            "neither listed nor callable"),
     _Option("grant_resources", None, "names", "--resources", "U,V",
-            "serve only these resource URIs and URI templates"),
-    _Option("grant_prompts", None, "names", "--prompts", "P,Q", "serve only these prompts"),
+            "serve only these resource URIs and URI templates (or patterns)"),
+    _Option("grant_prompts", None, "names", "--prompts", "P,Q",
+            "serve only these prompts (or patterns)"),
     _Option("page_size", 100, "int", "--page-size", "N", "items per page of the list methods",
             "most catalogs fit one page; a page stays far below the response limit", low=1),
     _Option("workers", 16, "int", "--workers", "N",
@@ -6686,6 +6705,7 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         self._chains = {}              # method -> its middleware, made when serving starts
         self._mounts = []              # the servers mount() serves as part of this one
         self._serving = 0              # serves running: mounts run while one does
+        self._scoping_said = False     # report_scoping() spoke for this serve
         for o in _OPTIONS:
             setattr(self, o.name, o.default)
         self.configure(**options)
@@ -6884,12 +6904,38 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             new.generation = old.generation
             self.catalog = new
 
-    def heard(self, method, params):
-        """A client's notification the engine does not act on: each mount hears that the
-        client's roots changed (and asks again)."""
-        if method == "notifications/roots/list_changed":
+    def heard(self, conn, method, params):
+        """A notification of conn's client, for what serves beside the engine: each mount
+        hears that the client's roots changed, or that a client with roots arrived (a
+        mount that asked before it did got none)."""
+        if method == "notifications/roots/list_changed" or (
+                method in ("notifications/initialized", "initialized") and
+                "roots" in (conn.client_capabilities or {})):
             for m in self._mounts:
                 m.roots_changed()
+
+    def report_scoping(self, report):
+        """Say once a serve, to report(line), what the scoping options (--tools, ...) leave
+        out of the catalog the mounts have completed, and each name or pattern that
+        matches nothing."""
+        with self._lock:
+            if self._scoping_said:
+                return
+            self._scoping_said = True
+        for o in _OPTIONS:
+            grant = getattr(self, o.name) if o.kind == "names" else None
+            kinds = [k for k in _KINDS if k.grant == o.name]
+            if grant is None or not kinds:
+                continue
+            names = {n for k in kinds for n in getattr(self, k.attr)}
+            noun = kinds[0].noun
+            for n in _unmatched(grant, names):
+                report("%s: %r matches no %s" % (o.flag, n, noun))
+            keep = _matcher(grant)
+            left = sorted(n for n in names if not keep(n))
+            if left:
+                report("%s serves %d of %d %ss; it leaves out %s" % (
+                    o.flag, len(names) - len(left), len(names), noun, _some(left)))
 
     def connections(self):
         """The connections serving now."""
@@ -6967,8 +7013,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         tables = {}
         for kind in _KINDS:
             table, grant = getattr(self, kind.attr), getattr(self, kind.grant)
-            keep = None if grant is None else set(grant)
-            tables[kind.attr] = {k: table[k] for k in sorted(table) if keep is None or k in keep}
+            keep = None if grant is None else _matcher(grant)
+            tables[kind.attr] = {k: table[k] for k in sorted(table) if keep is None or keep(k)}
         for grants in _GRANT_HOOKS:      # what a grant implies (a tool's view)
             grants(self, tables)
         return _Catalog(tables)
@@ -7120,6 +7166,7 @@ class _Lifespan:
             with server._lock:
                 server._serving += 1
                 if server._serving == 1:
+                    server._scoping_said = False
                     for m in server._mounts:
                         m.begin(report or _report)
         if server.lifespan is None:
@@ -7313,10 +7360,52 @@ class _Catalog:
 def _granted(table, grant, grant_name, noun):
     if grant is None:
         return table
-    unknown = sorted(set(grant) - set(table))
+    unknown = _unmatched(grant, table)
     if unknown:
         raise CatalogError("%s: unknown %s(s): %s" % (grant_name, noun, ", ".join(unknown)))
-    return {k: v for k, v in table.items() if k in set(grant)}
+    keep = _matcher(grant)
+    return {k: v for k, v in table.items() if keep(k)}
+
+
+def _patterns(patterns):
+    """One regular expression matching any of patterns (shell-style), or None for None."""
+    if patterns is None:
+        return None
+    import fnmatch
+    return re.compile("|".join("(?:%s)" % fnmatch.translate(p) for p in patterns) or "(?!)")
+
+
+_MATCHERS = {}      # names (a tuple) -> their matcher: a grant's is asked at every change
+
+
+def _matcher(names):
+    """A test of a name against names, each a name or a shell-style pattern (fnmatch)."""
+    key = tuple(names)
+    test = _MATCHERS.get(key)
+    if test is None:
+        exact = frozenset(key)
+        wild = [n for n in key if any(c in n for c in "*?[")]
+        rx = _patterns(wild) if wild else None
+        test = _MATCHERS[key] = exact.__contains__ if rx is None else \
+            (lambda name: name in exact or rx.match(name) is not None)
+    return test
+
+
+def _some(names, room=600):
+    """names joined for a diagnostic line: as many as fit room characters, then how many more."""
+    out, used = [], 0
+    for i, n in enumerate(names):
+        used += len(n) + 2
+        if used > room and out:
+            return ", ".join(out) + " and %d more" % (len(names) - i)
+        out.append(n)
+    return ", ".join(out)
+
+
+def _unmatched(names, table):
+    """The names or patterns of names that match no key of table, sorted."""
+    return sorted(n for n in set(names) if n not in table and not any(
+        _matcher((n,))(k) for k in table))
 
 
 def _usage(prog, about, own_options=None):
@@ -8800,9 +8889,8 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         code = self.exit_status(86400.0)
         for t in self._readers[1:]:     # its last words: stderr may end after stdout
             t.join(1.0)
-        self._fail("the server exited (status %s)%s" % (
-            code, "; stderr: " + _tail(self.stderr.strip(), 300) if self.stderr.strip()
-            else ""))
+        self._fail("%s%s" % (_exit_words(code), "; stderr: " + _tail(self.stderr.strip(), 300)
+                             if self.stderr.strip() else ""))
 
     def _fail(self, reason):
         with self._lock:
@@ -8974,9 +9062,9 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         """The members a modern request's _meta carries, as JSON text (made once for each
         key: the client's info is fixed when it is made)."""
         caps = self.request_capabilities if capabilities is None else capabilities
-        if tasks:       # a task is followed for you: the extensions it can follow
-            caps = dict(caps, extensions=dict(caps.get("extensions") or {}, **{
-                r.key: {} for r in _EXTENSIONS if r.follow is not None}))
+        followed = {r.key: {} for r in _EXTENSIONS if r.follow is not None}
+        if tasks and followed:      # a task is followed for you: the extensions it can follow
+            caps = dict(caps, extensions=dict(caps.get("extensions") or {}, **followed))
         fixed = {PV_KEY: MODERN_VERSION, INFO_KEY: self.client_info, CAPS_KEY: caps}
         if self.log_level is not None:
             fixed[LEVEL_KEY] = self.log_level
@@ -9255,6 +9343,18 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                         self.request("completion/complete", params, timeout))
 
 
+def _exit_words(code):
+    """How a server process ended, in words: its exit status, or the signal that ended it."""
+    if type(code) is int and code < 0:
+        import signal
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = "a signal"
+        return "the server was ended by %s (signal %d)" % (name, -code)
+    return "the server exited (status %s)" % code
+
+
 def _tail(text, limit):
     """The end of text in at most about limit characters, cut at a word, marked when cut."""
     if len(text) <= limit:
@@ -9346,6 +9446,10 @@ class InProcessClient(Client):
 # A stopped mount starts again after these many seconds, doubling up to the last:
 # quick after a crash, never a busy loop against a server that cannot start.
 _MOUNT_BACKOFF = (1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
+# A stopped server's last words said with it: enough for a stack trace's last frames and
+# its error line, never its whole log.
+_LAST_WORDS_LINES = 20
+_LAST_WORDS_BYTES = 4096
 
 
 class _Relayed(Question):
@@ -9382,6 +9486,9 @@ _RELAYED = {"roots": {"listChanged": True}, "sampling": {},
 # A mounted tool's _meta says where it comes from (the doctor names the mount's options
 # that fix what a host refuses of it).
 MOUNT_KEY = "io.github.mcp-stdio/mount"
+# How long a call waits for a legacy mount told that the roots changed to ask for them:
+# a server that keeps roots asks at once; one that does not is not waited for longer.
+_ROOTS_ASKED_AGAIN = 1.0
 # The code the specification's sampling page gives a user's refusal of a sampling request.
 _SAMPLING_REFUSED = -1
 
@@ -9483,12 +9590,15 @@ class _Mount:
         self.late_said = False           # its missed start timeout was said
         self.client = None
         self.owned = {kind.attr: set() for kind in _CORE_KINDS}
+        self.listings = {kind.attr: {} for kind in _CORE_KINDS}   # our key -> its listing
         self.calls = []                  # the Contexts of our calls in flight on it
         self.tasks = {}                  # tool name -> its task support, as listed
         self.questions = {}              # id(ctx) -> [_Parked] a call has still to ask
         self.parked = {}                 # question key -> (the mount's request, _Parked)
         self._listened = (None, None)    # (client, URIs) it was last asked to report on
         self.roots_given = None          # the roots our client last gave, for its questions
+        self.roots_guessed = False       # it was answered none for want of a client to ask
+        self.roots_told = threading.Event()   # set each time it is answered its roots
         self.include = self.exclude = None   # compiled patterns of its own names: what to serve
         self.rename = {}                 # its own tool or prompt name -> ours
         self.listed = threading.Event()  # set once it has listed or failed, each start
@@ -9535,41 +9645,69 @@ class _Mount:
                 client.kill("SIGKILL")
 
     def _supervise(self):
-        attempt = 0
+        attempt, down_at = 0, None
         while not self.stop.is_set():
             try:
                 self._connect()
                 attempt = 0
-                if self.late_said or self.retry_at is not None:
-                    self.report("mount %r is up" % self.prefix)
+                if down_at is not None:
+                    self.report("mount %r is up again, after %.1f s down" % (
+                        self.prefix, _monotonic() - down_at))
+                elif self.late_said:
+                    self.report("mount %r is up, after %.1f s" % (
+                        self.prefix, _monotonic() - self.started))
+                down_at = None
                 self.state, self.reason = "up", None
                 self.up.set()
-                self.listed.set()
+                self._listed()
                 self._wait_until_down()
             except Exception as e:      # noqa: BLE001 - a mount's fault is its own, reported
                 self.reason = self._why(e)
             finally:
-                self.listed.set()
+                self._listed()
             if self.stop.is_set():
                 break
             delay = _MOUNT_BACKOFF[min(attempt, len(_MOUNT_BACKOFF) - 1)]
             attempt += 1
             self.up.clear()
+            down_at = down_at or _monotonic()
             self.state, self.retry_at = "down", _monotonic() + delay
             self.report("mount %r: %s; starting it again in %g s" % (
-                self.prefix, self.reason or "it stopped", delay))
+                self.prefix, self.reason or "it stopped", delay), self._last_words())
             old, self.client = self.client, None
             if old is not None:
                 old.close()
             self.stop.wait(delay)
+
+    def _listed(self):
+        """It has listed (or failed to) since it started: once every mount has, the
+        catalog is complete and what scoping did is said."""
+        self.listed.set()
+        if not _unlisted(self.server):
+            self.server.report_scoping(self.report)
+
+    def _last_words(self):
+        """The last lines its exited server wrote to stderr, each marked with its name
+        (a crash says why there, a node script's 'Cannot find module' say), or None."""
+        client = self.client
+        if client is None or not getattr(client, "_readers", None) or \
+                client.exit_status(0) is None:
+            return None
+        text = client.stderr.rstrip()[-_LAST_WORDS_BYTES:]
+        lines = [line for line in text.splitlines() if line.strip()][-_LAST_WORDS_LINES:]
+        if not lines:
+            return None
+        head = "mount %r | " % self.prefix
+        return "".join(head + line + "\n" for line in [
+            "its last lines on stderr:"] + lines)
 
     def _connect(self):
         self.state, self.attempted = "starting", _monotonic()
         self.up.clear()
         # Its own requests (lists, discover, listen) declare no capability to a modern
         # mount; each call declares what our caller declared for it (_declared).
-        handlers = dict(on_elicit=lambda p: self._relay("elicitation/create", p),
-                        on_sample=lambda p: self._relay("sampling/createMessage", p),
+        handlers = dict(on_elicit=lambda p: self._question("elicitation/create", p),
+                        on_sample=lambda p: self._question("sampling/createMessage", p),
                         roots=self._roots, on_log=self._log, on_changed=self._changed,
                         on_updated=self._updated, capabilities=_RELAYED,
                         request_capabilities={})
@@ -9589,15 +9727,15 @@ class _Mount:
         self._list()
 
     def _why(self, error):
-        """What stopped a start: the process's exit when it exited (its status), else error."""
+        """What stopped a start: the process's end when it ended, else error."""
         client = self.client
         readers = getattr(client, "_readers", None)
         if readers and client._proc is not None:
-            if client.exit_status(1.0) is None:   # one that closed its stdin is exiting
+            code = client.exit_status(1.0)
+            if code is None:              # one that closed its stdin is exiting
                 return _short_text(error)
-            readers[0].join(1.0)          # it says how the server exited
-            if client._broken:
-                return client._broken
+            readers[0].join(1.0)          # its stderr's last lines come with the report
+            return _exit_words(code)
         return _short_text(error)
 
     def _wait_until_down(self):
@@ -9621,7 +9759,9 @@ class _Mount:
                     client.kill()        # hung: not worth the polite steps of close()
                     return
         if not self.stop.is_set():
-            self.reason = client._broken or "it exited"
+            code = client.exit_status(1.0)
+            self.reason = _exit_words(code) if code is not None else \
+                client._broken or "it exited"
 
     # -- its entries -------------------------------------------------------------
     def _list(self):
@@ -9642,31 +9782,34 @@ class _Mount:
                     self.prefix, kind.list_method, "%s %s" % (e.code, _short_text(e)) if
                     isinstance(e, ServerError) else _short_text(e), kind.noun))
                 continue
-            made[kind.attr] = [makers[kind.attr](x) for x in listed if self._serves(x)]
+            made[kind.attr] = [x for x in listed if self._serves(x)]
         server = self.server
         with server._lock:
-            for attr, entries in made.items():
+            for attr, listed in made.items():
                 table, kind = getattr(server, attr), _KIND[attr]
-                keep = set()
-                for e in entries:
-                    if e is None:
-                        continue
-                    key = getattr(e, kind.key)
+                before, now = self.listings[attr], {}
+                for x in listed:
+                    key = self._key(attr, x)
                     if key in table and key not in self.owned[attr]:
                         self.report("mount %r: %s %r is served already (by the server or an "
                                 "earlier mount); this one is not" % (self.prefix, kind.noun,
                                                                      key))
                         continue
-                    keep.add(key)
+                    if key in before and before[key] == x and key in table:
+                        now[key] = x        # listed as before: nothing changed to tell
+                        continue
+                    e = makers[attr](x)
+                    if e is None:
+                        continue
                     try:
                         server.add(e, replace=True)
+                        now[getattr(e, kind.key)] = x
                     except CatalogError as why:
                         self.report("mount %r: %s" % (self.prefix, why))
-                        keep.discard(key)
-                for key in self.owned[attr] - keep:
+                for key in self.owned[attr] - set(now):
                     if key in table:
                         server._remove(attr, key)
-                self.owned[attr] = keep
+                self.owned[attr], self.listings[attr] = set(now), now
         # Its list changes (a modern server sends them only on a listen stream) and the
         # updates of the resources we serve of it, for our clients' subscriptions.
         uris = frozenset(self.owned["resources"])
@@ -9677,6 +9820,12 @@ class _Mount:
             except ClientError as e:       # its entries still serve; their updates do not come
                 self.report("mount %r: cannot subscribe to its changes: %s" % (
                     self.prefix, _short_text(e)))
+
+    def _key(self, attr, x):
+        """Our key (a name or URI) of what the mount's listing x of kind attr becomes."""
+        if attr in ("tools", "prompts"):
+            return self._named(x["name"]) if type(x.get("name")) is str else None
+        return x.get("uri" if attr == "resources" else "uriTemplate")
 
     def _serves(self, entry):
         """True when the mount's options serve entry (a listing's), by its own name or URI."""
@@ -9822,6 +9971,7 @@ class _Mount:
         try:
             if ctx.era == "modern" and task is None and self.client is not None and \
                     self.client.era == "legacy":
+                self._refresh_roots(ctx)
                 r = self._through(ctx, lambda c: self._call_parking(c, name, arguments, ctx,
                                                                     progress))
             else:
@@ -9921,11 +10071,7 @@ class _Mount:
                 if waiting:
                     parked = waiting.pop(0)
                     if not all(ctx.can(need) for need in parked.question.needs()):
-                        try:                     # answered within the capability, at once
-                            parked.answer = _unanswered(parked.question.method)
-                        except ProtocolError as e:
-                            parked.answer = e
-                        parked.answered.set()
+                        parked.answered.set()    # no answer: the mount is answered at once
                         continue
                     key = _relay_key(parked.question.method, parked.question._params)
                     self.parked[key] = (req, parked)
@@ -9971,53 +10117,70 @@ class _Mount:
         calls = list(self.calls)
         return calls[0] if len(calls) == 1 else None
 
-    def _relay(self, method, params):
+    def _question(self, method, params):
         """Our answer to a question of the mounted server's (elicitation, sampling): our
         client's, where the question belongs to a call that can ask it; else what a client
         with the capability may answer (elicitation cancelled, sampling refused)."""
+        answer = self._relay(method, params)
+        if answer is not None:
+            return answer
+        if getattr(_MOUNT_CALL, "ctx", None) is not None and self.client.era == "modern":
+            # A round of the mount's: a sample it cannot have is said as unanswered.
+            return {"action": "cancel"} if method == "elicitation/create" else None
+        return _unanswered(method)
+
+    def _relay(self, method, params):
+        """Our client's answer to a question that belongs to a call of ours that can ask it
+        (a modern client's is parked for its retry); None where there is none."""
         ctx, here = self._asker(), getattr(_MOUNT_CALL, "ctx", None)
         waiting = self.questions.get(id(ctx)) if ctx is not None else None
         if waiting is not None and here is None:   # a modern client's call: parked
             parked = _Parked(method, params)
             waiting.append(parked)
-            if not parked.answered.wait(_PARKED_TIMEOUT):
-                return _unanswered(method)
-            answer = parked.answer
-        elif ctx is not None and (not _ERA_RULES[ctx.era].input_rounds or (
+            return parked.answer if parked.answered.wait(_PARKED_TIMEOUT) else None
+        if ctx is not None and (not _ERA_RULES[ctx.era].input_rounds or (
                 here is ctx and self.client.era == "modern")):
             try:
                 key = _relay_key(method, params)
-                answer = ctx.ask({key: _Relayed(method, params)})[key]
+                return ctx.ask({key: _Relayed(method, params)})[key]
             except (ProtocolError, ToolError, ValueError):
-                answer = None                   # our client cannot be asked
-        else:
-            answer = None
-        if answer is None:
-            if here is not None and self.client.era == "modern":   # a round: said as unanswered
-                return {"action": "cancel"} if method == "elicitation/create" else None
-            return _unanswered(method)
-        if isinstance(answer, ProtocolError):
-            raise answer
-        return answer
+                pass                            # our client cannot be asked
+        return None
 
     def _roots(self):
-        """Our client's roots, for the mounted server (tied to no call): asked of our
-        client where it can be (in the call's round, or by a request of our own to a legacy
+        """Our client's roots, for the mounted server: asked of our client where it can be
+        (in the call the question belongs to, or by a request of our own to a legacy
         client that declared roots), else the roots it last gave, else none."""
-        ctx = getattr(_MOUNT_CALL, "ctx", None)
-        if ctx is not None and self.client.era == "modern" and ctx.can("roots"):
-            try:
-                self.roots_given = ctx.ask({"mount-roots": Roots()})["mount-roots"]
-                return self.roots_given
-            except (ProtocolError, ToolError, ValueError):
-                pass                    # asked already in this call, or not answered
+        answer = self._relay("roots/list", {})
+        roots = answer.get("roots") if isinstance(answer, dict) else None
+        if isinstance(roots, list):
+            self.roots_given = roots
+            return roots
         for conn in self.server.connections():
             got, box = threading.Event(), []
             if conn.outgoing.ask_alone(Roots(), lambda v: (box.append(v), got.set())):
                 if got.wait(self.server.elicit_timeout) and box[0] is not None:
                     self.roots_given = box[0]
                 break
+        self.roots_guessed = self.roots_given is None
+        self.roots_told.set()
         return self.roots_given or []
+
+    def _refresh_roots(self, ctx):
+        """Before a modern client's first call, when the legacy mount was answered no roots
+        for want of a client to ask (one asks outside calls, which a modern client cannot
+        be asked in): ask this call's client for them, tell the mount they changed, and let
+        it ask again (a second at most) before the call goes."""
+        if not self.roots_guessed or not ctx.can("roots"):
+            return
+        try:
+            self.roots_given = ctx.ask({"mount-roots": Roots()})["mount-roots"]
+        except (ProtocolError, ToolError, ValueError):
+            return                      # not answered: it keeps none
+        self.roots_guessed = False
+        self.roots_told.clear()
+        _quietly_told(self.client)
+        self.roots_told.wait(_ROOTS_ASKED_AGAIN)
 
     def roots_changed(self):
         """Our client's roots changed: forget them, and tell a legacy mount (off the reading
@@ -10035,14 +10198,6 @@ class _Mount:
                     self.prefix, ": %s" % logger if type(logger) is str else ""), data)
             except Exception:   # noqa: BLE001 - a log line is never worth a failure
                 pass
-
-
-def _patterns(patterns):
-    """One regular expression matching any of patterns (shell-style), or None for None."""
-    if patterns is None:
-        return None
-    import fnmatch
-    return re.compile("|".join("(?:%s)" % fnmatch.translate(p) for p in patterns) or "(?!)")
 
 
 def _declared(ctx):
@@ -10869,14 +11024,25 @@ _PROXY_OPTIONS = ["  --start-timeout SECONDS",
                   % _PROXY_START_TIMEOUT]
 
 
-def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT):
+# An entry's key for our own mount options (include, exclude, rename): hosts ignore keys
+# they do not know, so one file serves a host and the proxy alike.
+_PROXY_KEY = "mcp-stdio"
+_PROXY_ENTRY_OPTIONS = ("include", "exclude", "rename")
+# Entry types a host starts over HTTP: the proxy mounts stdio servers only.
+_REMOTE_TYPES = ("http", "sse", "streamable-http", "streamableHttp")
+
+
+def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT, report=None):
     """A Server that mounts every server of a host's configuration file under its key.
 
-    The file has the mcpServers shape (Claude Desktop, Cursor): each entry a
+    The file has the mcpServers shape (Claude Desktop, Cursor, Cline): each entry a
     command, args, env and cwd, read as written (no variable expansion); a
-    relative cwd or command resolves against the file's folder. Entries with a
-    url are refused: stdio servers only. Raises CatalogError saying what is wrong.
+    relative cwd or command resolves against the file's folder; keys a host adds
+    of its own are ignored. An entry it cannot serve (disabled, remote, no
+    command, malformed) is left out and said to report(line); the rest serve.
+    Raises CatalogError when the file cannot be read or serves nothing.
     """
+    report = report or _report
     try:
         with open(config_path, encoding="utf-8") as f:
             config = json.load(f)
@@ -10888,29 +11054,53 @@ def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT):
     here = os.path.dirname(os.path.abspath(config_path))
     server = Server("mcp-stdio-proxy", __version__, description="The servers of %s, as one"
                     % os.path.basename(config_path))
+    served = 0
     for key, entry in entries.items():
-        where = "proxy: server %r" % key
-        if not isinstance(entry, dict):
-            raise CatalogError("%s: not an object" % where)
-        if "url" in entry or "serverUrl" in entry:
-            raise CatalogError("%s: a url entry (HTTP) is not served: the proxy mounts stdio "
-                               "servers only" % where)
-        command, args = entry.get("command"), entry.get("args", [])
-        env, cwd = entry.get("env"), entry.get("cwd")
-        if not isinstance(command, str) or not command or not isinstance(args, list) or \
-                not all(isinstance(a, str) for a in args):
-            raise CatalogError("%s: needs \"command\" (a string) and \"args\" (strings)" % where)
-        if env is not None and not (isinstance(env, dict) and
-                                    all(isinstance(v, str) for v in env.values())):
-            raise CatalogError("%s: \"env\" must map names to strings" % where)
-        if cwd is not None and not isinstance(cwd, str):
-            raise CatalogError("%s: \"cwd\" must be a string" % where)
-        cwd = os.path.join(here, cwd) if cwd else here
-        if os.sep in command or (os.altsep and os.altsep in command):
-            command = os.path.join(here, command)         # relative: the file's folder
-        server.mount(key, [command] + args, env=dict(os.environ, **env) if env else None,
-                     cwd=cwd, start_timeout=start_timeout)
+        try:
+            command, env, cwd, options = _proxy_entry(entry, here)
+            server.mount(key, command, env=env, cwd=cwd, start_timeout=start_timeout,
+                         **options)
+        except CatalogError as e:
+            why = str(e)
+            report("proxy: server %r is left out: %s" % (key, why.split(": ", 1)[1] if
+                                                         why.startswith("mount ") else why))
+            continue
+        served += 1
+    if not served:
+        raise CatalogError("proxy: %s has no server the proxy can serve (each was left out, "
+                           "said above)" % config_path)
     return server
+
+
+def _proxy_entry(entry, here):
+    """(command, env, cwd, mount options) of one entry of a proxy file; raises CatalogError
+    saying why the proxy cannot serve it."""
+    if not isinstance(entry, dict):
+        raise CatalogError("not an object")
+    if entry.get("disabled") is True:
+        raise CatalogError("it is disabled (\"disabled\": true)")
+    if any(k in entry for k in ("url", "serverUrl", "httpUrl")) or \
+            entry.get("type") in _REMOTE_TYPES:
+        raise CatalogError("a remote (HTTP) server: the proxy mounts stdio servers only")
+    command, args = entry.get("command"), entry.get("args", [])
+    env, cwd = entry.get("env"), entry.get("cwd")
+    if not isinstance(command, str) or not command:
+        raise CatalogError("it has no \"command\"")
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise CatalogError("\"args\" must be a list of strings")
+    if env is not None and not (isinstance(env, dict) and
+                                all(isinstance(v, str) for v in env.values())):
+        raise CatalogError("\"env\" must map names to strings")
+    if cwd is not None and not isinstance(cwd, str):
+        raise CatalogError("\"cwd\" must be a string")
+    options = entry.get(_PROXY_KEY, {})
+    if not isinstance(options, dict) or not set(options) <= set(_PROXY_ENTRY_OPTIONS):
+        raise CatalogError("\"%s\" must be an object of %s" % (
+            _PROXY_KEY, ", ".join(_PROXY_ENTRY_OPTIONS)))
+    cwd = os.path.join(here, cwd) if cwd else here
+    if os.sep in command or (os.altsep and os.altsep in command):
+        command = os.path.join(here, command)         # relative: the file's folder
+    return [command] + args, dict(os.environ, **env) if env else None, cwd, options
 
 
 def _proxy_main(args):
@@ -11118,12 +11308,14 @@ class _Host:
     """What one host does when it starts a stdio server, as the doctor models it."""
 
     __slots__ = ("title", "source", "era", "revision", "capabilities", "limit", "desktop",
-                 "rules")
+                 "rules", "budget")
 
-    def __init__(self, title, source, era, revision, capabilities, limit, desktop, rules=()):
+    def __init__(self, title, source, era, revision, capabilities, limit, desktop, rules=(),
+                 budget=None):
         self.title, self.source, self.era, self.revision = title, source, era, revision
         self.capabilities, self.limit, self.desktop = capabilities, limit, desktop
         self.rules = rules          # names of _HOST_RULES the host's tool list must pass
+        self.budget = budget        # (tools, what the host does past them), where published
 
 
 # The PATH a desktop app gets when it is started from the desktop, not a shell
@@ -11149,11 +11341,13 @@ _HOSTS = {
     "cursor": _Host(
         "Cursor CLI 2026.08.25-3e8eec8",
         "https://github.com/CursorTouch/Windows-MCP/issues/68",
-        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, ("server_and_tool_60",)),
+        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, ("server_and_tool_60",),
+        (40, "Cursor degrades past about 40 active tools")),
     "vscode": _Host(
         "VS Code 1.132.0 with Copilot chat (Aug 2026)",
         "https://github.com/microsoft/vscode/issues/329848",
-        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True),
+        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, (),
+        (128, "Copilot refuses a request that carries more than 128 tools")),
     "codex": _Host(
         "Codex CLI 0.165.0 (2026-11-03)", "https://github.com/openai/codex/issues/11851",
         "legacy", "2025-06-18", {}, 10.0, False),
@@ -11270,6 +11464,8 @@ def _doctor_one(name, command):
             if fault:
                 faults.append(("tool %r: %s" % (t.get("name"), fault),
                                _mounted_fix(t) or "rename it, or flatten its schema"))
+    if host.budget is not None and len(tools) > host.budget[0]:
+        warnings.append(_over_budget(tools, *host.budget))
     if "tasks" not in _FEATURES.get(client.revision, ()):
         faults.extend(_task_only_tools(command, env, cwd, host, client.revision))
     for line in client.stderr.splitlines():
@@ -11277,6 +11473,17 @@ def _doctor_one(name, command):
             faults.append(("a skill was refused at start: %s" % _short(line, 200),
                            "fix the skill's folder or SKILL.md"))
     return faults, warnings, _safe_key((client.server_info or {}).get("name"))
+
+
+def _over_budget(tools, budget, words):
+    """The doctor's warning for a listing of more tools than a host holds well."""
+    size = len(encode_message({"tools": tools}))
+    return ("it lists %d tools (%.1f KB, about %d tokens, estimated as bytes / 4); %s, and a "
+            "host that keeps the first %d would not see %s" % (
+                len(tools), size / 1024.0, size // 4, words, budget,
+                _some([t.get("name") for t in tools[budget:]], 300)),
+            "serve fewer: --tools with names or patterns ('fs_*'), or mount(..., include=, "
+            "exclude=) for a mounted server's")
 
 
 def _mounted_fix(tool):

@@ -104,14 +104,17 @@ def compact(value):
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def wait_for_lines(path, n, timeout=20):
-    """The first n lines of the file at path once it has them (a process writes it)."""
+def wait_for_lines(path, n, enough=None, timeout=20):
+    """The first n lines of the file at path once it has them (a process writes it), or
+    all its lines once enough(lines) says so."""
     deadline, lines = time.monotonic() + timeout, []
     while time.monotonic() < deadline:
         if os.path.exists(path):
             with open(path) as f:
                 lines = f.read().splitlines()
-            if len(lines) >= n:
+            if enough is not None and enough(lines):
+                return lines
+            if enough is None and len(lines) >= n:
                 return lines[:n]
         time.sleep(0.02)
     raise AssertionError("%s has %d lines, not %d" % (path, len(lines), n))
@@ -6037,6 +6040,15 @@ class LiveCatalog(InProcTest):
         server.add(self.tool("early"))             # before initialized: nothing is sent
         self.assertEqual(p.lines, [])
         p.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        server.add(self.tool("t0"))                # nor of a kind the client has not listed
+        server.add(mcp_stdio.Prompt("p0", lambda a, c: "x"))
+        self.assertEqual(p.lines, [])
+        for rid, method in enumerate(("tools/list", "prompts/list", "resources/templates/list")):
+            p.request(req_msg(rid + 1, method))
+        server.remove_tool("t0")
+        server.remove_prompt("p0")
+        self.assertEqual(self.methods(p), [("notifications/tools/list_changed", None),
+                                           ("notifications/prompts/list_changed", None)])
         server.add(self.tool("t1"))
         server.add(self.tool("t1"), replace=True)
         server.remove_tool("early")
@@ -6102,6 +6114,7 @@ class LiveCatalog(InProcTest):
         server = live_server(grant=["echo", "later"])
         p = self.spawn(server=server)
         p.initialize()
+        p.request(req_msg(0, "tools/list"))
         server.add(self.tool("hidden"))
         self.assertEqual(p.lines, [])
         server.add(self.tool("later"))
@@ -6161,6 +6174,7 @@ class LiveCatalog(InProcTest):
         p = self.spawn(server=server)
         p.conn.changes._schedule = later.append         # the runtime's timer, made by hand
         p.initialize()
+        p.request(req_msg(0, "tools/list"))
         for i in range(5):
             server.add(self.tool("t%d" % i))
         server.notify_resource_updated("notes://a")
@@ -9231,6 +9245,9 @@ DOCTOR_SERVER = textwrap.dedent('''
                                       "type": "string"}}, "properties": {"p": {
                                           "$ref": "#/$defs/p"}, "tags": {"type": "array"}},
                                       "required": ["q"]}))
+    if mode == "many":                      # more than Cursor holds well
+        for i in range(44):
+            server.add(mcp_stdio.Tool("t%02d" % i, lambda a, c: "x", description="T."))
     if mode == "mounted":                   # someone else's: one a strict host refuses,
         other = mcp_stdio.Server("other", "1")  # one that runs only as a task
         other.add(mcp_stdio.Tool("deep", lambda a, c: "x", description="Deep.", input_schema={
@@ -9328,6 +9345,20 @@ class Doctor(unittest.TestCase):
                       "without items\n", out)
         self.assertEqual(self.doctor("--host", "claude-code", command=PY + [
             self.script, "nested"])[0], 0)
+
+    def test_a_listing_over_a_hosts_tool_budget_is_warned_of(self):
+        """Cursor holds about 40 tools well: past that the doctor says so, with the size and
+        which tools a host that keeps the first 40 would lose (in the order listed)."""
+        code, out = self.doctor("--host", "cursor", command=PY + [self.script, "many"])
+        self.assertEqual(code, 0, out)
+        self.assertRegex(out, r"\n  warning: it lists 45 tools \(\d+\.\d KB, about \d+ tokens, "
+                              r"estimated as bytes / 4\); Cursor degrades past about 40 active "
+                              r"tools, and a host that keeps the first 40 would not see t39, "
+                              r"t40, t41, t42, t43\n    fix: serve fewer: --tools with names or "
+                              r"patterns \('fs_\*'\), or mount\(\.\.\., include=, exclude=\) for a "
+                              r"mounted server's\n")
+        code, out = self.doctor("--host", "vscode", command=PY + [self.script, "many"])
+        self.assertEqual((code, out.count("warning")), (0, 0), out)      # 128 for Copilot
 
     def test_a_mounted_tool_a_host_refuses_names_the_mounts_options(self):
         """The author cannot change someone else's tool: the fix is the mount's options. A
@@ -10187,20 +10218,31 @@ MOUNTED_SERVER = textwrap.dedent('''
 
 
 # A legacy server written by hand that asks its client for roots, a form and a sample
-# on its own (in no call), as real servers do after initialized, and again for roots
-# when told they changed: it writes each answer it gets, as received, to answers.
+# on its own (in no call), as real servers do after initialized (here once the test
+# opens its gate), and for roots whenever told they changed: it writes each answer it
+# gets, as received, to answers.
 ASKING_SERVER = textwrap.dedent('''
-    import json, os, sys
+    import json, os, sys, threading, time
     answers = os.path.join(sys.argv[1], "answers")
+    changes = [0]
     questions = [("roots-1", "roots/list", {}),
                  ("form-1", "elicitation/create", {"message": "Go on?", "requestedSchema": {
                      "type": "object", "properties": {}}}),
                  ("sample-1", "sampling/createMessage", {"messages": [{"role": "user",
                      "content": {"type": "text", "text": "hi"}}], "maxTokens": 5})]
 
+    lock = threading.Lock()
+
     def send(msg):
-        sys.stdout.write(json.dumps(msg) + "\\n")
-        sys.stdout.flush()
+        with lock:
+            sys.stdout.write(json.dumps(msg) + "\\n")
+            sys.stdout.flush()
+
+    def ask():
+        while not os.path.exists(os.path.join(sys.argv[1], "go")):
+            time.sleep(0.02)
+        for rid, name, params in questions:
+            send({"jsonrpc": "2.0", "id": rid, "method": name, "params": params})
     for line in sys.stdin:
         m = json.loads(line)
         method = m.get("method")
@@ -10214,12 +10256,17 @@ ASKING_SERVER = textwrap.dedent('''
                 "protocolVersion": m["params"]["protocolVersion"],
                 "capabilities": {"tools": {}}, "serverInfo": {"name": "asker", "version": "1"}}})
         elif method == "notifications/initialized":
-            for rid, name, params in questions:
-                send({"jsonrpc": "2.0", "id": rid, "method": name, "params": params})
+            threading.Thread(target=ask, daemon=True).start()
         elif method == "notifications/roots/list_changed":
-            send({"jsonrpc": "2.0", "id": "roots-2", "method": "roots/list"})
+            changes[0] += 1
+            send({"jsonrpc": "2.0", "id": "roots-changed-%d" % changes[0],
+                  "method": "roots/list"})
         elif method == "tools/list":
-            send({"jsonrpc": "2.0", "id": m["id"], "result": {"tools": []}})
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {"tools": [
+                {"name": "noop", "inputSchema": {"type": "object"}}]}})
+        elif method == "tools/call":
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {"content": [
+                {"type": "text", "text": "ok"}]}})
         elif "id" in m:
             send({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601,
                                                              "message": "Method not found"}})
@@ -10449,6 +10496,7 @@ class Mounting(unittest.TestCase):
                 with self.assertRaises(mcp_stdio.ServerError):
                     c.call_tool("demo_echo", {"text": "hi"})     # its own name is ours no more
 
+    @about("tasks")
     def test_a_mounted_task_only_tool_is_listed_as_optional(self):
         """A mounted tool that must run as a task is listed as one that may: a client that
         asks none (or cannot: before 2025-11-25) gets its result, the task followed here."""
@@ -10602,18 +10650,52 @@ class MountProcesses(unittest.TestCase):
             with self.subTest(era=era, roots=bool(given)), mcp_stdio.Client(
                     SERVE + ["proxy", path], cwd=HERE, era=era, roots=given) as c:
                 c.list_tools()
-                lines = wait_for_lines(answers, 3)
-                self.assertEqual(sorted(lines), sorted([
+                open(os.path.join(folder, "go"), "w").close()
+                # A client with roots that arrives while the mount is up tells it they
+                # changed (it may have asked before): answered with them too.
+                told = lambda lines: [json.loads(x) for x in lines if "roots-changed" in x]
+                lines = wait_for_lines(answers, 3, lambda lines: len(lines) - len(
+                    told(lines)) >= 3)
+                self.assertEqual(sorted(x for x in lines if "roots-changed" not in x), sorted([
                     compact({"result": {"roots": seen}, "jsonrpc": "2.0", "id": "roots-1"}),
                     cancel, refuse]))
+                self.assertTrue(all(m["result"] == {"roots": seen} for m in told(lines)))
                 if given is not None:            # our client's change reaches the mount
                     c.roots_changed()
-                    self.assertEqual(wait_for_lines(answers, 4)[3], compact(
-                        {"result": {"roots": seen}, "jsonrpc": "2.0", "id": "roots-2"}))
+                    more = wait_for_lines(answers, len(lines) + 1)[len(lines):]
+                    self.assertEqual(told(more), [{"result": {"roots": seen}, "jsonrpc": "2.0",
+                                                   "id": "roots-changed-%d" % (
+                                                       len(told(lines)) + 1)}])
             with open(os.path.join(folder, "told")) as f:
                 self.assertEqual(json.load(f), {"roots": {"listChanged": True}, "sampling": {},
                                                 "elicitation": {"form": {}, "url": {}}})
             self.assertNotIn("Traceback", c.stderr)
+
+    def test_a_modern_clients_roots_reach_a_legacy_mount_that_asked_before(self):
+        """A modern client can be asked only within a call: a legacy mount that asked for
+        roots before one was made got none; the client's first call asks for them, tells the
+        mount they changed, and the mount's new question gets them before the call goes."""
+        script = os.path.join(self.dir, "asker.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(ASKING_SERVER)
+        folder = os.path.join(self.dir, "asker")
+        os.makedirs(folder)
+        open(os.path.join(folder, "go"), "w").close()        # it asks at once
+        path = self.config({"asker": {"command": sys.executable, "args": ["-S", script, folder]}})
+        roots = [{"uri": "file:///work", "name": "work"}]
+        answers = os.path.join(folder, "answers")
+        with mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE, era="modern",
+                              roots=roots) as c:
+            c.list_tools()
+            self.assertIn(compact({"result": {"roots": []}, "jsonrpc": "2.0", "id": "roots-1"}),
+                          wait_for_lines(answers, 3))
+            self.assertEqual(c.call_tool("asker_noop", {})["content"][0]["text"], "ok")
+            self.assertEqual(wait_for_lines(answers, 4)[3], compact(
+                {"result": {"roots": roots}, "jsonrpc": "2.0", "id": "roots-changed-1"}))
+            c.call_tool("asker_noop", {})                      # asked once: known now
+            time.sleep(0.2)
+            with open(answers) as f:
+                self.assertEqual(len(f.read().splitlines()), 4)
 
     def test_a_modern_mounts_call_declares_what_our_caller_declared(self):
         """A modern mount cannot ask outside a request: each call we relay declares what our
@@ -10621,8 +10703,8 @@ class MountProcesses(unittest.TestCase):
         mount was told everything at initialize."""
         leaf, _ = self.leaf("leaf", "caps")
         path = self.config({"leaf": leaf})
-        tasks = {"extensions": {r.key: {} for r in mcp_stdio._EXTENSIONS
-                                if r.follow is not None}} if mcp_stdio._EXTENSIONS else {}
+        followed = {r.key: {} for r in mcp_stdio._EXTENSIONS if r.follow is not None}
+        tasks = {"extensions": followed} if followed else {}
         for era, options, declared in (
                 ("modern", {"on_elicit": lambda p: None, "roots": []},
                  {"elicitation": {}, "roots": {}}),
@@ -10632,8 +10714,7 @@ class MountProcesses(unittest.TestCase):
                     SERVE + ["proxy", path], cwd=HERE, era=era, **options) as c:
                 r = c.call_tool("leaf_caps", {})
                 self.assertEqual(r["content"][0]["text"], "modern " + json.dumps(
-                    dict(declared, **tasks) if tasks.get("extensions") else declared,
-                    sort_keys=True))
+                    dict(declared, **tasks), sort_keys=True))
         outer = mcp_stdio.Server("front", "1")
         outer.mount("leaf", [leaf["command"]] + leaf["args"], cwd=self.dir, era="legacy")
         with mcp_stdio.InProcessClient(outer, era="modern") as c:
@@ -10815,7 +10896,9 @@ class MountProcesses(unittest.TestCase):
                 self.assertEqual(len(f.read().split()), 2)
         self.assertIn("mount 'broken': the server exited (status 4); starting it again in "
                       "1 s", c.stderr)
-        self.assertIn("mount 'a': the server exited (status -9)", c.stderr)
+        self.assertIn("mount 'a': the server was ended by SIGKILL (signal 9); starting it "
+                      "again in 1 s\n", c.stderr)
+        self.assertRegex(c.stderr, r"mount 'a' is up again, after \d+\.\d s down\n")
 
     def test_a_mount_that_hangs_is_stopped_and_started_again(self):
         leaf, folder = self.leaf("leaf")
@@ -10969,20 +11052,26 @@ class MountProcesses(unittest.TestCase):
         self.assertNotIn("Traceback", c.stderr)
 
     def test_what_the_proxy_command_refuses(self):
-        for servers, said in (
-                ({"web": {"url": "https://example.com/mcp"}},
-                 b"error: proxy: server 'web': a url entry (HTTP) is not served: the proxy "
-                 b"mounts stdio servers only\n"),
-                ({"x": {"args": []}},
-                 b"error: proxy: server 'x': needs \"command\" (a string) and \"args\" "
-                 b"(strings)\n"),
-                ({"x y": {"command": "x"}},
-                 b"error: mount 'x y': the prefix must be 1-64 characters of A-Z, a-z, 0-9, "
-                 b"'_', '-' or '.' (it starts every tool name)\n")):
-            with self.subTest(servers=servers):
-                r = subprocess.run(SERVE + ["proxy", self.config(servers)], capture_output=True,
-                                   cwd=HERE, stdin=subprocess.DEVNULL, timeout=60)
-                self.assertEqual((r.returncode, r.stderr), (2, said))
+        """A file with no server the proxy can serve: each entry said, then exit 2."""
+        path = self.config({"web": {"url": "https://example.com/mcp"}, "x": {"args": []},
+                            "x y": {"command": "x"}, "off": {"command": "x", "disabled": True},
+                            "bad": {"command": "x", "args": [1]},
+                            "opts": {"command": "x", "mcp-stdio": {"pinned": ["a"]}},
+                            "pat": {"command": "x", "mcp-stdio": {"include": "a*"}}})
+        r = subprocess.run(SERVE + ["proxy", path], capture_output=True, cwd=HERE,
+                           stdin=subprocess.DEVNULL, timeout=60)
+        self.assertEqual((r.returncode, r.stderr.decode()), (2, "".join(
+            "mcp_stdio: proxy: server %s is left out: %s\n" % pair for pair in (
+                ("'web'", "a remote (HTTP) server: the proxy mounts stdio servers only"),
+                ("'x'", 'it has no "command"'),
+                ("'x y'", "the prefix must be 1-64 characters of A-Z, a-z, 0-9, '_', '-' or "
+                          "'.' (it starts every tool name)"),
+                ("'off'", 'it is disabled ("disabled": true)'),
+                ("'bad'", '"args" must be a list of strings'),
+                ("'opts'", '"mcp-stdio" must be an object of include, exclude, rename'),
+                ("'pat'", "include must be a list of names or shell-style patterns"))) +
+            "error: proxy: %s has no server the proxy can serve (each was left out, said "
+            "above)\n" % path))
         r = subprocess.run(SERVE + ["proxy"], capture_output=True, cwd=HERE,
                            stdin=subprocess.DEVNULL, timeout=60)
         self.assertEqual((r.returncode, r.stderr),
@@ -11001,6 +11090,91 @@ class MountProcesses(unittest.TestCase):
                 self.assertIn(b"\n  --start-timeout SECONDS\n" + b" " * 22 + b"time each "
                               b"server may take to start and list (default 10)\n", r.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.dir, "a", "starts")))  # none started
+
+    def test_the_proxy_reads_a_hosts_file_as_hosts_do(self):
+        """Disabled and remote entries are left out, each said in one line, and the rest
+        serve; keys a host adds are ignored; our own key chooses what an entry serves."""
+        a, _ = self.leaf("a")
+        b, _ = self.leaf("b")
+        path = self.config({
+            "off": dict(a, disabled=True), "web": {"url": "https://example.com/mcp"},
+            "remote": {"type": "sse", "command": "x"},
+            "a": dict(a, disabled=False, autoApprove=["wait"], timeout=60),
+            "b": dict(b, **{"mcp-stdio": {"exclude": ["conf*"], "rename": {"where": "here"}}})})
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era), mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE,
+                                                         era=era) as c:
+                self.assertEqual(sorted(t["name"] for t in c.list_tools()),
+                                 ["a_confirm", "a_wait", "a_where", "b_wait", "here"])
+                self.assertEqual(c.call_tool("here", {})["content"][0]["text"], "-")
+            self.assertEqual(c.stderr.splitlines(), [
+                "mcp_stdio: proxy: server 'off' is left out: it is disabled "
+                "(\"disabled\": true)",
+                "mcp_stdio: proxy: server 'web' is left out: a remote (HTTP) server: the proxy "
+                "mounts stdio servers only",
+                "mcp_stdio: proxy: server 'remote' is left out: a remote (HTTP) server: the "
+                "proxy mounts stdio servers only"])
+
+    def test_a_crashed_servers_last_lines_are_said_whole(self):
+        """A server that fails at start: its exit, then its last lines on stderr (up to 20),
+        each marked with the mount's name, where the error that says why is."""
+        script = os.path.join(self.dir, "crasher.py")
+        with open(script, "w") as f:
+            f.write("import sys\nfor i in range(40):\n    sys.stderr.write('noise %d\\n' % i)\n"
+                    "import no_such_module_for_the_mount\n")
+        path = self.config({"crash": {"command": sys.executable, "args": ["-S", script]}})
+        with mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE, era="legacy") as c:
+            self.assertEqual(c.list_tools(), [])
+        lines = c.stderr.splitlines()
+        first = lines.index("mcp-stdio-proxy: mount 'crash': the server exited (status 1); "
+                            "starting it again in 1 s")
+        said = lines[first + 1:first + 22]
+        self.assertEqual(said[0], "mount 'crash' | its last lines on stderr:")
+        self.assertTrue(all(line.startswith("mount 'crash' | ") for line in said), said)
+        self.assertEqual(said[-1], "mount 'crash' | ModuleNotFoundError: No module named "
+                                   "'no_such_module_for_the_mount'")
+        self.assertIn("mount 'crash' | noise 39", said)
+
+    def test_scoping_takes_patterns_and_says_what_it_did(self):
+        """--tools takes shell-style patterns; once the mounts have listed, what scoping
+        left out is said, and so is a name or pattern that matches nothing."""
+        a, _ = self.leaf("a")
+        path = self.config({"a": a})
+        with mcp_stdio.Client(SERVE + ["proxy", path, "--tools", "a_w*,nosuch"], cwd=HERE,
+                              era="legacy") as c:
+            self.assertEqual([t["name"] for t in c.list_tools()], ["a_wait", "a_where"])
+            with self.assertRaises(mcp_stdio.ServerError):
+                c.call_tool("a_confirm", {"text": "x"})
+        self.assertEqual(c.stderr, "mcp-stdio-proxy: --tools: 'nosuch' matches no tool\n"
+                                   "mcp-stdio-proxy: --tools serves 2 of 3 tools; it leaves out "
+                                   "a_confirm\n")
+        # A server of its own: a pattern is checked at start like a name.
+        r = subprocess.run(SERVE + ["--tools", "ec*,nope*"], capture_output=True, cwd=HERE,
+                           stdin=subprocess.DEVNULL, timeout=60)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"grant: unknown tool(s): nope*", r.stderr)
+
+    def test_change_notices_only_for_changes(self):
+        """No list_changed before the client's first list of that kind (mounts add their
+        entries at start), nor after a restart that lists the same."""
+        a, a_dir = self.leaf("a")
+        b, _ = self.leaf("b")
+        path = self.config({"a": a, "b": b})
+        transcript = []
+        with mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE, era="legacy",
+                              transcript=transcript) as c:
+            self.assertEqual(len(c.list_tools()), 6)
+            received = [json.loads(line) for d, line in transcript if d == "received"]
+            self.assertEqual([m.get("method") for m in received], [None, None])   # answers
+            with open(os.path.join(a_dir, "starts")) as f:
+                os.kill(int(f.read().split()[0]), signal.SIGKILL)
+            deadline = time.monotonic() + 20
+            while "mount 'a' is up again" not in c.stderr and time.monotonic() < deadline:
+                time.sleep(0.02)
+            self.assertEqual(c.call_tool("a_where", {})["content"][0]["text"], "-")
+            time.sleep(0.3)                          # a notice would have been sent by now
+            self.assertEqual([m for d, line in transcript if d == "received" for m in
+                              [json.loads(line)] if "method" in m], [])
 
     def test_a_call_waits_for_a_mount_that_is_starting(self):
         """Three in-process clients in a row, each calling a mounted tool without listing
@@ -11023,13 +11197,14 @@ class MountProcesses(unittest.TestCase):
         with mcp_stdio.Client(SERVE + ["proxy", path, "--start-timeout=0.3"], cwd=HERE,
                               era="legacy", on_changed=changed.append) as c:
             self.assertEqual(c.list_tools(), [])          # the mount sleeps 1 s first
-            said = "mcp-stdio-proxy: mount 'slow' has not listed within 0.3 s (start_timeout); " \
-                   "it is left out of the first list, goes on starting (3 s at most) and " \
-                   "joins when it has listed\nmcp-stdio-proxy: mount 'slow' is up\n"
+            said = r"mcp-stdio-proxy: mount 'slow' has not listed within 0\.3 s " \
+                   r"\(start_timeout\); it is left out of the first list, goes on starting " \
+                   r"\(3 s at most\) and joins when it has listed\nmcp-stdio-proxy: mount " \
+                   r"'slow' is up, after \d+\.\d s\n"
             deadline = time.monotonic() + 20
-            while said not in c.stderr and time.monotonic() < deadline:
+            while not re.search(said, c.stderr) and time.monotonic() < deadline:
                 time.sleep(0.02)
-            self.assertIn(said, c.stderr)
+            self.assertRegex(c.stderr, said)
             while not changed and time.monotonic() < deadline:
                 time.sleep(0.02)
             self.assertIn("notifications/tools/list_changed", changed)
@@ -11072,9 +11247,11 @@ def real_servers(folder):
     return path, commands, files
 
 
-# What a mount declares (it relays every question), for the direct listings to compare.
+# What a mount declares (it relays every question: URL elicitation too), for the direct
+# listings to compare.
 def _answers():
-    return dict(on_elicit=lambda p: {"action": "accept", "content": {
+    return dict(capabilities={"elicitation": {"form": {}, "url": {}}},
+                on_elicit=lambda p: {"action": "accept", "content": {
                     "name": "Ada", "check": True, "color": "red", "email": "a@b.c",
                     "homepage": "https://example.com", "birthdate": "2000-01-01",
                     "integer": 5, "number": 3}},
@@ -11348,7 +11525,7 @@ class RealMounts(unittest.TestCase):
                 # ask too; the Inspector's own listing of each server would leave those out.
                 self.assertEqual(sorted(set(names) - set(direct)), [
                     "everything_get-roots-list", "everything_trigger-elicitation-request",
-                    "everything_trigger-sampling-request"])
+                    "everything_trigger-sampling-request", "everything_trigger-url-elicitation"])
                 self.assertEqual(sorted(set(direct) - set(names)), [])
                 self.reset_files()
                 for name, args, want in self.calls:
