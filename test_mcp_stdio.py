@@ -11176,6 +11176,24 @@ class MountProcesses(unittest.TestCase):
             self.assertEqual([m for d, line in transcript if d == "received" for m in
                               [json.loads(line)] if "method" in m], [])
 
+    @unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_SQLITE"),
+                         "mcp-server-sqlite (PyPI) is installed by .ci/run")
+    def test_a_real_server_that_cannot_list_one_kind_serves_the_rest(self):
+        """mcp-server-sqlite declares resources and answers -32601 to their templates'
+        listing: its six tools serve, and the failed listing is said with its method."""
+        path = self.config({"sqlite": {"command": os.environ["MCP_STDIO_SQLITE"],
+                                       "args": ["--db-path", os.path.join(self.dir, "t.db")]}})
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era), mcp_stdio.Client(SERVE + ["proxy", path] + REAL_START,
+                                                         cwd=HERE, era=era) as c:
+                self.assertEqual(sorted(t["name"] for t in c.list_tools()), [
+                    "sqlite_append_insight", "sqlite_create_table", "sqlite_describe_table",
+                    "sqlite_list_tables", "sqlite_read_query", "sqlite_write_query"])
+                self.assertEqual(c.call_tool("sqlite_list_tables", {})["content"],
+                                 [{"type": "text", "text": "[]"}])
+            self.assertIn("mount 'sqlite': resources/templates/list failed: -32601 Method not "
+                          "found; its resource templates are served empty", c.stderr)
+
     def test_a_call_waits_for_a_mount_that_is_starting(self):
         """Three in-process clients in a row, each calling a mounted tool without listing
         first: each serve starts the mount afresh, and the call waits for it."""
@@ -11538,6 +11556,33 @@ class RealMounts(unittest.TestCase):
                     results = list(pool.map(lambda c: call(*c, tool_error=True), rest))
                 for (name, _), result in zip(rest, results):
                     self.assertIsInstance(result["content"], list, name)
+
+    def test_a_team_server_with_server_everything_mounted(self):
+        """A server of one's own with server-everything mounted: a call right after start
+        works in both eras (the mount's roots question at start belongs to no call), and the
+        doctor passes every host (its task-only tool is listed as one that may be a task)."""
+        script = own_script(self, "team.py", '''
+            server = mcp_stdio.Server("team", "1")
+
+            @server.tool
+            def hello() -> str:
+                "Say hello."
+                return "hi"
+            server.mount("everything", %r)
+            raise SystemExit(server.run())
+            ''' % self.commands["everything"])
+        for era in ("modern", "legacy"):
+            with self.subTest(era=era):
+                r = subprocess.run(SERVE + ["call", "everything_trigger-long-running-operation",
+                                            "duration=1", "steps=1", "--era", era, "--"] + PY +
+                                   [script], capture_output=True, cwd=HERE, timeout=120,
+                                   stdin=subprocess.DEVNULL)
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertIn(b"Long running operation completed", r.stdout)
+        r = subprocess.run(SERVE + ["doctor", "--"] + PY + [script], capture_output=True,
+                           cwd=HERE, timeout=300, stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertTrue(r.stdout.endswith(b"doctor: 6 of 6 host(s) would start it\n"), r.stdout)
 
     @unittest.skipUnless(os.environ.get("MCP_STDIO_HOSTS_BIN"), "needs Claude Code")
     def test_claude_code_connects_to_the_proxy(self):
