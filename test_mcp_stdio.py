@@ -9007,12 +9007,12 @@ class ClientTests(unittest.TestCase):
                     c.send("tools/list", progress_token="t").wait()
                 sent = [line for d, line in transcript if d == "sent"]
                 # The capabilities name the extensions this build follows (tasks, if built in).
+                followed = {r.key: {} for r in mcp_stdio._EXTENSIONS if r.follow is not None}
                 stamp = ('"_meta":{"io.modelcontextprotocol/protocolVersion":"%s",'
                          '"io.modelcontextprotocol/clientInfo":{"name":"mcp_stdio-client",'
                          '"version":"%s"},"io.modelcontextprotocol/clientCapabilities":%s' % (
                              MODERN, mcp_stdio.__version__, json.dumps(
-                                 {"extensions": {r.key: {} for r in mcp_stdio._EXTENSIONS
-                                                 if r.follow is not None}},
+                                 {"extensions": followed} if followed else {},
                                  separators=(",", ":")))
                          ) if era == "modern" else None
                 first, second, third = (line.decode("utf-8") for line in sent)
@@ -12539,6 +12539,7 @@ async def legacy(params):
             method = getattr(message, "method", None)
         heard.append([method, getattr(getattr(message, "params", None), "uri", None)])
     async with Client(params, mode="legacy", message_handler=handler) as c:
+        await c.list_resources()        # a legacy client hears of the kinds it has listed
         await c.subscribe_resource("notes://groceries")
         await c.call_tool("add_note", {"name": "groceries", "text": "eggs"})
         await anyio.sleep(0.3)
