@@ -834,7 +834,8 @@ class Tool:
         self.timeout, self.meta = f["timeout"], f["meta"]
         self.nullable = frozenset()    # optional parameters for which null means "absent"
         self.uses_context = True       # False: the handler ignores its ctx (it gets None)
-        self._work = _tool_work        # what runs a call: the handler (a mount's: a relay)
+        self.work = _tool_work         # what runs a call: work(call, ctx) -> (result, large);
+                                       # the handler, shaped (a mount's relays instead)
         # May it run as a task (the client polls it), and does the task start with the
         # call, or when the handler says (ctx.start_task(), after asking what it needs)?
         self.task, self.task_start = f["task"], f["task_start"]
@@ -2060,7 +2061,7 @@ def _run_coroutine(coro, ctx=None):
         loop = _LOOP.loop = asyncio.new_event_loop()
     task = loop.create_task(coro)
     if isinstance(ctx, Context):
-        ctx._when_cancelled(lambda: loop.call_soon_threadsafe(task.cancel))
+        ctx.when_cancelled(lambda: loop.call_soon_threadsafe(task.cancel))
     return loop.run_until_complete(task)
 
 
@@ -3859,7 +3860,7 @@ def _call_tool(conn, call):
         # that asked for a task cannot read a plain result).
         call.start("tool", name, lambda call, ctx: (refusal, False), timeout, False)
     else:
-        call.start("tool", name, tool._work, timeout, tool.uses_context)
+        call.start("tool", name, tool.work, timeout, tool.uses_context)
     call.target, call.arguments = tool, args
     if call.task_ttl is not None and _task_at_once(call, tool):
         with conn._lock:                   # the task exists before its work waits for a worker
@@ -5708,7 +5709,7 @@ class _SkillsClient:
 
     def list_skills(self):
         """The skills the server serves (the skills extension): entries of skills/list."""
-        return self._all("skills/list", "skills")
+        return self.list_all("skills/list", "skills")
 
     def get_skill(self, uri):
         """One skill's entry (uri, frontmatter, resources) by its SKILL.md URI."""
@@ -5716,7 +5717,7 @@ class _SkillsClient:
 
     def read_directory(self, uri):
         """The direct children of a folder of a skill (resources/directory/read), every page."""
-        return self._all("resources/directory/read", "resources", {"uri": uri})
+        return self.list_all("resources/directory/read", "resources", {"uri": uri})
 
 
 def _skill_shapes():
@@ -6735,42 +6736,74 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         """
         with self._lock:
             self._check_change("added")
-            kinds, seen, placed = set(), set(), []
-            for e in entries:
-                if self._decorated.get(id(e)) is e:
-                    continue                    # registered by a decorator already
-                for kind in _KINDS:
-                    if isinstance(e, kind.cls):
-                        k, table = getattr(e, kind.key), getattr(self, kind.attr)
-                        if (kind.attr, k) in seen or (k in table and not replace):
-                            raise CatalogError("%s %r: registered twice" % (kind.noun, k))
-                        seen.add((kind.attr, k))
-                        kinds.add(kind.attr)
-                        placed.append((table, k, e))
-                        break
-                else:
-                    raise CatalogError("server: %r is not a Tool, Resource, ResourceTemplate "
-                                       "or Prompt%s" % (e, "; register a function with "
-                                                        "server.tool(fn) (or resource, "
-                                                        "resource_template, prompt)"
-                                                        if callable(e) else ""))
-            if not self._frozen:
-                for table, k, e in placed:     # all checked: none is added alone
-                    table[k] = e
-                return
-            before = [(table, k, table.get(k)) for table, k, e in placed]
-            for table, k, e in placed:
-                table[k] = e
+            kinds = self._place(entries, replace)
+            if kinds:
+                self._changed(kinds, entries)
+
+    def change(self, added=(), removed=()):
+        """One change of a live catalog: entries added (replacing any of the same name or
+        URI) and (kind, key) pairs removed, such as ("tools", "echo"); its clients are told
+        once. An entry the catalog refuses is left out: returns [(entry, CatalogError)]."""
+        refused, added = [], list(added)
+        with self._lock:
+            self._check_change("changed")
+            kinds = {attr for attr, key in removed
+                     if getattr(self, attr).pop(key, None) is not None}
             try:
-                self._checked()                # what the whole must hold (a tool's view)
-            except CatalogError:
-                for table, k, old in before:
-                    if old is None:
-                        del table[k]
-                    else:
-                        table[k] = old
-                raise
-            self._changed(kinds, entries)
+                kinds |= self._place(added, True)
+            except CatalogError:        # one entry's fault: each alone, to say which
+                for e in added:
+                    try:
+                        kinds |= self._place([e], True)
+                    except CatalogError as why:
+                        refused.append((e, why))
+            if kinds:
+                self._changed(kinds, added)
+        return refused
+
+    def wrapped(self, method):
+        """True when middleware runs around method's requests (once serving)."""
+        return method in self._chains
+
+    def _place(self, entries, replace):
+        """Put entries in their tables (all, or none when one is refused); return their
+        kinds. The caller holds the lock and tells the clients."""
+        kinds, seen, placed = set(), set(), []
+        for e in entries:
+            if self._decorated.get(id(e)) is e:
+                continue                    # registered by a decorator already
+            for kind in _KINDS:
+                if isinstance(e, kind.cls):
+                    k, table = getattr(e, kind.key), getattr(self, kind.attr)
+                    if (kind.attr, k) in seen or (k in table and not replace):
+                        raise CatalogError("%s %r: registered twice" % (kind.noun, k))
+                    seen.add((kind.attr, k))
+                    kinds.add(kind.attr)
+                    placed.append((table, k, e))
+                    break
+            else:
+                raise CatalogError("server: %r is not a Tool, Resource, ResourceTemplate "
+                                   "or Prompt%s" % (e, "; register a function with "
+                                                    "server.tool(fn) (or resource, "
+                                                    "resource_template, prompt)"
+                                                    if callable(e) else ""))
+        if not self._frozen:
+            for table, k, e in placed:     # all checked: none is added alone
+                table[k] = e
+            return set()
+        before = [(table, k, table.get(k)) for table, k, e in placed]
+        for table, k, e in placed:
+            table[k] = e
+        try:
+            self._checked()                # what the whole must hold (a tool's view)
+        except CatalogError:
+            for table, k, old in before:
+                if old is None:
+                    del table[k]
+                else:
+                    table[k] = old
+            raise
+        return kinds
 
     def serve_skills(self, path, *, directory_read=True):
         """Serve every Agent Skill in the folder at path; return its SkillFolder.
@@ -7512,6 +7545,11 @@ class Context(*_CONTEXT_SIDES):     # what extensions add (renders_apps, ...)
                          "\"tracestate\", \"baggage\"}, each when present and well formed.")
     is_cancelled = property(lambda self: self._call.cancelled,
                             doc="True once the request was cancelled or timed out.")
+    is_task = property(lambda self: self._call.keeper is not None,
+                       doc="True when the call runs as a task (its outcome is kept, polled).")
+    input_responses = property(lambda self: self._call.answers or {},
+                               doc="The answers a modern client's retry carries, by key "
+                                   "(inputResponses), or {}.")
 
     @property
     def cancelled(self):
@@ -7534,7 +7572,7 @@ class Context(*_CONTEXT_SIDES):     # what extensions add (renders_apps, ...)
             except Exception:   # noqa: BLE001 - runs on the watchdog's or reader's thread
                 pass
 
-    def _when_cancelled(self, hook):
+    def when_cancelled(self, hook):
         """Run hook() (from another thread) when the request is cancelled or times out."""
         if getattr(self, "_hooks", None) is None:
             self._hooks = []
@@ -8470,7 +8508,7 @@ class PendingRequest:
             self._on_answer, self._answer_args = None, ()    # they may refer to this request
             fn(*args)
 
-    def _then(self, fn, *args):
+    def then(self, fn, *args):
         """Call fn(*args) once the answer is there (at once if it is): on the thread that
         resolves the request, usually the client's reader. A race may call it twice."""
         self._answer_args = args
@@ -8515,7 +8553,7 @@ def _wait_or_cancel(request, timeout, cancel_with=None):
     """request's result; an interrupt (Ctrl-C), its timeout, or cancel_with's request (a
     Context) being cancelled, cancels it at the server, then goes on up."""
     if cancel_with is not None:
-        cancel_with._when_cancelled(lambda: request.cancel("cancelled"))
+        cancel_with.when_cancelled(lambda: request.cancel("cancelled"))
     timeout = request.client.timeout if timeout is None else timeout
     try:
         if not request.answered(timeout):
@@ -8663,6 +8701,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
     The server's log messages are heard by on_log(level, data, logger). A
     server sends them once asked: log_level="info" (any level) asks for that
     level and above, by logging/setLevel or in each modern request's _meta.
+    on_broken() is called once when the connection breaks (see broken).
     """
 
     # timeout: a server that has not answered in 30 s is taken as hung; start_timeout: a
@@ -8675,7 +8714,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                  on_log=None, log_level=None, capabilities=None, client_info=None,
                  max_line=64 << 20, on_elicit=None, on_sample=None, roots=None,
                  transcript=None, on_changed=None, on_updated=None,
-                 request_capabilities=None):
+                 request_capabilities=None, on_broken=None):
         if isinstance(command, str) or not command:
             raise ValueError("command must be a non-empty list of arguments (no shell)")
         if era not in ("auto", "modern", "legacy"):
@@ -8713,7 +8752,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         self._lock = threading.Lock()
         self._next_id = 0
         self._broken = None
-        self._on_broken = None    # called once when the connection breaks (a mount's wake-up)
+        self.on_broken = on_broken    # called once when the connection breaks (a mount's wake)
         self._proc = None
         self._readers = []
         self._pipes = threading.Lock()     # the readers' pipes close under it
@@ -8830,6 +8869,26 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             nap.wait(min(pause, left))
             pause = min(0.1, pause * 2)
 
+    def ended(self, timeout=0.0):
+        """The server's exit status once it has exited (within timeout seconds) and its
+        output has been read to its end (what it said last is in stderr), else None."""
+        code = self.exit_status(timeout)
+        if code is not None:
+            for t in self._readers:
+                t.join(1.0)
+        return code
+
+    @property
+    def pid(self):
+        """The server process's id, or None: not started, or a server in this process."""
+        return None if self._proc is None else self._proc.pid
+
+    @property
+    def broken(self):
+        """Why the connection broke (the server exited, or wrote what cannot be trusted),
+        or None while it holds."""
+        return self._broken
+
     def _outputs_end(self, timeout):
         """Wait up to timeout seconds for the readers to reach the ends of the server's
         stdout and stderr; then make any still reading see an end (True when none was)."""
@@ -8900,8 +8959,8 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             pending, self._pending = list(self._pending.values()), {}
         for req in pending:
             req._resolve(error=ClientError(reason))
-        if first and self._on_broken is not None:
-            self._on_broken()
+        if first and self.on_broken is not None:
+            self.on_broken()
 
     def _receive(self, line):
         if self.transcript is not None:
@@ -9083,6 +9142,16 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         result = _wait_or_cancel(self.send(method, params, **kw), timeout, cancel_with)
         return self._rounds(method, params, result, timeout, cancel_with, kw)
 
+    def follow(self, method, params, result, *, timeout=None, cancel_with=None,
+               on_progress=None, **kw):
+        """The final result of a request sent with send() and answered with result: its
+        questions answered and the request sent again (kw: what send() was given), and a
+        tool call's task followed to its end."""
+        result = self._rounds(method, params, result, timeout, cancel_with,
+                              dict(kw, on_progress=on_progress))
+        return self._followed(result, timeout, None, on_progress) if method == "tools/call" \
+            else result
+
     def _rounds(self, method, params, result, timeout, cancel_with, kw):
         """The result of a request answered with result: questions answered, sent again."""
         for _ in range(_MAX_ROUNDS):
@@ -9260,7 +9329,8 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
     def discover(self):
         return self.request("server/discover", modern=True)
 
-    def _all(self, method, field, params=None, timeout=None):
+    def list_all(self, method, field, params=None, timeout=None):
+        """Every item of a list method's pages (field names them in each result)."""
         items, cursor = [], None
         for _ in range(10000):
             result = _checked(method, self.request(method, dict(params or {}) if cursor is None
@@ -9273,16 +9343,16 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         raise ClientError("%s never stopped paginating" % method)
 
     def list_tools(self):
-        return self._all("tools/list", "tools")
+        return self.list_all("tools/list", "tools")
 
     def list_resources(self):
-        return self._all("resources/list", "resources")
+        return self.list_all("resources/list", "resources")
 
     def list_resource_templates(self):
-        return self._all("resources/templates/list", "resourceTemplates")
+        return self.list_all("resources/templates/list", "resourceTemplates")
 
     def list_prompts(self):
-        return self._all("prompts/list", "prompts")
+        return self.list_all("prompts/list", "prompts")
 
     def call_tool(self, name, arguments=None, *, timeout=None, on_progress=None, task=None,
                   on_status=None, cancel_with=None, meta=None, capabilities=None):
@@ -9460,13 +9530,13 @@ class _Relayed(Question):
 
     def __init__(self, method, params):
         self.method = method
-        self._params = {k: v for k, v in params.items() if k != "_meta"}
+        self.asked = {k: v for k, v in params.items() if k != "_meta"}
 
     def params(self, revision, random):
-        return self._params
+        return self.asked
 
     def needs(self):
-        if self.method == "elicitation/create" and self._params.get("mode") == "url":
+        if self.method == "elicitation/create" and self.asked.get("mode") == "url":
             return ["elicitation.url"]
         return [self._NEEDS[self.method]]
 
@@ -9508,11 +9578,9 @@ class _Parked:
         self.answer = None
 
 
-def _mounted_call(name, arguments, meta):
-    """The params of a call of a mounted tool: the trace context in the caller's request
-    _meta goes on with it."""
+def _mounted_call(name, arguments, trace):
+    """The params of a call of a mounted tool: the caller's trace context goes on with it."""
     params = {"name": name, "arguments": arguments or {}}
-    trace = _trace_context(meta) if meta else None
     if trace:
         params["_meta"] = trace
     return params
@@ -9690,8 +9758,7 @@ class _Mount:
         """The last lines its exited server wrote to stderr, each marked with its name
         (a crash says why there, a node script's 'Cannot find module' say), or None."""
         client = self.client
-        if client is None or not getattr(client, "_readers", None) or \
-                client.exit_status(0) is None:
+        if client is None or client.pid is None or client.ended(0) is None:
             return None
         text = client.stderr.rstrip()[-_LAST_WORDS_BYTES:]
         lines = [line for line in text.splitlines() if line.strip()][-_LAST_WORDS_LINES:]
@@ -9721,7 +9788,7 @@ class _Mount:
                             start_timeout=self.start_limit,
                             probe_timeout=min(3.0, self.start_timeout), **handlers)
         self.down.clear()
-        client._on_broken = self.down.set
+        client.on_broken = self.down.set
         self.client = client
         client.connect()
         self._list()
@@ -9729,39 +9796,32 @@ class _Mount:
     def _why(self, error):
         """What stopped a start: the process's end when it ended, else error."""
         client = self.client
-        readers = getattr(client, "_readers", None)
-        if readers and client._proc is not None:
-            code = client.exit_status(1.0)
-            if code is None:              # one that closed its stdin is exiting
-                return _short_text(error)
-            readers[0].join(1.0)          # its stderr's last lines come with the report
-            return _exit_words(code)
-        return _short_text(error)
+        code = client.ended(1.0) if client is not None and client.pid is not None else None
+        return _short_text(error) if code is None else _exit_words(code)
 
     def _wait_until_down(self):
         """Return when the mounted process exits, writes what cannot be trusted, or hangs:
         no answer to a ping within ping_timeout seconds while calls wait on it (it is then
         stopped)."""
         client = self.client
-        readers = getattr(client, "_readers", None)
-        if not readers:                  # in this process: it cannot exit or hang alone
+        if client.pid is None:           # in this process: it cannot exit or hang alone
             self.stop.wait()
             return
         # Its client breaks when the server exits or writes what cannot be trusted (a
         # malformed answer): down either way.
         while not self.down.wait(self.ping_timeout) and not self.stop.is_set():
-            if self.calls and client._broken is None:
+            if self.calls and client.broken is None:
                 try:
                     client.request("ping", timeout=self.ping_timeout)
                 except ClientError:
-                    self.reason = client._broken or \
+                    self.reason = client.broken or \
                         "it did not answer a ping within %g s" % self.ping_timeout
                     client.kill()        # hung: not worth the polite steps of close()
                     return
         if not self.stop.is_set():
-            code = client.exit_status(1.0)
+            code = client.ended(1.0)
             self.reason = _exit_words(code) if code is not None else \
-                client._broken or "it exited"
+                client.broken or "it exited"
 
     # -- its entries -------------------------------------------------------------
     def _list(self):
@@ -9776,7 +9836,7 @@ class _Mount:
             if kind.capability not in caps:
                 continue
             try:
-                listed = c._all(kind.list_method, kind.field, None, t)
+                listed = c.list_all(kind.list_method, kind.field, None, t)
             except (ServerError, MalformedResult) as e:   # the other kinds still serve
                 self.report("mount %r: %s failed: %s; its %ss are served empty" % (
                     self.prefix, kind.list_method, "%s %s" % (e.code, _short_text(e)) if
@@ -9857,7 +9917,7 @@ class _Mount:
         def work(call, ctx):
             client = self.client
             if call.keeper is None and type(client) is Client and self.state == "up" and \
-                    "tools/call" not in call.conn._chains and self.tasks.get(inner) != \
+                    not self.server.wrapped("tools/call") and self.tasks.get(inner) != \
                     "required" and not (call.era == "modern" and client.era == "legacy"):
                 self._call_later(client, inner, call, ctx)      # raises _Left
             return _tool_work(call, ctx)
@@ -9875,7 +9935,7 @@ class _Mount:
                             {"type": "object"}, output_schema=t.get("outputSchema"), **fields)
             except CatalogError:        # a schema outside our subset: the mount checks it
                 tool = Tool(name, handler, input_schema={"type": "object"}, **fields)
-            tool._work = work
+            tool.work = work
             return tool
         return self._made(make, "tool %r" % inner)
 
@@ -9966,8 +10026,7 @@ class _Mount:
         progress = ctx.progress if ctx.progress_token is not None else None
         # As a task when ours is one (or the mounted tool needs one); the client follows
         # the mount's task to its end, and our task's id is ours.
-        task = True if ctx._call.keeper is not None or self.tasks.get(name) == "required" \
-            else None
+        task = True if ctx.is_task or self.tasks.get(name) == "required" else None
         try:
             if ctx.era == "modern" and task is None and self.client is not None and \
                     self.client.era == "legacy":
@@ -9992,7 +10051,7 @@ class _Mount:
         runtime still times it out; its cancellation is passed on. An answer that asks
         questions, or is a task, is followed on a thread of its own."""
         progress = ctx.progress if call.progress_token is not None else None
-        params = _mounted_call(name, call.arguments, call.meta)
+        params = _mounted_call(name, call.arguments, ctx.trace)
         self.calls.append(ctx)           # before the send: a quick question finds its call
         caps = _declared(ctx)
         try:
@@ -10000,21 +10059,23 @@ class _Mount:
         except ClientError as e:
             self.calls.remove(ctx)
             raise self._tool_error(e)
-        ctx._when_cancelled(lambda: req.cancel("cancelled"))
-        req._then(self._answered, req, ctx, params, progress, caps)
+        ctx.when_cancelled(lambda: req.cancel("cancelled"))
+        req.then(self._answered, req, call, ctx, params, progress, caps)
         raise _Left()
 
-    def _answered(self, req, ctx, params, progress, caps):
+    def _answered(self, req, call, ctx, params, progress, caps):
         """Answer our call with the mount's answer to it."""
         try:
             self.calls.remove(ctx)
         except ValueError:               # a race called it twice
             pass
-        call = ctx._call
         call.on_cancel = None            # it refers to ctx, which refers to call: freed now
         if call.settled:                 # cancelled or timed out meanwhile
             return
-        r = req._result                  # answered: no wait
+        try:
+            r = req.wait(0)              # answered: no wait
+        except ClientError:
+            r = None
         if r is None:
             self._answer_with(call, req.wait, 0)           # raises its error
         elif r.get("resultType") in (None, "complete"):
@@ -10027,10 +10088,9 @@ class _Mount:
             call.conn.settle(call, outcome)
         else:
             threading.Thread(target=self._answer_with, daemon=True, name="mcp-mount-follow",
-                             args=(call, self._through, ctx, lambda c: c._followed(
-                                 c._rounds("tools/call", params, r, None, ctx,
-                                           {"on_progress": progress, "capabilities": caps}),
-                                 None, None, progress))).start()
+                             args=(call, self._through, ctx, lambda c: c.follow(
+                                 "tools/call", params, r, cancel_with=ctx,
+                                 on_progress=progress, capabilities=caps))).start()
 
     def _answer_with(self, call, get, *args):
         """Answer call with the tools/call result get(*args) returns, or the error it
@@ -10053,8 +10113,7 @@ class _Mount:
     def _call_parking(self, client, name, arguments, ctx, progress):
         """A legacy mount's call for a modern client, whose questions are asked by answering
         our call with them: the mount's call waits, parked, for the client's retry."""
-        answers = ctx._call.answers or {}
-        found = [k for k in answers if k in self.parked]
+        found = [k for k in ctx.input_responses if k in self.parked]
         # Its questions park here from the moment it is sent: a quick one comes first.
         waiting = self.questions.setdefault(id(ctx), [])
         try:
@@ -10063,17 +10122,16 @@ class _Mount:
                 parked.answer = ctx.ask({found[0]: parked.question})[found[0]]
                 parked.answered.set()
             else:
-                req = client.send("tools/call", _mounted_call(name, arguments,
-                                                               ctx._call.meta),
+                req = client.send("tools/call", _mounted_call(name, arguments, ctx.trace),
                                   on_progress=progress)
-            ctx._when_cancelled(lambda: req.cancel("cancelled"))
+            ctx.when_cancelled(lambda: req.cancel("cancelled"))
             while not req.answered(_PARKED_POLL):
                 if waiting:
                     parked = waiting.pop(0)
                     if not all(ctx.can(need) for need in parked.question.needs()):
                         parked.answered.set()    # no answer: the mount is answered at once
                         continue
-                    key = _relay_key(parked.question.method, parked.question._params)
+                    key = _relay_key(parked.question.method, parked.question.asked)
                     self.parked[key] = (req, parked)
                     return ctx.ask({key: parked.question})[key]   # a modern client: raises
         finally:
@@ -12199,7 +12257,7 @@ def _print_inspection(client, as_json):
             report[key] = None               # not offered, unlike an empty list
             continue
         try:
-            report[key] = client._all(kind.list_method, key)
+            report[key] = client.list_all(kind.list_method, key)
         except ProtocolError as e:           # one failing list does not hide the rest
             report[key] = None
             report["errors"][key] = "%ss: error %s: %s" % (kind.noun, e.code, e.message)

@@ -9866,7 +9866,7 @@ class ClientCommandLine(unittest.TestCase):
                         EXTENSIONS["skills"]: {}})
 
                 @staticmethod
-                def _all(method, field):             # every list, as the inspector reads it
+                def list_all(method, field):             # every list, as the inspector reads it
                     if method not in checked:
                         raise mcp_stdio.MalformedResult(method, ["broken"])
                     return checked[method][field]
