@@ -4103,6 +4103,36 @@ def _heard_by_server(conn, method, params):
     conn.server.heard(conn, method, params)
 
 
+def _after_sources(server, timeout):
+    """timeout (None: none) with what the server's sources may still take to list on top:
+    a request's wait for them is not its own time (read while feeding: no clock)."""
+    bounds = [b for b in (s.pending() for s in server.sources) if b is not None]
+    return timeout if timeout is None or not bounds else timeout + max(bounds)
+
+
+def _may_arrive(conn, call, error):
+    """What a request refused at admission for naming no entry gets while the server's
+    sources have still to list (a mount starting): a Call that waits for them and is then
+    admitted again (a client that kept an earlier listing calls at once, and the entry may
+    be theirs); else the refusal, error."""
+    if type(error) is not _Unknown and type(error) is not ResourceNotFound or \
+            all(s.pending() is None for s in conn.server.sources):
+        return error
+    return call.start(_method_kind(call.method), (call.params or {}).get("name") or
+                      call.method, _admitted_again, _after_sources(conn.server,
+                                                                   conn.server.timeout))
+
+
+def _admitted_again(call, ctx):
+    """The work of a request that waited for the server's sources: admitted again once
+    they have listed, and served here as it would have been at once."""
+    for source in call.conn.server.sources:
+        source.wait()
+    if call.settled:                  # cancelled, or timed out, meanwhile
+        raise _Left()
+    return _serve_admitted(call, ctx)
+
+
 # How each client notification is heard: its handler(conn, method, params); one not
 # listed goes to _heard_by_server. Notifications are never answered.
 _NOTICES = {"notifications/cancelled": _cancelled, "notifications/initialized": _initialized,
@@ -4494,7 +4524,7 @@ class Connection:
             try:
                 r = route.handler(self, call)
             except BaseException as e:   # noqa: B902 - ProtocolError, or a bug: never the end
-                r = e if not self.server._mounts else _unknown_yet(self, call, e)
+                r = e if not self.server.sources else _may_arrive(self, call, e)
             if chain is not None:                 # middleware wraps the work admitted
                 c = r.call if type(r) is _AndRun else r
                 if type(c) is Call:
@@ -4586,7 +4616,7 @@ class Connection:
     @staticmethod
     def _mark_cancelled(call):
         call.cancelled = True
-        on_cancel = call.on_cancel       # read once: a mount's answer may clear it meanwhile
+        on_cancel = call.on_cancel       # read once: a call answered later may clear it
         if on_cancel is not None:
             on_cancel()
 
@@ -5294,9 +5324,9 @@ def _task_hidden(conn, call, tool):
 
 
 def _task_offers(server, catalog):
-    # A server with mounts offers tasks from the start: a mount lists its task tools only
-    # after the handshake, which cannot wait for it.
-    return "tasks" if server._mounts or any(t.task != "forbidden"
+    # A server with sources (mounts) offers tasks from the start: a mount lists its task
+    # tools only after the handshake, which cannot wait for it.
+    return "tasks" if server.sources or any(t.task != "forbidden"
                                            for t in catalog.tools.values()) else None
 
 
@@ -6458,8 +6488,8 @@ def _through(conn, call, chain, answer):
     kind = _method_kind(call.method)
     if answer is None:
         timeout = conn.server.timeout
-        if kind == "list" and conn.server._mounts:    # a list waits for them first
-            timeout = _after_mounts(conn.server, timeout)
+        if kind == "list" and conn.server.sources:    # a list waits for them first
+            timeout = _after_sources(conn.server, timeout)
         call.start(kind, call.method, _chain_work, timeout, False)
         call.mw = (chain, None, call.params)
         return call
@@ -6497,6 +6527,19 @@ def _chain_work(call, ctx):
         raise _ResultInvalid("a middleware must return the result (a dict), not %s"
                              % type(result).__name__)
     return result, large
+
+
+def _serve_admitted(call, ctx):
+    """Admit call again and serve it here, around no middleware: (result, large); raises
+    _Left for one answered later (a work of its own that admits a request anew)."""
+    call.mw, call.mw_ctx, call.mw_large = ((), None, None), ctx, False
+    try:
+        result = _served(call)
+    finally:
+        call.mw_ctx = None            # it refers to its call: not left to the collector
+    if call.mw_large is _LEFT:
+        raise _Left()
+    return result, call.mw_large
 
 
 def _served(call):
@@ -6704,7 +6747,14 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         self._connections = []
         self._middleware = []          # (fn, kinds or None), outermost first
         self._chains = {}              # method -> its middleware, made when serving starts
-        self._mounts = []              # the servers mount() serves as part of this one
+        # What serves beside the engine and adds to the catalog after serving starts (each
+        # mount): it starts with the first serve (begin(report)), is told to end
+        # (stopping()) and ends (end(grace)) or is abandoned (abandon()) with the last;
+        # says how long a request may wait for what it has still to add (pending():
+        # seconds, or None once it has listed; no clock, read while feeding) and waits for
+        # that (wait(), off the reading thread); and hears the client's notifications the
+        # engine does not act on (heard(conn, method, params)).
+        self.sources = []
         self._serving = 0              # serves running: mounts run while one does
         self._scoping_said = False     # report_scoping() spoke for this serve
         for o in _OPTIONS:
@@ -6846,7 +6896,7 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         if not isinstance(prefix, str) or not _pattern(r"[A-Za-z0-9_.-]{1,64}\Z").match(prefix):
             raise CatalogError("mount %r: the prefix must be 1-64 characters of A-Z, a-z, 0-9, "
                                "'_', '-' or '.' (it starts every tool name)" % (prefix,))
-        if any(m.prefix == prefix for m in self._mounts):
+        if any(getattr(m, "prefix", None) == prefix for m in self.sources):
             raise CatalogError("mount %r: mounted twice" % prefix)
         if not isinstance(command, Server) and (isinstance(command, str) or not command or
                                                 not all(isinstance(a, str) for a in command)):
@@ -6868,15 +6918,15 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             if not _is_seconds(value):
                 raise CatalogError("mount %r: %s must be a positive number of seconds"
                                    % (prefix, name))
-        if not self._mounts:
+        if not self.sources:
             self.live = True
-            self.middleware(_mounts_listed, kinds="list")
+            self.middleware(_sources_listed, kinds="list")
         m = _Mount(self, prefix, command if isinstance(command, Server) else list(command),
                    env, cwd, era, start_timeout, ping_timeout)
         m.start_limit = max(start_limit, start_timeout)
         m.include, m.exclude = _patterns(include), _patterns(exclude)
         m.rename = dict(rename or {})
-        self._mounts.append(m)
+        self.sources.append(m)
         return self
 
     def remove_tool(self, name):
@@ -6938,14 +6988,10 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             self.catalog = new
 
     def heard(self, conn, method, params):
-        """A notification of conn's client, for what serves beside the engine: each mount
-        hears that the client's roots changed, or that a client with roots arrived (a
-        mount that asked before it did got none)."""
-        if method == "notifications/roots/list_changed" or (
-                method in ("notifications/initialized", "initialized") and
-                "roots" in (conn.client_capabilities or {})):
-            for m in self._mounts:
-                m.roots_changed()
+        """A notification of conn's client the engine does not act on, for its sources (a
+        mount hears that the client's roots changed)."""
+        for source in self.sources:
+            source.heard(conn, method, params)
 
     def report_scoping(self, report):
         """Say once a serve, to report(line), what the scoping options (--tools, ...) leave
@@ -7193,15 +7239,15 @@ class _Lifespan:
 
     def __init__(self, server, report=None):
         self.state, self._finish, self._server = None, None, None
-        self._mounted = server if server._mounts else None
-        if server._mounts:
+        self._mounted = server if server.sources else None
+        if server.sources:
             self._server = server
             with server._lock:
                 server._serving += 1
                 if server._serving == 1:
                     server._scoping_said = False
-                    for m in server._mounts:
-                        m.begin(report or _report)
+                    for source in server.sources:
+                        source.begin(report or _report)
         if server.lifespan is None:
             return
         made = server.lifespan(server)
@@ -7236,26 +7282,26 @@ class _Lifespan:
                 with server._lock:
                     server._serving -= 1
                     last = server._serving == 0
-                mounts = server._mounts if last else ()
-                for m in mounts:            # all told at once: their graces overlap
-                    m.stopping()
+                sources = server.sources if last else ()
+                for source in sources:      # all told at once: their graces overlap
+                    source.stopping()
                 end = _monotonic() + _CLOSE_GRACE
-                for m in mounts:
-                    m.end(max(0.0, end - _monotonic()))
+                for source in sources:
+                    source.end(max(0.0, end - _monotonic()))
 
-    def _last_mounts(self):
+    def _last_sources(self):
         server = self._mounted        # kept after close(): a signal may come during it
-        return server._mounts if server is not None and server._serving <= 1 else ()
+        return server.sources if server is not None and server._serving <= 1 else ()
 
     def stopping(self):
         """The process is stopping (a signal): what this serve started is told to end."""
-        for m in self._last_mounts():
-            m.stopping()
+        for source in self._last_sources():
+            source.stopping()
 
     def abandon(self):
         """The process leaves now: what this serve started and has not ended is ended."""
-        for m in self._last_mounts():
-            m.abandon()
+        for source in self._last_sources():
+            source.abandon()
 
 
 class _SyncLifespan:
@@ -9604,7 +9650,7 @@ def _passed_on(error, prefix, era, tool=False):
     if code == RESOURCE_NOT_FOUND_LEGACY:
         return ProtocolError(_ERA_RULES[era].not_found, error.message, error.data)
     if code == MISSING_CLIENT_CAPABILITY:     # the mount followed our caller's declaration
-        if _ERA_RULES[era].input_rounds:
+        if _in_rounds(era):
             return error
         missing = error.data.get("requiredCapabilities") if type(error.data) is dict else None
         if tool:
@@ -9751,8 +9797,35 @@ class _Mount:
         """It has listed (or failed to) since it started: once every mount has, the
         catalog is complete and what scoping did is said."""
         self.listed.set()
-        if not _unlisted(self.server):
+        if all(source.pending() is None for source in self.server.sources):
             self.server.report_scoping(self.report)
+
+    def pending(self):
+        """How long a request may wait for what it lists (its start timeout) while it has
+        not listed since it started, else None (read on the reading thread: no clock)."""
+        return self.start_timeout if self.started is not None and \
+            not self.listed.is_set() else None
+
+    def wait(self):
+        """Wait until it has listed (or failed), within its start timeout; one that has
+        not is said once (it goes on starting)."""
+        started = self.started
+        if started is None or self.listed.is_set():
+            return
+        if not self.listed.wait(max(0.0, started + self.start_timeout - _monotonic())) and \
+                not self.late_said:
+            self.late_said = True
+            self.report("mount %r has not listed within %g s (start_timeout); it is left out "
+                        "of the first list, goes on starting (%g s at most) and joins when it "
+                        "has listed" % (self.prefix, self.start_timeout, self.start_limit))
+
+    def heard(self, conn, method, params):
+        """A client's notification: its roots changed, or a client with roots arrived (the
+        mount may have asked before it did)."""
+        if method == "notifications/roots/list_changed" or (
+                method in ("notifications/initialized", "initialized") and
+                "roots" in (conn.client_capabilities or {})):
+            self.roots_changed()
 
     def _last_words(self):
         """The last lines its exited server wrote to stderr, each marked with its name
@@ -9843,33 +9916,32 @@ class _Mount:
                     isinstance(e, ServerError) else _short_text(e), kind.noun))
                 continue
             made[kind.attr] = [x for x in listed if self._serves(x)]
-        server = self.server
-        with server._lock:
-            for attr, listed in made.items():
-                table, kind = getattr(server, attr), _KIND[attr]
-                before, now = self.listings[attr], {}
-                for x in listed:
-                    key = self._key(attr, x)
-                    if key in table and key not in self.owned[attr]:
-                        self.report("mount %r: %s %r is served already (by the server or an "
+        added, removed = [], []
+        for attr, listed in made.items():
+            table, kind = getattr(self.server, attr), _KIND[attr]
+            before, now = self.listings[attr], {}
+            for x in listed:
+                key = self._key(attr, x)
+                if key in table and key not in self.owned[attr]:
+                    self.report("mount %r: %s %r is served already (by the server or an "
                                 "earlier mount); this one is not" % (self.prefix, kind.noun,
                                                                      key))
-                        continue
-                    if key in before and before[key] == x and key in table:
-                        now[key] = x        # listed as before: nothing changed to tell
-                        continue
-                    e = makers[attr](x)
-                    if e is None:
-                        continue
-                    try:
-                        server.add(e, replace=True)
-                        now[getattr(e, kind.key)] = x
-                    except CatalogError as why:
-                        self.report("mount %r: %s" % (self.prefix, why))
-                for key in self.owned[attr] - set(now):
-                    if key in table:
-                        server._remove(attr, key)
-                self.owned[attr], self.listings[attr] = set(now), now
+                    continue
+                if key in before and before[key] == x and key in table:
+                    now[key] = x            # listed as before: nothing changed to tell
+                    continue
+                e = makers[attr](x)
+                if e is not None:
+                    added.append(e)
+                    now[getattr(e, kind.key)] = x
+            removed += [(attr, key) for key in self.owned[attr] - set(now) if key in table]
+            self.owned[attr], self.listings[attr] = set(now), now
+        for e, why in self.server.change(added, removed):     # one change for its clients
+            self.report("mount %r: %s" % (self.prefix, why))
+            attr = next(k.attr for k in _CORE_KINDS if isinstance(e, k.cls))
+            key = getattr(e, _KIND[attr].key)
+            self.owned[attr].discard(key)
+            self.listings[attr].pop(key, None)
         # Its list changes (a modern server sends them only on a listen stream) and the
         # updates of the resources we serve of it, for our clients' subscriptions.
         uris = frozenset(self.owned["resources"])
@@ -9918,7 +9990,7 @@ class _Mount:
             client = self.client
             if call.keeper is None and type(client) is Client and self.state == "up" and \
                     not self.server.wrapped("tools/call") and self.tasks.get(inner) != \
-                    "required" and not (call.era == "modern" and client.era == "legacy"):
+                    "required" and not _parks(call.era, client.era):
                 self._call_later(client, inner, call, ctx)      # raises _Left
             return _tool_work(call, ctx)
         fields = _listed_fields(t)
@@ -10028,8 +10100,8 @@ class _Mount:
         # the mount's task to its end, and our task's id is ours.
         task = True if ctx.is_task or self.tasks.get(name) == "required" else None
         try:
-            if ctx.era == "modern" and task is None and self.client is not None and \
-                    self.client.era == "legacy":
+            if task is None and self.client is not None and \
+                    _parks(ctx.era, self.client.era):
                 self._refresh_roots(ctx)
                 r = self._through(ctx, lambda c: self._call_parking(c, name, arguments, ctx,
                                                                     progress))
@@ -10170,7 +10242,7 @@ class _Mount:
         when one call is in flight at the mount.
         """
         ctx = getattr(_MOUNT_CALL, "ctx", None)
-        if ctx is not None and self.client is not None and self.client.era == "modern":
+        if ctx is not None and self.client is not None and _in_rounds(self.client.era):
             return ctx
         calls = list(self.calls)
         return calls[0] if len(calls) == 1 else None
@@ -10182,7 +10254,7 @@ class _Mount:
         answer = self._relay(method, params)
         if answer is not None:
             return answer
-        if getattr(_MOUNT_CALL, "ctx", None) is not None and self.client.era == "modern":
+        if getattr(_MOUNT_CALL, "ctx", None) is not None and _in_rounds(self.client.era):
             # A round of the mount's: a sample it cannot have is said as unanswered.
             return {"action": "cancel"} if method == "elicitation/create" else None
         return _unanswered(method)
@@ -10196,8 +10268,8 @@ class _Mount:
             parked = _Parked(method, params)
             waiting.append(parked)
             return parked.answer if parked.answered.wait(_PARKED_TIMEOUT) else None
-        if ctx is not None and (not _ERA_RULES[ctx.era].input_rounds or (
-                here is ctx and self.client.era == "modern")):
+        if ctx is not None and (not _in_rounds(ctx.era) or (
+                here is ctx and _in_rounds(self.client.era))):
             try:
                 key = _relay_key(method, params)
                 return ctx.ask({key: _Relayed(method, params)})[key]
@@ -10245,7 +10317,7 @@ class _Mount:
         thread: the engine does no I/O)."""
         self.roots_given = None
         client = self.client
-        if client is not None and self.state == "up" and client.era == "legacy":
+        if client is not None and self.state == "up" and not _in_rounds(client.era):
             threading.Thread(target=_quietly_told, args=(client,), daemon=True).start()
 
     def _log(self, level, data, logger=None):
@@ -10256,6 +10328,19 @@ class _Mount:
                     self.prefix, ": %s" % logger if type(logger) is str else ""), data)
             except Exception:   # noqa: BLE001 - a log line is never worth a failure
                 pass
+
+
+def _in_rounds(era):
+    """True when a peer of era is asked by input rounds of a request (modern), not by
+    requests of its peer's own (legacy): the era rules say which."""
+    return _ERA_RULES[era].input_rounds
+
+
+def _parks(caller, mount):
+    """True when a caller of era caller is in front of a mount of era mount that asks by
+    requests while the caller is asked by rounds: the mount's questions wait, parked, for
+    the caller's retry."""
+    return _in_rounds(caller) and not _in_rounds(mount)
 
 
 def _declared(ctx):
@@ -10294,67 +10379,11 @@ def _relay_key(method, params):
         k: v for k, v in params.items() if k != "_meta"}]).encode("utf-8")).hexdigest()[:16]
 
 
-def _mounts_listed(request, next):
-    """Middleware of a server with mounts: a list waits until every mount has listed."""
-    _wait_for_mounts(request.conn.server)
+def _sources_listed(request, next):
+    """Middleware of a server with mounts: a list waits until every one has listed."""
+    for source in request.conn.server.sources:
+        source.wait()
     return next()
-
-
-def _unlisted(server):
-    """(mount, the end of its start timeout) for each mount of server that has not listed
-    (or failed) since it started."""
-    return [(m, m.started + m.start_timeout) for m in server._mounts
-            if not m.listed.is_set() and m.started is not None]
-
-
-def _after_mounts(server, timeout):
-    """timeout (None: none) counted from when every mount of server has listed or run out
-    of its start timeout: a request's wait for the mounts is not its own time."""
-    unlisted = _unlisted(server) if timeout is not None else None
-    if not unlisted:
-        return timeout
-    return timeout + max(0.0, max(end for _, end in unlisted) - _monotonic())
-
-
-def _wait_for_mounts(server):
-    """Wait until every mount of server has listed (or failed), each within its start
-    timeout; one that has not is said once (it goes on starting)."""
-    for m, end in _unlisted(server):
-        if not m.listed.wait(max(0.0, end - _monotonic())) and not m.late_said:
-            m.late_said = True
-            m.report("mount %r has not listed within %g s (start_timeout); it is left out "
-                     "of the first list, goes on starting (%g s at most) and joins when it "
-                     "has listed" % (m.prefix, m.start_timeout, m.start_limit))
-
-
-def _unknown_yet(conn, call, error):
-    """What a request refused at admission as naming no entry gets from a server with mounts:
-    while a mount has not listed yet, a Call that waits for it and is then admitted again
-    (a client that kept an earlier listing calls at once, and the entry may be the mount's);
-    else the refusal, error."""
-    if type(error) is not _Unknown and type(error) is not ResourceNotFound:
-        return error
-    if not _unlisted(conn.server):
-        return error
-    return call.start(_method_kind(call.method), (call.params or {}).get("name") or
-                      call.method, _admitted_after_mounts,
-                      _after_mounts(conn.server, conn.server.timeout))
-
-
-def _admitted_after_mounts(call, ctx):
-    """The work of a request that waits for the mounts: admitted again once they have
-    listed, and served here, as it would have been at once."""
-    _wait_for_mounts(call.conn.server)
-    if call.settled:                  # cancelled, or timed out, meanwhile
-        raise _Left()
-    call.mw, call.mw_ctx, call.mw_large = ((), None, None), ctx, False
-    try:
-        result = _served(call)
-    finally:
-        call.mw_ctx = None            # it refers to its call: not left to the collector
-    if call.mw_large is _LEFT:
-        raise _Left()
-    return result, call.mw_large
 
 
 ###############################################################################

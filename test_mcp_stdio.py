@@ -2457,6 +2457,24 @@ def used_before_defined(source, tree=None):
     return sorted(found, key=lambda f: f[1])
 
 
+def private_reads(source):
+    """Each attribute with a leading underscore that source reads of an object not its own
+    (anything but self), written as it is read (getattr with a constant name too)."""
+    import ast
+    tree, found = ast.parse(textwrap.dedent(source)), []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and \
+                not node.attr.startswith("__") and not (
+                    isinstance(node.value, ast.Name) and node.value.id == "self"):
+            found.append((node.lineno, node.col_offset, ast.unparse(node)))
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in (
+                "getattr", "setattr", "hasattr") and len(node.args) > 1 and \
+                isinstance(node.args[1], ast.Constant) and \
+                str(node.args[1].value).startswith("_"):
+            found.append((node.lineno, node.col_offset, ast.unparse(node)))
+    return [f[2] for f in sorted(found)]
+
+
 def section(name):
     """The source of one banner section of mcp_stdio.py, banners excluded."""
     with open(SERVER, encoding="utf-8") as f:
@@ -2514,8 +2532,10 @@ class Structure(unittest.TestCase):
                       "_OUTCOMES = {", "_ERA_RULES = {", "_ERA_MACHINE = {", "_COMMANDS = {",
                       "_OPTIONS = ("):
             self.assertEqual(text.count("\n" + table), 1, table)
-        # No branch on the era outside the era machine and the era rules, in any spelling.
-        engine = text[:text.index("\n# Client ####")]
+        # No branch on the era outside the era machine and the era rules, in any spelling:
+        # not in the engine and the sections before the client, nor in Mounting.
+        engine = text[:text.index("\n# Client ####")] + section(
+            "Mounting: one server in front of many")
         for spelling in ("== MODERN", "!= MODERN", "== LEGACY", "!= LEGACY", '== "modern"',
                          '== "legacy"', "era == ", "era != "):
             self.assertNotIn(spelling, engine)
@@ -2537,9 +2557,9 @@ class Structure(unittest.TestCase):
                          "era != ", "revision == ", "revision != ", "revision < ",
                          "revision > ", '"ttlMs"', "MODERN_VERSIONS"):
             self.assertFalse(spelling in client, spelling)
-        # A feature is rows and hooks: Connection names no extension.
+        # A feature is rows and hooks: Connection names no extension, nor mounting.
         connection = source_of("Connection").lower()
-        for word in ("task", "skill", "extension"):
+        for word in ("task", "skill", "extension", "mount"):
             self.assertFalse(word in connection.replace("_extensions", ""), word)
         # Each extension is a section of its own: its hooks are defined under its banner.
         banners = [i for i, line in enumerate(lines) if line.startswith("# ") and
@@ -2561,6 +2581,13 @@ class Structure(unittest.TestCase):
         self.assertEqual(len(set(homes)), len(homes))
         self.assertFalse([h for h in homes if h.startswith(("# Protocol engine", "# Server:",
                                                             "# Client "))])
+
+    def test_mounting_reads_no_private_attribute_of_another_class(self):
+        """What Mounting needs of the client, the engine and the server is their in-file
+        interface: it reads no attribute with a leading underscore but its own objects'."""
+        self.assertEqual(private_reads(section("Mounting: one server in front of many")), [])
+        self.assertEqual(private_reads("x = ctx._call\ny = self._own\nz = getattr(c, '_p')\n"),
+                         ["ctx._call", "getattr(c, '_p')"])
 
     def test_the_files_rules(self):
         """The rules in mcp_stdio's header: dates in one table, nothing used before it exists."""
@@ -2683,6 +2710,33 @@ class Structure(unittest.TestCase):
                     call.run()
                 self.assertEqual([x for x in conn.reports if "incident" in x], [])
                 conn.close()
+        # A mount that has not listed yet: a request naming what it may add, and a list,
+        # become Calls that wait for it, their timeouts its start timeout longer; no clock.
+        outer = mcp_stdio.Server("front", "1", timeout=5.0)
+        outer.mount("m", [sys.executable, "-c", "pass"], start_timeout=2.0)
+        outer.sources[0].started = 0.0        # started and not listed, as begin() leaves it
+        for era in ("2025-11-25", MODERN):
+            with self.subTest(era=era, mount="starting"):
+                ticks = iter(range(10 ** 6))
+                conn = connect(outer, [].append, clock=lambda: next(ticks),
+                               wall_clock=lambda: 1.8e9, random=lambda n: b"\x01" * n)
+                if era != MODERN:
+                    conn.feed(json.dumps(init_msg(0, era)).encode() + b"\n")
+                msgs = [(m, p) for m, p in (("tools/call", {"name": "m_x", "arguments": {}}),
+                                            ("resources/read", {"uri": "m://x"}),
+                                            ("prompts/get", {"name": "m_p"}),
+                                            ("tools/list", {}))]
+                out = []
+                with contextlib.ExitStack() as stack:
+                    for patch in patches:
+                        stack.enter_context(patch)
+                    for i, (method, p) in enumerate(msgs):
+                        if era == MODERN:
+                            p = dict(p, _meta=modern_meta())
+                        out += conn.feed(json.dumps({"jsonrpc": "2.0", "id": i + 1, "method":
+                                                     method, "params": p}).encode() + b"\n")
+                self.assertEqual([type(x).__name__ for x in out], ["Call"] * 4)
+                self.assertEqual({x.timeout for x in out}, {7.0})
 
     def test_no_revision_date_compared_outside_the_table(self):
         with open(SERVER, encoding="utf-8") as f:
@@ -10416,7 +10470,7 @@ class Mounting(unittest.TestCase):
                 with mcp_stdio.InProcessClient(outer, era=our_era, on_changed=changes.append,
                                                on_updated=updates.append) as c:
                     self.assertEqual([t["name"] for t in c.list_tools()], ["in_first"])
-                    mount = outer._mounts[0]
+                    mount = outer.sources[0]
                     self.assertEqual(mount.client.era, mount_era)
                     c.listen(["notes://a"])
                     del changes[:]
@@ -10537,7 +10591,7 @@ class Mounting(unittest.TestCase):
             seen.append((request.method, request.name))
             return next()
         inner_seen = []
-        inner = server._mounts[0].target
+        inner = server.sources[0].target
 
         @inner.middleware(kinds="tool")
         def inner_record(request, next):
