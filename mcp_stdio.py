@@ -758,6 +758,15 @@ _TOOL_ANNOTATIONS = ("title", "readOnlyHint", "destructiveHint", "idempotentHint
                      "openWorldHint")
 
 
+def _check_tool_name(name):
+    """Raise CatalogError unless name is a tool name: 1-128 of A-Z, a-z, 0-9, _, - and '.'."""
+    if not isinstance(name, str) or not (       # an ASCII identifier is the usual name
+            name.isidentifier() and name.isascii() and len(name) <= 128 or
+            _pattern(_TOOL_NAME_RE).match(name)):
+        raise CatalogError("tool %r: the name must be 1-128 characters of A-Z, a-z, 0-9, "
+                           "'_', '-' or '.'" % (name,))
+
+
 def _tool_keywords(who, fields):
     """Raise TypeError, as a signature would, for a keyword no tool takes."""
     for k in fields:
@@ -804,11 +813,7 @@ class Tool:
         """fields: the keywords of _TOOL_FIELDS (title, description, annotations, icons,
         timeout, meta, task, task_start, app, visibility)."""
         f = _tool_fields(name, fields)
-        if not isinstance(name, str) or not (       # an ASCII identifier is the usual name
-                name.isidentifier() and name.isascii() and len(name) <= 128 or
-                _pattern(_TOOL_NAME_RE).match(name)):
-            raise CatalogError("tool %r: the name must be 1-128 characters of A-Z, a-z, 0-9, "
-                               "'_', '-' or '.'" % (name,))
+        _check_tool_name(name)
         if not callable(handler):
             raise CatalogError("tool %r: the handler is missing or not callable" % name)
         if _is_model(input_schema) or _is_model(output_schema):     # pydantic model classes
@@ -1561,6 +1566,16 @@ class _Kind:
         self.extension = extension      # an extension's kind: offered when the server serves it
         self.shown = shown              # an extension's kind: inspect's row of a listed entry
         self.lister = lambda conn, call: _list(conn, call, self)    # the list method's handler
+
+
+def _copied(entry, **fields):
+    """A copy of a catalog entry with some fields changed (a mount serves another server's
+    entries as its own): its schemas, validators and handler unless given."""
+    import copy
+    out = copy.copy(entry)
+    for k, v in fields.items():
+        setattr(out, k, v)
+    return out
 
 
 # The kinds of catalog entries: the Server and catalog table (attr), the class,
@@ -6236,7 +6251,7 @@ def _apps_grants(server, tables):
 def _unlinked(tool):
     """The same tool without its view (one copy per tool: catalogs compare entries by identity)."""
     copy = tool.__dict__.get("_unlinked")
-    if copy is None:
+    if copy is None or copy.name != tool.name:        # a renamed copy's (a mount's) is its own
         import copy as _copy
         copy = _copy.copy(tool)
         copy.app = None
@@ -7632,6 +7647,11 @@ class Context(*_CONTEXT_SIDES):     # what extensions add (renders_apps, ...)
         """What this serve's lifespan setup made, or None."""
         return self._call.conn.state
 
+    def serving(self, state):
+        """This call's Context as a handler of a Server object mounted in this process sees
+        it: its state is that server's serve's (state); the rest is this call's."""
+        return _Served(self._call, state)
+
     def read_resource(self, uri):
         """Return what resources/read of uri would (a dict with "contents"), without a round trip.
 
@@ -7792,6 +7812,18 @@ class Context(*_CONTEXT_SIDES):     # what extensions add (renders_apps, ...)
         if not _has(call.revision, "elicitation_id") or not isinstance(eid, str):
             return False
         return call.conn.notify(call, "notifications/elicitation/complete", {"elicitationId": eid})
+
+
+class _Served(Context):
+    """The Context of a mounted Server object's handler: its own serve's state."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, call, state):
+        Context.__init__(self, call)
+        self._state = state
+
+    state = property(lambda self: self._state, doc="What its serve's lifespan setup made.")
 
 
 # "prefix" names who speaks: the library's own commands are mcp_stdio, a server its
@@ -8575,6 +8607,11 @@ class PendingRequest:
             pass
         return True
 
+    @property
+    def result(self):
+        """The result dict once answered with one, else None (wait() says why not)."""
+        return self._result
+
     def wait(self, timeout=None):
         """Return the result dict; raise ServerError for an error answer, ClientError else."""
         timeout = self.client.timeout if timeout is None else timeout
@@ -9150,7 +9187,9 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             meta["progressToken"] = progress_token
         members = "".join(_chunks(meta))[1:-1] if meta else ""
         if modern if modern is not None else self._speaks("request_meta"):
-            key = tasks if capabilities is None else (tasks, _encoder.encode(capabilities))
+            key = tasks if capabilities is None or not (
+                capabilities or self.request_capabilities) else \
+                (tasks, _encoder.encode(capabilities))
             stamp = self._stamps.get(key) or self._stamp(key, tasks, capabilities)
             members = stamp + "," + members if members else stamp
         body = "".join(_chunks(params))
@@ -9515,6 +9554,11 @@ class InProcessClient(Client):
         self.diagnostics.append(line + ("\n" + detail if detail else ""))
 
     @property
+    def state(self):
+        """What the server's lifespan setup made for this client's serve, or None."""
+        return self._lifespan.state if self._conn is not None else None
+
+    @property
     def stderr(self):
         return "\n".join(self.diagnostics)
 
@@ -9711,6 +9755,7 @@ class _Mount:
         self.parked = {}                 # question key -> (the mount's request, _Parked)
         self._listened = (None, None)    # (client, URIs) it was last asked to report on
         self.roots_given = None          # the roots our client last gave, for its questions
+        self.parking = frozenset()       # the eras of calls not relayed to be answered later
         self.roots_guessed = False       # it was answered none for want of a client to ask
         self.roots_told = threading.Event()   # set each time it is answered its roots
         self.include = self.exclude = None   # compiled patterns of its own names: what to serve
@@ -9864,6 +9909,11 @@ class _Mount:
         client.on_broken = self.down.set
         self.client = client
         client.connect()
+        # The eras of our calls that its answer cannot settle at once: a modern caller's
+        # before a legacy mount (its questions park), and every one with middleware around
+        # tool calls (a relay answered later would skip it).
+        self.parking = frozenset(e for e in (LEGACY, MODERN) if _parks(e, client.era) or
+                                 self.server.wrapped("tools/call"))
         self._list()
 
     def _why(self, error):
@@ -9927,13 +9977,14 @@ class _Mount:
                                 "earlier mount); this one is not" % (self.prefix, kind.noun,
                                                                      key))
                     continue
-                if key in before and before[key] == x and key in table:
-                    now[key] = x            # listed as before: nothing changed to tell
+                seen = (x, self._own(attr, x))      # what it lists, and what we serve of it
+                if key in before and before[key] == seen and key in table:
+                    now[key] = seen         # listed as before: nothing changed to tell
                     continue
                 e = makers[attr](x)
                 if e is not None:
                     added.append(e)
-                    now[getattr(e, kind.key)] = x
+                    now[getattr(e, kind.key)] = seen
             removed += [(attr, key) for key in self.owned[attr] - set(now) if key in table]
             self.owned[attr], self.listings[attr] = set(now), now
         for e, why in self.server.change(added, removed):     # one change for its clients
@@ -9959,6 +10010,31 @@ class _Mount:
             return self._named(x["name"]) if type(x.get("name")) is str else None
         return x.get("uri" if attr == "resources" else "uriTemplate")
 
+    def _own(self, attr, x):
+        """The entry a Server object mounted in this process serves for its listing x (of
+        kind attr): served directly, values and not bytes passed, where no middleware of
+        its own runs around it (its engine would run it as ours does); else None, and it
+        is relayed through that server's engine, as a process's is."""
+        target = self.target
+        if not isinstance(target, Server) or target.catalog is None or \
+                any(target.wrapped(m) for m in _SERVED_BY[attr]):
+            return None
+        return getattr(target.catalog, attr).get(x.get(_LISTED_KEY[attr]))
+
+    def _direct(self, own, **fields):
+        """own (a mounted Server object's entry) as ours: its handler sees its own serve's
+        state (ctx.state) where that server has a lifespan."""
+        if self.target.lifespan is not None:
+            handler = own.handler
+
+            def served(*args):           # (arguments | uri [, variables], ctx)
+                client, ctx = self.client, args[-1]
+                state = client.state if client is not None else None
+                return handler(*args[:-1], ctx.serving(state) if ctx is not None and
+                               state is not None else ctx)
+            fields["handler"] = served
+        return _copied(own, **fields) if fields else own
+
     def _serves(self, entry):
         """True when the mount's options serve entry (a listing's), by its own name or URI."""
         own = entry.get("name") if "uri" not in entry and "uriTemplate" not in entry else \
@@ -9982,6 +10058,24 @@ class _Mount:
         inner = t["name"]
         name = self._named(inner)
         self.tasks[inner] = (t.get("execution") or {}).get("taskSupport")
+        mark = {MOUNT_KEY: {"server": self.prefix, "name": inner}}
+        own = self._own("tools", t)
+        if own is not None:
+            prefix = self.prefix
+
+            def direct(call, ctx):          # its errors as a process mount passes them on
+                try:
+                    return own.work(call, ctx)
+                except ProtocolError as e:
+                    raise _passed_on(e, prefix, call.era, tool=True)
+
+            def make():
+                _check_tool_name(name)
+                # Listed as a process mount lists it: one that must run as a task may.
+                return self._direct(own, name=name, meta=dict(own.meta or {}, **mark),
+                                    work=direct, task=("optional" if own.task == "required"
+                                                       else own.task))
+            return self._made(make, "tool %r" % inner)
 
         def handler(arguments, ctx):
             return self.call_tool(inner, arguments, ctx)
@@ -9989,8 +10083,7 @@ class _Mount:
         def work(call, ctx):
             client = self.client
             if call.keeper is None and type(client) is Client and self.state == "up" and \
-                    not self.server.wrapped("tools/call") and self.tasks.get(inner) != \
-                    "required" and not _parks(call.era, client.era):
+                    call.era not in self.parking and self.tasks.get(inner) != "required":
                 self._call_later(client, inner, call, ctx)      # raises _Left
             return _tool_work(call, ctx)
         fields = _listed_fields(t)
@@ -9999,7 +10092,7 @@ class _Mount:
             # One that must run as a task is followed here for a client that asks none
             # (call_tool): a host without tasks sees it too, and its author could not say so.
             fields["task"] = "optional"
-        fields["meta"] = {MOUNT_KEY: {"server": self.prefix, "name": inner}}
+        fields["meta"] = mark
 
         def make():
             try:
@@ -10013,6 +10106,9 @@ class _Mount:
 
     def _prompt(self, p):
         inner = p["name"]
+        own = self._own("prompts", p)
+        if own is not None:
+            return self._direct(own, name=self._named(inner))   # a prompt's name: any string
         ref = {"type": "ref/prompt", "name": inner}
         fields = {k: p.get(k) for k in ("title", "description", "icons") if p.get(k)}
         return self._made(lambda: Prompt(
@@ -10025,6 +10121,9 @@ class _Mount:
                           "prompt %r" % inner)
 
     def _resource(self, r):
+        own = self._own("resources", r)
+        if own is not None:
+            return self._direct(own)
         fields = _listed_fields(r)
         return self._made(lambda: Resource(
             r["uri"], lambda uri, ctx: self.ask("resources/read", {"uri": uri},
@@ -10033,6 +10132,9 @@ class _Mount:
                           "resource %r" % r.get("uri"))
 
     def _template(self, t):
+        own = self._own("templates", t)
+        if own is not None:
+            return self._direct(own)
         ref = {"type": "ref/resource", "uri": t["uriTemplate"]}
         fields = _listed_fields(t)
         return self._made(lambda: ResourceTemplate(
@@ -10123,7 +10225,7 @@ class _Mount:
         runtime still times it out; its cancellation is passed on. An answer that asks
         questions, or is a task, is followed on a thread of its own."""
         progress = ctx.progress if call.progress_token is not None else None
-        params = _mounted_call(name, call.arguments, ctx.trace)
+        params = _mounted_call(name, call.arguments, call.meta and _trace_context(call.meta))
         self.calls.append(ctx)           # before the send: a quick question finds its call
         caps = _declared(ctx)
         try:
@@ -10144,10 +10246,7 @@ class _Mount:
         call.on_cancel = None            # it refers to ctx, which refers to call: freed now
         if call.settled:                 # cancelled or timed out meanwhile
             return
-        try:
-            r = req.wait(0)              # answered: no wait
-        except ClientError:
-            r = None
+        r = req.result                   # answered: no wait
         if r is None:
             self._answer_with(call, req.wait, 0)           # raises its error
         elif r.get("resultType") in (None, "complete"):
@@ -10330,6 +10429,16 @@ class _Mount:
                 pass
 
 
+# What a direct entry of each kind serves without the mounted server's engine: where its
+# middleware wraps one of these methods, the kind is relayed through that engine.
+_SERVED_BY = {"tools": ("tools/call",), "prompts": ("prompts/get", "completion/complete"),
+              "resources": ("resources/read",),
+              "templates": ("resources/read", "completion/complete")}
+# The key of each kind's listings that names its entry in the mounted server's catalog.
+_LISTED_KEY = {"tools": "name", "prompts": "name", "resources": "uri",
+               "templates": "uriTemplate"}
+
+
 def _in_rounds(era):
     """True when a peer of era is asked by input rounds of a request (modern), not by
     requests of its peer's own (legacy): the era rules say which."""
@@ -10346,8 +10455,8 @@ def _parks(caller, mount):
 def _declared(ctx):
     """The client capabilities a call of ctx's declares to a modern mount: what our caller
     declared for it, of what we can relay."""
-    caps = ctx.client_capabilities or {}
-    return {k: v for k, v in caps.items() if k in _RELAYED}
+    caps = ctx.client_capabilities
+    return {k: v for k, v in caps.items() if k in _RELAYED} if caps else caps
 
 
 def _unanswered(method):

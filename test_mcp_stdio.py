@@ -10527,6 +10527,48 @@ class Mounting(unittest.TestCase):
         with self.assertRaises(mcp_stdio.CatalogError):
             server.mount("late", ["x"])
 
+    def test_an_in_process_mount_passes_values_not_bytes(self):
+        """A Server object mounted in this process serves its entries directly: its handler
+        runs for our call (the request's own id), with its own serve's state; with
+        middleware of its own, it is served through its engine as a process is."""
+        def life(name):
+            @contextlib.contextmanager
+            def lifespan(server):
+                yield {"db": name}
+            return lifespan
+        for wrapped in (False, True):
+            inner = mcp_stdio.Server("inner", "1", lifespan=life("inner"))
+            ran = []
+
+            @inner.tool
+            def where(ctx: mcp_stdio.Context) -> dict:
+                "Who serves this call."
+                ctx.progress(1, 1)
+                return {"id": ctx.request_id, "db": ctx.state["db"]}
+
+            @inner.resource("inner://db")
+            def db(ctx: mcp_stdio.Context) -> str:
+                "The database's name."
+                return ctx.state["db"]
+            if wrapped:
+                inner.middleware(lambda request, next: ran.append(request.method) or next(),
+                                 kinds=("tool", "resource"))
+            outer = mcp_stdio.Server("outer", "1", lifespan=life("outer"))
+            outer.mount("in", inner)
+            for era in ("legacy", "modern"):
+                transcript, heard = [], []
+                with self.subTest(wrapped=wrapped, era=era), mcp_stdio.InProcessClient(
+                        outer, era=era, transcript=transcript) as c:
+                    r = c.call_tool("in_where", {}, on_progress=lambda *p: heard.append(p))
+                    sent = [json.loads(line) for d, line in transcript if d == "sent" and
+                            b'"tools/call"' in line][-1]
+                    self.assertEqual(r["structuredContent"]["db"], "inner")
+                    self.assertEqual(r["structuredContent"]["id"] == sent["id"], not wrapped)
+                    self.assertEqual([p[:2] for p in heard], [(1, 1)])
+                    self.assertEqual(c.read_resource("inner://db")["contents"][0]["text"],
+                                     "inner")
+            self.assertEqual(ran, ["tools/call", "resources/read"] * 2 if wrapped else [])
+
     def test_choosing_what_a_mount_serves(self):
         """include and exclude take shell-style patterns of the mount's own names and URIs,
         for every kind; rename gives a tool or prompt our name; scoping applies after."""
@@ -10630,8 +10672,8 @@ class Mounting(unittest.TestCase):
                     else:                 # as the same tool refuses a legacy client
                         r = c.call_tool("demo_confirm_echo", {"text": "hi"})
                         self.assertEqual(r, {"isError": True, "content": [{
-                            "type": "text", "text": "This tool needs the client's elicitation "
-                            "capability, which the client did not declare."}]})
+                            "type": "text", "text": "This tool needs to ask the client, but "
+                            "the client does not support elicitation."}]})
 
 
 class MountProcesses(unittest.TestCase):

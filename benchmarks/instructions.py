@@ -7,12 +7,18 @@ unmeasured, so that its bytecode is cached as on users' machines (a run that com
 would count the compile). Needs valgrind.
 
     python benchmarks/instructions.py [--modern] [--lock-step] [--server "python -m mcp_stdio"]
+    python benchmarks/instructions.py --in-process-mount [--modern]
 
 With --lock-step the client waits for each answer before it sends the next
 request, as most clients do: each echo then takes its own read and write (the
 difference of 300 and 1,300 echoes). The server's watchdog thread polls every
 5 ms of wall time while calls arrive, and valgrind slows the server about 50
 times, so this overstates each echo by the watchdog's share (a few thousand).
+
+With --in-process-mount it counts the demo's echo served directly and served by a
+front server that mounts the demo as a Server object in its process
+(benchmarks/mounted_server.py), and prints their ratio: what an in-process mount
+costs a call.
 
 With --start it counts whole starts instead: the process fed the opening of a
 session (initialize, initialized, tools/list; or one modern tools/list) and
@@ -122,7 +128,16 @@ def main():
     ap.add_argument("--start", action="store_true", help="count whole starts (see above)")
     ap.add_argument("--lock-step", action="store_true",
                     help="one request at a time, each after the previous answer (see above)")
+    ap.add_argument("--in-process-mount", action="store_true",
+                    help="the ratio of a mounted echo to the direct one (see above)")
     a = ap.parse_args()
+    if a.in_process_mount:
+        direct = per_echo(shlex.split(a.server), a.base, a.modern)
+        mounted = per_echo([sys.executable, os.path.join(HERE, "mounted_server.py")], a.base,
+                           a.modern)
+        print("%s: direct %d, mounted in process %d instructions per echo: %.3fx" % (
+            "modern" if a.modern else "legacy", direct, mounted, mounted / direct))
+        return
     if a.start:
         starts(a.modern)
         return
@@ -133,16 +148,21 @@ def main():
         return
     env_note = "" if os.environ.get("PYTHONDONTWRITEBYTECODE") is None else \
         " (PYTHONDONTWRITEBYTECODE is set: start-up compiles, the difference is unaffected)"
-    cmd = shlex.split(a.server)
-    warm(cmd, messages(1, a.modern))
-    small = instructions(cmd, messages(a.base, a.modern))
-    large = instructions(cmd, messages(a.base + 2000, a.modern))
+    print("%s, %s: %d instructions per echo%s" % (
+        a.server, "modern" if a.modern else "legacy",
+        per_echo(shlex.split(a.server), a.base, a.modern), env_note))
+
+
+def per_echo(cmd, base, modern):
+    """Instructions per pipelined echo of the server cmd (the difference of two runs)."""
+    warm(cmd, messages(1, modern))
+    small = instructions(cmd, messages(base, modern))
+    large = instructions(cmd, messages(base + 2000, modern))
     if large <= small:      # a run that compiled (the source changed meanwhile), or cut short
         sys.exit("the longer run counted no more instructions than the shorter one (%d, %d): "
                  "one compiled the source (was it edited meanwhile?) or was cut short; run "
                  "again" % (large, small))
-    print("%s, %s: %d instructions per echo%s" % (
-        a.server, "modern" if a.modern else "legacy", (large - small) // 2000, env_note))
+    return (large - small) // 2000
 
 
 if __name__ == "__main__":
