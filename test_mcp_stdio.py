@@ -10811,6 +10811,17 @@ class MountProcesses(unittest.TestCase):
                 r = c.call_tool("leaf_caps", {})
                 self.assertEqual(r["content"][0]["text"], "modern " + json.dumps(
                     dict(declared, **tasks), sort_keys=True))
+                if "elicitation" not in declared:   # it refuses as it refuses such a client
+                    if era == "legacy":
+                        self.assertEqual(c.call_tool("leaf_confirm", {"text": "x"}), {
+                            "isError": True, "content": [{"type": "text", "text": "This tool "
+                                                          "needs the client's elicitation "
+                                                          "capability, which the client did "
+                                                          "not declare."}]})
+                    else:
+                        with self.assertRaises(mcp_stdio.ServerError) as e:
+                            c.call_tool("leaf_confirm", {"text": "x"})
+                        self.assertEqual(e.exception.code, -32021)
         outer = mcp_stdio.Server("front", "1")
         outer.mount("leaf", [leaf["command"]] + leaf["args"], cwd=self.dir, era="legacy")
         with mcp_stdio.InProcessClient(outer, era="modern") as c:
