@@ -3328,7 +3328,6 @@ def _trace_out(call):
     return trace if trace is not None else _trace_context(call.meta)
 
 
-
 class Call:
     """One admitted request: what it asks and whether it has been answered.
 
@@ -10496,6 +10495,131 @@ def _sources_listed(request, next):
 
 
 ###############################################################################
+# Proxy: a host's configuration file served as one server #####################
+###############################################################################
+#
+# The proxy command serves the servers of a host's mcpServers file as one server: each
+# entry mounted under its key, read as hosts read the file.
+
+# The proxy's own option, beside the server options: how long each server may take to
+# start and list before the first list answers without it (it is added when it lists).
+_PROXY_START_TIMEOUT = 10.0
+_PROXY_OPTIONS = ["  --start-timeout SECONDS",
+                  " " * 22 + "time each server may take to start and list (default %g)"
+                  % _PROXY_START_TIMEOUT]
+
+
+# An entry's key for our own mount options (include, exclude, rename): hosts ignore keys
+# they do not know, so one file serves a host and the proxy alike.
+_PROXY_KEY = "mcp-stdio"
+_PROXY_ENTRY_OPTIONS = ("include", "exclude", "rename")
+# Entry types a host starts over HTTP: the proxy mounts stdio servers only.
+_REMOTE_TYPES = ("http", "sse", "streamable-http", "streamableHttp")
+
+
+def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT, report=None):
+    """A Server that mounts every server of a host's configuration file under its key.
+
+    The file has the mcpServers shape (Claude Desktop, Cursor, Cline): each entry a
+    command, args, env and cwd, read as written (no variable expansion); a
+    relative cwd or command resolves against the file's folder; keys a host adds
+    of its own are ignored. An entry it cannot serve (disabled, remote, no
+    command, malformed) is left out and said to report(line); the rest serve.
+    Raises CatalogError when the file cannot be read or serves nothing.
+    """
+    report = report or _report
+    try:
+        with open(config_path, encoding="utf-8") as f:
+            config = json.load(f)
+    except (OSError, ValueError) as e:
+        raise CatalogError("proxy: cannot read %s: %s" % (config_path, e))
+    entries = config.get("mcpServers") if isinstance(config, dict) else None
+    if not isinstance(entries, dict) or not entries:
+        raise CatalogError("proxy: %s has no \"mcpServers\" object of servers" % config_path)
+    here = os.path.dirname(os.path.abspath(config_path))
+    server = Server("mcp-stdio-proxy", __version__, description="The servers of %s, as one"
+                    % os.path.basename(config_path))
+    served = 0
+    for key, entry in entries.items():
+        try:
+            command, env, cwd, options = _proxy_entry(entry, here)
+            server.mount(key, command, env=env, cwd=cwd, start_timeout=start_timeout,
+                         **options)
+        except CatalogError as e:
+            why = str(e)
+            report("proxy: server %r is left out: %s" % (key, why.split(": ", 1)[1] if
+                                                         why.startswith("mount ") else why))
+            continue
+        served += 1
+    if not served:
+        raise CatalogError("proxy: %s has no server the proxy can serve (each was left out, "
+                           "said above)" % config_path)
+    return server
+
+
+def _proxy_entry(entry, here):
+    """(command, env, cwd, mount options) of one entry of a proxy file; raises CatalogError
+    saying why the proxy cannot serve it."""
+    if not isinstance(entry, dict):
+        raise CatalogError("not an object")
+    if entry.get("disabled") is True:
+        raise CatalogError("it is disabled (\"disabled\": true)")
+    if any(k in entry for k in ("url", "serverUrl", "httpUrl")) or \
+            entry.get("type") in _REMOTE_TYPES:
+        raise CatalogError("a remote (HTTP) server: the proxy mounts stdio servers only")
+    command, args = entry.get("command"), entry.get("args", [])
+    env, cwd = entry.get("env"), entry.get("cwd")
+    if not isinstance(command, str) or not command:
+        raise CatalogError("it has no \"command\"")
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise CatalogError("\"args\" must be a list of strings")
+    if env is not None and not (isinstance(env, dict) and
+                                all(isinstance(v, str) for v in env.values())):
+        raise CatalogError("\"env\" must map names to strings")
+    if cwd is not None and not isinstance(cwd, str):
+        raise CatalogError("\"cwd\" must be a string")
+    options = entry.get(_PROXY_KEY, {})
+    if not isinstance(options, dict) or not set(options) <= set(_PROXY_ENTRY_OPTIONS):
+        raise CatalogError("\"%s\" must be an object of %s" % (
+            _PROXY_KEY, ", ".join(_PROXY_ENTRY_OPTIONS)))
+    cwd = os.path.join(here, cwd) if cwd else here
+    if os.sep in command or (os.altsep and os.altsep in command):
+        command = os.path.join(here, command)         # relative: the file's folder
+    return [command] + args, dict(os.environ, **env) if env else None, cwd, options
+
+
+def _proxy_main(args):
+    """The proxy command: serve the servers of CONFIG.json as one."""
+    if not args or args[0].startswith("-"):
+        sys.stderr.write("error: usage: proxy CONFIG.json [server options]\n")
+        return 2
+    rest, start_timeout, refused = [], _PROXY_START_TIMEOUT, None
+    words = iter(args[1:])
+    for a in words:
+        flag, eq, value = a.partition("=")
+        if flag != "--start-timeout":
+            rest.append(a)
+            continue
+        value = value if eq else next(words, None)
+        try:
+            start_timeout = _seconds_argument(value)
+        except (TypeError, ValueError):
+            refused = "%s needs a value" % flag if value is None else \
+                "bad value for %s: %r" % (flag, value)
+            start_timeout = _PROXY_START_TIMEOUT
+            break
+    try:
+        server = _proxy_server(args[0], start_timeout)
+    except CatalogError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    prog = _prog() + " proxy " + args[0]
+    if refused:
+        return _usage_error(refused, server._help(prog, own_options=_PROXY_OPTIONS))
+    return server._command_line(rest, prog, own_options=_PROXY_OPTIONS)
+
+
+###############################################################################
 # Demo catalog ################################################################
 ###############################################################################
 
@@ -11211,123 +11335,6 @@ _COMMANDS = {
     "proxy": _Command(lambda args: _proxy_main(args), "proxy CONFIG.json [server options]",
                       serves=False),
 }
-
-# The proxy's own option, beside the server options: how long each server may take to
-# start and list before the first list answers without it (it is added when it lists).
-_PROXY_START_TIMEOUT = 10.0
-_PROXY_OPTIONS = ["  --start-timeout SECONDS",
-                  " " * 22 + "time each server may take to start and list (default %g)"
-                  % _PROXY_START_TIMEOUT]
-
-
-# An entry's key for our own mount options (include, exclude, rename): hosts ignore keys
-# they do not know, so one file serves a host and the proxy alike.
-_PROXY_KEY = "mcp-stdio"
-_PROXY_ENTRY_OPTIONS = ("include", "exclude", "rename")
-# Entry types a host starts over HTTP: the proxy mounts stdio servers only.
-_REMOTE_TYPES = ("http", "sse", "streamable-http", "streamableHttp")
-
-
-def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT, report=None):
-    """A Server that mounts every server of a host's configuration file under its key.
-
-    The file has the mcpServers shape (Claude Desktop, Cursor, Cline): each entry a
-    command, args, env and cwd, read as written (no variable expansion); a
-    relative cwd or command resolves against the file's folder; keys a host adds
-    of its own are ignored. An entry it cannot serve (disabled, remote, no
-    command, malformed) is left out and said to report(line); the rest serve.
-    Raises CatalogError when the file cannot be read or serves nothing.
-    """
-    report = report or _report
-    try:
-        with open(config_path, encoding="utf-8") as f:
-            config = json.load(f)
-    except (OSError, ValueError) as e:
-        raise CatalogError("proxy: cannot read %s: %s" % (config_path, e))
-    entries = config.get("mcpServers") if isinstance(config, dict) else None
-    if not isinstance(entries, dict) or not entries:
-        raise CatalogError("proxy: %s has no \"mcpServers\" object of servers" % config_path)
-    here = os.path.dirname(os.path.abspath(config_path))
-    server = Server("mcp-stdio-proxy", __version__, description="The servers of %s, as one"
-                    % os.path.basename(config_path))
-    served = 0
-    for key, entry in entries.items():
-        try:
-            command, env, cwd, options = _proxy_entry(entry, here)
-            server.mount(key, command, env=env, cwd=cwd, start_timeout=start_timeout,
-                         **options)
-        except CatalogError as e:
-            why = str(e)
-            report("proxy: server %r is left out: %s" % (key, why.split(": ", 1)[1] if
-                                                         why.startswith("mount ") else why))
-            continue
-        served += 1
-    if not served:
-        raise CatalogError("proxy: %s has no server the proxy can serve (each was left out, "
-                           "said above)" % config_path)
-    return server
-
-
-def _proxy_entry(entry, here):
-    """(command, env, cwd, mount options) of one entry of a proxy file; raises CatalogError
-    saying why the proxy cannot serve it."""
-    if not isinstance(entry, dict):
-        raise CatalogError("not an object")
-    if entry.get("disabled") is True:
-        raise CatalogError("it is disabled (\"disabled\": true)")
-    if any(k in entry for k in ("url", "serverUrl", "httpUrl")) or \
-            entry.get("type") in _REMOTE_TYPES:
-        raise CatalogError("a remote (HTTP) server: the proxy mounts stdio servers only")
-    command, args = entry.get("command"), entry.get("args", [])
-    env, cwd = entry.get("env"), entry.get("cwd")
-    if not isinstance(command, str) or not command:
-        raise CatalogError("it has no \"command\"")
-    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
-        raise CatalogError("\"args\" must be a list of strings")
-    if env is not None and not (isinstance(env, dict) and
-                                all(isinstance(v, str) for v in env.values())):
-        raise CatalogError("\"env\" must map names to strings")
-    if cwd is not None and not isinstance(cwd, str):
-        raise CatalogError("\"cwd\" must be a string")
-    options = entry.get(_PROXY_KEY, {})
-    if not isinstance(options, dict) or not set(options) <= set(_PROXY_ENTRY_OPTIONS):
-        raise CatalogError("\"%s\" must be an object of %s" % (
-            _PROXY_KEY, ", ".join(_PROXY_ENTRY_OPTIONS)))
-    cwd = os.path.join(here, cwd) if cwd else here
-    if os.sep in command or (os.altsep and os.altsep in command):
-        command = os.path.join(here, command)         # relative: the file's folder
-    return [command] + args, dict(os.environ, **env) if env else None, cwd, options
-
-
-def _proxy_main(args):
-    """The proxy command: serve the servers of CONFIG.json as one."""
-    if not args or args[0].startswith("-"):
-        sys.stderr.write("error: usage: proxy CONFIG.json [server options]\n")
-        return 2
-    rest, start_timeout, refused = [], _PROXY_START_TIMEOUT, None
-    words = iter(args[1:])
-    for a in words:
-        flag, eq, value = a.partition("=")
-        if flag != "--start-timeout":
-            rest.append(a)
-            continue
-        value = value if eq else next(words, None)
-        try:
-            start_timeout = _seconds_argument(value)
-        except (TypeError, ValueError):
-            refused = "%s needs a value" % flag if value is None else \
-                "bad value for %s: %r" % (flag, value)
-            start_timeout = _PROXY_START_TIMEOUT
-            break
-    try:
-        server = _proxy_server(args[0], start_timeout)
-    except CatalogError as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 2
-    prog = _prog() + " proxy " + args[0]
-    if refused:
-        return _usage_error(refused, server._help(prog, own_options=_PROXY_OPTIONS))
-    return server._command_line(rest, prog, own_options=_PROXY_OPTIONS)
 
 
 _CLIENT_ABOUT = """\
@@ -12502,7 +12509,6 @@ def main(argv=None):
             return 130
     return demo_server()._command_line(args, _prog(), _DEMO_ABOUT.replace("{prog}", _prog()),
                                        "mcp_stdio %s\n" % __version__)
-
 
 
 ###############################################################################
@@ -13979,7 +13985,6 @@ def _if_check(if_fn, then_fn, else_fn):
         fn = then_fn if _quietly(if_fn, x, st, loc) else else_fn
         return fn is None or fn(x, st, loc)
     return check
-
 
 
 ###############################################################################
