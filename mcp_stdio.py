@@ -6374,6 +6374,407 @@ class _AppsClient:
 
 
 ###############################################################################
+# MCP Apps preview: a tool's view in your browser, as a host shows it #########
+###############################################################################
+#
+# The preview command calls a tool that has a view and shows the view on 127.0.0.1: a
+# host page with the view in a sandboxed iframe of an origin of its own.
+
+def _preview_command(client, words, opts):
+    """preview: call a tool and show its view in the browser, as a host that renders apps would."""
+    name = words[0]
+    tools = {t.get("name"): t for t in client.list_tools()}
+    tool = tools.get(name)
+    if tool is None:
+        raise _BadArguments("the server lists no tool %r" % name)
+    ui = (tool.get("_meta") or {}).get("ui") if isinstance(tool.get("_meta"), dict) else None
+    uri = ui.get("resourceUri") if isinstance(ui, dict) else None
+    if not isinstance(uri, str):
+        raise _BadArguments("tool %r has no view (no _meta.ui.resourceUri)" % name)
+    arguments = _call_arguments(client, name, words[1:])
+    view = client.read_view(uri)
+    return _Preview(client, tools, tool, arguments, view).serve(opts.get("port") or 0)
+
+
+# The preview stops when its page has not been heard from for this long (the page polls
+# every second; a closed tab also says so at once).
+_PREVIEW_QUIET = 15.0
+# How long a /result request waits for the tool's answer before the page asks again.
+_PREVIEW_WAIT = 20.0
+# The most of a view's request the preview reads: the server's default line limit.
+_PREVIEW_MAX_BODY = 1 << 20
+
+
+class _Preview:
+    """The preview's two origins on 127.0.0.1: the host page and, on another port, the view.
+
+    Every request must carry the token of the printed URL and the Host its server
+    listens on; the page's own requests must come from the page's origin.
+    """
+
+    def __init__(self, client, tools, tool, arguments, view):
+        import secrets
+        self.client, self.tools, self.tool = client, tools, tool
+        self.arguments, self.view = arguments, view
+        self.token = secrets.token_urlsafe(24)
+        self.result = None
+        self.done, self.stop = threading.Event(), threading.Event()
+        self.heard = None              # when the page last polled (monotonic)
+        self.stderr_seen = 0
+        self.servers = []
+
+    def serve(self, port=0):
+        import http.server
+        preview = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):      # no request log: stderr is the user's
+                pass
+
+            def do_GET(self):
+                preview._answer(self, "GET")
+
+            def do_POST(self):
+                preview._answer(self, "POST")
+
+        class Server(http.server.ThreadingHTTPServer):
+            def handle_error(self, request, client_address):
+                # A page that went away mid-answer is not news; anything else is one line.
+                e = sys.exc_info()[1]
+                if not isinstance(e, OSError):
+                    sys.stderr.write("preview: a request failed: %s\n" % _short_text(e))
+
+        for _ in range(2):
+            asked = port if not self.servers else 0
+            try:
+                server = Server(("127.0.0.1", asked), Handler)
+            except OSError as e:
+                for s in self.servers:
+                    s.server_close()
+                raise ClientError("cannot listen on 127.0.0.1:%d (%s)" % (
+                    asked, e.strerror or e))
+            server.daemon_threads = True
+            self.servers.append(server)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.page_port, self.view_port = (s.server_address[1] for s in self.servers)
+        threading.Thread(target=self._call, daemon=True).start()
+        url = "http://127.0.0.1:%d/?token=%s" % (self.page_port, self.token)
+        try:                 # Ctrl-C from here on stops the preview, as closing the page does
+            sys.stdout.write("preview of %s (view %s): %s\n" % (
+                self.tool["name"], self.view["uri"], url))
+            sys.stdout.flush()
+            sys.stderr.write("open it in a browser; Ctrl-C (or closing the page) stops the "
+                             "preview and the server\n")
+            while not self.stop.wait(0.25):
+                if self.heard is not None and _monotonic() - self.heard > _PREVIEW_QUIET:
+                    break
+        except KeyboardInterrupt:
+            pass
+        for server in self.servers:
+            server.shutdown()
+            server.server_close()
+        sys.stderr.write("preview stopped\n")
+        return 0
+
+    def _call(self):
+        try:
+            self.result = {"result": self.client.call_tool(self.tool["name"], self.arguments)}
+        except ProtocolError as e:
+            self.result = {"error": "error %s: %s" % (e.code, e.message)}
+        except ClientError as e:
+            self.result = {"error": str(e)}
+        self.done.set()
+
+    def _answer(self, request, verb):
+        """Answer one HTTP request of either origin, refusing anything not the page's."""
+        from urllib.parse import parse_qs, urlsplit
+        port = request.server.server_address[1]
+        url = urlsplit(request.path)
+        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        token = request.headers.get("X-Preview-Token") or query.get("token") or ""
+        import hmac
+        if request.headers.get("Host") != "127.0.0.1:%d" % port:
+            return self._send(request, 403, "text/plain", b"forbidden\n")
+        if verb == "GET" and url.path == "/favicon.ico":   # every browser asks, tokenless
+            return self._send(request, 200, "image/x-icon", b"")
+        if not hmac.compare_digest(token.encode("utf-8", "replace"), self.token.encode("ascii")):
+            return self._send(request, 403, "text/plain", b"forbidden\n")
+        if port == self.view_port:
+            if verb == "GET" and url.path == "/view":
+                return self._send(request, 200, "text/html; charset=utf-8",
+                                  self.view["html"].encode("utf-8"),
+                                  {"Content-Security-Policy": _view_csp(self.view["ui"])})
+            return self._send(request, 404, "text/plain", b"not found\n")
+        origin = request.headers.get("Origin")
+        page = "http://127.0.0.1:%d" % self.page_port
+        if origin not in (None, page) or request.headers.get("Sec-Fetch-Site") not in (
+                None, "same-origin", "none"):
+            return self._send(request, 403, "text/plain", b"cross-origin requests are refused\n")
+        if verb == "GET" and url.path == "/":
+            return self._send(request, 200, "text/html; charset=utf-8", self._page())
+        if verb == "POST" and url.path == "/closed":
+            self.stop.set()
+            return self._send(request, 204, "text/plain", b"")
+        if verb == "GET" and url.path == "/result":
+            ready = self.done.wait(_PREVIEW_WAIT)
+            return self._json(request, self.result if ready else {"pending": True})
+        if verb == "GET" and url.path == "/events":
+            self.heard = _monotonic()
+            lines = self.client.stderr.splitlines()
+            since = int(query.get("since", "0")) if query.get("since", "0").isdigit() else 0
+            return self._json(request, {"stderr": lines[since:], "next": len(lines)})
+        if verb == "POST" and url.path == "/rpc":
+            try:
+                length = int(request.headers.get("Content-Length") or 0)
+                body = json.loads(request.rfile.read(min(length, _PREVIEW_MAX_BODY)))
+                method, params = body["method"], body.get("params") or {}
+            except (ValueError, KeyError, TypeError):
+                return self._send(request, 400, "text/plain", b"bad request\n")
+            return self._json(request, self._relay(method, params))
+        return self._send(request, 404, "text/plain", b"not found\n")
+
+    def _relay(self, method, params):
+        """A view's request, relayed to the server as a host would (or refused)."""
+        if method == "tools/call":
+            tool = self.tools.get(params.get("name")) if isinstance(params, dict) else None
+            ui = ((tool or {}).get("_meta") or {}).get("ui") or {}
+            visibility = ui.get("visibility") if isinstance(ui, dict) else None
+            if isinstance(visibility, list) and "app" not in visibility:
+                return {"error": {"code": INVALID_PARAMS, "message": "The view may not call "
+                                  "%s: its visibility is %s, without \"app\"" % (
+                                      _short(params.get("name"), 80), json.dumps(visibility))}}
+        elif method != "resources/read":
+            return {"error": {"code": METHOD_NOT_FOUND, "message": "Method not found"}}
+        try:
+            return {"result": self.client.request(method, params)}
+        except ProtocolError as e:
+            error = {"code": e.code, "message": e.message}
+            if e.data is not None:
+                error["data"] = e.data
+            return {"error": error}
+        except ClientError as e:
+            return {"error": {"code": INTERNAL_ERROR, "message": str(e)}}
+
+    def _page(self):
+        import html
+        ui = self.view["ui"]
+        permissions = ui.get("permissions") if isinstance(ui.get("permissions"), dict) else {}
+        allow = "; ".join(feature for key, feature in (
+            ("camera", "camera"), ("microphone", "microphone"), ("geolocation", "geolocation"),
+            ("clipboardWrite", "clipboard-write")) if key in permissions)
+        view_origin = "http://127.0.0.1:%d" % self.view_port
+        config = {"token": self.token, "viewOrigin": view_origin, "arguments": self.arguments,
+                  "hostInfo": {"name": "mcp_stdio preview", "version": __version__},
+                  "hostCapabilities": {"openLinks": {}, "serverTools": {},
+                                       "serverResources": {}, "logging": {},
+                                       "sandbox": {"permissions": permissions,
+                                                   "csp": _view_csp_domains(ui)}},
+                  "hostContext": {"toolInfo": {"tool": self.tool}, "theme": "light",
+                                  "displayMode": "inline", "availableDisplayModes": ["inline"],
+                                  "platform": "web"}}
+        text = json.dumps(config, ensure_ascii=True).replace("</", "<\\/")
+        return (_PREVIEW_PAGE % {
+            "tool": html.escape(self.tool["name"]), "uri": html.escape(self.view["uri"]),
+            "allow": html.escape(allow),
+            "view_url": html.escape("%s/view?token=%s" % (view_origin, self.token)),
+            "config": text}).encode("utf-8")
+
+    def _json(self, request, value):
+        return self._send(request, 200, "application/json", json.dumps(value).encode("utf-8"))
+
+    def _send(self, request, status, kind, body, headers=None):
+        request.send_response(status)
+        request.send_header("Content-Type", kind)
+        request.send_header("Content-Length", str(len(body)))
+        request.send_header("Cache-Control", "no-store")
+        request.send_header("X-Content-Type-Options", "nosniff")
+        for k, v in (headers or {}).items():
+            request.send_header(k, v)
+        request.end_headers()
+        request.wfile.write(body)
+
+
+def _view_csp_domains(ui):
+    """A view's declared CSP origins, each checked again (any server's view may be shown)."""
+    csp = ui.get("csp") if isinstance(ui, dict) and isinstance(ui.get("csp"), dict) else {}
+    return {k: [o for o in csp.get(k) if isinstance(o, str) and _pattern(_ORIGIN_RE).match(o)]
+            for k in _CSP_FIELDS if isinstance(csp.get(k), list)}
+
+
+def _view_csp(ui):
+    """The Content-Security-Policy a host builds from a view's _meta.ui.csp (MCP Apps).
+
+    Without a declared csp it is the specification's restrictive default.
+    """
+    if not isinstance(ui, dict) or not isinstance(ui.get("csp"), dict):
+        return ("default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' "
+                "'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; "
+                "connect-src 'none'")
+    d = _view_csp_domains(ui)
+    res, con = d.get("resourceDomains", []), d.get("connectDomains", [])
+
+    def src(*parts):
+        return " ".join(p for group in parts for p in (group if isinstance(group, list)
+                                                       else [group]))
+    return "; ".join((
+        "default-src 'none'", "script-src " + src("'self'", "'unsafe-inline'", res),
+        "style-src " + src("'self'", "'unsafe-inline'", res), "connect-src " + src("'self'", con),
+        "img-src " + src("'self'", "data:", res), "font-src " + src("'self'", res),
+        "media-src " + src("'self'", "data:", res),
+        "frame-src " + (src(d["frameDomains"]) if d.get("frameDomains") else "'none'"),
+        "object-src 'none'",
+        "base-uri " + (src(d["baseUriDomains"]) if d.get("baseUriDomains") else "'self'")))
+
+
+# The preview's host page: the view in a sandboxed iframe of the view's origin, the host
+# side of MCP Apps in a few lines, and what passed between them.
+_PREVIEW_PAGE = r"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>preview: %(tool)s</title>
+<style>
+  body { margin: 0; font: 14px system-ui, sans-serif; display: flex; flex-direction: column;
+         height: 100vh; }
+  header { padding: 8px 12px; border-bottom: 1px solid #8886; }
+  header code { font-size: 13px; }
+  main { display: flex; flex: 1; min-height: 0; }
+  #stage { flex: 1; padding: 12px; overflow: auto; background: #8881; }
+  #view { width: 100%%; height: 320px; border: 1px solid #8886; border-radius: 8px;
+          background: Canvas; }
+  aside { width: 38%%; min-width: 280px; border-left: 1px solid #8886; overflow: auto;
+          padding: 0 12px; font-size: 12px; }
+  aside h2 { font-size: 12px; text-transform: uppercase; margin: 12px 0 4px; }
+  #log { list-style: none; padding: 0; margin: 0; font-family: ui-monospace, monospace; }
+  #log li { padding: 2px 0; border-bottom: 1px solid #8883; white-space: pre-wrap;
+            word-break: break-all; }
+  #log .dir { font-weight: 600; }
+  #log .refused { color: #c33; }
+  pre { white-space: pre-wrap; margin: 0; }
+</style>
+</head>
+<body>
+<header>mcp_stdio preview: tool <code>%(tool)s</code>, view <code>%(uri)s</code>
+  <button id="teardown">tear down</button></header>
+<main>
+<div id="stage"><iframe id="view" title="the tool's view"
+  sandbox="allow-scripts allow-same-origin allow-forms" allow="%(allow)s"
+  src="%(view_url)s"></iframe></div>
+<aside><h2>messages</h2><ol id="log"></ol><h2>server stderr</h2><pre id="stderr"></pre></aside>
+</main>
+<script>
+(function () {
+  "use strict";
+  var C = %(config)s;
+  var frame = document.getElementById("view"), initialized = false, result = null, sent = false;
+  var waiting = {}, nextId = 1, since = 0;
+  function log(dir, m, refused) {
+    var li = document.createElement("li");
+    var d = document.createElement("span");
+    d.className = "dir";
+    d.textContent = dir + " ";
+    li.appendChild(d);
+    li.appendChild(document.createTextNode(JSON.stringify(m).slice(0, 2000)));
+    if (refused) { li.className = "refused"; }
+    document.getElementById("log").appendChild(li);
+  }
+  function post(m) { log("host \u2192 view", m); frame.contentWindow.postMessage(m, C.viewOrigin); }
+  function call(path, body) {
+    return fetch(path, {method: body ? "POST" : "GET", headers: {"X-Preview-Token": C.token,
+                 "Content-Type": "application/json"}, body: body ? JSON.stringify(body) : undefined})
+      .then(function (r) { return r.json(); });
+  }
+  function handle(m) {
+    switch (m.method) {
+      case "ui/initialize":
+        return Promise.resolve({result: {protocolVersion: "2026-01-26", hostInfo: C.hostInfo,
+                                         hostCapabilities: C.hostCapabilities,
+                                         hostContext: C.hostContext}});
+      case "tools/call":
+      case "resources/read":
+        return call("/rpc", {method: m.method, params: m.params || {}});
+      case "ping":
+      case "ui/message":
+      case "ui/update-model-context":
+        return Promise.resolve({result: {}});
+      case "ui/open-link":
+        window.open(String((m.params || {}).url), "_blank", "noopener");
+        return Promise.resolve({result: {}});
+      case "ui/request-display-mode":
+        return Promise.resolve({result: {mode: "inline"}});
+      default:
+        return Promise.resolve({error: {code: -32601, message: "Method not found"}});
+    }
+  }
+  function deliver() {
+    if (!initialized || !result || sent) { return; }
+    sent = true;
+    if (result.result) {
+      post({jsonrpc: "2.0", method: "ui/notifications/tool-result", params: result.result});
+    } else {
+      post({jsonrpc: "2.0", method: "ui/notifications/tool-cancelled",
+            params: {reason: result.error}});
+    }
+  }
+  window.addEventListener("message", function (e) {
+    var m = e.data;
+    if (e.source !== frame.contentWindow || e.origin !== C.viewOrigin || !m ||
+        m.jsonrpc !== "2.0") { return; }
+    log("view \u2192 host", m);
+    if (m.method !== undefined && m.id !== undefined) {
+      handle(m).then(function (reply) {
+        var out = {jsonrpc: "2.0", id: m.id};
+        if (reply.error) { out.error = reply.error; } else { out.result = reply.result; }
+        if (reply.error) { log("refused", reply.error, true); }
+        post(out);
+      });
+    } else if (m.method === undefined) {
+      if (waiting[m.id]) { waiting[m.id](m); delete waiting[m.id]; }
+    } else if (m.method === "ui/notifications/initialized") {
+      initialized = true;
+      post({jsonrpc: "2.0", method: "ui/notifications/tool-input",
+            params: {arguments: C.arguments}});
+      deliver();
+    } else if (m.method === "ui/notifications/size-changed" && m.params &&
+               typeof m.params.height === "number") {
+      frame.style.height = Math.max(80, Math.min(m.params.height, 4000)) + "px";
+    }
+  });
+  (function wait() {
+    call("/result").then(function (r) {
+      if (r.pending) { wait(); } else { result = r; deliver(); }
+    }, function () { setTimeout(wait, 1000); });
+  }());
+  (function poll() {
+    call("/events?since=" + since).then(function (r) {
+      since = r.next;
+      if (r.stderr.length) {
+        document.getElementById("stderr").textContent += r.stderr.join("\n") + "\n";
+      }
+      setTimeout(poll, 1000);
+    }, function () { setTimeout(poll, 2000); });
+  }());
+  document.getElementById("teardown").onclick = function () {
+    var id = "teardown-" + nextId++;
+    waiting[id] = function (answer) {
+      log("torn down", answer);
+      frame.remove();
+    };
+    post({jsonrpc: "2.0", id: id, method: "ui/resource-teardown", params: {reason: "preview"}});
+  };
+  window.addEventListener("pagehide", function () {
+    navigator.sendBeacon("/closed?token=" + encodeURIComponent(C.token));
+  });
+}());
+</script>
+</body>
+</html>
+"""
+
+
+###############################################################################
 # Extensions: what each adds to the engine ####################################
 ###############################################################################
 #
@@ -10910,400 +11311,6 @@ def _skill_command(client, words, opts):
 def _get_command(client, words, opts):
     result = client.get_prompt(words[0], _key_values(words[1:], None))
     return _print_result(client, result, opts["json"])
-
-
-def _preview_command(client, words, opts):
-    """preview: call a tool and show its view in the browser, as a host that renders apps would."""
-    name = words[0]
-    tools = {t.get("name"): t for t in client.list_tools()}
-    tool = tools.get(name)
-    if tool is None:
-        raise _BadArguments("the server lists no tool %r" % name)
-    ui = (tool.get("_meta") or {}).get("ui") if isinstance(tool.get("_meta"), dict) else None
-    uri = ui.get("resourceUri") if isinstance(ui, dict) else None
-    if not isinstance(uri, str):
-        raise _BadArguments("tool %r has no view (no _meta.ui.resourceUri)" % name)
-    arguments = _call_arguments(client, name, words[1:])
-    view = client.read_view(uri)
-    return _Preview(client, tools, tool, arguments, view).serve(opts.get("port") or 0)
-
-
-# The preview stops when its page has not been heard from for this long (the page polls
-# every second; a closed tab also says so at once).
-_PREVIEW_QUIET = 15.0
-# How long a /result request waits for the tool's answer before the page asks again.
-_PREVIEW_WAIT = 20.0
-# The most of a view's request the preview reads: the server's default line limit.
-_PREVIEW_MAX_BODY = 1 << 20
-
-
-class _Preview:
-    """The preview's two origins on 127.0.0.1: the host page and, on another port, the view.
-
-    Every request must carry the token of the printed URL and the Host its server
-    listens on; the page's own requests must come from the page's origin.
-    """
-
-    def __init__(self, client, tools, tool, arguments, view):
-        import secrets
-        self.client, self.tools, self.tool = client, tools, tool
-        self.arguments, self.view = arguments, view
-        self.token = secrets.token_urlsafe(24)
-        self.result = None
-        self.done, self.stop = threading.Event(), threading.Event()
-        self.heard = None              # when the page last polled (monotonic)
-        self.stderr_seen = 0
-        self.servers = []
-
-    def serve(self, port=0):
-        import http.server
-        preview = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):      # no request log: stderr is the user's
-                pass
-
-            def do_GET(self):
-                preview._answer(self, "GET")
-
-            def do_POST(self):
-                preview._answer(self, "POST")
-
-        class Server(http.server.ThreadingHTTPServer):
-            def handle_error(self, request, client_address):
-                # A page that went away mid-answer is not news; anything else is one line.
-                e = sys.exc_info()[1]
-                if not isinstance(e, OSError):
-                    sys.stderr.write("preview: a request failed: %s\n" % _short_text(e))
-
-        for _ in range(2):
-            asked = port if not self.servers else 0
-            try:
-                server = Server(("127.0.0.1", asked), Handler)
-            except OSError as e:
-                for s in self.servers:
-                    s.server_close()
-                raise ClientError("cannot listen on 127.0.0.1:%d (%s)" % (
-                    asked, e.strerror or e))
-            server.daemon_threads = True
-            self.servers.append(server)
-            threading.Thread(target=server.serve_forever, daemon=True).start()
-        self.page_port, self.view_port = (s.server_address[1] for s in self.servers)
-        threading.Thread(target=self._call, daemon=True).start()
-        url = "http://127.0.0.1:%d/?token=%s" % (self.page_port, self.token)
-        try:                 # Ctrl-C from here on stops the preview, as closing the page does
-            sys.stdout.write("preview of %s (view %s): %s\n" % (
-                self.tool["name"], self.view["uri"], url))
-            sys.stdout.flush()
-            sys.stderr.write("open it in a browser; Ctrl-C (or closing the page) stops the "
-                             "preview and the server\n")
-            while not self.stop.wait(0.25):
-                if self.heard is not None and _monotonic() - self.heard > _PREVIEW_QUIET:
-                    break
-        except KeyboardInterrupt:
-            pass
-        for server in self.servers:
-            server.shutdown()
-            server.server_close()
-        sys.stderr.write("preview stopped\n")
-        return 0
-
-    def _call(self):
-        try:
-            self.result = {"result": self.client.call_tool(self.tool["name"], self.arguments)}
-        except ProtocolError as e:
-            self.result = {"error": "error %s: %s" % (e.code, e.message)}
-        except ClientError as e:
-            self.result = {"error": str(e)}
-        self.done.set()
-
-    def _answer(self, request, verb):
-        """Answer one HTTP request of either origin, refusing anything not the page's."""
-        from urllib.parse import parse_qs, urlsplit
-        port = request.server.server_address[1]
-        url = urlsplit(request.path)
-        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
-        token = request.headers.get("X-Preview-Token") or query.get("token") or ""
-        import hmac
-        if request.headers.get("Host") != "127.0.0.1:%d" % port:
-            return self._send(request, 403, "text/plain", b"forbidden\n")
-        if verb == "GET" and url.path == "/favicon.ico":   # every browser asks, tokenless
-            return self._send(request, 200, "image/x-icon", b"")
-        if not hmac.compare_digest(token.encode("utf-8", "replace"), self.token.encode("ascii")):
-            return self._send(request, 403, "text/plain", b"forbidden\n")
-        if port == self.view_port:
-            if verb == "GET" and url.path == "/view":
-                return self._send(request, 200, "text/html; charset=utf-8",
-                                  self.view["html"].encode("utf-8"),
-                                  {"Content-Security-Policy": _view_csp(self.view["ui"])})
-            return self._send(request, 404, "text/plain", b"not found\n")
-        origin = request.headers.get("Origin")
-        page = "http://127.0.0.1:%d" % self.page_port
-        if origin not in (None, page) or request.headers.get("Sec-Fetch-Site") not in (
-                None, "same-origin", "none"):
-            return self._send(request, 403, "text/plain", b"cross-origin requests are refused\n")
-        if verb == "GET" and url.path == "/":
-            return self._send(request, 200, "text/html; charset=utf-8", self._page())
-        if verb == "POST" and url.path == "/closed":
-            self.stop.set()
-            return self._send(request, 204, "text/plain", b"")
-        if verb == "GET" and url.path == "/result":
-            ready = self.done.wait(_PREVIEW_WAIT)
-            return self._json(request, self.result if ready else {"pending": True})
-        if verb == "GET" and url.path == "/events":
-            self.heard = _monotonic()
-            lines = self.client.stderr.splitlines()
-            since = int(query.get("since", "0")) if query.get("since", "0").isdigit() else 0
-            return self._json(request, {"stderr": lines[since:], "next": len(lines)})
-        if verb == "POST" and url.path == "/rpc":
-            try:
-                length = int(request.headers.get("Content-Length") or 0)
-                body = json.loads(request.rfile.read(min(length, _PREVIEW_MAX_BODY)))
-                method, params = body["method"], body.get("params") or {}
-            except (ValueError, KeyError, TypeError):
-                return self._send(request, 400, "text/plain", b"bad request\n")
-            return self._json(request, self._relay(method, params))
-        return self._send(request, 404, "text/plain", b"not found\n")
-
-    def _relay(self, method, params):
-        """A view's request, relayed to the server as a host would (or refused)."""
-        if method == "tools/call":
-            tool = self.tools.get(params.get("name")) if isinstance(params, dict) else None
-            ui = ((tool or {}).get("_meta") or {}).get("ui") or {}
-            visibility = ui.get("visibility") if isinstance(ui, dict) else None
-            if isinstance(visibility, list) and "app" not in visibility:
-                return {"error": {"code": INVALID_PARAMS, "message": "The view may not call "
-                                  "%s: its visibility is %s, without \"app\"" % (
-                                      _short(params.get("name"), 80), json.dumps(visibility))}}
-        elif method != "resources/read":
-            return {"error": {"code": METHOD_NOT_FOUND, "message": "Method not found"}}
-        try:
-            return {"result": self.client.request(method, params)}
-        except ProtocolError as e:
-            error = {"code": e.code, "message": e.message}
-            if e.data is not None:
-                error["data"] = e.data
-            return {"error": error}
-        except ClientError as e:
-            return {"error": {"code": INTERNAL_ERROR, "message": str(e)}}
-
-    def _page(self):
-        import html
-        ui = self.view["ui"]
-        permissions = ui.get("permissions") if isinstance(ui.get("permissions"), dict) else {}
-        allow = "; ".join(feature for key, feature in (
-            ("camera", "camera"), ("microphone", "microphone"), ("geolocation", "geolocation"),
-            ("clipboardWrite", "clipboard-write")) if key in permissions)
-        view_origin = "http://127.0.0.1:%d" % self.view_port
-        config = {"token": self.token, "viewOrigin": view_origin, "arguments": self.arguments,
-                  "hostInfo": {"name": "mcp_stdio preview", "version": __version__},
-                  "hostCapabilities": {"openLinks": {}, "serverTools": {},
-                                       "serverResources": {}, "logging": {},
-                                       "sandbox": {"permissions": permissions,
-                                                   "csp": _view_csp_domains(ui)}},
-                  "hostContext": {"toolInfo": {"tool": self.tool}, "theme": "light",
-                                  "displayMode": "inline", "availableDisplayModes": ["inline"],
-                                  "platform": "web"}}
-        text = json.dumps(config, ensure_ascii=True).replace("</", "<\\/")
-        return (_PREVIEW_PAGE % {
-            "tool": html.escape(self.tool["name"]), "uri": html.escape(self.view["uri"]),
-            "allow": html.escape(allow),
-            "view_url": html.escape("%s/view?token=%s" % (view_origin, self.token)),
-            "config": text}).encode("utf-8")
-
-    def _json(self, request, value):
-        return self._send(request, 200, "application/json", json.dumps(value).encode("utf-8"))
-
-    def _send(self, request, status, kind, body, headers=None):
-        request.send_response(status)
-        request.send_header("Content-Type", kind)
-        request.send_header("Content-Length", str(len(body)))
-        request.send_header("Cache-Control", "no-store")
-        request.send_header("X-Content-Type-Options", "nosniff")
-        for k, v in (headers or {}).items():
-            request.send_header(k, v)
-        request.end_headers()
-        request.wfile.write(body)
-
-
-def _view_csp_domains(ui):
-    """A view's declared CSP origins, each checked again (any server's view may be shown)."""
-    csp = ui.get("csp") if isinstance(ui, dict) and isinstance(ui.get("csp"), dict) else {}
-    return {k: [o for o in csp.get(k) if isinstance(o, str) and _pattern(_ORIGIN_RE).match(o)]
-            for k in _CSP_FIELDS if isinstance(csp.get(k), list)}
-
-
-def _view_csp(ui):
-    """The Content-Security-Policy a host builds from a view's _meta.ui.csp (MCP Apps).
-
-    Without a declared csp it is the specification's restrictive default.
-    """
-    if not isinstance(ui, dict) or not isinstance(ui.get("csp"), dict):
-        return ("default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' "
-                "'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; "
-                "connect-src 'none'")
-    d = _view_csp_domains(ui)
-    res, con = d.get("resourceDomains", []), d.get("connectDomains", [])
-
-    def src(*parts):
-        return " ".join(p for group in parts for p in (group if isinstance(group, list)
-                                                       else [group]))
-    return "; ".join((
-        "default-src 'none'", "script-src " + src("'self'", "'unsafe-inline'", res),
-        "style-src " + src("'self'", "'unsafe-inline'", res), "connect-src " + src("'self'", con),
-        "img-src " + src("'self'", "data:", res), "font-src " + src("'self'", res),
-        "media-src " + src("'self'", "data:", res),
-        "frame-src " + (src(d["frameDomains"]) if d.get("frameDomains") else "'none'"),
-        "object-src 'none'",
-        "base-uri " + (src(d["baseUriDomains"]) if d.get("baseUriDomains") else "'self'")))
-
-
-# The preview's host page: the view in a sandboxed iframe of the view's origin, the host
-# side of MCP Apps in a few lines, and what passed between them.
-_PREVIEW_PAGE = r"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>preview: %(tool)s</title>
-<style>
-  body { margin: 0; font: 14px system-ui, sans-serif; display: flex; flex-direction: column;
-         height: 100vh; }
-  header { padding: 8px 12px; border-bottom: 1px solid #8886; }
-  header code { font-size: 13px; }
-  main { display: flex; flex: 1; min-height: 0; }
-  #stage { flex: 1; padding: 12px; overflow: auto; background: #8881; }
-  #view { width: 100%%; height: 320px; border: 1px solid #8886; border-radius: 8px;
-          background: Canvas; }
-  aside { width: 38%%; min-width: 280px; border-left: 1px solid #8886; overflow: auto;
-          padding: 0 12px; font-size: 12px; }
-  aside h2 { font-size: 12px; text-transform: uppercase; margin: 12px 0 4px; }
-  #log { list-style: none; padding: 0; margin: 0; font-family: ui-monospace, monospace; }
-  #log li { padding: 2px 0; border-bottom: 1px solid #8883; white-space: pre-wrap;
-            word-break: break-all; }
-  #log .dir { font-weight: 600; }
-  #log .refused { color: #c33; }
-  pre { white-space: pre-wrap; margin: 0; }
-</style>
-</head>
-<body>
-<header>mcp_stdio preview: tool <code>%(tool)s</code>, view <code>%(uri)s</code>
-  <button id="teardown">tear down</button></header>
-<main>
-<div id="stage"><iframe id="view" title="the tool's view"
-  sandbox="allow-scripts allow-same-origin allow-forms" allow="%(allow)s"
-  src="%(view_url)s"></iframe></div>
-<aside><h2>messages</h2><ol id="log"></ol><h2>server stderr</h2><pre id="stderr"></pre></aside>
-</main>
-<script>
-(function () {
-  "use strict";
-  var C = %(config)s;
-  var frame = document.getElementById("view"), initialized = false, result = null, sent = false;
-  var waiting = {}, nextId = 1, since = 0;
-  function log(dir, m, refused) {
-    var li = document.createElement("li");
-    var d = document.createElement("span");
-    d.className = "dir";
-    d.textContent = dir + " ";
-    li.appendChild(d);
-    li.appendChild(document.createTextNode(JSON.stringify(m).slice(0, 2000)));
-    if (refused) { li.className = "refused"; }
-    document.getElementById("log").appendChild(li);
-  }
-  function post(m) { log("host \u2192 view", m); frame.contentWindow.postMessage(m, C.viewOrigin); }
-  function call(path, body) {
-    return fetch(path, {method: body ? "POST" : "GET", headers: {"X-Preview-Token": C.token,
-                 "Content-Type": "application/json"}, body: body ? JSON.stringify(body) : undefined})
-      .then(function (r) { return r.json(); });
-  }
-  function handle(m) {
-    switch (m.method) {
-      case "ui/initialize":
-        return Promise.resolve({result: {protocolVersion: "2026-01-26", hostInfo: C.hostInfo,
-                                         hostCapabilities: C.hostCapabilities,
-                                         hostContext: C.hostContext}});
-      case "tools/call":
-      case "resources/read":
-        return call("/rpc", {method: m.method, params: m.params || {}});
-      case "ping":
-      case "ui/message":
-      case "ui/update-model-context":
-        return Promise.resolve({result: {}});
-      case "ui/open-link":
-        window.open(String((m.params || {}).url), "_blank", "noopener");
-        return Promise.resolve({result: {}});
-      case "ui/request-display-mode":
-        return Promise.resolve({result: {mode: "inline"}});
-      default:
-        return Promise.resolve({error: {code: -32601, message: "Method not found"}});
-    }
-  }
-  function deliver() {
-    if (!initialized || !result || sent) { return; }
-    sent = true;
-    if (result.result) {
-      post({jsonrpc: "2.0", method: "ui/notifications/tool-result", params: result.result});
-    } else {
-      post({jsonrpc: "2.0", method: "ui/notifications/tool-cancelled",
-            params: {reason: result.error}});
-    }
-  }
-  window.addEventListener("message", function (e) {
-    var m = e.data;
-    if (e.source !== frame.contentWindow || e.origin !== C.viewOrigin || !m ||
-        m.jsonrpc !== "2.0") { return; }
-    log("view \u2192 host", m);
-    if (m.method !== undefined && m.id !== undefined) {
-      handle(m).then(function (reply) {
-        var out = {jsonrpc: "2.0", id: m.id};
-        if (reply.error) { out.error = reply.error; } else { out.result = reply.result; }
-        if (reply.error) { log("refused", reply.error, true); }
-        post(out);
-      });
-    } else if (m.method === undefined) {
-      if (waiting[m.id]) { waiting[m.id](m); delete waiting[m.id]; }
-    } else if (m.method === "ui/notifications/initialized") {
-      initialized = true;
-      post({jsonrpc: "2.0", method: "ui/notifications/tool-input",
-            params: {arguments: C.arguments}});
-      deliver();
-    } else if (m.method === "ui/notifications/size-changed" && m.params &&
-               typeof m.params.height === "number") {
-      frame.style.height = Math.max(80, Math.min(m.params.height, 4000)) + "px";
-    }
-  });
-  (function wait() {
-    call("/result").then(function (r) {
-      if (r.pending) { wait(); } else { result = r; deliver(); }
-    }, function () { setTimeout(wait, 1000); });
-  }());
-  (function poll() {
-    call("/events?since=" + since).then(function (r) {
-      since = r.next;
-      if (r.stderr.length) {
-        document.getElementById("stderr").textContent += r.stderr.join("\n") + "\n";
-      }
-      setTimeout(poll, 1000);
-    }, function () { setTimeout(poll, 2000); });
-  }());
-  document.getElementById("teardown").onclick = function () {
-    var id = "teardown-" + nextId++;
-    waiting[id] = function (answer) {
-      log("torn down", answer);
-      frame.remove();
-    };
-    post({jsonrpc: "2.0", id: id, method: "ui/resource-teardown", params: {reason: "preview"}});
-  };
-  window.addEventListener("pagehide", function () {
-    navigator.sendBeacon("/closed?token=" + encodeURIComponent(C.token));
-  });
-}());
-</script>
-</body>
-</html>
-"""
 
 
 # The commands: name -> how it runs. A server command gets a connected Client,
