@@ -11202,26 +11202,11 @@ def demo_server(**options):
 
 
 ###############################################################################
-# Command line: the demo server and the commands ###############################
+# Client commands: inspect, call, read, get and skill #########################
 ###############################################################################
 #
-# python mcp_stdio.py serves the demo catalog; its first word may name a command
-# of _COMMANDS (inspect, call, read, get, config) instead. A command is one row
-# of that table and one handler.
-
-class _Command:
-    """A command of the command line: its handler, usage line and options of its own.
-
-    A server command's handler(client, words, options) gets a connected Client;
-    one with serves=False gets its raw arguments instead.
-    """
-
-    __slots__ = ("handler", "usage", "positional", "own", "serves")
-
-    def __init__(self, handler, usage, positional=(0, 0), own=(), serves=True):
-        self.handler, self.usage, self.positional, self.own = handler, usage, positional, own
-        self.serves = serves
-
+# Start a stdio server with the Client, do one thing with it, say what happened: the
+# options every such command takes, and reading a tool's arguments from KEY=VALUE words.
 
 # What the server commands wait for: each answer, and the first one (a server may
 # take long to start; the wait is said on stderr after Client._WAITING_NOTE seconds).
@@ -11241,6 +11226,7 @@ _CLI_LOG_LEVEL = "info"
 _LOG_OPTION = ("--log-level", "LEVEL", "show the server's log messages of LEVEL and above "
                "(default %s; off: ask for none)" % _CLI_LOG_LEVEL, "log_level",
                lambda v: v if v in _LEVEL_RANK or v == "off" else _refuse(v))
+
 
 # The options every server command takes: (flag, metavar, help, name, parse).
 _CLIENT_OPTIONS = (
@@ -11311,37 +11297,6 @@ def _skill_command(client, words, opts):
 def _get_command(client, words, opts):
     result = client.get_prompt(words[0], _key_values(words[1:], None))
     return _print_result(client, result, opts["json"])
-
-
-# The commands: name -> how it runs. A server command gets a connected Client,
-# its words (before --) and its options; config runs on its own arguments.
-_COMMANDS = {
-    "inspect": _Command(_inspect_command, "inspect [options] -- COMMAND [ARGS...]"),
-    "call": _Command(_call_command, "call TOOL [JSON | KEY=VALUE ...] [--task] [--log-level "
-                     "LEVEL] [options] -- COMMAND [ARGS...]", (1, None),
-                     (("--task", None, "run the tool as a task where it allows one (2025-11-25; "
-                       "a modern server decides by itself)", "task", None), _LOG_OPTION)),
-    "read": _Command(_read_command, "read URI [--output FILE] [--log-level LEVEL] [options] -- "
-                     "COMMAND [ARGS...]", (1, 1),
-                     (("--output", "FILE", "save the contents (a blob's bytes) to FILE",
-                       "output", str), _LOG_OPTION)),
-    "get": _Command(_get_command, "get PROMPT [KEY=VALUE ...] [--log-level LEVEL] [options] -- "
-                    "COMMAND [ARGS...]", (1, None), (_LOG_OPTION,)),
-    "skill": _Command(_skill_command, "skill URI [options] -- COMMAND [ARGS...]", (1, 1)),
-    "preview": _Command(_preview_command, "preview TOOL [JSON | KEY=VALUE ...] [--port N] "
-                        "[options] -- COMMAND [ARGS...]", (1, None),
-                        (("--port", "N", "the host page's port on 127.0.0.1 (default: a free "
-                          "one; the view's origin gets another)", "port",
-                          lambda v: int(v) if 0 < int(v) < 65536 else _refuse(v)),)),
-    "config": _Command(lambda args: _config_main(args), "config CLIENT [--name NAME] "
-                       "[-- SERVER_SCRIPT [ARGS...]]", serves=False),
-    "doctor": _Command(lambda args: _doctor_main(args), "doctor [--host HOST] -- COMMAND "
-                       "[ARGS...]", serves=False),
-    "install": _Command(lambda args: _install_main(args), "install HOST [--name NAME] "
-                        "[--project] [--force] -- SERVER_SCRIPT [ARGS...]", serves=False),
-    "proxy": _Command(lambda args: _proxy_main(args), "proxy CONFIG.json [server options]",
-                      serves=False),
-}
 
 
 _CLIENT_ABOUT = """\
@@ -11477,510 +11432,6 @@ def _check_words(command, positional):
                                 "or one JSON object" % w)
 
 
-def _json_config(top, extra=None):
-    def make(name, command, args):
-        entry = dict(extra or {}, command=command, args=args)
-        return json.dumps({top: {name: entry}}, indent=2) + "\n"
-    return make
-
-
-def _shell_config(words):
-    def make(name, command, args):
-        import shlex
-        return " ".join(shlex.quote(w) for w in words + [name, "--", command] + args) + "\n"
-    return make
-
-
-def _toml_config(name, command, args):
-    key = name if re.match(r"^[A-Za-z0-9_-]+\Z", name) else json.dumps(name)
-    return "[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n" % (
-        key, json.dumps(command), ", ".join(json.dumps(a) for a in args))
-
-
-# client -> (how to write its configuration, where it goes)
-_CONFIGS = {
-    "claude-desktop": (_json_config("mcpServers"), "claude_desktop_config.json (Settings > "
-                       "Developer > Edit Config), merged into \"mcpServers\""),
-    "claude-code": (_shell_config(["claude", "mcp", "add"]), "run it in a shell"),
-    "cursor": (_json_config("mcpServers"), "~/.cursor/mcp.json or .cursor/mcp.json, merged "
-               "into \"mcpServers\""),
-    "vscode": (_json_config("servers", {"type": "stdio"}), ".vscode/mcp.json, merged into "
-               "\"servers\""),
-    "codex": (_toml_config, "~/.codex/config.toml"),
-    "gemini-cli": (_json_config("mcpServers"), "~/.gemini/settings.json or "
-                   ".gemini/settings.json, merged into \"mcpServers\""),
-}
-
-
-# -- the doctor: start a server as each host does, before registering it -------------
-
-class _Host:
-    """What one host does when it starts a stdio server, as the doctor models it."""
-
-    __slots__ = ("title", "source", "era", "revision", "capabilities", "limit", "desktop",
-                 "rules", "budget")
-
-    def __init__(self, title, source, era, revision, capabilities, limit, desktop, rules=(),
-                 budget=None):
-        self.title, self.source, self.era, self.revision = title, source, era, revision
-        self.capabilities, self.limit, self.desktop = capabilities, limit, desktop
-        self.rules = rules          # names of _HOST_RULES the host's tool list must pass
-        self.budget = budget        # (tools, what the host does past them), where published
-
-
-# The PATH a desktop app gets when it is started from the desktop, not a shell
-# (macOS's launchd default; the login shell's additions are missing).
-_DESKTOP_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
-# Where no host limit is documented, the common one: 60 s to the first answer.
-_USUAL_LIMIT = 60.0
-
-# The hosts: name -> the version modelled, where its behaviour is reported, what
-# it speaks and declares, its start limit (seconds), whether it is a desktop app
-# (started with the desktop's PATH in /) or a command line tool (the user's PATH,
-# in the home folder), and the tool-list rules it enforces.
-_HOSTS = {
-    "claude-desktop": _Host(
-        "Claude Desktop 1.25927.0 (Aug 2026)",
-        "https://github.com/modelcontextprotocol/servers/issues/4153",
-        "legacy", "2025-11-25", {}, 60.0, True),
-    "claude-code": _Host(
-        "Claude Code 2.1.283 (2026-09-28)",
-        "https://github.com/anthropics/claude-code/issues/84136",
-        "auto", "2025-11-25", {"roots": {}, "elicitation": {}}, 30.0, False,
-        ("full_name_128",)),
-    "cursor": _Host(
-        "Cursor CLI 2026.08.25-3e8eec8",
-        "https://github.com/CursorTouch/Windows-MCP/issues/68",
-        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, ("server_and_tool_60",),
-        (40, "Cursor degrades past about 40 active tools")),
-    "vscode": _Host(
-        "VS Code 1.132.0 with Copilot chat (Aug 2026)",
-        "https://github.com/microsoft/vscode/issues/329848",
-        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, (),
-        (128, "Copilot refuses a request that carries more than 128 tools")),
-    "codex": _Host(
-        "Codex CLI 0.165.0 (2026-11-03)", "https://github.com/openai/codex/issues/11851",
-        "legacy", "2025-06-18", {}, 10.0, False),
-    "gemini-cli": _Host(
-        "Gemini CLI 0.61", "https://github.com/google-gemini/gemini-cli/issues/13326",
-        "legacy", "2025-06-18", {}, _USUAL_LIMIT, False, ("flat_schemas",)),
-}
-
-
-def _schema_faults(schema, where):
-    """What a strict host refuses in a tool schema: $ref and $defs, required names that
-    are not properties, arrays without items."""
-    if isinstance(schema, list):
-        for i, s in enumerate(schema):
-            yield from _schema_faults(s, "%s/%d" % (where, i))
-        return
-    if not isinstance(schema, dict):
-        return
-    for key in ("$ref", "$defs", "definitions"):
-        if key in schema:
-            yield "%s uses %s" % (where or "/", key)
-    props = schema.get("properties")
-    if isinstance(schema.get("required"), list) and isinstance(props, dict):
-        for name in schema["required"]:
-            if name not in props:
-                yield "%s requires %r, which is not one of its properties" % (where or "/", name)
-    if schema.get("type") == "array" and "items" not in schema:
-        yield "%s is an array without items" % (where or "/")
-    for key, sub in schema.items():
-        if key in ("properties", "$defs", "definitions", "patternProperties") and \
-                isinstance(sub, dict):
-            for name, s in sub.items():
-                yield from _schema_faults(s, "%s/%s/%s" % (where, key, name))
-        elif key in ("items", "additionalProperties", "not", "anyOf", "oneOf", "allOf",
-                     "prefixItems"):
-            yield from _schema_faults(sub, "%s/%s" % (where, key))
-
-
-# The tool-list rules of hosts: name -> (server name, tool) -> a fault or None.
-_HOST_RULES = {
-    "full_name_128": lambda server, t: "its full name mcp__%s__%s is over 128 characters "
-    "(the host drops it)" % (server, t["name"]) if len("mcp__%s__%s" % (server, t["name"])) > 128
-    else None,
-    "server_and_tool_60": lambda server, t: "the server and tool names together are over 60 "
-    "characters (the host refuses it)" if len(server) + len(t["name"]) > 60 else None,
-    "flat_schemas": lambda server, t: "; ".join(_schema_faults(t.get("inputSchema"), "")) or None,
-}
-
-
-def _host_environment(host):
-    """The environment and working folder a host starts a server with."""
-    home = os.path.expanduser("~")
-    path = _DESKTOP_PATH if host.desktop else os.environ.get("PATH", _DESKTOP_PATH)
-    env = {"PATH": path, "HOME": home}
-    if os.name == "nt":                   # what Windows needs to start anything at all
-        env.update((k, os.environ[k]) for k in ("SYSTEMROOT", "APPDATA") if k in os.environ)
-    return env, ("/" if host.desktop else home)
-
-
-def _doctor_one(name, command):
-    """Start command as host name does; return (faults, warnings, the server's name as a
-    key or None), faults and warnings each a list of (what happened, how to fix it)."""
-    import shutil
-    import time
-    host = _HOSTS[name]
-    env, cwd = _host_environment(host)
-    faults, warnings = [], []
-    program = command[0]
-    found = shutil.which(program, path=env["PATH"]) if os.sep not in program else \
-        (program if os.path.isabs(program) and os.access(program, os.X_OK) else None)
-    if found is None:
-        here = shutil.which(program) or program
-        faults.append(("the host cannot find %r (PATH %s, working folder %s)"
-                       % (program, env["PATH"], cwd),
-                       "give the absolute path: %s (config prints one)" % here))
-        return faults, warnings, None
-    client = Client(command, era=host.era, revision=host.revision, env=env, cwd=cwd,
-                    capabilities=host.capabilities, timeout=host.limit,
-                    probe_timeout=min(3.0, host.limit), start_timeout=host.limit)
-    started = time.monotonic()
-    try:
-        client.connect()
-        took = time.monotonic() - started
-        tools = client.list_tools() if "tools" in client.server_capabilities else []
-    except ClientError as e:
-        client.close()                # its last words: stderr is read to its end first
-        last = (client.stderr.strip().splitlines() or [""])[-1]
-        if "did not answer" in str(e) or "no answer" in str(e):
-            faults.append(("no answer within the host's %g s" % host.limit,
-                           "answer initialize first: import and load lazily"))
-        else:
-            relative = [a for a in command[1:] if not os.path.isabs(a) and os.path.exists(a)]
-            faults.append(("the server did not start: %s" % (_short(last, 200) if last else e),
-                           "give the absolute path of %s (the host starts it in %s; config "
-                           "prints absolute paths)" % (", ".join(relative), cwd) if relative else
-                           "run it yourself in %s, in a minimal environment (env -i), to "
-                           "see why" % cwd))
-        tools = None
-    finally:
-        client.close()
-    if client.skipped_lines:
-        line = next((p for p in client.problems if p.startswith("skipped a line")), "")
-        faults.append(("output on stdout before the first message: %s" % line.split(": ", 1)[-1]
-                       [:90], "write diagnostics to sys.stderr, never stdout"))
-    if tools is None:
-        return faults, warnings, None
-    if took > host.limit / 4:
-        warnings.append(("the first answer took %.1f s of the host's %g s" % (took, host.limit),
-                         "import heavy modules inside the handlers that need them"))
-    server = (client.server_info or {}).get("name") or "server"
-    for t in tools:
-        for rule in host.rules:
-            fault = _HOST_RULES[rule](server, t)
-            if fault:
-                faults.append(("tool %r: %s" % (t.get("name"), fault),
-                               _mounted_fix(t) or "rename it, or flatten its schema"))
-    if host.budget is not None and len(tools) > host.budget[0]:
-        warnings.append(_over_budget(tools, *host.budget))
-    if "tasks" not in _FEATURES.get(client.revision, ()):
-        faults.extend(_task_only_tools(command, env, cwd, host, client.revision))
-    for line in client.stderr.splitlines():
-        if "warning:" in line and "skill" in line.lower():
-            faults.append(("a skill was refused at start: %s" % _short(line, 200),
-                           "fix the skill's folder or SKILL.md"))
-    return faults, warnings, _safe_key((client.server_info or {}).get("name"))
-
-
-def _over_budget(tools, budget, words):
-    """The doctor's warning for a listing of more tools than a host holds well."""
-    size = len(encode_message({"tools": tools}))
-    return ("it lists %d tools (%.1f KB, about %d tokens, estimated as bytes / 4); %s, and a "
-            "host that keeps the first %d would not see %s" % (
-                len(tools), size / 1024.0, size // 4, words, budget,
-                _some([t.get("name") for t in tools[budget:]], 300)),
-            "serve fewer: --tools with names or patterns ('fs_*'), or mount(..., include=, "
-            "exclude=) for a mounted server's")
-
-
-def _mounted_fix(tool):
-    """For a mounted tool (its _meta says so), the mount's options that leave it out or
-    rename it; else None."""
-    where = (tool.get("_meta") or {}).get(MOUNT_KEY)
-    if type(where) is not dict or type(where.get("server")) is not str or \
-            type(where.get("name")) is not str:
-        return None
-    return "it is tool %r of mount %r: leave it out (mount(..., exclude=[%r])) or rename " \
-           "it (rename={%r: ...})" % (where["name"], where["server"], where["name"],
-                                      where["name"])
-
-
-def _task_only_tools(command, env, cwd, host, revision):
-    """Tools a host without tasks never sees: those that run only as a task, listed at the
-    first revision that has tasks (a second start)."""
-    first = next(r for r in REVISIONS if _has(r, "tasks"))
-    client = Client(command, era="legacy", revision=first, env=env, cwd=cwd,
-                    timeout=host.limit, start_timeout=host.limit)
-    try:
-        client.connect()
-        tools = client.list_tools() if "tools" in client.server_capabilities else []
-    except ClientError:
-        tools = []
-    finally:
-        client.close()
-    return [("tool %r runs only as a task; the host speaks %s, which has no tasks (it is "
-             "not listed)" % (t.get("name"), revision), "register it with task=\"optional\"")
-            for t in tools if (t.get("execution") or {}).get("taskSupport") == "required"]
-
-
-def _doctor_main(args):
-    """Start a server the way each host does and report what would fail; return the status."""
-    args = list(args)
-    if any(a in ("-h", "--help") for a in args[:args.index("--") if "--" in args else None]):
-        sys.stdout.write(_client_usage())
-        return 0
-    if "--" not in args or args.index("--") == len(args) - 1:
-        sys.stderr.write("error: put the server command after --\n\n" + _client_usage())
-        return 2
-    i = args.index("--")
-    opts, command = args[:i], args[i + 1:]
-    hosts = sorted(_HOSTS)
-    if opts[:1] == ["--host"] and len(opts) == 2 and opts[1] in _HOSTS:
-        hosts = [opts[1]]
-    elif opts:
-        sys.stderr.write("error: doctor takes --host HOST (%s)\n" % ", ".join(sorted(_HOSTS)))
-        return 2
-    w, failed = sys.stdout.write, 0
-    for name in hosts:
-        host = _HOSTS[name]
-        faults, warnings, _ = _doctor_one(name, command)
-        failed += bool(faults)
-        w("%s: %s  (models %s, %s %s; %s)\n" % (name, "FAIL" if faults else "ok", host.title,
-                                                 "probes, then" if host.era == "auto" else
-                                                 "speaks", host.revision, host.source))
-        for what, fix in faults:
-            w("  fault: %s\n    fix: %s\n" % (what, fix))
-        for what, fix in warnings:
-            w("  warning: %s\n    fix: %s\n" % (what, fix))
-    w("doctor: %d of %d host(s) would start it\n" % (len(hosts) - failed, len(hosts)))
-    return 1 if failed else 0
-
-
-def _entry_words(args):
-    """(the words before --, the server command after it, the --name value or None) of
-    config and install; raises ValueError when --name has no value."""
-    args, server = list(args), []
-    if "--" in args:
-        i = args.index("--")
-        args, server = args[:i], args[i + 1:]
-    name = None
-    if "--name" in args:
-        i = args.index("--name")
-        if i + 1 >= len(args):
-            raise ValueError("--name needs a value")
-        name = args.pop(i + 1)
-        args.pop(i)
-    return args, server, name
-
-
-def _file_key(script):
-    """An entry's name from its file's, when the server cannot say its own."""
-    return os.path.splitext(os.path.basename(script))[0].replace("_", "-")
-
-
-def _config_main(args):
-    """Print a client configuration that starts a server by absolute paths; return the status."""
-    try:
-        args, server, name = _entry_words(args)
-    except ValueError as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 2
-    if any(a in ("-h", "--help") for a in args):
-        sys.stdout.write(_client_usage())
-        return 0
-    if len(args) != 1 or args[0] not in _CONFIGS:
-        sys.stderr.write("error: name one client: %s\n\n%s" % (", ".join(sorted(_CONFIGS)),
-                                                               _client_usage()))
-        return 2
-    if server:
-        script = os.path.abspath(server[0])
-        if not os.path.exists(script):
-            sys.stderr.write("error: %s does not exist\n" % script)
-            return 2
-        command_args = [script] + server[1:]
-        default = _server_name([os.path.abspath(sys.executable)] + command_args) or \
-            _file_key(script)
-    else:
-        command_args = _demo_command()
-        default = "mcp-stdio-demo"
-    make, where = _CONFIGS[args[0]]
-    # The interpreter by absolute path: desktop apps start servers with a minimal PATH,
-    # where "python" (or even "python3") may not be found.
-    sys.stdout.write(make(name or default, os.path.abspath(sys.executable), command_args))
-    sys.stderr.write("(for %s: %s)\n" % (args[0], where))
-    return 0
-
-
-# -- install: the configuration config prints, written into the host's own file --------
-
-def _host_file(host, project):
-    """The configuration file install writes for host (project: the project's own, None
-    when the host has none)."""
-    home = os.path.expanduser("~")
-    if sys.platform == "darwin":
-        user = os.path.join(home, "Library", "Application Support")
-    elif os.name == "nt":
-        user = os.environ.get("APPDATA") or os.path.join(home, "AppData", "Roaming")
-    else:
-        user = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    files = {
-        "claude-desktop": (os.path.join(user, "Claude", "claude_desktop_config.json"), None),
-        "cursor": (os.path.join(home, ".cursor", "mcp.json"), os.path.join(".cursor", "mcp.json")),
-        "vscode": (os.path.join(user, "Code", "User", "mcp.json"), os.path.join(".vscode",
-                                                                                 "mcp.json")),
-        "gemini-cli": (os.path.join(home, ".gemini", "settings.json"),
-                       os.path.join(".gemini", "settings.json")),
-        "codex": (os.path.join(home, ".codex", "config.toml"), None),
-    }
-    user_file, project_file = files[host]
-    if not project:
-        return user_file
-    return None if project_file is None else os.path.abspath(project_file)
-
-
-def _merged_json(text, top, name, entry):
-    """text (a host's JSON file, or None) with entry set as top[name]: (new text, the entry
-    already there or None). Raises ValueError when text is not plain JSON."""
-    data = json.loads(text) if text and text.strip() else {}
-    if not isinstance(data, dict) or not isinstance(data.get(top, {}), dict):
-        raise ValueError("its top level or %r is not a JSON object" % top)
-    old = data.get(top, {}).get(name)
-    data.setdefault(top, {})[name] = entry
-    indent = re.search(r"\n( +|\t)\S", text or "")
-    return json.dumps(data, indent=indent.group(1) if indent else 2,
-                      ensure_ascii=False) + "\n", old
-
-
-def _merged_toml(text, block):
-    """text (config.toml, or None) with block, a [mcp_servers.NAME] table, set: (new text,
-    the table already there or None). The rest of the file is kept as it is."""
-    text = text or ""
-    header = block.split("\n", 1)[0]
-    found = re.search(r"(?m)^%s[ \t]*\n" % re.escape(header), text)
-    if found is None:
-        if text and not text.endswith("\n"):
-            text += "\n"
-        return text + ("\n" if text.strip() else "") + block, None
-    start = found.start()
-    after = re.compile(r"(?m)^\[").search(text, found.end())
-    old = text[start:after.start() if after else len(text)].rstrip("\n") + "\n"
-    return text[:start] + block + text[start + len(old):], old
-
-
-def _install_main(args):
-    """Write the configuration config prints into a host's file, after the doctor; return
-    the status."""
-    try:
-        args, server, name = _entry_words(args)
-    except ValueError as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 2
-    flags = {a for a in args if a in ("--project", "--force")}
-    args = [a for a in args if a not in flags]
-    if len(args) != 1 or args[0] not in _CONFIGS or not server or name == "":
-        sys.stderr.write("error: install HOST [--name NAME] [--project] [--force] -- "
-                         "SERVER_SCRIPT [ARGS...]; HOST is one of %s\n" % ", ".join(sorted(_CONFIGS)))
-        return 2
-    host = args[0]
-    if "--project" in flags and host != "claude-code" and _host_file(host, True) is None:
-        sys.stderr.write("error: %s has no project file\n" % host)
-        return 2
-    script = os.path.abspath(server[0])
-    if not os.path.exists(script):
-        sys.stderr.write("error: %s does not exist\n" % script)
-        return 2
-    python, command_args = os.path.abspath(sys.executable), [script] + server[1:]
-    faults, _, seen = _doctor_one(host, [python] + command_args)
-    if faults:
-        sys.stderr.write("error: the doctor found what %s would fail on; nothing written:\n%s"
-                         % (host, "".join("  %s\n    fix: %s\n" % f for f in faults)))
-        return 1
-    name = name or seen or _file_key(script)
-    make = _CONFIGS[host][0]
-    if host == "claude-code":
-        import shlex
-        import shutil
-        words = shlex.split(make(name, python, command_args))
-        # Its default scope is this folder only; a user's install serves every folder.
-        words[3:3] = ["--scope", "project" if "--project" in flags else "user"]
-        if shutil.which("claude") is None:
-            sys.stdout.write("claude is not on PATH; run:\n  %s\n" % " ".join(
-                shlex.quote(w) for w in words))
-            return 0
-        import subprocess
-        return subprocess.call(words)
-    path = _host_file(host, "--project" in flags)
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except FileNotFoundError:
-        text = None
-    except (OSError, UnicodeDecodeError) as e:
-        sys.stderr.write("error: cannot read %s: %s\n" % (path, e))
-        return 1
-    try:
-        if host == "codex":
-            block = make(name, python, command_args)
-            new, old = _merged_toml(text, block)
-            same = old == block
-        else:
-            (top, entries), = json.loads(make(name, python, command_args)).items()
-            new, old = _merged_json(text, top, name, entries[name])
-            same = old == entries[name]
-    except ValueError as e:
-        sys.stderr.write("error: %s is not plain JSON (%s): edit it by hand, adding what "
-                         "config %s prints\n" % (path, e, host))
-        return 1
-    if old is not None and not same and "--force" not in flags:
-        sys.stderr.write("error: %s already has a different server named %r: give another "
-                         "--name, or --force to replace it\n" % (path, name))
-        return 1
-    if new == text:
-        sys.stdout.write("%s: %r is installed already; nothing changed\n" % (path, name))
-        return 0
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    backup = path + ".bak"
-    if text is not None and not os.path.exists(backup):
-        with open(backup, "w", encoding="utf-8") as f:
-            f.write(text)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(new)
-    sys.stdout.write("%s: installed %r%s\n" % (path, name, " (the old file is in %s)" % backup
-                                              if text is not None else ""))
-    return 0
-
-
-# How long config waits for a server to say its name before it names the entry by
-# the file: as long as the quickest host waits for a start.
-_NAME_TIMEOUT = 10.0
-
-
-def _server_name(command):
-    """The server's own name (serverInfo.name), made safe as a host's key, or None."""
-    client = Client(command, era="legacy", timeout=_NAME_TIMEOUT, start_timeout=_NAME_TIMEOUT,
-                    probe_timeout=3.0)
-    try:
-        client.connect()
-        name = (client.server_info or {}).get("name")
-    except ClientError:
-        name = None
-    finally:
-        client.close()
-    return _safe_key(name)
-
-
-def _safe_key(name):
-    """name as a key every host takes: letters, digits, '-' and '_' (Codex's TOML keys,
-    Claude Code's names), at most 64; None for no name."""
-    if not isinstance(name, str):
-        return None
-    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in name)
-    return safe.strip("-")[:64] or None
-
-
 def _client_usage():
     """The help of the commands, from the tables of commands and options."""
     prog = _prog()
@@ -11997,29 +11448,6 @@ def _client_usage():
               "3 the server misbehaved, exited or did not answer; 4 the server answered",
               "with a JSON-RPC error.", ""]
     return "\n".join(lines)
-
-
-def _demo_command():
-    """The arguments that start this demo: -m when installed, else this file by its path.
-
-    An installed module is importable by its interpreter, and -m starts from its
-    cached bytecode; a file given by path is compiled again on every start.
-    """
-    here = os.path.dirname(os.path.abspath(__file__))
-    if os.path.basename(here) in ("site-packages", "dist-packages"):
-        return ["-m", "mcp_stdio"]
-    return [os.path.abspath(__file__)]
-
-
-def _prog():
-    """How this file was started, for usage lines: the mcp-stdio command, -m or a path."""
-    name = os.path.basename(sys.argv[0] or "")
-    if name.startswith("mcp-stdio"):
-        return "mcp-stdio"
-    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
-    if spec is not None and spec.name == "mcp_stdio":     # python -m mcp_stdio
-        return "python -m mcp_stdio"
-    return "python mcp_stdio.py"
 
 
 class _BadArguments(ValueError):
@@ -12105,6 +11533,13 @@ def _key_values(words, schema):
 def _with_article(noun):
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
+
+###############################################################################
+# Client commands on a terminal: questions asked, results shown ###############
+###############################################################################
+#
+# What a client command asks a person (a server's form, on the terminal) and how it shows
+# a server's answers: results, progress, log messages, the inspection of a catalog.
 
 def _ask_on_terminal(params):
     """Answer a server's elicitation on the terminal; refuse when stdin is not one."""
@@ -12490,6 +11925,597 @@ def _entry_id(entry):
         if isinstance(entry.get(key), str):
             return entry[key]
     return "?"
+
+
+###############################################################################
+# Host setup: config, doctor and install ######################################
+###############################################################################
+#
+# A server's entry in each host's configuration: printed (config), checked by starting
+# the server as each host does (doctor, with its model of the host), and written into
+# the host's own file (install).
+
+def _json_config(top, extra=None):
+    def make(name, command, args):
+        entry = dict(extra or {}, command=command, args=args)
+        return json.dumps({top: {name: entry}}, indent=2) + "\n"
+    return make
+
+
+def _shell_config(words):
+    def make(name, command, args):
+        import shlex
+        return " ".join(shlex.quote(w) for w in words + [name, "--", command] + args) + "\n"
+    return make
+
+
+def _toml_config(name, command, args):
+    key = name if re.match(r"^[A-Za-z0-9_-]+\Z", name) else json.dumps(name)
+    return "[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n" % (
+        key, json.dumps(command), ", ".join(json.dumps(a) for a in args))
+
+
+# client -> (how to write its configuration, where it goes)
+_CONFIGS = {
+    "claude-desktop": (_json_config("mcpServers"), "claude_desktop_config.json (Settings > "
+                       "Developer > Edit Config), merged into \"mcpServers\""),
+    "claude-code": (_shell_config(["claude", "mcp", "add"]), "run it in a shell"),
+    "cursor": (_json_config("mcpServers"), "~/.cursor/mcp.json or .cursor/mcp.json, merged "
+               "into \"mcpServers\""),
+    "vscode": (_json_config("servers", {"type": "stdio"}), ".vscode/mcp.json, merged into "
+               "\"servers\""),
+    "codex": (_toml_config, "~/.codex/config.toml"),
+    "gemini-cli": (_json_config("mcpServers"), "~/.gemini/settings.json or "
+                   ".gemini/settings.json, merged into \"mcpServers\""),
+}
+
+
+class _Host:
+    """What one host does when it starts a stdio server, as the doctor models it."""
+
+    __slots__ = ("title", "source", "era", "revision", "capabilities", "limit", "desktop",
+                 "rules", "budget")
+
+    def __init__(self, title, source, era, revision, capabilities, limit, desktop, rules=(),
+                 budget=None):
+        self.title, self.source, self.era, self.revision = title, source, era, revision
+        self.capabilities, self.limit, self.desktop = capabilities, limit, desktop
+        self.rules = rules          # names of _HOST_RULES the host's tool list must pass
+        self.budget = budget        # (tools, what the host does past them), where published
+
+
+# The PATH a desktop app gets when it is started from the desktop, not a shell
+# (macOS's launchd default; the login shell's additions are missing).
+_DESKTOP_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
+# Where no host limit is documented, the common one: 60 s to the first answer.
+_USUAL_LIMIT = 60.0
+
+
+# The hosts: name -> the version modelled, where its behaviour is reported, what
+# it speaks and declares, its start limit (seconds), whether it is a desktop app
+# (started with the desktop's PATH in /) or a command line tool (the user's PATH,
+# in the home folder), and the tool-list rules it enforces.
+_HOSTS = {
+    "claude-desktop": _Host(
+        "Claude Desktop 1.25927.0 (Aug 2026)",
+        "https://github.com/modelcontextprotocol/servers/issues/4153",
+        "legacy", "2025-11-25", {}, 60.0, True),
+    "claude-code": _Host(
+        "Claude Code 2.1.283 (2026-09-28)",
+        "https://github.com/anthropics/claude-code/issues/84136",
+        "auto", "2025-11-25", {"roots": {}, "elicitation": {}}, 30.0, False,
+        ("full_name_128",)),
+    "cursor": _Host(
+        "Cursor CLI 2026.08.25-3e8eec8",
+        "https://github.com/CursorTouch/Windows-MCP/issues/68",
+        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, ("server_and_tool_60",),
+        (40, "Cursor degrades past about 40 active tools")),
+    "vscode": _Host(
+        "VS Code 1.132.0 with Copilot chat (Aug 2026)",
+        "https://github.com/microsoft/vscode/issues/329848",
+        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, (),
+        (128, "Copilot refuses a request that carries more than 128 tools")),
+    "codex": _Host(
+        "Codex CLI 0.165.0 (2026-11-03)", "https://github.com/openai/codex/issues/11851",
+        "legacy", "2025-06-18", {}, 10.0, False),
+    "gemini-cli": _Host(
+        "Gemini CLI 0.61", "https://github.com/google-gemini/gemini-cli/issues/13326",
+        "legacy", "2025-06-18", {}, _USUAL_LIMIT, False, ("flat_schemas",)),
+}
+
+
+def _schema_faults(schema, where):
+    """What a strict host refuses in a tool schema: $ref and $defs, required names that
+    are not properties, arrays without items."""
+    if isinstance(schema, list):
+        for i, s in enumerate(schema):
+            yield from _schema_faults(s, "%s/%d" % (where, i))
+        return
+    if not isinstance(schema, dict):
+        return
+    for key in ("$ref", "$defs", "definitions"):
+        if key in schema:
+            yield "%s uses %s" % (where or "/", key)
+    props = schema.get("properties")
+    if isinstance(schema.get("required"), list) and isinstance(props, dict):
+        for name in schema["required"]:
+            if name not in props:
+                yield "%s requires %r, which is not one of its properties" % (where or "/", name)
+    if schema.get("type") == "array" and "items" not in schema:
+        yield "%s is an array without items" % (where or "/")
+    for key, sub in schema.items():
+        if key in ("properties", "$defs", "definitions", "patternProperties") and \
+                isinstance(sub, dict):
+            for name, s in sub.items():
+                yield from _schema_faults(s, "%s/%s/%s" % (where, key, name))
+        elif key in ("items", "additionalProperties", "not", "anyOf", "oneOf", "allOf",
+                     "prefixItems"):
+            yield from _schema_faults(sub, "%s/%s" % (where, key))
+
+
+# The tool-list rules of hosts: name -> (server name, tool) -> a fault or None.
+_HOST_RULES = {
+    "full_name_128": lambda server, t: "its full name mcp__%s__%s is over 128 characters "
+    "(the host drops it)" % (server, t["name"]) if len("mcp__%s__%s" % (server, t["name"])) > 128
+    else None,
+    "server_and_tool_60": lambda server, t: "the server and tool names together are over 60 "
+    "characters (the host refuses it)" if len(server) + len(t["name"]) > 60 else None,
+    "flat_schemas": lambda server, t: "; ".join(_schema_faults(t.get("inputSchema"), "")) or None,
+}
+
+
+def _host_environment(host):
+    """The environment and working folder a host starts a server with."""
+    home = os.path.expanduser("~")
+    path = _DESKTOP_PATH if host.desktop else os.environ.get("PATH", _DESKTOP_PATH)
+    env = {"PATH": path, "HOME": home}
+    if os.name == "nt":                   # what Windows needs to start anything at all
+        env.update((k, os.environ[k]) for k in ("SYSTEMROOT", "APPDATA") if k in os.environ)
+    return env, ("/" if host.desktop else home)
+
+
+def _doctor_one(name, command):
+    """Start command as host name does; return (faults, warnings, the server's name as a
+    key or None), faults and warnings each a list of (what happened, how to fix it)."""
+    import shutil
+    import time
+    host = _HOSTS[name]
+    env, cwd = _host_environment(host)
+    faults, warnings = [], []
+    program = command[0]
+    found = shutil.which(program, path=env["PATH"]) if os.sep not in program else \
+        (program if os.path.isabs(program) and os.access(program, os.X_OK) else None)
+    if found is None:
+        here = shutil.which(program) or program
+        faults.append(("the host cannot find %r (PATH %s, working folder %s)"
+                       % (program, env["PATH"], cwd),
+                       "give the absolute path: %s (config prints one)" % here))
+        return faults, warnings, None
+    client = Client(command, era=host.era, revision=host.revision, env=env, cwd=cwd,
+                    capabilities=host.capabilities, timeout=host.limit,
+                    probe_timeout=min(3.0, host.limit), start_timeout=host.limit)
+    started = time.monotonic()
+    try:
+        client.connect()
+        took = time.monotonic() - started
+        tools = client.list_tools() if "tools" in client.server_capabilities else []
+    except ClientError as e:
+        client.close()                # its last words: stderr is read to its end first
+        last = (client.stderr.strip().splitlines() or [""])[-1]
+        if "did not answer" in str(e) or "no answer" in str(e):
+            faults.append(("no answer within the host's %g s" % host.limit,
+                           "answer initialize first: import and load lazily"))
+        else:
+            relative = [a for a in command[1:] if not os.path.isabs(a) and os.path.exists(a)]
+            faults.append(("the server did not start: %s" % (_short(last, 200) if last else e),
+                           "give the absolute path of %s (the host starts it in %s; config "
+                           "prints absolute paths)" % (", ".join(relative), cwd) if relative else
+                           "run it yourself in %s, in a minimal environment (env -i), to "
+                           "see why" % cwd))
+        tools = None
+    finally:
+        client.close()
+    if client.skipped_lines:
+        line = next((p for p in client.problems if p.startswith("skipped a line")), "")
+        faults.append(("output on stdout before the first message: %s" % line.split(": ", 1)[-1]
+                       [:90], "write diagnostics to sys.stderr, never stdout"))
+    if tools is None:
+        return faults, warnings, None
+    if took > host.limit / 4:
+        warnings.append(("the first answer took %.1f s of the host's %g s" % (took, host.limit),
+                         "import heavy modules inside the handlers that need them"))
+    server = (client.server_info or {}).get("name") or "server"
+    for t in tools:
+        for rule in host.rules:
+            fault = _HOST_RULES[rule](server, t)
+            if fault:
+                faults.append(("tool %r: %s" % (t.get("name"), fault),
+                               _mounted_fix(t) or "rename it, or flatten its schema"))
+    if host.budget is not None and len(tools) > host.budget[0]:
+        warnings.append(_over_budget(tools, *host.budget))
+    if "tasks" not in _FEATURES.get(client.revision, ()):
+        faults.extend(_task_only_tools(command, env, cwd, host, client.revision))
+    for line in client.stderr.splitlines():
+        if "warning:" in line and "skill" in line.lower():
+            faults.append(("a skill was refused at start: %s" % _short(line, 200),
+                           "fix the skill's folder or SKILL.md"))
+    return faults, warnings, _safe_key((client.server_info or {}).get("name"))
+
+
+def _over_budget(tools, budget, words):
+    """The doctor's warning for a listing of more tools than a host holds well."""
+    size = len(encode_message({"tools": tools}))
+    return ("it lists %d tools (%.1f KB, about %d tokens, estimated as bytes / 4); %s, and a "
+            "host that keeps the first %d would not see %s" % (
+                len(tools), size / 1024.0, size // 4, words, budget,
+                _some([t.get("name") for t in tools[budget:]], 300)),
+            "serve fewer: --tools with names or patterns ('fs_*'), or mount(..., include=, "
+            "exclude=) for a mounted server's")
+
+
+def _mounted_fix(tool):
+    """For a mounted tool (its _meta says so), the mount's options that leave it out or
+    rename it; else None."""
+    where = (tool.get("_meta") or {}).get(MOUNT_KEY)
+    if type(where) is not dict or type(where.get("server")) is not str or \
+            type(where.get("name")) is not str:
+        return None
+    return "it is tool %r of mount %r: leave it out (mount(..., exclude=[%r])) or rename " \
+           "it (rename={%r: ...})" % (where["name"], where["server"], where["name"],
+                                      where["name"])
+
+
+def _task_only_tools(command, env, cwd, host, revision):
+    """Tools a host without tasks never sees: those that run only as a task, listed at the
+    first revision that has tasks (a second start)."""
+    first = next(r for r in REVISIONS if _has(r, "tasks"))
+    client = Client(command, era="legacy", revision=first, env=env, cwd=cwd,
+                    timeout=host.limit, start_timeout=host.limit)
+    try:
+        client.connect()
+        tools = client.list_tools() if "tools" in client.server_capabilities else []
+    except ClientError:
+        tools = []
+    finally:
+        client.close()
+    return [("tool %r runs only as a task; the host speaks %s, which has no tasks (it is "
+             "not listed)" % (t.get("name"), revision), "register it with task=\"optional\"")
+            for t in tools if (t.get("execution") or {}).get("taskSupport") == "required"]
+
+
+def _doctor_main(args):
+    """Start a server the way each host does and report what would fail; return the status."""
+    args = list(args)
+    if any(a in ("-h", "--help") for a in args[:args.index("--") if "--" in args else None]):
+        sys.stdout.write(_client_usage())
+        return 0
+    if "--" not in args or args.index("--") == len(args) - 1:
+        sys.stderr.write("error: put the server command after --\n\n" + _client_usage())
+        return 2
+    i = args.index("--")
+    opts, command = args[:i], args[i + 1:]
+    hosts = sorted(_HOSTS)
+    if opts[:1] == ["--host"] and len(opts) == 2 and opts[1] in _HOSTS:
+        hosts = [opts[1]]
+    elif opts:
+        sys.stderr.write("error: doctor takes --host HOST (%s)\n" % ", ".join(sorted(_HOSTS)))
+        return 2
+    w, failed = sys.stdout.write, 0
+    for name in hosts:
+        host = _HOSTS[name]
+        faults, warnings, _ = _doctor_one(name, command)
+        failed += bool(faults)
+        w("%s: %s  (models %s, %s %s; %s)\n" % (name, "FAIL" if faults else "ok", host.title,
+                                                 "probes, then" if host.era == "auto" else
+                                                 "speaks", host.revision, host.source))
+        for what, fix in faults:
+            w("  fault: %s\n    fix: %s\n" % (what, fix))
+        for what, fix in warnings:
+            w("  warning: %s\n    fix: %s\n" % (what, fix))
+    w("doctor: %d of %d host(s) would start it\n" % (len(hosts) - failed, len(hosts)))
+    return 1 if failed else 0
+
+
+def _entry_words(args):
+    """(the words before --, the server command after it, the --name value or None) of
+    config and install; raises ValueError when --name has no value."""
+    args, server = list(args), []
+    if "--" in args:
+        i = args.index("--")
+        args, server = args[:i], args[i + 1:]
+    name = None
+    if "--name" in args:
+        i = args.index("--name")
+        if i + 1 >= len(args):
+            raise ValueError("--name needs a value")
+        name = args.pop(i + 1)
+        args.pop(i)
+    return args, server, name
+
+
+def _file_key(script):
+    """An entry's name from its file's, when the server cannot say its own."""
+    return os.path.splitext(os.path.basename(script))[0].replace("_", "-")
+
+
+def _config_main(args):
+    """Print a client configuration that starts a server by absolute paths; return the status."""
+    try:
+        args, server, name = _entry_words(args)
+    except ValueError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    if any(a in ("-h", "--help") for a in args):
+        sys.stdout.write(_client_usage())
+        return 0
+    if len(args) != 1 or args[0] not in _CONFIGS:
+        sys.stderr.write("error: name one client: %s\n\n%s" % (", ".join(sorted(_CONFIGS)),
+                                                               _client_usage()))
+        return 2
+    if server:
+        script = os.path.abspath(server[0])
+        if not os.path.exists(script):
+            sys.stderr.write("error: %s does not exist\n" % script)
+            return 2
+        command_args = [script] + server[1:]
+        default = _server_name([os.path.abspath(sys.executable)] + command_args) or \
+            _file_key(script)
+    else:
+        command_args = _demo_command()
+        default = "mcp-stdio-demo"
+    make, where = _CONFIGS[args[0]]
+    # The interpreter by absolute path: desktop apps start servers with a minimal PATH,
+    # where "python" (or even "python3") may not be found.
+    sys.stdout.write(make(name or default, os.path.abspath(sys.executable), command_args))
+    sys.stderr.write("(for %s: %s)\n" % (args[0], where))
+    return 0
+
+
+def _host_file(host, project):
+    """The configuration file install writes for host (project: the project's own, None
+    when the host has none)."""
+    home = os.path.expanduser("~")
+    if sys.platform == "darwin":
+        user = os.path.join(home, "Library", "Application Support")
+    elif os.name == "nt":
+        user = os.environ.get("APPDATA") or os.path.join(home, "AppData", "Roaming")
+    else:
+        user = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    files = {
+        "claude-desktop": (os.path.join(user, "Claude", "claude_desktop_config.json"), None),
+        "cursor": (os.path.join(home, ".cursor", "mcp.json"), os.path.join(".cursor", "mcp.json")),
+        "vscode": (os.path.join(user, "Code", "User", "mcp.json"), os.path.join(".vscode",
+                                                                                 "mcp.json")),
+        "gemini-cli": (os.path.join(home, ".gemini", "settings.json"),
+                       os.path.join(".gemini", "settings.json")),
+        "codex": (os.path.join(home, ".codex", "config.toml"), None),
+    }
+    user_file, project_file = files[host]
+    if not project:
+        return user_file
+    return None if project_file is None else os.path.abspath(project_file)
+
+
+def _merged_json(text, top, name, entry):
+    """text (a host's JSON file, or None) with entry set as top[name]: (new text, the entry
+    already there or None). Raises ValueError when text is not plain JSON."""
+    data = json.loads(text) if text and text.strip() else {}
+    if not isinstance(data, dict) or not isinstance(data.get(top, {}), dict):
+        raise ValueError("its top level or %r is not a JSON object" % top)
+    old = data.get(top, {}).get(name)
+    data.setdefault(top, {})[name] = entry
+    indent = re.search(r"\n( +|\t)\S", text or "")
+    return json.dumps(data, indent=indent.group(1) if indent else 2,
+                      ensure_ascii=False) + "\n", old
+
+
+def _merged_toml(text, block):
+    """text (config.toml, or None) with block, a [mcp_servers.NAME] table, set: (new text,
+    the table already there or None). The rest of the file is kept as it is."""
+    text = text or ""
+    header = block.split("\n", 1)[0]
+    found = re.search(r"(?m)^%s[ \t]*\n" % re.escape(header), text)
+    if found is None:
+        if text and not text.endswith("\n"):
+            text += "\n"
+        return text + ("\n" if text.strip() else "") + block, None
+    start = found.start()
+    after = re.compile(r"(?m)^\[").search(text, found.end())
+    old = text[start:after.start() if after else len(text)].rstrip("\n") + "\n"
+    return text[:start] + block + text[start + len(old):], old
+
+
+def _install_main(args):
+    """Write the configuration config prints into a host's file, after the doctor; return
+    the status."""
+    try:
+        args, server, name = _entry_words(args)
+    except ValueError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    flags = {a for a in args if a in ("--project", "--force")}
+    args = [a for a in args if a not in flags]
+    if len(args) != 1 or args[0] not in _CONFIGS or not server or name == "":
+        sys.stderr.write("error: install HOST [--name NAME] [--project] [--force] -- "
+                         "SERVER_SCRIPT [ARGS...]; HOST is one of %s\n" % ", ".join(sorted(_CONFIGS)))
+        return 2
+    host = args[0]
+    if "--project" in flags and host != "claude-code" and _host_file(host, True) is None:
+        sys.stderr.write("error: %s has no project file\n" % host)
+        return 2
+    script = os.path.abspath(server[0])
+    if not os.path.exists(script):
+        sys.stderr.write("error: %s does not exist\n" % script)
+        return 2
+    python, command_args = os.path.abspath(sys.executable), [script] + server[1:]
+    faults, _, seen = _doctor_one(host, [python] + command_args)
+    if faults:
+        sys.stderr.write("error: the doctor found what %s would fail on; nothing written:\n%s"
+                         % (host, "".join("  %s\n    fix: %s\n" % f for f in faults)))
+        return 1
+    name = name or seen or _file_key(script)
+    make = _CONFIGS[host][0]
+    if host == "claude-code":
+        import shlex
+        import shutil
+        words = shlex.split(make(name, python, command_args))
+        # Its default scope is this folder only; a user's install serves every folder.
+        words[3:3] = ["--scope", "project" if "--project" in flags else "user"]
+        if shutil.which("claude") is None:
+            sys.stdout.write("claude is not on PATH; run:\n  %s\n" % " ".join(
+                shlex.quote(w) for w in words))
+            return 0
+        import subprocess
+        return subprocess.call(words)
+    path = _host_file(host, "--project" in flags)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        text = None
+    except (OSError, UnicodeDecodeError) as e:
+        sys.stderr.write("error: cannot read %s: %s\n" % (path, e))
+        return 1
+    try:
+        if host == "codex":
+            block = make(name, python, command_args)
+            new, old = _merged_toml(text, block)
+            same = old == block
+        else:
+            (top, entries), = json.loads(make(name, python, command_args)).items()
+            new, old = _merged_json(text, top, name, entries[name])
+            same = old == entries[name]
+    except ValueError as e:
+        sys.stderr.write("error: %s is not plain JSON (%s): edit it by hand, adding what "
+                         "config %s prints\n" % (path, e, host))
+        return 1
+    if old is not None and not same and "--force" not in flags:
+        sys.stderr.write("error: %s already has a different server named %r: give another "
+                         "--name, or --force to replace it\n" % (path, name))
+        return 1
+    if new == text:
+        sys.stdout.write("%s: %r is installed already; nothing changed\n" % (path, name))
+        return 0
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    backup = path + ".bak"
+    if text is not None and not os.path.exists(backup):
+        with open(backup, "w", encoding="utf-8") as f:
+            f.write(text)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(new)
+    sys.stdout.write("%s: installed %r%s\n" % (path, name, " (the old file is in %s)" % backup
+                                              if text is not None else ""))
+    return 0
+
+
+# How long config waits for a server to say its name before it names the entry by
+# the file: as long as the quickest host waits for a start.
+_NAME_TIMEOUT = 10.0
+
+
+def _server_name(command):
+    """The server's own name (serverInfo.name), made safe as a host's key, or None."""
+    client = Client(command, era="legacy", timeout=_NAME_TIMEOUT, start_timeout=_NAME_TIMEOUT,
+                    probe_timeout=3.0)
+    try:
+        client.connect()
+        name = (client.server_info or {}).get("name")
+    except ClientError:
+        name = None
+    finally:
+        client.close()
+    return _safe_key(name)
+
+
+def _safe_key(name):
+    """name as a key every host takes: letters, digits, '-' and '_' (Codex's TOML keys,
+    Claude Code's names), at most 64; None for no name."""
+    if not isinstance(name, str):
+        return None
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in name)
+    return safe.strip("-")[:64] or None
+
+
+###############################################################################
+# Command line: the demo server and the commands ###############################
+###############################################################################
+#
+# python mcp_stdio.py serves the demo catalog; its first word may name a command
+# of _COMMANDS (inspect, call, read, get, config) instead. A command is one row
+# of that table and one handler.
+
+class _Command:
+    """A command of the command line: its handler, usage line and options of its own.
+
+    A server command's handler(client, words, options) gets a connected Client;
+    one with serves=False gets its raw arguments instead.
+    """
+
+    __slots__ = ("handler", "usage", "positional", "own", "serves")
+
+    def __init__(self, handler, usage, positional=(0, 0), own=(), serves=True):
+        self.handler, self.usage, self.positional, self.own = handler, usage, positional, own
+        self.serves = serves
+
+
+# The commands: name -> how it runs. A server command gets a connected Client,
+# its words (before --) and its options; config runs on its own arguments.
+_COMMANDS = {
+    "inspect": _Command(_inspect_command, "inspect [options] -- COMMAND [ARGS...]"),
+    "call": _Command(_call_command, "call TOOL [JSON | KEY=VALUE ...] [--task] [--log-level "
+                     "LEVEL] [options] -- COMMAND [ARGS...]", (1, None),
+                     (("--task", None, "run the tool as a task where it allows one (2025-11-25; "
+                       "a modern server decides by itself)", "task", None), _LOG_OPTION)),
+    "read": _Command(_read_command, "read URI [--output FILE] [--log-level LEVEL] [options] -- "
+                     "COMMAND [ARGS...]", (1, 1),
+                     (("--output", "FILE", "save the contents (a blob's bytes) to FILE",
+                       "output", str), _LOG_OPTION)),
+    "get": _Command(_get_command, "get PROMPT [KEY=VALUE ...] [--log-level LEVEL] [options] -- "
+                    "COMMAND [ARGS...]", (1, None), (_LOG_OPTION,)),
+    "skill": _Command(_skill_command, "skill URI [options] -- COMMAND [ARGS...]", (1, 1)),
+    "preview": _Command(_preview_command, "preview TOOL [JSON | KEY=VALUE ...] [--port N] "
+                        "[options] -- COMMAND [ARGS...]", (1, None),
+                        (("--port", "N", "the host page's port on 127.0.0.1 (default: a free "
+                          "one; the view's origin gets another)", "port",
+                          lambda v: int(v) if 0 < int(v) < 65536 else _refuse(v)),)),
+    "config": _Command(lambda args: _config_main(args), "config CLIENT [--name NAME] "
+                       "[-- SERVER_SCRIPT [ARGS...]]", serves=False),
+    "doctor": _Command(lambda args: _doctor_main(args), "doctor [--host HOST] -- COMMAND "
+                       "[ARGS...]", serves=False),
+    "install": _Command(lambda args: _install_main(args), "install HOST [--name NAME] "
+                        "[--project] [--force] -- SERVER_SCRIPT [ARGS...]", serves=False),
+    "proxy": _Command(lambda args: _proxy_main(args), "proxy CONFIG.json [server options]",
+                      serves=False),
+}
+
+
+# -- the doctor: start a server as each host does, before registering it -------------
+
+
+# -- install: the configuration config prints, written into the host's own file --------
+
+
+def _demo_command():
+    """The arguments that start this demo: -m when installed, else this file by its path.
+
+    An installed module is importable by its interpreter, and -m starts from its
+    cached bytecode; a file given by path is compiled again on every start.
+    """
+    here = os.path.dirname(os.path.abspath(__file__))
+    if os.path.basename(here) in ("site-packages", "dist-packages"):
+        return ["-m", "mcp_stdio"]
+    return [os.path.abspath(__file__)]
+
+
+def _prog():
+    """How this file was started, for usage lines: the mcp-stdio command, -m or a path."""
+    name = os.path.basename(sys.argv[0] or "")
+    if name.startswith("mcp-stdio"):
+        return "mcp-stdio"
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is not None and spec.name == "mcp_stdio":     # python -m mcp_stdio
+        return "python -m mcp_stdio"
+    return "python mcp_stdio.py"
 
 
 _DEMO_ABOUT = """\
