@@ -11378,6 +11378,11 @@ def _client_main(command, args):
     except _BadArguments as e:
         sys.stderr.write("error: %s\n" % e)
         return 2
+    return _run_client_command(spec, server_cmd, positional, values)
+
+
+def _run_client_command(spec, server_cmd, positional, values):
+    """Start the server, run one command of the table on it, close it; the exit status."""
     level = values.get("log_level", _CLI_LOG_LEVEL if _LOG_OPTION in spec.own else "off")
     client = Client(server_cmd, era=values["era"], revision=values["revision"],
                     log_level=None if level == "off" else level, on_log=_show_log,
@@ -11833,6 +11838,17 @@ def _first_line(text, width=100):
 
 
 def _print_inspection(client, as_json):
+    """Print what the server offers (as JSON, or as text); return the status."""
+    report, status = _inspection(client)
+    if as_json:
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _print_report(client, report)
+    return status
+
+
+def _inspection(client):
+    """(what the server offers, every list read, as inspect --json says it; the status)."""
     caps = client.server_capabilities
     report = {"era": client.era, "revision": client.revision, "server": client.server_info,
               "instructions": client.instructions, "capabilities": caps, "errors": {}}
@@ -11866,9 +11882,11 @@ def _print_inspection(client, as_json):
     # apart from its answers, and may still be on its way.
     client.close()
     report["stderr"] = client.stderr
-    if as_json:
-        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-        return status
+    return report, status
+
+
+def _print_report(client, report):
+    """Print an inspection's report as text: the server, then a table of each kind."""
     info = client.server_info or {}
     w = sys.stdout.write
     w("server: %s %s%s\n" % (info.get("name", "?"), info.get("version", "?"),
@@ -11911,7 +11929,6 @@ def _print_inspection(client, as_json):
                                                          else "s"))
         for line in said[-_INSPECT_STDERR_LINES:]:
             w("  " + line + "\n")
-    return status
 
 
 # inspect shows the last lines a server wrote to stderr: enough for its start-up
@@ -12124,6 +12141,18 @@ def _doctor_one(name, command):
     if took > host.limit / 4:
         warnings.append(("the first answer took %.1f s of the host's %g s" % (took, host.limit),
                          "import heavy modules inside the handlers that need them"))
+    _listing_faults(host, client, tools, faults, warnings)
+    if "tasks" not in _FEATURES.get(client.revision, ()):
+        faults.extend(_task_only_tools(command, env, cwd, host, client.revision))
+    for line in client.stderr.splitlines():
+        if "warning:" in line and "skill" in line.lower():
+            faults.append(("a skill was refused at start: %s" % _short(line, 200),
+                           "fix the skill's folder or SKILL.md"))
+    return faults, warnings, _safe_key((client.server_info or {}).get("name"))
+
+
+def _listing_faults(host, client, tools, faults, warnings):
+    """Add to faults and warnings what host refuses in the tool listing, or holds badly."""
     server = (client.server_info or {}).get("name") or "server"
     for t in tools:
         for rule in host.rules:
@@ -12133,13 +12162,6 @@ def _doctor_one(name, command):
                                _mounted_fix(t) or "rename it, or flatten its schema"))
     if host.budget is not None and len(tools) > host.budget[0]:
         warnings.append(_over_budget(tools, *host.budget))
-    if "tasks" not in _FEATURES.get(client.revision, ()):
-        faults.extend(_task_only_tools(command, env, cwd, host, client.revision))
-    for line in client.stderr.splitlines():
-        if "warning:" in line and "skill" in line.lower():
-            faults.append(("a skill was refused at start: %s" % _short(line, 200),
-                           "fix the skill's folder or SKILL.md"))
-    return faults, warnings, _safe_key((client.server_info or {}).get("name"))
 
 
 def _over_budget(tools, budget, words):
@@ -12354,19 +12376,30 @@ def _install_main(args):
                          % (host, "".join("  %s\n    fix: %s\n" % f for f in faults)))
         return 1
     name = name or seen or _file_key(script)
-    make = _CONFIGS[host][0]
     if host == "claude-code":
-        import shlex
-        import shutil
-        words = shlex.split(make(name, python, command_args))
-        # Its default scope is this folder only; a user's install serves every folder.
-        words[3:3] = ["--scope", "project" if "--project" in flags else "user"]
-        if shutil.which("claude") is None:
-            sys.stdout.write("claude is not on PATH; run:\n  %s\n" % " ".join(
-                shlex.quote(w) for w in words))
-            return 0
-        import subprocess
-        return subprocess.call(words)
+        return _install_by_claude(name, python, command_args, "--project" in flags)
+    return _install_in_file(host, name, python, command_args, flags)
+
+
+def _install_by_claude(name, python, command_args, project):
+    """Install by Claude Code's own command (its file is its business); return the status."""
+    import shlex
+    import shutil
+    words = shlex.split(_CONFIGS["claude-code"][0](name, python, command_args))
+    # Its default scope is this folder only; a user's install serves every folder.
+    words[3:3] = ["--scope", "project" if project else "user"]
+    if shutil.which("claude") is None:
+        sys.stdout.write("claude is not on PATH; run:\n  %s\n" % " ".join(
+            shlex.quote(w) for w in words))
+        return 0
+    import subprocess
+    return subprocess.call(words)
+
+
+def _install_in_file(host, name, python, command_args, flags):
+    """Merge the entry into host's own file (a backup of the old one kept); return the
+    status."""
+    make = _CONFIGS[host][0]
     path = _host_file(host, "--project" in flags)
     try:
         with open(path, encoding="utf-8") as f:
