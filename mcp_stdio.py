@@ -3898,12 +3898,16 @@ def _read_resource(conn, call):
         raise ProtocolError(INVALID_PARAMS, 'Invalid params: resources/read needs a string '
                             '"uri"')
     _admit_round_trip(conn, call, uri, {})
-    resource, variables = s.catalog.find_resource(uri)
-    if resource is None:
+    resource, variables = s.catalog.find_resource(uri, files=False)
+    if resource is None and variables is None:
         raise ResourceNotFound(uri)
 
     def work(call, ctx):
-        result = _read(resource, uri, variables, ctx, call.revision)
+        found, found_variables = (resource, variables) if resource is not None else \
+            s.catalog.find_resource(uri)        # an extension entry's file: looked up here
+        if found is None:
+            raise ResourceNotFound(uri)
+        result = _read(found, uri, found_variables, ctx, call.revision)
         return result, any(len(c.get("text") or c.get("blob") or "") > _LARGE_STRING
                            for c in result["contents"])
     return call.start("resource", uri, work, s.timeout)
@@ -7834,8 +7838,13 @@ class _Catalog:
         return uri in self.resources or any(t.match(uri) is not None
                                             for t in self.templates.values())
 
-    def find_resource(self, uri):
-        """(resource or template, its variables or None) serving uri, or (None, None)."""
+    def find_resource(self, uri, files=True):
+        """(resource or template, its variables or None) serving uri, or (None, None).
+
+        files=False leaves out the files of extension entries (a skill's), whose
+        lookup may touch the file system: (None, True) then says that one of them
+        may serve uri, to be looked up off the reading thread.
+        """
         resource = self.resources.get(uri)
         if resource is not None:
             return resource, None
@@ -7843,6 +7852,8 @@ class _Catalog:
             variables = template.match(uri)
             if variables is not None:
                 return template, variables
+        if not files:
+            return None, any(getattr(self, k.attr) for k in _EXTENSION_KINDS) or None
         for kind in _EXTENSION_KINDS:           # a file of an extension's entry (a skill's)
             for entry in getattr(self, kind.attr).values():
                 resource = entry.resource(uri)

@@ -2691,8 +2691,11 @@ class Structure(unittest.TestCase):
                 conn = connect(server, lines.append, clock=lambda: next(ticks),
                                wall_clock=lambda: 1.8e9, random=lambda n: b"\x01" * n)
                 msgs = [init_msg(0, era, {"elicitation": {}})] if era != MODERN else []
-                for i, method in enumerate(sorted(mcp_stdio._ROUTES)):
-                    p = copy.deepcopy(params.get(method, {}))
+                routes = sorted(mcp_stdio._ROUTES) + [   # a skill's file: read where handlers run
+                    ("resources/read", {"uri": "skill://pdf-processing/references/FORMS.md"})]
+                for i, route in enumerate(routes):
+                    method, p = route if type(route) is tuple else (
+                        route, copy.deepcopy(params.get(route, {})))
                     if era == MODERN:
                         p["_meta"] = tasks_meta()
                     msgs.append({"jsonrpc": "2.0", "id": i + 1, "method": method, "params": p})
