@@ -10870,7 +10870,9 @@ class MountProcesses(unittest.TestCase):
                     p.send_signal(signal.SIGTERM)
                 p.communicate(timeout=TIMEOUT)       # the end of its input, or after it
                 took = time.monotonic() - start
-                self.assertLess(took, 2.5 if ending == "SIGTERM" else 5.0)
+                # Far below the mount's 60 s: the proxy did not wait for it (1.8 s after
+                # SIGTERM here, 2.0 s after the end of input; a loaded CI took 3.1 s).
+                self.assertLess(took, 6.0)
                 pids = []
                 for name in ("starts", "child"):
                     with open(os.path.join(folder, name)) as f:
