@@ -1432,126 +1432,6 @@ def _read_regular(path):
     return data, st
 
 
-class Skill:
-    """An Agent Skill served from a folder (serve_skills makes them): its SKILL.md and files.
-
-    uri is its SKILL.md's skill:// URI; frontmatter the SKILL.md's YAML front
-    matter as JSON; files the paths of its files relative to its folder (those of
-    the skills nested in it too), folders those of its sub-folders.
-    """
-
-    def __init__(self, uri, folder, skill_path, frontmatter, files, folders=()):
-        self.uri, self.folder, self.skill_path = uri, folder, skill_path
-        self.frontmatter, self.files, self.folders = frontmatter, files, tuple(folders)
-        self.name = frontmatter["name"]
-        self.file_set = frozenset(files)
-        self.prefix = "skill://%s/" % _quote_path(skill_path)    # of every file's URI
-        self._digests = {}        # file -> (size, mtime_ns, "sha256:...")
-        self._resources = {}      # file -> its Resource, made on first read
-
-    def describe(self, revision):
-        """The skill entry of skills/list and skills/get: every file with its digest and size."""
-        return {"uri": self.uri, "frontmatter": self.frontmatter,
-                "resources": [dict(zip(("uri", "digest", "size"), (self.file_uri(f),) +
-                                       self.digest(f))) for f in self.files]}
-
-    def file_uri(self, rel):
-        return self.prefix + _quote_path(rel)
-
-    def digest(self, rel):
-        """(digest, size) of a file, computed again only when it changed on disk."""
-        known = self._digests.get(rel)
-        if known is not None:
-            st = os.stat(self._path(rel))
-            if known[:2] == (st.st_size, st.st_mtime_ns):
-                return known[2], known[0]
-        self.read(rel)                          # digests what it reads
-        known = self._digests[rel]
-        return known[2], known[0]
-
-    def read(self, rel):
-        """The bytes of a file of this skill; refuses a path that left the folder since."""
-        path, sep = self.folder, os.sep
-        parts = rel.split("/")
-        for part in parts[:-1]:                 # a link put in its way since is refused
-            path += sep + part
-            try:
-                link = os.lstat(path).st_mode & 0o170000 == 0o120000
-            except OSError:
-                link = False                    # the open below reports it
-            if link:
-                raise ResourceNotFound(self.file_uri(rel))
-        got = _read_regular(path + sep + parts[-1])
-        if got is None:
-            raise ResourceNotFound(self.file_uri(rel))
-        data, st = got
-        self._digested(rel, data, st)          # what is served is what is digested
-        return data
-
-    def _digested(self, rel, data, st):
-        import hashlib
-        digest = "sha256:" + hashlib.sha256(data).hexdigest()
-        self._digests[rel] = (len(data), st.st_mtime_ns if len(data) == st.st_size else None,
-                              digest)
-        return digest, len(data)
-
-    def _path(self, rel):
-        return self.folder + os.sep + rel.replace("/", os.sep)
-
-    def resource(self, uri):
-        """The Resource serving uri when it names a file of this skill, else None."""
-        prefix = self.prefix
-        if not uri.startswith(prefix):
-            return None
-        rel = _unquote_path(uri[len(prefix):])
-        if rel is None or rel not in self.file_set:
-            return None
-        resource = self._resources.get(rel)
-        if resource is None:
-            mime = "text/markdown" if rel == "SKILL.md" else _guess_type(rel)
-            resource = self._resources[rel] = Resource(
-                self.file_uri(rel), lambda u, ctx, rel=rel: _file_contents(self, rel, mime),
-                name=self.name if rel == "SKILL.md" else rel, mime_type=mime,
-                description=self.frontmatter["description"] if rel == "SKILL.md" else None)
-        return resource
-
-    def directory(self, uri):
-        """Every direct child of a folder of this skill as resources (sorted by name), or None.
-
-        Sub-folders are listed whether or not they hold files (an empty one is
-        an empty directory), nested skills' folders among them.
-        """
-        root = self.prefix[:-1]
-        uri = uri.rstrip("/")
-        if uri == root:
-            base = ""
-        elif uri.startswith(root + "/"):
-            base = _unquote_path(uri[len(root) + 1:])
-            if base is None or base not in self.folders:
-                return None
-            base += "/"
-        else:
-            return None
-        children = {}
-        for f in self.files:
-            if f.startswith(base) and "/" not in f[len(base):]:
-                children[f[len(base):]] = False
-        for f in self.folders:
-            if f.startswith(base) and "/" not in f[len(base):]:
-                children[f[len(base):]] = True
-        out = []
-        for name, folder in sorted(children.items()):
-            rel = base + name
-            if folder:
-                out.append({"uri": "%s/%s" % (root, _quote_path(rel)), "name": name,
-                            "mimeType": "inode/directory"})
-            else:
-                out.append({"uri": self.file_uri(rel), "name": name,
-                            "mimeType": "text/markdown" if rel == "SKILL.md"
-                            else _guess_type(rel)})
-        return out
-
-
 class _Kind:
     """One kind of catalog entry, and every name the protocol and the API give it."""
 
@@ -3781,52 +3661,6 @@ def _page_end(items, start, end, budget):
     return k
 
 
-def _get_skill(conn, call):
-    uri = call.params.get("uri") if call.params else None
-    if type(uri) is not str:
-        raise ProtocolError(INVALID_PARAMS, 'Invalid params: skills/get needs a string "uri"')
-    s = conn.server
-
-    def serve():
-        skill = s.catalog.skills.get(uri)
-        if skill is None:
-            raise ProtocolError(INVALID_PARAMS, "Unknown skill: %s" % _short(uri, 80),
-                                {"uri": uri})
-        result = {"skill": skill.describe(call.revision)}
-        if _has(call.revision, "cache_hints"):
-            result["ttlMs"] = s.ttl_ms
-            result["cacheScope"] = "public"
-        return result
-    return _with_files(conn, call, "skills/get", serve)
-
-
-def _read_directory(conn, call):
-    uri = call.params.get("uri") if call.params else None
-    if type(uri) is not str:
-        raise ProtocolError(INVALID_PARAMS, 'Invalid params: resources/directory/read needs a '
-                            'string "uri"')
-    s = conn.server
-    if not any(f.directory_read for f in s._skill_folders):
-        raise ProtocolError(METHOD_NOT_FOUND, "Method not found")
-    position = _cursor_position(call, "directory")
-    for skill in s.catalog.skills.values():
-        children = skill.directory(uri)
-        if children is not None:
-            break
-    else:
-        raise ProtocolError(INVALID_PARAMS, "Invalid params: %s is not a folder of a skill"
-                            % _short(uri, 80), {"uri": uri})
-    if position is not None:          # pages by name: a child made or removed meanwhile
-        children = [c for c in children if c["name"] >= position]     # moves no other
-    result = {"resources": children[:s.page_size]}
-    if len(children) > s.page_size:
-        result["nextCursor"] = _position_cursor("directory", children[s.page_size]["name"])
-    if _has(call.revision, "cache_hints"):
-        result["ttlMs"] = s.ttl_ms
-        result["cacheScope"] = "public"
-    return result
-
-
 def _named(call, table, noun, conn=None):
     """Return (name, entry, arguments) of a tools/call or prompts/get, or raise -32602.
 
@@ -5792,6 +5626,172 @@ def _declare_skills(server, revision, caps):
         settings = {"directoryRead": True} if any(
             f.directory_read for f in server._skill_folders) else {}
         caps.setdefault("extensions", {})[SKILLS_KEY] = settings
+
+
+class Skill:
+    """An Agent Skill served from a folder (serve_skills makes them): its SKILL.md and files.
+
+    uri is its SKILL.md's skill:// URI; frontmatter the SKILL.md's YAML front
+    matter as JSON; files the paths of its files relative to its folder (those of
+    the skills nested in it too), folders those of its sub-folders.
+    """
+
+    def __init__(self, uri, folder, skill_path, frontmatter, files, folders=()):
+        self.uri, self.folder, self.skill_path = uri, folder, skill_path
+        self.frontmatter, self.files, self.folders = frontmatter, files, tuple(folders)
+        self.name = frontmatter["name"]
+        self.file_set = frozenset(files)
+        self.prefix = "skill://%s/" % _quote_path(skill_path)    # of every file's URI
+        self._digests = {}        # file -> (size, mtime_ns, "sha256:...")
+        self._resources = {}      # file -> its Resource, made on first read
+
+    def describe(self, revision):
+        """The skill entry of skills/list and skills/get: every file with its digest and size."""
+        return {"uri": self.uri, "frontmatter": self.frontmatter,
+                "resources": [dict(zip(("uri", "digest", "size"), (self.file_uri(f),) +
+                                       self.digest(f))) for f in self.files]}
+
+    def file_uri(self, rel):
+        return self.prefix + _quote_path(rel)
+
+    def digest(self, rel):
+        """(digest, size) of a file, computed again only when it changed on disk."""
+        known = self._digests.get(rel)
+        if known is not None:
+            st = os.stat(self._path(rel))
+            if known[:2] == (st.st_size, st.st_mtime_ns):
+                return known[2], known[0]
+        self.read(rel)                          # digests what it reads
+        known = self._digests[rel]
+        return known[2], known[0]
+
+    def read(self, rel):
+        """The bytes of a file of this skill; refuses a path that left the folder since."""
+        path, sep = self.folder, os.sep
+        parts = rel.split("/")
+        for part in parts[:-1]:                 # a link put in its way since is refused
+            path += sep + part
+            try:
+                link = os.lstat(path).st_mode & 0o170000 == 0o120000
+            except OSError:
+                link = False                    # the open below reports it
+            if link:
+                raise ResourceNotFound(self.file_uri(rel))
+        got = _read_regular(path + sep + parts[-1])
+        if got is None:
+            raise ResourceNotFound(self.file_uri(rel))
+        data, st = got
+        self._digested(rel, data, st)          # what is served is what is digested
+        return data
+
+    def _digested(self, rel, data, st):
+        import hashlib
+        digest = "sha256:" + hashlib.sha256(data).hexdigest()
+        self._digests[rel] = (len(data), st.st_mtime_ns if len(data) == st.st_size else None,
+                              digest)
+        return digest, len(data)
+
+    def _path(self, rel):
+        return self.folder + os.sep + rel.replace("/", os.sep)
+
+    def resource(self, uri):
+        """The Resource serving uri when it names a file of this skill, else None."""
+        prefix = self.prefix
+        if not uri.startswith(prefix):
+            return None
+        rel = _unquote_path(uri[len(prefix):])
+        if rel is None or rel not in self.file_set:
+            return None
+        resource = self._resources.get(rel)
+        if resource is None:
+            mime = "text/markdown" if rel == "SKILL.md" else _guess_type(rel)
+            resource = self._resources[rel] = Resource(
+                self.file_uri(rel), lambda u, ctx, rel=rel: _file_contents(self, rel, mime),
+                name=self.name if rel == "SKILL.md" else rel, mime_type=mime,
+                description=self.frontmatter["description"] if rel == "SKILL.md" else None)
+        return resource
+
+    def directory(self, uri):
+        """Every direct child of a folder of this skill as resources (sorted by name), or None.
+
+        Sub-folders are listed whether or not they hold files (an empty one is
+        an empty directory), nested skills' folders among them.
+        """
+        root = self.prefix[:-1]
+        uri = uri.rstrip("/")
+        if uri == root:
+            base = ""
+        elif uri.startswith(root + "/"):
+            base = _unquote_path(uri[len(root) + 1:])
+            if base is None or base not in self.folders:
+                return None
+            base += "/"
+        else:
+            return None
+        children = {}
+        for f in self.files:
+            if f.startswith(base) and "/" not in f[len(base):]:
+                children[f[len(base):]] = False
+        for f in self.folders:
+            if f.startswith(base) and "/" not in f[len(base):]:
+                children[f[len(base):]] = True
+        out = []
+        for name, folder in sorted(children.items()):
+            rel = base + name
+            if folder:
+                out.append({"uri": "%s/%s" % (root, _quote_path(rel)), "name": name,
+                            "mimeType": "inode/directory"})
+            else:
+                out.append({"uri": self.file_uri(rel), "name": name,
+                            "mimeType": "text/markdown" if rel == "SKILL.md"
+                            else _guess_type(rel)})
+        return out
+
+
+def _get_skill(conn, call):
+    uri = call.params.get("uri") if call.params else None
+    if type(uri) is not str:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: skills/get needs a string "uri"')
+    s = conn.server
+
+    def serve():
+        skill = s.catalog.skills.get(uri)
+        if skill is None:
+            raise ProtocolError(INVALID_PARAMS, "Unknown skill: %s" % _short(uri, 80),
+                                {"uri": uri})
+        result = {"skill": skill.describe(call.revision)}
+        if _has(call.revision, "cache_hints"):
+            result["ttlMs"] = s.ttl_ms
+            result["cacheScope"] = "public"
+        return result
+    return _with_files(conn, call, "skills/get", serve)
+
+
+def _read_directory(conn, call):
+    uri = call.params.get("uri") if call.params else None
+    if type(uri) is not str:
+        raise ProtocolError(INVALID_PARAMS, 'Invalid params: resources/directory/read needs a '
+                            'string "uri"')
+    s = conn.server
+    if not any(f.directory_read for f in s._skill_folders):
+        raise ProtocolError(METHOD_NOT_FOUND, "Method not found")
+    position = _cursor_position(call, "directory")
+    for skill in s.catalog.skills.values():
+        children = skill.directory(uri)
+        if children is not None:
+            break
+    else:
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: %s is not a folder of a skill"
+                            % _short(uri, 80), {"uri": uri})
+    if position is not None:          # pages by name: a child made or removed meanwhile
+        children = [c for c in children if c["name"] >= position]     # moves no other
+    result = {"resources": children[:s.page_size]}
+    if len(children) > s.page_size:
+        result["nextCursor"] = _position_cursor("directory", children[s.page_size]["name"])
+    if _has(call.revision, "cache_hints"):
+        result["ttlMs"] = s.ttl_ms
+        result["cacheScope"] = "public"
+    return result
 
 
 ###############################################################################
