@@ -3348,6 +3348,10 @@ class _Extension:
     call, filter, honoured) for what a subscriptions/listen asks of it,
     lists(entry, revision, listing, audience) for what it adds to a listed
     entry (returns the listing, or None when the entry is not listed there),
+    refresh(server) before a request reads what its entries are made of (a
+    listing of its kind, a read of its files), off the reading thread (a
+    live folder of skills notices a change); warns(server) yields the warning
+    lines for serving starts (skills that were refused);
     takes(server, call) whether the request's client takes the extension up
     in a way that shapes its listings (its key then joins the audience that
     listings are made and cached for), hides(conn, call, tool) whether a tool
@@ -3384,13 +3388,13 @@ class _Extension:
     __slots__ = ("key", "routes", "kinds", "serves", "connect", "close", "declare", "admit",
                  "listen", "lists", "takes", "hides", "offers", "grants", "checks", "offer",
                  "follow", "marks", "client", "shapes", "server", "context", "tool_fields",
-                 "tool_check", "inspects")
+                 "tool_check", "inspects", "refresh", "warns")
 
     def __init__(self, key, routes=None, kinds=(), serves=None, connect=None, close=None,
                  declare=None, admit=None, listen=None, lists=None, takes=None, hides=None,
                  offers=None, grants=None, checks=None, offer=None, follow=None, marks=None,
                  client=None, shapes=None, server=None, context=None, tool_fields=None,
-                 tool_check=None, inspects=None):
+                 tool_check=None, inspects=None, refresh=None, warns=None):
         self.key, self.routes, self.kinds = key, routes or {}, kinds
         self.serves = serves or (lambda server: True)   # whether a server serves it
         self.connect, self.close, self.declare = connect, close, declare
@@ -3399,6 +3403,7 @@ class _Extension:
         self.offers, self.grants, self.checks = offers, grants, checks
         self.client, self.shapes, self.marks = client, shapes, marks
         self.server, self.context, self.inspects = server, context, inspects
+        self.refresh, self.warns = refresh, warns
         self.tool_fields, self.tool_check = tool_fields or {}, tool_check
 
 
@@ -3607,10 +3612,11 @@ def _list(conn, call, kind):
 
 
 def _with_files(conn, call, name, serve):
-    """A Call whose work is serve(): what needs the file system runs off the reading thread."""
+    """A Call whose work is serve(): what needs the file system runs off the reading thread,
+    after each extension's refresh (a live folder notices a change)."""
     def work(call, ctx):
-        for folder in conn.server._skill_folders:    # a live server notices a changed folder
-            folder.due()
+        for refresh in _REFRESH_HOOKS:
+            refresh(conn.server)
         return serve(), False
     return call.start("request", name, work, conn.server.timeout, False)
 
@@ -5583,7 +5589,39 @@ def _file_contents(skill, rel, mime):
 
 
 def _serves_skills(server):
-    return bool(server._skill_folders)
+    return bool(server.skill_folders)
+
+
+class _SkillsServer:
+    """What skills add to Server (its row's server side)."""
+
+    skill_folders = ()          # the SkillFolders serve_skills made, in order
+
+    def serve_skills(self, path, *, directory_read=True):
+        """Serve every Agent Skill in the folder at path; return its SkillFolder.
+
+        Each folder below path holding a SKILL.md is a skill, its files served as
+        skill://<skill-path>/<file-path> resources (SKILL.md listed in
+        resources/list) and described by skills/list and skills/get.
+        directory_read=False leaves out resources/directory/read. A skill that
+        breaks a rule is reported when serving starts, and the others are served.
+        """
+        folder = SkillFolder(self, path, directory_read)
+        with self._lock:
+            folder.skills = folder.scan()
+            self.add(*_skill_entries(folder.skills))
+            self.skill_folders += (folder,)
+        return folder
+
+
+def _refresh_skills(server):
+    for folder in server.skill_folders:     # a live server notices a changed folder
+        folder.due()
+
+
+def _refused_skills(server):
+    for folder in server.skill_folders:
+        yield from folder.problems
 
 
 class _SkillsClient:
@@ -5624,7 +5662,7 @@ def _declare_skills(server, revision, caps):
     """Every revision: SEP-2640 declares skills in initialize too."""
     if "skills" in server._offered:
         settings = {"directoryRead": True} if any(
-            f.directory_read for f in server._skill_folders) else {}
+            f.directory_read for f in server.skill_folders) else {}
         caps.setdefault("extensions", {})[SKILLS_KEY] = settings
 
 
@@ -5773,7 +5811,7 @@ def _read_directory(conn, call):
         raise ProtocolError(INVALID_PARAMS, 'Invalid params: resources/directory/read needs a '
                             'string "uri"')
     s = conn.server
-    if not any(f.directory_read for f in s._skill_folders):
+    if not any(f.directory_read for f in s.skill_folders):
         raise ProtocolError(METHOD_NOT_FOUND, "Method not found")
     position = _cursor_position(call, "directory")
     for skill in s.catalog.skills.values():
@@ -6794,7 +6832,8 @@ _EXTENSIONS = (
                server=_AppsServer, context=_AppsContext, tool_fields=_APP_TOOL_FIELDS,
                tool_check=_check_tool_view, inspects={"mimeTypes": [APP_MIME]}),
     _Extension(SKILLS_KEY, declare=_declare_skills, serves=_serves_skills,
-               client=_SkillsClient, shapes=_skill_shapes, kinds=(
+               client=_SkillsClient, shapes=_skill_shapes, server=_SkillsServer,
+               refresh=_refresh_skills, warns=_refused_skills, kinds=(
         _Kind("skills", Skill, "skill", "uri", "skills/list", "skills", "grant_resources",
               "notifications/resources/list_changed", "resourcesListChanged", "skills",
               extension=SKILLS_KEY, shown=_shown_skill),), routes={
@@ -6821,6 +6860,8 @@ _KINDS = _CORE_KINDS + _EXTENSION_KINDS     # every kind, the core ones first
 _KIND = {k.attr: k for k in _KINDS}
 _EXTENSION_OF = {r.key: r for r in _EXTENSIONS}
 _ADMIT_HOOKS = tuple(r.admit for r in _EXTENSIONS if r.admit is not None)
+_REFRESH_HOOKS = tuple(r.refresh for r in _EXTENSIONS if r.refresh is not None)
+_WARN_HOOKS = tuple(r.warns for r in _EXTENSIONS if r.warns is not None)
 _LISTEN_HOOKS = tuple(r.listen for r in _EXTENSIONS if r.listen is not None)
 _OFFER_HOOKS = tuple(r.offer for r in _EXTENSIONS if r.offer is not None)
 _FOLLOW_HOOKS = tuple(r.follow for r in _EXTENSIONS if r.follow is not None)
@@ -7157,7 +7198,6 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         self.state = None
         for kind in _KINDS:              # self.tools, self.resources, ...: {key: entry}
             setattr(self, kind.attr, {})
-        self._skill_folders = []        # the SkillFolders serve_skills made
         self.catalog = None            # what is offered now, once serving (a _Catalog)
         self._decorated = {}           # id -> each function the decorators registered
         self._frozen = False
@@ -7273,22 +7313,6 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
                     table[k] = old
             raise
         return kinds
-
-    def serve_skills(self, path, *, directory_read=True):
-        """Serve every Agent Skill in the folder at path; return its SkillFolder.
-
-        Each folder below path holding a SKILL.md is a skill, its files served as
-        skill://<skill-path>/<file-path> resources (SKILL.md listed in
-        resources/list) and described by skills/list and skills/get.
-        directory_read=False leaves out resources/directory/read. A skill that
-        breaks a rule is reported when serving starts, and the others are served.
-        """
-        folder = SkillFolder(self, path, directory_read)
-        with self._lock:
-            folder.skills = folder.scan()
-            self.add(*_skill_entries(folder.skills))
-            self._skill_folders.append(folder)
-        return folder
 
     def mount(self, prefix, command, *, env=None, cwd=None, era="auto", start_timeout=10.0,
               ping_timeout=10.0, start_limit=None, include=None, exclude=None, rename=None):
@@ -7518,10 +7542,10 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         return _Catalog(tables)
 
     def _portability_warnings(self):
-        """What real clients are known to truncate or refuse, and skills that were refused."""
-        for folder in self._skill_folders:
-            for line in folder.problems:
-                yield line
+        """What real clients are known to truncate or refuse, and what extensions refused
+        (skills)."""
+        for warns in _WARN_HOOKS:
+            yield from warns(self)
         if self.instructions is not None and len(self.instructions) > 2048:
             yield "instructions are %d characters; some hosts cut them at 2048" % (
                 len(self.instructions))
