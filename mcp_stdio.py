@@ -3220,7 +3220,7 @@ class Call:
                  "client_capabilities", "client_info", "meta", "log_level", "batch", "kind",
                  "name", "timeout", "deadline", "progress_token", "target", "arguments",
                  "work", "context", "answers", "binding", "asked", "settled", "cancelled",
-                 "last_progress", "on_cancel", "keeper", "task_ttl",
+                 "last_progress", "on_cancel", "keeper", "keep",
                  "trace",       # set only by ctx.propagate(): read it with getattr
                  # a request with middleware: (chain, work, admitted params), and the
                  # chain's position, ctx and large flag while it runs
@@ -3241,8 +3241,9 @@ class Call:
         self.log_level = level
         self.batch = batch
         self.kind = self.name = self.answers = None
-        self.keeper = self.task_ttl = None   # what keeps its outcome (its task), and a
-                                             # task's TTL if it may become one
+        # What keeps its outcome when an extension took it over (its task), and what one
+        # would keep it for if it may take it over later (a task's TTL), else None.
+        self.keeper = self.keep = None
         self.settled = False
 
     def start(self, kind, name, work, timeout, context=True):
@@ -3701,34 +3702,23 @@ def _call_tool(conn, call):
         args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
     if _ERA_RULES[call.era].input_rounds:
         _admit_round_trip(conn, call, name, args)
+    take = None
     for admit in _ADMIT_HOOKS:         # an extension may take the call over (a task)
-        admit(conn, call, tool)
+        take = admit(conn, call, tool) or take
     timeout = tool.timeout if tool.timeout is not None else s.timeout
     problems = tool.input_validator.errors(args)
     if problems:
         refusal = _error_result("Invalid arguments for tool %r:\n%s" % (
             name, "\n".join("- " + p for p in problems)))
-        if call.task_ttl is None or not _task_at_once(call, tool):
+        if take is None:
             return refusal
-        # A call that asked for a task gets one, which ends with the refusal (a client
-        # that asked for a task cannot read a plain result).
+        # A call taken over gets what takes it (a task), which ends with the refusal (a
+        # client that asked for a task cannot read a plain result).
         call.start("tool", name, lambda call, ctx: (refusal, False), timeout, False)
     else:
         call.start("tool", name, tool.work, timeout, tool.uses_context)
     call.target, call.arguments = tool, args
-    if call.task_ttl is not None and _task_at_once(call, tool):
-        with conn._lock:                   # the task exists before its work waits for a worker
-            return _AndRun(conn.tasks.create(call), call)
-    return call
-
-
-def _task_at_once(call, tool):
-    """True when call becomes its task on admission (else only when its handler says so).
-
-    A 2025-11-25 task-augmented call has no answer but its task; a tool of the
-    extension may choose to start its task from the handler (task_start="handler").
-    """
-    return tool.task_start == "call" or not _has(call.revision, "tasks_extension")
+    return call if take is None else take(conn, call)
 
 
 def _read_resource(conn, call):
@@ -4845,7 +4835,7 @@ class _Tasks:
         """Make call a task: record it and return its CreateTaskResult (call's answer)."""
         conn = self._conn
         self._made += 1
-        task = _Task(conn._random(16).hex(), self._wall(), call.task_ttl, call, self._made)
+        task = _Task(conn._random(16).hex(), self._wall(), call.keep, call, self._made)
         self._tasks[task.id] = task
         if task.ttl_ms is not None:
             ends = task.created + task.ttl_ms / 1000.0
@@ -5075,7 +5065,7 @@ def _rerun(conn, task):
     call = Call(conn, old.id, ("task", task.id), old.method, old.params, old.era, old.revision,
                 old.client_capabilities, old.client_info, old.meta, old.log_level, None)
     call.start("tool", old.name, _tool_work, old.timeout, old.context)
-    call.target, call.arguments, call.task_ttl = old.target, task.arguments, task.ttl_ms
+    call.target, call.arguments, call.keep = old.target, task.arguments, task.ttl_ms
     call.binding = getattr(old, "binding", None)       # set only where states are signed
     call.answers, call.keeper = dict(task.answers), task
     task.call = call
@@ -5122,6 +5112,28 @@ def _tasks_list(conn, call):
     return result
 
 
+class _TasksContext:
+    """What tasks add to a handler's Context (the row's context side)."""
+
+    __slots__ = ()
+
+    def start_task(self):
+        """Go on as a task: the call is answered with one, and the client polls it.
+
+        For a tool registered with task_start="handler": what the handler asked
+        before this was an ordinary round of questions (in 2025-11-25, whose
+        task-augmented call is answered with its task at once, they were the
+        task's). Returns False when the client cannot take a task here (the call
+        goes on as a plain one).
+        """
+        call = self._call
+        if call.keeper is not None:
+            return True
+        if call.keep is None:
+            return False
+        return _start_task(call.conn, call)
+
+
 def _start_task(conn, call):
     """Answer call with a new task (its CreateTaskResult); its work goes on as the task."""
     with conn._lock:
@@ -5132,14 +5144,34 @@ def _start_task(conn, call):
 
 
 def _tasks_admit(conn, call, tool):
-    """A tools/call that may become a task: its TTL, or -31000 when the server holds enough."""
+    """A tools/call that may become a task: its TTL kept on the call, or -31000 when the
+    server holds enough; returns _take_task when the call becomes its task at once."""
     if tool.task != "forbidden" or "task" in call.params:
-        call.task_ttl = conn.tasks.wants(call, tool)
-        if call.task_ttl is not None and conn.tasks.full():
+        call.keep = conn.tasks.wants(call, tool)
+        if call.keep is not None and conn.tasks.full():
             s = conn.server
             raise ProtocolError(TOO_MANY_TASKS, "Too many tasks: the server holds %d already; "
                                 "try again when one has ended" % s.max_tasks,
                                 {"reason": "too-many-tasks", "maxTasks": s.max_tasks})
+        if call.keep is not None and _task_at_once(call, tool):
+            return _take_task
+    return None
+
+
+def _take_task(conn, call):
+    """The admitted call as its new task: answered with it now, its work run after."""
+    with conn._lock:                   # the task exists before its work waits for a worker
+        return _AndRun(conn.tasks.create(call), call)
+
+
+def _task_at_once(call, tool):
+    """True when call becomes its task on admission (else only when its handler says so).
+
+    A 2025-11-25 task-augmented call has no answer but its task; a tool of the
+    extension may choose to start its task from the handler (task_start="handler").
+    """
+    return tool.task_start == "call" or not _has(call.revision, "tasks_extension")
+
 
 
 def _tasks_listen(conn, call, filt, honoured):
@@ -6841,6 +6873,7 @@ _EXTENSIONS = (
         "resources/directory/read": _Route(_read_directory, None, "skills")}),
     _Extension(TASKS_KEY, connect=_tasks_connect, close=_tasks_close, declare=_declare_tasks,
                admit=_tasks_admit, listen=_tasks_listen, offer=_offer_task,
+               context=_TasksContext,
                follow=_follow_task, marks=_task_marks, lists=_task_listing,
                hides=_task_hidden, offers=_task_offers,
                shapes=_task_shapes, routes={
@@ -8176,22 +8209,6 @@ class Context(*_CONTEXT_SIDES):     # what extensions add (renders_apps, ...)
             conn.outgoing.forget(pending)
             raise ToolError("The client did not answer within %g seconds." % limit)
         return conn.outgoing.answers(pending, questions)
-
-    def start_task(self):
-        """Go on as a task: the call is answered with one, and the client polls it.
-
-        For a tool registered with task_start="handler": what the handler asked
-        before this was an ordinary round of questions (in 2025-11-25, whose
-        task-augmented call is answered with its task at once, they were the
-        task's). Returns False when the client cannot take a task here (the call
-        goes on as a plain one).
-        """
-        call = self._call
-        if call.keeper is not None:
-            return True
-        if call.task_ttl is None:
-            return False
-        return _start_task(call.conn, call)
 
     def _ask_one(self, question, key):
         if key is None:
@@ -10006,7 +10023,7 @@ class InProcessClient(Client):
         for item in self._conn.feed(line):
             if type(item) is bytes:
                 self._deliver(item)
-            elif item.task_ttl is not None:        # a task: its work goes on in the background
+            elif item.keep is not None:        # a task: its work goes on in the background
                 threading.Thread(target=self._conn.run, args=(item,), daemon=True).start()
             else:
                 self._conn.run(item)
