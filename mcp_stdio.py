@@ -4193,7 +4193,7 @@ class Connection:
         self._max_params, self._max_response = server.max_params, server.max_response
         self._null_id = server.null_error_id
         self._stamps = {rev: _stamp(server, rev) for rev in MODERN_VERSIONS}
-        self._chains = server._chains       # {method: middleware}, empty without any
+        self._chains = server._chains       # {method: its chain}, empty without any
         for row in _EXTENSIONS:
             if row.connect is not None:
                 row.connect(self, wall_clock)
@@ -4366,14 +4366,14 @@ class Connection:
             out.append(self._error(call.id, METHOD_NOT_FOUND, "Method not found"))
             return
         chain = self._chains.get(call.method) if self._chains else None
-        if chain is not None and not chain[0]:    # served inside its middleware chain
+        if chain is not None and not chain[0]:    # served inside its chain
             r = _through(self, call, chain[1], None)
         else:
             try:
                 r = route.handler(self, call)
             except BaseException as e:   # noqa: B902 - ProtocolError, or a bug: never the end
                 r = e if not self.server.sources else _may_arrive(self, call, e)
-            if chain is not None:                 # middleware wraps the work admitted
+            if chain is not None:                 # its chain wraps the work admitted
                 c = r.call if type(r) is _AndRun else r
                 if type(c) is Call:
                     c.mw, c.work = (chain[1], c.work, c.params), _chain_work
@@ -4426,7 +4426,7 @@ class Connection:
                 ctx = self._context(call)
             outcome, large = call.work(call, ctx)
         except BaseException as e:   # noqa: B902 - a handler must never take the server down
-            if type(e) is _Left:         # middleware saw it; what it waits for answers it
+            if type(e) is _Left:         # its chain saw it; what it waits for answers it
                 return
             outcome = e
         finally:
@@ -8997,6 +8997,10 @@ def _drain():
 
 MODERN_VERSION = MODERN_VERSIONS[-1]      # the revision the client offers: the latest
 
+# How a client connects for each era= choice: (it sends initialize first, it may fall
+# back to initialize when server/discover is not answered as a modern server answers).
+_HANDSHAKES = {"auto": (False, True), "modern": (False, False), "legacy": (True, False)}
+
 
 class ClientError(Exception):
     """Anything a client call raises: the server misbehaved, exited, did not answer in time,
@@ -9262,6 +9266,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             raise ValueError("log_level must be one of %s, or None" % ", ".join(_LEVELS))
         self.log_level = log_level
         self.command, self.era_choice, self.requested_revision = list(command), era, revision
+        self._initialize_first, self._may_fall_back = _HANDSHAKES[era]
         self.env, self.cwd, self.timeout, self.probe_timeout = env, cwd, timeout, probe_timeout
         self.start_timeout, self.on_waiting = start_timeout, on_waiting
         self.on_log, self.on_changed, self.on_updated = on_log, on_changed, on_updated
@@ -9776,10 +9781,10 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             self.start()
         self._started = _monotonic()
         self._note_at = self._started + self._WAITING_NOTE    # said once per connect
-        if self.era_choice == "legacy":
+        if self._initialize_first:
             return self._initialize(self._first(self._send_initialize()))
         probe = self.send("server/discover", modern=True)
-        if self.era_choice == "modern":
+        if not self._may_fall_back:
             return self._adopt_probe(probe, self.start_timeout)
         if self._first(probe, self.probe_timeout) is not None:
             return self._adopt_probe(probe, 0)      # answered: modern, or an error saying no
@@ -9830,13 +9835,13 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         try:
             result = probe.wait(timeout)
         except ServerError as e:
-            if self.era_choice == "modern" and e.code != UNSUPPORTED_VERSION:
+            if not self._may_fall_back and e.code != UNSUPPORTED_VERSION:
                 raise ClientError("the server does not speak protocol %s (it answered "
                                   "server/discover with %s %s); speak the legacy era "
                                   "instead (era='legacy', --era legacy)"
                                   % (MODERN_VERSION, e.code, _short(e.message, 80)))
-            if self.era_choice == "modern" or (e.code == UNSUPPORTED_VERSION and
-                                               isinstance(e.data, dict)):
+            if not self._may_fall_back or (e.code == UNSUPPORTED_VERSION and
+                                           isinstance(e.data, dict)):
                 raise
             return self._initialize(self._first(self._send_initialize()))
         self._adopt_modern(_checked("server/discover", result))
@@ -9973,9 +9978,9 @@ def _tail(text, limit):
 
 def _speak_modern(error):
     """Return True when an error answering initialize means: this server speaks only modern."""
+    # An era mismatch answering initialize says the connection is locked to the other era.
     data = error.data if isinstance(error.data, dict) else {}
-    return error.code == UNSUPPORTED_VERSION or data.get("reason") == "era-mismatch" and \
-        data.get("era") == MODERN
+    return error.code == UNSUPPORTED_VERSION or data.get("reason") == "era-mismatch"
 
 
 class InProcessClient(Client):
@@ -12280,7 +12285,7 @@ def _doctor_main(args):
         faults, warnings, _ = _doctor_one(name, command)
         failed += bool(faults)
         w("%s: %s  (models %s, %s %s; %s)\n" % (name, "FAIL" if faults else "ok", host.title,
-                                                 "probes, then" if host.era == "auto" else
+                                                 "probes, then" if _HANDSHAKES[host.era][1] else
                                                  "speaks", host.revision, host.source))
         for what, fix in faults:
             w("  fault: %s\n    fix: %s\n" % (what, fix))

@@ -2532,13 +2532,12 @@ class Structure(unittest.TestCase):
                       "_OUTCOMES = {", "_ERA_RULES = {", "_ERA_MACHINE = {", "_COMMANDS = {",
                       "_OPTIONS = ("):
             self.assertEqual(text.count("\n" + table), 1, table)
-        # No branch on the era outside the era machine and the era rules, in any spelling:
-        # not in the engine and the sections before the client, nor in Mounting.
-        engine = text[:text.index("\n# Client ####")] + section(
-            "Mounting: one server in front of many")
+        # No branch on the era outside the era machine and the era rules, in any spelling,
+        # anywhere in the file but the revision table.
+        table = text[text.index("\n_REVISION_TABLE = {"):text.index("\ndef _has(")]
         for spelling in ("== MODERN", "!= MODERN", "== LEGACY", "!= LEGACY", '== "modern"',
-                         '== "legacy"', "era == ", "era != "):
-            self.assertNotIn(spelling, engine)
+                         '== "legacy"', '!= "modern"', '!= "legacy"', "era == ", "era != "):
+            self.assertNotIn(spelling, text.replace(table, ""))
         # Every route names a method handler beside it and a known revision feature.
         for method, route in mcp_stdio._ROUTES.items():
             self.assertTrue(route.feature is None or route.feature in mcp_stdio._REVISION_TABLE,
@@ -2557,10 +2556,16 @@ class Structure(unittest.TestCase):
                          "era != ", "revision == ", "revision != ", "revision < ",
                          "revision > ", '"ttlMs"', "MODERN_VERSIONS"):
             self.assertFalse(spelling in client, spelling)
-        # A feature is rows and hooks: Connection names no extension, nor mounting.
+        # A feature is rows and hooks: Connection names no feature at all, as a whole word
+        # (singular or plural): no extension's identifier or kind, nor apps, views, mounts
+        # or middleware.
         connection = source_of("Connection").lower()
-        for word in ("task", "skill", "extension", "mount"):
-            self.assertFalse(word in connection.replace("_extensions", ""), word)
+        words = {"extension", "task", "skill", "app", "view", "mount", "middleware", "ui"}
+        words |= {r.key.lower() for r in mcp_stdio._EXTENSIONS}
+        words |= {w for k in mcp_stdio._EXTENSION_KINDS for w in (k.attr, k.noun)}
+        for word in sorted(words):
+            self.assertIsNone(re.search(r"(?<![\w/.-])%ss?(?![\w/-])" % re.escape(word),
+                                        connection), word)
         # Each extension is a section of its own: its hooks are defined under its banner.
         banners = [i for i, line in enumerate(lines) if line.startswith("# ") and
                    line.endswith("##") and lines[i - 1].startswith("####")]
