@@ -2537,7 +2537,7 @@ class Structure(unittest.TestCase):
         table = text[text.index("\n_REVISION_TABLE = {"):text.index("\ndef _has(")]
         for spelling in ("== MODERN", "!= MODERN", "== LEGACY", "!= LEGACY", '== "modern"',
                          '== "legacy"', '!= "modern"', '!= "legacy"', "era == ", "era != "):
-            self.assertNotIn(spelling, text.replace(table, ""))
+            self.assertFalse(spelling in text.replace(table, ""), spelling)
         # Every route names a method handler beside it and a known revision feature.
         for method, route in mcp_stdio._ROUTES.items():
             self.assertTrue(route.feature is None or route.feature in mcp_stdio._REVISION_TABLE,
