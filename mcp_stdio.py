@@ -3336,78 +3336,6 @@ class _Route:
         self.handler, self.feature, self.capability = handler, feature, capability
 
 
-class _Extension:
-    """One extension's row: its identifier, its methods, and the engine's hooks it needs.
-
-    kinds are the rows of _KINDS it adds (skills), each with its list method.
-    The engine calls the hooks and never names an extension: serves(server)
-    says whether a server serves the extension's kind of entries, connect(conn,
-    wall_clock) when a connection opens, close(conn) when it ends,
-    declare(server, revision, capabilities) when the server says what it offers,
-    admit(conn, call, tool) when a tools/call is admitted (it may refuse by
-    raising ProtocolError, or prepare to take the call over), listen(conn,
-    call, filter, honoured) for what a subscriptions/listen asks of it,
-    lists(entry, revision, listing, audience) for what it adds to a listed
-    entry (returns the listing, or None when the entry is not listed there),
-    refresh(server) before a request reads what its entries are made of (a
-    listing of its kind, a read of its files), off the reading thread (a
-    live folder of skills notices a change); warns(server) yields the warning
-    lines for serving starts (skills that were refused);
-    takes(server, call) whether the request's client takes the extension up
-    in a way that shapes its listings (its key then joins the audience that
-    listings are made and cached for), hides(conn, call, tool) whether a tool
-    is not there for this request (it answers as an unknown tool would),
-    offers(server, catalog) the capability the catalog makes it offer (or
-    None), grants(server, tables) what the grants imply beyond their names
-    (it may change the granted tables), and checks(server) what a catalog
-    must hold when serving starts and after every change (raises
-    CatalogError). On the
-    client's side: offer(client, params, task) shapes a tools/call, and
-    follow(client, result, timeout, on_status, on_progress) follows an answer
-    the extension made (polling a task to its end; None when the answer is not
-    its own);
-    marks(field, entry, report) names what the extension adds to a listed
-    entry, for inspect (a tool's task support, its view), beginning with
-    "problem: " for what breaks the extension's rules; client is a class of the methods it adds
-    to Client (list_skills, ...), one of Client's bases, and shapes() the
-    result shapes the client checks for its methods ({method: JSON Schema});
-    server and context are classes of what it adds to Server (app()) and to
-    a handler's Context (renders_apps), tool_fields the keywords it adds to
-    every way of making a tool ({name: default}; tool_check(owner, fields)
-    checks them), and inspects the settings the command line declares for it
-    so that inspect sees all it adds (a host's view).
-    A call an extension takes over has a keeper (call.keeper, for example its
-    task), which the engine asks: settled(conn, call, message) when the call
-    settles, under the connection's lock, with its outcome still a value
-    ({"result": ...} or {"error": ...}, None when cancelled; what a middleware
-    would see), and after(conn, what) with its answer
-    once the lock is released; related(params) for what is sent about it;
-    progress(conn, call, progress, total, message) and logs(call) for what a
-    handler says (progress returns None to send it as for any call).
-    """
-
-    __slots__ = ("key", "routes", "kinds", "serves", "connect", "close", "declare", "admit",
-                 "listen", "lists", "takes", "hides", "offers", "grants", "checks", "offer",
-                 "follow", "marks", "client", "shapes", "server", "context", "tool_fields",
-                 "tool_check", "inspects", "refresh", "warns")
-
-    def __init__(self, key, routes=None, kinds=(), serves=None, connect=None, close=None,
-                 declare=None, admit=None, listen=None, lists=None, takes=None, hides=None,
-                 offers=None, grants=None, checks=None, offer=None, follow=None, marks=None,
-                 client=None, shapes=None, server=None, context=None, tool_fields=None,
-                 tool_check=None, inspects=None, refresh=None, warns=None):
-        self.key, self.routes, self.kinds = key, routes or {}, kinds
-        self.serves = serves or (lambda server: True)   # whether a server serves it
-        self.connect, self.close, self.declare = connect, close, declare
-        self.admit, self.listen, self.offer, self.follow = admit, listen, offer, follow
-        self.lists, self.takes, self.hides = lists, takes, hides
-        self.offers, self.grants, self.checks = offers, grants, checks
-        self.client, self.shapes, self.marks = client, shapes, marks
-        self.server, self.context, self.inspects = server, context, inspects
-        self.refresh, self.warns = refresh, warns
-        self.tool_fields, self.tool_check = tool_fields or {}, tool_check
-
-
 class _Notice:
     """A method's answer that is a notification now, its response coming later."""
 
@@ -5173,7 +5101,6 @@ def _task_at_once(call, tool):
     return tool.task_start == "call" or not _has(call.revision, "tasks_extension")
 
 
-
 def _tasks_listen(conn, call, filt, honoured):
     """subscriptions/listen's taskIds: checked, and the known ones honoured."""
     task_ids = filt.get("taskIds")
@@ -6856,6 +6783,79 @@ _PREVIEW_PAGE = r"""<!DOCTYPE html>
 # route table, and the engine calls its hooks (see _Extension). A feature core
 # in one revision and an extension in the next (tasks) is one row whose hooks
 # ask the revision table.
+
+
+class _Extension:
+    """One extension's row: its identifier, its methods, and the engine's hooks it needs.
+
+    kinds are the rows of _KINDS it adds (skills), each with its list method.
+    The engine calls the hooks and never names an extension: serves(server)
+    says whether a server serves the extension's kind of entries, connect(conn,
+    wall_clock) when a connection opens, close(conn) when it ends,
+    declare(server, revision, capabilities) when the server says what it offers,
+    admit(conn, call, tool) when a tools/call is admitted (it may refuse by
+    raising ProtocolError, or prepare to take the call over), listen(conn,
+    call, filter, honoured) for what a subscriptions/listen asks of it,
+    lists(entry, revision, listing, audience) for what it adds to a listed
+    entry (returns the listing, or None when the entry is not listed there),
+    refresh(server) before a request reads what its entries are made of (a
+    listing of its kind, a read of its files), off the reading thread (a
+    live folder of skills notices a change); warns(server) yields the warning
+    lines for serving starts (skills that were refused);
+    takes(server, call) whether the request's client takes the extension up
+    in a way that shapes its listings (its key then joins the audience that
+    listings are made and cached for), hides(conn, call, tool) whether a tool
+    is not there for this request (it answers as an unknown tool would),
+    offers(server, catalog) the capability the catalog makes it offer (or
+    None), grants(server, tables) what the grants imply beyond their names
+    (it may change the granted tables), and checks(server) what a catalog
+    must hold when serving starts and after every change (raises
+    CatalogError). On the
+    client's side: offer(client, params, task) shapes a tools/call, and
+    follow(client, result, timeout, on_status, on_progress) follows an answer
+    the extension made (polling a task to its end; None when the answer is not
+    its own);
+    marks(field, entry, report) names what the extension adds to a listed
+    entry, for inspect (a tool's task support, its view), beginning with
+    "problem: " for what breaks the extension's rules; client is a class of the methods it adds
+    to Client (list_skills, ...), one of Client's bases, and shapes() the
+    result shapes the client checks for its methods ({method: JSON Schema});
+    server and context are classes of what it adds to Server (app()) and to
+    a handler's Context (renders_apps), tool_fields the keywords it adds to
+    every way of making a tool ({name: default}; tool_check(owner, fields)
+    checks them), and inspects the settings the command line declares for it
+    so that inspect sees all it adds (a host's view).
+    A call an extension takes over has a keeper (call.keeper, for example its
+    task), which the engine asks: settled(conn, call, message) when the call
+    settles, under the connection's lock, with its outcome still a value
+    ({"result": ...} or {"error": ...}, None when cancelled; what a middleware
+    would see), and after(conn, what) with its answer
+    once the lock is released; related(params) for what is sent about it;
+    progress(conn, call, progress, total, message) and logs(call) for what a
+    handler says (progress returns None to send it as for any call).
+    """
+
+    __slots__ = ("key", "routes", "kinds", "serves", "connect", "close", "declare", "admit",
+                 "listen", "lists", "takes", "hides", "offers", "grants", "checks", "offer",
+                 "follow", "marks", "client", "shapes", "server", "context", "tool_fields",
+                 "tool_check", "inspects", "refresh", "warns")
+
+    def __init__(self, key, routes=None, kinds=(), serves=None, connect=None, close=None,
+                 declare=None, admit=None, listen=None, lists=None, takes=None, hides=None,
+                 offers=None, grants=None, checks=None, offer=None, follow=None, marks=None,
+                 client=None, shapes=None, server=None, context=None, tool_fields=None,
+                 tool_check=None, inspects=None, refresh=None, warns=None):
+        self.key, self.routes, self.kinds = key, routes or {}, kinds
+        self.serves = serves or (lambda server: True)   # whether a server serves it
+        self.connect, self.close, self.declare = connect, close, declare
+        self.admit, self.listen, self.offer, self.follow = admit, listen, offer, follow
+        self.lists, self.takes, self.hides = lists, takes, hides
+        self.offers, self.grants, self.checks = offers, grants, checks
+        self.client, self.shapes, self.marks = client, shapes, marks
+        self.server, self.context, self.inspects = server, context, inspects
+        self.refresh, self.warns = refresh, warns
+        self.tool_fields, self.tool_check = tool_fields or {}, tool_check
+
 
 _EXTENSIONS = (
     _Extension(APPS_KEY, declare=_declare_apps, lists=_apps_listing, takes=_apps_taken,
