@@ -6779,58 +6779,64 @@ _PREVIEW_PAGE = r"""<!DOCTYPE html>
 # Extensions: what each adds to the engine ####################################
 ###############################################################################
 #
-# An extension is a section of its own and one row here: its methods join the
-# route table, and the engine calls its hooks (see _Extension). A feature core
-# in one revision and an extension in the next (tasks) is one row whose hooks
-# ask the revision table.
+# An extension is a section of its own and one row here. To add one:
+#   1. write its section above this one: its functions, and the classes of what it
+#      adds to Server, Client and a handler's Context, if any;
+#   2. add its row to _EXTENSIONS, _Extension(KEY, ...): KEY is its identifier, and
+#      every other field is optional: give the hooks it needs (listed below);
+#   3. a call it takes over (admit returns what takes it) gets a keeper, an object
+#      of its own in call.keeper that the engine asks what _Extension says.
+# The engine calls the hooks and never names an extension. A feature core in one
+# revision and an extension in the next (tasks) is one row whose hooks ask the
+# revision table. A test adds a small extension this way (ExtensionContract).
 
 
 class _Extension:
     """One extension's row: its identifier, its methods, and the engine's hooks it needs.
 
-    kinds are the rows of _KINDS it adds (skills), each with its list method.
-    The engine calls the hooks and never names an extension: serves(server)
-    says whether a server serves the extension's kind of entries, connect(conn,
-    wall_clock) when a connection opens, close(conn) when it ends,
-    declare(server, revision, capabilities) when the server says what it offers,
-    admit(conn, call, tool) when a tools/call is admitted (it may refuse by
-    raising ProtocolError, or prepare to take the call over), listen(conn,
-    call, filter, honoured) for what a subscriptions/listen asks of it,
-    lists(entry, revision, listing, audience) for what it adds to a listed
-    entry (returns the listing, or None when the entry is not listed there),
-    refresh(server) before a request reads what its entries are made of (a
-    listing of its kind, a read of its files), off the reading thread (a
-    live folder of skills notices a change); warns(server) yields the warning
-    lines for serving starts (skills that were refused);
-    takes(server, call) whether the request's client takes the extension up
-    in a way that shapes its listings (its key then joins the audience that
-    listings are made and cached for), hides(conn, call, tool) whether a tool
-    is not there for this request (it answers as an unknown tool would),
-    offers(server, catalog) the capability the catalog makes it offer (or
-    None), grants(server, tables) what the grants imply beyond their names
-    (it may change the granted tables), and checks(server) what a catalog
-    must hold when serving starts and after every change (raises
-    CatalogError). On the
-    client's side: offer(client, params, task) shapes a tools/call, and
-    follow(client, result, timeout, on_status, on_progress) follows an answer
-    the extension made (polling a task to its end; None when the answer is not
-    its own);
-    marks(field, entry, report) names what the extension adds to a listed
-    entry, for inspect (a tool's task support, its view), beginning with
-    "problem: " for what breaks the extension's rules; client is a class of the methods it adds
-    to Client (list_skills, ...), one of Client's bases, and shapes() the
-    result shapes the client checks for its methods ({method: JSON Schema});
-    server and context are classes of what it adds to Server (app()) and to
-    a handler's Context (renders_apps), tool_fields the keywords it adds to
-    every way of making a tool ({name: default}; tool_check(owner, fields)
-    checks them), and inspects the settings the command line declares for it
-    so that inspect sees all it adds (a host's view).
-    A call an extension takes over has a keeper (call.keeper, for example its
-    task), which the engine asks: settled(conn, call, message) when the call
-    settles, under the connection's lock, with its outcome still a value
-    ({"result": ...} or {"error": ...}, None when cancelled; what a middleware
-    would see), and after(conn, what) with its answer
-    once the lock is released; related(params) for what is sent about it;
+    What it adds (each optional):
+    - routes: {method: _Route} for its methods; kinds: the rows of _KINDS it adds
+      (skills), each with its list method;
+    - client, server, context: classes of the methods it adds to Client
+      (list_skills), Server (app()) and a handler's Context (renders_apps),
+      bases of those classes; shapes(): the result shapes the client checks for
+      its methods ({method: JSON Schema}); tool_fields: the keywords it adds to
+      every way of making a tool ({name: default}), checked by
+      tool_check(owner, fields); inspects: what the command line declares for it,
+      so that inspect sees all it adds (a host's view).
+
+    The hooks the engine calls (each optional):
+    - serves(server): whether a server serves its kind of entries;
+    - connect(conn, wall_clock), close(conn): a connection opens, ends;
+    - declare(server, revision, capabilities): the server says what it offers;
+    - admit(conn, call, tool): a tools/call is admitted: it may refuse (raise
+      ProtocolError), and returns what takes the call over at once
+      (take(conn, call), which answers it, a task's) or None;
+    - listen(conn, call, filter, honoured): what a subscriptions/listen asks of it;
+    - lists(entry, revision, listing, audience): what it adds to a listed entry
+      (returns the listing, or None where the entry is not listed);
+    - takes(server, call): whether the request's client takes it up in a way that
+      shapes its listings (its key then joins the audience listings are cached for);
+    - hides(conn, call, tool): whether a tool is not there for this request (it
+      answers as an unknown tool would);
+    - offers(server, catalog): the capability the catalog makes it offer, or None;
+    - grants(server, tables): what the grants imply beyond their names (it may
+      change the granted tables); checks(server): what a catalog must hold when
+      serving starts and after every change (raises CatalogError);
+    - refresh(server): before a request reads what its entries are made of (a
+      listing of its kind, a read of its files), off the reading thread;
+      warns(server): the warning lines said when serving starts;
+    - on the client's side: offer(client, params, task) shapes a tools/call,
+      follow(client, result, timeout, on_status, on_progress) follows an answer it
+      made (a task, polled to its end; None when the answer is not its own), and
+      marks(field, entry, report) names for inspect what it adds to a listed entry
+      ("problem: ..." for what breaks its rules).
+
+    The keeper of a call it took over (call.keeper, its task) is asked:
+    settled(conn, call, message) when the call settles, under the connection's
+    lock, its outcome still a value ({"result": ...} or {"error": ...}, None when
+    cancelled; what a middleware would see); after(conn, what) with its answer
+    once the lock is released; related(params) for what is sent about it; and
     progress(conn, call, progress, total, message) and logs(call) for what a
     handler says (progress returns None to send it as for any call).
     """

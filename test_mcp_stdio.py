@@ -2572,13 +2572,18 @@ class Structure(unittest.TestCase):
 
         def banner_of(function):
             at = next(i for i, line in enumerate(lines)
-                      if line.startswith("def %s(" % function.__name__))
+                      if line.startswith(("def %s(" % function.__name__,
+                                          "class %s:" % function.__name__,
+                                          "class %s(" % function.__name__)))
             return lines[max(b for b in banners if b < at)]
         homes = []
         for row in mcp_stdio._EXTENSIONS:
-            hooks = [h for h in (row.connect, row.close, row.declare, row.admit, row.listen,
-                                 row.offer, row.follow, row.serves) if h is not None and
-                     h.__name__ != "<lambda>"]
+            # Every hook and class of its row, and its methods' handlers and kinds' views.
+            fields = [getattr(row, f) for f in mcp_stdio._Extension.__slots__
+                      if f not in ("key", "routes", "kinds", "tool_fields", "inspects")]
+            fields += [r.handler for r in row.routes.values()]
+            fields += [k.shown for k in row.kinds] + [k.cls for k in row.kinds]
+            hooks = [h for h in fields if callable(h) and h.__name__ != "<lambda>"]
             self.assertTrue(hooks, row.key)
             home = {banner_of(h) for h in hooks}
             self.assertEqual(len(home), 1, row.key)
@@ -2873,6 +2878,75 @@ def built_module(test, source):
         f.write(source)
     py_compile.compile(path, cfile=importlib.util.cache_from_source(path), doraise=True)
     return tmp.name
+
+
+# A small extension of a test's own, added as the Extensions section says: a section and
+# a row. It has a method, a declaration, and an admit hook that refuses one tool.
+HELLO_SECTION = '''\
+###############################################################################
+# Hello: a test's own extension ###############################################
+###############################################################################
+
+HELLO_KEY = "io.github.mcp-stdio-test/hello"
+
+
+def _say_hello(conn, call):
+    return {"hello": (call.params or {}).get("name", "world")}
+
+
+def _declare_hello(server, revision, caps):
+    caps.setdefault("extensions", {})[HELLO_KEY] = {"greets": True}
+
+
+def _hello_admit(conn, call, tool):
+    if tool.name == "divide":
+        raise ProtocolError(-31999, "divide is closed today", {"tool": tool.name})
+    return None
+
+
+'''
+HELLO_ROW = '''    _Extension(HELLO_KEY, declare=_declare_hello, admit=_hello_admit,
+               routes={"hello/say": _Route(_say_hello)}),
+'''
+
+
+def module_with_hello(source):
+    """The module's source with the hello extension's section before the Extensions
+    section, and its row first in _EXTENSIONS."""
+    banner = "#" * 79 + "\n# Extensions: what each adds"
+    at = source.index(banner)
+    source = source[:at] + HELLO_SECTION + source[at:]
+    table = source.index("\n_EXTENSIONS = (\n") + len("\n_EXTENSIONS = (\n")
+    return source[:table] + HELLO_ROW + source[table:]
+
+
+class ExtensionContract(unittest.TestCase):
+    """An extension added through the contract the Extensions section states, without
+    editing the module: a section and a row are all it takes."""
+
+    def test_a_small_extension_of_our_own_serves(self):
+        with open(SERVER, encoding="utf-8") as f:
+            folder = built_module(self, module_with_hello(f.read()))
+        session = [{"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+                    "params": {"_meta": modern_meta()}},
+                   {"jsonrpc": "2.0", "id": 2, "method": "hello/say",
+                    "params": {"name": "Ada", "_meta": modern_meta()}},
+                   {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+                       "name": "divide", "arguments": {"dividend": 1, "divisor": 2},
+                       "_meta": modern_meta()}},
+                   {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+                       "name": "add", "arguments": {"a": 1, "b": 2}, "_meta": modern_meta()}}]
+        r = subprocess.run(PY + ["-m", "mcp_stdio"], cwd=folder, input=b"".join(
+            json.dumps(m).encode() + b"\n" for m in session), capture_output=True,
+            timeout=TIMEOUT, env=dict(os.environ, PYTHONPATH=folder))
+        self.assertEqual((r.returncode, r.stderr), (0, b""))
+        a = {m["id"]: m for m in map(json.loads, r.stdout.splitlines())}
+        self.assertEqual(a[1]["result"]["capabilities"]["extensions"][
+            "io.github.mcp-stdio-test/hello"], {"greets": True})
+        self.assertEqual(a[2]["result"]["hello"], "Ada")
+        self.assertEqual(a[3]["error"], {"code": -31999, "message": "divide is closed today",
+                                         "data": {"tool": "divide"}})
+        self.assertEqual(a[4]["result"]["structuredContent"], {"sum": 3})
 
 
 class Rebuilds(unittest.TestCase):
