@@ -44,15 +44,18 @@ a request meets them from the wire inward, as far as the last rule below allows
   Connection (input, admission, dispatch, settling);
 - the extensions, each a section of its own: Tasks (long-running tool calls,
   core in 2025-11-25, an extension from 2026-07-28), Skills (folders of Agent
-  Skills) and MCP Apps (tools that show an HTML view), then Extensions: the
-  table of what each adds, its methods, kinds and hooks (a new extension is a
-  section and one row);
+  Skills) and MCP Apps (tools that show an HTML view, and the preview command
+  that shows one in a browser), then Extensions: how to add one, and the table
+  of what each adds, its methods, kinds and hooks (a new extension is a section
+  and one row);
 - Middleware: code around every request (the chain, run where handlers run);
 - Server: identity, catalog and the options table (a new option is one row);
 - Stdio runtime: threads, waiting, the handler Context;
-- Client; Mounting (another server served as part of this one, and the proxy's
-  server); Demo catalog; Command line: the table of commands (a new command is one
-  row and one handler) and main();
+- Client; Mounting (another server served as part of this one); Proxy (a host's
+  file served as one server); Demo catalog;
+- the command line: Client commands (inspect, call, read, get), the terminal
+  they ask and show on, Host setup (config, doctor, install), and Command line:
+  the table of commands (a new command is one row and one handler) and main();
 - Appendices, libraries of their own: the JSON Schema 2020-12 subset checker,
   schemas from type hints, and the strict reader of the YAML subset front
   matter uses.
@@ -65,7 +68,10 @@ The file's rules, each held by a structural test:
 - the engine does no I/O and reads only the clocks it is given (files are read
   by calls of their own, run where handlers run);
 - a feature is rows and hooks, never a branch in Connection, which names no
-  extension; the client asks the same tables and never compares eras or dates;
+  feature (no extension, app, view, mount or middleware); nothing but the era
+  rules and the era machine branches on an era, and nothing compares dates;
+- a section holds at most 1,200 lines and defines at most 45 names (the wire, the
+  engine and the appendices excepted: tables and their libraries);
 - no section uses at import time anything defined below it.
 
 Imports: only what serving needs is imported at the top. Anything else (inspect,

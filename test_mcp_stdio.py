@@ -2592,6 +2592,25 @@ class Structure(unittest.TestCase):
         self.assertFalse([h for h in homes if h.startswith(("# Protocol engine", "# Server:",
                                                             "# Client "))])
 
+    def test_each_section_is_a_room_of_its_size(self):
+        """No section over 1,200 lines or 45 top-level names, but the wire, the engine and
+        the appendices (tables and their libraries)."""
+        import ast
+        text, tree = module_tree()
+        lines = text.split("\n")
+        banners = [i for i, line in enumerate(lines) if line.startswith("# ") and
+                   line.endswith("##") and lines[i - 1].startswith("####")]
+        self.assertGreater(len(banners), 20)
+        for k, at in enumerate(banners):
+            end = banners[k + 1] if k + 1 < len(banners) else len(lines)
+            title = lines[at]
+            if title.startswith(("# Wire:", "# Protocol engine", "# Appendix:")):
+                continue
+            names = [n for n in tree.body if at < n.lineno <= end and isinstance(
+                n, (ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign))]
+            self.assertLessEqual(end - at, 1200, title)
+            self.assertLessEqual(len(names), 45, title)
+
     def test_mounting_reads_no_private_attribute_of_another_class(self):
         """What Mounting needs of the client, the engine and the server is their in-file
         interface: it reads no attribute with a leading underscore but its own objects'."""
