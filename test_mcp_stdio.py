@@ -2901,10 +2901,7 @@ def built_module(test, source):
 
 # A small extension of a test's own, added as the Extensions section says: a section and
 # a row. It has a method, a declaration, and an admit hook that refuses one tool.
-HELLO_SECTION = '''\
-###############################################################################
-# Hello: a test's own extension ###############################################
-###############################################################################
+HELLO_SECTION = "#" * 79 + "\n# Hello: a test's own extension " + "#" * 47 + "\n" + "#" * 79 + '''
 
 HELLO_KEY = "io.github.mcp-stdio-test/hello"
 
