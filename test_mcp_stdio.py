@@ -711,8 +711,1699 @@ class ScriptTest(ProcTest):
 
 
 ###############################################################################
-# Wire codec and line splitter (sans-IO) ######################################
+# Shared helpers: servers, sessions and probes the tests start ################
 ###############################################################################
+#
+# What the test classes below use: servers written as scripts, message builders,
+# probes of the official SDKs, in the order they were written.
+
+
+def err_code(msg):
+    return msg["error"]["code"]
+
+
+# Each worst case runs in a child that prints its name first and its CPU seconds after,
+# so that a case that never ends (as on 0.7.0) fails the test by name instead of
+# hanging it, and a loaded machine does not count against a case.
+BACKTRACKING_CASES = textwrap.dedent(r'''
+    import json, sys, time
+    import mcp_stdio
+    from unittest import mock
+    # The default line limit; a quarter of it (and a quarter of the time) in the
+    # default run: linear work on it is milliseconds, any backtracking minutes.
+    SCALE = int(sys.argv[1])
+    L = (1 << 20) // SCALE
+    deep = b"[" * 40
+
+    def decode(line):
+        try:
+            mcp_stdio.decode_message(line)
+        except mcp_stdio.ProtocolError:
+            pass
+
+    def digits():
+        with mock.patch.object(mcp_stdio, "_int_limit_in_force", lambda: False):
+            decode(b'{"a":[' + b"1" * 4300 + (b"," + b"1" * 4300) * (L // 4301 - 1) + b"]}")
+
+    def template(t):
+        rt = mcp_stdio.ResourceTemplate(t, lambda *a: None, name="t")
+        rt.match("x://" + "a-./" * (64 * 1024 // 4 // SCALE) + "?")     # 0.7.0: minutes
+        rt.match("x://" + "a-." * (64 * 1024 // 3 // SCALE) + "!")
+
+    def pattern(p, text):
+        mcp_stdio.compile_schema({"type": "string", "pattern": p}).errors(text)
+
+    def pattern_keys(p, key):
+        mcp_stdio.compile_schema({"patternProperties": {p: {}}}).errors({key: 1})
+
+    N = mcp_stdio._PATTERN_TEXT_LIMIT
+    CASES = {
+        "the 184-byte line": lambda: decode(
+            b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"' + b"x" * 40 +
+            b'\x01","b":' + b"[" * 40 + b"]" * 40 + b"}}"),
+        "a control byte ends a long string": lambda: decode(deep + b'"' + b"x" * (L - 50) + b"\x01"),
+        "the line ends inside a string": lambda: decode(deep + b'"' + b"x" * (L - 50)),
+        "escaped quotes to the line's end": lambda: decode(deep + b'"' + b'\\"' * (L // 2 - 30)),
+        "quotes and escapes, every other": lambda: decode(deep + b'"\\"' * (L // 3 - 20)),
+        "bad escapes": lambda: decode(deep + b'"ab\\x' * (L // 5 - 10)),
+        "blanks to the line's end": lambda: decode(deep + b" " * (L - 50)),
+        "the nesting scan": lambda: mcp_stdio._nesting(b'"' + b'\\"' * (L // 2 - 1)),
+        "runs of 4,300 digits": digits,
+        "template {a}-{b}": lambda: template("x://{a}-{b}"),
+        "template {a}.{b}.{c}": lambda: template("x://{a}.{b}.{c}"),
+        "template {+a}/{b}": lambda: template("x://{+a}/{b}"),
+        "template {a}{b}": lambda: template("x://{a}{b}"),
+        "pattern [a-z]+-[0-9]+": lambda: pattern("[a-z]+-[0-9]+", "a" * N),
+        "pattern (ab|a)*c": lambda: pattern("(ab|a)*c", "ab" * (N // 2)),
+        "pattern with two overlapping parts": lambda: pattern(
+            "^[^@]+@[^@]+[.][^@]+$", "a@" + "." * (N - 2) + "@"),
+        "pattern over a long text": lambda: pattern("[a-z]+-[0-9]+", "a" * L),
+        "patternProperties over a long key": lambda: pattern_keys("[a-z]+-[0-9]+", "a" * L),
+        "a linear pattern on a long text": lambda: pattern("^[a-z]+([.][a-z]+)*$", "a." * L),
+    }
+    # These are bounded by the pattern text limit, not the line: a second each.
+    FIXED = ("pattern [a-z]+-[0-9]+", "pattern (ab|a)*c", "pattern with two overlapping parts")
+    for name, case in CASES.items():
+        print(json.dumps([name, 1.0 if name in FIXED else 1.0 / SCALE]), flush=True)
+        start = time.process_time()
+        case()
+        print(json.dumps(time.process_time() - start), flush=True)
+''')
+
+
+LIFESPAN_SERVER = textwrap.dedent('''
+    import contextlib, os, sys
+    sys.path.insert(0, %r)
+    import mcp_stdio
+
+    def log(event):
+        with open(os.environ["LIFESPAN_LOG"], "a") as f:
+            f.write(event + "\\n")
+
+    @contextlib.contextmanager
+    def lifespan(server):
+        if os.environ.get("FAIL_SETUP"):
+            raise RuntimeError("no database")
+        log("setup")
+        yield {"db": "connected"}
+        log("teardown")
+        if os.environ.get("FAIL_TEARDOWN"):
+            raise RuntimeError("cannot close")
+
+    server = mcp_stdio.Server("life", "1", lifespan=lifespan)
+
+    @server.tool
+    def db(ctx: mcp_stdio.Context) -> str:
+        """The state made by the lifespan."""
+        return ctx.state["db"]
+
+    @server.tool
+    def big() -> str:
+        """A long answer."""
+        return "x" * 300000
+
+    sys.exit(server.run())
+''') % HERE
+
+
+_TREES = {}
+
+
+def module_tree():
+    """mcp_stdio.py's text and syntax tree, parsed once (a parse takes a quarter second)."""
+    if not _TREES:
+        import ast
+        with open(SERVER, encoding="utf-8") as f:
+            text = f.read()
+        _TREES["module"] = text, ast.parse(text)
+    return _TREES["module"]
+
+
+def module_nodes():
+    """Every node of mcp_stdio.py's syntax tree, listed once for the tests that look at all."""
+    if "nodes" not in _TREES:
+        import ast
+        _TREES["nodes"] = list(ast.walk(module_tree()[1]))
+    return _TREES["nodes"]
+
+
+def used_before_defined(source, tree=None):
+    """(name, line) for each module-level name that source uses at import before defining it.
+
+    What runs at import is every top-level statement, class bodies, decorators and
+    default values; function and lambda bodies run later.
+    """
+    import ast
+    tree, defined = tree or ast.parse(source), {}
+    for st in tree.body:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            targets = [st.name]
+        elif isinstance(st, (ast.Import, ast.ImportFrom)):
+            targets = [(a.asname or a.name).split(".")[0] for a in st.names]
+        else:
+            targets = [x.id for t in getattr(st, "targets", [getattr(st, "target", None)])
+                       if t is not None for x in ast.walk(t) if isinstance(x, ast.Name)]
+        for name in targets:
+            defined.setdefault(name, st.lineno)
+    found = []
+    for st in tree.body:
+        stack = [st]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                args = x.args
+                stack.extend(args.defaults + [d for d in args.kw_defaults if d is not None])
+                stack.extend(getattr(x, "decorator_list", []))
+                continue
+            if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load) and \
+                    defined.get(x.id, 0) > st.lineno:
+                found.append((x.id, x.lineno))
+            stack.extend(ast.iter_child_nodes(x))
+    return sorted(found, key=lambda f: f[1])
+
+
+def private_reads(source):
+    """Each attribute with a leading underscore that source reads of an object not its own
+    (anything but self), written as it is read (getattr with a constant name too)."""
+    import ast
+    tree, found = ast.parse(textwrap.dedent(source)), []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and \
+                not node.attr.startswith("__") and not (
+                    isinstance(node.value, ast.Name) and node.value.id == "self"):
+            found.append((node.lineno, node.col_offset, ast.unparse(node)))
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in (
+                "getattr", "setattr", "hasattr") and len(node.args) > 1 and \
+                isinstance(node.args[1], ast.Constant) and \
+                str(node.args[1].value).startswith("_"):
+            found.append((node.lineno, node.col_offset, ast.unparse(node)))
+    return [f[2] for f in sorted(found)]
+
+
+def section(name):
+    """The source of one banner section of mcp_stdio.py, banners excluded."""
+    with open(SERVER, encoding="utf-8") as f:
+        text = f.read()
+    start = text.index("\n# %s #" % name)
+    start = text.index("\n", text.index("\n", start + 1) + 1)
+    end = text.index("\n####", start + 1)
+    return text[start:end]
+
+
+def module_without(source, name):
+    """The module's source without an extension's section (from its banner to the next)
+    and its row of _EXTENSIONS."""
+    banner = "#" * 79 + "\n# "
+    start = source.index(banner + {"tasks": "Tasks: ", "skills": "Skills: ",
+                                   "apps": "MCP Apps: "}[name])
+    end = source.index(banner, start + len(banner) + 80)
+    source = source[:start] + source[end:]
+    table = source.index(banner + "Extensions: what each adds")
+    row = source.index("    _Extension(%s_KEY," % name.upper(), table)
+    after = min(i for i in (source.find("\n    _Extension(", row + 1),
+                            source.index("\n)\n", row)) if i > 0) + 1
+    return source[:row] + source[after:]
+
+
+def built_module(test, source):
+    """A folder holding source as mcp_stdio.py, compiled once (its servers start with -m, from
+    the bytecode); the module's own folder when source is the module's."""
+    with open(SERVER, encoding="utf-8") as f:
+        if f.read() == source:
+            return HERE
+    import importlib.util
+    import py_compile
+    tmp = tempfile.TemporaryDirectory()
+    test.addCleanup(tmp.cleanup)
+    path = os.path.join(tmp.name, "mcp_stdio.py")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(source)
+    py_compile.compile(path, cfile=importlib.util.cache_from_source(path), doraise=True)
+    return tmp.name
+
+
+# A small extension of a test's own, added as the Extensions section says: a section and
+# a row. It has a method, a declaration, and an admit hook that refuses one tool.
+HELLO_SECTION = "#" * 79 + "\n# Hello: a test's own extension " + "#" * 47 + "\n" + "#" * 79 + '''
+
+HELLO_KEY = "io.github.mcp-stdio-test/hello"
+
+
+def _say_hello(conn, call):
+    return {"hello": (call.params or {}).get("name", "world")}
+
+
+def _declare_hello(server, revision, caps):
+    caps.setdefault("extensions", {})[HELLO_KEY] = {"greets": True}
+
+
+def _hello_admit(conn, call, tool):
+    if tool.name == "divide":
+        raise ProtocolError(-31999, "divide is closed today", {"tool": tool.name})
+    return None
+
+
+'''
+
+
+HELLO_ROW = '''    _Extension(HELLO_KEY, declare=_declare_hello, admit=_hello_admit,
+               routes={"hello/say": _Route(_say_hello)}),
+'''
+
+
+def module_with_hello(source):
+    """The module's source with the hello extension's section before the Extensions
+    section, and its row first in _EXTENSIONS."""
+    banner = "#" * 79 + "\n# Extensions: what each adds"
+    at = source.index(banner)
+    source = source[:at] + HELLO_SECTION + source[at:]
+    table = source.index("\n_EXTENSIONS = (\n") + len("\n_EXTENSIONS = (\n")
+    return source[:table] + HELLO_ROW + source[table:]
+
+
+import dataclasses  # noqa: E402
+
+
+import datetime  # noqa: E402
+
+
+import enum  # noqa: E402
+
+
+import typing  # noqa: E402
+
+
+from typing import Annotated, Literal, Optional, TypedDict, Union  # noqa: E402
+
+
+from mcp_stdio import Field  # noqa: E402
+
+
+def call_tool(server, name, args, modern=True):
+    """Call a tool on a new connection: modern, or legacy after initialize (2025-11-25)."""
+    conn = connect(server)
+    if not modern:
+        conn.receive_line(json.dumps(init_msg(0)).encode())
+        conn.receive_line(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    out = conn.receive_line(json.dumps(req_msg(1, "tools/call", {"name": name, "arguments": args},
+                                               modern)).encode())
+    if isinstance(out[0], mcp_stdio.Call):
+        out[0].run()
+        return json.loads(conn.outbox.pop())
+    return json.loads(out[0])
+
+
+EXAMPLE_CALLS = {
+    "middleware_server.py": [
+        ("greet", {"name": "Ada"}, lambda r: r["content"] == [
+            {"type": "text", "text": "Hello, Ada!"}]),
+    ] * 5 + [
+        ("greet", {"name": "Bo"}, lambda r: r["isError"] and r["content"][0]["text"].startswith(
+            "Rate limit: greet runs at most 5 times in 10 s; try again in ")),
+    ],
+    "notes_server.py": [
+        ("add_note", {"name": "groceries", "text": "eggs, milk"},
+         lambda r: r["structuredContent"] == {"uri": "notes://groceries", "characters": 10}),
+        ("search_notes", {"query": "MILK"},
+         lambda r: r["structuredContent"] == {"matches": ["groceries"]}),
+    ],
+    "progress_server.py": [
+        ("hash_rounds", {"text": "x", "rounds": 20000},
+         lambda r: r["structuredContent"]["rounds"] == 20000),
+        ("wait_then_echo", {"text": "later", "seconds": 0.01},
+         lambda r: r["content"] == [{"type": "text", "text": "later"}]),
+    ],
+}
+
+
+ELICIT_CAPS = {"elicitation": {}}
+
+
+NAME_FORM = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+
+
+ALL_CAPS = {"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}
+
+
+SAMPLED = {"role": "assistant", "content": {"type": "text", "text": "Hello there"},
+           "model": "test-model", "stopReason": "endTurn"}
+
+
+ROOTS = {"roots": [{"uri": "file:///work", "name": "work"}, {"uri": "file:///tmp"}]}
+
+
+def asking_server():
+    """Handlers that ask: three questions at once, a URL, a requirement, prompts and resources."""
+    m = mcp_stdio
+    server = m.Server("ask", "1")
+
+    @server.tool
+    def trio(ctx: m.Context) -> str:
+        a = ctx.ask(user_name=m.Form("What is your name?", NAME_FORM),
+                    greeting=m.Sample("Generate a greeting", max_tokens=50),
+                    client_roots=m.Roots())
+        return "%s|%s|%s|%s" % (a["user_name"].action, (a["user_name"].content or {}).get("name"),
+                                a["greeting"].text, ",".join(r["uri"] for r in a["client_roots"]))
+
+    @server.tool
+    def rounds(ctx: m.Context) -> str:
+        first = ctx.elicit("Step 1", NAME_FORM, key="step1").content["name"]
+        return first + "/" + ctx.sample("Step 2", key="step2").text
+
+    @server.tool
+    def link(ctx: m.Context) -> str:
+        q = m.OpenURL("Sign in, please.", "https://example.com/login")
+        answer = ctx.ask(login=q)["login"]
+        sent = ctx.elicitation_complete(q)
+        return "%s %s" % (answer.action, sent)
+
+    @server.tool
+    def needs(ctx: m.Context) -> str:
+        ctx.require("sampling", "roots")
+        return "ok"
+
+    @server.tool
+    def twice(ctx: m.Context) -> str:
+        ctx.elicit("a", NAME_FORM, key="k")
+        ctx.elicit("b", NAME_FORM, key="k")
+        return "never"
+
+    @server.tool
+    def swallow(ctx: m.Context) -> str:
+        try:
+            return ctx.sample("x").text
+        except Exception:          # the handler cannot swallow an unanswered question
+            return "swallowed"
+
+    @server.prompt
+    def topic(ctx=None) -> str:
+        return "Write about " + ctx.sample("Pick a topic", key="pick").text
+
+    @server.resource("ask://roots")
+    def where(ctx):
+        return "\n".join(r["uri"] for r in ctx.roots(key="roots"))
+    return server
+
+
+CTRL_C_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + textwrap.dedent('''
+    import os
+    import mcp_stdio
+    server = mcp_stdio.Server("waits", "1")
+
+    def wait(ctx):
+        with open(os.environ["MARK"], "a") as f:
+            f.write("started\\n")
+        seen = ctx.sleep(20)
+        with open(os.environ["MARK"], "a") as f:
+            f.write("cancelled=%s\\n" % seen)
+        return "done"
+
+    @server.tool
+    def plain(ctx: mcp_stdio.Context) -> str:
+        """Waits for a cancellation."""
+        return wait(ctx)
+
+    @server.tool(task="optional")
+    def long(ctx: mcp_stdio.Context) -> str:
+        """Waits for a cancellation, as a task."""
+        return wait(ctx)
+
+    raise SystemExit(server.run([]))
+''')
+
+
+# The conformance suite's scenarios about asking the client, per revision.
+CONFORMANCE_SCENARIOS = [(MODERN, s) for s in (
+    "input-required-result-basic-elicitation", "input-required-result-basic-sampling",
+    "input-required-result-basic-list-roots", "input-required-result-request-state",
+    "input-required-result-multiple-input-requests", "input-required-result-multi-round",
+    "input-required-result-missing-input-response", "input-required-result-non-tool-request",
+    "server-stateless")] + [("2025-11-25", s) for s in (
+        "tools-call-sampling", "tools-call-elicitation", "elicitation-sep1034-defaults",
+        "elicitation-sep1330-enums")] + [("2025-06-18", s) for s in (
+            "tools-call-sampling", "tools-call-elicitation")]
+
+
+# A script for the official TypeScript SDK's client (1.32, its experimental task API):
+# it runs task tools of examples/conformance/tasks_server.py at 2025-11-25 and prints
+# one line per outcome. Node finds the SDK by the absolute paths filled in.
+TS_TASKS_SCRIPT = """
+import { Client } from "%(sdk)s/dist/esm/client/index.js";
+import { StdioClientTransport } from "%(sdk)s/dist/esm/client/stdio.js";
+import { ElicitRequestSchema, CallToolResultSchema } from "%(sdk)s/dist/esm/types.js";
+import { CreateTaskResultSchema } from "%(sdk)s/dist/esm/experimental/tasks/types.js";
+const transport = new StdioClientTransport({command: %(python)s, args: [%(server)s]});
+const client = new Client({name: "ts-sdk", version: "1"}, {capabilities: {
+  elicitation: {form: {}}, tasks: {requests: {elicitation: {create: {}}}}}});
+client.setRequestHandler(ElicitRequestSchema, async (req) => {
+  const task = (req.params._meta || {})["io.modelcontextprotocol/related-task"];
+  console.log("asked " + JSON.stringify(req.params.message) + (task ? " for a task" : ""));
+  return {action: "accept", content: {confirm: true, name: "Ada"}};
+});
+await client.connect(transport);
+console.log("tasks " + JSON.stringify(client.getServerCapabilities().tasks));
+await client.listTools();     // the SDK learns from the listing which tools run as tasks
+async function run(name, args) {
+  const seen = [];
+  for await (const m of client.experimental.tasks.callToolStream(
+      {name, arguments: args, task: {ttl: 60000}}, CallToolResultSchema)) {
+    if (m.type === "taskCreated") seen.push("created");
+    else if (m.type === "result") seen.push("result " + m.result.content[0].text);
+    else if (m.type === "error") seen.push("error");
+  }
+  console.log(name + ": " + seen.join(", "));
+}
+await run("slow_compute", {seconds: 0.3});
+await run("confirm_delete", {filename: "a.txt"});
+await run("test_tool_with_task", {});
+await run("failing_job", {});
+await run("slow_compute", {seconds: "soon"});   // bad arguments: still a task, failed
+const made = await client.request({method: "tools/call", params: {name: "slow_compute",
+  arguments: {seconds: 30}, task: {ttl: 60000}}}, CreateTaskResultSchema);
+console.log("cancel: " + (await client.experimental.tasks.cancelTask(made.task.taskId)).status);
+await new Promise((done) => setTimeout(done, 300));
+console.log("then: " + (await client.experimental.tasks.getTask(made.task.taskId)).status);
+const listed = await client.experimental.tasks.listTasks();
+console.log("listed: " + listed.tasks.map((t) => t.status).join(","));
+await client.close();
+"""
+
+
+INSPECTOR_TASK_SERVER = """
+import sys
+sys.path.insert(0, %r)
+import mcp_stdio
+server = mcp_stdio.Server("research", "1")
+@server.tool(task="required")
+def research(topic: str, ctx: mcp_stdio.Context) -> str:
+    "Research a topic, as a task."
+    for step in range(3):
+        ctx.progress(step + 1, 3, "step %%d" %% (step + 1))
+    return "Found three things about %%s." %% topic
+raise SystemExit(server.run([]))
+"""
+
+
+EVERY_ANNOTATION_SERVER = textwrap.dedent('''
+    import dataclasses, datetime, decimal, enum, pathlib, sys, typing, uuid
+    sys.path.insert(0, %r)
+    import mcp_stdio
+    from typing import Annotated, Dict, List, Literal, Optional, Tuple, TypedDict, Union
+
+    server = mcp_stdio.Server("types", "1")
+
+    class Color(enum.Enum):
+        RED = "red"
+        BLUE = "blue"
+
+    @dataclasses.dataclass
+    class Point:
+        x: float
+        y: float = 0.0
+        label: Optional[str] = None
+
+    class Options(TypedDict, total=False):
+        depth: int
+        tags: List[str]
+
+    @server.tool
+    def scalars(s: str, i: int, f: float, b: bool, n: Optional[int] = None,
+                u: Union[int, str] = 1, raw: bytes = b"") -> str:
+        "Scalars."
+        return s
+
+    @server.tool
+    def collections(xs: List[str], m: Dict[str, int], t: Tuple[int, str],
+                    many: Tuple[float, ...] = (), unique: typing.Set[int] = frozenset()) -> dict:
+        "Collections."
+        return {}
+
+    @server.tool
+    def choices(mode: Literal["a", "b"], color: Color = Color.RED,
+                level: Annotated[int, mcp_stdio.Field(minimum=1, maximum=5)] = 1) -> Color:
+        "Choices."
+        return color
+
+    @server.tool
+    def records(p: Point, options: Optional[Options] = None,
+                points: Optional[List[Point]] = None) -> Point:
+        "Records."
+        return p
+
+    @server.tool
+    def values(when: datetime.datetime, day: datetime.date, at: datetime.time,
+               span: datetime.timedelta, key: uuid.UUID, amount: decimal.Decimal,
+               path: pathlib.Path) -> Tuple[str, int]:
+        "Values."
+        return ("", 0)
+
+    raise SystemExit(server.run())
+''')
+
+
+def call_msg(rid, name, args=None, meta=None):
+    params = {"name": name, "arguments": args or {}}
+    if meta is not None:
+        params["_meta"] = meta
+    return {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params}
+
+
+def req_msg(rid, method, params=None, modern=False):
+    params = dict(params or {})
+    if modern:
+        params["_meta"] = modern_meta()
+    return {"jsonrpc": "2.0", "id": rid, "method": method, "params": params}
+
+
+def catalog_server(kind):
+    """25 tools, and with kind "all" 25 resources, 25 prompts and a template; pages of 10."""
+    m = mcp_stdio
+    tools = [m.Tool("t%02d" % i, lambda a, c: "x") for i in range(25)]
+    resources = [m.Resource("res://%02d" % i, lambda u, c: u, name="r%02d" % i,
+                            title="R", icons=[{"src": "https://x/i.png"}],
+                            annotations={"priority": 0.5, "lastModified": "2026-01-01T00:00:00Z"})
+                 for i in range(25)]
+    prompts = [m.Prompt("p%02d" % i, lambda a, c: "hi", arguments=[{"name": "a", "title": "A"}])
+               for i in range(25)]
+
+    def fail(uri, variables, ctx):
+        raise m.ResourceNotFound(uri)
+    templates = [m.ResourceTemplate("res://missing/{id}", fail, name="missing")]
+    opts = {"tools": tools}
+    if kind == "all":
+        opts.update(resources=resources, prompts=prompts, templates=templates)
+    return m.Server("catalog", "1", page_size=10, **opts)
+
+
+def task_server(**options):
+    """Tools of every task mode: forbidden (plain), optional, required; one that fails."""
+    server = mcp_stdio.Server("tasks", "1", **options)
+
+    @server.tool
+    def plain(x: int) -> str:
+        """Never a task."""
+        return "plain %d" % x
+
+    @server.tool(task="optional")
+    def maybe(x: int, ctx: mcp_stdio.Context) -> str:
+        """May be a task."""
+        ctx.progress(1, 2, "half way")
+        return "maybe %d" % x
+
+    @server.tool(task="required")
+    def must() -> str:
+        """Always a task."""
+        return "must"
+
+    @server.tool(task="optional")
+    def oops() -> str:
+        """Fails as a tool does."""
+        raise mcp_stdio.ToolError("It went wrong.")
+
+    @server.tool(task="optional")
+    def asks(ctx: mcp_stdio.Context) -> str:
+        """Asks the user first."""
+        return "ok" if ctx.elicit("Sure?", {"type": "object", "properties": {
+            "yes": {"type": "boolean"}}}).accepted else "no"
+
+    @server.tool(task="required", task_start="handler")
+    def asks_then_task(ctx: mcp_stdio.Context) -> str:
+        """Asks the user, then goes on as a task."""
+        answer = ctx.elicit("Sure?", {"type": "object", "properties": {
+            "yes": {"type": "boolean"}}})
+        ctx.start_task()
+        return "ok" if answer.accepted else "no"
+    return server
+
+
+def tasks_meta(**extra):
+    return modern_meta(**{"io.modelcontextprotocol/clientCapabilities": dict(
+        {"extensions": {"io.modelcontextprotocol/tasks": {}}}, **extra)})
+
+
+def task_call(conn, msg, lines):
+    """Feed msg (a task-augmented tools/call) and return its Call; its task's answer,
+    sent on admission, goes to lines."""
+    out = conn.feed(json.dumps(msg).encode() + b"\n")
+    lines += [x for x in out if type(x) is bytes]
+    call, = [x for x in out if type(x) is not bytes]
+    return call
+
+
+# Front matter and what the npm yaml package (the YAML 1.2 reader the official
+# conformance suite uses) makes of it, or the refusal of what lies outside the
+# supported subset (anchors, tags, complex keys, nested flow, infinities...).
+FRONT_MATTER_CORPUS = [
+    ('---\nname: pdf-processing\ndescription: Extract text and tables from PDF files, fill forms, merge documents.\n---\n# Body\n',
+     {'description': 'Extract text and tables from PDF files, fill forms, merge documents.', 'name': 'pdf-processing'}),
+    ('---\nname: pdf\ndescription: >-\n  Use this skill whenever the user wants to do anything with PDF files.\n  This includes reading or extracting text.\nlicense: Proprietary. LICENSE.txt has complete terms\n---\n# Body\n',
+     {'description': 'Use this skill whenever the user wants to do anything with PDF files. This includes reading or extracting text.', 'license': 'Proprietary. LICENSE.txt has complete terms', 'name': 'pdf'}),
+    ('---\nname: x\ndescription: |\n  line one\n  line two\n\n  after blank\nmetadata:\n  author: example-org\n  version: "1.0"\n---\n# Body\n',
+     {'description': 'line one\nline two\n\nafter blank\n', 'metadata': {'author': 'example-org', 'version': '1.0'}, 'name': 'x'}),
+    ("---\nname: x\ndescription: 'single ''quoted'' text'\nallowed-tools: Bash(git:*) Read Write\n---\n# Body\n",
+     {'allowed-tools': 'Bash(git:*) Read Write', 'description': "single 'quoted' text", 'name': 'x'}),
+    ('---\nname: x\ndescription: "double \\"quoted\\" \\u00e9 \\t tab"\nversion: 1.0\ncount: 3\nratio: 0.5\nflag: true\nnothing: null\ntilde: ~\nempty:\n---\n# Body\n',
+     {'count': 3, 'description': 'double "quoted" é \t tab', 'empty': None, 'flag': True, 'name': 'x', 'nothing': None, 'ratio': 0.5, 'tilde': None, 'version': 1}),
+    ('---\nname: x\ndescription: a plain\n  multi-line scalar\n  over three lines\ntags: [a, b, "c d", 1, true]\nmap: {k: v, n: 2}\n---\n# Body\n',
+     {'description': 'a plain multi-line scalar over three lines', 'map': {'k': 'v', 'n': 2}, 'name': 'x', 'tags': ['a', 'b', 'c d', 1, True]}),
+    ('---\nname: x\ndescription: d\nlist:\n  - one\n  - two: 2\n    three: 3\n  -\n    deep: yes\n  - - nested\n    - seq\n---\n# Body\n',
+     {'description': 'd', 'list': ['one', {'three': 3, 'two': 2}, {'deep': 'yes'}, ['nested', 'seq']], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nlist:\n- a\n- b\nnext: 1\n---\n# Body\n',
+     {'description': 'd', 'list': ['a', 'b'], 'name': 'x', 'next': 1}),
+    ('---\nname: x # comment\n# full comment\ndescription: d  # trailing\nurl: http://example.com/#anchor\nhash: a#b\n---\n# Body\n',
+     {'description': 'd', 'hash': 'a#b', 'name': 'x', 'url': 'http://example.com/#anchor'}),
+    ('---\nname: x\ndescription: >\n  folded\n  text\n\n  para two\n    more indented\n  back\nkeep: |+\n  kept\n\nstrip: |-\n  stripped\n\n---\n# Body\n',
+     {'description': 'folded text\npara two\n  more indented\nback\n', 'keep': 'kept\n\n', 'name': 'x', 'strip': 'stripped'}),
+    ('---\nname: x\ndescription: d\noct: 0o17\nhex: 0x1F\nexp: 1e3\nneg: -5\nplus: +7\ndot: .5\nver: 1.2.3\nyes: yes\nno: No\nOn: on\n---\n# Body\n',
+     {'On': 'on', 'description': 'd', 'dot': 0.5, 'exp': 1000, 'hex': 31, 'name': 'x', 'neg': -5, 'no': 'No', 'oct': 15, 'plus': 7, 'ver': '1.2.3', 'yes': 'yes'}),
+    ('---\nname: x\ndescription: d\nquoted key: 1\n"q": 2\n\'single\': 3\n---\n# Body\n',
+     {'description': 'd', 'name': 'x', 'q': 2, 'quoted key': 1, 'single': 3}),
+    ('---\nname: x\ndescription: "multi\n  line double\n\n  with blank"\nother: \'multi\n  single\'\n---\n# Body\n',
+     {'description': 'multi line double\nwith blank', 'name': 'x', 'other': 'multi single'}),
+    ('---\nname: x\ndescription: d\nanchor: &a 1\nref: *a\n---\n# Body\n',
+     'refused: anchors are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\ntagged: !!str 1\n---\n# Body\n',
+     'refused: tags are outside the supported YAML subset'),
+    ('---\nname: x\nname: y\ndescription: dup\n---\n# Body\n',
+     'refused: the key "name" appears twice'),
+    ('---\nname: x\ndescription: d\n  bad: indent\n---\n# Body\n',
+     "refused: a 'key: value' inside a plain scalar (indentation?)"),
+    ('---\nname: x\n\tdescription: tab\n---\n# Body\n',
+     'refused: a tab in indentation'),
+    ('---\nname: x\ndescription: d\ninf: .inf\n---\n# Body\n',
+     'refused: .inf is a number JSON cannot carry'),
+    ('---\nname: x\ndescription: d\nlit: |2\n    two extra\n  base\n\n---\n# Body\n',
+     {'description': 'd', 'lit': '  two extra\nbase\n', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nnested:\n  deeper:\n    deepest: [1, 2]\n  sibling: s\n---\n# Body\n',
+     {'description': 'd', 'name': 'x', 'nested': {'deeper': {'deepest': [1, 2]}, 'sibling': 's'}}),
+    ('---\nname: x\ndescription: d\n? complex\n: value\n---\n# Body\n',
+     'refused: complex keys are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: "esc \\\\ backslash \\x41 \\U0001F600"\n---\n# Body\n',
+     {'description': 'esc \\ backslash A 😀', 'name': 'x'}),
+    ("---\nname: x\ndescription: d\nempty_list: []\nempty_map: {}\nstr_colon: 'a: b'\ntime: 12:30\n---\n# Body\n",
+     {'description': 'd', 'empty_list': [], 'empty_map': {}, 'name': 'x', 'str_colon': 'a: b', 'time': '12:30'}),
+    ('---\nname: x\ndescription: "line \\\n  joined"\n---\n# Body\n',
+     {'description': 'line joined', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nlist:\n  - a # c\n  # comment\n  - b\n---\n# Body\n',
+     {'description': 'd', 'list': ['a', 'b'], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\n\n---\n# Body\n',
+     {'description': 'd', 'name': 'x'}),
+    ('---\n\n---\n# Body\n',
+     {}),
+    ('no front matter\n',
+     "refused: a SKILL.md starts with a '---' line, then YAML front matter"),
+    ('---\nname: x\ndescription: d\n',
+     "refused: the front matter has no closing '---' line"),
+    ('---\nname: x\ndescription: >-\n  Multi\n  line\nlicense: MIT\ncompatibility: Requires Python 3.10+\nmetadata:\n  short-description: Short\n  category: tools\n---\n# Body\n',
+     {'compatibility': 'Requires Python 3.10+', 'description': 'Multi line', 'license': 'MIT', 'metadata': {'category': 'tools', 'short-description': 'Short'}, 'name': 'x'}),
+    ("---\nname: x\ndescription: 'it''s'\nk: -\nj: - x\n---\n# Body\n",
+     "refused: a sequence entry on its key's line (put it on the next line)"),
+    ('---\nname: x\ndescription: d\nfolded_keep: >+\n  a\n  b\n\n\nz: 1\n---\n# Body\n',
+     {'description': 'd', 'folded_keep': 'a b\n\n\n', 'name': 'x', 'z': 1}),
+    ('---\nname: x\ndescription: d\nspaces:    lots   of   space   \nunicode: héllo wörld ✓\n---\n# Body\n',
+     {'description': 'd', 'name': 'x', 'spaces': 'lots   of   space', 'unicode': 'héllo wörld ✓'}),
+    ('---\nname: x\ndescription: d\nflow_multi: [a,\n  b,\n  c]\n---\n# Body\n',
+     {'description': 'd', 'flow_multi': ['a', 'b', 'c'], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\n---\nextra: doc\n---\n# Body\n',
+     {'description': 'd', 'name': 'x'}),
+    ('---\nname: \'x\'\ndescription: "d"\n\'key with: colon\': v\n---\n# Body\n',
+     {'description': 'd', 'key with: colon': 'v', 'name': 'x'}),
+    ('---\nname: x\ndescription: Use when: the user asks\n---\n# Body\n',
+     "refused: a ': ' inside a plain value (quote the value)"),
+    ('---\nname: x\ndescription: "Use when: the user asks"\n---\n# Body\n',
+     {'description': 'Use when: the user asks', 'name': 'x'}),
+    ('---\nname: x\ndescription: -dash start\nb: :colon start\nc: a - b\nd: \'x\' \ne: x\'y\nf: x"y\n---\n# Body\n',
+     {'b': ':colon start', 'c': 'a - b', 'd': 'x', 'description': '-dash start', 'e': "x'y", 'f': 'x"y', 'name': 'x'}),
+    ('---\nname: x\r\ndescription: crlf\r\nlist:\r\n  - a\r\n\n---\n# Body\n',
+     {'description': 'crlf', 'list': ['a'], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\ntrailing_colon: abc:\nurl: https://a.b/c?d=e&f=g\n---\n# Body\n',
+     "refused: a ': ' inside a plain value (quote the value)"),
+    ('---\nname: x\ndescription: d\nlist:\n  - name: a\n    value: 1\n  - name: b\n    value: 2\n---\n# Body\n',
+     {'description': 'd', 'list': [{'name': 'a', 'value': 1}, {'name': 'b', 'value': 2}], 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nmeta:\n  tags:\n    - one\n    - two\n  nested:\n    k: v\n---\n# Body\n',
+     {'description': 'd', 'meta': {'nested': {'k': 'v'}, 'tags': ['one', 'two']}, 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nlong: >\n  Para one line one\n  line two\n\n\n  para after two blanks\n\n---\n# Body\n',
+     {'description': 'd', 'long': 'Para one line one line two\n\npara after two blanks\n', 'name': 'x'}),
+    ('---\nname: x\ndescription: |\n    indented more\n  less\n---\n# Body\n',
+     'refused: unexpected indentation'),
+    ('---\nname: x\ndescription: d\nk: [a, [b]]\n---\n# Body\n',
+     'refused: nested flow collections are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: {a: [1]}\n---\n# Body\n',
+     'refused: nested flow collections are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: "unterminated\n\n---\n# Body\n',
+     'refused: a quoted scalar is not closed'),
+    ("---\nname: x\ndescription: d\nk: 'a'b'\n---\n# Body\n",
+     'refused: unexpected text after a quoted scalar'),
+    ('---\nname: x\ndescription: d\nnum_str: \'123\'\nbool_str: "true"\nnull_str: \'null\'\n---\n# Body\n',
+     {'bool_str': 'true', 'description': 'd', 'name': 'x', 'null_str': 'null', 'num_str': '123'}),
+    ('---\nname: x\ndescription: d\n1: one\ntrue: yes\nnull: n\n---\n# Body\n',
+     {'1': 'one', '': 'n', 'description': 'd', 'name': 'x', 'true': 'yes'}),
+    ('---\nname: x\ndescription: >-\n  text with trailing spaces   \n  next\n---\n# Body\n',
+     {'description': 'text with trailing spaces    next', 'name': 'x'}),
+    ('---\nname: x\ndescription: |\n  a\n  \n  b\n---\n# Body\n',
+     {'description': 'a\n\nb\n', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nemptyblock: |\nnext: 1\n---\n# Body\n',
+     {'description': 'd', 'emptyblock': '', 'name': 'x', 'next': 1}),
+    ('---\nname: x\ndescription: d\n%weird: 1\n---\n# Body\n',
+     'refused: directives are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: @at\n---\n# Body\n',
+     'refused: reserved indicators are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: `tick`\n---\n# Body\n',
+     'refused: reserved indicators are outside the supported YAML subset'),
+    ('---\nname: x\ndescription: d\nk: a #not comment? no, this is\nk2: a#b\n---\n# Body\n',
+     {'description': 'd', 'k': 'a', 'k2': 'a#b', 'name': 'x'}),
+    ('---\n  name: x\n  description: indented root\n---\n# Body\n',
+     {'description': 'indented root', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\n...\n\n---\n# Body\n',
+     {'description': 'd', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nseq:\n  -   spaced\n  -\ttab\n---\n# Body\n',
+     'refused: unexpected indentation'),
+    ('---\nname: x\ndescription: d\nk: "\\q"\n---\n# Body\n',
+     'refused: an unknown escape \\q'),
+    ('---\nname: x\ndescription: d\nk: 0o19\nk2: 0xZZ\nk3: 1_000\nk4: 1e\nk5: .\nk6: -.5e-3\n---\n# Body\n',
+     {'description': 'd', 'k': '0o19', 'k2': '0xZZ', 'k3': '1_000', 'k4': '1e', 'k5': '.', 'k6': -0.0005, 'name': 'x'}),
+    ('---\nname: x\ndescription:\n  continued on\n  next lines\n---\n# Body\n',
+     {'description': 'continued on next lines', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nk: |-\n\n  leading blank\n\n---\n# Body\n',
+     {'description': 'd', 'k': '\nleading blank', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nkeep: |+\n  a\n\n---\n# Body\n',
+     {'description': 'd', 'keep': 'a\n', 'name': 'x'}),
+    ('\ufeff---\nname: bom\ndescription: d\n---\n',
+     {'description': 'd', 'name': 'bom'}),
+    ('---\nname: x\ndescription: d\nk:\n  - a\n  -\n  - c\n---\n# Body\n',
+     {'description': 'd', 'k': ['a', None, 'c'], 'name': 'x'}),
+    # YAML's blanks are spaces and tabs only: other Unicode spaces are content.
+    ('---\nname: x\ndescription: ends in a no-break space\u00a0\n---\n',
+     {'description': 'ends in a no-break space\u00a0', 'name': 'x'}),
+    ('---\nname: x\ndescription: d\nnel: a\x85\nls: b\u2028 \n---\n',
+     {'description': 'd', 'ls': 'b\u2028', 'name': 'x', 'nel': 'a\x85'}),
+    ('---\nname: x\ndescription: d\nk: a:\tb\n---\n',
+     "refused: a ': ' inside a plain value (quote the value)"),
+    ('---\nname: x\ndescription: d\n"k":\ta\n---\n',
+     {'description': 'd', 'k': 'a', 'name': 'x'}),
+    # Only "key: words" lines, as most SKILL.md files are.
+    ("---\nname: x\ndescription: Plain words, with commas (and parens) - it's \"fine\"!\nflag: true\n"
+     "nothing: Null\r\nlicense: MIT\n---\n",
+     {'description': 'Plain words, with commas (and parens) - it\'s "fine"!', 'flag': True,
+      'license': 'MIT', 'name': 'x', 'nothing': None}),
+    ('---\nname: x\ndescription: trailing spaces   \nkey-with-dash: TRUE\n---\n',
+     {'description': 'trailing spaces', 'key-with-dash': True, 'name': 'x'}),
+]
+
+
+def write_skill(root, path, front, files=None):
+    """A skill folder below root: SKILL.md with front (text) and other files {rel: bytes}."""
+    folder = os.path.join(root, *path.split("/"))
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "SKILL.md"), "w", encoding="utf-8") as f:
+        f.write("---\n%s\n---\n# %s\n" % (front, path))
+    for rel, data in (files or {}).items():
+        target = os.path.join(folder, *rel.split("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            f.write(data)
+    return folder
+
+
+APPS_KEY, APP_MIME = "io.modelcontextprotocol/ui", "text/html;profile=mcp-app"
+
+
+APPS_CAPS = {"extensions": {APPS_KEY: {"mimeTypes": [APP_MIME]}}}
+
+
+BOARD_HTML = "<!-- the board -->\n<!DOCTYPE html>\n<html><body>board</body></html>\n"
+
+
+BOARD_UI = {"csp": {"connectDomains": ["https://api.example.com"],
+                    "resourceDomains": ["https://*.cdn.example.com"]},
+            "permissions": {"clipboardWrite": {}}, "prefersBorder": True}
+
+
+EXT_APPS_SCHEMA = os.environ.get("MCP_STDIO_EXT_APPS") or os.path.join(
+    HERE, ".ci-tools", "node_modules", "@modelcontextprotocol", "ext-apps")
+
+
+def board_server(**options):
+    """A view, a tool that shows it, one only the view calls, and two without views."""
+    server = mcp_stdio.Server("board", "1", **options)
+    server.app("ui://board", html=BOARD_HTML, csp=BOARD_UI["csp"],
+               permissions=["clipboardWrite"], prefers_border=True)
+    server.add(mcp_stdio.Resource("notes://a", lambda uri, ctx: "a", name="a"))
+
+    @server.tool(app="ui://board")
+    def show(ctx) -> str:
+        """Show the board."""
+        return "apps" if ctx.renders_apps else "text"
+
+    @server.tool(app="ui://board", visibility=["app"])
+    def refresh() -> str:
+        """Refresh it (the view's button)."""
+        return "refreshed"
+
+    @server.tool
+    def plain() -> str:
+        """No view."""
+        return "plain"
+    return server
+
+
+def start_preview(test, words, env):
+    """preview WORDS as a process, stopped at the test's end: (process, port, token)."""
+    p = subprocess.Popen(SERVE + ["preview"] + words, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env)
+
+    def stop():
+        if p.poll() is None:
+            p.kill()
+        p.wait()
+        p.stdout.close()
+        p.stderr.close()
+    test.addCleanup(stop)
+    line = p.stdout.readline().decode()
+    m = re.fullmatch(r"preview of \S+ \(view \S+\): http://127\.0\.0\.1:(\d+)/\?token="
+                     r"([\w-]{32})\n", line)
+    test.assertIsNotNone(m, line)
+    return p, int(m.group(1)), m.group(2)
+
+
+# The browser tests: headless Chromium, driven by playwright-core, both from .ci/run.
+BROWSER_TOOLS = os.environ.get("MCP_STDIO_BROWSER_TOOLS") or os.path.join(HERE, ".ci-tools")
+
+
+CHROMIUM = os.environ.get("MCP_STDIO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+EXT_APPS_SRC = os.path.join(EXT_APPS_SCHEMA, "dist", "src")
+
+
+DRIVER_HEAD = """
+const { chromium } = require(%s);
+const out = {};
+(async () => {
+  const browser = await chromium.launch({executablePath: %s, args: ["--no-sandbox",
+    "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"]});
+  const page = await browser.newPage();
+  page.on("pageerror", (e) => { (out.pageErrors = out.pageErrors || []).push(String(e)); });
+  const frameOf = async (part) => {
+    for (let i = 0; i < 100; i++) {
+      const f = page.frames().find((f) => f.url().includes(part));
+      if (f) return f;
+      await page.waitForTimeout(100);
+    }
+    throw new Error("no frame " + part);
+  };
+  try {
+"""
+
+
+DRIVER_TAIL = """
+  } catch (e) { out.error = String(e && e.stack || e); }
+  await browser.close();
+  process.stdout.write(JSON.stringify(out));
+})();
+"""
+
+
+TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+
+def recording_server(seen, **options):
+    """The demo server with two middleware recording what they see, outermost first."""
+    server = mcp_stdio.demo_server()
+    server.configure(**options)
+
+    @server.middleware
+    def outer(request, next):
+        seen.append(("outer", request.method, request.kind, request.name, request.ctx.era,
+                     request.ctx.revision))
+        result = next()
+        seen.append(("outer done", request.method))
+        return result
+
+    @server.middleware(kinds=("tool", "list"))
+    def inner(request, next):
+        seen.append(("inner", request.method))
+        return next()
+    return server
+
+
+BROKEN_SERVER = textwrap.dedent("""
+    import json, sys, time
+    mode = sys.argv[1]
+    if mode == "banner":
+        print("Starting my server v1.0", flush=True)
+    if mode.startswith("slow-"):            # a server that takes long to start, as some do
+        time.sleep(4.0)                     # 2 s past the client's note: room to wake late
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if mode == "slow-modern":           # modern only: initialize is not accepted
+            meta = {"io.modelcontextprotocol/serverInfo": {"name": "slow", "version": "1"}}
+            answer = {"result": {"supportedVersions": ["2026-07-28"], "capabilities": {
+                "tools": {}}, "resultType": "complete", "_meta": meta}} \
+                if msg["method"] == "server/discover" else {"result": {"tools": [],
+                "resultType": "complete", "_meta": meta}} if msg["method"] == "tools/list" \
+                else {"error": {"code": -32022, "message": "Unsupported protocol version",
+                                "data": {"supported": ["2026-07-28"], "requested": None}}}
+            print(json.dumps(dict(answer, jsonrpc="2.0", id=msg["id"])), flush=True)
+            continue
+        if mode == "exit":
+            sys.stderr.write("fatal: config missing\\n")
+            sys.exit(3)
+        if mode == "silent" or "id" not in msg:
+            continue
+        rid = msg["id"] + 1000 if mode == "wrong-id" else msg["id"]
+        if mode == "partial" and msg["method"] == "resources/templates/list":
+            print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601,
+                              "message": "Method not found"}}), flush=True)
+            continue
+        if mode == "partial" and msg["method"] == "resources/list":
+            print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"resources": [
+                {"uri": "a://b", "name": "b"}]}}), flush=True)
+            continue
+        if mode in ("legacy-only", "partial", "null-call") and \
+                msg["method"] == "server/discover":
+            print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601,
+                              "message": "Method not found"}}), flush=True)
+            continue
+        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "broken", "version": "0"}}
+        if mode == "partial":
+            result["capabilities"]["resources"] = {}
+        if msg["method"] == "tools/list":
+            result = {"tools": []} if mode != "null-result" else None
+            if mode == "null-call":        # a call of "bad" is answered with a null result
+                result = {"tools": [{"name": n, "inputSchema": {"type": "object"}}
+                                    for n in ("bad", "good")]}
+        if mode == "null-call" and msg["method"] == "tools/call":
+            result = None if msg["params"]["name"] == "bad" else {
+                "content": [{"type": "text", "text": "good"}]}
+        print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}), flush=True)
+        if mode == "answers-notifications":
+            print(json.dumps({"jsonrpc": "2.0", "error": {"code": -32600, "message": "x"}}),
+                  flush=True)
+""")
+
+
+DOCTOR_SERVER = textwrap.dedent('''
+    import sys, time
+    mode = sys.argv[1] if len(sys.argv) > 1 else "good"
+    if mode == "banner":
+        print("Starting team tools v1.0", flush=True)
+    if mode == "broken":
+        import no_such_module_for_the_doctor
+    if mode == "slow":                      # the first start only: the doctor starts it twice
+        import os
+        mark = os.path.join(os.path.dirname(os.path.abspath(__file__)), "started")
+        if not os.path.exists(mark):
+            open(mark, "w").close()
+            time.sleep(2.7)
+    import mcp_stdio
+    server = mcp_stdio.Server("team-tools", "1.0")
+
+    @server.tool(description="Add.", task="required" if mode == "task" else "forbidden")
+    def add(a: int, b: int) -> int:
+        return a + b
+    if mode == "skills":
+        server.serve_skills("skills")       # beside this file, wherever the host starts it
+    if mode == "nested":
+        server.add(mcp_stdio.Tool("nested", lambda a, c: "x", description="Nested.",
+                                  input_schema={"type": "object", "$defs": {"p": {
+                                      "type": "string"}}, "properties": {"p": {
+                                          "$ref": "#/$defs/p"}, "tags": {"type": "array"}},
+                                      "required": ["q"]}))
+    if mode == "many":                      # more than Cursor holds well
+        for i in range(44):
+            server.add(mcp_stdio.Tool("t%02d" % i, lambda a, c: "x", description="T."))
+    if mode == "mounted":                   # someone else's: one a strict host refuses,
+        other = mcp_stdio.Server("other", "1")  # one that runs only as a task
+        other.add(mcp_stdio.Tool("deep", lambda a, c: "x", description="Deep.", input_schema={
+            "type": "object", "$defs": {"p": {"type": "string"}}}))
+        other.add(mcp_stdio.Tool("research", lambda a, c: "x", description="Research.",
+                                 task="required"))
+        server.mount("other", other, era="legacy")
+    raise SystemExit(server.run([]))
+''')
+
+
+_VENDORED = []
+
+
+_VENDORING = threading.Lock()
+
+
+def vendored_project():
+    """A folder holding DOCTOR_SERVER as team_tools.py, mcp_stdio.py vendored beside it (a
+    host sets no PYTHONPATH) with its bytecode, and skills; made once per test run."""
+    with _VENDORING:                  # tests on several threads ask at once: one makes it
+        if not _VENDORED:
+            import py_compile
+            tmp = tempfile.TemporaryDirectory()
+            with open(os.path.join(tmp.name, "team_tools.py"), "w", encoding="utf-8") as f:
+                f.write(DOCTOR_SERVER)
+            shutil.copy(SERVER, tmp.name)
+            py_compile.compile(os.path.join(tmp.name, "mcp_stdio.py"), doraise=True)
+            write_skill(os.path.join(tmp.name, "skills"), "good", "name: good\ndescription: Good.")
+            write_skill(os.path.join(tmp.name, "skills"), "bad", "name: Bad Name\ndescription: x")
+            _VENDORED.append(tmp)              # complete; removed by tearDownModule
+    return _VENDORED[0].name
+
+
+def mounted_server(**options):
+    """A server of its own beside another mounted in this process (the demo's tools)."""
+    inner = mcp_stdio.demo_server()
+    outer = mcp_stdio.Server("front", "1", **options)
+
+    @outer.tool
+    def hello() -> str:
+        "Say hello."
+        return "hi"
+
+    @outer.resource("demo://readme")
+    def readme() -> str:
+        "Ours, not the mount's."
+        return "our readme"
+    outer.mount("demo", inner)
+    return outer
+
+
+# A server for the process tests: it counts its starts, says when a call is
+# cancelled, and asks for a confirmation (whatever era it is spoken to in).
+MOUNTED_SERVER = textwrap.dedent('''
+    import os, sys, time
+    sys.path.insert(0, %r)
+    import mcp_stdio
+    folder = sys.argv[1]
+    with open(os.path.join(folder, "starts"), "a") as f:
+        f.write("%%d\\n" %% os.getpid())
+    if "slow" in sys.argv:
+        time.sleep(1.0)
+    while "gated" in sys.argv and not os.path.exists(os.path.join(folder, "go")):
+        time.sleep(0.02)                # starts when the test says so
+    lifespan = None
+    if "stubborn" in sys.argv:          # slow to end, and leaves a child behind
+        import subprocess
+        child = subprocess.Popen([sys.executable, "-S", "-c", "import time; time.sleep(120)"],
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        with open(os.path.join(folder, "child"), "a") as f:
+            f.write("%%d\\n" %% child.pid)
+
+        def lifespan(server):
+            yield
+            time.sleep(60)
+    server = mcp_stdio.Server("leaf", "1", lifespan=lifespan)
+    if "slow-list" in sys.argv:
+        server.middleware(lambda request, next: time.sleep(1.0) or next(), kinds="list")
+
+    @server.tool
+    def wait(seconds: float, ctx: mcp_stdio.Context) -> str:
+        "Wait, or stop when cancelled."
+        if ctx.sleep(seconds):
+            with open(os.path.join(folder, "cancelled"), "w") as f:
+                f.write("yes")
+            return "cancelled"
+        return "waited"
+
+    @server.tool
+    def confirm(text: str, ctx: mcp_stdio.Context) -> str:
+        "Ask, then echo."
+        answer = ctx.elicit("Echo %%s?" %% text, {"type": "object", "properties": {}})
+        return text if answer.accepted else "declined"
+
+    @server.tool
+    def where(ctx: mcp_stdio.Context) -> str:
+        "The trace context this call came with."
+        return ctx.trace.get("traceparent", "-")
+    if "caps" in sys.argv:
+        @server.tool
+        def caps(ctx: mcp_stdio.Context) -> str:
+            "The client capabilities this call came with, and the era."
+            import json
+            return ctx.era + " " + json.dumps(ctx.client_capabilities, sort_keys=True)
+    raise SystemExit(server.run([]))
+''') % HERE
+
+
+# A legacy server written by hand that asks its client for roots, a form and a sample
+# on its own (in no call), as real servers do after initialized (here once the test
+# opens its gate), and for roots whenever told they changed: it writes each answer it
+# gets, as received, to answers.
+ASKING_SERVER = textwrap.dedent('''
+    import json, os, sys, threading, time
+    answers = os.path.join(sys.argv[1], "answers")
+    changes = [0]
+    questions = [("roots-1", "roots/list", {}),
+                 ("form-1", "elicitation/create", {"message": "Go on?", "requestedSchema": {
+                     "type": "object", "properties": {}}}),
+                 ("sample-1", "sampling/createMessage", {"messages": [{"role": "user",
+                     "content": {"type": "text", "text": "hi"}}], "maxTokens": 5})]
+
+    lock = threading.Lock()
+
+    def send(msg):
+        with lock:
+            sys.stdout.write(json.dumps(msg) + "\\n")
+            sys.stdout.flush()
+
+    def ask():
+        while not os.path.exists(os.path.join(sys.argv[1], "go")):
+            time.sleep(0.02)
+        for rid, name, params in questions:
+            send({"jsonrpc": "2.0", "id": rid, "method": name, "params": params})
+    for line in sys.stdin:
+        m = json.loads(line)
+        method = m.get("method")
+        if "method" not in m:                       # an answer to one of ours
+            with open(answers, "a") as f:
+                f.write(line.strip() + "\\n")
+        elif method == "initialize":
+            with open(os.path.join(sys.argv[1], "told"), "w") as f:
+                json.dump(m["params"]["capabilities"], f)
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {
+                "protocolVersion": m["params"]["protocolVersion"],
+                "capabilities": {"tools": {}}, "serverInfo": {"name": "asker", "version": "1"}}})
+        elif method == "notifications/initialized":
+            threading.Thread(target=ask, daemon=True).start()
+        elif method == "notifications/roots/list_changed":
+            changes[0] += 1
+            send({"jsonrpc": "2.0", "id": "roots-changed-%d" % changes[0],
+                  "method": "roots/list"})
+        elif method == "tools/list":
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {"tools": [
+                {"name": "noop", "inputSchema": {"type": "object"}}]}})
+        elif method == "tools/call":
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {"content": [
+                {"type": "text", "text": "ok"}]}})
+        elif "id" in m:
+            send({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601,
+                                                             "message": "Method not found"}})
+''')
+
+
+def real_servers(folder):
+    """A host's configuration of three real servers nobody here wrote (npm and PyPI), with
+    the commands that start each directly: (path, {key: command})."""
+    node = os.path.join(os.environ["MCP_STDIO_NODE_BIN"], "node")
+    modules = os.environ["MCP_STDIO_REAL_SERVERS"]
+    files = os.path.join(folder, "files")
+    os.makedirs(files)
+    with open(os.path.join(files, "a.txt"), "w") as f:
+        f.write("alpha\n")
+    commands = {
+        "everything": [node, os.path.join(modules, "@modelcontextprotocol", "server-everything",
+                                          "dist", "index.js"), "stdio"],
+        "fs": [node, os.path.join(modules, "@modelcontextprotocol", "server-filesystem", "dist",
+                                  "index.js"), files],
+        "time": [_sdk_python(), "-m", "mcp_server_time", "--local-timezone", "UTC"]}
+    path = os.path.join(folder, "servers.json")
+    with open(path, "w") as f:
+        json.dump({"mcpServers": {k: {"command": c[0], "args": c[1:]}
+                                  for k, c in commands.items()}}, f)
+    return path, commands, files
+
+
+# What a mount declares (it relays every question: URL elicitation too), for the direct
+# listings to compare.
+def _answers():
+    return dict(capabilities={"elicitation": {"form": {}, "url": {}}},
+                on_elicit=lambda p: {"action": "accept", "content": {
+                    "name": "Ada", "check": True, "color": "red", "email": "a@b.c",
+                    "homepage": "https://example.com", "birthdate": "2000-01-01",
+                    "integer": 5, "number": 3}},
+                on_sample=lambda p: {"role": "assistant", "model": "probe",
+                                     "content": {"type": "text", "text": "sampled here"}},
+                roots=[{"uri": "file:///probe-root", "name": "probe"}])
+
+
+def schema_arguments(schema, files):
+    """Arguments for a tool from its input schema: each required property, of its type (a
+    path names a file of the test's folder), so that every tool can be called once."""
+    out, props = {}, schema.get("properties") or {}
+    for name in schema.get("required") or []:
+        p, kind = props.get(name) or {}, (props.get(name) or {}).get("type")
+        if "enum" in p:
+            out[name] = p["enum"][0]
+        elif kind == "string":
+            out[name] = os.path.join(files, "a.txt") if "path" in name or name == "source" \
+                else "UTC" if "timezone" in name else "12:00" if name == "time" else "x"
+        elif kind in ("number", "integer"):
+            out[name] = 1
+        elif kind == "boolean":
+            out[name] = True
+        elif kind == "array":
+            out[name] = [os.path.join(files, "a.txt")] if "path" in name else []
+        elif kind == "object":
+            out[name] = {}
+    return out
+
+
+# Every tool called once, but for a long wait cut short.
+_QUICKER = {"everything_trigger-long-running-operation": {"duration": 0.2, "steps": 1}}
+
+
+REAL_CALLS = (("everything_echo", {"message": "hi"}, "Echo: hi"),
+              ("fs_read_text_file", {"path": "a.txt"}, "alpha"),
+              ("time_get_current_time", {"timezone": "UTC"}, '"timezone": "UTC"'))
+
+
+# The real servers' time to start and list through the proxy (its --start-timeout; the
+# probes below say 60 too): one has taken more than the default 10 s on a loaded machine.
+REAL_START = ["--start-timeout", "60"]
+
+
+REAL_SDK_PROBE = textwrap.dedent('''
+    import asyncio, json, sys
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    async def session(mode, calls):
+        with open(sys.argv[5], "w") as f:      # as it was: the calls of a session write
+            f.write("alpha\\n")
+        params = StdioServerParameters(command=sys.argv[1], args=["-m", "mcp_stdio", "proxy",
+                                       sys.argv[2], "--start-timeout", "60"],
+                                       env={"PYTHONPATH": sys.argv[3]})
+        async with Client(params, mode=mode) as c:
+            out = {"tools": sorted(t.name for t in (await c.list_tools()).tools)}
+            for name, args in calls:
+                r = await c.call_tool(name, args)
+                out[name] = [getattr(r.content[0], "text", "") if r.content else "",
+                             bool(r.is_error)]
+        return out
+
+    async def main():
+        calls = json.loads(sys.argv[4])
+        print(json.dumps({m: await session(m, calls) for m in ("legacy", "2026-07-28")}))
+
+    asyncio.run(main())
+''')
+
+
+REAL_TS_PROBE = """
+import { Client } from "%(sdk)s/dist/esm/client/index.js";
+import { StdioClientTransport } from "%(sdk)s/dist/esm/client/stdio.js";
+const transport = new StdioClientTransport({command: %(python)s, args: ["-m", "mcp_stdio",
+  "proxy", %(config)s, "--start-timeout", "60"], env: {PYTHONPATH: %(here)s, PATH: process.env.PATH}});
+const client = new Client({name: "ts-sdk", version: "1"}, {capabilities: {}});
+await client.connect(transport);
+const out = {tools: (await client.listTools()).tools.map((t) => t.name).sort()};
+for (const [name, args] of %(calls)s) {
+  const r = await client.callTool({name, arguments: args});
+  out[name] = [r.content.length ? String(r.content[0].text) : "", Boolean(r.isError)];
+}
+// A tool that must run as a task, as one (the task is the proxy's, its work the mount's).
+for (const [name, args] of %(task_calls)s) {
+  out[name] = [];
+  for await (const m of client.experimental.tasks.callToolStream({name, arguments: args},
+                                                                 undefined, {task: {ttl: 60000}})) {
+    out[name].push(m.type === "result" ? [m.type, Boolean(m.result.isError)] : [m.type]);
+  }
+}
+console.log(JSON.stringify(out));
+await client.close();
+"""
+
+
+FUZZ_ERAS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", MODERN)
+
+
+TASK_QUEUE_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + textwrap.dedent('''
+    import mcp_stdio
+    server = mcp_stdio.Server("queue", "1")
+
+    @server.tool(task="optional")
+    def nap(name: str, seconds: float, ctx: mcp_stdio.Context) -> str:
+        """Sleeps (cancellable) and says on stderr when it starts."""
+        print("start", name, file=sys.stderr, flush=True)
+        return "cancelled" if ctx.sleep(seconds) else "slept " + name
+
+    if __name__ == "__main__":
+        raise SystemExit(server.run())
+''')
+
+
+def check_output(test, fuzzer, lines, rev):
+    """Check every line the server wrote against the fuzz properties."""
+    answered = {}
+    for line in lines:
+        test.assertTrue(line.endswith(b"\n"), line[-50:])
+        msg = json.loads(line)
+        for m in (msg if isinstance(msg, list) else [msg]):
+            test.assertIsInstance(m, dict)
+            test.assertEqual(m.get("jsonrpc"), "2.0")
+            if "id" in m:
+                key = json.dumps(m["id"])
+                answered[key] = answered.get(key, 0) + 1
+                test.assertEqual(answered[key], 1, "answered twice: %s" % key)
+                method = fuzzer.methods.get(key)
+                test.assertTrue(key in fuzzer.methods, "answer to an id never sent: %s" % key)
+                if key in fuzzer.codes:
+                    test.assertEqual(m["error"]["code"], fuzzer.codes[key], line[:300])
+            else:
+                method = None
+                if "method" not in m:
+                    test.assertIn("error", m)
+            test.assertEqual(WireSchemas.problems(rev, m, method), [], line[:300])
+    missing = fuzzer.must_answer - set(answered)
+    test.assertEqual(missing, set(), "well-formed requests never answered")
+    return sum(answered.values())
+
+
+@contextlib.contextmanager
+def round_limit(test, seconds, what):
+    """Fail a fuzz round that runs past seconds, even inside one regular expression.
+
+    re checks for signals as it backtracks, so an alarm on the main thread ends a
+    match that would never end; elsewhere (no SIGALRM, or a worker thread) no limit.
+    """
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not \
+            threading.main_thread():
+        yield
+        return
+
+    def expired(signum, frame):
+        raise test.failureException("a fuzz round took more than %d s (%s)" % (seconds, what))
+    old = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def fuzz_engine(test, seed, era, count):
+    """One fuzz session through the sans-IO engine, Calls run inline."""
+    fz = Fuzzer(seed, era)
+    server = mcp_stdio.demo_server(grant=["echo", "add", "divide", "confirm_echo"])
+    lines = []
+    conn = connect(server, lines.append)
+    with round_limit(test, 20.0, "seed %d, era %s" % (seed, era)):
+        for part in fz.splits(fz.stream(count)):
+            start = time.process_time()
+            for item in conn.feed(part):
+                if type(item) is bytes:
+                    lines.append(item)
+                else:
+                    item.run()
+            # A line may be 1 MiB: linear work on it takes at most a quarter second (a deep
+            # line with a long unterminated string, seed 10: 0.24 s), backtracking hours. 5 s
+            # leaves room for a loaded machine (CI saw 2.1 s for that one on Python 3.10).
+            spent = time.process_time() - start
+            test.assertLess(spent, 5.0, "one feed() took %.1f s (seed %d, era %s): %r" % (
+                spent, seed, era, part[:120]))
+    lines += conn.close()
+    return check_output(test, fz, lines, era if era in LEGACY else MODERN)
+
+
+def fuzz_process(test, seed, era, count):
+    """One fuzz session through a real server process."""
+    fz = Fuzzer(seed, era)
+    p = test.spawn("--tools", "echo,add,divide,confirm_echo")
+    parts = fz.splits(fz.stream(count))
+
+    def write():
+        try:
+            for part in parts:
+                p.send_bytes(part)
+        except OSError:
+            pass
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    writer.join(60 + count / 500)
+    if writer.is_alive():
+        p.kill()
+        test.fail("the server stopped reading its input (seed %d, era %s)" % (seed, era))
+    test.assertEqual(p.close(), 0, p.stderr[-500:])
+    test.assertNotIn(b"Traceback", p.stderr)
+    return check_output(test, fz, p.raw, era if era in LEGACY else MODERN)
+
+
+_SKILL_URIS = ("skill://pdf-processing/SKILL.md", "skill://team/review/SKILL.md",
+               "skill://pdf-processing/assets/logo.png", "skill://pdf-processing/a%20b/c%25d.txt",
+               "skill://pdf-processing", "skill://pdf-processing/", "skill://team",
+               "skill://team/review/", "skill://pdf-processing/a%20b", "skill://team/review/link",
+               "skill://pdf-processing/../pdf-processing/SKILL.md", "skill://pdf-processing/%2e%2e/x",
+               "skill://pdf-processing//SKILL.md", "skill://%00/SKILL.md", "skill://x/SKILL.md",
+               "skill://", "file:///etc/passwd")
+
+
+def _junk(r, depth=0):
+    """A random JSON value, hostile where it can be."""
+    k = r.randrange(8 if depth < 3 else 6)
+    if k < 5:
+        return (None, True, r.randint(-2 ** 63, 2 ** 64), r.random() * 1e300,
+                "\u0000\ud7ff\U0001f600")[k]
+    if k == 5:
+        return r.choice(_SKILL_URIS + ("x" * r.randrange(300),))
+    if k == 6:
+        return [_junk(r, depth + 1) for _ in range(r.randrange(3))]
+    return {r.choice(("taskId", "cursor", "uri", "ttl", "inputResponses", "task", "_meta")):
+            _junk(r, depth + 1) for _ in range(r.randrange(4))}
+
+
+def fuzz_tasks_and_skills(test, root, seed, era, count):
+    """The task and skills fuzzer through the sans-IO engine."""
+    server = task_server(elicit_timeout=0.3)
+    server.serve_skills(root)
+    lines, threads = [], []
+    conn = connect(server, lines.append)
+
+    def send(msg):
+        for item in conn.feed(json.dumps(msg).encode() + b"\n"):
+            if type(item) is bytes:
+                lines.append(item)
+            else:                 # on a thread: a legacy question waits for its answer
+                t = threading.Thread(target=item.run, daemon=True)
+                t.start()
+                threads.append(t)
+                t.join(0.05)
+    fz = TaskSkillFuzzer(seed, era, send)
+    if era != MODERN:
+        fz.methods["0"] = "initialize"
+        send(init_msg(0, era, caps={"elicitation": {}}))
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    for rid in range(1, count + 1):
+        before = len(lines)
+        fz.request(rid)
+        fz.saw(lines[before:])
+    for t in threads:
+        t.join(TIMEOUT)
+    lines += conn.close()
+    fz.check(test, lines)
+    test.assertEqual([x for x in conn.reports if "incident" in x], [])
+
+
+TASK_SKILL_SERVER = """import sys
+sys.path.insert(0, %r)
+import test_mcp_stdio
+server = test_mcp_stdio.task_server(elicit_timeout=0.3)
+server.serve_skills(sys.argv[1])
+sys.exit(server.run([]))
+""" % HERE
+
+
+def fuzz_tasks_and_skills_process(test, script, root, seed, era, count):
+    """The task and skills fuzzer through a real server process (its threads, its runtime)."""
+    p = test.spawn(root, script=script)
+    fz = TaskSkillFuzzer(seed, era, p.send)
+    p.rev = era
+    if era != MODERN:
+        p.initialize(era, caps={"elicitation": {}})
+        fz.methods["0"] = "initialize"
+    seen = 0
+    for rid in range(1, count + 1):
+        fz.request(rid)
+        lines = list(p.raw)
+        fz.saw(lines[seen:])
+        seen = len(lines)
+    test.assertEqual(p.close(), 0, p.stderr[-500:])
+    test.assertNotIn(b"Traceback", p.stderr)
+    test.assertNotIn(b"incident", p.stderr)
+    fz.check(test, p.raw)
+
+
+def fuzz_skills(test):
+    """A skills folder, a server script serving it, and how many messages to send."""
+    tmp = tempfile.TemporaryDirectory()
+    test.addCleanup(tmp.cleanup)
+    root = os.path.join(tmp.name, "skills")
+    write_skill(root, "pdf-processing", "name: pdf-processing\ndescription: PDFs.", {
+        "references/FORMS.md": b"# Forms\n", "assets/logo.png": b"\x89PNG\x00\xff",
+        "a b/c%d.txt": "\u00e9\n".encode()})
+    write_skill(root, "team/review", "name: review\ndescription: Review.",
+                {"scripts/run.sh": b"echo\n"})
+    with contextlib.suppress(OSError):        # a link out of the folder is never served
+        os.symlink(os.path.abspath(__file__), os.path.join(root, "team", "review", "link"))
+    script = os.path.join(tmp.name, "server.py")
+    with open(script, "w", encoding="utf-8") as f:
+        f.write(TASK_SKILL_SERVER)
+    return root, script, max(300, int(os.environ.get("MCP_STDIO_FUZZ", "0")) // 20)
+
+
+SDK_PROBE = textwrap.dedent('''
+    import asyncio, json, sys
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    async def session(mode):
+        params = StdioServerParameters(command=sys.argv[1], args=[sys.argv[2]])
+        out = {}
+        async with Client(params, mode=mode) as c:
+            out["protocol"] = c.protocol_version
+            out["tools"] = [t.name for t in (await c.list_tools()).tools]
+            r = await c.call_tool("echo", {"text": "hi"})
+            out["echo"] = [r.content[0].text, r.structured_content, bool(r.is_error)]
+            r = await c.call_tool("divide", {"dividend": 1, "divisor": 0})
+            out["divide"] = [r.content[0].text, bool(r.is_error)]
+            try:
+                await c.call_tool("nope", {})
+                out["unknown"] = "no error"
+            except Exception as e:
+                out["unknown"] = str(e)
+            r = await c.read_resource("demo://readme")
+            out["resource"] = r.contents[0].text.splitlines()[0]
+            r = await c.get_prompt("summarize", {"text": "abc"})
+            out["prompt"] = r.messages[0].content.text.splitlines()[0]
+        return out
+
+    async def main():
+        print(json.dumps({m: await session(m) for m in sys.argv[3:]}))
+
+    asyncio.run(main())
+''')
+
+
+SDK_LIVE_PROBE = '''
+import asyncio, json, sys, warnings
+warnings.simplefilter("ignore")
+import anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+async def legacy(params):
+    heard = []
+    async def handler(message):
+        method = getattr(getattr(message, "root", message), "method", None)
+        if method is None:
+            method = getattr(message, "method", None)
+        heard.append([method, getattr(getattr(message, "params", None), "uri", None)])
+    async with Client(params, mode="legacy", message_handler=handler) as c:
+        await c.list_resources()        # a legacy client hears of the kinds it has listed
+        await c.subscribe_resource("notes://groceries")
+        await c.call_tool("add_note", {"name": "groceries", "text": "eggs"})
+        await anyio.sleep(0.3)
+        tools = [t.name for t in (await c.list_tools()).tools]
+    return {"heard": heard, "tools": tools}
+
+async def modern(params):
+    events = []
+    async with Client(params, mode="2026-07-28") as c:
+        async with c.listen(resources_list_changed=True,
+                            resource_subscriptions=["notes://milk"]) as sub:
+            honored = sub.honored
+            await c.call_tool("add_note", {"name": "milk", "text": "2 l"})
+            with anyio.fail_after(5):
+                async for event in sub:
+                    events.append(type(event).__name__ + ":" + str(getattr(event, "uri", "")))
+                    if len(events) == 2:
+                        break
+    return {"events": sorted(events), "honored": honored.model_dump(exclude_none=True)}
+
+async def main():
+    params = StdioServerParameters(command=sys.argv[1], args=[sys.argv[2]], env={"NOTES_DIR": sys.argv[3]})
+    print(json.dumps({"legacy": await legacy(params), "modern": await modern(params)}, default=str))
+
+asyncio.run(main())
+'''
+
+
+# The SDK client with elicitation, sampling and roots callbacks, against the
+# conformance fixture server, in one era per argument.
+SDK_ASK_PROBE = '''
+import asyncio, json, sys, warnings
+warnings.simplefilter("ignore")
+from mcp import Client, types
+from mcp.client.stdio import StdioServerParameters
+
+async def on_elicit(context, params):
+    props = params.requested_schema["properties"]
+    return types.ElicitResult(action="accept", content={k: "Ada" for k in props})
+
+async def on_sample(context, params):
+    return types.CreateMessageResult(role="assistant", model="probe-model",
+                                     content=types.TextContent(type="text", text="Good day"))
+
+async def on_roots(context):
+    return types.ListRootsResult(roots=[types.Root(uri="file:///probe", name="probe")])
+
+async def session(mode):
+    params = StdioServerParameters(command=sys.argv[1], args=[sys.argv[2]])
+    out = {}
+    async with Client(params, mode=mode, elicitation_callback=on_elicit,
+                      sampling_callback=on_sample, list_roots_callback=on_roots) as c:
+        out["protocol"] = c.protocol_version
+        for name, args in (("test_input_required_result_multiple_inputs", {}),
+                           ("test_sampling", {"prompt": "hi"}),
+                           ("test_input_required_result_list_roots", {}),
+                           ("test_input_required_result_multi_round", {})):
+            r = await c.call_tool(name, args)
+            out[name] = [r.content[0].text, bool(r.is_error)]
+        r = await c.get_prompt("test_input_required_result_prompt", {})
+        out["prompt"] = r.messages[0].content.text
+    return out
+
+async def main():
+    print(json.dumps({m: await session(m) for m in sys.argv[3:]}))
+
+asyncio.run(main())
+'''
+
+
+# A server written as a FastMCP user writes it: pydantic models with
+# validators, Field constraints, datetime, UUID and enum fields. Only the lines
+# before it differ between FastMCP and mcp_stdio (TYPED_HEADERS).
+TYPED_BODY = 'import datetime\nimport decimal\nimport enum\nimport uuid\nfrom typing import Annotated, Literal, Optional\n\nfrom pydantic import BaseModel, Field, field_validator, model_validator\n\n\nclass Priority(enum.Enum):\n    LOW = "low"\n    NORMAL = "normal"\n    HIGH = "high"\n\n\nclass Place(BaseModel):\n    city: str = Field(min_length=1, max_length=40)\n    country: str = Field(pattern=r"^[A-Z]{2}$", description="ISO 3166 code")\n\n\nclass Event(BaseModel):\n    title: str = Field(min_length=1, max_length=80)\n    starts: datetime.datetime\n    ends: datetime.datetime\n    attendees: int = Field(default=1, ge=1, le=500)\n    priority: Priority = Priority.NORMAL\n    place: Optional[Place] = None\n    id: uuid.UUID = Field(default_factory=lambda: uuid.UUID(int=1))\n\n    @field_validator("title")\n    @classmethod\n    def no_shouting(cls, value):\n        if value.isupper():\n            raise ValueError("the title must not be all capitals")\n        return value\n\n    @model_validator(mode="after")\n    def ends_after_start(self):\n        if self.ends <= self.starts:\n            raise ValueError("ends must be after starts")\n        return self\n\n\nclass Reminder(BaseModel):\n    at: datetime.datetime\n    note: str\n    priority: Priority\n    ref: uuid.UUID\n\n\n@mcp.tool\ndef create_event(event: Event) -> Event:\n    """Create a calendar event."""\n    return event\n\n\n@mcp.tool\ndef search_events(query: Annotated[str, Field(min_length=1, max_length=50)],\n                  limit: int = Field(10, ge=1, le=100, description="How many at most"),\n                  since: Optional[datetime.date] = None) -> dict:\n    """Search events by text."""\n    return {"query": query, "limit": limit, "since": since, "found": []}\n\n\n@mcp.tool\ndef remind(at: datetime.datetime, note: Annotated[str, Field(max_length=200)],\n           priority: Priority = Priority.NORMAL,\n           ref: uuid.UUID = uuid.UUID(int=2)) -> Reminder:\n    """Set a reminder."""\n    return Reminder(at=at, note=note, priority=priority, ref=ref)\n\n\n@mcp.tool\ndef count_tags(tags: list[str], kind: Literal["event", "reminder"] = "event") -> dict[str, int]:\n    """Count tags."""\n    out = {}\n    for t in tags:\n        out[t] = out.get(t, 0) + 1\n    return out\n\n\n@mcp.tool\ndef days_between(first: datetime.date, second: datetime.date) -> str:\n    """Days from first to second."""\n    return str((second - first).days)\n\n\n@mcp.tool\ndef plan(start: datetime.datetime, length: datetime.timedelta,\n         budget: decimal.Decimal) -> dict:\n    """Plan a trip."""\n    return {"start": start, "end": start + length, "length": length, "budget": budget,\n            "id": uuid.UUID(int=3)}\n\n\nif __name__ == "__main__":\n    mcp.run()\n'
+
+
+TYPED_HEADERS = {
+    "fastmcp": "from fastmcp import FastMCP\nmcp = FastMCP('typed')\n",
+    "ours": "import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\n"
+            "mcp = mcp_stdio.Server('typed', '1.0')\n" % HERE,
+}
+
+
+# The SDK client calls every tool of both servers; fixed-seed mutations of the
+# arguments check the rule: what the schema rejects is an isError listing
+# paths, what it accepts runs or fails with an isError naming a path.
+TYPED_PROBE = 'import asyncio, json, random, sys, warnings\nwarnings.simplefilter("ignore")\nfrom mcp import Client\nfrom mcp.client.stdio import StdioServerParameters\nimport jsonschema\n\nCALLS = [\n    ("create_event", {"event": {"title": "Launch", "starts": "2026-01-02T10:00:00Z",\n                                "ends": "2026-01-02T11:30:00+01:00", "attendees": 3,\n                                "priority": "high", "place": {"city": "Lyon", "country": "FR"},\n                                "id": "7f1d2c3e-0000-4000-8000-000000000001"}}),\n    ("create_event", {"event": {"title": "Small", "starts": "2026-01-02T10:00:00",\n                                "ends": "2026-01-03"}}),\n    ("search_events", {"query": "tea", "since": "2025-12-01"}),\n    ("remind", {"at": "2026-03-04T05:06:07.5Z", "note": "call", "priority": "low"}),\n    ("count_tags", {"tags": ["a", "b", "a"]}),\n    ("days_between", {"first": "2026-01-01", "second": "2026-03-01"}),\n    ("plan", {"start": "2026-05-01T08:00:00Z", "length": "P2DT3H30M", "budget": "120.50"}),\n]\nBAD = [\n    ("create_event", {"event": {"title": "LOUD", "starts": "2026-01-02T10:00:00Z",\n                                "ends": "2026-01-02T11:00:00Z"}}, "/event/title"),\n    ("create_event", {"event": {"title": "x", "starts": "2026-01-02T10:00:00Z",\n                                "ends": "2026-01-01T11:00:00Z"}}, "/event"),\n    ("search_events", {"query": "", "limit": 0}, "/query"),\n    ("days_between", {"first": "2026-02-30", "second": "2026-03-01"}, "/first"),\n    ("plan", {"start": "2026-05-01T08:00:00Z", "length": "2 days", "budget": 1}, "/length"),\n]\n\n\ndef walk(node):\n    if isinstance(node, dict):\n        for k, v in node.items():\n            yield k\n            yield from walk(v)\n    elif isinstance(node, list):\n        for v in node:\n            yield from walk(v)\n\n\ndef mutations(rng, value, schema):\n    """Variants of a valid argument object: some valid, most not."""\n    out = []\n    for _ in range(12):\n        v = json.loads(json.dumps(value))\n        key = rng.choice(list(v)) if v else None\n        pick = rng.randrange(8)\n        if pick == 0 and key:\n            del v[key]\n        elif pick == 1 and key:\n            v[key] = rng.choice([None, 5, -3, 2.5, "x", "", [], {}, True, "9" * 300])\n        elif pick == 2:\n            v["unexpected"] = 1\n        elif pick == 3 and key and isinstance(v[key], dict) and v[key]:\n            inner = rng.choice(list(v[key]))\n            v[key][inner] = rng.choice([None, 0, "", "ZZ", "2026-99-99", -1, "A" * 100])\n        elif pick == 4 and key and isinstance(v[key], str):\n            v[key] = rng.choice(["2026-02-30", "P1D", "not a date", "ab", "", "LOUD"])\n        elif pick == 5 and key and isinstance(v[key], list):\n            v[key] = v[key] + [rng.choice([1, None, "z"])]\n        out.append(v)\n    return out\n\n\nasync def session(command, mode, fuzz):\n    params = StdioServerParameters(command=command[0], args=command[1:])\n    out = {"calls": [], "bad": [], "fuzz": 0, "problems": []}\n    async with Client(params, mode=mode) as c:\n        tools = {t.name: t for t in (await c.list_tools()).tools}\n        for t in tools.values():\n            schema = t.input_schema\n            if fuzz:\n                jsonschema.Draft202012Validator.check_schema(schema)\n                if {"$ref", "$defs"} & set(walk(schema)):\n                    out["problems"].append("%s: schema is not flat" % t.name)\n        for name, args in CALLS:\n            r = await c.call_tool(name, args)\n            out["calls"].append([name, bool(r.is_error), r.structured_content,\n                                 r.content[0].text if r.content else None])\n        if not fuzz:\n            return out\n        for name, args, path in BAD:\n            r = await c.call_tool(name, args)\n            text = r.content[0].text\n            out["bad"].append([name, bool(r.is_error), path in text])\n        rng = random.Random(20261201)\n        for name, args in CALLS:\n            schema = tools[name].input_schema\n            validator = jsonschema.Draft202012Validator(schema)\n            for variant in mutations(rng, args, schema):\n                out["fuzz"] += 1\n                try:\n                    r = await c.call_tool(name, variant)\n                except Exception as e:\n                    out["problems"].append("%s %s: JSON-RPC error %s" % (name, variant, e))\n                    continue\n                text = r.content[0].text if r.content else ""\n                valid = validator.is_valid(variant)\n                if not valid and not (r.is_error and text.startswith("Invalid arguments")\n                                      and "\\n- " in text):\n                    out["problems"].append("%s %s: rejected by the schema, answered %r"\n                                           % (name, variant, text[:200]))\n                if valid and r.is_error and not ("Invalid arguments" in text and "\\n- /" in text):\n                    out["problems"].append("%s %s: accepted by the schema, failed with %r"\n                                           % (name, variant, text[:200]))\n    return out\n\n\nasync def main():\n    python, (ours, theirs) = sys.executable, sys.argv[2:4]   # the servers need pydantic\n    result = {"ours": {m: await session([python, ours], m, True)\n                       for m in ("legacy", "2026-07-28")}}\n    try:\n        import fastmcp  # noqa: F401\n        result["fastmcp"] = await session([python, theirs], "legacy", False)\n    except ImportError:\n        result["fastmcp"] = None\n    print(json.dumps(result))\n\nasyncio.run(main())\n'
+
+
+def _sdk_python():
+    """A Python that has the official `mcp` package, or None."""
+    py = os.environ.get("MCP_STDIO_SDK_PYTHON")
+    if py and os.path.exists(py):
+        return py
+    try:
+        import importlib.util
+        if importlib.util.find_spec("mcp") is not None and \
+                importlib.util.find_spec("mcp.client.stdio") is not None:
+            return sys.executable
+    except (ImportError, ValueError):
+        pass
+    return None
+
+
+def _suite_groups(folder):
+    for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            for group in json.load(f):
+                yield os.path.basename(path), group
+
+
+###############################################################################
+# Wire: JSON-RPC codec and line splitter ######################################
+###############################################################################
+
 
 class Codec(unittest.TestCase):
 
@@ -861,84 +2552,6 @@ class Codec(unittest.TestCase):
         self.assertEqual(s.feed(b"\n{}\n"), [b"{}"])
 
 
-
-###############################################################################
-# The server through pipes: framing, admission, limits #######################
-###############################################################################
-
-def err_code(msg):
-    return msg["error"]["code"]
-
-
-# Each worst case runs in a child that prints its name first and its CPU seconds after,
-# so that a case that never ends (as on 0.7.0) fails the test by name instead of
-# hanging it, and a loaded machine does not count against a case.
-BACKTRACKING_CASES = textwrap.dedent(r'''
-    import json, sys, time
-    import mcp_stdio
-    from unittest import mock
-    # The default line limit; a quarter of it (and a quarter of the time) in the
-    # default run: linear work on it is milliseconds, any backtracking minutes.
-    SCALE = int(sys.argv[1])
-    L = (1 << 20) // SCALE
-    deep = b"[" * 40
-
-    def decode(line):
-        try:
-            mcp_stdio.decode_message(line)
-        except mcp_stdio.ProtocolError:
-            pass
-
-    def digits():
-        with mock.patch.object(mcp_stdio, "_int_limit_in_force", lambda: False):
-            decode(b'{"a":[' + b"1" * 4300 + (b"," + b"1" * 4300) * (L // 4301 - 1) + b"]}")
-
-    def template(t):
-        rt = mcp_stdio.ResourceTemplate(t, lambda *a: None, name="t")
-        rt.match("x://" + "a-./" * (64 * 1024 // 4 // SCALE) + "?")     # 0.7.0: minutes
-        rt.match("x://" + "a-." * (64 * 1024 // 3 // SCALE) + "!")
-
-    def pattern(p, text):
-        mcp_stdio.compile_schema({"type": "string", "pattern": p}).errors(text)
-
-    def pattern_keys(p, key):
-        mcp_stdio.compile_schema({"patternProperties": {p: {}}}).errors({key: 1})
-
-    N = mcp_stdio._PATTERN_TEXT_LIMIT
-    CASES = {
-        "the 184-byte line": lambda: decode(
-            b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"' + b"x" * 40 +
-            b'\x01","b":' + b"[" * 40 + b"]" * 40 + b"}}"),
-        "a control byte ends a long string": lambda: decode(deep + b'"' + b"x" * (L - 50) + b"\x01"),
-        "the line ends inside a string": lambda: decode(deep + b'"' + b"x" * (L - 50)),
-        "escaped quotes to the line's end": lambda: decode(deep + b'"' + b'\\"' * (L // 2 - 30)),
-        "quotes and escapes, every other": lambda: decode(deep + b'"\\"' * (L // 3 - 20)),
-        "bad escapes": lambda: decode(deep + b'"ab\\x' * (L // 5 - 10)),
-        "blanks to the line's end": lambda: decode(deep + b" " * (L - 50)),
-        "the nesting scan": lambda: mcp_stdio._nesting(b'"' + b'\\"' * (L // 2 - 1)),
-        "runs of 4,300 digits": digits,
-        "template {a}-{b}": lambda: template("x://{a}-{b}"),
-        "template {a}.{b}.{c}": lambda: template("x://{a}.{b}.{c}"),
-        "template {+a}/{b}": lambda: template("x://{+a}/{b}"),
-        "template {a}{b}": lambda: template("x://{a}{b}"),
-        "pattern [a-z]+-[0-9]+": lambda: pattern("[a-z]+-[0-9]+", "a" * N),
-        "pattern (ab|a)*c": lambda: pattern("(ab|a)*c", "ab" * (N // 2)),
-        "pattern with two overlapping parts": lambda: pattern(
-            "^[^@]+@[^@]+[.][^@]+$", "a@" + "." * (N - 2) + "@"),
-        "pattern over a long text": lambda: pattern("[a-z]+-[0-9]+", "a" * L),
-        "patternProperties over a long key": lambda: pattern_keys("[a-z]+-[0-9]+", "a" * L),
-        "a linear pattern on a long text": lambda: pattern("^[a-z]+([.][a-z]+)*$", "a." * L),
-    }
-    # These are bounded by the pattern text limit, not the line: a second each.
-    FIXED = ("pattern [a-z]+-[0-9]+", "pattern (ab|a)*c", "pattern with two overlapping parts")
-    for name, case in CASES.items():
-        print(json.dumps([name, 1.0 if name in FIXED else 1.0 / SCALE]), flush=True)
-        start = time.process_time()
-        case()
-        print(json.dumps(time.process_time() - start), flush=True)
-''')
-
-
 class Backtracking(ProcTest):
     """Every regular expression applied to the other side's input is linear (or bounded)."""
 
@@ -1039,7 +2652,6 @@ class BacktrackingProcess(unittest.TestCase):
                 self.assertLess(seconds, bound)
 
 
-
 class Framing(ProcTest):
 
     def test_crlf_blank_lines_and_leading_bom(self):
@@ -1112,1172 +2724,9 @@ class Framing(ProcTest):
         self.assertLess(rss[1] - rss[0], 4096, "RSS grew by more than 4 MiB: %r" % rss)
 
 
-class Admission(InProcTest):
-
-    def setUp(self):
-        self.p = self.spawn()
-
-    def expect(self, raw, code, rid=None, has_id=False):
-        self.p.send_bytes(raw + b"\n")
-        r = self.p.recv()
-        self.assertEqual(err_code(r), code, r)
-        if has_id:
-            self.assertEqual(r["id"], rid)
-        else:
-            self.assertNotIn("id", r)
-        return r
-
-    def test_parse_errors(self):
-        for raw in (b"{", b"\xc3\x28", b'{"jsonrpc":"2.0","id":1,"method":"ping","x":NaN}',
-                    b'{"jsonrpc":"2.0","id":1,"method":"ping"} {}', b"\x00",
-                    b'{"jsonrpc":"2.0","id":1,"method":"ping","x":Infinity}',
-                    b'{"jsonrpc":"2.0","id":1,"method":"ping","x":"\xff"}',
-                    b'{"jsonrpc":"2.0","id":1,"method":"ping","x":1}x'):
-            with self.subTest(raw=raw[:30]):
-                self.expect(raw, -32700)
-
-    def test_refused_json_keeps_its_id(self):
-        """JSON we refuse is -32600 with the id, and a message saying what and where."""
-        call = b'{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"add",' \
-            b'"arguments":%s}}'
-        cases = [
-            (b'{"a":1,"a":2,"b":1}', 'duplicate key "a" at /params/arguments'),
-            (b'{"a":1e400,"b":1}', "a number too large for a double at /params/arguments/a"),
-            (b'{"a":-1E+309,"b":1}', "a number too large for a double at /params/arguments/a"),
-            (b'{"a":1,"b":"\\ud800"}', "a lone surrogate escape at /params/arguments/b"),
-            (b'{"a":1,"\\udfff":1}', "a lone surrogate escape in a key at /params/arguments"),
-            (b'{"a":' + b"7" * 4301 + b',"b":1}',
-             "an integer of 4301 digits (the limit is 4300) at /params/arguments/a"),
-            (b'{"a":[1,{"x~/y":[{"c":1,"c":2}]}],"b":1}',
-             'duplicate key "c" at /params/arguments/a/1/x~0~1y/0'),
-        ]
-        for rid in (b"3", b'"s"'):
-            for args, what in cases:
-                with self.subTest(args=args[:30], rid=rid):
-                    self.p.send_bytes(call % (rid, args) + b"\n")
-                    self.assertEqual(self.p.lines.pop(0), b'{"jsonrpc":"2.0","id":%s,"error":'
-                                     b'{"code":-32600,"message":"Invalid Request: %s"}}\n'
-                                     % (rid, what.encode().replace(b'"', b'\\"')))
-        # 4,300 digits are a number like any other.
-        self.p.send_bytes(b'{"jsonrpc":"2.0","id":9,"method":"ping","params":{"x":' +
-                          b"7" * 4300 + b"}}\n")
-        self.assertEqual(self.p.lines.pop(0), b'{"jsonrpc":"2.0","id":9,"result":{}}\n')
-
-    def test_refused_json_without_a_readable_id(self):
-        """No id unless exactly one valid top-level id and a method: never a guess."""
-        for raw, what in (
-                (b'{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}', 'duplicate key "id" at (root)'),
-                (b'{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}',
-                 "a lone surrogate escape at /id"),
-                (b'{"jsonrpc":"2.0","id":1e400,"method":"ping"}',
-                 "a number too large for a double at /id"),
-                (b'{"jsonrpc":"2.0","id":' + b"1" * 4301 + b',"method":"ping"}',
-                 "an integer of 4301 digits (the limit is 4300) at /id"),
-                (b'{"jsonrpc":"2.0","id":1,"params":{"a":1,"a":1}}',
-                 'duplicate key "a" at /params'),       # no method: not a request
-                (b'{"jsonrpc":"2.0","id":1,"result":{"a":1,"a":1}}',
-                 'duplicate key "a" at /result'),       # shaped like a response
-                (b'[{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":1,"a":1}}]',
-                 'duplicate key "a" at /0/params'),
-                (b"1" * 10000, "an integer of 10000 digits (the limit is 4300) at (root)")):
-            with self.subTest(raw=raw[:40]):
-                self.p.send_bytes(raw + b"\n")
-                self.assertEqual(self.p.lines.pop(0), b'{"jsonrpc":"2.0","error":{"code":-32600,'
-                                 b'"message":"Invalid Request: %s"}}\n'
-                                 % what.encode().replace(b'"', b'\\"'))
-
-    def test_an_overflowing_number_never_reaches_a_handler(self):
-        self.p.initialize()
-        self.p.send_bytes(b'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":'
-                          b'"add","arguments":{"a":1e400,"b":1}}}\n')
-        self.assertEqual(self.p.lines, [b'{"jsonrpc":"2.0","id":4,"error":{"code":-32600,'
-                                        b'"message":"Invalid Request: a number too large for a '
-                                        b'double at /params/arguments/a"}}\n'])
-        self.assertEqual(self.p.stderr, b"")         # no incident: the tool never ran
-
-    def test_deep_lines_that_are_not_json_get_no_id(self):
-        """A line too deep to decode keeps its id only when the whole line is JSON."""
-        deep = b"[" * 33 + b"]" * 33
-        head = b'{"jsonrpc":"2.0","method":' + deep
-        for raw in (head + b',"id":1e400}',                         # an id that is refused
-                    head + b',"id":7}{"jsonrpc":"2.0","id":8,"method":"ping"}',   # two values
-                    head + b',"id":5,"id":6}',                       # a repeated id
-                    head + b',"id":5} x',                            # trailing bytes
-                    head + b',"id":5,"x":"\xff"}',                  # invalid UTF-8
-                    head + b',"id":5',                               # truncated
-                    head[:-1] + b',"id":5}',                         # a bracket missing
-                    head + b',"id":5,}',                             # a trailing comma
-                    head + b',"id":"\\ud800"}',                     # a refused id string
-                    head + b',"id":[5]}',                            # not an id
-                    b'{"jsonrpc":"2.0","id":3,"result":' + deep + b"}",    # a response
-                    head + b',"id":01}'):                            # not a JSON number
-            with self.subTest(raw=raw[-30:]):
-                self.p.send_bytes(raw + b"\n")
-                line = self.p.lines.pop(0)
-                self.assertNotIn(b'"id"', line)
-                self.assertEqual(json.loads(line)["error"]["code"],
-                                 -32600 if b"3,\"result" in raw or b'"id":[5]' in raw or
-                                 b"e400" in raw or b"ud800" in raw or b'5,"id":6' in raw
-                                 else -32700, raw[-30:])
-        self.p.send_bytes(head + b',"id":5}\n')
-        self.assertEqual(self.p.lines.pop(0), b'{"jsonrpc":"2.0","id":5,"error":{"code":-32600,'
-                         b'"message":"Invalid Request: nesting depth 34 exceeds the limit of '
-                         b'32"}}\n')
-        self.p.send_bytes(b' \t' + head + b' , "\\u0069d" : "x"}\t \n')
-        self.assertIn(b'"id":"x"', self.p.lines.pop(0))     # escapes in keys are read
-
-    def test_invalid_requests_without_id(self):
-        for raw in (b"1", b'"x"', b"null", b'{"id":null}', b'{"jsonrpc":"2.0"}',
-                    b'{"jsonrpc":"2.0","method":1}', b'{"jsonrpc":"1.0","method":"ping"}',
-                    b'{"jsonrpc":"2.0","id":null,"method":"ping"}',
-                    b'{"jsonrpc":"2.0","id":true,"method":"ping"}',
-                    b'{"jsonrpc":"2.0","id":1.5,"method":"ping"}',
-                    b'{"jsonrpc":"2.0","id":[1],"method":"ping"}',
-                    b'{"jsonrpc":"2.0","id":{},"method":"ping"}',
-                    b'{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}',
-                    b'{"jsonrpc":"2.0","id":-9007199254740992,"method":"ping"}',
-                    b"[]", b"[1,2]"):
-            with self.subTest(raw=raw):
-                self.expect(raw, -32600)
-
-    def test_invalid_requests_with_id(self):
-        self.expect(b'{"id":5,"method":"ping"}', -32600, 5, True)
-        self.expect(b'{"id":4}', -32600, 4, True)
-        self.expect(b'{"jsonrpc":"2.0","id":"s","method":null}', -32600, "s", True)
-        self.expect(b'{"jsonrpc":"2.0","id":6,"method":"ping","params":[]}', -32602, 6, True)
-        self.expect(b'{"jsonrpc":"2.0","id":7,"method":"ping","params":1}', -32602, 7, True)
-
-    def test_ids_are_echoed_exactly(self):
-        for rid in (0, "", "1", 1, -5, 9007199254740991, -9007199254740991, "\u00e9\U0001F600"):
-            with self.subTest(rid=rid):
-                r = self.p.request({"jsonrpc": "2.0", "id": rid, "method": "ping"})
-                self.assertEqual(r, {"jsonrpc": "2.0", "id": rid, "result": {}})
-                self.assertIs(type(r["id"]), type(rid))
-
-    def test_method_name_limit(self):
-        m128 = "m" * 128
-        r = self.p.request({"jsonrpc": "2.0", "id": 1, "method": m128})
-        self.assertEqual(err_code(r), -32602)      # unlocked: admitted, then needs _meta
-        self.expect(json.dumps({"jsonrpc": "2.0", "id": 2, "method": m128 + "m"}).encode(),
-                    -32600, 2, True)
-        self.expect(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "\u00e9" * 65}).encode(),
-                    -32600, 3, True)
-        # A notification is never answered, except this: the name is refused before
-        # anything can tell what it would have been (an error without id).
-        self.expect(json.dumps({"jsonrpc": "2.0", "method": m128 + "m"}).encode(), -32600)
-
-    def test_notifications_and_responses_are_never_answered(self):
-        for raw in (b'{"jsonrpc":"2.0","method":"nope"}',
-                    b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}',
-                    b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}',
-                    b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
-                    b'{"jsonrpc":"2.0","method":"initialize","params":{}}',
-                    b'{"jsonrpc":"2.0","id":1,"result":{}}',
-                    b'{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x"}}'):
-            self.p.send_bytes(raw + b"\n")
-        self.p.send_bytes(b'{"jsonrpc":"2.0","id":"last","method":"ping"}\n')
-        self.assertEqual(self.p.recv()["id"], "last")
-
-    def test_nesting_limit_boundary(self):
-        inner = b"[" * 30 + b"]" * 30
-        ok = b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":' + inner + b"}}"
-        self.p.send_bytes(ok + b"\n")
-        self.assertIn("result", self.p.recv())
-        deeper = ok.replace(inner, b"[" + inner + b"]")
-        self.expect(deeper, -32600, 1, True)      # the id can be read: the error carries it
-        self.expect(b"[" * 100000 + b"]" * 100000, -32600)
-        huge = b'{"jsonrpc":"2.0","method":"x","params":' + b"[" * 100000 + b"]" * 100000 + \
-            b',"id":"late"}'
-        self.expect(huge, -32600, "late", True)
-        # A response-shaped message never gets its id back, even refused.
-        self.expect(b'{"jsonrpc":"2.0","id":3,"result":' + b"[" * 40 + b"]" * 40 + b"}", -32600)
-        # Only the top-level id counts: not one nested, not one inside a string.
-        nested = b'{"jsonrpc":"2.0","method":"m","params":{"x":[' + b'{"id":1},' * 20000 + \
-            b"[" * 40 + b"]" * 40 + b'],"s":"a\\"id\\":5"},"id":"top"}'
-        self.expect(nested, -32600, "top", True)
-
-    def test_params_size_limit(self):
-        p = self.spawn("--max-params", "100")
-        p.rev = "2025-11-25"
-        p.initialize()
-
-        def call(n):
-            args = {"text": "a" * n}
-            params = {"name": "echo", "arguments": args}
-            size = len(json.dumps(params, separators=(",", ":")))
-            return size, p.request({"jsonrpc": "2.0", "id": n, "method": "tools/call",
-                                    "params": params})
-        base, _ = call(0)
-        size, r = call(100 - base)
-        self.assertEqual(size, 100)
-        self.assertIn("result", r)
-        size, r = call(101 - base)
-        self.assertEqual(err_code(r), -32602)
-        self.assertIn("exceed the limit of 100", r["error"]["message"])
-
-
 ###############################################################################
-# Tools ##########################################################################
+# Catalog: tools and results ##################################################
 ###############################################################################
-
-class DemoTools(InProcTest):
-
-    def setUp(self):
-        self.p = self.spawn()
-        self.p.initialize("2025-11-25")
-
-    def call(self, name, args=None, rid=1, **params):
-        params.update({"name": name})
-        if args is not None:
-            params["arguments"] = args
-        return self.p.request({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
-                               "params": params})
-
-    def test_echo(self):
-        r = self.call("echo", {"text": "h\u00e9llo \U0001F600"})["result"]
-        self.assertEqual(r, {"content": [{"type": "text", "text": "h\u00e9llo \U0001F600"}],
-                             "structuredContent": {"text": "h\u00e9llo \U0001F600"}})
-
-    def test_divide_reports_actionable_error(self):
-        r = self.call("divide", {"dividend": 1, "divisor": 0})["result"]
-        self.assertEqual(r, {"content": [{"type": "text", "text":
-                             "Cannot divide by zero: pass a non-zero 'divisor'."}], "isError": True})
-        r = self.call("divide", {"dividend": 1, "divisor": 4})["result"]
-        self.assertEqual(r["structuredContent"], {"quotient": 0.25})
-
-    def test_protocol_errors(self):
-        for params in ({}, {"name": 5}, {"name": "echo", "arguments": []},
-                       {"name": "echo", "arguments": "x"}):
-            r = self.p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
-            self.assertEqual(err_code(r), -32602)
-        r = self.call("nope", {})
-        self.assertEqual(r["error"], {"code": -32602, "message": 'Unknown tool: "nope"'})
-
-    def test_invalid_arguments_are_a_tool_error(self):
-        r = self.call("add", {"a": "1", "c": 2})["result"]
-        self.assertTrue(r["isError"])
-        self.assertEqual(r["content"][0]["text"], "Invalid arguments for tool 'add':\n"
-                         '- /a: expected type number, got string\n'
-                         '- (root): unexpected property "c" (additionalProperties)\n'
-                         '- (root): missing required property "b"')
-        self.assertNotIn("structuredContent", r)
-        r = self.call("echo")["result"]          # arguments absent means {}
-        self.assertTrue(r["isError"])
-
-    def test_grant_hides_tools(self):
-        p = self.spawn("--tools", "echo,add")
-        p.initialize()
-        names = [t["name"] for t in p.request({"jsonrpc": "2.0", "id": 1,
-                                               "method": "tools/list"})["result"]["tools"]]
-        self.assertEqual(names, ["add", "echo"])
-        hidden = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                            "params": {"name": "divide", "arguments": {}}})
-        missing = p.request({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-                             "params": {"name": "divide2", "arguments": {}}})
-        self.assertEqual(hidden["error"]["message"].replace("divide", "X"),
-                         missing["error"]["message"].replace("divide2", "X"))
-
-
-class TestTools(InProcTest):
-    """The test server's misbehaving tools, over a Connection in this process."""
-
-    def start(self, *opts, version="2025-11-25"):
-        p = self.spawn_script(*opts)
-        p.initialize(version)
-        return p
-
-    def spawn_script(self, *opts):
-        options = {}
-        for arg in opts:
-            k, v = arg.split("=")
-            options[k] = float(v) if "." in v else int(v)
-        return self.spawn(server=test_server(**options))
-
-    def call(self, p, name, args=None, rid=1, meta=None):
-        params = {"name": name, "arguments": args or {}}
-        if meta:
-            params["_meta"] = meta
-        p.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
-
-    def test_exception_is_a_tool_error_with_incident(self):
-        p = self.start()
-        self.call(p, "boom")
-        r = p.recv()
-        text = r["result"]["content"][0]["text"]
-        incident = text.split("incident ")[1][:8]
-        self.assertEqual(r["result"], {"content": [{"type": "text", "text":
-                         "Tool 'boom' failed: RuntimeError (incident %s); the details are in the "
-                         "server log." % incident}], "isError": True})
-        self.assertNotIn("secret", json.dumps(r))
-        p.close()
-        self.assertIn(incident.encode(), p.stderr)
-        self.assertIn(b"secret internal detail", p.stderr)       # the traceback, on stderr
-
-
-    def test_bad_results_are_tool_errors(self):
-        p = self.start()
-        expect = {"bad_output": "returned an invalid result: structuredContent does not match "
-                                "outputSchema: /n: expected type number, got string",
-                  "unserialisable": "returned an invalid result: it holds a value JSON cannot "
-                                    "carry (set is not JSON serializable)",
-                  "leave": "failed: SystemExit",
-                  "bad_content": "returned an invalid result: content[0] (image) data is not "
-                                 "base64"}
-        for i, (name, problem) in enumerate(expect.items()):
-            self.call(p, name, rid=i)
-            r = p.recv()["result"]
-            self.assertTrue(r["isError"], name)
-            self.assertRegex(r["content"][0]["text"], r"^Tool %r %s \(incident [0-9a-f]{8}\)"
-                             % (name, re.escape(problem)))
-        self.call(p, "quick", rid=99)
-        self.assertEqual(p.recv()["result"]["content"][0]["text"], "quick")
-
-
-    def test_oversized_result(self):
-        p = self.start("max_response=2000")
-        self.call(p, "big", {"size": 1900}, rid=1)
-        self.assertIn("result", p.recv())
-        self.call(p, "big", {"size": 1990}, rid=2)
-        r = p.recv()
-        self.assertEqual(r["error"]["code"], -32603)
-        self.assertEqual(r["error"]["data"]["limit"], 2000)
-        self.assertGreater(r["error"]["data"]["size"], 2000)
-        self.call(p, "quick", rid=3)
-        self.assertEqual(p.recv()["id"], 3)
-
-
-    def test_two_mebibyte_result(self):
-        p = self.start("max_response=4000000")
-        self.call(p, "big", {"size": 2 << 20})
-        r = p.recv()
-        self.assertEqual(len(r["result"]["content"][0]["text"]), 2 << 20)
-
-
-    def test_content_is_down_levelled(self):
-        expect = {
-            "2024-11-05": ["text", "text", "text"],
-            "2025-03-26": ["text", "audio", "text"],
-            "2025-06-18": ["text", "audio", "resource_link"],
-            MODERN: ["text", "audio", "resource_link"],
-        }
-        for version, types in expect.items():
-            p = self.spawn_script()
-            if version == MODERN:
-                p.rev = MODERN
-                self.call(p, "mixed", meta=modern_meta())
-            else:
-                p.initialize(version)
-                self.call(p, "mixed")
-            content = p.recv()["result"]["content"]
-            self.assertEqual([b["type"] for b in content], types, version)
-            self.assertEqual("_meta" in content[0], version >= "2025-06-18")
-
-
-
-class ScriptTools(ScriptTest):
-
-    def start(self, *opts, version="2025-11-25"):
-        p = self.spawn_script(*opts)
-        p.initialize(version)
-        return p
-
-    def call(self, p, name, args=None, rid=1, meta=None):
-        params = {"name": name, "arguments": args or {}}
-        if meta:
-            params["_meta"] = meta
-        p.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
-
-    def test_print_and_child_processes(self):
-        p = self.start()
-        self.call(p, "noisy")
-        self.assertEqual(p.recv()["result"]["content"], [{"type": "text", "text": "quiet"}])
-        self.call(p, "quick", rid=2)
-        self.assertEqual(p.recv()["id"], 2)
-        p.close()
-        self.assertEqual(len(p.raw), 3)
-        for s in (b"hello from print", b"raw write", b"fd one write", b"child process output"):
-            self.assertIn(s, p.stderr)
-
-    def test_sigterm_during_a_call(self):
-        p = self.start()
-        self.call(p, "sleepy", {"seconds": 30})
-        time.sleep(0.2)
-        p.p.send_signal(signal.SIGTERM)
-        self.assertEqual(p.p.wait(5), 0)
-        p.close()
-        self.assertNotIn(b"Traceback", p.stderr)
-
-    @unittest.skipUnless(hasattr(signal, "pthread_kill"), "POSIX threads only")
-    def test_sigterm_that_lands_on_another_thread(self):
-        # The kernel may give a process's SIGTERM to any thread; Python runs handlers on
-        # the main thread only, which must therefore not sleep until EOF.
-        script = os.path.join(self.tmp.name, "term_server.py")
-        with open(script, "w", encoding="utf-8") as f:
-            f.write(textwrap.dedent('''
-                import signal, sys, threading
-                sys.path.insert(0, %r)
-                import mcp_stdio
-                server = mcp_stdio.Server("term", "1")
-
-                @server.tool
-                def term() -> str:
-                    """SIGTERM to this thread, which is not the main one."""
-                    signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
-                    return "sent"
-                sys.exit(server.run([]))
-                ''' % HERE))
-        p = subprocess.Popen(PY + [script], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.addCleanup(p.kill)
-        p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in (
-            init_msg(), {"jsonrpc": "2.0", "method": "notifications/initialized"})))
-        p.stdin.flush()
-        self.assertIn(b'"id":1', p.stdout.readline())
-        time.sleep(0.2)                  # the main thread now waits for the end
-        p.stdin.write(json.dumps(call_msg(2, "term")).encode() + b"\n")
-        p.stdin.flush()                  # stdin stays open: only the signal can end it
-        self.assertEqual(p.wait(5), 0)
-        self.assertIn(b"stopping on signal 15", p.stderr.read())
-        for stream in (p.stdin, p.stdout, p.stderr):
-            stream.close()
-
-    def test_completion_handlers_cannot_stall_or_end_the_reader(self):
-        p = self.start()
-
-        def complete(rid, value):
-            p.send(req_msg(rid, "completion/complete", {
-                "ref": {"type": "ref/prompt", "name": "greet"},
-                "argument": {"name": "name", "value": value}}))
-        complete(1, "exit")                       # sys.exit() in author code
-        r = p.recv()
-        self.assertEqual((r["id"], r["error"]["code"]), (1, -32603))
-        complete(2, "slow")                       # one second in author code
-        p.send({"jsonrpc": "2.0", "id": 3, "method": "ping"})
-        self.assertEqual(p.recv()["id"], 3)       # answered meanwhile, not after it
-        self.assertEqual(p.recv()["result"]["completion"]["values"], ["slow!"])
-        self.assertEqual(p.close(), 0)
-        self.assertIn(b"SystemExit", p.stderr)
-
-    @unittest.skipUnless(sys.platform.startswith("linux"), "file descriptor limits: Linux")
-    def test_out_of_file_descriptors(self):
-        # Failure paths must not need what the failure took away: no import, no open().
-        p = self.spawn(script=self.script, env={"TEST_NOFILE": "64"})
-        p.initialize()
-        for rid, name in ((1, "leak_fds"), (2, "boom")):
-            self.call(p, name, rid=rid)
-            r = p.recv()
-            self.assertEqual(r["id"], rid)
-            self.assertTrue(r["result"]["isError"])
-            self.assertRegex(r["result"]["content"][0]["text"], r"^Tool %r failed: (OSError|"
-                             r"RuntimeError) \(incident [0-9a-f]{8}\)" % name)
-        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"})["id"], 3)
-        self.call(p, "release_fds", rid=4)
-        self.assertEqual(p.recv()["result"]["content"][0]["text"], "released")
-        self.call(p, "quick", rid=5)
-        self.assertEqual(p.recv()["result"]["content"][0]["text"], "quick")
-        self.assertEqual(p.close(), 0)
-
-    def test_the_authors_logs_on_stderr(self):
-        p = self.start()
-        self.call(p, "logger", {"repeat": 3})
-        self.assertEqual(p.recv()["result"]["content"][0]["text"], "logged")
-        p.close()
-        lines = p.stderr.decode().splitlines()
-        self.assertIn("test-server: debug: at debug", lines)
-        self.assertEqual(lines.count("test-server: info: the same line"), 3)   # never folded
-
-    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
-    def test_a_hint_when_started_in_a_terminal(self):
-        master, slave = os.openpty()
-        p = subprocess.Popen(SERVE, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             cwd=HERE)
-        self.addCleanup(p.kill)
-        os.close(slave)
-        first = p.stderr.readline()
-        os.write(master, b"\x04")                   # Ctrl-D: end of input
-        self.assertEqual(p.wait(TIMEOUT), 0)
-        os.close(master)
-        p.stdout.close()
-        p.stderr.close()
-        self.assertTrue(first.startswith(b"mcp-stdio-demo %s is an MCP server: it reads "
-                                         b"JSON-RPC messages on stdin" % mcp_stdio.__version__.encode()))
-        self.assertIn(b"Ctrl-D", first)
-
-    def test_the_call_command_shows_an_incident(self):
-        r = subprocess.run(SERVE + ["call", "boom", "--"] + PY + [self.script],
-                           capture_output=True, cwd=HERE, timeout=TIMEOUT)
-        self.assertEqual(r.returncode, 1)
-        self.assertRegex(r.stdout, rb"^Tool 'boom' failed: RuntimeError \(incident [0-9a-f]{8}\)")
-        incident = r.stdout.split(b"incident ")[1][:8]
-        self.assertIn(b"the server's stderr:\n", r.stderr)
-        # The server names itself on stderr (its Server name), the command does too.
-        self.assertIn(b"\ntest-server: incident " + incident + b" in tool \"boom\": RuntimeError",
-                      r.stderr)
-        self.assertIn(b"RuntimeError: secret internal detail", r.stderr)
-
-    def test_a_server_stopped_by_a_signal_names_itself(self):
-        p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.addCleanup(p.kill)
-        p.stdin.write(json.dumps(init_msg()).encode() + b"\n")
-        p.stdin.flush()
-        self.assertIn(b'"result"', p.stdout.readline())
-        p.send_signal(signal.SIGINT)
-        _, err = p.communicate(timeout=TIMEOUT)
-        lines = err.splitlines()
-        self.assertEqual(lines[-1], b"test-server: stopping on signal 2")
-        self.assertEqual([x for x in lines if x.startswith(b"mcp_stdio:")], [])   # its warnings
-        self.assertIn(b"test-server: warning: tool 'sleepy'", err)              # too
-
-    def test_sigterm_finishes_the_line_being_written(self):
-        p = subprocess.Popen(PY + [self.script, "max_response=8000000"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.addCleanup(p.kill)
-        msgs = [init_msg(), {"jsonrpc": "2.0", "method": "notifications/initialized"},
-                call_msg(2, "big", {"size": 3000000})]
-        p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
-        p.stdin.flush()
-        self.assertIn(b'"id":1', p.stdout.readline())
-        import select
-        time.sleep(0.3)               # the server is blocked in the middle of the 3 MB line
-        start = time.monotonic()
-        p.send_signal(signal.SIGTERM)
-        # Read once the server says it stops (its main thread acts within 0.1 s): the
-        # line's second of grace is then all the reader's, even on a loaded machine.
-        err = b""
-        while b"stopping on signal" not in err and time.monotonic() < start + 5:
-            if select.select([p.stderr], [], [], 0.1)[0]:
-                err += os.read(p.stderr.fileno(), 65536)
-        self.assertIn(b"stopping on signal", err)
-        rest = p.stdout.read()
-        self.assertEqual(p.wait(5), 0)
-        self.assertLess(time.monotonic() - start, 2.0)
-        p.stdin.close()
-        err += p.stderr.read()
-        p.stdout.close()
-        p.stderr.close()
-        self.assertTrue(rest.endswith(b"\n"), "a cut line: %d bytes" % len(rest))
-        self.assertEqual(json.loads(rest)["id"], 2)
-        self.assertNotIn(b"Traceback", err)
-
-    def test_handlers_cannot_take_stdin(self):
-        p = self.start()
-        self.call(p, "child_reads_stdin")       # a child that reads its stdin gets nothing
-        for i in range(6):
-            p.send({"jsonrpc": "2.0", "id": "ping%d" % i, "method": "ping"})
-        got = [p.recv() for _ in range(7)]
-        self.assertEqual([m["result"]["content"][0]["text"] for m in got if m["id"] == 1], ["0"])
-        self.assertEqual(sorted(m["id"] for m in got if m["id"] != 1),
-                         ["ping%d" % i for i in range(6)])
-        self.call(p, "close_stdin", rid=2)      # closing fd 0 does not end serving
-        self.assertEqual(p.recv()["result"]["content"][0]["text"], "closed")
-        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"})["id"], 3)
-        self.assertEqual(p.close(), 0)
-
-    def test_a_read_error_is_not_eof(self):
-        rd, wr = os.pipe()                 # stdin is the write end: reading it fails (EBADF)
-        try:
-            r = subprocess.run(SERVE, stdin=wr, capture_output=True, cwd=HERE, timeout=TIMEOUT)
-        finally:
-            os.close(rd)
-            os.close(wr)
-        self.assertEqual((r.returncode, r.stdout), (1, b""))
-        self.assertIn(b"cannot read stdin (Bad file descriptor); exiting", r.stderr)
-
-    def test_stdout_guard_has_the_interface_of_stdout(self):
-        p = self.start()
-        self.call(p, "raw_stdout")
-        self.assertEqual(p.recv()["result"]["content"][0]["text"], "ok")
-        p.close()
-        self.assertIn(b"bytes to stdout", p.stderr)
-        self.assertIn(b"printed after close", p.stderr)
-
-    def test_closed_stdout(self):
-        r, w = os.pipe()
-        p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE, stdout=w,
-                             stderr=subprocess.PIPE)
-        self.addCleanup(p.kill)
-        os.close(w)
-        os.close(r)                      # the client closes its end of stdout
-        msgs = [init_msg(), {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                             "params": {"name": "big", "arguments": {"size": 100000}}}]
-        out, err = p.communicate(b"".join(json.dumps(m).encode() + b"\n" for m in msgs),
-                                 timeout=TIMEOUT)
-        self.assertEqual(p.returncode, 1)
-        self.assertIn(b"stdout was closed", err)
-        self.assertNotIn(b"Traceback", err)
-
-
-LIFESPAN_SERVER = textwrap.dedent('''
-    import contextlib, os, sys
-    sys.path.insert(0, %r)
-    import mcp_stdio
-
-    def log(event):
-        with open(os.environ["LIFESPAN_LOG"], "a") as f:
-            f.write(event + "\\n")
-
-    @contextlib.contextmanager
-    def lifespan(server):
-        if os.environ.get("FAIL_SETUP"):
-            raise RuntimeError("no database")
-        log("setup")
-        yield {"db": "connected"}
-        log("teardown")
-        if os.environ.get("FAIL_TEARDOWN"):
-            raise RuntimeError("cannot close")
-
-    server = mcp_stdio.Server("life", "1", lifespan=lifespan)
-
-    @server.tool
-    def db(ctx: mcp_stdio.Context) -> str:
-        """The state made by the lifespan."""
-        return ctx.state["db"]
-
-    @server.tool
-    def big() -> str:
-        """A long answer."""
-        return "x" * 300000
-
-    sys.exit(server.run())
-''') % HERE
-
-
-class Lifespan(ProcTest):
-    """Setup before serving, teardown on every way out, through real processes."""
-
-    def setUp(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.script = os.path.join(tmp.name, "life.py")
-        self.log = os.path.join(tmp.name, "events")
-        with open(self.script, "w") as f:
-            f.write(LIFESPAN_SERVER)
-
-    def events(self):
-        with open(self.log) as f:
-            return f.read().split()
-
-    def test_serving_freezes_what_setup_made(self):
-        """What exists when serving starts is moved out of the cycle collector's walks
-        (gc.freeze), after the young generations are collected: a cycle dropped just
-        before is gone, the catalog is frozen."""
-        script = textwrap.dedent("""
-            import gc, sys, weakref
-            gc.disable()                # only serving's own collection may free the cycle
-            sys.path.insert(0, %r)
-            import mcp_stdio
-            server = mcp_stdio.Server("frozen", "1")
-            class Node: pass
-            node = Node(); node.me = node
-            dropped = weakref.ref(node)
-            del node
-
-            @server.tool
-            def state() -> str:
-                return "%%d %%s" %% (gc.get_freeze_count(), dropped() is None)
-            sys.exit(server.run([]))
-            """) % HERE
-        with mcp_stdio.Client(PY + ["-c", script], era="legacy") as c:
-            frozen, gone = c.call_tool("state")["content"][0]["text"].split()
-        self.assertGreater(int(frozen), 1000)
-        self.assertEqual(gone, "True")
-
-    def start(self, **env):
-        p = self.spawn(script=self.script, env=dict(env, LIFESPAN_LOG=self.log))
-        p.initialize()
-        return p
-
-    def test_teardown_at_end_of_input(self):
-        p = self.start()
-        self.assertEqual(p.request(call_msg(1, "db"))["result"]["content"][0]["text"],
-                         "connected")
-        self.assertEqual(p.close(), 0)
-        self.assertEqual(self.events(), ["setup", "teardown"])
-
-    def test_teardown_on_sigterm(self):
-        p = self.start()
-        start = time.monotonic()
-        p.p.send_signal(signal.SIGTERM)
-        self.assertEqual(p.p.wait(5), 0)
-        self.assertLess(time.monotonic() - start, 2.0)
-        self.assertEqual(self.events(), ["setup", "teardown"])
-
-    def test_teardown_when_stdout_closes(self):
-        r, w = os.pipe()
-        p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE, stdout=w,
-                             stderr=subprocess.PIPE, env=dict(os.environ, LIFESPAN_LOG=self.log))
-        self.addCleanup(p.kill)
-        os.close(w)
-        os.close(r)
-        msgs = [init_msg(), call_msg(2, "big")]
-        out, err = p.communicate(b"".join(json.dumps(m).encode() + b"\n" for m in msgs),
-                                 timeout=TIMEOUT)
-        self.assertEqual(p.returncode, 1)
-        self.assertEqual(self.events(), ["setup", "teardown"])
-
-    def test_a_failing_setup(self):
-        p = self.spawn(script=self.script, env={"LIFESPAN_LOG": self.log, "FAIL_SETUP": "1"})
-        self.assertEqual(p.close(), 1)
-        self.assertEqual(p.raw, [])
-        self.assertIn(b"lifespan setup failed: RuntimeError: no database", p.stderr)
-
-    def test_a_failing_teardown(self):
-        p = self.start(FAIL_TEARDOWN="1")
-        self.assertEqual(p.close(), 0)
-        self.assertIn(b"lifespan teardown failed: RuntimeError", p.stderr)
-
-
-class InProcessBytes(unittest.TestCase):
-    """InProcessClient and a real process exchange the same bytes."""
-
-    def example(self, name):
-        import runpy
-        return runpy.run_path(os.path.join(HERE, "examples", name), run_name="example")
-
-    def test_the_same_bytes_as_a_real_process(self):
-        script = os.path.join(HERE, "examples", "notes_server.py")
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era), tempfile.TemporaryDirectory() as tmp:
-                transcripts = []
-                for local in (True, False):
-                    folder = os.path.join(tmp, "local" if local else "process")
-                    lines = []
-                    if local:
-                        # The folder is set in the module, never in os.environ: a process
-                        # another test starts meanwhile would inherit it.
-                        example = self.example("notes_server.py")
-                        example["add_note"].__globals__["NOTES"] = folder
-                        for uri in list(example["server"].resources):   # from the default
-                            example["server"].remove_resource(uri)
-                        client = mcp_stdio.InProcessClient(example["server"], era=era,
-                                                           transcript=lines)
-                    else:
-                        client = mcp_stdio.Client(PY + [script], era=era,
-                                                  transcript=lines, timeout=TIMEOUT,
-                                                  env=dict(os.environ, NOTES_DIR=folder))
-                    with client as c:
-                        c.list_tools()
-                        c.call_tool("add_note", {"name": "groceries", "text": "eggs, milk"})
-                        c.call_tool("search_notes", {"query": "MILK"})
-                        c.call_tool("add_note", {"name": "bad name!", "text": "x"})
-                        c.read_resource("notes://groceries")
-                        c.get_prompt("summarize_note", {"name": "groceries"})
-                        c.complete({"type": "ref/resource", "uri": "notes://{name}"},
-                                   "name", "gro")
-                        if not local:    # a process sends change notifications a little later
-                            want = sum(b'"id"' not in line and way == "received"
-                                       for way, line in transcripts[0])
-                            end = time.monotonic() + TIMEOUT
-                            while time.monotonic() < end and sum(
-                                    b'"id"' not in line and way == "received"
-                                    for way, line in lines) < want:
-                                time.sleep(0.01)
-                    transcripts.append(lines)
-                # Change notifications are timing-dependent: a real process coalesces them
-                # for a few milliseconds, in-process they come at once. All else is equal.
-                exchanged = [[(way, line) for way, line in t if b'"id"' in line or way == "sent"]
-                             for t in transcripts]
-                self.assertEqual(exchanged[0], exchanged[1])
-                self.assertGreater(len(exchanged[0]), 12)
-                heard = [sorted(line for way, line in t if b'"id"' not in line and
-                                way == "received") for t in transcripts]
-                self.assertEqual(heard[0], heard[1])
-
-
-class ReadmeTutorial(unittest.TestCase):
-    """The README's tutorial code runs as written (through InProcessClient)."""
-
-    def blocks(self, start, end):
-        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
-            text = f.read()
-        part = text[text.index(start):text.index(end)]
-        return "\n".join(re.findall(r"```python\n(.*?)```", part, re.S))
-
-    def test_every_runnable_block_serves(self):
-        """Each python block with a main (or marked <!-- runnable -->) starts as a server beside
-        the vendored file, in a folder of its own, and answers a session of both eras."""
-        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
-            text = f.read()
-        found = [(marked, code) for marked, code in re.findall(
-            r"(<!-- runnable -->\n)?```python\n(.*?)```", text, re.S)
-            if marked or 'if __name__ == "__main__"' in code]
-        self.assertGreaterEqual(len(found), 2)
-        for marked, code in found:
-            if 'if __name__ == "__main__"' not in code:
-                code += 'if __name__ == "__main__":\n    raise SystemExit(server.run())\n'
-            with self.subTest(block=code.splitlines()[0]), tempfile.TemporaryDirectory() as tmp:
-                with open(os.path.join(tmp, "server.py"), "w", encoding="utf-8") as f:
-                    f.write(code)
-                for era, session in (("legacy", [init_msg(1), {"jsonrpc": "2.0", "method":
-                                                               "notifications/initialized"},
-                                                 req_msg(2, "tools/list")]),
-                                     (MODERN, [{"jsonrpc": "2.0", "id": 1, "method":
-                                                "server/discover", "params": {
-                                                    "_meta": modern_meta()}},
-                                               {"jsonrpc": "2.0", "id": 2, "method":
-                                                "tools/list", "params": {
-                                                    "_meta": modern_meta()}}])):
-                    r = subprocess.run(PY + ["server.py"], cwd=tmp, input=b"".join(
-                        json.dumps(m).encode() + b"\n" for m in session), capture_output=True,
-                        timeout=TIMEOUT, env=dict(os.environ, PYTHONPATH=HERE))
-                    # A block that writes to stderr itself (the timing middleware) is
-                    # checked for what it writes by a test of its own.
-                    self.assertEqual((r.returncode, r.stderr if "sys.stderr.write" not in code
-                                      else b""), (0, b""))
-                    answers = [json.loads(line) for line in r.stdout.splitlines()]
-                    self.assertEqual([a.get("id") for a in answers], [1, 2])
-                    self.assertTrue(answers[1]["result"]["tools"], answers[1])
-                    for a in answers:
-                        self.assertEqual(WireSchemas.problems(
-                            "2025-11-25" if era == "legacy" else era, a), [], a)
-
-    @about("tasks", "skills", "apps")      # the Reference documents the whole module
-    def test_the_reference_names_every_public_name_as_it_is(self):
-        """README's Reference: every name of __all__, each named parameter real, none missing."""
-        import inspect
-        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
-            text = f.read()
-        ref = text[text.index("\n## Reference\n"):text.index("\n## How it behaves\n")]
-        seen, checked = set(), 0
-        for name, params in re.findall(r"`([A-Za-z_][\w.]*)(\([^`]*\))?`", ref):
-            head, _, attr = name.partition(".")
-            if head not in mcp_stdio.__all__:
-                continue
-            seen.add(head)
-            obj = getattr(mcp_stdio, head)
-            if attr:
-                obj = getattr(obj, attr)
-            if not params:
-                continue
-            sig = inspect.signature(obj)
-            real = {n: p for n, p in sig.parameters.items() if n != "self"}
-            documented = []
-            for part in re.split(r",\s*(?![^(]*\))", params[1:-1]):
-                part = part.strip()
-                if not part or part in ("*", "/") or part.startswith("*"):
-                    continue                     # *args and **options: a shorthand
-                documented.append(part.split("=")[0].strip())
-            with self.subTest(name=name):
-                open_ended = any(p.kind is p.VAR_KEYWORD for p in real.values())
-                self.assertEqual([n for n in documented if n not in real and not open_ended], [])
-                self.assertEqual([n for n, p in real.items() if p.default is p.empty and
-                                  p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and
-                                  n not in documented], [])
-                checked += 1
-        self.assertEqual(sorted(set(mcp_stdio.__all__) - seen), [])
-        self.assertGreater(checked, 40)
-
-    def test_the_middleware_examples_change_what_the_wire_shows(self):
-        """Section 9 as written: a timing line per request on stderr; the sixth call of a
-        tool in 10 s is an isError result; a handler sees the request's trace context."""
-        code = self.blocks("### 9. Middleware", "### 10. One server")
-        with tempfile.TemporaryDirectory() as tmp:
-            with open(os.path.join(tmp, "server.py"), "w", encoding="utf-8") as f:
-                f.write(code)
-            # One call after the other's answer: pipelined, a call that waits for a worker
-            # may meet the limit after the next one (on a loaded machine, it did).
-            p = subprocess.Popen(PY + ["server.py"], cwd=tmp, stdin=subprocess.PIPE,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 env=dict(os.environ, PYTHONPATH=HERE))
-            results = []
-            for m in [init_msg(1), {"jsonrpc": "2.0", "method": "notifications/initialized"}] + [
-                    req_msg(i, "tools/call", {"name": "greet", "arguments": {"name": "Ada"}})
-                    for i in range(2, 8)]:
-                p.stdin.write(json.dumps(m).encode() + b"\n")
-                p.stdin.flush()
-                if "id" in m:
-                    results.append(json.loads(p.stdout.readline())["result"])
-            _, err = p.communicate(timeout=TIMEOUT)
-        self.assertEqual(p.returncode, 0, err)
-        results = results[1:]
-        self.assertEqual([x["content"][0]["text"] for x in results],
-                         ["Hello, Ada!"] * 5 + ["Rate limit: greet runs at most 5 times in 10 s."])
-        self.assertEqual([x.get("isError", False) for x in results], [False] * 5 + [True])
-        lines = err.decode().splitlines()
-        self.assertEqual(len(lines), 6, lines)
-        for i, line in enumerate(lines):
-            self.assertRegex(line, r"^greet %sin \d+\.\d ms$" % (
-                "\\(isError\\) " if i == 5 else ""))
-
-    @about("tasks", "skills", "apps")      # the figures of the whole module
-    def test_the_figures_it_quotes_hold(self):
-        """Line counts, the version and the tasks example say what the file does."""
-        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
-            text = f.read()
-        with open(SERVER, encoding="utf-8") as f:
-            lines = sum(1 for _ in f)
-        for quoted in re.findall(r"the ([0-9,]+) lines of `mcp_stdio.py`", text):
-            self.assertEqual(round(lines, -3), int(quoted.replace(",", "")), quoted)
-        changes = text[text.index("## Changes"):]
-        self.assertEqual(re.search(r"- \*\*([0-9.]+)\*\*", changes).group(1),
-                         mcp_stdio.__version__)
-        tasks = self.blocks("### 7. Long-running tools", "### 8. Tools with a view")
-        self.assertIn("if ctx.sleep(", tasks)          # its comment says what the value means
-        compile("from mcp_stdio import Context\nserver = None\n" + tasks, "s7", "exec")
-
-    def test_sections_one_to_three(self):
-        code = self.blocks("### 1. One tool", "### 4. Asking the user").replace(
-            'if __name__ == "__main__":\n    raise SystemExit(server.run())', "")
-        ns = {"__name__": "tutorial"}
-        exec(compile(code, "tutorial.py", "exec"), ns)
-        err = io.StringIO()
-        with mcp_stdio.InProcessClient(ns["server"], era="modern") as c:
-            self.assertEqual(c.call_tool("add", {"a": 1, "b": 2})["structuredContent"],
-                             {"sum": 3.0})
-            with contextlib.redirect_stderr(err):      # the log line: no client asked for it
-                self.assertEqual(c.call_tool("crunch", {"rounds": 0})["structuredContent"],
-                                 {"rounds": 0})
-            self.assertEqual(err.getvalue(), "calc: info: done\n")
-            self.assertEqual(c.read_resource("notes://groceries")["contents"][0]["text"],
-                             "eggs, milk")
-            self.assertIn("Summarize", json.dumps(c.get_prompt("summarize", {"text": "x"})))
-
-    def test_section_four(self):
-        code = self.blocks("### 1. One tool", "### 5. A live server").replace(
-            'if __name__ == "__main__":\n    raise SystemExit(server.run())', "")
-        ns = {"__name__": "tutorial"}
-        exec(compile(code, "tutorial.py", "exec"), ns)
-        for era in ("modern", "legacy"):
-            with mcp_stdio.InProcessClient(
-                    ns["server"], era=era, on_elicit=lambda p: {"action": "accept",
-                                                                "content": {"city": "Rome"}},
-                    on_sample=lambda p: SAMPLED, roots=ROOTS["roots"]) as c:
-                self.assertEqual(c.call_tool("plan_trip")["content"][0]["text"],
-                                 "Rome: Hello there (files in 2 roots)")
-            with mcp_stdio.InProcessClient(ns["server"], era=era) as c:
-                r = c.send("tools/call", {"name": "plan_trip", "arguments": {}})
-                if era == "modern":
-                    with self.assertRaises(mcp_stdio.ProtocolError) as cm:
-                        r.wait()
-                    self.assertEqual(cm.exception.code, -32021)
-                else:
-                    self.assertTrue(r.wait()["isError"])
-
-    def test_section_five(self):
-        code = self.blocks("### 5. A live server", "### 6. A folder of Agent Skills")
-        with tempfile.TemporaryDirectory() as tmp:
-            code = code.replace('"notes.db"', repr(os.path.join(tmp, "notes.db")))
-            ns = {"__name__": "tutorial"}
-            exec(compile(code, "tutorial.py", "exec"), ns)
-            with mcp_stdio.InProcessClient(ns["server"], era="legacy") as c:
-                self.assertEqual(c.call_tool("add_note", {"name": "a", "text": "hi"})[
-                    "content"][0]["text"], "Saved.")
-                self.assertEqual(c.read_resource("notes://a")["contents"][0]["text"], "hi")
-
-
-class InProcess(unittest.TestCase):
-    """InProcessClient: the methods of Client over a Server object in this process."""
-
-    def example(self, name):
-        import runpy
-        return runpy.run_path(os.path.join(HERE, "examples", name), run_name="example")
-
-    def test_a_tool_test_in_microseconds(self):
-        server = mcp_stdio.Server("calc", "1.0")
-        ran_on = set()
-
-        @server.tool
-        def add(a: float, b: float) -> dict:
-            """Add two numbers."""
-            ran_on.add(threading.get_ident())
-            return {"sum": a + b}
-        with mcp_stdio.InProcessClient(server) as client:
-            self.assertEqual(client.call_tool("add", {"a": 1, "b": 2})["structuredContent"],
-                             {"sum": 3})
-            # No process, no pipe, no other thread: each call runs on this one, at once
-            # (its speed is benchmarks/' to measure; a timed assertion failed under load).
-            for _ in range(200):
-                client.call_tool("add", {"a": 1, "b": 2})
-            self.assertEqual((client._proc, client._readers, ran_on),
-                             (None, [], {threading.get_ident()}))
-
-    def test_text_results_exactly(self):
-        # Text is the most common answer and takes a short path: the same bytes as the
-        # general one, long text included, and still an error where an outputSchema
-        # promised structured content.
-        m = mcp_stdio
-        server = m.Server("s", "1", tools=[
-            m.Tool("t", lambda a, c: "h\u00e9 \"q\"\n"), m.Tool("long", lambda a, c: "x" * 5000),
-            m.Tool("typed", lambda a, c: "text", output_schema={"type": "object"}),
-            m.Tool("odd", lambda a, c: "\x01\t\u2028\U0001f600\\"),
-            m.Tool("lone", lambda a, c: "a\ud800")])
-        for modern in (False, True):
-            out = []
-            conn = connect(server, out.append)
-            if not modern:
-                conn.feed(json.dumps(req_msg(0, "initialize", {
-                    "protocolVersion": "2025-06-18", "capabilities": {},
-                    "clientInfo": {"name": "c", "version": "1"}})).encode() + b"\n")
-            for rid, name in enumerate(("t", "long", "typed", "odd", "lone"), 1):
-                for item in conn.feed(json.dumps(req_msg(rid, "tools/call", {"name": name},
-                                                         modern)).encode() + b"\n"):
-                    conn.run(item)
-            stamp = b',"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":' \
-                    b'{"name":"s","version":"1"}}' if modern else b""
-            self.assertEqual(out[0], b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":'
-                             b'"text","text":"h\xc3\xa9 \\"q\\"\\n"}]' + stamp + b'}}\n')
-            self.assertEqual(out[1], b'{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":'
-                             b'"text","text":"' + b"x" * 5000 + b'"}]' + stamp + b'}}\n')
-            self.assertEqual(json.loads(out[2])["result"]["isError"], True)
-            self.assertIn("declares an outputSchema but returned no structured content",
-                          json.loads(out[2])["result"]["content"][0]["text"])
-            odd = json.dumps({"content": [{"type": "text", "text": "\x01\t\u2028\U0001f600\\"}]},
-                             ensure_ascii=False, separators=(",", ":"))
-            self.assertEqual(out[3], b'{"jsonrpc":"2.0","id":4,"result":' + odd[:-1].encode()
-                             + stamp + b'}}\n')
-            lone = json.loads(out[4])["result"]
-            self.assertEqual(lone["isError"], True)
-            self.assertIn("returned an invalid result: it holds a string that is not valid "
-                          "Unicode", lone["content"][0]["text"])
-
-    def test_asking_the_user_in_both_eras(self):
-        answers = []
-
-        def on_elicit(params):
-            answers.append(params["message"])
-            return {"action": "accept", "content": {"confirm": True}}
-        for era in ("legacy", "modern"):
-            with mcp_stdio.InProcessClient(mcp_stdio.demo_server(), era=era,
-                                           on_elicit=on_elicit) as c:
-                r = c.call_tool("confirm_echo", {"text": "hi"})
-                self.assertEqual(r["content"], [{"type": "text", "text": "hi"}])
-            with mcp_stdio.InProcessClient(mcp_stdio.demo_server(), era=era) as c:
-                if era == "legacy":         # no way to ask: a tool error the model can read
-                    r = c.call_tool("confirm_echo", {"text": "hi"})
-                    self.assertIn("does not support elicitation", r["content"][0]["text"])
-                else:                       # the client capability is missing: -32021
-                    with self.assertRaises(mcp_stdio.ProtocolError) as cm:
-                        c.call_tool("confirm_echo", {"text": "hi"})
-                    self.assertEqual(cm.exception.code, -32021)
-        self.assertEqual(len(answers), 2)
-
-    def test_lifespan_and_state(self):
-        events = []
-
-        def lifespan(server):
-            events.append("setup")
-            yield {"answer": 42}
-            events.append("teardown")
-        server = mcp_stdio.Server("s", "1", lifespan=lifespan)
-
-        @server.tool
-        def answer(ctx: mcp_stdio.Context) -> str:
-            """The answer."""
-            return str(ctx.state["answer"])
-        with mcp_stdio.InProcessClient(server, era="legacy") as c:
-            self.assertEqual(events, ["setup"])
-            self.assertEqual(c.call_tool("answer")["content"][0]["text"], "42")
-        self.assertEqual(events, ["setup", "teardown"])
-
-    def test_adding_a_decorated_function_while_serving(self):
-        """server.tool(fn) adds while serving; add() of what it registered does nothing more."""
-        server = mcp_stdio.Server("s", "1", live=True)
-        with mcp_stdio.InProcessClient(server) as c:
-            def late(x: int) -> int:
-                """Added while serving."""
-                return x + 1
-            self.assertIs(server.add(server.tool(late)), None)
-            self.assertEqual([t["name"] for t in c.list_tools()], ["late"])
-            self.assertEqual(c.call_tool("late", {"x": 1})["content"][0]["text"], "2")
-            server.add(late)                       # again: nothing happens
-            self.assertEqual(len(server.tools), 1)
-            with self.assertRaisesRegex(mcp_stdio.CatalogError, r"register a function with "
-                                        r"server\.tool\(fn\)"):
-                server.add(lambda: 1)
-
-    def test_a_resource_may_return_any_json_value(self):
-        """Lists of objects are JSON data, not contents: contents are marked ResourceContents."""
-        server = mcp_stdio.Server("s", "1")
-
-        @server.resource("data://rows")
-        def rows():
-            """Rows."""
-            return [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]
-
-        @server.resource("data://answer", mime_type="text/x-number")
-        def answer():
-            """The answer."""
-            return 42
-
-        @server.resource("data://two")
-        def two():
-            """Two contents."""
-            return mcp_stdio.ResourceContents([{"uri": "data://two#1", "text": "one"},
-                                               {"uri": "data://two#2", "blob": "AAE="}])
-
-        @server.resource_template("data://row/{n}")
-        def row(n: int):
-            """One row."""
-            return [{"uri": "x", "text": "looks like contents"}][:n]
-        with mcp_stdio.InProcessClient(server) as c:
-            self.assertEqual(c.read_resource("data://rows")["contents"], [{
-                "uri": "data://rows", "text": '[{"id":1,"name":"a"},{"id":2,"name":"b"}]',
-                "mimeType": "application/json"}])
-            self.assertEqual(c.read_resource("data://answer")["contents"], [{
-                "uri": "data://answer", "text": "42", "mimeType": "text/x-number"}])
-            self.assertEqual(c.read_resource("data://two")["contents"], [
-                {"uri": "data://two#1", "text": "one"}, {"uri": "data://two#2", "blob": "AAE="}])
-            self.assertEqual(c.read_resource("data://row/1")["contents"], [{
-                "uri": "data://row/1", "text": '[{"uri":"x","text":"looks like contents"}]',
-                "mimeType": "application/json"}])
-            self.assertEqual(c.read_resource("data://row/0")["contents"][0]["text"], "[]")
-
-    def test_each_serve_enters_the_lifespan_afresh(self):
-        """The README's testing pattern: a client per test, each with its own setup and teardown."""
-        import sqlite3
-        events = []
-
-        @contextlib.contextmanager
-        def lifespan(server):
-            db = sqlite3.connect(":memory:", check_same_thread=False)
-            db.execute("create table t (x)")
-            events.append("setup")
-            yield {"db": db}
-            db.close()
-            events.append("teardown")
-        server = mcp_stdio.Server("s", "1", lifespan=lifespan)
-
-        @server.tool
-        def count(ctx: mcp_stdio.Context) -> str:
-            """Add a row and count the rows of this serve's database."""
-            ctx.state["db"].execute("insert into t values (1)")
-            return str(ctx.state["db"].execute("select count(*) from t").fetchone()[0])
-        for _ in range(2):              # each test of a suite: a fresh database
-            with mcp_stdio.InProcessClient(server) as c:
-                self.assertEqual(c.call_tool("count")["content"][0]["text"], "1")
-                self.assertEqual(c.call_tool("count")["content"][0]["text"], "2")
-        self.assertEqual(events, ["setup", "teardown"] * 2)
-        with mcp_stdio.InProcessClient(server) as a, mcp_stdio.InProcessClient(server) as b:
-            self.assertEqual(a.call_tool("count")["content"][0]["text"], "1")
-            self.assertEqual(a.call_tool("count")["content"][0]["text"], "2")
-            self.assertEqual(b.call_tool("count")["content"][0]["text"], "1")   # its own state
-            self.assertIs(server.state, b._lifespan.state)     # the serve that started last
-        self.assertEqual(events, ["setup", "teardown"] * 2 + ["setup", "setup", "teardown",
-                                                             "teardown"])
-
-    def test_async_lifespans(self):
-        import asyncio
-        events = []
-
-        async def agen(server):
-            await asyncio.sleep(0)
-            events.append("setup")
-            yield "from an async generator"
-            events.append("teardown")
-
-        @contextlib.asynccontextmanager
-        async def acm(server):
-            events.append("setup")
-            yield "from an async context manager"
-            events.append("teardown")
-        for lifespan in (agen, acm):
-            server = mcp_stdio.Server("s", "1", lifespan=lifespan)
-            server.add(mcp_stdio.Tool("state", lambda a, ctx: ctx.state))
-            with mcp_stdio.InProcessClient(server, era="modern") as c:
-                self.assertEqual(c.call_tool("state")["content"][0]["text"], server.state)
-            self.assertTrue(server.state.startswith("from an async"))
-        self.assertEqual(events, ["setup", "teardown"] * 2)
 
 
 class Registration(unittest.TestCase):
@@ -2377,922 +2826,9 @@ class Registration(unittest.TestCase):
                          "a number")
 
 
-class CommandLine(ProcTest):
-
-    def run_cli(self, *args, script=False):
-        # As a script the file is compiled at every start (a quarter second here),
-        # so only the test of the README's own command starts it that way.
-        return subprocess.run((PY + [SERVER] if script else SERVE) + list(args),
-                              stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT,
-                              cwd=HERE)
-
-    def test_help_and_version(self):
-        r = self.run_cli("--help", script=True)
-        self.assertEqual(r.returncode, 0)
-        self.assertTrue(r.stdout.startswith(b"usage: python mcp_stdio.py"))
-        r = self.run_cli("--version")
-        self.assertEqual((r.returncode, r.stdout),
-                         (0, ("mcp_stdio %s\n" % mcp_stdio.__version__).encode()))
-
-    def test_bad_arguments(self):
-        r = self.run_cli("--workers", "0")
-        self.assertEqual((r.returncode, r.stdout), (2, b""))
-        self.assertIn(b"error: server: workers must be an integer of at least 1\n\nusage: "
-                      b"python -m mcp_stdio [options]", r.stderr)
-
-
-_TREES = {}
-
-
-def module_tree():
-    """mcp_stdio.py's text and syntax tree, parsed once (a parse takes a quarter second)."""
-    if not _TREES:
-        import ast
-        with open(SERVER, encoding="utf-8") as f:
-            text = f.read()
-        _TREES["module"] = text, ast.parse(text)
-    return _TREES["module"]
-
-
-def module_nodes():
-    """Every node of mcp_stdio.py's syntax tree, listed once for the tests that look at all."""
-    if "nodes" not in _TREES:
-        import ast
-        _TREES["nodes"] = list(ast.walk(module_tree()[1]))
-    return _TREES["nodes"]
-
-
-def used_before_defined(source, tree=None):
-    """(name, line) for each module-level name that source uses at import before defining it.
-
-    What runs at import is every top-level statement, class bodies, decorators and
-    default values; function and lambda bodies run later.
-    """
-    import ast
-    tree, defined = tree or ast.parse(source), {}
-    for st in tree.body:
-        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            targets = [st.name]
-        elif isinstance(st, (ast.Import, ast.ImportFrom)):
-            targets = [(a.asname or a.name).split(".")[0] for a in st.names]
-        else:
-            targets = [x.id for t in getattr(st, "targets", [getattr(st, "target", None)])
-                       if t is not None for x in ast.walk(t) if isinstance(x, ast.Name)]
-        for name in targets:
-            defined.setdefault(name, st.lineno)
-    found = []
-    for st in tree.body:
-        stack = [st]
-        while stack:
-            x = stack.pop()
-            if isinstance(x, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                args = x.args
-                stack.extend(args.defaults + [d for d in args.kw_defaults if d is not None])
-                stack.extend(getattr(x, "decorator_list", []))
-                continue
-            if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load) and \
-                    defined.get(x.id, 0) > st.lineno:
-                found.append((x.id, x.lineno))
-            stack.extend(ast.iter_child_nodes(x))
-    return sorted(found, key=lambda f: f[1])
-
-
-def private_reads(source):
-    """Each attribute with a leading underscore that source reads of an object not its own
-    (anything but self), written as it is read (getattr with a constant name too)."""
-    import ast
-    tree, found = ast.parse(textwrap.dedent(source)), []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and \
-                not node.attr.startswith("__") and not (
-                    isinstance(node.value, ast.Name) and node.value.id == "self"):
-            found.append((node.lineno, node.col_offset, ast.unparse(node)))
-        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) in (
-                "getattr", "setattr", "hasattr") and len(node.args) > 1 and \
-                isinstance(node.args[1], ast.Constant) and \
-                str(node.args[1].value).startswith("_"):
-            found.append((node.lineno, node.col_offset, ast.unparse(node)))
-    return [f[2] for f in sorted(found)]
-
-
-def section(name):
-    """The source of one banner section of mcp_stdio.py, banners excluded."""
-    with open(SERVER, encoding="utf-8") as f:
-        text = f.read()
-    start = text.index("\n# %s #" % name)
-    start = text.index("\n", text.index("\n", start + 1) + 1)
-    end = text.index("\n####", start + 1)
-    return text[start:end]
-
-
-class Structure(unittest.TestCase):
-    """What the file's layout promises: a sans-IO engine, one revision table, one options table."""
-
-    def test_the_engine_does_no_io(self):
-        import tokenize
-        engine = section("Protocol engine (sans-IO)")
-        self.assertIn("class Connection", engine)
-        names = [t.string for t in tokenize.generate_tokens(io.StringIO(engine).readline)
-                 if t.type in (tokenize.NAME, tokenize.OP)]
-        dotted = {a + b + c for a, b, c in zip(names, names[1:], names[2:]) if b == "."}
-        bare = {b for a, b in zip(["("] + names, names) if a != "."}   # not an attribute
-        for name in ("sys.stdout", "sys.stderr", "os.write", "os.urandom", "threading.Thread",
-                     "time.time", "time.sleep"):
-            self.assertFalse(name in dotted, name)
-        for name in ("sys", "os", "time", "_monotonic", "threading", "select", "sleep", "_diag",
-                     "print", "_report", "Context", "_exit", "open"):
-            self.assertFalse(name in bare, name)
-
-    def test_every_error_code_the_module_names_keeps_mcps_policy(self):
-        """Codes defined as constants and written in the view bridge: JSON-RPC's, MCP's
-        defined ones, or our own outside the reserved range, never -32000..-32019."""
-        text, _ = module_tree()
-        codes = {int(c) for c in re.findall(r"\n[A-Z_]+ = (-\d{5})\b", text)}
-        bridge = getattr(mcp_stdio, "_VIEW_BRIDGE", "")     # none when built without apps
-        codes |= {int(c) for c in re.findall(r"code: (-?\d+)", bridge)}
-        self.assertIn(-31000, codes)
-        for code in codes:
-            self.assertTrue(any(code_problem(rev, {"error": {"code": code}}) is None
-                                for rev in mcp_stdio.REVISIONS), code)
-        self.assertNotIn("-3200", bridge)
-
-    def test_rooms(self):
-        """Where a newcomer edits: one place per method, revision, kind, outcome and command."""
-        import ast
-        text, tree = module_tree()
-        for node in module_nodes():
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                self.assertLessEqual(node.end_lineno - node.lineno + 1, 100, node.name)
-            if isinstance(node, ast.ClassDef) and node.name == "Connection":
-                self.assertLess(node.end_lineno - node.lineno + 1, 450)
-                methods = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
-                self.assertFalse(methods & {"_discover", "_call_tool", "_list", "_initialize"})
-        # One table each: modern revisions, kinds, routes, outcomes, era rules, commands.
-        for table in ("MODERN_VERSIONS = (", "_CORE_KINDS = (", "_EXTENSIONS = (", "_ROUTES = {",
-                      "_OUTCOMES = {", "_ERA_RULES = {", "_ERA_MACHINE = {", "_COMMANDS = {",
-                      "_OPTIONS = ("):
-            self.assertEqual(text.count("\n" + table), 1, table)
-        # No branch on the era outside the era machine and the era rules, in any spelling,
-        # anywhere in the file but the revision table.
-        table = text[text.index("\n_REVISION_TABLE = {"):text.index("\ndef _has(")]
-        for spelling in ("== MODERN", "!= MODERN", "== LEGACY", "!= LEGACY", '== "modern"',
-                         '== "legacy"', '!= "modern"', '!= "legacy"', "era == ", "era != "):
-            self.assertFalse(spelling in text.replace(table, ""), spelling)
-        # Every route names a method handler beside it and a known revision feature.
-        for method, route in mcp_stdio._ROUTES.items():
-            self.assertTrue(route.feature is None or route.feature in mcp_stdio._REVISION_TABLE,
-                            method)
-        self.assertEqual(sorted(k.list_method for k in mcp_stdio._KINDS),
-                         sorted(m for m in mcp_stdio._ROUTES if m.endswith("/list") and
-                                m != "tasks/list"))      # tasks are a connection's, not a kind
-        lines = text.splitlines()
-
-        def source_of(name):
-            node = next(n for n in tree.body if getattr(n, "name", None) == name)
-            return "\n".join(lines[node.lineno - 1:node.end_lineno])
-        # The client follows the same tables: no era or revision comparison in Client.
-        client = source_of("Client")
-        for spelling in ("== MODERN", "!= MODERN", "== LEGACY", "!= LEGACY", "era == ",
-                         "era != ", "revision == ", "revision != ", "revision < ",
-                         "revision > ", '"ttlMs"', "MODERN_VERSIONS"):
-            self.assertFalse(spelling in client, spelling)
-        # A feature is rows and hooks: Connection names no feature at all, as a whole word
-        # (singular or plural): no extension's identifier or kind, nor apps, views, mounts
-        # or middleware.
-        connection = source_of("Connection").lower()
-        words = {"extension", "task", "skill", "app", "view", "mount", "middleware", "ui"}
-        words |= {r.key.lower() for r in mcp_stdio._EXTENSIONS}
-        words |= {w for k in mcp_stdio._EXTENSION_KINDS for w in (k.attr, k.noun)}
-        for word in sorted(words):
-            self.assertIsNone(re.search(r"(?<![\w/.-])%ss?(?![\w/-])" % re.escape(word),
-                                        connection), word)
-        # Each extension is a section of its own: its hooks are defined under its banner.
-        banners = [i for i, line in enumerate(lines) if line.startswith("# ") and
-                   line.endswith("##") and lines[i - 1].startswith("####")]
-
-        def banner_of(function):
-            at = next(i for i, line in enumerate(lines)
-                      if line.startswith(("def %s(" % function.__name__,
-                                          "class %s:" % function.__name__,
-                                          "class %s(" % function.__name__)))
-            return lines[max(b for b in banners if b < at)]
-        homes = []
-        for row in mcp_stdio._EXTENSIONS:
-            # Every hook and class of its row, and its methods' handlers and kinds' views.
-            fields = [getattr(row, f) for f in mcp_stdio._Extension.__slots__
-                      if f not in ("key", "routes", "kinds", "tool_fields", "inspects")]
-            fields += [r.handler for r in row.routes.values()]
-            fields += [k.shown for k in row.kinds] + [k.cls for k in row.kinds]
-            hooks = [h for h in fields if callable(h) and h.__name__ != "<lambda>"]
-            self.assertTrue(hooks, row.key)
-            home = {banner_of(h) for h in hooks}
-            self.assertEqual(len(home), 1, row.key)
-            homes.extend(home)
-        self.assertEqual(len(set(homes)), len(homes))
-        self.assertFalse([h for h in homes if h.startswith(("# Protocol engine", "# Server:",
-                                                            "# Client "))])
-
-    def test_each_section_is_a_room_of_its_size(self):
-        """No section over 1,200 lines or 45 top-level names, but the wire, the engine and
-        the appendices (tables and their libraries)."""
-        import ast
-        text, tree = module_tree()
-        lines = text.split("\n")
-        banners = [i for i, line in enumerate(lines) if line.startswith("# ") and
-                   line.endswith("##") and lines[i - 1].startswith("####")]
-        self.assertGreater(len(banners), 20)
-        for k, at in enumerate(banners):
-            end = banners[k + 1] if k + 1 < len(banners) else len(lines)
-            title = lines[at]
-            if title.startswith(("# Wire:", "# Protocol engine", "# Appendix:")):
-                continue
-            names = [n for n in tree.body if at < n.lineno <= end and isinstance(
-                n, (ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign))]
-            self.assertLessEqual(end - at, 1200, title)
-            self.assertLessEqual(len(names), 45, title)
-
-    def test_mounting_reads_no_private_attribute_of_another_class(self):
-        """What Mounting needs of the client, the engine and the server is their in-file
-        interface: it reads no attribute with a leading underscore but its own objects'."""
-        self.assertEqual(private_reads(section("Mounting: one server in front of many")), [])
-        self.assertEqual(private_reads("x = ctx._call\ny = self._own\nz = getattr(c, '_p')\n"),
-                         ["ctx._call", "getattr(c, '_p')"])
-
-    def test_the_files_rules(self):
-        """The rules in mcp_stdio's header: dates in one table, nothing used before it exists."""
-        import ast
-        text, tree = module_tree()
-        self.assertIn("The file's rules, each held by a structural test:", text)
-        first = text[:text.index("\nLEGACY_VERSIONS = (")].count("\n") + 2
-        last = text[:text.index("\n}", text.index("\n_REVISION_TABLE = {"))].count("\n") + 1
-        dates = [n.lineno for n in module_nodes() if isinstance(n, ast.Constant) and
-                 isinstance(n.value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", n.value)]
-        self.assertTrue(dates)
-        hosts = next(n for n in tree.body if isinstance(n, ast.Assign) and
-                     getattr(n.targets[0], "id", None) == "_HOSTS")
-        self.assertEqual([n for n in dates if not first <= n <= last and
-                          not hosts.lineno <= n <= hosts.end_lineno], [])
-        self.assertEqual(used_before_defined(text, tree), [])
-        self.assertEqual(used_before_defined("A = 1\nB = A + C\nclass D(E):\n    x = A\n"
-                                             "    def f(self, a=F):\n        return G\n"
-                                             "C = E = F = G = 2\n"),
-                         [("C", 2), ("E", 3), ("F", 5)])
-
-    def test_tests_that_patch_what_threads_share_run_alone(self):
-        """A test that patches process-wide state never runs beside another test."""
-        with open(__file__, encoding="utf-8") as f:
-            source = f.read()
-        shared = re.compile("|".join(re.escape(w) for w in (
-            "mock." + "patch", "redirect_" + "std", "sys.modules" + "[", "os.environ" + "[",
-            "os." + "chdir")))
-        # Each method's lines, read by indentation (parsing this file takes a quarter second).
-        found, methods, cls, name = [], {}, None, None
-        for line in source.splitlines():
-            head = re.match(r"(class |    def |    @|\S)(\w*)", line)
-            if head and head.group(1) == "class ":
-                cls, name = head.group(2), None
-            elif head and head.group(1) == "    def " and cls:
-                name = "%s.%s" % (cls, head.group(2))
-                methods[name] = []
-            elif head:
-                name = None
-                if re.match(r"(def |\w+ = )", line):
-                    cls = None          # a module-level statement: no class's method follows
-            if name is not None:
-                methods[name].append(line)
-        for name, body in methods.items():
-            cls = name.split(".")[0]
-            if cls not in PARALLEL_CLASSES and cls not in EXCLUSIVE_TESTS and \
-                    name not in EXCLUSIVE_TESTS and shared.search("\n".join(body)):
-                found.append(name)
-        self.assertTrue(shared.search("\n".join(
-            methods["Structure.test_feed_makes_no_call_to_the_world"])))
-        self.assertEqual(found, [])
-        tests = unittest.TestLoader().loadTestsFromModule(sys.modules.get(__name__))
-        every = {t.id().split(".", 1)[1] for t in _flatten(tests)}
-        every |= {t.id().split(".", 1)[1] for t in _flatten(list(tests)[0].meanwhile)}
-        self.assertEqual(every - set(methods), set())     # the scan saw every test
-        meanwhile = {t.id().split(".", 1)[1] for t in _flatten(list(tests)[0].meanwhile)}
-        self.assertNotIn("Structure.test_feed_makes_no_call_to_the_world", meanwhile)
-        self.assertIn("Structure.test_rooms", meanwhile)
-
-    def test_feed_makes_no_call_to_the_world(self):
-        """feed() of every method makes no file-system call and reads no clock but its own."""
-        from unittest import mock
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        root = os.path.join(tmp.name, "skills")
-        write_skill(root, "pdf-processing", "name: pdf-processing\ndescription: PDFs.",
-                    {"references/FORMS.md": b"# Forms\n"})
-        server = mcp_stdio.demo_server()
-        server.configure(live=True)
-        if "skills" in SERVED:
-            server.serve_skills(root)
-
-        @server.tool(task="optional")
-        def later(x: int) -> str:
-            """May be a task."""
-            return "later %d" % x
-        uri = "skill://pdf-processing/SKILL.md"
-        params = {"tools/call": {"name": "later", "arguments": {"x": 1}},
-                  "resources/read": {"uri": uri}, "resources/subscribe": {"uri": uri},
-                  "resources/unsubscribe": {"uri": uri}, "prompts/get": {"name": "summarize",
-                                                                       "arguments": {"text": "t"}},
-                  "completion/complete": {"ref": {"type": "ref/prompt", "name": "summarize"},
-                                          "argument": {"name": "style", "value": "s"}},
-                  "logging/setLevel": {"level": "info"}, "skills/get": {"uri": uri},
-                  "resources/directory/read": {"uri": "skill://pdf-processing"},
-                  "subscriptions/listen": {"notifications": {"toolsListChanged": True}},
-                  "tasks/get": {"taskId": "x"}, "tasks/cancel": {"taskId": "x"},
-                  "tasks/result": {"taskId": "x"}, "tasks/update": {"taskId": "x",
-                                                                    "inputResponses": {}}}
-
-        def fail(*args, **kw):
-            raise AssertionError("the engine made a call to the world")
-        patches = [mock.patch.object(os, name, fail) for name in (
-            "read", "stat", "lstat", "scandir", "open", "fstat", "listdir")] + [
-            mock.patch("builtins.open", fail), mock.patch("time.time", fail),
-            mock.patch("time.monotonic", fail), mock.patch.object(mcp_stdio, "_monotonic", fail)]
-        for era in ("2025-11-25", MODERN):
-            with self.subTest(era=era):
-                lines, calls = [], []
-                ticks = iter(range(10 ** 6))
-                conn = connect(server, lines.append, clock=lambda: next(ticks),
-                               wall_clock=lambda: 1.8e9, random=lambda n: b"\x01" * n)
-                msgs = [init_msg(0, era, {"elicitation": {}})] if era != MODERN else []
-                routes = sorted(mcp_stdio._ROUTES) + [   # a skill's file: read where handlers run
-                    ("resources/read", {"uri": "skill://pdf-processing/references/FORMS.md"})]
-                for i, route in enumerate(routes):
-                    method, p = route if type(route) is tuple else (
-                        route, copy.deepcopy(params.get(route, {})))
-                    if era == MODERN:
-                        p["_meta"] = tasks_meta()
-                    msgs.append({"jsonrpc": "2.0", "id": i + 1, "method": method, "params": p})
-                with contextlib.ExitStack() as stack:
-                    for patch in patches:
-                        stack.enter_context(patch)
-                    for msg in msgs:
-                        out = conn.feed(json.dumps(msg).encode() + b"\n")
-                        lines += [x for x in out if type(x) is bytes]
-                        calls += [x for x in out if type(x) is not bytes]
-                self.assertGreater(len(lines) + len(calls), len(msgs) - 1)
-                if "skills" in SERVED:                 # a skills list waits like a call
-                    self.assertIn("skills/list", [c.name for c in calls])
-                for call in calls:                   # the runtime's side: it may read files
-                    call.run()
-                self.assertEqual([x for x in conn.reports if "incident" in x], [])
-                conn.close()
-        # A mount that has not listed yet: a request naming what it may add, and a list,
-        # become Calls that wait for it, their timeouts its start timeout longer; no clock.
-        outer = mcp_stdio.Server("front", "1", timeout=5.0)
-        outer.mount("m", [sys.executable, "-c", "pass"], start_timeout=2.0)
-        outer.sources[0].started = 0.0        # started and not listed, as begin() leaves it
-        for era in ("2025-11-25", MODERN):
-            with self.subTest(era=era, mount="starting"):
-                ticks = iter(range(10 ** 6))
-                conn = connect(outer, [].append, clock=lambda: next(ticks),
-                               wall_clock=lambda: 1.8e9, random=lambda n: b"\x01" * n)
-                if era != MODERN:
-                    conn.feed(json.dumps(init_msg(0, era)).encode() + b"\n")
-                msgs = [(m, p) for m, p in (("tools/call", {"name": "m_x", "arguments": {}}),
-                                            ("resources/read", {"uri": "m://x"}),
-                                            ("prompts/get", {"name": "m_p"}),
-                                            ("tools/list", {}))]
-                out = []
-                with contextlib.ExitStack() as stack:
-                    for patch in patches:
-                        stack.enter_context(patch)
-                    for i, (method, p) in enumerate(msgs):
-                        if era == MODERN:
-                            p = dict(p, _meta=modern_meta())
-                        out += conn.feed(json.dumps({"jsonrpc": "2.0", "id": i + 1, "method":
-                                                     method, "params": p}).encode() + b"\n")
-                self.assertEqual([type(x).__name__ for x in out], ["Call"] * 4)
-                self.assertEqual({x.timeout for x in out}, {7.0})
-
-    def test_no_revision_date_compared_outside_the_table(self):
-        with open(SERVER, encoding="utf-8") as f:
-            text = f.read()
-        table = text[text.index("_REVISION_TABLE = {"):text.index("def _has(")]
-        rest = text.replace(table, "")
-        self.assertEqual(re.findall(r'(?:[<>]=?|[=!]=)\s*"20\d\d-\d\d-\d\d"|"20\d\d-\d\d-\d\d"\s*(?:[<>]|[<>=!]=)',
-                                    rest), [])
-        self.assertNotIn("revision >=", rest)
-        self.assertNotIn("revision <", rest)
-        # The table's rows name dates, never "the latest" (which a new revision would move);
-        # the latest is the client's alone, as the revision it offers.
-        client = text.index("\n# Client ####")
-        self.assertNotIn("MODERN_VERSION", text[:client].replace("MODERN_VERSIONS", ""))
-        self.assertEqual(text.count("\nMODERN_VERSION = "), 1)
-        self.assertNotIn("MODERN_VERSIONS[-1]", table)
-
-    @about("tasks")                    # the tasks section uses the task features
-    def test_the_revision_table(self):
-        has = mcp_stdio._has
-        self.assertEqual([r for r in mcp_stdio.REVISIONS if has(r, "batches")], ["2025-03-26"])
-        self.assertEqual([r for r in mcp_stdio.REVISIONS if has(r, "audio")],
-                         ["2025-03-26", "2025-06-18", "2025-11-25", MODERN])
-        self.assertEqual([r for r in mcp_stdio.REVISIONS if has(r, "cache_hints")], [MODERN])
-        for name, (since, until) in mcp_stdio._REVISION_TABLE.items():
-            self.assertIn(since, mcp_stdio.REVISIONS, name)
-            self.assertTrue(until is None or until in mcp_stdio.REVISIONS, name)
-            self.assertTrue('"%s"' % name in section("Catalog: tools and results") +
-                            section("Outcomes: results and errors on the wire") +
-                            section("Asking the client: questions and answers") +
-                            section("Protocol engine (sans-IO)") +
-                            section("Tasks: long-running tool calls the client polls") +
-                            section("Server: identity, catalog and options") +
-                            section("Client"),
-                            "feature %r is never asked about" % name)
-
-    def test_the_era_machine_is_total(self):
-        events = {"initialize", "modern", "discover", "modern_initialize", "ping",
-                  "plain_discover", "plain"}
-        machine = mcp_stdio._ERA_MACHINE
-        self.assertEqual(set(machine), {(e, v) for e in ("unlocked", "legacy", "modern")
-                                        for v in events})
-        for (era, event), (action, after) in machine.items():
-            if era != "unlocked":
-                self.assertEqual(after, era, "a locked era never changes")
-        self.assertEqual([k for k, (a, after) in machine.items() if after != k[0]],
-                         [("unlocked", "initialize"), ("unlocked", "modern")])
-
-    def test_the_options_table_drives_server_configure_and_help(self):
-        names = [o.name for o in mcp_stdio._OPTIONS]
-        server = mcp_stdio.Server("s", "1", elicit_timeout=1.5, error_details=True)
-        self.assertEqual((server.elicit_timeout, server.error_details), (1.5, True))
-        server.configure(elicit_timeout=2)          # was "unknown option" before the table
-        self.assertEqual(server.elicit_timeout, 2)
-        for o in mcp_stdio._OPTIONS:
-            self.assertEqual(getattr(mcp_stdio.Server("s", "1"), o.name), o.default)
-        with self.assertRaises(mcp_stdio.CatalogError) as cm:
-            server.configure(worker=3)
-        self.assertIn("unknown option(s): worker", str(cm.exception))
-        for bad in ({"workers": 0}, {"workers": True}, {"backlog": -1}, {"timeout": 0},
-                    {"grace": "1"}, {"null_error_id": 1}, {"grant": "echo"}, {"grant": [1]}):
-            with self.subTest(bad=bad), self.assertRaises(mcp_stdio.CatalogError):
-                mcp_stdio.Server("s", "1", **bad)
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            self.assertEqual(server.run(["--help"]), 0)
-        usage = out.getvalue()
-        self.assertIn("Serve s 1 as an MCP server", usage)
-        for o in mcp_stdio._OPTIONS:
-            self.assertTrue(o.flag is None or o.flag in usage, o.name)
-        self.assertEqual(len(names), len(set(names)))
-
-    def test_bad_arguments_are_refused_before_serving(self):
-        for args in (["--nope"], ["--workers"], ["--workers", "x"], ["--tools", "echo,nope"],
-                     ["--workers", "0"], ["--null-error-id=1"], ["--timeout", "-1"],
-                     # No wait can take these: a wait on them raised OverflowError at the
-                     # end of input (--grace inf), so the server never exited.
-                     ["--grace", "inf"], ["--timeout", "nan"], ["--elicit-timeout", "1e10"]):
-            out, err = io.StringIO(), io.StringIO()
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                self.assertEqual(mcp_stdio.main(args), 2, args)
-            self.assertEqual(out.getvalue(), "")
-            self.assertTrue(err.getvalue().startswith("error: "), args)
-            self.assertIn("usage: python mcp_stdio.py [options]", err.getvalue())
-
-    def test_main_and_run_return_their_status(self):
-        server = mcp_stdio.Server("notes", "2.5", description="Notes of the team.")
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            self.assertEqual(server.run(["--version"]), 0)
-            self.assertEqual(server.run(["--workers", "x"]), 2)
-            self.assertEqual(mcp_stdio.main(["--version"]), 0)
-            self.assertEqual(mcp_stdio.main(["--nope"]), 2)
-        self.assertEqual(out.getvalue(), "notes 2.5\nmcp_stdio %s\n" % mcp_stdio.__version__)
-        self.assertIn("error: bad value for --workers: 'x'", err.getvalue())
-        self.assertIn("Notes of the team.", err.getvalue())
-
-
-def module_without(source, name):
-    """The module's source without an extension's section (from its banner to the next)
-    and its row of _EXTENSIONS."""
-    banner = "#" * 79 + "\n# "
-    start = source.index(banner + {"tasks": "Tasks: ", "skills": "Skills: ",
-                                   "apps": "MCP Apps: "}[name])
-    end = source.index(banner, start + len(banner) + 80)
-    source = source[:start] + source[end:]
-    table = source.index(banner + "Extensions: what each adds")
-    row = source.index("    _Extension(%s_KEY," % name.upper(), table)
-    after = min(i for i in (source.find("\n    _Extension(", row + 1),
-                            source.index("\n)\n", row)) if i > 0) + 1
-    return source[:row] + source[after:]
-
-
-def built_module(test, source):
-    """A folder holding source as mcp_stdio.py, compiled once (its servers start with -m, from
-    the bytecode); the module's own folder when source is the module's."""
-    with open(SERVER, encoding="utf-8") as f:
-        if f.read() == source:
-            return HERE
-    import importlib.util
-    import py_compile
-    tmp = tempfile.TemporaryDirectory()
-    test.addCleanup(tmp.cleanup)
-    path = os.path.join(tmp.name, "mcp_stdio.py")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(source)
-    py_compile.compile(path, cfile=importlib.util.cache_from_source(path), doraise=True)
-    return tmp.name
-
-
-# A small extension of a test's own, added as the Extensions section says: a section and
-# a row. It has a method, a declaration, and an admit hook that refuses one tool.
-HELLO_SECTION = "#" * 79 + "\n# Hello: a test's own extension " + "#" * 47 + "\n" + "#" * 79 + '''
-
-HELLO_KEY = "io.github.mcp-stdio-test/hello"
-
-
-def _say_hello(conn, call):
-    return {"hello": (call.params or {}).get("name", "world")}
-
-
-def _declare_hello(server, revision, caps):
-    caps.setdefault("extensions", {})[HELLO_KEY] = {"greets": True}
-
-
-def _hello_admit(conn, call, tool):
-    if tool.name == "divide":
-        raise ProtocolError(-31999, "divide is closed today", {"tool": tool.name})
-    return None
-
-
-'''
-HELLO_ROW = '''    _Extension(HELLO_KEY, declare=_declare_hello, admit=_hello_admit,
-               routes={"hello/say": _Route(_say_hello)}),
-'''
-
-
-def module_with_hello(source):
-    """The module's source with the hello extension's section before the Extensions
-    section, and its row first in _EXTENSIONS."""
-    banner = "#" * 79 + "\n# Extensions: what each adds"
-    at = source.index(banner)
-    source = source[:at] + HELLO_SECTION + source[at:]
-    table = source.index("\n_EXTENSIONS = (\n") + len("\n_EXTENSIONS = (\n")
-    return source[:table] + HELLO_ROW + source[table:]
-
-
-class ExtensionContract(unittest.TestCase):
-    """An extension added through the contract the Extensions section states, without
-    editing the module: a section and a row are all it takes."""
-
-    def test_a_small_extension_of_our_own_serves(self):
-        with open(SERVER, encoding="utf-8") as f:
-            folder = built_module(self, module_with_hello(f.read()))
-        session = [{"jsonrpc": "2.0", "id": 1, "method": "server/discover",
-                    "params": {"_meta": modern_meta()}},
-                   {"jsonrpc": "2.0", "id": 2, "method": "hello/say",
-                    "params": {"name": "Ada", "_meta": modern_meta()}},
-                   {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
-                       "name": "divide", "arguments": {"dividend": 1, "divisor": 2},
-                       "_meta": modern_meta()}},
-                   {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
-                       "name": "add", "arguments": {"a": 1, "b": 2}, "_meta": modern_meta()}}]
-        r = subprocess.run(PY + ["-m", "mcp_stdio"], cwd=folder, input=b"".join(
-            json.dumps(m).encode() + b"\n" for m in session), capture_output=True,
-            timeout=TIMEOUT, env=dict(os.environ, PYTHONPATH=folder))
-        self.assertEqual((r.returncode, r.stderr), (0, b""))
-        a = {m["id"]: m for m in map(json.loads, r.stdout.splitlines())}
-        self.assertEqual(a[1]["result"]["capabilities"]["extensions"][
-            "io.github.mcp-stdio-test/hello"], {"greets": True})
-        self.assertEqual(a[2]["result"]["hello"], "Ada")
-        self.assertEqual(a[3]["error"], {"code": -31999, "message": "divide is closed today",
-                                         "data": {"tool": "divide"}})
-        self.assertEqual(a[4]["result"]["structuredContent"], {"sum": 3})
-
-
-class Rebuilds(unittest.TestCase):
-    """The module rebuilt from its source: without an extension, with a later revision
-    (real processes, beside the other process tests)."""
-
-    @about("tasks", "skills", "apps")
-    def test_the_engine_serves_without_each_extension(self):
-        """The module rebuilt without the tasks section and its row (or the skills section,
-        or MCP Apps', and its row) imports and serves every other method of both eras byte
-        for byte as before."""
-        with open(SERVER, encoding="utf-8") as f:
-            source = f.read()
-        builds = {"with": source, "without tasks": module_without(source, "tasks"),
-                  "without skills": module_without(source, "skills"),
-                  "without apps": module_without(source, "apps")}
-        self.assertNotIn("class View(", builds["without apps"])
-        self.assertNotIn("class _Tasks", builds["without tasks"])
-        self.assertNotIn("class SkillFolder", builds["without skills"])
-        self.assertIn("class SkillFolder", builds["without tasks"])
-        common = [("tools/list", {}), ("tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}}),
-                  ("tools/call", {"name": "divide", "arguments": {"dividend": 1, "divisor": 0}}),
-                  ("resources/list", {}), ("resources/read", {"uri": "demo://readme"}),
-                  ("resources/templates/list", {}), ("prompts/list", {}),
-                  ("prompts/get", {"name": "summarize", "arguments": {"text": "t"}}),
-                  ("completion/complete", {"ref": {"type": "ref/prompt", "name": "summarize"},
-                                           "argument": {"name": "style", "value": "s"}}),
-                  ("tasks/list", {}), ("tasks/get", {"taskId": "x"}), ("skills/list", {}),
-                  ("ping", {}), ("logging/setLevel", {"level": "info"}), ("nothing/here", {}),
-                  ("subscriptions/listen", {"notifications": {"toolsListChanged": True}})]
-        openings = {"legacy": [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "t", "version": "1"}}},
-            {"jsonrpc": "2.0", "method": "notifications/initialized"}],
-            "modern": [{"jsonrpc": "2.0", "id": 1, "method": "server/discover",
-                        "params": {"_meta": modern_meta()}}]}
-        outputs = {}
-        for name, text in builds.items():
-            folder = built_module(self, text)
-            for era, opening in openings.items():
-                extra = {"_meta": modern_meta()} if era == "modern" else {}
-                session = opening + [{"jsonrpc": "2.0", "id": i, "method": m,
-                                      "params": dict(p, **extra)}
-                                     for i, (m, p) in enumerate(common, 2)]
-                r = subprocess.run(SERVE, input=b"".join(json.dumps(m).encode() + b"\n"
-                                                         for m in session),
-                                   capture_output=True, timeout=TIMEOUT, cwd=folder)
-                self.assertEqual((r.returncode, r.stderr), (0, b""), name)
-                outputs[name, era] = r.stdout
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era):
-                self.assertEqual(len(outputs["with", era].splitlines()),
-                                 len(common) + (1 if era == "legacy" else 2))
-                # Byte for byte, each answer; their order is the runtime's (a call moved
-                # to a worker under load may answer after the next one).
-                for name in ("without tasks", "without skills", "without apps"):
-                    self.assertEqual(sorted(outputs[name, era].splitlines()),
-                                     sorted(outputs["with", era].splitlines()), name)
-
-    @unittest.skipUnless(os.environ.get("MCP_STDIO_REBUILDS") == "1", "the whole suite twice: "
-                         "with MCP_STDIO_REBUILDS=1 (.ci/run sets it for one interpreter)")
-    @about("tasks", "skills", "apps")
-    def test_the_suite_passes_without_each_extension(self):
-        """The whole default suite, run against the module rebuilt without each extension,
-        passes but for the tests about that extension, which skip. It runs alone, one
-        suite after the other: beside other tests, their load fails tests that wait."""
-        with open(SERVER, encoding="utf-8") as f:
-            source = f.read()
-        runs = {}
-        for name in EXTENSIONS:
-            tmp = tempfile.TemporaryDirectory()
-            self.addCleanup(tmp.cleanup)
-            for entry in ("test_mcp_stdio.py", "README.md", "pyproject.toml", "examples",
-                          "benchmarks"):
-                path = os.path.join(HERE, entry)
-                (shutil.copytree if os.path.isdir(path) else shutil.copy)(
-                    path, os.path.join(tmp.name, entry))
-            with open(os.path.join(tmp.name, "mcp_stdio.py"), "w", encoding="utf-8") as f:
-                f.write(module_without(source, name))
-            env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_STDIO_")}
-            runs[name] = tmp.name
-        for name, folder in runs.items():
-            with self.subTest(without=name):
-                p = subprocess.Popen(PY + ["-m", "unittest", "-v"], cwd=folder, env=env,
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT)
-                out = p.communicate(timeout=600)[0].decode(errors="replace")
-                # The failures' reports, not the tail: a test's own output can fill it.
-                failed = re.findall(r"(?ms)^={60,}\n(?:FAIL|ERROR): .*?(?=^={60,}|^-{60,}\nRan )", out)
-                self.assertEqual(p.returncode, 0, "".join(failed)[-6000:] or out[-3000:])
-                self.assertRegex(out, r"\nOK \(skipped=\d+\)\n$")
-                self.assertIn("skipped 'the module is built without %s'" % name, out)
-
-    def test_a_later_modern_revision_is_one_entry(self):
-        """The module rebuilt from its source with "2027-03-01" appended to MODERN_VERSIONS
-        serves a 2026-07-28 client byte for byte as before (but for the new entry of
-        supportedVersions), and serves 2027-03-01 with every feature that has no end."""
-        with open(SERVER, encoding="utf-8") as f:
-            source = f.read()
-        entry = '\nMODERN_VERSIONS = ("2026-07-28",)\n'
-        self.assertEqual(source.count(entry), 1)
-        later = source.replace(entry, '\nMODERN_VERSIONS = ("2026-07-28", "2027-03-01")\n')
-        outputs = {}
-        for name, text in (("now", source), ("later", later)):
-            folder = built_module(self, text)
-            for version in (MODERN, "2027-03-01") if name == "later" else (MODERN,):
-                meta = json.dumps(dict(modern_meta(), **{
-                    "io.modelcontextprotocol/protocolVersion": version}))
-                session = [m.replace("META", meta) for m in (
-                    '{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":META}}',
-                    '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":META}}',
-                    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add",'
-                    '"arguments":{"a":1,"b":2},"_meta":META}}',
-                    '{"jsonrpc":"2.0","id":4,"method":"resources/list","params":{"_meta":META}}',
-                    '{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":'
-                    '"demo://readme","_meta":META}}',
-                    '{"jsonrpc":"2.0","id":6,"method":"prompts/list","params":{"_meta":META}}',
-                    '{"jsonrpc":"2.0","id":7,"method":"ping","params":{"_meta":META}}',
-                    '{"jsonrpc":"2.0","id":8,"method":"logging/setLevel","params":{"level":'
-                    '"info","_meta":META}}',
-                    '{"jsonrpc":"2.0","id":9,"method":"resources/subscribe","params":{"uri":'
-                    '"demo://readme","_meta":META}}',
-                    '{"jsonrpc":"2.0","id":10,"method":"initialize","params":{"_meta":META}}',
-                    '{"jsonrpc":"2.0","id":11,"method":"tasks/list","params":{"_meta":META}}',
-                    '{"jsonrpc":"2.0","id":12,"method":"subscriptions/listen","params":{'
-                    '"notifications":{"toolsListChanged":true},"_meta":META}}')]
-                r = subprocess.run(SERVE, input="\n".join(session).encode() + b"\n",
-                                   capture_output=True, timeout=TIMEOUT, cwd=folder)
-                self.assertEqual((r.returncode, r.stderr), (0, b""))
-                outputs[name, version] = r.stdout
-        now = outputs["now", MODERN]
-        self.assertEqual(len(now.splitlines()), 13)     # 12 answers and the acknowledgement
-        self.assertIn(b'"supportedVersions":["2026-07-28"]', now)
-        for version in (MODERN, "2027-03-01"):
-            with self.subTest(version=version):
-                got = outputs["later", version]
-                self.assertIn(b'"supportedVersions":["2026-07-28","2027-03-01"]', got)
-                self.assertEqual(sorted(got.replace(b',"2027-03-01"]', b"]").splitlines()),
-                                 sorted(now.splitlines()))      # each answer; order is the runtime's
-
-
-
-class Engine(unittest.TestCase):
-    """The sans-IO core, driven without processes: a fake clock, a fake emit."""
-
-    def connect(self, server=None, **kw):
-        self.now = 100.0
-        self.reports = []
-        self.out = []
-        conn = (server or mcp_stdio.demo_server()).connection(
-            self.out.append, clock=lambda: self.now, wall_clock=lambda: 1.75e9 + self.now,
-            random=lambda n: b"\xab" * n,
-            report=lambda line, detail=None: self.reports.append((line, detail)), **kw)
-        return conn
-
-    def feed(self, conn, *msgs):
-        return conn.feed(b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
-
-    def test_timeouts_follow_the_injected_clock(self):
-        conn = self.connect()
-        self.feed(conn, init_msg())
-        call, = self.feed(conn, call_msg(2, "countdown", {"seconds": 1}))
-        self.assertEqual(call.deadline, 190.0)     # the tool's own timeout: 90 s
-        conn.expire(call)
-        self.assertEqual(json.loads(self.out.pop()), {"jsonrpc": "2.0", "id": 2, "result": {
-            "content": [{"type": "text", "text": "Tool 'countdown' timed out after 90 seconds."}],
-            "isError": True}})
-        call.run()                                # settled: the handler never runs
-        self.assertEqual(self.out, [])
-        self.assertEqual(conn.inflight, {})
-
-    def test_cancelled_before_it_runs(self):
-        ran = []
-        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("t", lambda a, c: ran.append(1))])
-        conn = self.connect(server)
-        self.feed(conn, init_msg())
-        call, = self.feed(conn, call_msg(7, "t"))
-        self.assertEqual(self.feed(conn, {"jsonrpc": "2.0", "method": "notifications/cancelled",
-                                          "params": {"requestId": 7}}), [])
-        self.assertTrue(call.settled)
-        call.run()
-        self.assertEqual((ran, self.out), ([], []))
-
-    def test_an_exception_is_said_in_one_line_as_it_words_itself(self):
-        """Its own quotes are kept (an OSError ends with the quoted file name); a KeyError's
-        repr of its key and the JSON string's quotes are not."""
-        for e, said in ((OSError(2, "No such file or directory", "x"),
-                         "[Errno 2] No such file or directory: 'x'"),
-                        (KeyError("secret"), "secret"), (ValueError("a\nb"), "a\\nb"),
-                        (ValueError("'a' and 'b'"), "'a' and 'b'"), (ValueError(""), ""),
-                        (ValueError("x" * 300), "x" * 196 + "...")):
-            with self.subTest(e=e):
-                self.assertEqual(mcp_stdio._short_text(e), said)
-
-    def test_incidents_use_the_injected_random_and_report(self):
-        def boom(a, ctx):
-            raise KeyError("secret")
-        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("lookup", boom)])
-        conn = self.connect(server)
-        self.feed(conn, init_msg())
-        self.feed(conn, call_msg(2, "lookup"))[0].run()
-        self.assertEqual(json.loads(self.out.pop())["result"], {"content": [{"type": "text",
-                         "text": "Tool 'lookup' failed: KeyError (incident abababab); the details "
-                                 "are in the server log."}], "isError": True})
-        (line, detail), = [r for r in self.reports if not r[0].startswith("warning: ")]
-        self.assertEqual(line, 'incident abababab in tool "lookup": KeyError')
-        self.assertTrue(detail.startswith("Traceback (most recent call last):\n"))
-        self.assertTrue(detail.endswith("KeyError: 'secret'\n"))
-        server.configure  # frozen now; a second server opts in to the exception text
-        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("lookup", boom)],
-                                  error_details=True)
-        conn = self.connect(server)
-        self.feed(conn, init_msg())
-        self.feed(conn, call_msg(2, "lookup"))[0].run()
-        self.assertIn("failed: KeyError: secret (incident",
-                      json.loads(self.out.pop())["result"]["content"][0]["text"])
-
-    def test_incidents_keep_the_cause_and_the_source(self):
-        """The log shows what Python would: the chain and source lines, with or without imports."""
-        def load(a, ctx):
-            try:
-                open(os.path.join(os.sep, "nonexistent", "config.toml"))
-            except FileNotFoundError as e:
-                raise RuntimeError("config unavailable") from e
-        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("load", load)])
-        conn = self.connect(server)
-        self.feed(conn, init_msg())
-        details = []
-        for blocked in (False, True):       # True: the traceback module cannot be imported
-            saved = sys.modules.get("traceback")
-            if blocked:
-                sys.modules["traceback"] = None
-            try:
-                self.feed(conn, call_msg(2 + blocked, "load"))[0].run()
-            finally:
-                if blocked:
-                    sys.modules["traceback"] = saved
-            details.append(self.reports[-1][1])
-        for detail in details:
-            self.assertIn("config.toml'\n\nThe above exception was the direct cause of the "
-                          "following exception:\n\nTraceback (most recent call last):\n", detail)
-            self.assertIn('    raise RuntimeError("config unavailable") from e\n', detail)
-            self.assertIn("    open(os.path.join(os.sep, \"nonexistent\", \"config.toml\"))",
-                          detail)
-            self.assertTrue(detail.startswith("Traceback (most recent call last):\n"), detail)
-            self.assertTrue(detail.endswith("RuntimeError: config unavailable\n"), detail)
-        self.assertEqual(*(re.sub(r"\n +[~^]+\n", "\n", d) for d in details))
-
-    def test_request_states_expire_on_the_injected_wall_clock(self):
-        conn = self.connect()
-        caps = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}})
-        msg = call_msg(1, "confirm_echo", {"text": "hi"}, caps)
-        call, = self.feed(conn, msg)
-        call.run()
-        state = json.loads(self.out.pop())["result"]["requestState"]
-        retry = copy.deepcopy(msg)
-        retry["params"].update(requestState=state, inputResponses={
-            "elicit-1": {"action": "accept", "content": {"confirm": True}}})
-        self.now += 599
-        self.feed(conn, retry)[0].run()
-        self.assertEqual(json.loads(self.out.pop())["result"]["content"][0]["text"], "hi")
-        self.now += 2
-        self.assertEqual(json.loads(self.feed(conn, retry)[0])["error"]["code"], -32602)
-
-    def test_progress_and_logs_stop_when_the_call_is_settled(self):
-        conn = self.connect()
-        self.feed(conn, init_msg(), {"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel",
-                                     "params": {"level": "info"}})
-        self.out.clear()
-        call, = self.feed(conn, call_msg(2, "countdown", {"seconds": 1}, {"progressToken": "p"}))
-        self.assertTrue(conn.progress(call, 1, 10, "one"))
-        self.assertFalse(conn.progress(call, 1, 10))          # not increasing: dropped
-        self.assertTrue(conn.log(call, "info", "hello"))
-        self.assertFalse(conn.log(call, "debug", "below the level"))
-        conn.cancel(call)
-        self.assertFalse(conn.progress(call, 2))
-        self.assertFalse(conn.log(call, "error", "late"))
-        self.assertEqual([json.loads(l)["method"] for l in self.out],
-                         ["notifications/progress", "notifications/message"])
-        self.assertEqual(json.loads(self.out[1])["params"], {"level": "info", "logger": "countdown",
-                                                             "data": "hello"})
-
-    def test_a_bug_in_a_method_is_an_internal_error_not_a_crash(self):
-        conn = connect(mcp_stdio.demo_server())
-        conn.feed(json.dumps(init_msg()).encode() + b"\n")
-        real = mcp_stdio._ROUTES["tools/list"]
-        mcp_stdio._ROUTES["tools/list"] = mcp_stdio._Route(lambda conn, call: 1 / 0)
-        try:
-            out = conn.feed(b'{"jsonrpc":"2.0","id":9,"method":"tools/list"}\n')
-        finally:
-            mcp_stdio._ROUTES["tools/list"] = real
-        self.assertEqual(json.loads(out[0])["error"]["code"], -32603)
-        self.assertEqual(json.loads(out[0])["id"], 9)
-
-    def test_feed_returns_lines_and_calls(self):
-        conn = connect(mcp_stdio.demo_server())
-        out = conn.feed(json.dumps(init_msg()).encode() + b"\n" + json.dumps(
-            {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-             "params": {"name": "add", "arguments": {"a": 2, "b": 3}}}).encode() + b"\n")
-        self.assertEqual(conn.era, "legacy")
-        self.assertIsInstance(out[0], bytes)
-        call = out[1]
-        self.assertIsInstance(call, mcp_stdio.Call)
-        call.run()
-        self.assertEqual(json.loads(conn.outbox[0])["result"]["structuredContent"], {"sum": 5})
-        call.run()                      # settled calls never answer twice
-        self.assertEqual(len(conn.outbox), 1)
-
-    def test_rejected_messages_change_nothing(self):
-        conn = connect(mcp_stdio.demo_server())
-        for raw in (b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":'
-                    b'{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}',
-                    b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}',
-                    b'{"jsonrpc":"2.0","id":1,"method":"initialize","x":NaN}'):
-            conn.feed(raw + b"\n")
-            self.assertEqual((conn.era, conn.inflight), ("unlocked", {}))
-
-
-
 ###############################################################################
-# Authoring API: decorators, schemas from type hints ##########################
+# Authoring API: decorators and results from values ###########################
 ###############################################################################
-
-import dataclasses  # noqa: E402
-import datetime  # noqa: E402
-import enum  # noqa: E402
-import typing  # noqa: E402
-from typing import Annotated, Literal, Optional, TypedDict, Union  # noqa: E402
-
-from mcp_stdio import Field  # noqa: E402
 
 
 class Color(enum.Enum):
@@ -3318,20 +2854,6 @@ class Point:
 @dataclasses.dataclass
 class Tree:
     child: "Tree"
-
-
-def call_tool(server, name, args, modern=True):
-    """Call a tool on a new connection: modern, or legacy after initialize (2025-11-25)."""
-    conn = connect(server)
-    if not modern:
-        conn.receive_line(json.dumps(init_msg(0)).encode())
-        conn.receive_line(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
-    out = conn.receive_line(json.dumps(req_msg(1, "tools/call", {"name": name, "arguments": args},
-                                               modern)).encode())
-    if isinstance(out[0], mcp_stdio.Call):
-        out[0].run()
-        return json.loads(conn.outbox.pop())
-    return json.loads(out[0])
 
 
 class ValueTypes(unittest.TestCase):
@@ -3542,411 +3064,6 @@ class ForeignTypes(unittest.TestCase):
         self.assertIsNotNone(mcp_stdio.tool_from_function(listing).output_schema)
 
 
-class SchemasFromHints(unittest.TestCase):
-
-    def schema(self, annotation, **kw):
-        server = mcp_stdio.Server("s", "1")
-        ns = {"T": annotation}
-        if "default" in kw:
-            exec("def f(x: T = D): return 'ok'", dict(ns, D=kw["default"]), ns)
-        else:
-            exec("def f(x: T): return 'ok'", ns, ns)
-        server.tool(ns["f"])
-        return server.tools["f"].input_schema["properties"]["x"]
-
-    def test_each_supported_annotation(self):
-        cases = [
-            (str, {"type": "string"}), (int, {"type": "integer"}), (float, {"type": "number"}),
-            (bool, {"type": "boolean"}), (type(None), {"type": "null"}), (typing.Any, {}),
-            (list[int], {"type": "array", "items": {"type": "integer"}}),
-            (typing.List[str], {"type": "array", "items": {"type": "string"}}),
-            (tuple[int, str], {"type": "array", "minItems": 2, "maxItems": 2,
-                               "prefixItems": [{"type": "integer"}, {"type": "string"}]}),
-            (tuple[int, ...], {"type": "array", "items": {"type": "integer"}}),
-            (dict[str, float], {"type": "object", "additionalProperties": {"type": "number"}}),
-            (Union[int, str], {"anyOf": [{"type": "integer"}, {"type": "string"}]}),
-            (Optional[int], {"anyOf": [{"type": "integer"}, {"type": "null"}]}),
-            (Literal["a", "b"], {"type": "string", "enum": ["a", "b"]}),
-            (Literal[1, "a"], {"enum": [1, "a"]}),
-            (Color, {"type": "string", "enum": ["red", "blue"]}),
-            (Movie, {"type": "object", "properties": {"title": {"type": "string"},
-                                                      "year": {"type": "integer"}},
-                     "additionalProperties": False}),
-            (Book, {"type": "object", "properties": {"isbn": {"type": "string"}},
-                    "required": ["isbn"], "additionalProperties": False}),
-            (Point, {"type": "object", "properties": {"x": {"type": "number"},
-                                                      "y": {"type": "number", "default": 0.0}},
-                     "required": ["x"], "additionalProperties": False}),
-            (Annotated[str, "A name"], {"type": "string", "description": "A name"}),
-            (Annotated[int, Field(minimum=1, maximum=5, description="d")],
-             {"type": "integer", "minimum": 1, "maximum": 5, "description": "d"}),
-            (Annotated[str, Field(min_length=2, max_length=4, pattern="^a")],
-             {"type": "string", "minLength": 2, "maxLength": 4, "pattern": "^a"}),
-            (Annotated[list[int], Field(min_items=1)],
-             {"type": "array", "items": {"type": "integer"}, "minItems": 1}),
-        ]
-        if sys.version_info >= (3, 10):
-            cases.append((eval("int | None"), {"anyOf": [{"type": "integer"}, {"type": "null"}]}))
-        for annotation, expected in cases:
-            with self.subTest(annotation=annotation):
-                self.assertEqual(self.schema(annotation), expected)
-
-    def test_defaults_optional_and_required(self):
-        server = mcp_stdio.Server("s", "1")
-
-        @server.tool
-        def f(a: int, b: str = "x", c: Optional[int] = None, color: Color = Color.BLUE):
-            return "ok"
-        s = server.tools["f"].input_schema
-        self.assertEqual(s, {"type": "object", "properties": {
-            "a": {"type": "integer"}, "b": {"type": "string", "default": "x"},
-            "c": {"type": "integer"}, "color": {"type": "string", "enum": ["red", "blue"],
-                                                "default": "blue"}},
-            "required": ["a"], "additionalProperties": False})
-
-    def test_short_path_matches_the_general_one(self):
-        # Plain parameters take a short path at registration; these cases sit on its
-        # edges: a float default JSON cannot carry is dropped, Optional[T] = None and
-        # T | None = None mean "null is absent", None as a default alone does not.
-        server = mcp_stdio.Server("s", "1")
-        ns = {"Optional": Optional}
-        exec("def f(a: float = 0.5, b: float = float('nan'), c: float = float('-inf'),\n"
-             "      d: Optional[str] = None, e: int = None, g: bool = True,\n"
-             "      h: Optional[float] = None):\n"
-             "    return repr((a, b, c, d, e, g, h))\n", ns)
-        server.tool(ns["f"])
-        tool = server.tools["f"]
-        self.assertEqual(tool.input_schema, {"type": "object", "properties": {
-            "a": {"type": "number", "default": 0.5}, "b": {"type": "number"},
-            "c": {"type": "number"}, "d": {"type": "string"}, "e": {"type": "integer"},
-            "g": {"type": "boolean", "default": True}, "h": {"type": "number"}},
-            "additionalProperties": False})
-        self.assertEqual(tool.nullable, {"d", "h"})
-        r = tool.handler({"a": 2, "d": None, "h": 3, "e": 4}, None)
-        self.assertEqual(r, "(2.0, nan, -inf, None, 4, True, 3.0)")
-        if sys.version_info >= (3, 10):
-            exec("def k(x: int | None = None, y: None | int = None) -> str:\n"
-                 "    return repr((x, y))\n", ns)
-            server.tool(ns["k"])
-            tool = server.tools["k"]
-            self.assertEqual(tool.input_schema["properties"], {
-                "x": {"type": "integer"}, "y": {"type": "integer"}})
-            self.assertEqual(tool.nullable, {"x", "y"})
-            self.assertEqual(tool.handler({"x": 1.0, "y": None}, None), "(1, None)")
-
-    def test_no_parameters(self):
-        server = mcp_stdio.Server("s", "1")
-
-        @server.tool()
-        def f(ctx) -> str:
-            return "ok"
-        self.assertEqual(server.tools["f"].input_schema,
-                         {"type": "object", "additionalProperties": False})
-
-    def test_docstrings(self):
-        server = mcp_stdio.Server("s", "1")
-
-        @server.tool
-        def google(a: int, b: int) -> str:
-            """Add numbers.
-
-            More text.
-
-            Args:
-                a: The first
-                    number.
-                b (int): The second.
-
-            Returns:
-                The sum.
-            """
-            return "x"
-
-        @server.tool(description="Given.")
-        def rest(a: int) -> str:
-            """Ignored.
-
-            :param a: The value.
-            :returns: nothing
-            """
-            return "x"
-        g = server.tools["google"]
-        self.assertEqual(g.description, "Add numbers.\n\nMore text.")
-        self.assertEqual(g.input_schema["properties"]["a"]["description"], "The first number.")
-        self.assertEqual(g.input_schema["properties"]["b"]["description"], "The second.")
-        self.assertEqual(server.tools["rest"].description, "Given.")
-        self.assertEqual(server.tools["rest"].input_schema["properties"]["a"]["description"],
-                         "The value.")
-
-    def test_docstring_parameter_lines_of_every_shape(self):
-        # "name: text" is read with string methods, the other shapes with a regular
-        # expression: both must give what the expression alone gives.
-        doc = ("Summary.\n\n    Args:\n        a: plain\n        b (list[int]): typed\n"
-               "        *c: starred\n        **d : spaced\n        n\u00e9: accented\n"
-               "        e:\n            on the next line\n        x:tight\n"
-               "            f: deeper than a parameter, so part of x\n"
-               "        not a parameter line\n    Returns:\n        g: not a parameter\n")
-        summary, params = mcp_stdio._parse_docstring(doc)
-        self.assertEqual(summary, "Summary.")
-        self.assertEqual(params, {
-            "a": "plain", "b": "typed", "c": "starred", "d": "spaced", "n\u00e9": "accented",
-            "e": "on the next line",
-            "x": "tight f: deeper than a parameter, so part of x not a parameter line"})
-
-    def test_unsupported_annotations_name_the_parameter(self):
-        class Node:
-            pass
-
-        def no_hint(x):
-            return "x"
-
-        def star(*args: int):
-            return "x"
-
-        def bad_key(x: dict[int, str]):
-            return "x"
-
-        def odd(x: Node):
-            return "x"
-
-        def recursive(x: Tree):
-            return "x"
-        for fn, fragment in ((no_hint, "'x' needs a type annotation"), (star, "*args"),
-                             (bad_key, "parameter 'x'"), (odd, "Node"),
-                             (recursive, "refers to itself")):
-            with self.subTest(fn=fn.__name__), self.assertRaises(mcp_stdio.CatalogError) as cm:
-                mcp_stdio.Server("s", "1").tool(fn)
-            self.assertIn(fragment, str(cm.exception))
-        with self.assertRaises(mcp_stdio.CatalogError):
-            mcp_stdio.Server("s", "1").tool(annotations={"readOnly": True})(lambda: "x")
-        with self.assertRaises(mcp_stdio.CatalogError):
-            mcp_stdio.Field(minimun=1)
-
-    def test_arguments_are_converted(self):
-        server = mcp_stdio.Server("s", "1")
-        seen = {}
-
-        @server.tool
-        def f(p: Point, c: Color, t: tuple[int, str], pts: list[Point], n: Optional[int] = None,
-              u: Union[int, Point] = 0) -> str:
-            seen.update(p=p, c=c, t=t, pts=pts, n=n, u=u)
-            return "ok"
-        r = call_tool(server, "f", {"p": {"x": 1, "y": 2}, "c": "blue", "t": [1, "a"],
-                                    "pts": [{"x": 3}], "n": None, "u": {"x": 5}})
-        self.assertEqual(r["result"]["content"], [{"type": "text", "text": "ok"}])
-        self.assertEqual(seen, {"p": Point(1, 2), "c": Color.BLUE, "t": (1, "a"),
-                                "pts": [Point(3, 0.0)], "n": None, "u": Point(5, 0.0)})
-
-    def test_return_values(self):
-        server = mcp_stdio.Server("s", "1")
-
-        @server.tool
-        def as_text() -> str:
-            return "hi"
-
-        @server.tool
-        def as_dict() -> dict:
-            return {"a": 1}
-
-        @server.tool
-        def as_dataclass() -> Point:
-            return Point(1.5)
-
-        @server.tool
-        def as_typeddict() -> Book:
-            return {"isbn": "1"}
-
-        @server.tool
-        def as_list() -> list[int]:
-            return [1, 2]
-
-        @server.tool
-        def as_image():
-            return mcp_stdio.image(b"\x89PNG", "image/png")
-
-        @server.tool
-        def as_mixed():
-            return [mcp_stdio.text("t"), mcp_stdio.audio(b"RIFF", "audio/wav"),
-                    mcp_stdio.resource_link("file:///a", "a"),
-                    mcp_stdio.embedded_resource("file:///b", "body")]
-
-        @server.tool
-        def as_error():
-            raise mcp_stdio.ToolError("Try again with b.")
-
-        @server.tool
-        async def as_async(x: int) -> dict:
-            return {"x": x}
-
-        @server.tool
-        def as_bytes():
-            return b"raw"
-        r = lambda n, a=None: call_tool(server, n, a or {})  # noqa: E731
-        self.assertEqual(r("as_text")["result"]["content"], [{"type": "text", "text": "hi"}])
-        self.assertEqual(r("as_dict")["result"]["structuredContent"], {"a": 1})
-        self.assertEqual(server.tools["as_dict"].output_schema, {"type": "object"})
-        res = r("as_dataclass")["result"]
-        self.assertEqual(res["structuredContent"], {"x": 1.5, "y": 0.0})
-        self.assertEqual(res["content"], [{"type": "text", "text": '{"x":1.5,"y":0.0}'}])
-        self.assertEqual(server.tools["as_dataclass"].output_schema["required"], ["x"])
-        self.assertEqual(r("as_typeddict")["result"]["structuredContent"], {"isbn": "1"})
-        res = r("as_list")["result"]       # not an object: wrapped, the text the plain value
-        self.assertEqual((res["structuredContent"], res["content"]),
-                         ({"result": [1, 2]}, [{"type": "text", "text": "[1,2]"}]))
-        self.assertEqual(server.tools["as_list"].output_schema, {
-            "type": "object", "properties": {"result": {"type": "array", "items": {
-                "type": "integer"}}}, "required": ["result"], "additionalProperties": False})
-        self.assertEqual(r("as_image")["result"]["content"],
-                         [{"type": "image", "data": "iVBORw==", "mimeType": "image/png"}])
-        self.assertEqual([b["type"] for b in r("as_mixed")["result"]["content"]],
-                         ["text", "audio", "resource_link", "resource"])
-        self.assertEqual(r("as_error")["result"], {
-            "content": [{"type": "text", "text": "Try again with b."}], "isError": True,
-            "resultType": "complete", "_meta": {"io.modelcontextprotocol/serverInfo":
-                                                {"name": "s", "version": "1"}}})
-        self.assertEqual(r("as_async", {"x": 4})["result"]["structuredContent"], {"x": 4})
-        self.assertEqual(r("as_bytes")["result"]["isError"], True)
-        self.assertIn("returned an invalid result: it is bytes: wrap them with mcp_stdio.image()",
-                      r("as_bytes")["result"]["content"][0]["text"])
-        # The same shape in every revision that has structured output.
-        self.assertEqual(call_tool(server, "as_list", {}, modern=False)["result"]
-                         ["structuredContent"], {"result": [1, 2]})
-        for rev in ("2025-06-18", "2025-11-25", MODERN):
-            with self.subTest(rev=rev):
-                p = InProc(self, server=server)
-                listed = {t["name"]: t for t in p.open(rev) and p.request(
-                    req_msg(1, "tools/list", modern=True))["result"]["tools"] or p.request(
-                    req_msg(1, "tools/list"))["result"]["tools"]}
-                self.assertEqual(listed["as_list"]["outputSchema"],
-                                 server.tools["as_list"].output_schema)
-        number = mcp_stdio.Server("n", "1", tools=[
-            mcp_stdio.Tool("n", lambda a, ctx: 42),
-            mcp_stdio.Tool("s", lambda a, ctx: [1], output_schema={
-                "$defs": {"i": {"type": "integer"}}, "type": "array",
-                "items": {"$ref": "#/$defs/i"}})])
-        for modern in (False, True):
-            self.assertEqual(call_tool(number, "n", {}, modern=modern)["result"]
-                             ["structuredContent"], {"result": 42})
-            self.assertEqual(call_tool(number, "s", {}, modern=modern)["result"]
-                             ["structuredContent"], {"result": [1]})
-        self.assertEqual(number.tools["s"].output_schema["$defs"], {"i": {"type": "integer"}})
-
-    def test_resources_templates_and_prompts(self):
-        server = mcp_stdio.Server("s", "1")
-
-        @server.resource("notes://all", mime_type="application/json")
-        def notes():
-            """All the notes."""
-            return {"n": 2}
-
-        @server.resource_template("notes://{id}")
-        def note(id: int, uri: str, ctx):
-            return "note %d at %s" % (id, uri)
-
-        @server.prompt
-        def review(code: str, language: Optional[str] = None, ctx=None) -> str:
-            """Review code.
-
-            Args:
-                code: The code.
-            """
-            return "Review %s" % code
-        def counted(n: int) -> str:
-            return "x"
-        with self.assertRaises(mcp_stdio.CatalogError):
-            server.prompt(counted)                              # ...prompt arguments are strings
-        self.assertEqual(server.resources["notes://all"].description, "All the notes.")
-        conn = connect(server)
-
-        def rpc(method, params):
-            out = conn.receive_line(json.dumps(req_msg(1, method, params, True)).encode())
-            if isinstance(out[0], mcp_stdio.Call):
-                out[0].run()
-                return json.loads(conn.outbox.pop())
-            return json.loads(out[0])
-        self.assertEqual(rpc("resources/read", {"uri": "notes://all"})["result"]["contents"],
-                         [{"uri": "notes://all", "text": '{"n":2}', "mimeType": "application/json"}])
-        self.assertEqual(rpc("resources/read", {"uri": "notes://7"})["result"]["contents"][0]["text"],
-                         "note 7 at notes://7")
-        self.assertEqual(rpc("resources/read", {"uri": "notes://x"})["error"]["code"], -32602)
-        self.assertEqual(rpc("prompts/list", {})["result"]["prompts"][0]["arguments"],
-                         [{"name": "code", "description": "The code.", "required": True},
-                          {"name": "language"}])
-        self.assertEqual(rpc("prompts/get", {"name": "review", "arguments": {"code": "x"}})
-                         ["result"]["messages"][0]["content"]["text"], "Review x")
-
-    def test_portability_warnings(self):
-        server = mcp_stdio.Server("s", "1", instructions="i" * 3000, tools=[
-            mcp_stdio.Tool("a.b", lambda a, c: "x", description="d" * 2100),
-            mcp_stdio.Tool("n" * 70, lambda a, c: "x", description="d"),
-            mcp_stdio.Tool("fine", lambda a, c: "x", description="d"),
-            mcp_stdio.Tool("mute", lambda a, c: "x")])
-        lines = connect(server).reports
-        self.assertEqual(len(lines), 5, lines)
-        self.assertTrue(all(line.startswith("warning: ") for line in lines))
-        self.assertIn("warning: tool 'a.b': description is 2100 characters; some hosts cut it at 2048",
-                      lines)
-        self.assertIn("tool 'mute' has no description: the model sees only its name", lines[-1])
-
-    def test_mistakes_are_refused_at_registration(self):
-        class Ge:                                  # what annotated-types' Ge looks like
-            def __init__(self, ge):
-                self.ge = ge
-
-            def __repr__(self):
-                return "Ge(ge=%r)" % self.ge
-
-        def gen():
-            yield "x"
-
-        async def agen():
-            yield "x"
-
-        def when() -> complex:
-            return 1j
-
-        def bounded(n: Annotated[int, Ge(0)]) -> str:
-            return str(n)
-
-        class Options:
-            pass
-
-        def options(o: Options) -> str:
-            return ""
-        cases = [(gen, "tool 'gen': a generator cannot be a tool"),
-                 (agen, "tool 'agen': a generator cannot be a tool"),
-                 (when, "tool 'when': return annotation complex: its values cannot be sent "
-                        "as JSON; return str, a dict, a dataclass, a TypedDict, a pydantic model"),
-                 (bounded, "tool 'bounded': parameter 'n': Annotated metadata Ge(ge=0) is not "
-                           "understood"),
-                 (options, "cannot express Options as a JSON Schema (use str, int, float, bool, "
-                           "a list, a dict, an Enum, a Literal, a dataclass, a TypedDict, a "
-                           "pydantic model, datetime")]
-        for fn, message in cases:
-            with self.subTest(fn=fn.__name__), self.assertRaises(mcp_stdio.CatalogError) as cm:
-                mcp_stdio.tool_from_function(fn)
-            self.assertIn(message, str(cm.exception))
-        server = mcp_stdio.Server("s", "1")
-        with self.assertRaises(mcp_stdio.CatalogError) as cm:
-            server.tool(annotations={"destructive": True})(lambda: "x")
-        self.assertIn("tool '<lambda>': unknown annotation(s): destructive", str(cm.exception))
-
-        @server.resource("r://none")
-        def nothing():
-            return None
-        with mcp_stdio.InProcessClient(server) as c:
-            with self.assertRaises(mcp_stdio.ProtocolError) as cm:
-                c.read_resource("r://none")
-            self.assertEqual(cm.exception.code, -32603)
-            self.assertIn("returned None", c.stderr)
-
-    def test_registration_after_serving_is_refused(self):
-        server = mcp_stdio.Server("s", "1")
-        connect(server)
-        with self.assertRaises(mcp_stdio.CatalogError):
-            server.tool(lambda: "x")
-
-
 class Examples(ProcTest):
     """Each example server, started through pipes and called."""
 
@@ -3994,71 +3111,109 @@ class Examples(ProcTest):
                 self.assertEqual(p.close(), 0)
 
 
-class UserCommandLine(unittest.TestCase):
-    """A user's server has its own command line: name, version, options of its own."""
-
-    def run_server(self, *args, input=b"", env=None):
-        with tempfile.TemporaryDirectory() as cwd:      # no ./notes of the caller's
-            return subprocess.run(PY + [os.path.join(HERE, "examples",
-                                                                "notes_server.py")] + list(args),
-                                  input=input, capture_output=True, timeout=TIMEOUT, cwd=cwd,
-                                  env=env)
-
-    def test_help_version_and_own_options(self):
-        r = self.run_server("--help")
-        self.assertEqual(r.returncode, 0)
-        self.assertTrue(r.stdout.startswith(b"usage: python notes_server.py [options]\n\nServe "
-                                            b"notes 1.0 as an MCP server"))
-        self.assertIn(b"  --notes-dir DIR     where the notes are kept", r.stdout)
-        self.assertIn(b"  --workers N", r.stdout)
-        self.assertEqual(self.run_server("--version").stdout, b"notes 1.0\n")
-        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as other:
-            with open(os.path.join(tmp, "kept.txt"), "w") as f:
-                f.write("x")
-            with open(os.path.join(other, "elsewhere.txt"), "w") as f:
-                f.write("y")
-            msgs = [init_msg(), req_msg(2, "resources/list")]
-            # --notes-dir wins over $NOTES_DIR: only its notes are listed.
-            r = self.run_server("--notes-dir", tmp, "--workers", "2",
-                                input=b"".join(json.dumps(m).encode() + b"\n" for m in msgs),
-                                env=dict(os.environ, NOTES_DIR=other))
-        self.assertEqual(r.returncode, 0, r.stderr)
-        listed = json.loads(r.stdout.splitlines()[1])["result"]["resources"]
-        self.assertEqual([x["uri"] for x in listed], ["notes://kept"])
-        r = self.run_server("--nope")
-        self.assertEqual(r.returncode, 2)
-        self.assertIn(b"error: unknown argument '--nope'", r.stderr)
+###############################################################################
+# Outcomes: results and errors on the wire ####################################
+###############################################################################
 
 
-EXAMPLE_CALLS = {
-    "middleware_server.py": [
-        ("greet", {"name": "Ada"}, lambda r: r["content"] == [
-            {"type": "text", "text": "Hello, Ada!"}]),
-    ] * 5 + [
-        ("greet", {"name": "Bo"}, lambda r: r["isError"] and r["content"][0]["text"].startswith(
-            "Rate limit: greet runs at most 5 times in 10 s; try again in ")),
-    ],
-    "notes_server.py": [
-        ("add_note", {"name": "groceries", "text": "eggs, milk"},
-         lambda r: r["structuredContent"] == {"uri": "notes://groceries", "characters": 10}),
-        ("search_notes", {"query": "MILK"},
-         lambda r: r["structuredContent"] == {"matches": ["groceries"]}),
-    ],
-    "progress_server.py": [
-        ("hash_rounds", {"text": "x", "rounds": 20000},
-         lambda r: r["structuredContent"]["rounds"] == 20000),
-        ("wait_then_echo", {"text": "later", "seconds": 0.01},
-         lambda r: r["content"] == [{"type": "text", "text": "later"}]),
-    ],
-}
+class TestTools(InProcTest):
+    """The test server's misbehaving tools, over a Connection in this process."""
 
+    def start(self, *opts, version="2025-11-25"):
+        p = self.spawn_script(*opts)
+        p.initialize(version)
+        return p
+
+    def spawn_script(self, *opts):
+        options = {}
+        for arg in opts:
+            k, v = arg.split("=")
+            options[k] = float(v) if "." in v else int(v)
+        return self.spawn(server=test_server(**options))
+
+    def call(self, p, name, args=None, rid=1, meta=None):
+        params = {"name": name, "arguments": args or {}}
+        if meta:
+            params["_meta"] = meta
+        p.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+
+    def test_exception_is_a_tool_error_with_incident(self):
+        p = self.start()
+        self.call(p, "boom")
+        r = p.recv()
+        text = r["result"]["content"][0]["text"]
+        incident = text.split("incident ")[1][:8]
+        self.assertEqual(r["result"], {"content": [{"type": "text", "text":
+                         "Tool 'boom' failed: RuntimeError (incident %s); the details are in the "
+                         "server log." % incident}], "isError": True})
+        self.assertNotIn("secret", json.dumps(r))
+        p.close()
+        self.assertIn(incident.encode(), p.stderr)
+        self.assertIn(b"secret internal detail", p.stderr)       # the traceback, on stderr
+
+
+    def test_bad_results_are_tool_errors(self):
+        p = self.start()
+        expect = {"bad_output": "returned an invalid result: structuredContent does not match "
+                                "outputSchema: /n: expected type number, got string",
+                  "unserialisable": "returned an invalid result: it holds a value JSON cannot "
+                                    "carry (set is not JSON serializable)",
+                  "leave": "failed: SystemExit",
+                  "bad_content": "returned an invalid result: content[0] (image) data is not "
+                                 "base64"}
+        for i, (name, problem) in enumerate(expect.items()):
+            self.call(p, name, rid=i)
+            r = p.recv()["result"]
+            self.assertTrue(r["isError"], name)
+            self.assertRegex(r["content"][0]["text"], r"^Tool %r %s \(incident [0-9a-f]{8}\)"
+                             % (name, re.escape(problem)))
+        self.call(p, "quick", rid=99)
+        self.assertEqual(p.recv()["result"]["content"][0]["text"], "quick")
+
+
+    def test_oversized_result(self):
+        p = self.start("max_response=2000")
+        self.call(p, "big", {"size": 1900}, rid=1)
+        self.assertIn("result", p.recv())
+        self.call(p, "big", {"size": 1990}, rid=2)
+        r = p.recv()
+        self.assertEqual(r["error"]["code"], -32603)
+        self.assertEqual(r["error"]["data"]["limit"], 2000)
+        self.assertGreater(r["error"]["data"]["size"], 2000)
+        self.call(p, "quick", rid=3)
+        self.assertEqual(p.recv()["id"], 3)
+
+
+    def test_two_mebibyte_result(self):
+        p = self.start("max_response=4000000")
+        self.call(p, "big", {"size": 2 << 20})
+        r = p.recv()
+        self.assertEqual(len(r["result"]["content"][0]["text"]), 2 << 20)
+
+
+    def test_content_is_down_levelled(self):
+        expect = {
+            "2024-11-05": ["text", "text", "text"],
+            "2025-03-26": ["text", "audio", "text"],
+            "2025-06-18": ["text", "audio", "resource_link"],
+            MODERN: ["text", "audio", "resource_link"],
+        }
+        for version, types in expect.items():
+            p = self.spawn_script()
+            if version == MODERN:
+                p.rev = MODERN
+                self.call(p, "mixed", meta=modern_meta())
+            else:
+                p.initialize(version)
+                self.call(p, "mixed")
+            content = p.recv()["result"]["content"]
+            self.assertEqual([b["type"] for b in content], types, version)
+            self.assertEqual("_meta" in content[0], version >= "2025-06-18")
 
 
 ###############################################################################
-# Asking the user mid-call: MRTR (modern) and elicitation/create (legacy) #####
+# Asking the client: questions and answers ####################################
 ###############################################################################
-
-ELICIT_CAPS = {"elicitation": {}}
 
 
 class ElicitationModern(InProcTest):
@@ -4284,71 +3439,6 @@ class ElicitationLegacy(ScriptTest):
         p.send({"jsonrpc": "2.0", "id": ask["id"], "error": {"code": -1, "message": "no UI"}})
         r = p.recv()
         self.assertIn('could not answer \'elicit-1\': "no UI"', r["result"]["content"][0]["text"])
-
-
-
-###############################################################################
-# Asking the client: several questions, sampling, roots, URLs, capabilities ##
-###############################################################################
-
-NAME_FORM = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
-ALL_CAPS = {"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}
-SAMPLED = {"role": "assistant", "content": {"type": "text", "text": "Hello there"},
-           "model": "test-model", "stopReason": "endTurn"}
-ROOTS = {"roots": [{"uri": "file:///work", "name": "work"}, {"uri": "file:///tmp"}]}
-
-
-def asking_server():
-    """Handlers that ask: three questions at once, a URL, a requirement, prompts and resources."""
-    m = mcp_stdio
-    server = m.Server("ask", "1")
-
-    @server.tool
-    def trio(ctx: m.Context) -> str:
-        a = ctx.ask(user_name=m.Form("What is your name?", NAME_FORM),
-                    greeting=m.Sample("Generate a greeting", max_tokens=50),
-                    client_roots=m.Roots())
-        return "%s|%s|%s|%s" % (a["user_name"].action, (a["user_name"].content or {}).get("name"),
-                                a["greeting"].text, ",".join(r["uri"] for r in a["client_roots"]))
-
-    @server.tool
-    def rounds(ctx: m.Context) -> str:
-        first = ctx.elicit("Step 1", NAME_FORM, key="step1").content["name"]
-        return first + "/" + ctx.sample("Step 2", key="step2").text
-
-    @server.tool
-    def link(ctx: m.Context) -> str:
-        q = m.OpenURL("Sign in, please.", "https://example.com/login")
-        answer = ctx.ask(login=q)["login"]
-        sent = ctx.elicitation_complete(q)
-        return "%s %s" % (answer.action, sent)
-
-    @server.tool
-    def needs(ctx: m.Context) -> str:
-        ctx.require("sampling", "roots")
-        return "ok"
-
-    @server.tool
-    def twice(ctx: m.Context) -> str:
-        ctx.elicit("a", NAME_FORM, key="k")
-        ctx.elicit("b", NAME_FORM, key="k")
-        return "never"
-
-    @server.tool
-    def swallow(ctx: m.Context) -> str:
-        try:
-            return ctx.sample("x").text
-        except Exception:          # the handler cannot swallow an unanswered question
-            return "swallowed"
-
-    @server.prompt
-    def topic(ctx=None) -> str:
-        return "Write about " + ctx.sample("Pick a topic", key="pick").text
-
-    @server.resource("ask://roots")
-    def where(ctx):
-        return "\n".join(r["uri"] for r in ctx.roots(key="roots"))
-    return server
 
 
 class AskingModern(unittest.TestCase):
@@ -4623,595 +3713,390 @@ class AskingOverPipes(ProcTest):
                          "No greeting: the user did not give a name.")
 
 
-class ClientAnswers(unittest.TestCase):
-    """The built-in client answers what a server asks, in both eras, or says it cannot."""
-
-    def test_modern_rounds_use_the_callbacks(self):
-        with mcp_stdio.InProcessClient(asking_server(), era="modern",
-                                       on_elicit=lambda p: {"action": "accept",
-                                                            "content": {"name": "Bo"}},
-                                       on_sample=lambda p: SAMPLED,
-                                       roots=lambda: ROOTS["roots"]) as c:
-            self.assertEqual(c.call_tool("trio")["content"][0]["text"],
-                             "accept|Bo|Hello there|file:///work,file:///tmp")
-            self.assertEqual(c.call_tool("rounds")["content"][0]["text"], "Bo/Hello there")
-
-    def test_async_handlers_ask_too(self):
-        server = mcp_stdio.Server("a", "1")
-
-        @server.tool
-        async def ask_async(ctx: mcp_stdio.Context) -> str:
-            """Ask from a coroutine."""
-            r = ctx.ask(n=mcp_stdio.Form("Name?", NAME_FORM), s=mcp_stdio.Sample("hi"))
-            return "%s %s" % (r["n"].content["name"], r["s"].text)
-        for era in ("modern", "legacy"):
-            with mcp_stdio.InProcessClient(server, era=era, on_sample=lambda p: SAMPLED,
-                                           on_elicit=lambda p: {"action": "accept",
-                                                                "content": {"name": "Al"}}) as c:
-                self.assertEqual(c.call_tool("ask_async")["content"][0]["text"],
-                                 "Al Hello there", era)
-
-    def test_a_question_without_an_answer(self):
-        with mcp_stdio.InProcessClient(asking_server(), era="modern",
-                                       capabilities={"sampling": {}}) as c:
-            with self.assertRaises(mcp_stdio.ClientError) as cm:
-                c.call_tool("swallow")
-            self.assertIn('asks "sample-1" ("sampling/createMessage"), which this client '
-                          'cannot answer', str(cm.exception))
-
-    def test_ping_and_unknown_server_requests(self):
-        c = mcp_stdio.InProcessClient(mcp_stdio.Server("s", "1"), era="legacy",
-                                      transcript=[])
-        with c:
-            c._receive(b'{"jsonrpc":"2.0","id":"p1","method":"ping"}')
-            c._receive(b'{"jsonrpc":"2.0","id":"r1","method":"roots/list"}')
-            sent = [json.loads(line) for d, line in c.transcript if d == "sent"][-2:]
-        self.assertEqual(sent, [{"jsonrpc": "2.0", "id": "p1", "result": {}},
-                                {"jsonrpc": "2.0", "id": "r1", "error": {
-                                    "code": -32601, "message": "Method not found"}}])
+###############################################################################
+# Protocol engine (sans-IO) ###################################################
+###############################################################################
 
 
-CTRL_C_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + textwrap.dedent('''
-    import os
-    import mcp_stdio
-    server = mcp_stdio.Server("waits", "1")
+class Admission(InProcTest):
 
-    def wait(ctx):
-        with open(os.environ["MARK"], "a") as f:
-            f.write("started\\n")
-        seen = ctx.sleep(20)
-        with open(os.environ["MARK"], "a") as f:
-            f.write("cancelled=%s\\n" % seen)
-        return "done"
+    def setUp(self):
+        self.p = self.spawn()
 
-    @server.tool
-    def plain(ctx: mcp_stdio.Context) -> str:
-        """Waits for a cancellation."""
-        return wait(ctx)
+    def expect(self, raw, code, rid=None, has_id=False):
+        self.p.send_bytes(raw + b"\n")
+        r = self.p.recv()
+        self.assertEqual(err_code(r), code, r)
+        if has_id:
+            self.assertEqual(r["id"], rid)
+        else:
+            self.assertNotIn("id", r)
+        return r
 
-    @server.tool(task="optional")
-    def long(ctx: mcp_stdio.Context) -> str:
-        """Waits for a cancellation, as a task."""
-        return wait(ctx)
+    def test_parse_errors(self):
+        for raw in (b"{", b"\xc3\x28", b'{"jsonrpc":"2.0","id":1,"method":"ping","x":NaN}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"ping"} {}', b"\x00",
+                    b'{"jsonrpc":"2.0","id":1,"method":"ping","x":Infinity}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"ping","x":"\xff"}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"ping","x":1}x'):
+            with self.subTest(raw=raw[:30]):
+                self.expect(raw, -32700)
 
-    raise SystemExit(server.run([]))
-''')
+    def test_refused_json_keeps_its_id(self):
+        """JSON we refuse is -32600 with the id, and a message saying what and where."""
+        call = b'{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"add",' \
+            b'"arguments":%s}}'
+        cases = [
+            (b'{"a":1,"a":2,"b":1}', 'duplicate key "a" at /params/arguments'),
+            (b'{"a":1e400,"b":1}', "a number too large for a double at /params/arguments/a"),
+            (b'{"a":-1E+309,"b":1}', "a number too large for a double at /params/arguments/a"),
+            (b'{"a":1,"b":"\\ud800"}', "a lone surrogate escape at /params/arguments/b"),
+            (b'{"a":1,"\\udfff":1}', "a lone surrogate escape in a key at /params/arguments"),
+            (b'{"a":' + b"7" * 4301 + b',"b":1}',
+             "an integer of 4301 digits (the limit is 4300) at /params/arguments/a"),
+            (b'{"a":[1,{"x~/y":[{"c":1,"c":2}]}],"b":1}',
+             'duplicate key "c" at /params/arguments/a/1/x~0~1y/0'),
+        ]
+        for rid in (b"3", b'"s"'):
+            for args, what in cases:
+                with self.subTest(args=args[:30], rid=rid):
+                    self.p.send_bytes(call % (rid, args) + b"\n")
+                    self.assertEqual(self.p.lines.pop(0), b'{"jsonrpc":"2.0","id":%s,"error":'
+                                     b'{"code":-32600,"message":"Invalid Request: %s"}}\n'
+                                     % (rid, what.encode().replace(b'"', b'\\"')))
+        # 4,300 digits are a number like any other.
+        self.p.send_bytes(b'{"jsonrpc":"2.0","id":9,"method":"ping","params":{"x":' +
+                          b"7" * 4300 + b"}}\n")
+        self.assertEqual(self.p.lines.pop(0), b'{"jsonrpc":"2.0","id":9,"result":{}}\n')
+
+    def test_refused_json_without_a_readable_id(self):
+        """No id unless exactly one valid top-level id and a method: never a guess."""
+        for raw, what in (
+                (b'{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}', 'duplicate key "id" at (root)'),
+                (b'{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}',
+                 "a lone surrogate escape at /id"),
+                (b'{"jsonrpc":"2.0","id":1e400,"method":"ping"}',
+                 "a number too large for a double at /id"),
+                (b'{"jsonrpc":"2.0","id":' + b"1" * 4301 + b',"method":"ping"}',
+                 "an integer of 4301 digits (the limit is 4300) at /id"),
+                (b'{"jsonrpc":"2.0","id":1,"params":{"a":1,"a":1}}',
+                 'duplicate key "a" at /params'),       # no method: not a request
+                (b'{"jsonrpc":"2.0","id":1,"result":{"a":1,"a":1}}',
+                 'duplicate key "a" at /result'),       # shaped like a response
+                (b'[{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":1,"a":1}}]',
+                 'duplicate key "a" at /0/params'),
+                (b"1" * 10000, "an integer of 10000 digits (the limit is 4300) at (root)")):
+            with self.subTest(raw=raw[:40]):
+                self.p.send_bytes(raw + b"\n")
+                self.assertEqual(self.p.lines.pop(0), b'{"jsonrpc":"2.0","error":{"code":-32600,'
+                                 b'"message":"Invalid Request: %s"}}\n'
+                                 % what.encode().replace(b'"', b'\\"'))
+
+    def test_an_overflowing_number_never_reaches_a_handler(self):
+        self.p.initialize()
+        self.p.send_bytes(b'{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":'
+                          b'"add","arguments":{"a":1e400,"b":1}}}\n')
+        self.assertEqual(self.p.lines, [b'{"jsonrpc":"2.0","id":4,"error":{"code":-32600,'
+                                        b'"message":"Invalid Request: a number too large for a '
+                                        b'double at /params/arguments/a"}}\n'])
+        self.assertEqual(self.p.stderr, b"")         # no incident: the tool never ran
+
+    def test_deep_lines_that_are_not_json_get_no_id(self):
+        """A line too deep to decode keeps its id only when the whole line is JSON."""
+        deep = b"[" * 33 + b"]" * 33
+        head = b'{"jsonrpc":"2.0","method":' + deep
+        for raw in (head + b',"id":1e400}',                         # an id that is refused
+                    head + b',"id":7}{"jsonrpc":"2.0","id":8,"method":"ping"}',   # two values
+                    head + b',"id":5,"id":6}',                       # a repeated id
+                    head + b',"id":5} x',                            # trailing bytes
+                    head + b',"id":5,"x":"\xff"}',                  # invalid UTF-8
+                    head + b',"id":5',                               # truncated
+                    head[:-1] + b',"id":5}',                         # a bracket missing
+                    head + b',"id":5,}',                             # a trailing comma
+                    head + b',"id":"\\ud800"}',                     # a refused id string
+                    head + b',"id":[5]}',                            # not an id
+                    b'{"jsonrpc":"2.0","id":3,"result":' + deep + b"}",    # a response
+                    head + b',"id":01}'):                            # not a JSON number
+            with self.subTest(raw=raw[-30:]):
+                self.p.send_bytes(raw + b"\n")
+                line = self.p.lines.pop(0)
+                self.assertNotIn(b'"id"', line)
+                self.assertEqual(json.loads(line)["error"]["code"],
+                                 -32600 if b"3,\"result" in raw or b'"id":[5]' in raw or
+                                 b"e400" in raw or b"ud800" in raw or b'5,"id":6' in raw
+                                 else -32700, raw[-30:])
+        self.p.send_bytes(head + b',"id":5}\n')
+        self.assertEqual(self.p.lines.pop(0), b'{"jsonrpc":"2.0","id":5,"error":{"code":-32600,'
+                         b'"message":"Invalid Request: nesting depth 34 exceeds the limit of '
+                         b'32"}}\n')
+        self.p.send_bytes(b' \t' + head + b' , "\\u0069d" : "x"}\t \n')
+        self.assertIn(b'"id":"x"', self.p.lines.pop(0))     # escapes in keys are read
+
+    def test_invalid_requests_without_id(self):
+        for raw in (b"1", b'"x"', b"null", b'{"id":null}', b'{"jsonrpc":"2.0"}',
+                    b'{"jsonrpc":"2.0","method":1}', b'{"jsonrpc":"1.0","method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":null,"method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":true,"method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":1.5,"method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":[1],"method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":{},"method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}',
+                    b'{"jsonrpc":"2.0","id":-9007199254740992,"method":"ping"}',
+                    b"[]", b"[1,2]"):
+            with self.subTest(raw=raw):
+                self.expect(raw, -32600)
+
+    def test_invalid_requests_with_id(self):
+        self.expect(b'{"id":5,"method":"ping"}', -32600, 5, True)
+        self.expect(b'{"id":4}', -32600, 4, True)
+        self.expect(b'{"jsonrpc":"2.0","id":"s","method":null}', -32600, "s", True)
+        self.expect(b'{"jsonrpc":"2.0","id":6,"method":"ping","params":[]}', -32602, 6, True)
+        self.expect(b'{"jsonrpc":"2.0","id":7,"method":"ping","params":1}', -32602, 7, True)
+
+    def test_ids_are_echoed_exactly(self):
+        for rid in (0, "", "1", 1, -5, 9007199254740991, -9007199254740991, "\u00e9\U0001F600"):
+            with self.subTest(rid=rid):
+                r = self.p.request({"jsonrpc": "2.0", "id": rid, "method": "ping"})
+                self.assertEqual(r, {"jsonrpc": "2.0", "id": rid, "result": {}})
+                self.assertIs(type(r["id"]), type(rid))
+
+    def test_method_name_limit(self):
+        m128 = "m" * 128
+        r = self.p.request({"jsonrpc": "2.0", "id": 1, "method": m128})
+        self.assertEqual(err_code(r), -32602)      # unlocked: admitted, then needs _meta
+        self.expect(json.dumps({"jsonrpc": "2.0", "id": 2, "method": m128 + "m"}).encode(),
+                    -32600, 2, True)
+        self.expect(json.dumps({"jsonrpc": "2.0", "id": 3, "method": "\u00e9" * 65}).encode(),
+                    -32600, 3, True)
+        # A notification is never answered, except this: the name is refused before
+        # anything can tell what it would have been (an error without id).
+        self.expect(json.dumps({"jsonrpc": "2.0", "method": m128 + "m"}).encode(), -32600)
+
+    def test_notifications_and_responses_are_never_answered(self):
+        for raw in (b'{"jsonrpc":"2.0","method":"nope"}',
+                    b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}',
+                    b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}',
+                    b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+                    b'{"jsonrpc":"2.0","method":"initialize","params":{}}',
+                    b'{"jsonrpc":"2.0","id":1,"result":{}}',
+                    b'{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x"}}'):
+            self.p.send_bytes(raw + b"\n")
+        self.p.send_bytes(b'{"jsonrpc":"2.0","id":"last","method":"ping"}\n')
+        self.assertEqual(self.p.recv()["id"], "last")
+
+    def test_nesting_limit_boundary(self):
+        inner = b"[" * 30 + b"]" * 30
+        ok = b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":' + inner + b"}}"
+        self.p.send_bytes(ok + b"\n")
+        self.assertIn("result", self.p.recv())
+        deeper = ok.replace(inner, b"[" + inner + b"]")
+        self.expect(deeper, -32600, 1, True)      # the id can be read: the error carries it
+        self.expect(b"[" * 100000 + b"]" * 100000, -32600)
+        huge = b'{"jsonrpc":"2.0","method":"x","params":' + b"[" * 100000 + b"]" * 100000 + \
+            b',"id":"late"}'
+        self.expect(huge, -32600, "late", True)
+        # A response-shaped message never gets its id back, even refused.
+        self.expect(b'{"jsonrpc":"2.0","id":3,"result":' + b"[" * 40 + b"]" * 40 + b"}", -32600)
+        # Only the top-level id counts: not one nested, not one inside a string.
+        nested = b'{"jsonrpc":"2.0","method":"m","params":{"x":[' + b'{"id":1},' * 20000 + \
+            b"[" * 40 + b"]" * 40 + b'],"s":"a\\"id\\":5"},"id":"top"}'
+        self.expect(nested, -32600, "top", True)
+
+    def test_params_size_limit(self):
+        p = self.spawn("--max-params", "100")
+        p.rev = "2025-11-25"
+        p.initialize()
+
+        def call(n):
+            args = {"text": "a" * n}
+            params = {"name": "echo", "arguments": args}
+            size = len(json.dumps(params, separators=(",", ":")))
+            return size, p.request({"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                                    "params": params})
+        base, _ = call(0)
+        size, r = call(100 - base)
+        self.assertEqual(size, 100)
+        self.assertIn("result", r)
+        size, r = call(101 - base)
+        self.assertEqual(err_code(r), -32602)
+        self.assertIn("exceed the limit of 100", r["error"]["message"])
 
 
-@unittest.skipUnless(hasattr(os, "killpg"), "needs process groups")
-class CtrlC(ProcTest):
-    """Ctrl-C during call cancels the call at the server and exits 130, in both eras."""
+class Engine(unittest.TestCase):
+    """The sans-IO core, driven without processes: a fake clock, a fake emit."""
 
-    def test_a_terminal_interrupt_cancels_the_call(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        script = os.path.join(tmp.name, "waits.py")
-        with open(script, "w", encoding="utf-8") as f:
-            f.write(CTRL_C_SERVER)
-        for era, tool, extra in (("modern", "plain", []), ("legacy", "plain", []),
-                                 ("modern", "long", []), ("legacy", "long", ["--task"])):
-            with self.subTest(era=era, tool=tool):
-                mark = os.path.join(tmp.name, "%s-%s" % (era, tool))
-                p = subprocess.Popen(SERVE + ["call", tool, "--era", era] + extra +
-                                     ["--"] + PY + [script], cwd=HERE,
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=dict(os.environ, MARK=mark),
-                                     start_new_session=True)      # a terminal's group
-                self.addCleanup(p.kill)
-                deadline = time.monotonic() + TIMEOUT
-                while not os.path.exists(mark) and time.monotonic() < deadline:
-                    time.sleep(0.02)
-                time.sleep(0.2)                  # a task: its first poll has gone out
-                os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C does: the whole group
-                out, err = p.communicate(timeout=TIMEOUT)
-                self.assertEqual(p.returncode, 130, err)
-                self.assertNotIn(b"Traceback", err)
-                self.assertTrue(err.endswith(b"cancelled\n"), err)
-                with open(mark) as f:
-                    self.assertEqual(f.read(), "started\ncancelled=True\n")   # it was told
+    def connect(self, server=None, **kw):
+        self.now = 100.0
+        self.reports = []
+        self.out = []
+        conn = (server or mcp_stdio.demo_server()).connection(
+            self.out.append, clock=lambda: self.now, wall_clock=lambda: 1.75e9 + self.now,
+            random=lambda n: b"\xab" * n,
+            report=lambda line, detail=None: self.reports.append((line, detail)), **kw)
+        return conn
 
+    def feed(self, conn, *msgs):
+        return conn.feed(b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
 
-class CommandLineQuestions(unittest.TestCase):
-    """call answers a server's questions on a terminal, and refuses without one."""
+    def test_timeouts_follow_the_injected_clock(self):
+        conn = self.connect()
+        self.feed(conn, init_msg())
+        call, = self.feed(conn, call_msg(2, "countdown", {"seconds": 1}))
+        self.assertEqual(call.deadline, 190.0)     # the tool's own timeout: 90 s
+        conn.expire(call)
+        self.assertEqual(json.loads(self.out.pop()), {"jsonrpc": "2.0", "id": 2, "result": {
+            "content": [{"type": "text", "text": "Tool 'countdown' timed out after 90 seconds."}],
+            "isError": True}})
+        call.run()                                # settled: the handler never runs
+        self.assertEqual(self.out, [])
+        self.assertEqual(conn.inflight, {})
 
-    def test_no_terminal_no_answer(self):
-        for era, status, out in (("modern", 3, b""), ("legacy", 1, b"The client could not answer")):
-            r = subprocess.run(SERVE + ["call", "confirm_echo", "text=hi", "--era", era, "--"] +
-                               SERVE, capture_output=True, cwd=HERE, timeout=60,
-                               stdin=subprocess.DEVNULL)
-            self.assertEqual(r.returncode, status, r.stderr)
-            self.assertTrue(r.stdout.startswith(out), r.stdout)
-            self.assertIn(b"stdin is not a terminal", r.stderr)
+    def test_cancelled_before_it_runs(self):
+        ran = []
+        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("t", lambda a, c: ran.append(1))])
+        conn = self.connect(server)
+        self.feed(conn, init_msg())
+        call, = self.feed(conn, call_msg(7, "t"))
+        self.assertEqual(self.feed(conn, {"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                          "params": {"requestId": 7}}), [])
+        self.assertTrue(call.settled)
+        call.run()
+        self.assertEqual((ran, self.out), ([], []))
 
-    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
-    def test_answers_typed_on_a_terminal(self):
-        for era, typed, expected in (("modern", b"\nAda\n", b"Hello, Ada!\n"),
-                                     ("legacy", b"y\nGrace\n", b"Hello, Grace!\n"),
-                                     ("legacy", b"n\n", b"No greeting: the user did not give "
-                                                        b"a name.\n")):
-            master, slave = os.openpty()
+    def test_an_exception_is_said_in_one_line_as_it_words_itself(self):
+        """Its own quotes are kept (an OSError ends with the quoted file name); a KeyError's
+        repr of its key and the JSON string's quotes are not."""
+        for e, said in ((OSError(2, "No such file or directory", "x"),
+                         "[Errno 2] No such file or directory: 'x'"),
+                        (KeyError("secret"), "secret"), (ValueError("a\nb"), "a\\nb"),
+                        (ValueError("'a' and 'b'"), "'a' and 'b'"), (ValueError(""), ""),
+                        (ValueError("x" * 300), "x" * 196 + "...")):
+            with self.subTest(e=e):
+                self.assertEqual(mcp_stdio._short_text(e), said)
+
+    def test_incidents_use_the_injected_random_and_report(self):
+        def boom(a, ctx):
+            raise KeyError("secret")
+        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("lookup", boom)])
+        conn = self.connect(server)
+        self.feed(conn, init_msg())
+        self.feed(conn, call_msg(2, "lookup"))[0].run()
+        self.assertEqual(json.loads(self.out.pop())["result"], {"content": [{"type": "text",
+                         "text": "Tool 'lookup' failed: KeyError (incident abababab); the details "
+                                 "are in the server log."}], "isError": True})
+        (line, detail), = [r for r in self.reports if not r[0].startswith("warning: ")]
+        self.assertEqual(line, 'incident abababab in tool "lookup": KeyError')
+        self.assertTrue(detail.startswith("Traceback (most recent call last):\n"))
+        self.assertTrue(detail.endswith("KeyError: 'secret'\n"))
+        server.configure  # frozen now; a second server opts in to the exception text
+        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("lookup", boom)],
+                                  error_details=True)
+        conn = self.connect(server)
+        self.feed(conn, init_msg())
+        self.feed(conn, call_msg(2, "lookup"))[0].run()
+        self.assertIn("failed: KeyError: secret (incident",
+                      json.loads(self.out.pop())["result"]["content"][0]["text"])
+
+    def test_incidents_keep_the_cause_and_the_source(self):
+        """The log shows what Python would: the chain and source lines, with or without imports."""
+        def load(a, ctx):
             try:
-                os.write(master, typed)
-                r = subprocess.run(SERVE + ["call", "greet", "--era", era, "--"] + SERVE,
-                                   capture_output=True, cwd=HERE, timeout=60, stdin=slave)
+                open(os.path.join(os.sep, "nonexistent", "config.toml"))
+            except FileNotFoundError as e:
+                raise RuntimeError("config unavailable") from e
+        server = mcp_stdio.Server("s", "1", tools=[mcp_stdio.Tool("load", load)])
+        conn = self.connect(server)
+        self.feed(conn, init_msg())
+        details = []
+        for blocked in (False, True):       # True: the traceback module cannot be imported
+            saved = sys.modules.get("traceback")
+            if blocked:
+                sys.modules["traceback"] = None
+            try:
+                self.feed(conn, call_msg(2 + blocked, "load"))[0].run()
             finally:
-                os.close(master)
-                os.close(slave)
-            self.assertEqual(r.stdout, expected, r.stderr)
-            self.assertIn(b"The server asks: What is your name?", r.stderr)
+                if blocked:
+                    sys.modules["traceback"] = saved
+            details.append(self.reports[-1][1])
+        for detail in details:
+            self.assertIn("config.toml'\n\nThe above exception was the direct cause of the "
+                          "following exception:\n\nTraceback (most recent call last):\n", detail)
+            self.assertIn('    raise RuntimeError("config unavailable") from e\n', detail)
+            self.assertIn("    open(os.path.join(os.sep, \"nonexistent\", \"config.toml\"))",
+                          detail)
+            self.assertTrue(detail.startswith("Traceback (most recent call last):\n"), detail)
+            self.assertTrue(detail.endswith("RuntimeError: config unavailable\n"), detail)
+        self.assertEqual(*(re.sub(r"\n +[~^]+\n", "\n", d) for d in details))
 
-    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
-    def test_a_field_is_asked_with_its_description(self):
-        for era in ("modern", "legacy"):
-            with self.subTest(era=era):
-                master, slave = os.openpty()
-                try:
-                    os.write(master, b"y\ny\n")
-                    r = subprocess.run(SERVE + ["call", "confirm_echo", "text=hi", "--era", era,
-                                                "--"] + SERVE, capture_output=True, cwd=HERE,
-                                       timeout=60, stdin=slave)
-                finally:
-                    os.close(master)
-                    os.close(slave)
-                self.assertEqual(r.stdout, b"hi\n", r.stderr)
-                self.assertIn(b"[c]ancel: Echo it - Tick to echo the text. (y/n): ", r.stderr)
-        from unittest import mock
-        for prop, label in (({"type": "string", "description": "  Two\n lines. "},
-                             "f - Two lines. (string) [optional]: "),
-                            ({"type": "integer", "title": "Count", "default": 3},
-                             "Count (integer, default 3) [optional]: "),
-                            ({"type": "string", "enum": ["a", "b"], "description": "Pick."},
-                             "f - Pick. (a/b) [optional]: ")):
-            with self.subTest(prop=prop):
-                err = io.StringIO()
-                with mock.patch("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\n"))), \
-                        mock.patch("sys.stderr", err):
-                    mcp_stdio._read_field("f", prop, False)
-                self.assertEqual(err.getvalue(), label)
+    def test_request_states_expire_on_the_injected_wall_clock(self):
+        conn = self.connect()
+        caps = modern_meta(**{"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}})
+        msg = call_msg(1, "confirm_echo", {"text": "hi"}, caps)
+        call, = self.feed(conn, msg)
+        call.run()
+        state = json.loads(self.out.pop())["result"]["requestState"]
+        retry = copy.deepcopy(msg)
+        retry["params"].update(requestState=state, inputResponses={
+            "elicit-1": {"action": "accept", "content": {"confirm": True}}})
+        self.now += 599
+        self.feed(conn, retry)[0].run()
+        self.assertEqual(json.loads(self.out.pop())["result"]["content"][0]["text"], "hi")
+        self.now += 2
+        self.assertEqual(json.loads(self.feed(conn, retry)[0])["error"]["code"], -32602)
 
-    def test_fields_are_typed_and_checked(self):
-        from unittest import mock
-        cases = ((b"x\n7\n", {"type": "integer", "minimum": 1}, True, 7),
-                 (b"0\n3\n", {"type": "integer", "minimum": 1}, True, 3),
-                 (b"maybe\ny\n", {"type": "boolean"}, True, True),
-                 # Only the words of yes and no: "yellow" is not yes, "fixed in 2.3" not
-                 # no, and an empty line asks again (0.7.0 read the first letter).
-                 (b"yellow\nfixed in 2.3\n\nNo\n", {"type": "boolean"}, True, False),
-                 (b"TRUE\n", {"type": "boolean"}, False, True),
-                 (b"\nyes\n", {"type": "boolean"}, False, True),
-                 (b"\n", {"type": "boolean", "default": False}, True, False),
-                 (b"\n", {"type": "number", "default": 2.5}, True, 2.5),
-                 (b"\n", {"type": "string"}, False, None),
-                 (b"blue\nred\n", {"type": "string", "enum": ["red", "green"]}, True, "red"),
-                 (b"a, b\n", {"type": "array", "items": {"type": "string"}}, True, ["a", "b"]))
-        for typed, prop, required, expected in cases:
-            with self.subTest(prop=prop, typed=typed):
-                stdin = io.TextIOWrapper(io.BytesIO(typed))
-                with mock.patch("sys.stdin", stdin), mock.patch("sys.stderr", io.StringIO()):
-                    self.assertEqual(mcp_stdio._read_field("f", prop, required), expected)
+    def test_progress_and_logs_stop_when_the_call_is_settled(self):
+        conn = self.connect()
+        self.feed(conn, init_msg(), {"jsonrpc": "2.0", "id": 1, "method": "logging/setLevel",
+                                     "params": {"level": "info"}})
+        self.out.clear()
+        call, = self.feed(conn, call_msg(2, "countdown", {"seconds": 1}, {"progressToken": "p"}))
+        self.assertTrue(conn.progress(call, 1, 10, "one"))
+        self.assertFalse(conn.progress(call, 1, 10))          # not increasing: dropped
+        self.assertTrue(conn.log(call, "info", "hello"))
+        self.assertFalse(conn.log(call, "debug", "below the level"))
+        conn.cancel(call)
+        self.assertFalse(conn.progress(call, 2))
+        self.assertFalse(conn.log(call, "error", "late"))
+        self.assertEqual([json.loads(l)["method"] for l in self.out],
+                         ["notifications/progress", "notifications/message"])
+        self.assertEqual(json.loads(self.out[1])["params"], {"level": "info", "logger": "countdown",
+                                                             "data": "hello"})
 
+    def test_a_bug_in_a_method_is_an_internal_error_not_a_crash(self):
+        conn = connect(mcp_stdio.demo_server())
+        conn.feed(json.dumps(init_msg()).encode() + b"\n")
+        real = mcp_stdio._ROUTES["tools/list"]
+        mcp_stdio._ROUTES["tools/list"] = mcp_stdio._Route(lambda conn, call: 1 / 0)
+        try:
+            out = conn.feed(b'{"jsonrpc":"2.0","id":9,"method":"tools/list"}\n')
+        finally:
+            mcp_stdio._ROUTES["tools/list"] = real
+        self.assertEqual(json.loads(out[0])["error"]["code"], -32603)
+        self.assertEqual(json.loads(out[0])["id"], 9)
 
-    def test_a_closed_terminal_answers_cancel(self):
-        from unittest import mock
+    def test_feed_returns_lines_and_calls(self):
+        conn = connect(mcp_stdio.demo_server())
+        out = conn.feed(json.dumps(init_msg()).encode() + b"\n" + json.dumps(
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+             "params": {"name": "add", "arguments": {"a": 2, "b": 3}}}).encode() + b"\n")
+        self.assertEqual(conn.era, "legacy")
+        self.assertIsInstance(out[0], bytes)
+        call = out[1]
+        self.assertIsInstance(call, mcp_stdio.Call)
+        call.run()
+        self.assertEqual(json.loads(conn.outbox[0])["result"]["structuredContent"], {"sum": 5})
+        call.run()                      # settled calls never answer twice
+        self.assertEqual(len(conn.outbox), 1)
 
-        class Terminal(io.StringIO):
-            def isatty(self):
-                return True
-        form = {"message": "Close it?", "requestedSchema": {"type": "object", "properties": {
-            "confirm": {"type": "boolean"}}, "required": ["confirm"]}}
-        for typed, expected in (("", {"action": "cancel"}),           # input ended at once
-                                ("yes\nyellow\n", {"action": "cancel"}),   # ... mid-form
-                                ("nope\nc\n", {"action": "cancel"}),
-                                ("no\n", {"action": "decline"}),
-                                ("\nyes\n", {"action": "accept", "content": {"confirm": True}})):
-            with self.subTest(typed=typed):
-                with mock.patch("sys.stdin", Terminal(typed)), \
-                        mock.patch("sys.stderr", io.StringIO()):
-                    self.assertEqual(mcp_stdio._ask_on_terminal(form), expected)
-        url = {"message": "Sign in", "mode": "url", "url": "https://example.com/x"}
-        with mock.patch("sys.stdin", Terminal("")), mock.patch("sys.stderr", io.StringIO()):
-            self.assertEqual(mcp_stdio._ask_on_terminal(url), {"action": "cancel"})
+    def test_rejected_messages_change_nothing(self):
+        conn = connect(mcp_stdio.demo_server())
+        for raw in (b'{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":'
+                    b'{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"initialize","x":NaN}'):
+            conn.feed(raw + b"\n")
+            self.assertEqual((conn.era, conn.inflight), ("unlocked", {}))
 
-    def test_a_form_that_cannot_be_filled_in_is_refused_before_asking(self):
-        from unittest import mock
-
-        class Terminal(io.StringIO):
-            def isatty(self):
-                return True
-        for schema, problem in (
-                ({"type": "object", "properties": "name"},
-                 "/properties: expected type object, got string"),
-                ({"type": "object", "properties": {"n": {"type": "string"}}, "required": 3},
-                 "/required: expected type array, got integer"),
-                ({"type": "object", "properties": {"n": {"title": "N"}}},
-                 '/properties/n: missing required property "type"'),
-                ({"type": "object", "properties": {"n": {"type": "string", "enum": "ab"}}},
-                 "/properties/n/enum: expected type array, got string"),
-                ({"type": "object", "properties": {"n": {"type": "string", "pattern": "("}}},
-                 "#/properties/n/pattern: ")):
-            with self.subTest(schema=schema):
-                err = io.StringIO()
-                with mock.patch("sys.stdin", Terminal("y\nAda\n")), \
-                        mock.patch("sys.stderr", err), \
-                        self.assertRaises(mcp_stdio.ClientError) as cm:
-                    mcp_stdio._ask_on_terminal({"message": "Name?", "requestedSchema": schema})
-                self.assertTrue(str(cm.exception).startswith(
-                    "the server's form cannot be filled in: " + problem), cm.exception)
-                self.assertNotIn("Answer?", err.getvalue())     # nothing asked
-
-
-# The conformance suite's scenarios about asking the client, per revision.
-CONFORMANCE_SCENARIOS = [(MODERN, s) for s in (
-    "input-required-result-basic-elicitation", "input-required-result-basic-sampling",
-    "input-required-result-basic-list-roots", "input-required-result-request-state",
-    "input-required-result-multiple-input-requests", "input-required-result-multi-round",
-    "input-required-result-missing-input-response", "input-required-result-non-tool-request",
-    "server-stateless")] + [("2025-11-25", s) for s in (
-        "tools-call-sampling", "tools-call-elicitation", "elicitation-sep1034-defaults",
-        "elicitation-sep1330-enums")] + [("2025-06-18", s) for s in (
-            "tools-call-sampling", "tools-call-elicitation")]
-
-
-@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_CONFORMANCE"),
-                     "the official conformance suite is installed by .ci/run (MCP_STDIO_SLOW=1)")
-class Conformance(unittest.TestCase):
-    """The official conformance suite against a server written on the public API."""
-
-    def test_asking_scenarios(self):
-        self.scenarios("server.py", CONFORMANCE_SCENARIOS)
-
-    def test_skills_scenarios(self):
-        """SEP-2640's three scenarios, at 2026-07-28 and (forced) at 2025-11-25."""
-        self.scenarios("skills_server.py", [(v, s) for v in (MODERN, "2025-11-25") for s in (
-            "sep-2640-skills-enumeration", "sep-2640-skills-manifest",
-            "sep-2640-skills-directory")], ["--force"])
-
-    def test_tasks_scenarios(self):
-        """SEP-2663's scenarios (the HTTP-only request-headers one aside), forced at 2026-07-28."""
-        self.scenarios("tasks_server.py", [(MODERN, s) for s in (
-            "tasks-lifecycle", "tasks-capability-negotiation", "tasks-wire-fields",
-            "tasks-request-state-removal", "tasks-mrtr-input", "tasks-dispatch-and-envelope",
-            "tasks-required-task-error", "tasks-mrtr-composition")], ["--force"])
-
-    def scenarios(self, server, cases, extra=()):
-        examples = os.path.join(HERE, "examples", "conformance")
-        gateway = subprocess.Popen(
-            [sys.executable, os.path.join(examples, "http_gateway.py"), "--port", "0", "--",
-             sys.executable, os.path.join(examples, server)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        self.addCleanup(gateway.wait, 10)
-        self.addCleanup(gateway.stderr.close)
-        self.addCleanup(gateway.terminate)
-        url = re.search(r"http://\S+", gateway.stderr.readline().decode()).group(0)
-        env = dict(os.environ, PATH=os.environ.get("MCP_STDIO_NODE_BIN", "") + os.pathsep +
-                   os.environ.get("PATH", ""), NO_COLOR="1")
-
-        def run(case):
-            version, scenario = case
-            r = subprocess.run([os.environ["MCP_STDIO_CONFORMANCE"], "server", "--url", url,
-                                "--scenario", scenario, "--spec-version", version] + list(extra),
-                               capture_output=True, timeout=120, env=env,
-                               stdin=subprocess.DEVNULL)
-            return case, r.returncode, r.stdout.decode(errors="replace")
-        from concurrent.futures import ThreadPoolExecutor
-        with ThreadPoolExecutor(4) as pool:
-            for (version, scenario), status, out in pool.map(run, cases):
-                with self.subTest(version=version, scenario=scenario):
-                    summary = re.search(r"Passed: (\d+)/(\d+), (\d+) failed, (\d+) warnings",
-                                        out)
-                    self.assertIsNotNone(summary, out[-2000:])
-                    self.assertEqual((status, summary.group(3), summary.group(4)), (0, "0", "0"),
-                                     out[-3000:])
-                    self.assertEqual(summary.group(1), summary.group(2), out[-3000:])
-
-# A script for the official TypeScript SDK's client (1.32, its experimental task API):
-# it runs task tools of examples/conformance/tasks_server.py at 2025-11-25 and prints
-# one line per outcome. Node finds the SDK by the absolute paths filled in.
-TS_TASKS_SCRIPT = """
-import { Client } from "%(sdk)s/dist/esm/client/index.js";
-import { StdioClientTransport } from "%(sdk)s/dist/esm/client/stdio.js";
-import { ElicitRequestSchema, CallToolResultSchema } from "%(sdk)s/dist/esm/types.js";
-import { CreateTaskResultSchema } from "%(sdk)s/dist/esm/experimental/tasks/types.js";
-const transport = new StdioClientTransport({command: %(python)s, args: [%(server)s]});
-const client = new Client({name: "ts-sdk", version: "1"}, {capabilities: {
-  elicitation: {form: {}}, tasks: {requests: {elicitation: {create: {}}}}}});
-client.setRequestHandler(ElicitRequestSchema, async (req) => {
-  const task = (req.params._meta || {})["io.modelcontextprotocol/related-task"];
-  console.log("asked " + JSON.stringify(req.params.message) + (task ? " for a task" : ""));
-  return {action: "accept", content: {confirm: true, name: "Ada"}};
-});
-await client.connect(transport);
-console.log("tasks " + JSON.stringify(client.getServerCapabilities().tasks));
-await client.listTools();     // the SDK learns from the listing which tools run as tasks
-async function run(name, args) {
-  const seen = [];
-  for await (const m of client.experimental.tasks.callToolStream(
-      {name, arguments: args, task: {ttl: 60000}}, CallToolResultSchema)) {
-    if (m.type === "taskCreated") seen.push("created");
-    else if (m.type === "result") seen.push("result " + m.result.content[0].text);
-    else if (m.type === "error") seen.push("error");
-  }
-  console.log(name + ": " + seen.join(", "));
-}
-await run("slow_compute", {seconds: 0.3});
-await run("confirm_delete", {filename: "a.txt"});
-await run("test_tool_with_task", {});
-await run("failing_job", {});
-await run("slow_compute", {seconds: "soon"});   // bad arguments: still a task, failed
-const made = await client.request({method: "tools/call", params: {name: "slow_compute",
-  arguments: {seconds: 30}, task: {ttl: 60000}}}, CreateTaskResultSchema);
-console.log("cancel: " + (await client.experimental.tasks.cancelTask(made.task.taskId)).status);
-await new Promise((done) => setTimeout(done, 300));
-console.log("then: " + (await client.experimental.tasks.getTask(made.task.taskId)).status);
-const listed = await client.experimental.tasks.listTasks();
-console.log("listed: " + listed.tasks.map((t) => t.status).join(","));
-await client.close();
-"""
-
-
-@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_TS_SDK") and
-                     os.environ.get("MCP_STDIO_NODE_BIN"),
-                     "the TypeScript SDK is installed by .ci/run (MCP_STDIO_SLOW=1, MCP_STDIO_TS_SDK)")
-class TypeScriptSDK(unittest.TestCase):
-    """The official TypeScript SDK's client runs our task tools in the 2025-11-25 design."""
-
-    def test_tasks_run_to_their_end(self):
-        sdk = os.environ["MCP_STDIO_TS_SDK"]
-        server = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "tasks.mjs")
-            with open(script, "w") as f:
-                f.write(TS_TASKS_SCRIPT % {"sdk": sdk.replace(os.sep, "/"),
-                                           "python": json.dumps(sys.executable),
-                                           "server": json.dumps(server)})
-            node = os.path.join(os.environ["MCP_STDIO_NODE_BIN"], "node")
-            r = subprocess.run([node, script], capture_output=True, timeout=120,
-                               stdin=subprocess.DEVNULL)
-        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-3000:])
-        self.assertEqual(r.stdout.decode().splitlines(), [
-            'tasks {"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}',
-            "slow_compute: created, result Computed after 0.3 seconds.",
-            'asked "Delete a.txt?" for a task',
-            "confirm_delete: created, result Deleted a.txt.",
-            'asked "What is your name?" for a task',
-            "test_tool_with_task: created, result Hello, Ada, from a task.",
-            "failing_job: created, error",          # an isError result fails the task here
-            "slow_compute: created, error",         # 0.7.0: a plain result the SDK refused
-            "cancel: cancelled",
-            "then: cancelled",
-            "listed: completed,completed,completed,failed,failed,cancelled"])
-
-
-INSPECTOR_TASK_SERVER = """
-import sys
-sys.path.insert(0, %r)
-import mcp_stdio
-server = mcp_stdio.Server("research", "1")
-@server.tool(task="required")
-def research(topic: str, ctx: mcp_stdio.Context) -> str:
-    "Research a topic, as a task."
-    for step in range(3):
-        ctx.progress(step + 1, 3, "step %%d" %% (step + 1))
-    return "Found three things about %%s." %% topic
-raise SystemExit(server.run([]))
-"""
-
-
-EVERY_ANNOTATION_SERVER = textwrap.dedent('''
-    import dataclasses, datetime, decimal, enum, pathlib, sys, typing, uuid
-    sys.path.insert(0, %r)
-    import mcp_stdio
-    from typing import Annotated, Dict, List, Literal, Optional, Tuple, TypedDict, Union
-
-    server = mcp_stdio.Server("types", "1")
-
-    class Color(enum.Enum):
-        RED = "red"
-        BLUE = "blue"
-
-    @dataclasses.dataclass
-    class Point:
-        x: float
-        y: float = 0.0
-        label: Optional[str] = None
-
-    class Options(TypedDict, total=False):
-        depth: int
-        tags: List[str]
-
-    @server.tool
-    def scalars(s: str, i: int, f: float, b: bool, n: Optional[int] = None,
-                u: Union[int, str] = 1, raw: bytes = b"") -> str:
-        "Scalars."
-        return s
-
-    @server.tool
-    def collections(xs: List[str], m: Dict[str, int], t: Tuple[int, str],
-                    many: Tuple[float, ...] = (), unique: typing.Set[int] = frozenset()) -> dict:
-        "Collections."
-        return {}
-
-    @server.tool
-    def choices(mode: Literal["a", "b"], color: Color = Color.RED,
-                level: Annotated[int, mcp_stdio.Field(minimum=1, maximum=5)] = 1) -> Color:
-        "Choices."
-        return color
-
-    @server.tool
-    def records(p: Point, options: Optional[Options] = None,
-                points: Optional[List[Point]] = None) -> Point:
-        "Records."
-        return p
-
-    @server.tool
-    def values(when: datetime.datetime, day: datetime.date, at: datetime.time,
-               span: datetime.timedelta, key: uuid.UUID, amount: decimal.Decimal,
-               path: pathlib.Path) -> Tuple[str, int]:
-        "Values."
-        return ("", 0)
-
-    raise SystemExit(server.run())
-''')
-
-
-@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_INSPECTOR") and
-                     os.environ.get("MCP_STDIO_NODE_BIN"),
-                     "the MCP Inspector is installed by .ci/run (MCP_STDIO_SLOW=1, "
-                     "MCP_STDIO_INSPECTOR)")
-class OfficialInspector(unittest.TestCase):
-    """The official Inspector's command line (2.12) runs our task tools, verifies our skills
-    and probes our views."""
-
-    def inspector(self, era, *args):
-        home = tempfile.mkdtemp()                 # its catalog and state stay out of ~
-        self.addCleanup(shutil.rmtree, home, True)
-        env = dict(os.environ, HOME=home, NO_COLOR="1", PATH=os.environ["MCP_STDIO_NODE_BIN"] +
-                   os.pathsep + os.environ.get("PATH", ""))
-        r = subprocess.run([os.environ["MCP_STDIO_INSPECTOR"], "--cli", "--protocol-era", era,
-                            "--format", "json", "-q"] + list(args), capture_output=True,
-                           timeout=120, env=env, stdin=subprocess.DEVNULL)
-        return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
-
-    def test_its_load_test_gets_every_answer_directly_and_through_the_proxy(self):
-        """--load: 400 calls, ten at a time, each answered without an error, in both eras, by
-        the demo and by the proxy in front of it."""
-        with tempfile.TemporaryDirectory() as tmp:
-            config = os.path.join(tmp, "servers.json")
-            with open(config, "w") as f:
-                json.dump({"mcpServers": {"demo": {"command": sys.executable,
-                                                   "args": [SERVER]}}}, f)
-            for era in ("legacy", "modern"):
-                for name, server in (("echo", [SERVER]), ("demo_echo", [SERVER, "proxy",
-                                                                        config])):
-                    with self.subTest(era=era, tool=name):
-                        code, out, err = self.inspector(
-                            era, "--method", "tools/call", "--tool-name", name, "--tool-arg",
-                            "text=hi", "--load", "--load-requests", "400", sys.executable,
-                            *server)
-                        self.assertEqual(code, 0, err[-2000:])
-                        r = json.loads(out)["result"]
-                        self.assertEqual((r["requests"], r["ok"], r["toolErrors"], r["errors"],
-                                          r["errorMessages"]), (400, 400, 0, 0, []))
-
-    def test_strict_finds_no_portability_error_in_the_schemas_we_make(self):
-        """--strict judges every schema our annotations make (input and output) portable:
-        no error-severity finding (it found "items": false in a tuple's)."""
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "every_annotation.py")   # not types.py: the stdlib's
-            with open(script, "w") as f:
-                f.write(EVERY_ANNOTATION_SERVER % HERE)
-            for era in ("legacy", "modern"):
-                with self.subTest(era=era):
-                    code, out, err = self.inspector(era, "--method", "tools/list", "--strict",
-                                                    sys.executable, script)
-                    self.assertEqual(code, 0, err[-3000:])
-                    self.assertEqual(len(json.loads(out)["result"]["tools"]), 5)
-                    self.assertNotIn("Error:", err)
-
-    @about("apps")
-    def test_app_info_reports_every_tool_with_a_view_in_both_eras(self):
-        script = os.path.join(HERE, "examples", "apps", "board.py")
-        view = {"hasApp": True, "resourceUri": "ui://board/view", "prefersBorder": True,
-                "resourceMimeType": "text/html;profile=mcp-app"}
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era):
-                code, out, err = self.inspector(era, "--method", "tools/list", "--app-info",
-                                                "--advertise-apps", sys.executable, script)
-                self.assertEqual(code, 0, err[-2000:])
-                self.assertEqual([json.loads(line) for line in out.splitlines()], [
-                    dict(view, toolName="move_card", visibility=["app"]),
-                    dict(view, toolName="show_board")])
-
-    def test_a_required_task_tool_runs_to_its_end(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "research.py")
-            with open(script, "w") as f:
-                f.write(INSPECTOR_TASK_SERVER % HERE)
-            for era in ("legacy", "modern"):
-                with self.subTest(era=era):
-                    code, out, err = self.inspector(era, sys.executable, script, "--method",
-                                                    "tools/call", "--tool-name", "research",
-                                                    "--tool-arg", "topic=owls")
-                    self.assertEqual(code, 0, err[-2000:])
-                    result = json.loads(out)["result"]
-                    self.assertEqual(result["content"], [
-                        {"type": "text", "text": "Found three things about owls."}])
-                    if era == "legacy":            # a 2025-11-25 task's result names its task
-                        self.assertIn("io.modelcontextprotocol/related-task", result["_meta"])
-
-    def test_a_task_call_with_bad_arguments_is_a_task_it_can_read(self):
-        """0.7.0 answered it with a plain result: "Protocol value failed schema validation"."""
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "research.py")
-            with open(script, "w") as f:
-                f.write(INSPECTOR_TASK_SERVER % HERE)
-            for era, code_expected in (("legacy", 1), ("modern", 5)):
-                with self.subTest(era=era):
-                    code, out, err = self.inspector(era, sys.executable, script, "--method",
-                                                    "tools/call", "--tool-name", "research",
-                                                    "--tool-arg", "topic=7")
-                    self.assertEqual(code, code_expected, (out + err)[-2000:])
-                    self.assertNotIn("schema", (out + err).lower())
-                    text = "Invalid arguments for tool 'research':\n- /topic: expected type " \
-                        "string, got integer"
-                    first = json.loads((out.strip() or err.strip()).splitlines()[0])
-                    if era == "legacy":            # the failed task's statusMessage says why
-                        self.assertEqual(first["error"]["message"], text)
-                    else:                          # completed, with the isError result inlined
-                        self.assertEqual(first["result"], {"content": [{"type": "text",
-                                                           "text": text}], "isError": True})
-
-    def test_a_skill_folder_reads_in_both_eras(self):
-        server = os.path.join(HERE, "examples", "conformance", "skills_server.py")
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era):
-                code, out, err = self.inspector(era, sys.executable, server, "--method",
-                                                "resources/directory/read", "--uri",
-                                                "skill://pdf-processing")
-                self.assertEqual(code, 0, (out + err)[-2000:])
-                result = json.loads(out)["result"]
-                self.assertEqual([r["name"] for r in result["resources"]],
-                                 ["SKILL.md", "assets", "references"])
-                self.assertEqual("ttlMs" in result, era == "modern")
-
-    def test_skills_pass_its_verification(self):
-        server = os.path.join(HERE, "examples", "conformance", "skills_server.py")
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era):
-                code, out, err = self.inspector(era, sys.executable, server, "--method",
-                                                "skills/list", "--verify")
-                self.assertEqual(code, 0, (out + err)[-2000:])
-                reports = [json.loads(line) for line in out.splitlines() if line.strip()]
-                self.assertEqual(len(reports), 3, out[-2000:])
-                for report in reports:
-                    self.assertEqual((report["ok"], report["outcome"], report["conformance"]),
-                                     (True, "verified", []), report["uri"])
-                    self.assertTrue(all(f["status"] == "verified" for f in report["files"]))
-
-
-###############################################################################
-# Eras ###########################################################################
-###############################################################################
 
 class LegacyEra(InProcTest):
 
@@ -5519,417 +4404,6 @@ class EraMixing(InProcTest):
         self.assertEqual(err_code(p.request(msg)), -32600)   # legacy-locked: already initialized
 
 
-###############################################################################
-# Concurrency, cancellation, progress, logging, timeouts, shutdown ############
-###############################################################################
-
-def call_msg(rid, name, args=None, meta=None):
-    params = {"name": name, "arguments": args or {}}
-    if meta is not None:
-        params["_meta"] = meta
-    return {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params}
-
-
-class RuntimeRaces(unittest.TestCase):
-    """The stdio runtime's thread hand-offs, with the interleavings that CI hit forced."""
-
-    class Stop(Exception):
-        pass
-
-    def runtime(self):
-        r, w = os.pipe()
-        self.addCleanup(os.close, r)
-        self.addCleanup(os.close, w)
-        return mcp_stdio._Runtime(mcp_stdio.Server("t", "1", workers=1), r, w)
-
-    def test_calls_answered_later_behind_a_long_one_do_not_pile_up(self):
-        """The runtime keeps calls left to be answered later (a mount's) for their deadline
-        and the end of input; those settled behind a long one are dropped as it goes."""
-        rt = self.runtime()
-
-        def call(settled=False):
-            return type("Call", (), {"settled": settled, "timeout": 300.0, "deadline": 1.0})()
-        long = call()
-        with rt.lock:
-            rt._leave(long)
-            for _ in range(5000):
-                c = call()
-                rt._leave(c)
-                c.settled = True           # answered at once, as quick calls are
-            self.assertLess(len(rt.left), 200)
-            self.assertLess(len(rt.deadlines), 200)
-            self.assertIs(rt.left[0], long)
-            self.assertIs(rt.deadlines[0][2], long)
-
-    def test_an_abandoned_thread_is_logged_before_anyone_can_see_it_counted(self):
-        # A shutdown waiting for idle drains stderr and exits at once: the line
-        # must already be queued when the new counts become visible.
-        rt = self.runtime()
-        call = type("Call", (), {"kind": "tool", "name": "sleepy"})()
-        rt.active.add(call)
-        rt.workers = 1
-        held = []
-        from unittest import mock
-        with mock.patch.object(mcp_stdio, "_diag", lambda line: held.append(rt.lock.locked())):
-            rt._release(call)
-        self.assertEqual((held, rt.workers, rt.stuck), ([True], 0, 1))
-
-    def test_a_call_that_begins_as_the_watchdog_parks_is_still_watched(self):
-        # The leader marks its call and then looks whether the watchdog sleeps;
-        # the watchdog decides to sleep and then says so. A call that begins in
-        # between must still be handed on, not left on the reading thread.
-        rt = self.runtime()
-        clock = [0.0]
-        stop = threading.Event()
-
-        def now():
-            if stop.is_set():
-                raise self.Stop()
-            clock[0] += 0.001
-            return clock[0]
-        call = type("Call", (), {"settled": False, "timeout": None, "deadline": None})()
-        promoted = threading.Event()
-
-        class Watched(mcp_stdio._Runtime):
-            parks = 0
-
-            def __setattr__(self, name, value):
-                if name == "parked" and value and not self.parks:
-                    type(self).parks += 1           # the leader's steps, just before
-                    object.__setattr__(self, "inline", (call, clock[0]))
-                    object.__setattr__(self, "inline_count", self.inline_count + 1)
-                object.__setattr__(self, name, value)
-        rt.__class__ = Watched
-        rt._now = now
-        rt.STALL = 0.001       # the watchdog's hundred quiet rounds wait this long each
-        rt._thread = lambda target, args=(), **kw: threading.Thread(
-            target=promoted.set if target == rt._lead else target)
-        rt.parked = False
-
-        def watch():
-            try:
-                rt._watch()
-            except self.Stop:
-                pass
-        t = threading.Thread(target=watch, daemon=True)
-        t.start()
-        try:
-            self.assertTrue(promoted.wait(5), "the call was never handed on")
-            self.assertEqual((rt.workers, rt.active), (1, {call}))
-        finally:
-            stop.set()
-            with rt.lock:
-                rt.wake.notify_all()
-            t.join(5)
-        self.assertFalse(t.is_alive())
-
-
-class Concurrency(ScriptTest):
-
-    def test_reader_answers_while_every_worker_is_busy_modern(self):
-        p = self.spawn("--workers", "3")          # two slow calls, and room for the echo
-        p.rev = MODERN
-        p.send(call_msg("slow1", "countdown", {"seconds": 1.2}, modern_meta()))
-        p.send(call_msg("slow2", "countdown", {"seconds": 1.2}, modern_meta()))
-        time.sleep(0.1)
-        p.send({"jsonrpc": "2.0", "id": "d", "method": "server/discover",
-                "params": {"_meta": modern_meta()}})
-        p.send({"jsonrpc": "2.0", "id": "l", "method": "tools/list",
-                "params": {"_meta": modern_meta()}})
-        p.send(call_msg("fast", "echo", {"text": "now"}, modern_meta()))
-        got = [p.recv()["id"] for _ in range(3)]
-        self.assertEqual(sorted(got), ["d", "fast", "l"])
-        self.assertEqual(sorted([p.recv()["id"], p.recv()["id"]]), ["slow1", "slow2"])
-
-    def test_reader_answers_while_every_worker_is_busy_legacy(self):
-        p = self.spawn("--workers", "2")
-        p.initialize()
-        p.send(call_msg("slow", "countdown", {"seconds": 1.2}))  # long: room for a busy machine
-        time.sleep(0.1)
-        p.send({"jsonrpc": "2.0", "id": "p", "method": "ping"})
-        p.send({"jsonrpc": "2.0", "id": "l", "method": "tools/list"})
-        p.send(call_msg("fast", "echo", {"text": "now"}))
-        self.assertEqual(sorted(p.recv()["id"] for _ in range(3)), ["fast", "l", "p"])
-        self.assertEqual(p.recv()["id"], "slow")
-
-    def test_busy_beyond_the_backlog(self):
-        # workers=2: two slow calls run, one waits, the next is refused with a count that is right
-        p = self.spawn("--workers", "2", "--backlog", "1")
-        p.initialize()
-        # Long enough never to end by themselves on a loaded machine: they are cancelled.
-        p.send(call_msg(1, "countdown", {"seconds": 30}))
-        p.send(call_msg(2, "countdown", {"seconds": 30}))
-        time.sleep(0.05)                        # both have left the reading thread
-        p.send(call_msg(3, "echo", {"text": "queued"}))
-        p.send(call_msg(4, "echo", {"text": "refused"}))
-        r = p.recv()
-        self.assertEqual(r["id"], 4)
-        self.assertEqual(r["result"], {"content": [{"type": "text", "text": "The server is busy "
-                         "(2 calls running, 1 waiting); try again shortly."}], "isError": True})
-        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 5, "method": "ping"})["id"], 5)
-        p.silent(0.1)                           # the queued call waits for a slot
-        for rid in (1, 2):
-            p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                    "params": {"requestId": rid}})
-        self.assertEqual(p.recv()["result"]["content"][0]["text"], "queued")
-        self.assertEqual(p.close(), 0)
-        self.assertFalse(any(b'"id":1,' in line or b'"id":2,' in line for line in p.raw))
-
-    def test_cancel_a_running_call(self):
-        p = self.spawn()
-        p.initialize()
-        p.send(call_msg("c", "countdown", {"seconds": 5}, {"progressToken": "tok"}))
-        first = p.recv()
-        self.assertEqual(first["method"], "notifications/progress")
-        p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                "params": {"requestId": "c", "reason": "user"}})
-        time.sleep(0.15)
-        while not p.lines.empty():          # progress sent before the cancel arrived
-            self.assertEqual(p.recv()["method"], "notifications/progress")
-        p.silent(0.3)                       # at 0.1 s a step, progress would have come
-        self.assertEqual(p.request(call_msg("n", "echo", {"text": "next"}))["id"], "n")
-        p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                "params": {"requestId": "c"}})        # finished: ignored
-        self.assertEqual(p.close(), 0)
-        self.assertFalse(any(b'"id":"c"' in line for line in p.raw))
-
-    def test_progress_only_with_a_token_and_in_order(self):
-        p = self.spawn()
-        p.initialize("2025-06-18")
-        r = p.request(call_msg(1, "countdown", {"seconds": 0.1}))
-        self.assertEqual(r["id"], 1)
-        p.send(call_msg(2, "countdown", {"seconds": 0.5}, {"progressToken": 77}))
-        seen = []
-        while True:
-            m = p.recv()
-            if "id" in m:
-                break
-            self.assertEqual(m["method"], "notifications/progress")
-            self.assertEqual(m["params"]["progressToken"], 77)
-            self.assertEqual(m["params"]["total"], 5)
-            seen.append(m["params"]["progress"])
-        self.assertEqual(m["id"], 2)
-        self.assertEqual(seen, [1, 2, 3, 4, 5])
-        self.assertTrue(m["result"]["structuredContent"]["completed"])
-
-    def test_progress_message_absent_on_2024_11_05(self):
-        p = self.spawn()
-        p.initialize("2024-11-05")
-        p.send(call_msg(1, "countdown", {"seconds": 0.1}, {"progressToken": "t"}))
-        m = p.recv()
-        self.assertEqual(m["params"], {"progressToken": "t", "progress": 1, "total": 1})
-
-    def test_modern_logging_follows_the_request_level(self):
-        p = self.spawn_script()
-        p.rev = MODERN
-        p.send(call_msg(1, "logger", {}, modern_meta(**{"io.modelcontextprotocol/logLevel": "warning"})))
-        msgs = [p.recv(), p.recv(), p.recv()]
-        self.assertEqual([m.get("params", {}).get("level") for m in msgs[:2]], ["warning", "error"])
-        self.assertEqual(msgs[0]["params"], {"level": "warning", "logger": "logger",
-                                             "data": "at warning"})
-        self.assertEqual(msgs[2]["id"], 1)
-        self.assertEqual(p.request(call_msg(2, "logger", {}, modern_meta()))["id"], 2)
-        p.close()
-        self.assertIn(b"at debug", p.stderr)
-
-    def test_legacy_logging_after_set_level(self):
-        p = self.spawn_script()
-        p.initialize()
-        self.assertEqual(p.request(call_msg(1, "logger"))["id"], 1)
-        p.request({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel",
-                   "params": {"level": "info"}})
-        p.send(call_msg(3, "logger"))
-        levels = [p.recv()["params"]["level"] for _ in range(3)]
-        self.assertEqual(levels, ["info", "warning", "error"])
-        self.assertEqual(p.recv()["id"], 3)
-
-    def test_timeout_gives_an_error_result(self):
-        p = self.spawn_script()
-        p.initialize()
-        r = p.request(call_msg(1, "short_timeout", {"seconds": 30}))
-        self.assertEqual(r["result"], {"content": [{"type": "text", "text":
-                         "Tool 'short_timeout' timed out after 0.2 seconds."}], "isError": True})
-        self.assertEqual(p.request(call_msg(2, "quick"))["id"], 2)
-
-    def test_default_timeout(self):
-        p = self.spawn_script("timeout=0.1")
-        p.initialize()
-        r = p.request(call_msg(1, "polite", {"seconds": 30}))
-        self.assertTrue(r["result"]["isError"])
-
-    def test_eof_lets_calls_in_flight_finish(self):
-        p = self.spawn()
-        p.initialize()
-        p.send(call_msg(1, "countdown", {"seconds": 0.2}))
-        p.send(call_msg(2, "countdown", {"seconds": 0.1}))
-        self.assertEqual(p.close(), 0)
-        ids = sorted(json.loads(line)["id"] for line in p.raw[1:])
-        self.assertEqual(ids, [1, 2])
-
-    def test_stuck_handler_is_abandoned_after_grace(self):
-        p = self.spawn_script("grace=0.3")
-        p.initialize()
-        p.send(call_msg(1, "sleepy", {"seconds": 60}))
-        start = time.monotonic()
-        self.assertEqual(p.close(), 0)
-        self.assertLess(time.monotonic() - start, 5)
-        self.assertIn(b"abandoning 1 call", p.stderr)
-
-    def test_duplicate_id_in_flight(self):
-        p = self.spawn()
-        p.initialize()
-        p.send(call_msg(7, "countdown", {"seconds": 1.0}))     # still running under load
-        r = p.request(call_msg(7, "echo", {"text": "dup"}))
-        self.assertEqual((r["id"], r["error"]["code"]), (7, -32600))
-        r = p.recv()
-        self.assertEqual((r["id"], "structuredContent" in r["result"]), (7, True))
-        self.assertEqual(p.request(call_msg(7, "echo", {"text": "again"}))["id"], 7)
-
-    def test_capacity_comes_back_after_timeouts(self):
-        # Handlers that ignore their timeout keep their threads, not their worker slots.
-        p = self.spawn_script("workers=2", "timeout=0.3")
-        p.initialize()
-        for i in range(3):
-            p.send(call_msg(i, "sleepy", {"seconds": 3}))
-        for _ in range(3):
-            r = p.recv()
-            self.assertEqual(r["result"]["content"][0]["text"],
-                             "Tool 'sleepy' timed out after 0.3 seconds.")
-        # Their slots come back once a handler's grace after its timeout (0.25 s) is over: a
-        # call sent sooner would wait for one within its own 0.3 s, too close under load.
-        time.sleep(0.4)
-        self.assertEqual(p.request(call_msg(9, "quick"))["result"]["content"][0]["text"], "quick")
-        self.assertEqual(p.close(), 0)         # stuck threads do not hold the exit either
-        self.assertIn(b"its thread is abandoned (2 such thread(s) now)", p.stderr)
-
-    def test_stuck_threads_are_capped(self):
-        p = self.spawn_script("workers=1", "timeout=0.1")
-        p.initialize()
-        for i in range(4):                      # four threads stuck: the cap for one worker
-            # 60 s: all still stuck at the fifth call on a loaded machine (CI saw 5 s end).
-            r = p.request(call_msg(i, "sleepy", {"seconds": 60}))
-            self.assertIn("timed out", r["result"]["content"][0]["text"])
-            time.sleep(0.3)                     # counted as stuck 0.25 s after its timeout
-        r = p.request(call_msg(5, "quick"))
-        self.assertEqual(r["result"], {"content": [{"type": "text", "text": "The server is busy: "
-                         "4 calls are stuck in handlers that ignored their timeout; try again "
-                         "later."}], "isError": True})
-        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 6, "method": "ping"})["result"], {})
-
-    def test_async_handlers_are_cancelled_at_their_timeout(self):
-        p = self.spawn_script("workers=1", "timeout=0.15")
-        p.initialize()
-        for i in range(6):          # more than the stuck-thread cap of one worker
-            r = p.request(call_msg(i, "async_sleeper"))
-            self.assertIn("timed out", r["result"]["content"][0]["text"])
-        # Six timeouts with one worker and room for four stuck threads: had the tasks not
-        # been cancelled, the fifth call would have been refused as busy.
-        self.assertEqual(p.request(call_msg(9, "quick"))["result"]["content"][0]["text"], "quick")
-        self.assertEqual(p.close(), 0)
-
-    def test_a_queued_call_times_out_on_time(self):
-        # The only worker is busy with a long call; the watchdog has gone to sleep until
-        # that call's distant deadline. A queued call with a short timeout wakes it.
-        p = self.spawn_script("workers=1", "timeout=30")
-        p.initialize()
-        p.send(call_msg("long", "sleepy", {"seconds": 3.0}))
-        p.send(call_msg("next", "sleepy", {"seconds": 0.1}))    # queued
-        time.sleep(0.7)                           # the watchdog parks after 0.5 s of quiet
-        p.send(call_msg("short", "short_timeout", {"seconds": 5}))
-        r = p.recv()
-        # Before "long" ends (2.3 s from now): a parked watchdog would see it only then.
-        self.assertEqual(r["id"], "short")
-        self.assertTrue(r["result"]["isError"])
-        self.assertEqual([p.recv()["id"], p.recv()["id"]], ["long", "next"])
-
-    def test_cancelled_queued_calls_free_their_slots(self):
-        p = self.spawn_script("workers=1", "backlog=2")
-        p.initialize()
-        # Long enough never to end by itself on a loaded machine: it is cancelled.
-        p.send(call_msg("long", "polite", {"seconds": 30}))
-        time.sleep(0.05)
-        p.send(call_msg("a", "quick"))
-        p.send(call_msg("b", "quick"))
-        for rid in ("a", "b"):
-            p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                    "params": {"requestId": rid}})
-        p.send(call_msg("c", "quick"))
-        p.silent(0.2)             # c waits in the freed backlog (not refused as busy)
-        p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                "params": {"requestId": "long"}})
-        self.assertEqual(p.recv()["id"], "c")
-        p.silent(0.1)
-
-    def test_randomised_mix_answers_every_id_once(self):
-        r = random.Random(4242)
-        p = self.spawn_script("workers=3")
-        p.initialize()
-        sent, cancelled = [], set()
-        for i in range(80):
-            kind = r.choice(["quick", "polite", "boom", "nope", "cancel", "ping", "bad"])
-            if kind == "cancel" and sent:
-                victim = r.choice(sent)
-                cancelled.add(victim)
-                p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                        "params": {"requestId": victim}})
-                continue
-            rid = r.choice([i, "r%d" % i])
-            if kind == "ping":
-                p.send({"jsonrpc": "2.0", "id": rid, "method": "ping"})
-            elif kind == "bad":
-                p.send(call_msg(rid, "big", {"size": "x"}))
-            else:
-                p.send(call_msg(rid, kind if kind != "polite" else "polite",
-                                {"seconds": r.uniform(0.01, 0.2)} if kind == "polite" else {}))
-            sent.append(rid)
-        self.assertEqual(p.close(), 0)
-        answered = {}
-        for line in p.raw[1:]:
-            m = json.loads(line)
-            key = json.dumps(m["id"])
-            answered[key] = answered.get(key, 0) + 1
-            self.assertEqual(WireSchemas.problems("2025-11-25", m), [])
-        for rid in sent:
-            n = answered.get(json.dumps(rid), 0)
-            if rid in cancelled:
-                self.assertLessEqual(n, 1)
-            else:
-                self.assertEqual(n, 1, rid)
-        self.assertEqual(sum(answered.values()), len(answered))
-
-
-
-###############################################################################
-# Resources, templates, prompts, completion, pagination, subscriptions ########
-###############################################################################
-
-def req_msg(rid, method, params=None, modern=False):
-    params = dict(params or {})
-    if modern:
-        params["_meta"] = modern_meta()
-    return {"jsonrpc": "2.0", "id": rid, "method": method, "params": params}
-
-
-def catalog_server(kind):
-    """25 tools, and with kind "all" 25 resources, 25 prompts and a template; pages of 10."""
-    m = mcp_stdio
-    tools = [m.Tool("t%02d" % i, lambda a, c: "x") for i in range(25)]
-    resources = [m.Resource("res://%02d" % i, lambda u, c: u, name="r%02d" % i,
-                            title="R", icons=[{"src": "https://x/i.png"}],
-                            annotations={"priority": 0.5, "lastModified": "2026-01-01T00:00:00Z"})
-                 for i in range(25)]
-    prompts = [m.Prompt("p%02d" % i, lambda a, c: "hi", arguments=[{"name": "a", "title": "A"}])
-               for i in range(25)]
-
-    def fail(uri, variables, ctx):
-        raise m.ResourceNotFound(uri)
-    templates = [m.ResourceTemplate("res://missing/{id}", fail, name="missing")]
-    opts = {"tools": tools}
-    if kind == "all":
-        opts.update(resources=resources, prompts=prompts, templates=templates)
-    return m.Server("catalog", "1", page_size=10, **opts)
-
-
 class Resources(InProcTest):
 
     def legacy(self, version="2025-11-25", *args):
@@ -6053,7 +4527,6 @@ class Resources(InProcTest):
         p.initialize()
         r = p.request(req_msg(1, "resources/read", {"uri": "res://missing/7"}))
         self.assertEqual((r["error"]["code"], r["error"]["data"]), (-32002, {"uri": "res://missing/7"}))
-
 
 
     def test_listing_shapes_per_revision(self):
@@ -6548,64 +5021,9 @@ class Subscriptions(InProcTest):
             self.assertEqual(err_code(r), -32602)
 
 
-
 ###############################################################################
-# Tasks #########################################################################
+# Tasks: long-running tool calls the client polls #############################
 ###############################################################################
-
-def task_server(**options):
-    """Tools of every task mode: forbidden (plain), optional, required; one that fails."""
-    server = mcp_stdio.Server("tasks", "1", **options)
-
-    @server.tool
-    def plain(x: int) -> str:
-        """Never a task."""
-        return "plain %d" % x
-
-    @server.tool(task="optional")
-    def maybe(x: int, ctx: mcp_stdio.Context) -> str:
-        """May be a task."""
-        ctx.progress(1, 2, "half way")
-        return "maybe %d" % x
-
-    @server.tool(task="required")
-    def must() -> str:
-        """Always a task."""
-        return "must"
-
-    @server.tool(task="optional")
-    def oops() -> str:
-        """Fails as a tool does."""
-        raise mcp_stdio.ToolError("It went wrong.")
-
-    @server.tool(task="optional")
-    def asks(ctx: mcp_stdio.Context) -> str:
-        """Asks the user first."""
-        return "ok" if ctx.elicit("Sure?", {"type": "object", "properties": {
-            "yes": {"type": "boolean"}}}).accepted else "no"
-
-    @server.tool(task="required", task_start="handler")
-    def asks_then_task(ctx: mcp_stdio.Context) -> str:
-        """Asks the user, then goes on as a task."""
-        answer = ctx.elicit("Sure?", {"type": "object", "properties": {
-            "yes": {"type": "boolean"}}})
-        ctx.start_task()
-        return "ok" if answer.accepted else "no"
-    return server
-
-
-def tasks_meta(**extra):
-    return modern_meta(**{"io.modelcontextprotocol/clientCapabilities": dict(
-        {"extensions": {"io.modelcontextprotocol/tasks": {}}}, **extra)})
-
-
-def task_call(conn, msg, lines):
-    """Feed msg (a task-augmented tools/call) and return its Call; its task's answer,
-    sent on admission, goes to lines."""
-    out = conn.feed(json.dumps(msg).encode() + b"\n")
-    lines += [x for x in out if type(x) is bytes]
-    call, = [x for x in out if type(x) is not bytes]
-    return call
 
 
 @about("tasks")
@@ -7164,183 +5582,108 @@ class Tasks(InProcTest):
                          {"io.modelcontextprotocol/subscriptionId": 3})
 
 
+@about("tasks")
+class TaskAdmission(ProcTest):
+    """A task is created on admission, whatever the workers are doing."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.script = os.path.join(tmp.name, "queue.py")
+        with open(self.script, "w", encoding="utf-8") as f:
+            f.write(TASK_QUEUE_SERVER)
+
+    def nap(self, p, era, rid, name, seconds):
+        params = {"name": "nap", "arguments": {"name": name, "seconds": seconds}}
+        if era == MODERN:
+            params["_meta"] = tasks_meta()
+        else:
+            params["task"] = {}
+        p.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+
+    def until(self, p, rid):
+        """The response to rid, and the notifications that came before it."""
+        heard = []
+        while True:
+            m = p.recv()
+            if m.get("id") == rid:
+                return m, heard
+            heard.append(m)
+
+    def tasks_request(self, p, era, rid, method, tid):
+        params = {"taskId": tid}
+        if era == MODERN:
+            params["_meta"] = tasks_meta()
+        p.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        return self.until(p, rid)[0]["result"]
+
+    def test_a_queued_task_answers_at_once_and_times_out_from_its_start_legacy(self):
+        self.queued_task_answers_at_once("2025-11-25")
+
+    def test_a_queued_task_answers_at_once_and_times_out_from_its_start_modern(self):
+        self.queued_task_answers_at_once(MODERN)
+
+    def queued_task_answers_at_once(self, era):
+        p = self.spawn("--workers", "1", "--backlog", "1", "--timeout", "2.5",
+                       script=self.script)
+        p.open(era)
+        ids = {}
+        for rid, name in ((1, "a"), (2, "b"), (3, "c")):
+            # "a" runs 2 s: room for a busy machine to admit "b" and "c" meanwhile.
+            self.nap(p, era, rid, name, 2.0 if name == "a" else 1.0)
+            r, heard = self.until(p, rid)
+            created = r["result"] if era == MODERN else r["result"]["task"]
+            self.assertEqual(created["status"], "working")
+            # Before "a" ends: its task answers while the only worker is busy
+            # (0.7.0 answered "b" only when "a" had finished).
+            self.assertFalse([m for m in heard if m["params"].get("status")
+                              not in (None, "working")], heard)
+            ids[name] = created["taskId"]
+        # "c" waits behind "b": cancelled while queued, its handler never runs.
+        cancelled = self.tasks_request(p, era, 4, "tasks/cancel", ids["c"])
+        if era != MODERN:
+            self.assertEqual(cancelled["status"], "cancelled")
+        # "b" waited 2 s for the worker and then ran 1 s: past 2.5 s from its
+        # admission, within it from its start.
+        deadline = time.monotonic() + 3 * TIMEOUT
+        got = {}
+        while time.monotonic() < deadline and len(got) < 3:
+            for i, name in enumerate("abc"):
+                got[name] = self.tasks_request(p, era, 10 + i + 10 * len(got),
+                                               "tasks/get", ids[name])
+            got = {k: v for k, v in got.items() if v["status"] != "working"}
+            time.sleep(0.2)
+        self.assertEqual({k: v["status"] for k, v in got.items()},
+                         {"a": "completed", "b": "completed", "c": "cancelled"})
+        if era == MODERN:
+            self.assertEqual(got["b"]["result"]["content"][0]["text"], "slept b")
+        else:
+            r = self.tasks_request(p, era, 99, "tasks/result", ids["b"])
+            self.assertEqual(r["content"][0]["text"], "slept b")
+        self.assertEqual(p.close(), 0)
+        self.assertEqual(p.stderr.count(b"start "), 2, p.stderr)
+        self.assertNotIn(b"start c", p.stderr)
+
+    def test_queued_tasks_do_not_count_against_the_backlog(self):
+        p = self.spawn("--workers", "1", "--backlog", "1", "--max-tasks", "3",
+                       script=self.script)
+        p.open("2025-11-25")
+        for rid in range(1, 4):
+            self.nap(p, "2025-11-25", rid, "t%d" % rid, 0.5)
+            self.assertIn("task", self.until(p, rid)[0]["result"])
+        self.nap(p, "2025-11-25", 4, "t4", 0.5)       # past --max-tasks: a JSON-RPC error
+        self.assertEqual(self.until(p, 4)[0]["error"]["code"], -31000)
+        # A plain call still has its backlog place behind the queued tasks.
+        p.send({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+            "name": "nap", "arguments": {"name": "plain", "seconds": 0}}})
+        r = self.until(p, 5)[0]["result"]
+        self.assertEqual(r["content"][0]["text"], "slept plain")
+        self.assertEqual(p.close(), 0)
+
+
 ###############################################################################
-# Skills ##########################################################################
+# Skills: front matter and folders (the skills extension) #####################
 ###############################################################################
-
-# Front matter and what the npm yaml package (the YAML 1.2 reader the official
-# conformance suite uses) makes of it, or the refusal of what lies outside the
-# supported subset (anchors, tags, complex keys, nested flow, infinities...).
-FRONT_MATTER_CORPUS = [
-    ('---\nname: pdf-processing\ndescription: Extract text and tables from PDF files, fill forms, merge documents.\n---\n# Body\n',
-     {'description': 'Extract text and tables from PDF files, fill forms, merge documents.', 'name': 'pdf-processing'}),
-    ('---\nname: pdf\ndescription: >-\n  Use this skill whenever the user wants to do anything with PDF files.\n  This includes reading or extracting text.\nlicense: Proprietary. LICENSE.txt has complete terms\n---\n# Body\n',
-     {'description': 'Use this skill whenever the user wants to do anything with PDF files. This includes reading or extracting text.', 'license': 'Proprietary. LICENSE.txt has complete terms', 'name': 'pdf'}),
-    ('---\nname: x\ndescription: |\n  line one\n  line two\n\n  after blank\nmetadata:\n  author: example-org\n  version: "1.0"\n---\n# Body\n',
-     {'description': 'line one\nline two\n\nafter blank\n', 'metadata': {'author': 'example-org', 'version': '1.0'}, 'name': 'x'}),
-    ("---\nname: x\ndescription: 'single ''quoted'' text'\nallowed-tools: Bash(git:*) Read Write\n---\n# Body\n",
-     {'allowed-tools': 'Bash(git:*) Read Write', 'description': "single 'quoted' text", 'name': 'x'}),
-    ('---\nname: x\ndescription: "double \\"quoted\\" \\u00e9 \\t tab"\nversion: 1.0\ncount: 3\nratio: 0.5\nflag: true\nnothing: null\ntilde: ~\nempty:\n---\n# Body\n',
-     {'count': 3, 'description': 'double "quoted" é \t tab', 'empty': None, 'flag': True, 'name': 'x', 'nothing': None, 'ratio': 0.5, 'tilde': None, 'version': 1}),
-    ('---\nname: x\ndescription: a plain\n  multi-line scalar\n  over three lines\ntags: [a, b, "c d", 1, true]\nmap: {k: v, n: 2}\n---\n# Body\n',
-     {'description': 'a plain multi-line scalar over three lines', 'map': {'k': 'v', 'n': 2}, 'name': 'x', 'tags': ['a', 'b', 'c d', 1, True]}),
-    ('---\nname: x\ndescription: d\nlist:\n  - one\n  - two: 2\n    three: 3\n  -\n    deep: yes\n  - - nested\n    - seq\n---\n# Body\n',
-     {'description': 'd', 'list': ['one', {'three': 3, 'two': 2}, {'deep': 'yes'}, ['nested', 'seq']], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nlist:\n- a\n- b\nnext: 1\n---\n# Body\n',
-     {'description': 'd', 'list': ['a', 'b'], 'name': 'x', 'next': 1}),
-    ('---\nname: x # comment\n# full comment\ndescription: d  # trailing\nurl: http://example.com/#anchor\nhash: a#b\n---\n# Body\n',
-     {'description': 'd', 'hash': 'a#b', 'name': 'x', 'url': 'http://example.com/#anchor'}),
-    ('---\nname: x\ndescription: >\n  folded\n  text\n\n  para two\n    more indented\n  back\nkeep: |+\n  kept\n\nstrip: |-\n  stripped\n\n---\n# Body\n',
-     {'description': 'folded text\npara two\n  more indented\nback\n', 'keep': 'kept\n\n', 'name': 'x', 'strip': 'stripped'}),
-    ('---\nname: x\ndescription: d\noct: 0o17\nhex: 0x1F\nexp: 1e3\nneg: -5\nplus: +7\ndot: .5\nver: 1.2.3\nyes: yes\nno: No\nOn: on\n---\n# Body\n',
-     {'On': 'on', 'description': 'd', 'dot': 0.5, 'exp': 1000, 'hex': 31, 'name': 'x', 'neg': -5, 'no': 'No', 'oct': 15, 'plus': 7, 'ver': '1.2.3', 'yes': 'yes'}),
-    ('---\nname: x\ndescription: d\nquoted key: 1\n"q": 2\n\'single\': 3\n---\n# Body\n',
-     {'description': 'd', 'name': 'x', 'q': 2, 'quoted key': 1, 'single': 3}),
-    ('---\nname: x\ndescription: "multi\n  line double\n\n  with blank"\nother: \'multi\n  single\'\n---\n# Body\n',
-     {'description': 'multi line double\nwith blank', 'name': 'x', 'other': 'multi single'}),
-    ('---\nname: x\ndescription: d\nanchor: &a 1\nref: *a\n---\n# Body\n',
-     'refused: anchors are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\ntagged: !!str 1\n---\n# Body\n',
-     'refused: tags are outside the supported YAML subset'),
-    ('---\nname: x\nname: y\ndescription: dup\n---\n# Body\n',
-     'refused: the key "name" appears twice'),
-    ('---\nname: x\ndescription: d\n  bad: indent\n---\n# Body\n',
-     "refused: a 'key: value' inside a plain scalar (indentation?)"),
-    ('---\nname: x\n\tdescription: tab\n---\n# Body\n',
-     'refused: a tab in indentation'),
-    ('---\nname: x\ndescription: d\ninf: .inf\n---\n# Body\n',
-     'refused: .inf is a number JSON cannot carry'),
-    ('---\nname: x\ndescription: d\nlit: |2\n    two extra\n  base\n\n---\n# Body\n',
-     {'description': 'd', 'lit': '  two extra\nbase\n', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nnested:\n  deeper:\n    deepest: [1, 2]\n  sibling: s\n---\n# Body\n',
-     {'description': 'd', 'name': 'x', 'nested': {'deeper': {'deepest': [1, 2]}, 'sibling': 's'}}),
-    ('---\nname: x\ndescription: d\n? complex\n: value\n---\n# Body\n',
-     'refused: complex keys are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: "esc \\\\ backslash \\x41 \\U0001F600"\n---\n# Body\n',
-     {'description': 'esc \\ backslash A 😀', 'name': 'x'}),
-    ("---\nname: x\ndescription: d\nempty_list: []\nempty_map: {}\nstr_colon: 'a: b'\ntime: 12:30\n---\n# Body\n",
-     {'description': 'd', 'empty_list': [], 'empty_map': {}, 'name': 'x', 'str_colon': 'a: b', 'time': '12:30'}),
-    ('---\nname: x\ndescription: "line \\\n  joined"\n---\n# Body\n',
-     {'description': 'line joined', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nlist:\n  - a # c\n  # comment\n  - b\n---\n# Body\n',
-     {'description': 'd', 'list': ['a', 'b'], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\n\n---\n# Body\n',
-     {'description': 'd', 'name': 'x'}),
-    ('---\n\n---\n# Body\n',
-     {}),
-    ('no front matter\n',
-     "refused: a SKILL.md starts with a '---' line, then YAML front matter"),
-    ('---\nname: x\ndescription: d\n',
-     "refused: the front matter has no closing '---' line"),
-    ('---\nname: x\ndescription: >-\n  Multi\n  line\nlicense: MIT\ncompatibility: Requires Python 3.10+\nmetadata:\n  short-description: Short\n  category: tools\n---\n# Body\n',
-     {'compatibility': 'Requires Python 3.10+', 'description': 'Multi line', 'license': 'MIT', 'metadata': {'category': 'tools', 'short-description': 'Short'}, 'name': 'x'}),
-    ("---\nname: x\ndescription: 'it''s'\nk: -\nj: - x\n---\n# Body\n",
-     "refused: a sequence entry on its key's line (put it on the next line)"),
-    ('---\nname: x\ndescription: d\nfolded_keep: >+\n  a\n  b\n\n\nz: 1\n---\n# Body\n',
-     {'description': 'd', 'folded_keep': 'a b\n\n\n', 'name': 'x', 'z': 1}),
-    ('---\nname: x\ndescription: d\nspaces:    lots   of   space   \nunicode: héllo wörld ✓\n---\n# Body\n',
-     {'description': 'd', 'name': 'x', 'spaces': 'lots   of   space', 'unicode': 'héllo wörld ✓'}),
-    ('---\nname: x\ndescription: d\nflow_multi: [a,\n  b,\n  c]\n---\n# Body\n',
-     {'description': 'd', 'flow_multi': ['a', 'b', 'c'], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\n---\nextra: doc\n---\n# Body\n',
-     {'description': 'd', 'name': 'x'}),
-    ('---\nname: \'x\'\ndescription: "d"\n\'key with: colon\': v\n---\n# Body\n',
-     {'description': 'd', 'key with: colon': 'v', 'name': 'x'}),
-    ('---\nname: x\ndescription: Use when: the user asks\n---\n# Body\n',
-     "refused: a ': ' inside a plain value (quote the value)"),
-    ('---\nname: x\ndescription: "Use when: the user asks"\n---\n# Body\n',
-     {'description': 'Use when: the user asks', 'name': 'x'}),
-    ('---\nname: x\ndescription: -dash start\nb: :colon start\nc: a - b\nd: \'x\' \ne: x\'y\nf: x"y\n---\n# Body\n',
-     {'b': ':colon start', 'c': 'a - b', 'd': 'x', 'description': '-dash start', 'e': "x'y", 'f': 'x"y', 'name': 'x'}),
-    ('---\nname: x\r\ndescription: crlf\r\nlist:\r\n  - a\r\n\n---\n# Body\n',
-     {'description': 'crlf', 'list': ['a'], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\ntrailing_colon: abc:\nurl: https://a.b/c?d=e&f=g\n---\n# Body\n',
-     "refused: a ': ' inside a plain value (quote the value)"),
-    ('---\nname: x\ndescription: d\nlist:\n  - name: a\n    value: 1\n  - name: b\n    value: 2\n---\n# Body\n',
-     {'description': 'd', 'list': [{'name': 'a', 'value': 1}, {'name': 'b', 'value': 2}], 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nmeta:\n  tags:\n    - one\n    - two\n  nested:\n    k: v\n---\n# Body\n',
-     {'description': 'd', 'meta': {'nested': {'k': 'v'}, 'tags': ['one', 'two']}, 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nlong: >\n  Para one line one\n  line two\n\n\n  para after two blanks\n\n---\n# Body\n',
-     {'description': 'd', 'long': 'Para one line one line two\n\npara after two blanks\n', 'name': 'x'}),
-    ('---\nname: x\ndescription: |\n    indented more\n  less\n---\n# Body\n',
-     'refused: unexpected indentation'),
-    ('---\nname: x\ndescription: d\nk: [a, [b]]\n---\n# Body\n',
-     'refused: nested flow collections are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: {a: [1]}\n---\n# Body\n',
-     'refused: nested flow collections are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: "unterminated\n\n---\n# Body\n',
-     'refused: a quoted scalar is not closed'),
-    ("---\nname: x\ndescription: d\nk: 'a'b'\n---\n# Body\n",
-     'refused: unexpected text after a quoted scalar'),
-    ('---\nname: x\ndescription: d\nnum_str: \'123\'\nbool_str: "true"\nnull_str: \'null\'\n---\n# Body\n',
-     {'bool_str': 'true', 'description': 'd', 'name': 'x', 'null_str': 'null', 'num_str': '123'}),
-    ('---\nname: x\ndescription: d\n1: one\ntrue: yes\nnull: n\n---\n# Body\n',
-     {'1': 'one', '': 'n', 'description': 'd', 'name': 'x', 'true': 'yes'}),
-    ('---\nname: x\ndescription: >-\n  text with trailing spaces   \n  next\n---\n# Body\n',
-     {'description': 'text with trailing spaces    next', 'name': 'x'}),
-    ('---\nname: x\ndescription: |\n  a\n  \n  b\n---\n# Body\n',
-     {'description': 'a\n\nb\n', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nemptyblock: |\nnext: 1\n---\n# Body\n',
-     {'description': 'd', 'emptyblock': '', 'name': 'x', 'next': 1}),
-    ('---\nname: x\ndescription: d\n%weird: 1\n---\n# Body\n',
-     'refused: directives are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: @at\n---\n# Body\n',
-     'refused: reserved indicators are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: `tick`\n---\n# Body\n',
-     'refused: reserved indicators are outside the supported YAML subset'),
-    ('---\nname: x\ndescription: d\nk: a #not comment? no, this is\nk2: a#b\n---\n# Body\n',
-     {'description': 'd', 'k': 'a', 'k2': 'a#b', 'name': 'x'}),
-    ('---\n  name: x\n  description: indented root\n---\n# Body\n',
-     {'description': 'indented root', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\n...\n\n---\n# Body\n',
-     {'description': 'd', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nseq:\n  -   spaced\n  -\ttab\n---\n# Body\n',
-     'refused: unexpected indentation'),
-    ('---\nname: x\ndescription: d\nk: "\\q"\n---\n# Body\n',
-     'refused: an unknown escape \\q'),
-    ('---\nname: x\ndescription: d\nk: 0o19\nk2: 0xZZ\nk3: 1_000\nk4: 1e\nk5: .\nk6: -.5e-3\n---\n# Body\n',
-     {'description': 'd', 'k': '0o19', 'k2': '0xZZ', 'k3': '1_000', 'k4': '1e', 'k5': '.', 'k6': -0.0005, 'name': 'x'}),
-    ('---\nname: x\ndescription:\n  continued on\n  next lines\n---\n# Body\n',
-     {'description': 'continued on next lines', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nk: |-\n\n  leading blank\n\n---\n# Body\n',
-     {'description': 'd', 'k': '\nleading blank', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nkeep: |+\n  a\n\n---\n# Body\n',
-     {'description': 'd', 'keep': 'a\n', 'name': 'x'}),
-    ('\ufeff---\nname: bom\ndescription: d\n---\n',
-     {'description': 'd', 'name': 'bom'}),
-    ('---\nname: x\ndescription: d\nk:\n  - a\n  -\n  - c\n---\n# Body\n',
-     {'description': 'd', 'k': ['a', None, 'c'], 'name': 'x'}),
-    # YAML's blanks are spaces and tabs only: other Unicode spaces are content.
-    ('---\nname: x\ndescription: ends in a no-break space\u00a0\n---\n',
-     {'description': 'ends in a no-break space\u00a0', 'name': 'x'}),
-    ('---\nname: x\ndescription: d\nnel: a\x85\nls: b\u2028 \n---\n',
-     {'description': 'd', 'ls': 'b\u2028', 'name': 'x', 'nel': 'a\x85'}),
-    ('---\nname: x\ndescription: d\nk: a:\tb\n---\n',
-     "refused: a ': ' inside a plain value (quote the value)"),
-    ('---\nname: x\ndescription: d\n"k":\ta\n---\n',
-     {'description': 'd', 'k': 'a', 'name': 'x'}),
-    # Only "key: words" lines, as most SKILL.md files are.
-    ("---\nname: x\ndescription: Plain words, with commas (and parens) - it's \"fine\"!\nflag: true\n"
-     "nothing: Null\r\nlicense: MIT\n---\n",
-     {'description': 'Plain words, with commas (and parens) - it\'s "fine"!', 'flag': True,
-      'license': 'MIT', 'name': 'x', 'nothing': None}),
-    ('---\nname: x\ndescription: trailing spaces   \nkey-with-dash: TRUE\n---\n',
-     {'description': 'trailing spaces', 'key-with-dash': True, 'name': 'x'}),
-]
-
-
-def write_skill(root, path, front, files=None):
-    """A skill folder below root: SKILL.md with front (text) and other files {rel: bytes}."""
-    folder = os.path.join(root, *path.split("/"))
-    os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, "SKILL.md"), "w", encoding="utf-8") as f:
-        f.write("---\n%s\n---\n# %s\n" % (front, path))
-    for rel, data in (files or {}).items():
-        target = os.path.join(folder, *rel.split("/"))
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        with open(target, "wb") as f:
-            f.write(data)
-    return folder
 
 
 @about("skills")
@@ -7833,41 +6176,8 @@ class Skills(unittest.TestCase):
 
 
 ###############################################################################
-# MCP Apps ########################################################################
+# MCP Apps: tools that show a view (the ui extension) #########################
 ###############################################################################
-
-APPS_KEY, APP_MIME = "io.modelcontextprotocol/ui", "text/html;profile=mcp-app"
-APPS_CAPS = {"extensions": {APPS_KEY: {"mimeTypes": [APP_MIME]}}}
-BOARD_HTML = "<!-- the board -->\n<!DOCTYPE html>\n<html><body>board</body></html>\n"
-BOARD_UI = {"csp": {"connectDomains": ["https://api.example.com"],
-                    "resourceDomains": ["https://*.cdn.example.com"]},
-            "permissions": {"clipboardWrite": {}}, "prefersBorder": True}
-EXT_APPS_SCHEMA = os.environ.get("MCP_STDIO_EXT_APPS") or os.path.join(
-    HERE, ".ci-tools", "node_modules", "@modelcontextprotocol", "ext-apps")
-
-
-def board_server(**options):
-    """A view, a tool that shows it, one only the view calls, and two without views."""
-    server = mcp_stdio.Server("board", "1", **options)
-    server.app("ui://board", html=BOARD_HTML, csp=BOARD_UI["csp"],
-               permissions=["clipboardWrite"], prefers_border=True)
-    server.add(mcp_stdio.Resource("notes://a", lambda uri, ctx: "a", name="a"))
-
-    @server.tool(app="ui://board")
-    def show(ctx) -> str:
-        """Show the board."""
-        return "apps" if ctx.renders_apps else "text"
-
-    @server.tool(app="ui://board", visibility=["app"])
-    def refresh() -> str:
-        """Refresh it (the view's button)."""
-        return "refreshed"
-
-    @server.tool
-    def plain() -> str:
-        """No view."""
-        return "plain"
-    return server
 
 
 class AppsSession:
@@ -8213,26 +6523,6 @@ class Apps(unittest.TestCase):
             "base-uri https://base.example"))          # what is not an origin is dropped
 
 
-
-def start_preview(test, words, env):
-    """preview WORDS as a process, stopped at the test's end: (process, port, token)."""
-    p = subprocess.Popen(SERVE + ["preview"] + words, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env)
-
-    def stop():
-        if p.poll() is None:
-            p.kill()
-        p.wait()
-        p.stdout.close()
-        p.stderr.close()
-    test.addCleanup(stop)
-    line = p.stdout.readline().decode()
-    m = re.fullmatch(r"preview of \S+ \(view \S+\): http://127\.0\.0\.1:(\d+)/\?token="
-                     r"([\w-]{32})\n", line)
-    test.assertIsNotNone(m, line)
-    return p, int(m.group(1)), m.group(2)
-
-
 @about("apps")
 class AppProcesses(unittest.TestCase):
     """MCP Apps through real processes: the example, and preview without a browser."""
@@ -8409,37 +6699,6 @@ class AppProcesses(unittest.TestCase):
                         board = c.call_tool("show_board")
                         self.assertEqual(board["content"][0]["text"], "todo: Add a view, Ship "
                                          "1.0\ndoing: Write the README\ndone: -")
-
-
-# The browser tests: headless Chromium, driven by playwright-core, both from .ci/run.
-BROWSER_TOOLS = os.environ.get("MCP_STDIO_BROWSER_TOOLS") or os.path.join(HERE, ".ci-tools")
-CHROMIUM = os.environ.get("MCP_STDIO_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-EXT_APPS_SRC = os.path.join(EXT_APPS_SCHEMA, "dist", "src")
-DRIVER_HEAD = """
-const { chromium } = require(%s);
-const out = {};
-(async () => {
-  const browser = await chromium.launch({executablePath: %s, args: ["--no-sandbox",
-    "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync"]});
-  const page = await browser.newPage();
-  page.on("pageerror", (e) => { (out.pageErrors = out.pageErrors || []).push(String(e)); });
-  const frameOf = async (part) => {
-    for (let i = 0; i < 100; i++) {
-      const f = page.frames().find((f) => f.url().includes(part));
-      if (f) return f;
-      await page.waitForTimeout(100);
-    }
-    throw new Error("no frame " + part);
-  };
-  try {
-"""
-DRIVER_TAIL = """
-  } catch (e) { out.error = String(e && e.stack || e); }
-  await browser.close();
-  process.stdout.write(JSON.stringify(out));
-})();
-"""
 
 
 @about("apps")
@@ -8764,30 +7023,181 @@ app.connect();
 
 
 ###############################################################################
-# Middleware and trace context ####################################################
+# Extensions: what each adds to the engine ####################################
 ###############################################################################
 
-TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+
+class ExtensionContract(unittest.TestCase):
+    """An extension added through the contract the Extensions section states, without
+    editing the module: a section and a row are all it takes."""
+
+    def test_a_small_extension_of_our_own_serves(self):
+        with open(SERVER, encoding="utf-8") as f:
+            folder = built_module(self, module_with_hello(f.read()))
+        session = [{"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+                    "params": {"_meta": modern_meta()}},
+                   {"jsonrpc": "2.0", "id": 2, "method": "hello/say",
+                    "params": {"name": "Ada", "_meta": modern_meta()}},
+                   {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+                       "name": "divide", "arguments": {"dividend": 1, "divisor": 2},
+                       "_meta": modern_meta()}},
+                   {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+                       "name": "add", "arguments": {"a": 1, "b": 2}, "_meta": modern_meta()}}]
+        r = subprocess.run(PY + ["-m", "mcp_stdio"], cwd=folder, input=b"".join(
+            json.dumps(m).encode() + b"\n" for m in session), capture_output=True,
+            timeout=TIMEOUT, env=dict(os.environ, PYTHONPATH=folder))
+        self.assertEqual((r.returncode, r.stderr), (0, b""))
+        a = {m["id"]: m for m in map(json.loads, r.stdout.splitlines())}
+        self.assertEqual(a[1]["result"]["capabilities"]["extensions"][
+            "io.github.mcp-stdio-test/hello"], {"greets": True})
+        self.assertEqual(a[2]["result"]["hello"], "Ada")
+        self.assertEqual(a[3]["error"], {"code": -31999, "message": "divide is closed today",
+                                         "data": {"tool": "divide"}})
+        self.assertEqual(a[4]["result"]["structuredContent"], {"sum": 3})
 
 
-def recording_server(seen, **options):
-    """The demo server with two middleware recording what they see, outermost first."""
-    server = mcp_stdio.demo_server()
-    server.configure(**options)
+class Rebuilds(unittest.TestCase):
+    """The module rebuilt from its source: without an extension, with a later revision
+    (real processes, beside the other process tests)."""
 
-    @server.middleware
-    def outer(request, next):
-        seen.append(("outer", request.method, request.kind, request.name, request.ctx.era,
-                     request.ctx.revision))
-        result = next()
-        seen.append(("outer done", request.method))
-        return result
+    @about("tasks", "skills", "apps")
+    def test_the_engine_serves_without_each_extension(self):
+        """The module rebuilt without the tasks section and its row (or the skills section,
+        or MCP Apps', and its row) imports and serves every other method of both eras byte
+        for byte as before."""
+        with open(SERVER, encoding="utf-8") as f:
+            source = f.read()
+        builds = {"with": source, "without tasks": module_without(source, "tasks"),
+                  "without skills": module_without(source, "skills"),
+                  "without apps": module_without(source, "apps")}
+        self.assertNotIn("class View(", builds["without apps"])
+        self.assertNotIn("class _Tasks", builds["without tasks"])
+        self.assertNotIn("class SkillFolder", builds["without skills"])
+        self.assertIn("class SkillFolder", builds["without tasks"])
+        common = [("tools/list", {}), ("tools/call", {"name": "add", "arguments": {"a": 1, "b": 2}}),
+                  ("tools/call", {"name": "divide", "arguments": {"dividend": 1, "divisor": 0}}),
+                  ("resources/list", {}), ("resources/read", {"uri": "demo://readme"}),
+                  ("resources/templates/list", {}), ("prompts/list", {}),
+                  ("prompts/get", {"name": "summarize", "arguments": {"text": "t"}}),
+                  ("completion/complete", {"ref": {"type": "ref/prompt", "name": "summarize"},
+                                           "argument": {"name": "style", "value": "s"}}),
+                  ("tasks/list", {}), ("tasks/get", {"taskId": "x"}), ("skills/list", {}),
+                  ("ping", {}), ("logging/setLevel", {"level": "info"}), ("nothing/here", {}),
+                  ("subscriptions/listen", {"notifications": {"toolsListChanged": True}})]
+        openings = {"legacy": [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"}],
+            "modern": [{"jsonrpc": "2.0", "id": 1, "method": "server/discover",
+                        "params": {"_meta": modern_meta()}}]}
+        outputs = {}
+        for name, text in builds.items():
+            folder = built_module(self, text)
+            for era, opening in openings.items():
+                extra = {"_meta": modern_meta()} if era == "modern" else {}
+                session = opening + [{"jsonrpc": "2.0", "id": i, "method": m,
+                                      "params": dict(p, **extra)}
+                                     for i, (m, p) in enumerate(common, 2)]
+                r = subprocess.run(SERVE, input=b"".join(json.dumps(m).encode() + b"\n"
+                                                         for m in session),
+                                   capture_output=True, timeout=TIMEOUT, cwd=folder)
+                self.assertEqual((r.returncode, r.stderr), (0, b""), name)
+                outputs[name, era] = r.stdout
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                self.assertEqual(len(outputs["with", era].splitlines()),
+                                 len(common) + (1 if era == "legacy" else 2))
+                # Byte for byte, each answer; their order is the runtime's (a call moved
+                # to a worker under load may answer after the next one).
+                for name in ("without tasks", "without skills", "without apps"):
+                    self.assertEqual(sorted(outputs[name, era].splitlines()),
+                                     sorted(outputs["with", era].splitlines()), name)
 
-    @server.middleware(kinds=("tool", "list"))
-    def inner(request, next):
-        seen.append(("inner", request.method))
-        return next()
-    return server
+    @unittest.skipUnless(os.environ.get("MCP_STDIO_REBUILDS") == "1", "the whole suite twice: "
+                         "with MCP_STDIO_REBUILDS=1 (.ci/run sets it for one interpreter)")
+    @about("tasks", "skills", "apps")
+    def test_the_suite_passes_without_each_extension(self):
+        """The whole default suite, run against the module rebuilt without each extension,
+        passes but for the tests about that extension, which skip. It runs alone, one
+        suite after the other: beside other tests, their load fails tests that wait."""
+        with open(SERVER, encoding="utf-8") as f:
+            source = f.read()
+        runs = {}
+        for name in EXTENSIONS:
+            tmp = tempfile.TemporaryDirectory()
+            self.addCleanup(tmp.cleanup)
+            for entry in ("test_mcp_stdio.py", "README.md", "pyproject.toml", "examples",
+                          "benchmarks"):
+                path = os.path.join(HERE, entry)
+                (shutil.copytree if os.path.isdir(path) else shutil.copy)(
+                    path, os.path.join(tmp.name, entry))
+            with open(os.path.join(tmp.name, "mcp_stdio.py"), "w", encoding="utf-8") as f:
+                f.write(module_without(source, name))
+            env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_STDIO_")}
+            runs[name] = tmp.name
+        for name, folder in runs.items():
+            with self.subTest(without=name):
+                p = subprocess.Popen(PY + ["-m", "unittest", "-v"], cwd=folder, env=env,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+                out = p.communicate(timeout=600)[0].decode(errors="replace")
+                # The failures' reports, not the tail: a test's own output can fill it.
+                failed = re.findall(r"(?ms)^={60,}\n(?:FAIL|ERROR): .*?(?=^={60,}|^-{60,}\nRan )", out)
+                self.assertEqual(p.returncode, 0, "".join(failed)[-6000:] or out[-3000:])
+                self.assertRegex(out, r"\nOK \(skipped=\d+\)\n$")
+                self.assertIn("skipped 'the module is built without %s'" % name, out)
+
+    def test_a_later_modern_revision_is_one_entry(self):
+        """The module rebuilt from its source with "2027-03-01" appended to MODERN_VERSIONS
+        serves a 2026-07-28 client byte for byte as before (but for the new entry of
+        supportedVersions), and serves 2027-03-01 with every feature that has no end."""
+        with open(SERVER, encoding="utf-8") as f:
+            source = f.read()
+        entry = '\nMODERN_VERSIONS = ("2026-07-28",)\n'
+        self.assertEqual(source.count(entry), 1)
+        later = source.replace(entry, '\nMODERN_VERSIONS = ("2026-07-28", "2027-03-01")\n')
+        outputs = {}
+        for name, text in (("now", source), ("later", later)):
+            folder = built_module(self, text)
+            for version in (MODERN, "2027-03-01") if name == "later" else (MODERN,):
+                meta = json.dumps(dict(modern_meta(), **{
+                    "io.modelcontextprotocol/protocolVersion": version}))
+                session = [m.replace("META", meta) for m in (
+                    '{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add",'
+                    '"arguments":{"a":1,"b":2},"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":4,"method":"resources/list","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":'
+                    '"demo://readme","_meta":META}}',
+                    '{"jsonrpc":"2.0","id":6,"method":"prompts/list","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":7,"method":"ping","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":8,"method":"logging/setLevel","params":{"level":'
+                    '"info","_meta":META}}',
+                    '{"jsonrpc":"2.0","id":9,"method":"resources/subscribe","params":{"uri":'
+                    '"demo://readme","_meta":META}}',
+                    '{"jsonrpc":"2.0","id":10,"method":"initialize","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":11,"method":"tasks/list","params":{"_meta":META}}',
+                    '{"jsonrpc":"2.0","id":12,"method":"subscriptions/listen","params":{'
+                    '"notifications":{"toolsListChanged":true},"_meta":META}}')]
+                r = subprocess.run(SERVE, input="\n".join(session).encode() + b"\n",
+                                   capture_output=True, timeout=TIMEOUT, cwd=folder)
+                self.assertEqual((r.returncode, r.stderr), (0, b""))
+                outputs[name, version] = r.stdout
+        now = outputs["now", MODERN]
+        self.assertEqual(len(now.splitlines()), 13)     # 12 answers and the acknowledgement
+        self.assertIn(b'"supportedVersions":["2026-07-28"]', now)
+        for version in (MODERN, "2027-03-01"):
+            with self.subTest(version=version):
+                got = outputs["later", version]
+                self.assertIn(b'"supportedVersions":["2026-07-28","2027-03-01"]', got)
+                self.assertEqual(sorted(got.replace(b',"2027-03-01"]', b"]").splitlines()),
+                                 sorted(now.splitlines()))      # each answer; order is the runtime's
+
+
+###############################################################################
+# Middleware: code around every request #######################################
+###############################################################################
 
 
 class Middleware(unittest.TestCase):
@@ -9075,64 +7485,741 @@ class Middleware(unittest.TestCase):
 
 
 ###############################################################################
-# The client and the inspect / call commands ##################################
+# Server: identity, catalog and options #######################################
 ###############################################################################
 
-BROKEN_SERVER = textwrap.dedent("""
-    import json, sys, time
-    mode = sys.argv[1]
-    if mode == "banner":
-        print("Starting my server v1.0", flush=True)
-    if mode.startswith("slow-"):            # a server that takes long to start, as some do
-        time.sleep(4.0)                     # 2 s past the client's note: room to wake late
-    for line in sys.stdin:
-        msg = json.loads(line)
-        if mode == "slow-modern":           # modern only: initialize is not accepted
-            meta = {"io.modelcontextprotocol/serverInfo": {"name": "slow", "version": "1"}}
-            answer = {"result": {"supportedVersions": ["2026-07-28"], "capabilities": {
-                "tools": {}}, "resultType": "complete", "_meta": meta}} \
-                if msg["method"] == "server/discover" else {"result": {"tools": [],
-                "resultType": "complete", "_meta": meta}} if msg["method"] == "tools/list" \
-                else {"error": {"code": -32022, "message": "Unsupported protocol version",
-                                "data": {"supported": ["2026-07-28"], "requested": None}}}
-            print(json.dumps(dict(answer, jsonrpc="2.0", id=msg["id"])), flush=True)
-            continue
-        if mode == "exit":
-            sys.stderr.write("fatal: config missing\\n")
-            sys.exit(3)
-        if mode == "silent" or "id" not in msg:
-            continue
-        rid = msg["id"] + 1000 if mode == "wrong-id" else msg["id"]
-        if mode == "partial" and msg["method"] == "resources/templates/list":
-            print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601,
-                              "message": "Method not found"}}), flush=True)
-            continue
-        if mode == "partial" and msg["method"] == "resources/list":
-            print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": {"resources": [
-                {"uri": "a://b", "name": "b"}]}}), flush=True)
-            continue
-        if mode in ("legacy-only", "partial", "null-call") and \
-                msg["method"] == "server/discover":
-            print(json.dumps({"jsonrpc": "2.0", "id": rid, "error": {"code": -32601,
-                              "message": "Method not found"}}), flush=True)
-            continue
-        result = {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "broken", "version": "0"}}
-        if mode == "partial":
-            result["capabilities"]["resources"] = {}
-        if msg["method"] == "tools/list":
-            result = {"tools": []} if mode != "null-result" else None
-            if mode == "null-call":        # a call of "bad" is answered with a null result
-                result = {"tools": [{"name": n, "inputSchema": {"type": "object"}}
-                                    for n in ("bad", "good")]}
-        if mode == "null-call" and msg["method"] == "tools/call":
-            result = None if msg["params"]["name"] == "bad" else {
-                "content": [{"type": "text", "text": "good"}]}
-        print(json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}), flush=True)
-        if mode == "answers-notifications":
-            print(json.dumps({"jsonrpc": "2.0", "error": {"code": -32600, "message": "x"}}),
-                  flush=True)
-""")
+
+class Lifespan(ProcTest):
+    """Setup before serving, teardown on every way out, through real processes."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.script = os.path.join(tmp.name, "life.py")
+        self.log = os.path.join(tmp.name, "events")
+        with open(self.script, "w") as f:
+            f.write(LIFESPAN_SERVER)
+
+    def events(self):
+        with open(self.log) as f:
+            return f.read().split()
+
+    def test_serving_freezes_what_setup_made(self):
+        """What exists when serving starts is moved out of the cycle collector's walks
+        (gc.freeze), after the young generations are collected: a cycle dropped just
+        before is gone, the catalog is frozen."""
+        script = textwrap.dedent("""
+            import gc, sys, weakref
+            gc.disable()                # only serving's own collection may free the cycle
+            sys.path.insert(0, %r)
+            import mcp_stdio
+            server = mcp_stdio.Server("frozen", "1")
+            class Node: pass
+            node = Node(); node.me = node
+            dropped = weakref.ref(node)
+            del node
+
+            @server.tool
+            def state() -> str:
+                return "%%d %%s" %% (gc.get_freeze_count(), dropped() is None)
+            sys.exit(server.run([]))
+            """) % HERE
+        with mcp_stdio.Client(PY + ["-c", script], era="legacy") as c:
+            frozen, gone = c.call_tool("state")["content"][0]["text"].split()
+        self.assertGreater(int(frozen), 1000)
+        self.assertEqual(gone, "True")
+
+    def start(self, **env):
+        p = self.spawn(script=self.script, env=dict(env, LIFESPAN_LOG=self.log))
+        p.initialize()
+        return p
+
+    def test_teardown_at_end_of_input(self):
+        p = self.start()
+        self.assertEqual(p.request(call_msg(1, "db"))["result"]["content"][0]["text"],
+                         "connected")
+        self.assertEqual(p.close(), 0)
+        self.assertEqual(self.events(), ["setup", "teardown"])
+
+    def test_teardown_on_sigterm(self):
+        p = self.start()
+        start = time.monotonic()
+        p.p.send_signal(signal.SIGTERM)
+        self.assertEqual(p.p.wait(5), 0)
+        self.assertLess(time.monotonic() - start, 2.0)
+        self.assertEqual(self.events(), ["setup", "teardown"])
+
+    def test_teardown_when_stdout_closes(self):
+        r, w = os.pipe()
+        p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE, stdout=w,
+                             stderr=subprocess.PIPE, env=dict(os.environ, LIFESPAN_LOG=self.log))
+        self.addCleanup(p.kill)
+        os.close(w)
+        os.close(r)
+        msgs = [init_msg(), call_msg(2, "big")]
+        out, err = p.communicate(b"".join(json.dumps(m).encode() + b"\n" for m in msgs),
+                                 timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(self.events(), ["setup", "teardown"])
+
+    def test_a_failing_setup(self):
+        p = self.spawn(script=self.script, env={"LIFESPAN_LOG": self.log, "FAIL_SETUP": "1"})
+        self.assertEqual(p.close(), 1)
+        self.assertEqual(p.raw, [])
+        self.assertIn(b"lifespan setup failed: RuntimeError: no database", p.stderr)
+
+    def test_a_failing_teardown(self):
+        p = self.start(FAIL_TEARDOWN="1")
+        self.assertEqual(p.close(), 0)
+        self.assertIn(b"lifespan teardown failed: RuntimeError", p.stderr)
+
+
+class UserCommandLine(unittest.TestCase):
+    """A user's server has its own command line: name, version, options of its own."""
+
+    def run_server(self, *args, input=b"", env=None):
+        with tempfile.TemporaryDirectory() as cwd:      # no ./notes of the caller's
+            return subprocess.run(PY + [os.path.join(HERE, "examples",
+                                                                "notes_server.py")] + list(args),
+                                  input=input, capture_output=True, timeout=TIMEOUT, cwd=cwd,
+                                  env=env)
+
+    def test_help_version_and_own_options(self):
+        r = self.run_server("--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertTrue(r.stdout.startswith(b"usage: python notes_server.py [options]\n\nServe "
+                                            b"notes 1.0 as an MCP server"))
+        self.assertIn(b"  --notes-dir DIR     where the notes are kept", r.stdout)
+        self.assertIn(b"  --workers N", r.stdout)
+        self.assertEqual(self.run_server("--version").stdout, b"notes 1.0\n")
+        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as other:
+            with open(os.path.join(tmp, "kept.txt"), "w") as f:
+                f.write("x")
+            with open(os.path.join(other, "elsewhere.txt"), "w") as f:
+                f.write("y")
+            msgs = [init_msg(), req_msg(2, "resources/list")]
+            # --notes-dir wins over $NOTES_DIR: only its notes are listed.
+            r = self.run_server("--notes-dir", tmp, "--workers", "2",
+                                input=b"".join(json.dumps(m).encode() + b"\n" for m in msgs),
+                                env=dict(os.environ, NOTES_DIR=other))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        listed = json.loads(r.stdout.splitlines()[1])["result"]["resources"]
+        self.assertEqual([x["uri"] for x in listed], ["notes://kept"])
+        r = self.run_server("--nope")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"error: unknown argument '--nope'", r.stderr)
+
+
+###############################################################################
+# Stdio runtime ###############################################################
+###############################################################################
+
+
+class RuntimeRaces(unittest.TestCase):
+    """The stdio runtime's thread hand-offs, with the interleavings that CI hit forced."""
+
+    class Stop(Exception):
+        pass
+
+    def runtime(self):
+        r, w = os.pipe()
+        self.addCleanup(os.close, r)
+        self.addCleanup(os.close, w)
+        return mcp_stdio._Runtime(mcp_stdio.Server("t", "1", workers=1), r, w)
+
+    def test_calls_answered_later_behind_a_long_one_do_not_pile_up(self):
+        """The runtime keeps calls left to be answered later (a mount's) for their deadline
+        and the end of input; those settled behind a long one are dropped as it goes."""
+        rt = self.runtime()
+
+        def call(settled=False):
+            return type("Call", (), {"settled": settled, "timeout": 300.0, "deadline": 1.0})()
+        long = call()
+        with rt.lock:
+            rt._leave(long)
+            for _ in range(5000):
+                c = call()
+                rt._leave(c)
+                c.settled = True           # answered at once, as quick calls are
+            self.assertLess(len(rt.left), 200)
+            self.assertLess(len(rt.deadlines), 200)
+            self.assertIs(rt.left[0], long)
+            self.assertIs(rt.deadlines[0][2], long)
+
+    def test_an_abandoned_thread_is_logged_before_anyone_can_see_it_counted(self):
+        # A shutdown waiting for idle drains stderr and exits at once: the line
+        # must already be queued when the new counts become visible.
+        rt = self.runtime()
+        call = type("Call", (), {"kind": "tool", "name": "sleepy"})()
+        rt.active.add(call)
+        rt.workers = 1
+        held = []
+        from unittest import mock
+        with mock.patch.object(mcp_stdio, "_diag", lambda line: held.append(rt.lock.locked())):
+            rt._release(call)
+        self.assertEqual((held, rt.workers, rt.stuck), ([True], 0, 1))
+
+    def test_a_call_that_begins_as_the_watchdog_parks_is_still_watched(self):
+        # The leader marks its call and then looks whether the watchdog sleeps;
+        # the watchdog decides to sleep and then says so. A call that begins in
+        # between must still be handed on, not left on the reading thread.
+        rt = self.runtime()
+        clock = [0.0]
+        stop = threading.Event()
+
+        def now():
+            if stop.is_set():
+                raise self.Stop()
+            clock[0] += 0.001
+            return clock[0]
+        call = type("Call", (), {"settled": False, "timeout": None, "deadline": None})()
+        promoted = threading.Event()
+
+        class Watched(mcp_stdio._Runtime):
+            parks = 0
+
+            def __setattr__(self, name, value):
+                if name == "parked" and value and not self.parks:
+                    type(self).parks += 1           # the leader's steps, just before
+                    object.__setattr__(self, "inline", (call, clock[0]))
+                    object.__setattr__(self, "inline_count", self.inline_count + 1)
+                object.__setattr__(self, name, value)
+        rt.__class__ = Watched
+        rt._now = now
+        rt.STALL = 0.001       # the watchdog's hundred quiet rounds wait this long each
+        rt._thread = lambda target, args=(), **kw: threading.Thread(
+            target=promoted.set if target == rt._lead else target)
+        rt.parked = False
+
+        def watch():
+            try:
+                rt._watch()
+            except self.Stop:
+                pass
+        t = threading.Thread(target=watch, daemon=True)
+        t.start()
+        try:
+            self.assertTrue(promoted.wait(5), "the call was never handed on")
+            self.assertEqual((rt.workers, rt.active), (1, {call}))
+        finally:
+            stop.set()
+            with rt.lock:
+                rt.wake.notify_all()
+            t.join(5)
+        self.assertFalse(t.is_alive())
+
+
+class Concurrency(ScriptTest):
+
+    def test_reader_answers_while_every_worker_is_busy_modern(self):
+        p = self.spawn("--workers", "3")          # two slow calls, and room for the echo
+        p.rev = MODERN
+        p.send(call_msg("slow1", "countdown", {"seconds": 1.2}, modern_meta()))
+        p.send(call_msg("slow2", "countdown", {"seconds": 1.2}, modern_meta()))
+        time.sleep(0.1)
+        p.send({"jsonrpc": "2.0", "id": "d", "method": "server/discover",
+                "params": {"_meta": modern_meta()}})
+        p.send({"jsonrpc": "2.0", "id": "l", "method": "tools/list",
+                "params": {"_meta": modern_meta()}})
+        p.send(call_msg("fast", "echo", {"text": "now"}, modern_meta()))
+        got = [p.recv()["id"] for _ in range(3)]
+        self.assertEqual(sorted(got), ["d", "fast", "l"])
+        self.assertEqual(sorted([p.recv()["id"], p.recv()["id"]]), ["slow1", "slow2"])
+
+    def test_reader_answers_while_every_worker_is_busy_legacy(self):
+        p = self.spawn("--workers", "2")
+        p.initialize()
+        p.send(call_msg("slow", "countdown", {"seconds": 1.2}))  # long: room for a busy machine
+        time.sleep(0.1)
+        p.send({"jsonrpc": "2.0", "id": "p", "method": "ping"})
+        p.send({"jsonrpc": "2.0", "id": "l", "method": "tools/list"})
+        p.send(call_msg("fast", "echo", {"text": "now"}))
+        self.assertEqual(sorted(p.recv()["id"] for _ in range(3)), ["fast", "l", "p"])
+        self.assertEqual(p.recv()["id"], "slow")
+
+    def test_busy_beyond_the_backlog(self):
+        # workers=2: two slow calls run, one waits, the next is refused with a count that is right
+        p = self.spawn("--workers", "2", "--backlog", "1")
+        p.initialize()
+        # Long enough never to end by themselves on a loaded machine: they are cancelled.
+        p.send(call_msg(1, "countdown", {"seconds": 30}))
+        p.send(call_msg(2, "countdown", {"seconds": 30}))
+        time.sleep(0.05)                        # both have left the reading thread
+        p.send(call_msg(3, "echo", {"text": "queued"}))
+        p.send(call_msg(4, "echo", {"text": "refused"}))
+        r = p.recv()
+        self.assertEqual(r["id"], 4)
+        self.assertEqual(r["result"], {"content": [{"type": "text", "text": "The server is busy "
+                         "(2 calls running, 1 waiting); try again shortly."}], "isError": True})
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 5, "method": "ping"})["id"], 5)
+        p.silent(0.1)                           # the queued call waits for a slot
+        for rid in (1, 2):
+            p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                    "params": {"requestId": rid}})
+        self.assertEqual(p.recv()["result"]["content"][0]["text"], "queued")
+        self.assertEqual(p.close(), 0)
+        self.assertFalse(any(b'"id":1,' in line or b'"id":2,' in line for line in p.raw))
+
+    def test_cancel_a_running_call(self):
+        p = self.spawn()
+        p.initialize()
+        p.send(call_msg("c", "countdown", {"seconds": 5}, {"progressToken": "tok"}))
+        first = p.recv()
+        self.assertEqual(first["method"], "notifications/progress")
+        p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": "c", "reason": "user"}})
+        time.sleep(0.15)
+        while not p.lines.empty():          # progress sent before the cancel arrived
+            self.assertEqual(p.recv()["method"], "notifications/progress")
+        p.silent(0.3)                       # at 0.1 s a step, progress would have come
+        self.assertEqual(p.request(call_msg("n", "echo", {"text": "next"}))["id"], "n")
+        p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": "c"}})        # finished: ignored
+        self.assertEqual(p.close(), 0)
+        self.assertFalse(any(b'"id":"c"' in line for line in p.raw))
+
+    def test_progress_only_with_a_token_and_in_order(self):
+        p = self.spawn()
+        p.initialize("2025-06-18")
+        r = p.request(call_msg(1, "countdown", {"seconds": 0.1}))
+        self.assertEqual(r["id"], 1)
+        p.send(call_msg(2, "countdown", {"seconds": 0.5}, {"progressToken": 77}))
+        seen = []
+        while True:
+            m = p.recv()
+            if "id" in m:
+                break
+            self.assertEqual(m["method"], "notifications/progress")
+            self.assertEqual(m["params"]["progressToken"], 77)
+            self.assertEqual(m["params"]["total"], 5)
+            seen.append(m["params"]["progress"])
+        self.assertEqual(m["id"], 2)
+        self.assertEqual(seen, [1, 2, 3, 4, 5])
+        self.assertTrue(m["result"]["structuredContent"]["completed"])
+
+    def test_progress_message_absent_on_2024_11_05(self):
+        p = self.spawn()
+        p.initialize("2024-11-05")
+        p.send(call_msg(1, "countdown", {"seconds": 0.1}, {"progressToken": "t"}))
+        m = p.recv()
+        self.assertEqual(m["params"], {"progressToken": "t", "progress": 1, "total": 1})
+
+    def test_modern_logging_follows_the_request_level(self):
+        p = self.spawn_script()
+        p.rev = MODERN
+        p.send(call_msg(1, "logger", {}, modern_meta(**{"io.modelcontextprotocol/logLevel": "warning"})))
+        msgs = [p.recv(), p.recv(), p.recv()]
+        self.assertEqual([m.get("params", {}).get("level") for m in msgs[:2]], ["warning", "error"])
+        self.assertEqual(msgs[0]["params"], {"level": "warning", "logger": "logger",
+                                             "data": "at warning"})
+        self.assertEqual(msgs[2]["id"], 1)
+        self.assertEqual(p.request(call_msg(2, "logger", {}, modern_meta()))["id"], 2)
+        p.close()
+        self.assertIn(b"at debug", p.stderr)
+
+    def test_legacy_logging_after_set_level(self):
+        p = self.spawn_script()
+        p.initialize()
+        self.assertEqual(p.request(call_msg(1, "logger"))["id"], 1)
+        p.request({"jsonrpc": "2.0", "id": 2, "method": "logging/setLevel",
+                   "params": {"level": "info"}})
+        p.send(call_msg(3, "logger"))
+        levels = [p.recv()["params"]["level"] for _ in range(3)]
+        self.assertEqual(levels, ["info", "warning", "error"])
+        self.assertEqual(p.recv()["id"], 3)
+
+    def test_timeout_gives_an_error_result(self):
+        p = self.spawn_script()
+        p.initialize()
+        r = p.request(call_msg(1, "short_timeout", {"seconds": 30}))
+        self.assertEqual(r["result"], {"content": [{"type": "text", "text":
+                         "Tool 'short_timeout' timed out after 0.2 seconds."}], "isError": True})
+        self.assertEqual(p.request(call_msg(2, "quick"))["id"], 2)
+
+    def test_default_timeout(self):
+        p = self.spawn_script("timeout=0.1")
+        p.initialize()
+        r = p.request(call_msg(1, "polite", {"seconds": 30}))
+        self.assertTrue(r["result"]["isError"])
+
+    def test_eof_lets_calls_in_flight_finish(self):
+        p = self.spawn()
+        p.initialize()
+        p.send(call_msg(1, "countdown", {"seconds": 0.2}))
+        p.send(call_msg(2, "countdown", {"seconds": 0.1}))
+        self.assertEqual(p.close(), 0)
+        ids = sorted(json.loads(line)["id"] for line in p.raw[1:])
+        self.assertEqual(ids, [1, 2])
+
+    def test_stuck_handler_is_abandoned_after_grace(self):
+        p = self.spawn_script("grace=0.3")
+        p.initialize()
+        p.send(call_msg(1, "sleepy", {"seconds": 60}))
+        start = time.monotonic()
+        self.assertEqual(p.close(), 0)
+        self.assertLess(time.monotonic() - start, 5)
+        self.assertIn(b"abandoning 1 call", p.stderr)
+
+    def test_duplicate_id_in_flight(self):
+        p = self.spawn()
+        p.initialize()
+        p.send(call_msg(7, "countdown", {"seconds": 1.0}))     # still running under load
+        r = p.request(call_msg(7, "echo", {"text": "dup"}))
+        self.assertEqual((r["id"], r["error"]["code"]), (7, -32600))
+        r = p.recv()
+        self.assertEqual((r["id"], "structuredContent" in r["result"]), (7, True))
+        self.assertEqual(p.request(call_msg(7, "echo", {"text": "again"}))["id"], 7)
+
+    def test_capacity_comes_back_after_timeouts(self):
+        # Handlers that ignore their timeout keep their threads, not their worker slots.
+        p = self.spawn_script("workers=2", "timeout=0.3")
+        p.initialize()
+        for i in range(3):
+            p.send(call_msg(i, "sleepy", {"seconds": 3}))
+        for _ in range(3):
+            r = p.recv()
+            self.assertEqual(r["result"]["content"][0]["text"],
+                             "Tool 'sleepy' timed out after 0.3 seconds.")
+        # Their slots come back once a handler's grace after its timeout (0.25 s) is over: a
+        # call sent sooner would wait for one within its own 0.3 s, too close under load.
+        time.sleep(0.4)
+        self.assertEqual(p.request(call_msg(9, "quick"))["result"]["content"][0]["text"], "quick")
+        self.assertEqual(p.close(), 0)         # stuck threads do not hold the exit either
+        self.assertIn(b"its thread is abandoned (2 such thread(s) now)", p.stderr)
+
+    def test_stuck_threads_are_capped(self):
+        p = self.spawn_script("workers=1", "timeout=0.1")
+        p.initialize()
+        for i in range(4):                      # four threads stuck: the cap for one worker
+            # 60 s: all still stuck at the fifth call on a loaded machine (CI saw 5 s end).
+            r = p.request(call_msg(i, "sleepy", {"seconds": 60}))
+            self.assertIn("timed out", r["result"]["content"][0]["text"])
+            time.sleep(0.3)                     # counted as stuck 0.25 s after its timeout
+        r = p.request(call_msg(5, "quick"))
+        self.assertEqual(r["result"], {"content": [{"type": "text", "text": "The server is busy: "
+                         "4 calls are stuck in handlers that ignored their timeout; try again "
+                         "later."}], "isError": True})
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 6, "method": "ping"})["result"], {})
+
+    def test_async_handlers_are_cancelled_at_their_timeout(self):
+        p = self.spawn_script("workers=1", "timeout=0.15")
+        p.initialize()
+        for i in range(6):          # more than the stuck-thread cap of one worker
+            r = p.request(call_msg(i, "async_sleeper"))
+            self.assertIn("timed out", r["result"]["content"][0]["text"])
+        # Six timeouts with one worker and room for four stuck threads: had the tasks not
+        # been cancelled, the fifth call would have been refused as busy.
+        self.assertEqual(p.request(call_msg(9, "quick"))["result"]["content"][0]["text"], "quick")
+        self.assertEqual(p.close(), 0)
+
+    def test_a_queued_call_times_out_on_time(self):
+        # The only worker is busy with a long call; the watchdog has gone to sleep until
+        # that call's distant deadline. A queued call with a short timeout wakes it.
+        p = self.spawn_script("workers=1", "timeout=30")
+        p.initialize()
+        p.send(call_msg("long", "sleepy", {"seconds": 3.0}))
+        p.send(call_msg("next", "sleepy", {"seconds": 0.1}))    # queued
+        time.sleep(0.7)                           # the watchdog parks after 0.5 s of quiet
+        p.send(call_msg("short", "short_timeout", {"seconds": 5}))
+        r = p.recv()
+        # Before "long" ends (2.3 s from now): a parked watchdog would see it only then.
+        self.assertEqual(r["id"], "short")
+        self.assertTrue(r["result"]["isError"])
+        self.assertEqual([p.recv()["id"], p.recv()["id"]], ["long", "next"])
+
+    def test_cancelled_queued_calls_free_their_slots(self):
+        p = self.spawn_script("workers=1", "backlog=2")
+        p.initialize()
+        # Long enough never to end by itself on a loaded machine: it is cancelled.
+        p.send(call_msg("long", "polite", {"seconds": 30}))
+        time.sleep(0.05)
+        p.send(call_msg("a", "quick"))
+        p.send(call_msg("b", "quick"))
+        for rid in ("a", "b"):
+            p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                    "params": {"requestId": rid}})
+        p.send(call_msg("c", "quick"))
+        p.silent(0.2)             # c waits in the freed backlog (not refused as busy)
+        p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": "long"}})
+        self.assertEqual(p.recv()["id"], "c")
+        p.silent(0.1)
+
+    def test_randomised_mix_answers_every_id_once(self):
+        r = random.Random(4242)
+        p = self.spawn_script("workers=3")
+        p.initialize()
+        sent, cancelled = [], set()
+        for i in range(80):
+            kind = r.choice(["quick", "polite", "boom", "nope", "cancel", "ping", "bad"])
+            if kind == "cancel" and sent:
+                victim = r.choice(sent)
+                cancelled.add(victim)
+                p.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": victim}})
+                continue
+            rid = r.choice([i, "r%d" % i])
+            if kind == "ping":
+                p.send({"jsonrpc": "2.0", "id": rid, "method": "ping"})
+            elif kind == "bad":
+                p.send(call_msg(rid, "big", {"size": "x"}))
+            else:
+                p.send(call_msg(rid, kind if kind != "polite" else "polite",
+                                {"seconds": r.uniform(0.01, 0.2)} if kind == "polite" else {}))
+            sent.append(rid)
+        self.assertEqual(p.close(), 0)
+        answered = {}
+        for line in p.raw[1:]:
+            m = json.loads(line)
+            key = json.dumps(m["id"])
+            answered[key] = answered.get(key, 0) + 1
+            self.assertEqual(WireSchemas.problems("2025-11-25", m), [])
+        for rid in sent:
+            n = answered.get(json.dumps(rid), 0)
+            if rid in cancelled:
+                self.assertLessEqual(n, 1)
+            else:
+                self.assertEqual(n, 1, rid)
+        self.assertEqual(sum(answered.values()), len(answered))
+
+
+class ScriptTools(ScriptTest):
+
+    def start(self, *opts, version="2025-11-25"):
+        p = self.spawn_script(*opts)
+        p.initialize(version)
+        return p
+
+    def call(self, p, name, args=None, rid=1, meta=None):
+        params = {"name": name, "arguments": args or {}}
+        if meta:
+            params["_meta"] = meta
+        p.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+
+    def test_print_and_child_processes(self):
+        p = self.start()
+        self.call(p, "noisy")
+        self.assertEqual(p.recv()["result"]["content"], [{"type": "text", "text": "quiet"}])
+        self.call(p, "quick", rid=2)
+        self.assertEqual(p.recv()["id"], 2)
+        p.close()
+        self.assertEqual(len(p.raw), 3)
+        for s in (b"hello from print", b"raw write", b"fd one write", b"child process output"):
+            self.assertIn(s, p.stderr)
+
+    def test_sigterm_during_a_call(self):
+        p = self.start()
+        self.call(p, "sleepy", {"seconds": 30})
+        time.sleep(0.2)
+        p.p.send_signal(signal.SIGTERM)
+        self.assertEqual(p.p.wait(5), 0)
+        p.close()
+        self.assertNotIn(b"Traceback", p.stderr)
+
+    @unittest.skipUnless(hasattr(signal, "pthread_kill"), "POSIX threads only")
+    def test_sigterm_that_lands_on_another_thread(self):
+        # The kernel may give a process's SIGTERM to any thread; Python runs handlers on
+        # the main thread only, which must therefore not sleep until EOF.
+        script = os.path.join(self.tmp.name, "term_server.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(textwrap.dedent('''
+                import signal, sys, threading
+                sys.path.insert(0, %r)
+                import mcp_stdio
+                server = mcp_stdio.Server("term", "1")
+
+                @server.tool
+                def term() -> str:
+                    """SIGTERM to this thread, which is not the main one."""
+                    signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+                    return "sent"
+                sys.exit(server.run([]))
+                ''' % HERE))
+        p = subprocess.Popen(PY + [script], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.addCleanup(p.kill)
+        p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in (
+            init_msg(), {"jsonrpc": "2.0", "method": "notifications/initialized"})))
+        p.stdin.flush()
+        self.assertIn(b'"id":1', p.stdout.readline())
+        time.sleep(0.2)                  # the main thread now waits for the end
+        p.stdin.write(json.dumps(call_msg(2, "term")).encode() + b"\n")
+        p.stdin.flush()                  # stdin stays open: only the signal can end it
+        self.assertEqual(p.wait(5), 0)
+        self.assertIn(b"stopping on signal 15", p.stderr.read())
+        for stream in (p.stdin, p.stdout, p.stderr):
+            stream.close()
+
+    def test_completion_handlers_cannot_stall_or_end_the_reader(self):
+        p = self.start()
+
+        def complete(rid, value):
+            p.send(req_msg(rid, "completion/complete", {
+                "ref": {"type": "ref/prompt", "name": "greet"},
+                "argument": {"name": "name", "value": value}}))
+        complete(1, "exit")                       # sys.exit() in author code
+        r = p.recv()
+        self.assertEqual((r["id"], r["error"]["code"]), (1, -32603))
+        complete(2, "slow")                       # one second in author code
+        p.send({"jsonrpc": "2.0", "id": 3, "method": "ping"})
+        self.assertEqual(p.recv()["id"], 3)       # answered meanwhile, not after it
+        self.assertEqual(p.recv()["result"]["completion"]["values"], ["slow!"])
+        self.assertEqual(p.close(), 0)
+        self.assertIn(b"SystemExit", p.stderr)
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "file descriptor limits: Linux")
+    def test_out_of_file_descriptors(self):
+        # Failure paths must not need what the failure took away: no import, no open().
+        p = self.spawn(script=self.script, env={"TEST_NOFILE": "64"})
+        p.initialize()
+        for rid, name in ((1, "leak_fds"), (2, "boom")):
+            self.call(p, name, rid=rid)
+            r = p.recv()
+            self.assertEqual(r["id"], rid)
+            self.assertTrue(r["result"]["isError"])
+            self.assertRegex(r["result"]["content"][0]["text"], r"^Tool %r failed: (OSError|"
+                             r"RuntimeError) \(incident [0-9a-f]{8}\)" % name)
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"})["id"], 3)
+        self.call(p, "release_fds", rid=4)
+        self.assertEqual(p.recv()["result"]["content"][0]["text"], "released")
+        self.call(p, "quick", rid=5)
+        self.assertEqual(p.recv()["result"]["content"][0]["text"], "quick")
+        self.assertEqual(p.close(), 0)
+
+    def test_the_authors_logs_on_stderr(self):
+        p = self.start()
+        self.call(p, "logger", {"repeat": 3})
+        self.assertEqual(p.recv()["result"]["content"][0]["text"], "logged")
+        p.close()
+        lines = p.stderr.decode().splitlines()
+        self.assertIn("test-server: debug: at debug", lines)
+        self.assertEqual(lines.count("test-server: info: the same line"), 3)   # never folded
+
+    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
+    def test_a_hint_when_started_in_a_terminal(self):
+        master, slave = os.openpty()
+        p = subprocess.Popen(SERVE, stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             cwd=HERE)
+        self.addCleanup(p.kill)
+        os.close(slave)
+        first = p.stderr.readline()
+        os.write(master, b"\x04")                   # Ctrl-D: end of input
+        self.assertEqual(p.wait(TIMEOUT), 0)
+        os.close(master)
+        p.stdout.close()
+        p.stderr.close()
+        self.assertTrue(first.startswith(b"mcp-stdio-demo %s is an MCP server: it reads "
+                                         b"JSON-RPC messages on stdin" % mcp_stdio.__version__.encode()))
+        self.assertIn(b"Ctrl-D", first)
+
+    def test_the_call_command_shows_an_incident(self):
+        r = subprocess.run(SERVE + ["call", "boom", "--"] + PY + [self.script],
+                           capture_output=True, cwd=HERE, timeout=TIMEOUT)
+        self.assertEqual(r.returncode, 1)
+        self.assertRegex(r.stdout, rb"^Tool 'boom' failed: RuntimeError \(incident [0-9a-f]{8}\)")
+        incident = r.stdout.split(b"incident ")[1][:8]
+        self.assertIn(b"the server's stderr:\n", r.stderr)
+        # The server names itself on stderr (its Server name), the command does too.
+        self.assertIn(b"\ntest-server: incident " + incident + b" in tool \"boom\": RuntimeError",
+                      r.stderr)
+        self.assertIn(b"RuntimeError: secret internal detail", r.stderr)
+
+    def test_a_server_stopped_by_a_signal_names_itself(self):
+        p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.addCleanup(p.kill)
+        p.stdin.write(json.dumps(init_msg()).encode() + b"\n")
+        p.stdin.flush()
+        self.assertIn(b'"result"', p.stdout.readline())
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=TIMEOUT)
+        lines = err.splitlines()
+        self.assertEqual(lines[-1], b"test-server: stopping on signal 2")
+        self.assertEqual([x for x in lines if x.startswith(b"mcp_stdio:")], [])   # its warnings
+        self.assertIn(b"test-server: warning: tool 'sleepy'", err)              # too
+
+    def test_sigterm_finishes_the_line_being_written(self):
+        p = subprocess.Popen(PY + [self.script, "max_response=8000000"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.addCleanup(p.kill)
+        msgs = [init_msg(), {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                call_msg(2, "big", {"size": 3000000})]
+        p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
+        p.stdin.flush()
+        self.assertIn(b'"id":1', p.stdout.readline())
+        import select
+        time.sleep(0.3)               # the server is blocked in the middle of the 3 MB line
+        start = time.monotonic()
+        p.send_signal(signal.SIGTERM)
+        # Read once the server says it stops (its main thread acts within 0.1 s): the
+        # line's second of grace is then all the reader's, even on a loaded machine.
+        err = b""
+        while b"stopping on signal" not in err and time.monotonic() < start + 5:
+            if select.select([p.stderr], [], [], 0.1)[0]:
+                err += os.read(p.stderr.fileno(), 65536)
+        self.assertIn(b"stopping on signal", err)
+        rest = p.stdout.read()
+        self.assertEqual(p.wait(5), 0)
+        self.assertLess(time.monotonic() - start, 2.0)
+        p.stdin.close()
+        err += p.stderr.read()
+        p.stdout.close()
+        p.stderr.close()
+        self.assertTrue(rest.endswith(b"\n"), "a cut line: %d bytes" % len(rest))
+        self.assertEqual(json.loads(rest)["id"], 2)
+        self.assertNotIn(b"Traceback", err)
+
+    def test_handlers_cannot_take_stdin(self):
+        p = self.start()
+        self.call(p, "child_reads_stdin")       # a child that reads its stdin gets nothing
+        for i in range(6):
+            p.send({"jsonrpc": "2.0", "id": "ping%d" % i, "method": "ping"})
+        got = [p.recv() for _ in range(7)]
+        self.assertEqual([m["result"]["content"][0]["text"] for m in got if m["id"] == 1], ["0"])
+        self.assertEqual(sorted(m["id"] for m in got if m["id"] != 1),
+                         ["ping%d" % i for i in range(6)])
+        self.call(p, "close_stdin", rid=2)      # closing fd 0 does not end serving
+        self.assertEqual(p.recv()["result"]["content"][0]["text"], "closed")
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"})["id"], 3)
+        self.assertEqual(p.close(), 0)
+
+    def test_a_read_error_is_not_eof(self):
+        rd, wr = os.pipe()                 # stdin is the write end: reading it fails (EBADF)
+        try:
+            r = subprocess.run(SERVE, stdin=wr, capture_output=True, cwd=HERE, timeout=TIMEOUT)
+        finally:
+            os.close(rd)
+            os.close(wr)
+        self.assertEqual((r.returncode, r.stdout), (1, b""))
+        self.assertIn(b"cannot read stdin (Bad file descriptor); exiting", r.stderr)
+
+    def test_stdout_guard_has_the_interface_of_stdout(self):
+        p = self.start()
+        self.call(p, "raw_stdout")
+        self.assertEqual(p.recv()["result"]["content"][0]["text"], "ok")
+        p.close()
+        self.assertIn(b"bytes to stdout", p.stderr)
+        self.assertIn(b"printed after close", p.stderr)
+
+    def test_closed_stdout(self):
+        r, w = os.pipe()
+        p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE, stdout=w,
+                             stderr=subprocess.PIPE)
+        self.addCleanup(p.kill)
+        os.close(w)
+        os.close(r)                      # the client closes its end of stdout
+        msgs = [init_msg(), {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                             "params": {"name": "big", "arguments": {"size": 100000}}}]
+        out, err = p.communicate(b"".join(json.dumps(m).encode() + b"\n" for m in msgs),
+                                 timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn(b"stdout was closed", err)
+        self.assertNotIn(b"Traceback", err)
+
+
+###############################################################################
+# Client ######################################################################
+###############################################################################
 
 
 class ClientTests(unittest.TestCase):
@@ -9370,1059 +8457,328 @@ class ClientTests(unittest.TestCase):
                                      "%s must be a positive number of seconds" % name)
 
 
-DOCTOR_SERVER = textwrap.dedent('''
-    import sys, time
-    mode = sys.argv[1] if len(sys.argv) > 1 else "good"
-    if mode == "banner":
-        print("Starting team tools v1.0", flush=True)
-    if mode == "broken":
-        import no_such_module_for_the_doctor
-    if mode == "slow":                      # the first start only: the doctor starts it twice
-        import os
-        mark = os.path.join(os.path.dirname(os.path.abspath(__file__)), "started")
-        if not os.path.exists(mark):
-            open(mark, "w").close()
-            time.sleep(2.7)
-    import mcp_stdio
-    server = mcp_stdio.Server("team-tools", "1.0")
+class ClientAnswers(unittest.TestCase):
+    """The built-in client answers what a server asks, in both eras, or says it cannot."""
 
-    @server.tool(description="Add.", task="required" if mode == "task" else "forbidden")
-    def add(a: int, b: int) -> int:
-        return a + b
-    if mode == "skills":
-        server.serve_skills("skills")       # beside this file, wherever the host starts it
-    if mode == "nested":
-        server.add(mcp_stdio.Tool("nested", lambda a, c: "x", description="Nested.",
-                                  input_schema={"type": "object", "$defs": {"p": {
-                                      "type": "string"}}, "properties": {"p": {
-                                          "$ref": "#/$defs/p"}, "tags": {"type": "array"}},
-                                      "required": ["q"]}))
-    if mode == "many":                      # more than Cursor holds well
-        for i in range(44):
-            server.add(mcp_stdio.Tool("t%02d" % i, lambda a, c: "x", description="T."))
-    if mode == "mounted":                   # someone else's: one a strict host refuses,
-        other = mcp_stdio.Server("other", "1")  # one that runs only as a task
-        other.add(mcp_stdio.Tool("deep", lambda a, c: "x", description="Deep.", input_schema={
-            "type": "object", "$defs": {"p": {"type": "string"}}}))
-        other.add(mcp_stdio.Tool("research", lambda a, c: "x", description="Research.",
-                                 task="required"))
-        server.mount("other", other, era="legacy")
-    raise SystemExit(server.run([]))
-''')
+    def test_modern_rounds_use_the_callbacks(self):
+        with mcp_stdio.InProcessClient(asking_server(), era="modern",
+                                       on_elicit=lambda p: {"action": "accept",
+                                                            "content": {"name": "Bo"}},
+                                       on_sample=lambda p: SAMPLED,
+                                       roots=lambda: ROOTS["roots"]) as c:
+            self.assertEqual(c.call_tool("trio")["content"][0]["text"],
+                             "accept|Bo|Hello there|file:///work,file:///tmp")
+            self.assertEqual(c.call_tool("rounds")["content"][0]["text"], "Bo/Hello there")
 
+    def test_async_handlers_ask_too(self):
+        server = mcp_stdio.Server("a", "1")
 
-_VENDORED = []
-_VENDORING = threading.Lock()
-
-
-def vendored_project():
-    """A folder holding DOCTOR_SERVER as team_tools.py, mcp_stdio.py vendored beside it (a
-    host sets no PYTHONPATH) with its bytecode, and skills; made once per test run."""
-    with _VENDORING:                  # tests on several threads ask at once: one makes it
-        if not _VENDORED:
-            import py_compile
-            tmp = tempfile.TemporaryDirectory()
-            with open(os.path.join(tmp.name, "team_tools.py"), "w", encoding="utf-8") as f:
-                f.write(DOCTOR_SERVER)
-            shutil.copy(SERVER, tmp.name)
-            py_compile.compile(os.path.join(tmp.name, "mcp_stdio.py"), doraise=True)
-            write_skill(os.path.join(tmp.name, "skills"), "good", "name: good\ndescription: Good.")
-            write_skill(os.path.join(tmp.name, "skills"), "bad", "name: Bad Name\ndescription: x")
-            _VENDORED.append(tmp)              # complete; removed by tearDownModule
-    return _VENDORED[0].name
-
-
-class Doctor(unittest.TestCase):
-    """doctor starts a server as each host does and names what would fail (real processes)."""
-
-    def setUp(self):
-        self.script = os.path.join(vendored_project(), "team_tools.py")
-
-    def doctor(self, *args, command=None):
-        r = subprocess.run(SERVE + ["doctor"] + list(args) + ["--"] + (command or PY + [
-            self.script]), capture_output=True, cwd=HERE, timeout=120,
-            stdin=subprocess.DEVNULL)
-        self.assertFalse(r.stderr, r.stderr.decode())
-        return r.returncode, r.stdout.decode()
-
-    def test_a_good_server_passes(self):
-        code, out = self.doctor("--host", "claude-code")
-        self.assertEqual(code, 0, out)
-        self.assertEqual(out, "claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, "
-                         "then 2025-11-25; https://github.com/anthropics/claude-code/issues/84136)"
-                         "\ndoctor: 1 of 1 host(s) would start it\n")
-
-    @unittest.skipUnless(SLOW, "six starts and two more: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
-    def test_a_good_server_passes_every_host(self):
-        code, out = self.doctor()
-        self.assertEqual(code, 0, out)
-        self.assertEqual([line.split(":")[0] for line in out.splitlines() if
-                          not line.startswith(" ")][:-1], sorted(mcp_stdio._HOSTS))
-        self.assertTrue(out.endswith("doctor: 6 of 6 host(s) would start it\n"), out)
-        self.assertIn("codex: ok  (models Codex CLI 0.165.0 (2026-11-03), speaks 2025-06-18; "
-                      "https://github.com/openai/codex/issues/11851)", out)
-        self.assertIn("claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, then "
-                      "2025-11-25", out)
-
-    def test_a_banner_on_stdout_fails_quoting_it(self):
-        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "banner"])
-        self.assertEqual(code, 1, out)
-        self.assertIn("claude-desktop: FAIL", out)
-        self.assertIn("  fault: output on stdout before the first message: "
-                      "b'Starting team tools v1.0'\n    fix: write diagnostics to sys.stderr", out)
-
-    def test_a_failing_import_fails_quoting_its_last_line(self):
-        code, out = self.doctor("--host", "codex", command=PY + [self.script, "broken"])
-        self.assertEqual(code, 1, out)
-        self.assertIn("  fault: the server did not start: \"ModuleNotFoundError: No module named "
-                      "'no_such_module_for_the_doctor'\"", out)
-
-    def test_paths_the_host_cannot_follow(self):
-        code, out = self.doctor("--host", "claude-desktop",
-                                command=["no-such-python-3", self.script])
-        self.assertEqual(code, 1, out)
-        self.assertIn("  fault: the host cannot find 'no-such-python-3' (PATH "
-                      "/usr/bin:/bin:/usr/sbin:/sbin, working folder /)", out)
-        code, out = self.doctor("--host", "claude-desktop",
-                                command=PY + [os.path.relpath(SERVER, HERE)])
-        self.assertEqual(code, 1, out)
-        self.assertIn("    fix: give the absolute path of mcp_stdio.py (the host starts it in /;",
-                      out)
-
-    def test_what_a_host_refuses_in_the_tool_list(self):
-        code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "nested"])
-        self.assertEqual(code, 1, out)
-        self.assertIn("  fault: tool 'nested': / uses $defs; / requires 'q', which is not one of "
-                      "its properties; /properties/p uses $ref; /properties/tags is an array "
-                      "without items\n", out)
-        self.assertEqual(self.doctor("--host", "claude-code", command=PY + [
-            self.script, "nested"])[0], 0)
-
-    def test_a_listing_over_a_hosts_tool_budget_is_warned_of(self):
-        """Cursor holds about 40 tools well: past that the doctor says so, with the size and
-        which tools a host that keeps the first 40 would lose (in the order listed)."""
-        code, out = self.doctor("--host", "cursor", command=PY + [self.script, "many"])
-        self.assertEqual(code, 0, out)
-        self.assertRegex(out, r"\n  warning: it lists 45 tools \(\d+\.\d KB, about \d+ tokens, "
-                              r"estimated as bytes / 4\); Cursor degrades past about 40 active "
-                              r"tools, and a host that keeps the first 40 would not see t39, "
-                              r"t40, t41, t42, t43\n    fix: serve fewer: --tools with names or "
-                              r"patterns \('fs_\*'\), or mount\(\.\.\., include=, exclude=\) for a "
-                              r"mounted server's\n")
-        code, out = self.doctor("--host", "vscode", command=PY + [self.script, "many"])
-        self.assertEqual((code, out.count("warning")), (0, 0), out)      # 128 for Copilot
-
-    def test_a_mounted_tool_a_host_refuses_names_the_mounts_options(self):
-        """The author cannot change someone else's tool: the fix is the mount's options. A
-        mounted task-only tool is listed as one that may run as a task: no host refuses it."""
-        code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "mounted"])
-        self.assertEqual(code, 1, out)
-        self.assertEqual(out.count("  fault: "), 1, out)
-        self.assertIn("  fault: tool 'other_deep': / uses $defs\n    fix: it is tool 'deep' of "
-                      "mount 'other': leave it out (mount(..., exclude=['deep'])) or rename it "
-                      "(rename={'deep': ...})\n", out)
-        code, out = self.doctor("--host", "codex", command=PY + [self.script, "mounted"])
-        self.assertEqual(code, 0, out)
-
-    @about("tasks")
-    def test_a_task_only_tool_fails_where_the_host_has_no_tasks(self):
-        code, out = self.doctor("--host", "codex", command=PY + [self.script, "task"])
-        self.assertEqual(code, 1, out)
-        self.assertIn("  fault: tool 'add' runs only as a task; the host speaks 2025-06-18, "
-                      "which has no tasks (it is not listed)\n    fix: register it with "
-                      "task=\"optional\"", out)
-
-    @about("skills")
-    def test_a_refused_skill_fails_and_a_relative_folder_is_found(self):
-        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "skills"])
-        self.assertEqual(code, 1, out)
-        self.assertEqual(out.count("  fault: "), 1, out)
-        self.assertIn("  fault: a skill was refused at start: \"team-tools: warning: skills: ", out)
-        self.assertIn("bad/SKILL.md: name must be 1-64 lowercase letters", out)
-
-    def test_each_host_names_what_it_models_and_where_that_is_reported(self):
-        path = os.path.join(SHARED, "docs", "clients-in-the-wild.md")
-        if not os.path.exists(path):
-            self.skipTest("../shared/docs is not here")
-        with open(path, encoding="utf-8") as f:
-            reported = f.read()
-        for name, host in mcp_stdio._HOSTS.items():
-            self.assertIn(host.source, reported, name)
-            if name != "gemini-cli":          # its version is from a trial, not the document
-                self.assertIn(host.title.split(" (")[0].rsplit(" ", 1)[-1], reported, name)
-
-    def test_a_slow_start_is_said(self):
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(os.path.join(os.path.dirname(self.script), "started"))
-        code, out = self.doctor("--host", "codex", command=PY + [self.script, "slow"])
-        self.assertEqual(code, 0, out)
-        self.assertRegex(out, r"  warning: the first answer took [2-9]\.\d s of the host's "
-                              r"10 s\n")       # 2.7 s asleep, and a busy machine's start
-
-    def test_usage(self):
-        for args in ((), ("--host", "nowhere", "--"), ("--host",)):
-            r = subprocess.run(SERVE + ["doctor"] + list(args), capture_output=True, cwd=HERE,
-                               stdin=subprocess.DEVNULL, timeout=60)
-            self.assertEqual(r.returncode, 2, args)
-            self.assertTrue(r.stderr.startswith(b"error: "), r.stderr)
-
-
-class Install(unittest.TestCase):
-    """install writes config's entry into each host's own file (real processes, a fake home)."""
-
-    FILES = {"claude-desktop": ".config/Claude/claude_desktop_config.json",
-             "cursor": ".cursor/mcp.json", "vscode": ".config/Code/User/mcp.json",
-             "gemini-cli": ".gemini/settings.json", "codex": ".codex/config.toml"}
-
-    def setUp(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.home = tmp.name
-        self.script = os.path.join(vendored_project(), "team_tools.py")
-
-    def install(self, *args, cwd=None):
-        env = {k: v for k, v in os.environ.items() if k != "XDG_CONFIG_HOME"}
-        env.update(HOME=self.home, PATH=os.path.dirname(sys.executable),   # no claude on it
-                   PYTHONPATH=HERE)
-        r = subprocess.run(SERVE + ["install"] + list(args), capture_output=True, env=env,
-                           cwd=cwd or self.home, timeout=120, stdin=subprocess.DEVNULL)
-        return r.returncode, r.stdout.decode(), r.stderr.decode()
-
-    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
-    def test_claude_desktop(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("claude-desktop")
-
-    def test_cursor(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("cursor")
-
-    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
-    def test_vscode(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("vscode")
-
-    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
-    def test_gemini_cli(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("gemini-cli")
-
-    def test_codex(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("codex")
-
-    def keeps_the_rest_and_a_repeat_changes_nothing(self, host):
-        entry = {"command": os.path.abspath(sys.executable), "args": [self.script]}
-        rel = self.FILES[host]
-        path = os.path.join(self.home, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        top = "servers" if host == "vscode" else "mcpServers"
-        before = '[mcp_servers.other]\ncommand = "x"\n' if host == "codex" else \
-            json.dumps({"theme": "dark", top: {"other": {"command": "x"}}}, indent=4) + "\n"
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(before)
-        code, out, err = self.install(host, "--", self.script)
-        self.assertEqual((code, err), (0, ""), out)
-        self.assertEqual(out, "%s: installed 'team-tools' (the old file is in %s.bak)\n"
-                         % (path, path))
-        with open(path, encoding="utf-8") as f:
-            after = f.read()
-        if host == "codex":
-            self.assertEqual(after, before + "\n[mcp_servers.team-tools]\ncommand = %s\n"
-                             "args = [%s]\n" % (json.dumps(entry["command"]),
-                                                json.dumps(self.script)))
-        else:
-            data = json.loads(after)
-            want = dict({"type": "stdio"} if host == "vscode" else {}, **entry)
-            self.assertEqual(data, {"theme": "dark", top: {"other": {"command": "x"},
-                                                           "team-tools": want}})
-            self.assertIn('\n    "theme"', after)        # its indentation kept
-        with open(path + ".bak", encoding="utf-8") as f:
-            self.assertEqual(f.read(), before)
-        code, out, _ = self.install(host, "--", self.script)
-        self.assertEqual(code, 0)
-        self.assertIn("is installed already; nothing changed", out)
-        with open(path, encoding="utf-8") as f:
-            self.assertEqual(f.read(), after)
-        self.assertEqual(sorted(os.listdir(os.path.dirname(path))),
-                         sorted([os.path.basename(path), os.path.basename(path) + ".bak"]))
-        if host not in ("cursor", "codex"):   # one JSON host and the TOML one suffice
-            return
-        # Another server of the same name is kept unless --force.
-        other = os.path.join(os.path.dirname(self.script), "other.py")
-        shutil.copy(self.script, other)
-        code, _, err = self.install(host, "--name", "team-tools", "--", other)
-        self.assertEqual(code, 1)
-        self.assertIn("already has a different server named 'team-tools'", err)
-        code, _, _ = self.install(host, "--force", "--name", "team-tools", "--", other)
-        self.assertEqual(code, 0)
-        with open(path, encoding="utf-8") as f:
-            replaced = f.read()
-        self.assertIn(json.dumps(other), replaced)
-        self.assertNotIn(json.dumps(self.script), replaced)
-        with open(path + ".bak", encoding="utf-8") as f:
-            self.assertEqual(f.read(), before)       # the first backup stays
-
-    def test_what_it_refuses(self):
-        path = os.path.join(self.home, ".cursor", "mcp.json")
-        os.makedirs(os.path.dirname(path))
-        with open(path, "w", encoding="utf-8") as f:
-            f.write('{\n  // mine\n  "mcpServers": {}\n}\n')
-        code, _, err = self.install("cursor", "--", self.script)
-        self.assertEqual(code, 1)
-        self.assertIn("is not plain JSON", err)
-        with open(path, encoding="utf-8") as f:
-            self.assertEqual(f.read(), '{\n  // mine\n  "mcpServers": {}\n}\n')
-        broken = os.path.join(os.path.dirname(self.script), "broken.py")
-        with open(broken, "w", encoding="utf-8") as f:
-            f.write("import no_such_module_for_the_installer\n")
-        code, _, err = self.install("gemini-cli", "--", broken)
-        self.assertEqual(code, 1)
-        self.assertIn("the doctor found what gemini-cli would fail on; nothing written", err)
-        self.assertFalse(os.path.exists(os.path.join(self.home, ".gemini")))
-        self.assertEqual(self.install("codex", "--project", "--", self.script)[0], 2)
-
-    def test_a_project_file_and_claude_code(self):
-        project = os.path.dirname(self.script)
-        code, out, _ = self.install("vscode", "--project", "--", self.script, cwd=project)
-        self.assertEqual(code, 0, out)
-        with open(os.path.join(project, ".vscode", "mcp.json"), encoding="utf-8") as f:
-            self.assertIn("team-tools", json.load(f)["servers"])
-        code, out, _ = self.install("claude-code", "--project", "--", self.script)
-        self.assertEqual((code, out), (0, "claude is not on PATH; run:\n  claude mcp add --scope "
-                                          "project team-tools -- %s %s\n"
-                                       % (os.path.abspath(sys.executable), self.script)))
-
-
-@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_HOSTS_BIN") and
-                     os.environ.get("MCP_STDIO_NODE_BIN"),
-                     "needs MCP_STDIO_SLOW=1 and Claude Code and Gemini CLI (.ci/run installs)")
-class Hosts(unittest.TestCase):
-    """Real hosts list a server that install registered, started from folders of their own."""
-
-    def test_claude_code_and_gemini_cli_connect_from_another_folder(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        home, elsewhere = os.path.join(tmp.name, "home"), os.path.join(tmp.name, "elsewhere")
-        project = os.path.join(tmp.name, "project")
-        for folder in (home, elsewhere, project):
-            os.mkdir(folder)
-        script = os.path.join(project, "team_tools.py")
-        with open(script, "w", encoding="utf-8") as f:
-            f.write(DOCTOR_SERVER.replace('mode = sys.argv[1] if len(sys.argv) > 1 else "good"',
-                                          'mode = "skills"'))
-        shutil.copy(SERVER, project)
-        write_skill(os.path.join(project, "skills"), "good", "name: good\ndescription: Good.")
-        env = dict(os.environ, HOME=home, PYTHONPATH=HERE, PATH=os.pathsep.join((
-            os.environ["MCP_STDIO_HOSTS_BIN"], os.environ["MCP_STDIO_NODE_BIN"],
-            os.path.dirname(sys.executable), "/usr/bin", "/bin")))
-        env.pop("XDG_CONFIG_HOME", None)
-        # The MCP Apps example too: these hosts render no views, and nothing may break.
-        apps = os.path.join(project, "examples", "apps")
-        os.makedirs(apps)
-        for name in ("board.py", "board.html"):
-            shutil.copy(os.path.join(HERE, "examples", "apps", name), apps)
-        for host in ("claude-code", "gemini-cli"):
-            for words in ([script], ["--name", "task-board", os.path.join(apps, "board.py")]):
-                r = subprocess.run(SERVE + ["install", host] + words[:-1] + ["--", words[-1]],
-                                   capture_output=True, env=env, cwd=project, timeout=120,
-                                   stdin=subprocess.DEVNULL)
-                self.assertEqual(r.returncode, 0, r.stderr)
-        with open(os.path.join(home, ".gemini", "trustedFolders.json"), "w") as f:
-            json.dump({elsewhere: "TRUST_FOLDER"}, f)    # it runs no server in other folders
-        for words in (["claude", "mcp", "list"], ["gemini", "mcp", "list"]):
-            with self.subTest(host=words[0]):
-                r = subprocess.run(words, capture_output=True, env=env, cwd=elsewhere,
-                                   timeout=180, stdin=subprocess.DEVNULL)
-                said = (r.stdout + r.stderr).decode("utf-8", "replace")    # gemini: on stderr
-                for name in ("team-tools", "task-board"):
-                    listed = [line for line in said.splitlines() if name in line]
-                    self.assertEqual(len(listed), 1, r.stdout + r.stderr)
-                    self.assertIn("Connected", listed[0])
-
-
-class ConfigCommand(unittest.TestCase):
-    """config: client configurations that start a server by absolute paths (in-process)."""
-
-    def run_cli(self, *args):
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = mcp_stdio.main(list(args))
-        return subprocess.CompletedProcess(args, code, out.getvalue().encode(),
-                                           err.getvalue().encode())
-
-    def test_the_demo_names_every_tool(self):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            self.assertEqual(mcp_stdio.main(["--help"]), 0)
-        server = mcp_stdio.demo_server()
-        for name in server.tools:
-            self.assertIn(name, out.getvalue())
-            self.assertIn(name, server.instructions)
-
-    def test_an_installed_demo_is_configured_with_dash_m(self):
-        saved = mcp_stdio.__file__
-        mcp_stdio.__file__ = os.path.join(os.sep, "venv", "lib", "python3.12", "site-packages",
-                                          "mcp_stdio.py")
-        try:
-            r = self.run_cli("config", "claude-desktop")
-        finally:
-            mcp_stdio.__file__ = saved
-        entry = json.loads(r.stdout)["mcpServers"]["mcp-stdio-demo"]
-        self.assertEqual((entry["command"], entry["args"]), (sys.executable, ["-m", "mcp_stdio"]))
-
-
-class ConfigProcesses(unittest.TestCase):
-    """config through real processes, beside the other process tests: it starts each server."""
-
-    def run_cli(self, *args):
-        return subprocess.run(SERVE + list(args), capture_output=True, cwd=HERE, timeout=60,
-                              stdin=subprocess.DEVNULL)
-
-    def test_config_for_each_client(self):
-        script = os.path.join(HERE, "examples", "notes_server.py")
-        for client in ("claude-desktop", "cursor", "gemini-cli", "vscode"):
-            # The first asks the server its name; the others are told it (one start each).
-            named = [] if client == "claude-desktop" else ["--name", "notes"]
-            r = self.run_cli("config", client, *named, "--", script)
-            self.assertEqual(r.returncode, 0)
-            config = json.loads(r.stdout)
-            entry = list(config.values())[0]["notes"]       # the server's own name
-            self.assertEqual((entry["command"], entry["args"]), (sys.executable, [script]))
-            self.assertTrue(os.path.isabs(entry["command"]))
-        r = self.run_cli("config", "claude-code", "--name", "notes", "--", script)
-        self.assertEqual(r.stdout.decode(), "claude mcp add notes -- %s %s\n"
-                         % (sys.executable, script))
-        r = self.run_cli("config", "codex")
-        self.assertEqual(r.stdout.decode(), '[mcp_servers.mcp-stdio-demo]\ncommand = %s\n'
-                         'args = [%s]\n' % (json.dumps(sys.executable), json.dumps(SERVER)))
-        r = self.run_cli("config", "notepad")
-        self.assertEqual(r.returncode, 2)
-        with tempfile.TemporaryDirectory() as tmp:      # a server that cannot say its name
-            broken = os.path.join(tmp, "team_tools.py")
-            with open(broken, "w", encoding="utf-8") as f:
-                f.write("import sys\nsys.exit(3)\n")
-            r = self.run_cli("config", "cursor", "--", broken)
-            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["team-tools"])
-            named = os.path.join(tmp, "named.py")
-            with open(named, "w", encoding="utf-8") as f:
-                f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\nraise SystemExit("
-                        "mcp_stdio.Server('Team Tools: v2!', '1').run([]))\n" % HERE)
-            r = self.run_cli("config", "cursor", "--", named)
-            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["Team-Tools--v2"])
-        # The printed configuration starts the server with a PATH that has no python at all.
-        r = self.run_cli("config", "claude-desktop", "--", script)
-        entry = json.loads(r.stdout)["mcpServers"]["notes"]
-        with tempfile.TemporaryDirectory() as tmp:
-            c = mcp_stdio.Client([entry["command"]] + entry["args"], timeout=TIMEOUT,
-                                 env={"PATH": tmp, "NOTES_DIR": tmp})
-            with c:
-                self.assertIn("add_note", [t["name"] for t in c.list_tools()])
-
-
-
-class ClientCommandLine(unittest.TestCase):
-
-    def run_cli(self, *args):
-        return subprocess.run(SERVE + list(args), capture_output=True, cwd=HERE,
-                              timeout=60, stdin=subprocess.DEVNULL)
-
-    def printed(self, result):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            mcp_stdio._print_result(None, result, False)
-        return out.getvalue()
-
-    @unittest.skipIf(os.name == "nt", "process groups are POSIX")
-    def test_closing_never_waits_on_a_pipe_a_child_holds(self):
-        """A server that takes 2.3 s to exit once its input ends and leaves a child holding
-        its stderr (a FastMCP proxy of a node server): call answers, returns within 5 s
-        with exit 0, and no process of the server's group is left."""
-        folder = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, folder)
-        script = os.path.join(folder, "slow_exit.py")
-        pid_file = os.path.join(folder, "child")
-        with open(script, "w") as f:
-            f.write(textwrap.dedent('''\
-                import subprocess, sys, time
-                sys.path.insert(0, %r)
-                import mcp_stdio
-                child = subprocess.Popen([sys.executable, "-S", "-c",
-                                          "import time; time.sleep(120)"],
-                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
-                with open(%r, "w") as f:
-                    f.write(str(child.pid))
-                def life(server):
-                    yield
-                    time.sleep(2.3)
-                server = mcp_stdio.Server("slow", "1", lifespan=life)
-
-                @server.tool
-                def echo(text: str) -> str:
-                    "Echo."
-                    return text
-                raise SystemExit(server.run())
-                ''' % (HERE, pid_file)))
-        start = time.monotonic()
-        r = self.run_cli("call", "echo", "text=hi", "--", *PY, script)
-        took = time.monotonic() - start
-        self.assertEqual((r.returncode, r.stdout), (0, b"hi\n"), r.stderr)
-        self.assertLess(took, 5.0)
-        with open(pid_file) as f:
-            child = int(f.read())
-        self.assertFalse(process_alive(child, 2.0), "the child outlived close()")
-        # Ctrl-C while call closes (it has printed its answer): cancelled, 130, no traceback,
-        # and the group is killed at once.
-        os.remove(pid_file)
-        p = subprocess.Popen(SERVE + ["call", "echo", "text=hi", "--"] + PY + [script],
-                             cwd=HERE, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, start_new_session=True)
-        self.addCleanup(p.kill)
-        self.assertEqual(p.stdout.readline(), b"hi\n")
-        time.sleep(0.3)                      # closing: the server's teardown takes 2.3 s
-        os.killpg(p.pid, signal.SIGINT)
-        out, err = p.communicate(timeout=TIMEOUT)
-        self.assertEqual((p.returncode, out, err), (130, b"", b"cancelled\n"))
-        with open(pid_file) as f:
-            self.assertFalse(process_alive(int(f.read()), 2.0), "the child outlived Ctrl-C")
-
-    def test_call_read_and_get_show_the_servers_log_messages(self):
-        script = own_script(self, "logs.py", '''\
-            server = mcp_stdio.Server("logs", "1")
-
-            def chat(ctx, what):
-                for level in ("debug", "info", "error"):
-                    ctx.log(level, "%s at %s" % (what, level))
-
-            @server.tool
-            def chatty(ctx: mcp_stdio.Context) -> str:
-                "Log at three levels."
-                chat(ctx, "call")
-                return "done"
-
-            @server.resource("logs://r")
-            def r(ctx: mcp_stdio.Context) -> str:
-                chat(ctx, "read")
-                return "read"
-
-            @server.prompt()
-            def p(ctx: mcp_stdio.Context) -> str:
-                "A prompt."
-                chat(ctx, "get")
-                return "got"
-            raise SystemExit(server.run())
-            ''')
+        @server.tool
+        async def ask_async(ctx: mcp_stdio.Context) -> str:
+            """Ask from a coroutine."""
+            r = ctx.ask(n=mcp_stdio.Form("Name?", NAME_FORM), s=mcp_stdio.Sample("hi"))
+            return "%s %s" % (r["n"].content["name"], r["s"].text)
         for era in ("modern", "legacy"):
-            for command, name, logger in (("call", "chatty", "chatty"), ("read", "logs://r",
-                                                                         "logs://r"),
-                                          ("get", "p", "p")):
-                for level, shown in ((None, ("info", "error")), ("debug", ("debug", "info",
-                                                                           "error")),
-                                     ("error", ("error",)), ("off", ())):
-                    with self.subTest(era=era, command=command, level=level):
-                        r = self.run_cli(command, name, "--era", era, *(
-                            ("--log-level", level) if level else ()), "--", *PY, script)
-                        self.assertEqual(r.returncode, 0, r.stderr)
-                        self.assertEqual(r.stderr.decode(), "".join(
-                            "log %s %s: %s at %s\n" % (x, logger, command, x) for x in shown))
-        r = self.run_cli("call", "chatty", "--log-level", "loud", "--", *PY, script)
-        self.assertEqual(r.returncode, 2)
-        self.assertTrue(r.stderr.startswith(b"error: bad argument 'loud'\n"), r.stderr)
+            with mcp_stdio.InProcessClient(server, era=era, on_sample=lambda p: SAMPLED,
+                                           on_elicit=lambda p: {"action": "accept",
+                                                                "content": {"name": "Al"}}) as c:
+                self.assertEqual(c.call_tool("ask_async")["content"][0]["text"],
+                                 "Al Hello there", era)
 
-    def test_a_time_limit_no_wait_can_take_is_refused(self):
-        for value in ("inf", "nan", "0", "-1", "1e10", "soon"):
-            for flag in ("--timeout", "--start-timeout"):
-                with self.subTest(flag=flag, value=value):
-                    r = self.run_cli("inspect", flag, value, "--", sys.executable, "-c", "")
-                    self.assertEqual((r.returncode, r.stdout), (2, b""))
-                    self.assertTrue(r.stderr.startswith(("error: bad argument %r\n\nusage: "
-                                                         % value).encode()), r.stderr)
+    def test_a_question_without_an_answer(self):
+        with mcp_stdio.InProcessClient(asking_server(), era="modern",
+                                       capabilities={"sampling": {}}) as c:
+            with self.assertRaises(mcp_stdio.ClientError) as cm:
+                c.call_tool("swallow")
+            self.assertIn('asks "sample-1" ("sampling/createMessage"), which this client '
+                          'cannot answer', str(cm.exception))
 
-    def test_structured_content_is_shown_once(self):
-        """Shown again only when it says more than the text, compared by value."""
-        value = {"time": "10:00", "zone": ["UTC", 1]}
-        for text in (json.dumps(value, separators=(",", ":")), json.dumps(value, indent=2),
-                     json.dumps(value)):
-            with self.subTest(text=text):
-                self.assertEqual(self.printed({"content": [{"type": "text", "text": text}],
-                                               "structuredContent": value}), text + "\n")
-        # The filesystem server's form: the text, wrapped in a one-member object.
-        self.assertEqual(self.printed({"content": [{"type": "text", "text": "a\nb"}],
-                                       "structuredContent": {"content": "a\nb"}}), "a\nb\n")
-        self.assertEqual(self.printed({"content": [{"type": "text", "text": "[1, 2]"}],
-                                       "structuredContent": {"result": [1, 2]}}), "[1, 2]\n")
-        # More than the text: shown.
-        out = self.printed({"content": [{"type": "text", "text": "2 files"}],
-                            "structuredContent": {"files": ["a", "b"]}})
-        self.assertIn("structured content:\n{\n  \"files\"", out)
-        out = self.printed({"content": [{"type": "text", "text": "1"}],
-                            "structuredContent": {"result": True}})
-        self.assertIn("structured content:", out)
-
-    # Good results of each method the client reads; the fuzz below breaks them.
-    GOOD = {
-        "initialize": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                       "serverInfo": {"name": "s", "version": "1"}},
-        "server/discover": {"capabilities": {"extensions": {}}, "_meta": {
-            mcp_stdio.SERVER_INFO_KEY: {"name": "s", "version": "1"}}},
-        "tools/list": {"tools": [{"name": "t", "description": "d", "inputSchema": {
-            "type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}]},
-        "resources/list": {"resources": [{"uri": "a://b", "name": "b", "mimeType": "text/plain"}]},
-        "resources/templates/list": {"resourceTemplates": [{"uriTemplate": "a://{x}",
-                                                            "name": "x"}]},
-        "prompts/list": {"prompts": [{"name": "p", "arguments": [{"name": "a",
-                                                                  "required": True}]}]},
-        "skills/list": {"skills": [{"uri": "skill://a/SKILL.md", "frontmatter": {
-            "name": "a", "description": "d"}, "resources": [{"uri": "skill://a/SKILL.md",
-                                                             "digest": "sha256:00", "size": 3}]}]},
-        "tools/call": {"content": [{"type": "text", "text": "t"}, {"type": "image", "data": "AA==",
-                                                                  "mimeType": "image/png"},
-                                   {"type": "resource", "resource": {"uri": "a://b", "blob": "AA=="}},
-                                   {"type": "resource_link", "uri": "a://b", "name": "b"}],
-                       "structuredContent": {"a": 1}, "isError": False},
-        "resources/read": {"contents": [{"uri": "a://b", "text": "t"}, {"uri": "a://c",
-                                                                        "blob": "AA=="}]},
-        "prompts/get": {"messages": [{"role": "user", "content": {"type": "text", "text": "x"}}]},
-    }
-
-    def test_malformed_results_are_said_not_raised(self):
-        """Whatever a server sends, the client says it is malformed or prints it."""
-        r = random.Random(8)
-
-        def mutate(v, depth=0):
-            if r.random() < 0.12:
-                return _junk(r)
-            if isinstance(v, dict):
-                v = {k: mutate(x, depth + 1) for k, x in v.items() if r.random() > 0.08}
-                if r.random() < 0.15:
-                    v[r.choice(("type", "text", "name", "uri", "nextCursor", "arguments",
-                                "description", "resources", "blob"))] = _junk(r)
-                return v
-            if isinstance(v, list):
-                return [mutate(x, depth + 1) for x in v] + ([_junk(r)] if r.random() < 0.2
-                                                            else [])
-            return v
-        said = printed = 0
-        shaped = mcp_stdio._result_shapes()       # the methods of the extensions it has
-        for _ in range(400):
-            results = {m: mutate(copy.deepcopy(v)) for m, v in self.GOOD.items() if m in shaped}
-            checked = {}
-            for method, result in results.items():
-                try:
-                    checked[method] = mcp_stdio._checked(method, result)
-                except mcp_stdio.MalformedResult as e:
-                    self.assertTrue(str(e).startswith("the server's %s result is malformed: "
-                                                      % method), e)
-                    said += 1
-
-            class Seen:                            # a client that was answered so
-                era, revision, instructions, stderr = "legacy", "2025-11-25", None, ""
-                server_info = (checked.get("initialize") or {}).get("serverInfo")
-                server_capabilities = dict((checked.get("initialize") or {}).get(
-                    "capabilities") or {}, resources={}, prompts={}, extensions={
-                        EXTENSIONS["skills"]: {}})
-
-                @staticmethod
-                def list_all(method, field):             # every list, as the inspector reads it
-                    if method not in checked:
-                        raise mcp_stdio.MalformedResult(method, ["broken"])
-                    return checked[method][field]
-
-                @staticmethod
-                def close():                         # before its stderr is read to the end
-                    return 0
-
-            for tool in (checked.get("tools/list") or {}).get("tools", []):
-                with contextlib.suppress(mcp_stdio._BadArguments):   # call's KEY=VALUE words
-                    mcp_stdio._key_values(["a=1", "b=x"], tool["inputSchema"])
-            with contextlib.redirect_stdout(io.StringIO()):
-                mcp_stdio._print_inspection(Seen, False)
-                mcp_stdio._print_inspection(Seen, True)
-                for method in ("tools/call", "resources/read", "prompts/get"):
-                    if method in checked:
-                        mcp_stdio._print_result(None, dict(checked[method], isError=False),
-                                                False)
-                        printed += 1
-        self.assertGreater(said, 300)
-        self.assertGreater(printed, 100)
-
-    def test_the_result_shapes_are_whole_for_every_thread_from_the_first_use(self):
-        """Clients on several threads check their first results at once: none finds the
-        shapes table half built (it was filled while compiling, and a reader took it as
-        ready: KeyError)."""
-        saved = dict(mcp_stdio._RESULT_SHAPES)
-        self.addCleanup(lambda: (mcp_stdio._RESULT_SHAPES.clear(),
-                                 mcp_stdio._RESULT_SHAPES.update(saved)))
-        interval = sys.getswitchinterval()
-        self.addCleanup(sys.setswitchinterval, interval)
-        sys.setswitchinterval(1e-5)
-        order = list(mcp_stdio._result_shapes())      # the last ones made, to be asked for
-        methods = sorted((m for m in self.GOOD if m in order), key=order.index)
-        for _ in range(3):
-            mcp_stdio._RESULT_SHAPES.clear()
-            start, failed = threading.Barrier(16), []
-
-            def check(method):
-                start.wait()
-                try:
-                    mcp_stdio._checked(method, self.GOOD[method])
-                except Exception as e:      # noqa: BLE001 - what the thread met, reported
-                    failed.append("%s: %r" % (method, e))
-            threads = [threading.Thread(target=check, args=(methods[-1 - i % 3],))
-                       for i in range(16)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            self.assertEqual(failed, [])
-
-    def test_a_server_that_answers_wrongly_gets_exit_3_and_a_readable_error(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "wrong.py")
-            with open(script, "w", encoding="utf-8") as f:
-                f.write(textwrap.dedent("""\
-                    import json, sys
-                    answers = {
-                        "initialize": {"protocolVersion": "2025-11-25", "serverInfo": {
-                            "name": "wrong", "version": "1"}, "capabilities": {
-                            "tools": {}, "resources": {}, "prompts": {}}},
-                        "tools/list": {"tools": [{"name": 5, "inputSchema": {}}]},
-                        "resources/list": {"resources": "none"},
-                        "resources/templates/list": {"resourceTemplates": []},
-                        "prompts/list": {"prompts": [{"name": "p"}]},
-                        "tools/call": {"content": [True]},
-                    }
-                    for line in sys.stdin:
-                        m = json.loads(line)
-                        if "id" in m and m.get("method") in answers:
-                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"],
-                                              "result": answers[m["method"]]}), flush=True)
-                        elif "id" in m:
-                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "error": {
-                                "code": -32601, "message": "no"}}), flush=True)
-                    """))
-            r = self.run_cli("inspect", "--", *PY, script)
-            self.assertEqual(r.returncode, 3, r.stderr)
-            out = r.stdout.decode()
-            self.assertIn("\ntools: failed (the server's tools/list result is malformed: "
-                          "/tools/0/name: expected type string, got integer)\n", out)
-            self.assertIn("\nresources: failed (the server's resources/list result is malformed: "
-                          "/resources: expected type array, got string)\n", out)
-            self.assertIn("\nprompts (1)\n  p  ()\n", out)
-            r = self.run_cli("call", "t", "--", *PY, script)
-            self.assertEqual((r.returncode, r.stdout), (3, b""))
-            self.assertEqual(r.stderr, b"error: the server's tools/call result is malformed: "
-                                       b"/content/0: expected type object, got boolean\n")
-
-    def test_inspect(self):
-        r = self.run_cli("inspect", "--", *SERVE)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        out = r.stdout.decode()
-        self.assertIn("server: mcp-stdio-demo %s (mcp_stdio demo)" % mcp_stdio.__version__, out)
-        self.assertIn("era: modern, protocol 2026-07-28", out)
-        self.assertIn("  add  (a: number, b: number)", out)
-        self.assertIn("  demo://greeting/{name}  greeting  text/plain", out)
-        self.assertIn("  summarize  (text, style?)", out)
-        r = self.run_cli("inspect", "--json", "--era", "legacy", "--revision", "2025-03-26", "--",
-                         *SERVE)
-        report = json.loads(r.stdout)
-        self.assertEqual((report["era"], report["revision"]), ("legacy", "2025-03-26"))
-        self.assertEqual(len(report["tools"]), 6)
-
-    def test_call(self):
-        r = self.run_cli("call", "echo", '{"text": "hello"}', "--", *SERVE)
-        self.assertEqual((r.returncode, r.stdout), (0, b"hello\n"))     # says nothing more
-        r = self.run_cli("call", "add", "a=1", "b=2.5", "--", *SERVE)    # typed from the schema
-        self.assertEqual((r.returncode, r.stdout), (0, b'{"sum":3.5}\n'))
-        schema = {"properties": {"a": {"type": "number"}, "s": {"type": "string"},
-                                 "f": {"type": ["boolean", "null"]}, "l": {"type": "array"}}}
-        self.assertEqual(mcp_stdio._key_values(["a=1.5", "s=1.5", "f=true", "l=[1,2]", "x=y"],
-                                               schema),
-                         {"a": 1.5, "s": "1.5", "f": True, "l": [1, 2], "x": "y"})
-        with self.assertRaises(ValueError) as cm:
-            mcp_stdio._key_values(["a=one"], schema)
-        self.assertEqual(str(cm.exception), "a=one: a number is expected")
-        r = self.run_cli("call", "add", '{"a": 1', "--", *SERVE)
-        self.assertEqual(r.returncode, 2)
-        self.assertIn(b"error: the arguments are not valid JSON: Expecting", r.stderr)
-        r = self.run_cli("call", "countdown", "seconds=0.2", "--", *SERVE)
-        self.assertEqual(r.stderr, b"log info countdown: countdown of 2 steps started\n"
-                         b"progress 1/2: 1 of 2 steps\nprogress 2/2: 2 of 2 steps\n")
-        r = self.run_cli("call", "divide", '{"dividend": 1, "divisor": 0}', "--",
-                         *SERVE)
-        self.assertEqual((r.returncode, r.stdout),
-                         (1, b"Cannot divide by zero: pass a non-zero 'divisor'.\n"))
-        r = self.run_cli("call", "nope", "--", *SERVE)
-        self.assertEqual(r.returncode, 4)
-        self.assertIn(b"Unknown tool", r.stderr)
-        r = self.run_cli("call", "add", '{"a": 1, "b": 2}', "--json", "--", *SERVE)
-        self.assertEqual(json.loads(r.stdout)["structuredContent"], {"sum": 3})
-
-    def test_read_get_and_content_blocks(self):
-        r = self.run_cli("read", "demo://logo.png", "--", *SERVE)
-        self.assertEqual((r.returncode, r.stdout),
-                         (0, b"[resource demo://logo.png, image/png, %d bytes of blob]\n"
-                          % len(mcp_stdio._DEMO_PNG)))
-        r = self.run_cli("get", "summarize", "text=hello", "style=short", "--", *SERVE)
-        self.assertEqual(r.stdout, b"[user] Summarize the following text (style: short):\n\n"
-                                   b"hello\n")
-        self.assertEqual(mcp_stdio._blocks({"content": [
-            mcp_stdio.image(b"\x89PNG"), mcp_stdio.resource_link("file:///a", "a"),
-            mcp_stdio.embedded_resource("file:///b", "body", mime_type="text/plain")]}),
-            ["[image image/png, 4 bytes]", "[link: a <file:///a>]",
-             "[resource file:///b, text/plain]\nbody"])
-
-    def test_signatures_show_types_enums_and_defaults(self):
-        schema = {"type": "object", "$defs": {"Mode": {"enum": ["fast", "slow"]}},
-                  "properties": {"q": {"type": "string"},
-                                 "mode": {"$ref": "#/$defs/Mode", "default": "fast"},
-                                 "n": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
-                                 "tags": {"type": "array", "items": {"type": "string"}},
-                                 "kind": {"type": ["boolean", "string"]},
-                                 "start": {"type": "string", "format": "date-time"},
-                                 "days": {"type": "array", "items": {"type": "string",
-                                                                     "format": "date"}}},
-                  "required": ["q"]}
-        self.assertEqual(mcp_stdio._signature_of(schema),
-                         '(q: string, mode?: "fast"|"slow" = "fast", n?: integer|null, '
-                         'tags?: array of string, kind?: boolean|string, '
-                         'start?: string<date-time>, days?: array of string<date>)')
-        self.assertEqual(mcp_stdio._first_line("word " * 30, 22), "word word word word ...")
-
-    def test_what_the_command_line_says(self):
-        """Error data, argument messages, -e/--cwd, read --output, nested shapes."""
-        schema = {"properties": {"n": {"type": "integer"}, "l": {"type": "array"},
-                                 "o": {"type": "object"}}}
-        for words, message in ((["n=x"], "n=x: an integer is expected"),
-                               (["l=x"], "l=x: an array is expected"),
-                               (["o=no"], "o=no: an object is expected"),
-                               (["l=[1,2"], "l=[1,2: not valid JSON (Expecting")):
-            with self.assertRaises(ValueError) as cm:
-                mcp_stdio._key_values(words, schema)
-            self.assertTrue(str(cm.exception).startswith(message), str(cm.exception))
-        r = self.run_cli("call", "add", "a=1", "b", "--", *SERVE)
-        self.assertEqual((r.returncode, r.stderr), (2, b"error: 'b' is not KEY=VALUE: give the "
-                                                       b"arguments as KEY=VALUE words or one "
-                                                       b"JSON object\n"))
-        script = textwrap.dedent("""
-            import os, mcp_stdio
-            server = mcp_stdio.Server("cli", "1")
-
-            @server.tool
-            def where() -> str:
-                "Where the server runs."
-                return os.getcwd() + " " + os.environ.get("CLI_TEST", "-")
-
-            @server.tool
-            def needs() -> str:
-                "Needs sampling."
-                raise mcp_stdio.ProtocolError(-32021, "Missing required client capability",
-                                              {"requiredCapabilities": {"sampling": {}}})
-
-            from typing import List, TypedDict
-            class Point(TypedDict):
-                x: int
-                label: str
-
-            @server.tool
-            def shapes(rows: List[dict], points: List[Point]) -> str:
-                "Nested shapes."
-                return "ok"
-            server.run()
-        """)
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "cli_server.py")
-            with open(path, "w") as f:
-                f.write(script)
-            env = dict(os.environ, PYTHONPATH=HERE)
-            run = lambda *a: subprocess.run(SERVE + list(a), capture_output=True, cwd=HERE,  # noqa
-                                            timeout=60, stdin=subprocess.DEVNULL, env=env)
-            r = run("call", "where", "-e", "CLI_TEST=set here", "--cwd", tmp, "--",
-                    sys.executable, path)
-            self.assertEqual(r.stdout.decode().strip(), os.path.realpath(tmp) + " set here",
-                             r.stderr)
-            r = run("call", "needs", "--", *PY, path)
-            self.assertEqual(r.returncode, 4)
-            self.assertIn(b"error: the server answered with error -32021: Missing required "
-                          b'client capability\n  requiredCapabilities: {"sampling": {}}\n',
-                          r.stderr)
-            r = run("inspect", "--", *PY, path)
-            self.assertIn("  shapes  (rows: array of object, points: array of {x: integer, "
-                          "label: string})", r.stdout.decode())
-            out = os.path.join(tmp, "logo.png")
-            r = run("read", "demo://logo.png", "--output", out, "--", *SERVE)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            with open(out, "rb") as f:
-                self.assertEqual(f.read(), mcp_stdio._DEMO_PNG)
-            self.assertIn(b"saved %d bytes (image/png) to" % len(mcp_stdio._DEMO_PNG),
-                          r.stderr)
-        self.assertEqual(mcp_stdio._tail("word " * 100 + "end", 42), "...word word word word "
-                         "word word word end")     # cut at a word, and marked
-
-    def test_inspection_survives_a_failing_list(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "broken.py")
-            with open(script, "w") as f:
-                f.write(BROKEN_SERVER)
-            r = self.run_cli("inspect", "--", *PY, script, "partial")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        out = r.stdout.decode()
-        self.assertIn("tools (0)", out)
-        self.assertIn("resources (1)\n  a://b  b\n", out)
-        self.assertIn("resource templates: failed (resource templates: error -32601: Method not "
-                      "found)", out)
-        self.assertIn("prompts: not offered", out)
-
-    def test_usage_names_how_it_was_started(self):
-        r = self.run_cli("inspect", "--help")              # started as python -m mcp_stdio
-        self.assertTrue(r.stdout.startswith(b"usage: python -m mcp_stdio inspect"))
-        r = subprocess.run([sys.executable, SERVER, "--help"], capture_output=True,
-                           timeout=TIMEOUT)
-        self.assertTrue(r.stdout.startswith(b"usage: python mcp_stdio.py [options]"))
-
-    def test_usage_and_failures(self):
-        for args in (["inspect"], ["call", "echo", "[1]", "--", "x"], ["call", "--", "x"],
-                     ["inspect", "--era", "new", "--", "x"]):
-            r = self.run_cli(*args)
-            self.assertEqual(r.returncode, 2, args)
-        r = self.run_cli("inspect", "--help")
-        self.assertEqual(r.returncode, 0)
-        self.assertIn(b"exit status", r.stdout)
-        r = self.run_cli("inspect", "--timeout", "2", "--", *PY, "-c", "pass")
-        self.assertEqual(r.returncode, 3)
-        r = self.run_cli("inspect", "--", "/nonexistent/server")
-        self.assertEqual(r.returncode, 3)
+    def test_ping_and_unknown_server_requests(self):
+        c = mcp_stdio.InProcessClient(mcp_stdio.Server("s", "1"), era="legacy",
+                                      transcript=[])
+        with c:
+            c._receive(b'{"jsonrpc":"2.0","id":"p1","method":"ping"}')
+            c._receive(b'{"jsonrpc":"2.0","id":"r1","method":"roots/list"}')
+            sent = [json.loads(line) for d, line in c.transcript if d == "sent"][-2:]
+        self.assertEqual(sent, [{"jsonrpc": "2.0", "id": "p1", "result": {}},
+                                {"jsonrpc": "2.0", "id": "r1", "error": {
+                                    "code": -32601, "message": "Method not found"}}])
 
 
+class InProcess(unittest.TestCase):
+    """InProcessClient: the methods of Client over a Server object in this process."""
 
-###############################################################################
-# Mounting and the proxy command ################################################
-###############################################################################
+    def example(self, name):
+        import runpy
+        return runpy.run_path(os.path.join(HERE, "examples", name), run_name="example")
 
-def mounted_server(**options):
-    """A server of its own beside another mounted in this process (the demo's tools)."""
-    inner = mcp_stdio.demo_server()
-    outer = mcp_stdio.Server("front", "1", **options)
+    def test_a_tool_test_in_microseconds(self):
+        server = mcp_stdio.Server("calc", "1.0")
+        ran_on = set()
 
-    @outer.tool
-    def hello() -> str:
-        "Say hello."
-        return "hi"
+        @server.tool
+        def add(a: float, b: float) -> dict:
+            """Add two numbers."""
+            ran_on.add(threading.get_ident())
+            return {"sum": a + b}
+        with mcp_stdio.InProcessClient(server) as client:
+            self.assertEqual(client.call_tool("add", {"a": 1, "b": 2})["structuredContent"],
+                             {"sum": 3})
+            # No process, no pipe, no other thread: each call runs on this one, at once
+            # (its speed is benchmarks/' to measure; a timed assertion failed under load).
+            for _ in range(200):
+                client.call_tool("add", {"a": 1, "b": 2})
+            self.assertEqual((client._proc, client._readers, ran_on),
+                             (None, [], {threading.get_ident()}))
 
-    @outer.resource("demo://readme")
-    def readme() -> str:
-        "Ours, not the mount's."
-        return "our readme"
-    outer.mount("demo", inner)
-    return outer
+    def test_text_results_exactly(self):
+        # Text is the most common answer and takes a short path: the same bytes as the
+        # general one, long text included, and still an error where an outputSchema
+        # promised structured content.
+        m = mcp_stdio
+        server = m.Server("s", "1", tools=[
+            m.Tool("t", lambda a, c: "h\u00e9 \"q\"\n"), m.Tool("long", lambda a, c: "x" * 5000),
+            m.Tool("typed", lambda a, c: "text", output_schema={"type": "object"}),
+            m.Tool("odd", lambda a, c: "\x01\t\u2028\U0001f600\\"),
+            m.Tool("lone", lambda a, c: "a\ud800")])
+        for modern in (False, True):
+            out = []
+            conn = connect(server, out.append)
+            if not modern:
+                conn.feed(json.dumps(req_msg(0, "initialize", {
+                    "protocolVersion": "2025-06-18", "capabilities": {},
+                    "clientInfo": {"name": "c", "version": "1"}})).encode() + b"\n")
+            for rid, name in enumerate(("t", "long", "typed", "odd", "lone"), 1):
+                for item in conn.feed(json.dumps(req_msg(rid, "tools/call", {"name": name},
+                                                         modern)).encode() + b"\n"):
+                    conn.run(item)
+            stamp = b',"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":' \
+                    b'{"name":"s","version":"1"}}' if modern else b""
+            self.assertEqual(out[0], b'{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":'
+                             b'"text","text":"h\xc3\xa9 \\"q\\"\\n"}]' + stamp + b'}}\n')
+            self.assertEqual(out[1], b'{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":'
+                             b'"text","text":"' + b"x" * 5000 + b'"}]' + stamp + b'}}\n')
+            self.assertEqual(json.loads(out[2])["result"]["isError"], True)
+            self.assertIn("declares an outputSchema but returned no structured content",
+                          json.loads(out[2])["result"]["content"][0]["text"])
+            odd = json.dumps({"content": [{"type": "text", "text": "\x01\t\u2028\U0001f600\\"}]},
+                             ensure_ascii=False, separators=(",", ":"))
+            self.assertEqual(out[3], b'{"jsonrpc":"2.0","id":4,"result":' + odd[:-1].encode()
+                             + stamp + b'}}\n')
+            lone = json.loads(out[4])["result"]
+            self.assertEqual(lone["isError"], True)
+            self.assertIn("returned an invalid result: it holds a string that is not valid "
+                          "Unicode", lone["content"][0]["text"])
 
+    def test_asking_the_user_in_both_eras(self):
+        answers = []
 
-# A server for the process tests: it counts its starts, says when a call is
-# cancelled, and asks for a confirmation (whatever era it is spoken to in).
-MOUNTED_SERVER = textwrap.dedent('''
-    import os, sys, time
-    sys.path.insert(0, %r)
-    import mcp_stdio
-    folder = sys.argv[1]
-    with open(os.path.join(folder, "starts"), "a") as f:
-        f.write("%%d\\n" %% os.getpid())
-    if "slow" in sys.argv:
-        time.sleep(1.0)
-    while "gated" in sys.argv and not os.path.exists(os.path.join(folder, "go")):
-        time.sleep(0.02)                # starts when the test says so
-    lifespan = None
-    if "stubborn" in sys.argv:          # slow to end, and leaves a child behind
-        import subprocess
-        child = subprocess.Popen([sys.executable, "-S", "-c", "import time; time.sleep(120)"],
-                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
-        with open(os.path.join(folder, "child"), "a") as f:
-            f.write("%%d\\n" %% child.pid)
+        def on_elicit(params):
+            answers.append(params["message"])
+            return {"action": "accept", "content": {"confirm": True}}
+        for era in ("legacy", "modern"):
+            with mcp_stdio.InProcessClient(mcp_stdio.demo_server(), era=era,
+                                           on_elicit=on_elicit) as c:
+                r = c.call_tool("confirm_echo", {"text": "hi"})
+                self.assertEqual(r["content"], [{"type": "text", "text": "hi"}])
+            with mcp_stdio.InProcessClient(mcp_stdio.demo_server(), era=era) as c:
+                if era == "legacy":         # no way to ask: a tool error the model can read
+                    r = c.call_tool("confirm_echo", {"text": "hi"})
+                    self.assertIn("does not support elicitation", r["content"][0]["text"])
+                else:                       # the client capability is missing: -32021
+                    with self.assertRaises(mcp_stdio.ProtocolError) as cm:
+                        c.call_tool("confirm_echo", {"text": "hi"})
+                    self.assertEqual(cm.exception.code, -32021)
+        self.assertEqual(len(answers), 2)
+
+    def test_lifespan_and_state(self):
+        events = []
 
         def lifespan(server):
-            yield
-            time.sleep(60)
-    server = mcp_stdio.Server("leaf", "1", lifespan=lifespan)
-    if "slow-list" in sys.argv:
-        server.middleware(lambda request, next: time.sleep(1.0) or next(), kinds="list")
+            events.append("setup")
+            yield {"answer": 42}
+            events.append("teardown")
+        server = mcp_stdio.Server("s", "1", lifespan=lifespan)
 
-    @server.tool
-    def wait(seconds: float, ctx: mcp_stdio.Context) -> str:
-        "Wait, or stop when cancelled."
-        if ctx.sleep(seconds):
-            with open(os.path.join(folder, "cancelled"), "w") as f:
-                f.write("yes")
-            return "cancelled"
-        return "waited"
-
-    @server.tool
-    def confirm(text: str, ctx: mcp_stdio.Context) -> str:
-        "Ask, then echo."
-        answer = ctx.elicit("Echo %%s?" %% text, {"type": "object", "properties": {}})
-        return text if answer.accepted else "declined"
-
-    @server.tool
-    def where(ctx: mcp_stdio.Context) -> str:
-        "The trace context this call came with."
-        return ctx.trace.get("traceparent", "-")
-    if "caps" in sys.argv:
         @server.tool
-        def caps(ctx: mcp_stdio.Context) -> str:
-            "The client capabilities this call came with, and the era."
-            import json
-            return ctx.era + " " + json.dumps(ctx.client_capabilities, sort_keys=True)
-    raise SystemExit(server.run([]))
-''') % HERE
+        def answer(ctx: mcp_stdio.Context) -> str:
+            """The answer."""
+            return str(ctx.state["answer"])
+        with mcp_stdio.InProcessClient(server, era="legacy") as c:
+            self.assertEqual(events, ["setup"])
+            self.assertEqual(c.call_tool("answer")["content"][0]["text"], "42")
+        self.assertEqual(events, ["setup", "teardown"])
+
+    def test_adding_a_decorated_function_while_serving(self):
+        """server.tool(fn) adds while serving; add() of what it registered does nothing more."""
+        server = mcp_stdio.Server("s", "1", live=True)
+        with mcp_stdio.InProcessClient(server) as c:
+            def late(x: int) -> int:
+                """Added while serving."""
+                return x + 1
+            self.assertIs(server.add(server.tool(late)), None)
+            self.assertEqual([t["name"] for t in c.list_tools()], ["late"])
+            self.assertEqual(c.call_tool("late", {"x": 1})["content"][0]["text"], "2")
+            server.add(late)                       # again: nothing happens
+            self.assertEqual(len(server.tools), 1)
+            with self.assertRaisesRegex(mcp_stdio.CatalogError, r"register a function with "
+                                        r"server\.tool\(fn\)"):
+                server.add(lambda: 1)
+
+    def test_a_resource_may_return_any_json_value(self):
+        """Lists of objects are JSON data, not contents: contents are marked ResourceContents."""
+        server = mcp_stdio.Server("s", "1")
+
+        @server.resource("data://rows")
+        def rows():
+            """Rows."""
+            return [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]
+
+        @server.resource("data://answer", mime_type="text/x-number")
+        def answer():
+            """The answer."""
+            return 42
+
+        @server.resource("data://two")
+        def two():
+            """Two contents."""
+            return mcp_stdio.ResourceContents([{"uri": "data://two#1", "text": "one"},
+                                               {"uri": "data://two#2", "blob": "AAE="}])
+
+        @server.resource_template("data://row/{n}")
+        def row(n: int):
+            """One row."""
+            return [{"uri": "x", "text": "looks like contents"}][:n]
+        with mcp_stdio.InProcessClient(server) as c:
+            self.assertEqual(c.read_resource("data://rows")["contents"], [{
+                "uri": "data://rows", "text": '[{"id":1,"name":"a"},{"id":2,"name":"b"}]',
+                "mimeType": "application/json"}])
+            self.assertEqual(c.read_resource("data://answer")["contents"], [{
+                "uri": "data://answer", "text": "42", "mimeType": "text/x-number"}])
+            self.assertEqual(c.read_resource("data://two")["contents"], [
+                {"uri": "data://two#1", "text": "one"}, {"uri": "data://two#2", "blob": "AAE="}])
+            self.assertEqual(c.read_resource("data://row/1")["contents"], [{
+                "uri": "data://row/1", "text": '[{"uri":"x","text":"looks like contents"}]',
+                "mimeType": "application/json"}])
+            self.assertEqual(c.read_resource("data://row/0")["contents"][0]["text"], "[]")
+
+    def test_each_serve_enters_the_lifespan_afresh(self):
+        """The README's testing pattern: a client per test, each with its own setup and teardown."""
+        import sqlite3
+        events = []
+
+        @contextlib.contextmanager
+        def lifespan(server):
+            db = sqlite3.connect(":memory:", check_same_thread=False)
+            db.execute("create table t (x)")
+            events.append("setup")
+            yield {"db": db}
+            db.close()
+            events.append("teardown")
+        server = mcp_stdio.Server("s", "1", lifespan=lifespan)
+
+        @server.tool
+        def count(ctx: mcp_stdio.Context) -> str:
+            """Add a row and count the rows of this serve's database."""
+            ctx.state["db"].execute("insert into t values (1)")
+            return str(ctx.state["db"].execute("select count(*) from t").fetchone()[0])
+        for _ in range(2):              # each test of a suite: a fresh database
+            with mcp_stdio.InProcessClient(server) as c:
+                self.assertEqual(c.call_tool("count")["content"][0]["text"], "1")
+                self.assertEqual(c.call_tool("count")["content"][0]["text"], "2")
+        self.assertEqual(events, ["setup", "teardown"] * 2)
+        with mcp_stdio.InProcessClient(server) as a, mcp_stdio.InProcessClient(server) as b:
+            self.assertEqual(a.call_tool("count")["content"][0]["text"], "1")
+            self.assertEqual(a.call_tool("count")["content"][0]["text"], "2")
+            self.assertEqual(b.call_tool("count")["content"][0]["text"], "1")   # its own state
+            self.assertIs(server.state, b._lifespan.state)     # the serve that started last
+        self.assertEqual(events, ["setup", "teardown"] * 2 + ["setup", "setup", "teardown",
+                                                             "teardown"])
+
+    def test_async_lifespans(self):
+        import asyncio
+        events = []
+
+        async def agen(server):
+            await asyncio.sleep(0)
+            events.append("setup")
+            yield "from an async generator"
+            events.append("teardown")
+
+        @contextlib.asynccontextmanager
+        async def acm(server):
+            events.append("setup")
+            yield "from an async context manager"
+            events.append("teardown")
+        for lifespan in (agen, acm):
+            server = mcp_stdio.Server("s", "1", lifespan=lifespan)
+            server.add(mcp_stdio.Tool("state", lambda a, ctx: ctx.state))
+            with mcp_stdio.InProcessClient(server, era="modern") as c:
+                self.assertEqual(c.call_tool("state")["content"][0]["text"], server.state)
+            self.assertTrue(server.state.startswith("from an async"))
+        self.assertEqual(events, ["setup", "teardown"] * 2)
 
 
-# A legacy server written by hand that asks its client for roots, a form and a sample
-# on its own (in no call), as real servers do after initialized (here once the test
-# opens its gate), and for roots whenever told they changed: it writes each answer it
-# gets, as received, to answers.
-ASKING_SERVER = textwrap.dedent('''
-    import json, os, sys, threading, time
-    answers = os.path.join(sys.argv[1], "answers")
-    changes = [0]
-    questions = [("roots-1", "roots/list", {}),
-                 ("form-1", "elicitation/create", {"message": "Go on?", "requestedSchema": {
-                     "type": "object", "properties": {}}}),
-                 ("sample-1", "sampling/createMessage", {"messages": [{"role": "user",
-                     "content": {"type": "text", "text": "hi"}}], "maxTokens": 5})]
+class InProcessBytes(unittest.TestCase):
+    """InProcessClient and a real process exchange the same bytes."""
 
-    lock = threading.Lock()
+    def example(self, name):
+        import runpy
+        return runpy.run_path(os.path.join(HERE, "examples", name), run_name="example")
 
-    def send(msg):
-        with lock:
-            sys.stdout.write(json.dumps(msg) + "\\n")
-            sys.stdout.flush()
+    def test_the_same_bytes_as_a_real_process(self):
+        script = os.path.join(HERE, "examples", "notes_server.py")
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era), tempfile.TemporaryDirectory() as tmp:
+                transcripts = []
+                for local in (True, False):
+                    folder = os.path.join(tmp, "local" if local else "process")
+                    lines = []
+                    if local:
+                        # The folder is set in the module, never in os.environ: a process
+                        # another test starts meanwhile would inherit it.
+                        example = self.example("notes_server.py")
+                        example["add_note"].__globals__["NOTES"] = folder
+                        for uri in list(example["server"].resources):   # from the default
+                            example["server"].remove_resource(uri)
+                        client = mcp_stdio.InProcessClient(example["server"], era=era,
+                                                           transcript=lines)
+                    else:
+                        client = mcp_stdio.Client(PY + [script], era=era,
+                                                  transcript=lines, timeout=TIMEOUT,
+                                                  env=dict(os.environ, NOTES_DIR=folder))
+                    with client as c:
+                        c.list_tools()
+                        c.call_tool("add_note", {"name": "groceries", "text": "eggs, milk"})
+                        c.call_tool("search_notes", {"query": "MILK"})
+                        c.call_tool("add_note", {"name": "bad name!", "text": "x"})
+                        c.read_resource("notes://groceries")
+                        c.get_prompt("summarize_note", {"name": "groceries"})
+                        c.complete({"type": "ref/resource", "uri": "notes://{name}"},
+                                   "name", "gro")
+                        if not local:    # a process sends change notifications a little later
+                            want = sum(b'"id"' not in line and way == "received"
+                                       for way, line in transcripts[0])
+                            end = time.monotonic() + TIMEOUT
+                            while time.monotonic() < end and sum(
+                                    b'"id"' not in line and way == "received"
+                                    for way, line in lines) < want:
+                                time.sleep(0.01)
+                    transcripts.append(lines)
+                # Change notifications are timing-dependent: a real process coalesces them
+                # for a few milliseconds, in-process they come at once. All else is equal.
+                exchanged = [[(way, line) for way, line in t if b'"id"' in line or way == "sent"]
+                             for t in transcripts]
+                self.assertEqual(exchanged[0], exchanged[1])
+                self.assertGreater(len(exchanged[0]), 12)
+                heard = [sorted(line for way, line in t if b'"id"' not in line and
+                                way == "received") for t in transcripts]
+                self.assertEqual(heard[0], heard[1])
 
-    def ask():
-        while not os.path.exists(os.path.join(sys.argv[1], "go")):
-            time.sleep(0.02)
-        for rid, name, params in questions:
-            send({"jsonrpc": "2.0", "id": rid, "method": name, "params": params})
-    for line in sys.stdin:
-        m = json.loads(line)
-        method = m.get("method")
-        if "method" not in m:                       # an answer to one of ours
-            with open(answers, "a") as f:
-                f.write(line.strip() + "\\n")
-        elif method == "initialize":
-            with open(os.path.join(sys.argv[1], "told"), "w") as f:
-                json.dump(m["params"]["capabilities"], f)
-            send({"jsonrpc": "2.0", "id": m["id"], "result": {
-                "protocolVersion": m["params"]["protocolVersion"],
-                "capabilities": {"tools": {}}, "serverInfo": {"name": "asker", "version": "1"}}})
-        elif method == "notifications/initialized":
-            threading.Thread(target=ask, daemon=True).start()
-        elif method == "notifications/roots/list_changed":
-            changes[0] += 1
-            send({"jsonrpc": "2.0", "id": "roots-changed-%d" % changes[0],
-                  "method": "roots/list"})
-        elif method == "tools/list":
-            send({"jsonrpc": "2.0", "id": m["id"], "result": {"tools": [
-                {"name": "noop", "inputSchema": {"type": "object"}}]}})
-        elif method == "tools/call":
-            send({"jsonrpc": "2.0", "id": m["id"], "result": {"content": [
-                {"type": "text", "text": "ok"}]}})
-        elif "id" in m:
-            send({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601,
-                                                             "message": "Method not found"}})
-''')
+
+###############################################################################
+# Mounting: one server in front of many #######################################
+###############################################################################
 
 
 class Mounting(unittest.TestCase):
@@ -11450,126 +9806,6 @@ class MountProcesses(unittest.TestCase):
                 self.assertEqual([t["name"] for t in c.list_tools()], ["a_where"])
 
 
-def real_servers(folder):
-    """A host's configuration of three real servers nobody here wrote (npm and PyPI), with
-    the commands that start each directly: (path, {key: command})."""
-    node = os.path.join(os.environ["MCP_STDIO_NODE_BIN"], "node")
-    modules = os.environ["MCP_STDIO_REAL_SERVERS"]
-    files = os.path.join(folder, "files")
-    os.makedirs(files)
-    with open(os.path.join(files, "a.txt"), "w") as f:
-        f.write("alpha\n")
-    commands = {
-        "everything": [node, os.path.join(modules, "@modelcontextprotocol", "server-everything",
-                                          "dist", "index.js"), "stdio"],
-        "fs": [node, os.path.join(modules, "@modelcontextprotocol", "server-filesystem", "dist",
-                                  "index.js"), files],
-        "time": [_sdk_python(), "-m", "mcp_server_time", "--local-timezone", "UTC"]}
-    path = os.path.join(folder, "servers.json")
-    with open(path, "w") as f:
-        json.dump({"mcpServers": {k: {"command": c[0], "args": c[1:]}
-                                  for k, c in commands.items()}}, f)
-    return path, commands, files
-
-
-# What a mount declares (it relays every question: URL elicitation too), for the direct
-# listings to compare.
-def _answers():
-    return dict(capabilities={"elicitation": {"form": {}, "url": {}}},
-                on_elicit=lambda p: {"action": "accept", "content": {
-                    "name": "Ada", "check": True, "color": "red", "email": "a@b.c",
-                    "homepage": "https://example.com", "birthdate": "2000-01-01",
-                    "integer": 5, "number": 3}},
-                on_sample=lambda p: {"role": "assistant", "model": "probe",
-                                     "content": {"type": "text", "text": "sampled here"}},
-                roots=[{"uri": "file:///probe-root", "name": "probe"}])
-
-
-def schema_arguments(schema, files):
-    """Arguments for a tool from its input schema: each required property, of its type (a
-    path names a file of the test's folder), so that every tool can be called once."""
-    out, props = {}, schema.get("properties") or {}
-    for name in schema.get("required") or []:
-        p, kind = props.get(name) or {}, (props.get(name) or {}).get("type")
-        if "enum" in p:
-            out[name] = p["enum"][0]
-        elif kind == "string":
-            out[name] = os.path.join(files, "a.txt") if "path" in name or name == "source" \
-                else "UTC" if "timezone" in name else "12:00" if name == "time" else "x"
-        elif kind in ("number", "integer"):
-            out[name] = 1
-        elif kind == "boolean":
-            out[name] = True
-        elif kind == "array":
-            out[name] = [os.path.join(files, "a.txt")] if "path" in name else []
-        elif kind == "object":
-            out[name] = {}
-    return out
-
-
-# Every tool called once, but for a long wait cut short.
-_QUICKER = {"everything_trigger-long-running-operation": {"duration": 0.2, "steps": 1}}
-
-
-REAL_CALLS = (("everything_echo", {"message": "hi"}, "Echo: hi"),
-              ("fs_read_text_file", {"path": "a.txt"}, "alpha"),
-              ("time_get_current_time", {"timezone": "UTC"}, '"timezone": "UTC"'))
-
-# The real servers' time to start and list through the proxy (its --start-timeout; the
-# probes below say 60 too): one has taken more than the default 10 s on a loaded machine.
-REAL_START = ["--start-timeout", "60"]
-
-REAL_SDK_PROBE = textwrap.dedent('''
-    import asyncio, json, sys
-    from mcp import Client
-    from mcp.client.stdio import StdioServerParameters
-
-    async def session(mode, calls):
-        with open(sys.argv[5], "w") as f:      # as it was: the calls of a session write
-            f.write("alpha\\n")
-        params = StdioServerParameters(command=sys.argv[1], args=["-m", "mcp_stdio", "proxy",
-                                       sys.argv[2], "--start-timeout", "60"],
-                                       env={"PYTHONPATH": sys.argv[3]})
-        async with Client(params, mode=mode) as c:
-            out = {"tools": sorted(t.name for t in (await c.list_tools()).tools)}
-            for name, args in calls:
-                r = await c.call_tool(name, args)
-                out[name] = [getattr(r.content[0], "text", "") if r.content else "",
-                             bool(r.is_error)]
-        return out
-
-    async def main():
-        calls = json.loads(sys.argv[4])
-        print(json.dumps({m: await session(m, calls) for m in ("legacy", "2026-07-28")}))
-
-    asyncio.run(main())
-''')
-
-REAL_TS_PROBE = """
-import { Client } from "%(sdk)s/dist/esm/client/index.js";
-import { StdioClientTransport } from "%(sdk)s/dist/esm/client/stdio.js";
-const transport = new StdioClientTransport({command: %(python)s, args: ["-m", "mcp_stdio",
-  "proxy", %(config)s, "--start-timeout", "60"], env: {PYTHONPATH: %(here)s, PATH: process.env.PATH}});
-const client = new Client({name: "ts-sdk", version: "1"}, {capabilities: {}});
-await client.connect(transport);
-const out = {tools: (await client.listTools()).tools.map((t) => t.name).sort()};
-for (const [name, args] of %(calls)s) {
-  const r = await client.callTool({name, arguments: args});
-  out[name] = [r.content.length ? String(r.content[0].text) : "", Boolean(r.isError)];
-}
-// A tool that must run as a task, as one (the task is the proxy's, its work the mount's).
-for (const [name, args] of %(task_calls)s) {
-  out[name] = [];
-  for await (const m of client.experimental.tasks.callToolStream({name, arguments: args},
-                                                                 undefined, {task: {ttl: 60000}})) {
-    out[name].push(m.type === "result" ? [m.type, Boolean(m.result.isError)] : [m.type]);
-  }
-}
-console.log(JSON.stringify(out));
-await client.close();
-"""
-
-
 @unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_REAL_SERVERS") and
                      os.environ.get("MCP_STDIO_NODE_BIN") and
                      os.environ.get("MCP_STDIO_SDK_PYTHON"),
@@ -11812,33 +10048,544 @@ class RealMounts(unittest.TestCase):
 
 
 ###############################################################################
-# Fuzzing (fixed seeds) #########################################################
+# Demo catalog ################################################################
 ###############################################################################
-#
-# Structure-aware mutations of valid messages of both eras, random bytes, invalid
-# UTF-8, CR/LF/BOM placement, random splits of the stream. Properties: the server
-# never dies; it writes only complete, valid JSON-RPC lines; every well-formed
-# request ("ok-N" ids) is answered exactly once; no id is answered twice (every
-# message gets its own id); every message validates against the official schema
-# of the revision in use. MCP_STDIO_FUZZ=N runs a long campaign of about N
-# messages per era through the sans-IO engine (plus N/20 through processes).
-
-FUZZ_ERAS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", MODERN)
 
 
-TASK_QUEUE_SERVER = "import sys\nsys.path.insert(0, %r)\n" % HERE + textwrap.dedent('''
-    import mcp_stdio
-    server = mcp_stdio.Server("queue", "1")
+class DemoTools(InProcTest):
 
-    @server.tool(task="optional")
-    def nap(name: str, seconds: float, ctx: mcp_stdio.Context) -> str:
-        """Sleeps (cancellable) and says on stderr when it starts."""
-        print("start", name, file=sys.stderr, flush=True)
-        return "cancelled" if ctx.sleep(seconds) else "slept " + name
+    def setUp(self):
+        self.p = self.spawn()
+        self.p.initialize("2025-11-25")
 
-    if __name__ == "__main__":
-        raise SystemExit(server.run())
-''')
+    def call(self, name, args=None, rid=1, **params):
+        params.update({"name": name})
+        if args is not None:
+            params["arguments"] = args
+        return self.p.request({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
+                               "params": params})
+
+    def test_echo(self):
+        r = self.call("echo", {"text": "h\u00e9llo \U0001F600"})["result"]
+        self.assertEqual(r, {"content": [{"type": "text", "text": "h\u00e9llo \U0001F600"}],
+                             "structuredContent": {"text": "h\u00e9llo \U0001F600"}})
+
+    def test_divide_reports_actionable_error(self):
+        r = self.call("divide", {"dividend": 1, "divisor": 0})["result"]
+        self.assertEqual(r, {"content": [{"type": "text", "text":
+                             "Cannot divide by zero: pass a non-zero 'divisor'."}], "isError": True})
+        r = self.call("divide", {"dividend": 1, "divisor": 4})["result"]
+        self.assertEqual(r["structuredContent"], {"quotient": 0.25})
+
+    def test_protocol_errors(self):
+        for params in ({}, {"name": 5}, {"name": "echo", "arguments": []},
+                       {"name": "echo", "arguments": "x"}):
+            r = self.p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+            self.assertEqual(err_code(r), -32602)
+        r = self.call("nope", {})
+        self.assertEqual(r["error"], {"code": -32602, "message": 'Unknown tool: "nope"'})
+
+    def test_invalid_arguments_are_a_tool_error(self):
+        r = self.call("add", {"a": "1", "c": 2})["result"]
+        self.assertTrue(r["isError"])
+        self.assertEqual(r["content"][0]["text"], "Invalid arguments for tool 'add':\n"
+                         '- /a: expected type number, got string\n'
+                         '- (root): unexpected property "c" (additionalProperties)\n'
+                         '- (root): missing required property "b"')
+        self.assertNotIn("structuredContent", r)
+        r = self.call("echo")["result"]          # arguments absent means {}
+        self.assertTrue(r["isError"])
+
+    def test_grant_hides_tools(self):
+        p = self.spawn("--tools", "echo,add")
+        p.initialize()
+        names = [t["name"] for t in p.request({"jsonrpc": "2.0", "id": 1,
+                                               "method": "tools/list"})["result"]["tools"]]
+        self.assertEqual(names, ["add", "echo"])
+        hidden = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                            "params": {"name": "divide", "arguments": {}}})
+        missing = p.request({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                             "params": {"name": "divide2", "arguments": {}}})
+        self.assertEqual(hidden["error"]["message"].replace("divide", "X"),
+                         missing["error"]["message"].replace("divide2", "X"))
+
+
+###############################################################################
+# Client commands: inspect, call, read, get and skill #########################
+###############################################################################
+
+
+class ClientCommandLine(unittest.TestCase):
+
+    def run_cli(self, *args):
+        return subprocess.run(SERVE + list(args), capture_output=True, cwd=HERE,
+                              timeout=60, stdin=subprocess.DEVNULL)
+
+    def printed(self, result):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            mcp_stdio._print_result(None, result, False)
+        return out.getvalue()
+
+    @unittest.skipIf(os.name == "nt", "process groups are POSIX")
+    def test_closing_never_waits_on_a_pipe_a_child_holds(self):
+        """A server that takes 2.3 s to exit once its input ends and leaves a child holding
+        its stderr (a FastMCP proxy of a node server): call answers, returns within 5 s
+        with exit 0, and no process of the server's group is left."""
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        script = os.path.join(folder, "slow_exit.py")
+        pid_file = os.path.join(folder, "child")
+        with open(script, "w") as f:
+            f.write(textwrap.dedent('''\
+                import subprocess, sys, time
+                sys.path.insert(0, %r)
+                import mcp_stdio
+                child = subprocess.Popen([sys.executable, "-S", "-c",
+                                          "import time; time.sleep(120)"],
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                with open(%r, "w") as f:
+                    f.write(str(child.pid))
+                def life(server):
+                    yield
+                    time.sleep(2.3)
+                server = mcp_stdio.Server("slow", "1", lifespan=life)
+
+                @server.tool
+                def echo(text: str) -> str:
+                    "Echo."
+                    return text
+                raise SystemExit(server.run())
+                ''' % (HERE, pid_file)))
+        start = time.monotonic()
+        r = self.run_cli("call", "echo", "text=hi", "--", *PY, script)
+        took = time.monotonic() - start
+        self.assertEqual((r.returncode, r.stdout), (0, b"hi\n"), r.stderr)
+        self.assertLess(took, 5.0)
+        with open(pid_file) as f:
+            child = int(f.read())
+        self.assertFalse(process_alive(child, 2.0), "the child outlived close()")
+        # Ctrl-C while call closes (it has printed its answer): cancelled, 130, no traceback,
+        # and the group is killed at once.
+        os.remove(pid_file)
+        p = subprocess.Popen(SERVE + ["call", "echo", "text=hi", "--"] + PY + [script],
+                             cwd=HERE, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
+        self.addCleanup(p.kill)
+        self.assertEqual(p.stdout.readline(), b"hi\n")
+        time.sleep(0.3)                      # closing: the server's teardown takes 2.3 s
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=TIMEOUT)
+        self.assertEqual((p.returncode, out, err), (130, b"", b"cancelled\n"))
+        with open(pid_file) as f:
+            self.assertFalse(process_alive(int(f.read()), 2.0), "the child outlived Ctrl-C")
+
+    def test_call_read_and_get_show_the_servers_log_messages(self):
+        script = own_script(self, "logs.py", '''\
+            server = mcp_stdio.Server("logs", "1")
+
+            def chat(ctx, what):
+                for level in ("debug", "info", "error"):
+                    ctx.log(level, "%s at %s" % (what, level))
+
+            @server.tool
+            def chatty(ctx: mcp_stdio.Context) -> str:
+                "Log at three levels."
+                chat(ctx, "call")
+                return "done"
+
+            @server.resource("logs://r")
+            def r(ctx: mcp_stdio.Context) -> str:
+                chat(ctx, "read")
+                return "read"
+
+            @server.prompt()
+            def p(ctx: mcp_stdio.Context) -> str:
+                "A prompt."
+                chat(ctx, "get")
+                return "got"
+            raise SystemExit(server.run())
+            ''')
+        for era in ("modern", "legacy"):
+            for command, name, logger in (("call", "chatty", "chatty"), ("read", "logs://r",
+                                                                         "logs://r"),
+                                          ("get", "p", "p")):
+                for level, shown in ((None, ("info", "error")), ("debug", ("debug", "info",
+                                                                           "error")),
+                                     ("error", ("error",)), ("off", ())):
+                    with self.subTest(era=era, command=command, level=level):
+                        r = self.run_cli(command, name, "--era", era, *(
+                            ("--log-level", level) if level else ()), "--", *PY, script)
+                        self.assertEqual(r.returncode, 0, r.stderr)
+                        self.assertEqual(r.stderr.decode(), "".join(
+                            "log %s %s: %s at %s\n" % (x, logger, command, x) for x in shown))
+        r = self.run_cli("call", "chatty", "--log-level", "loud", "--", *PY, script)
+        self.assertEqual(r.returncode, 2)
+        self.assertTrue(r.stderr.startswith(b"error: bad argument 'loud'\n"), r.stderr)
+
+    def test_a_time_limit_no_wait_can_take_is_refused(self):
+        for value in ("inf", "nan", "0", "-1", "1e10", "soon"):
+            for flag in ("--timeout", "--start-timeout"):
+                with self.subTest(flag=flag, value=value):
+                    r = self.run_cli("inspect", flag, value, "--", sys.executable, "-c", "")
+                    self.assertEqual((r.returncode, r.stdout), (2, b""))
+                    self.assertTrue(r.stderr.startswith(("error: bad argument %r\n\nusage: "
+                                                         % value).encode()), r.stderr)
+
+    def test_structured_content_is_shown_once(self):
+        """Shown again only when it says more than the text, compared by value."""
+        value = {"time": "10:00", "zone": ["UTC", 1]}
+        for text in (json.dumps(value, separators=(",", ":")), json.dumps(value, indent=2),
+                     json.dumps(value)):
+            with self.subTest(text=text):
+                self.assertEqual(self.printed({"content": [{"type": "text", "text": text}],
+                                               "structuredContent": value}), text + "\n")
+        # The filesystem server's form: the text, wrapped in a one-member object.
+        self.assertEqual(self.printed({"content": [{"type": "text", "text": "a\nb"}],
+                                       "structuredContent": {"content": "a\nb"}}), "a\nb\n")
+        self.assertEqual(self.printed({"content": [{"type": "text", "text": "[1, 2]"}],
+                                       "structuredContent": {"result": [1, 2]}}), "[1, 2]\n")
+        # More than the text: shown.
+        out = self.printed({"content": [{"type": "text", "text": "2 files"}],
+                            "structuredContent": {"files": ["a", "b"]}})
+        self.assertIn("structured content:\n{\n  \"files\"", out)
+        out = self.printed({"content": [{"type": "text", "text": "1"}],
+                            "structuredContent": {"result": True}})
+        self.assertIn("structured content:", out)
+
+    # Good results of each method the client reads; the fuzz below breaks them.
+    GOOD = {
+        "initialize": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                       "serverInfo": {"name": "s", "version": "1"}},
+        "server/discover": {"capabilities": {"extensions": {}}, "_meta": {
+            mcp_stdio.SERVER_INFO_KEY: {"name": "s", "version": "1"}}},
+        "tools/list": {"tools": [{"name": "t", "description": "d", "inputSchema": {
+            "type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}]},
+        "resources/list": {"resources": [{"uri": "a://b", "name": "b", "mimeType": "text/plain"}]},
+        "resources/templates/list": {"resourceTemplates": [{"uriTemplate": "a://{x}",
+                                                            "name": "x"}]},
+        "prompts/list": {"prompts": [{"name": "p", "arguments": [{"name": "a",
+                                                                  "required": True}]}]},
+        "skills/list": {"skills": [{"uri": "skill://a/SKILL.md", "frontmatter": {
+            "name": "a", "description": "d"}, "resources": [{"uri": "skill://a/SKILL.md",
+                                                             "digest": "sha256:00", "size": 3}]}]},
+        "tools/call": {"content": [{"type": "text", "text": "t"}, {"type": "image", "data": "AA==",
+                                                                  "mimeType": "image/png"},
+                                   {"type": "resource", "resource": {"uri": "a://b", "blob": "AA=="}},
+                                   {"type": "resource_link", "uri": "a://b", "name": "b"}],
+                       "structuredContent": {"a": 1}, "isError": False},
+        "resources/read": {"contents": [{"uri": "a://b", "text": "t"}, {"uri": "a://c",
+                                                                        "blob": "AA=="}]},
+        "prompts/get": {"messages": [{"role": "user", "content": {"type": "text", "text": "x"}}]},
+    }
+
+    def test_malformed_results_are_said_not_raised(self):
+        """Whatever a server sends, the client says it is malformed or prints it."""
+        r = random.Random(8)
+
+        def mutate(v, depth=0):
+            if r.random() < 0.12:
+                return _junk(r)
+            if isinstance(v, dict):
+                v = {k: mutate(x, depth + 1) for k, x in v.items() if r.random() > 0.08}
+                if r.random() < 0.15:
+                    v[r.choice(("type", "text", "name", "uri", "nextCursor", "arguments",
+                                "description", "resources", "blob"))] = _junk(r)
+                return v
+            if isinstance(v, list):
+                return [mutate(x, depth + 1) for x in v] + ([_junk(r)] if r.random() < 0.2
+                                                            else [])
+            return v
+        said = printed = 0
+        shaped = mcp_stdio._result_shapes()       # the methods of the extensions it has
+        for _ in range(400):
+            results = {m: mutate(copy.deepcopy(v)) for m, v in self.GOOD.items() if m in shaped}
+            checked = {}
+            for method, result in results.items():
+                try:
+                    checked[method] = mcp_stdio._checked(method, result)
+                except mcp_stdio.MalformedResult as e:
+                    self.assertTrue(str(e).startswith("the server's %s result is malformed: "
+                                                      % method), e)
+                    said += 1
+
+            class Seen:                            # a client that was answered so
+                era, revision, instructions, stderr = "legacy", "2025-11-25", None, ""
+                server_info = (checked.get("initialize") or {}).get("serverInfo")
+                server_capabilities = dict((checked.get("initialize") or {}).get(
+                    "capabilities") or {}, resources={}, prompts={}, extensions={
+                        EXTENSIONS["skills"]: {}})
+
+                @staticmethod
+                def list_all(method, field):             # every list, as the inspector reads it
+                    if method not in checked:
+                        raise mcp_stdio.MalformedResult(method, ["broken"])
+                    return checked[method][field]
+
+                @staticmethod
+                def close():                         # before its stderr is read to the end
+                    return 0
+
+            for tool in (checked.get("tools/list") or {}).get("tools", []):
+                with contextlib.suppress(mcp_stdio._BadArguments):   # call's KEY=VALUE words
+                    mcp_stdio._key_values(["a=1", "b=x"], tool["inputSchema"])
+            with contextlib.redirect_stdout(io.StringIO()):
+                mcp_stdio._print_inspection(Seen, False)
+                mcp_stdio._print_inspection(Seen, True)
+                for method in ("tools/call", "resources/read", "prompts/get"):
+                    if method in checked:
+                        mcp_stdio._print_result(None, dict(checked[method], isError=False),
+                                                False)
+                        printed += 1
+        self.assertGreater(said, 300)
+        self.assertGreater(printed, 100)
+
+    def test_the_result_shapes_are_whole_for_every_thread_from_the_first_use(self):
+        """Clients on several threads check their first results at once: none finds the
+        shapes table half built (it was filled while compiling, and a reader took it as
+        ready: KeyError)."""
+        saved = dict(mcp_stdio._RESULT_SHAPES)
+        self.addCleanup(lambda: (mcp_stdio._RESULT_SHAPES.clear(),
+                                 mcp_stdio._RESULT_SHAPES.update(saved)))
+        interval = sys.getswitchinterval()
+        self.addCleanup(sys.setswitchinterval, interval)
+        sys.setswitchinterval(1e-5)
+        order = list(mcp_stdio._result_shapes())      # the last ones made, to be asked for
+        methods = sorted((m for m in self.GOOD if m in order), key=order.index)
+        for _ in range(3):
+            mcp_stdio._RESULT_SHAPES.clear()
+            start, failed = threading.Barrier(16), []
+
+            def check(method):
+                start.wait()
+                try:
+                    mcp_stdio._checked(method, self.GOOD[method])
+                except Exception as e:      # noqa: BLE001 - what the thread met, reported
+                    failed.append("%s: %r" % (method, e))
+            threads = [threading.Thread(target=check, args=(methods[-1 - i % 3],))
+                       for i in range(16)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            self.assertEqual(failed, [])
+
+    def test_a_server_that_answers_wrongly_gets_exit_3_and_a_readable_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "wrong.py")
+            with open(script, "w", encoding="utf-8") as f:
+                f.write(textwrap.dedent("""\
+                    import json, sys
+                    answers = {
+                        "initialize": {"protocolVersion": "2025-11-25", "serverInfo": {
+                            "name": "wrong", "version": "1"}, "capabilities": {
+                            "tools": {}, "resources": {}, "prompts": {}}},
+                        "tools/list": {"tools": [{"name": 5, "inputSchema": {}}]},
+                        "resources/list": {"resources": "none"},
+                        "resources/templates/list": {"resourceTemplates": []},
+                        "prompts/list": {"prompts": [{"name": "p"}]},
+                        "tools/call": {"content": [True]},
+                    }
+                    for line in sys.stdin:
+                        m = json.loads(line)
+                        if "id" in m and m.get("method") in answers:
+                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"],
+                                              "result": answers[m["method"]]}), flush=True)
+                        elif "id" in m:
+                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "error": {
+                                "code": -32601, "message": "no"}}), flush=True)
+                    """))
+            r = self.run_cli("inspect", "--", *PY, script)
+            self.assertEqual(r.returncode, 3, r.stderr)
+            out = r.stdout.decode()
+            self.assertIn("\ntools: failed (the server's tools/list result is malformed: "
+                          "/tools/0/name: expected type string, got integer)\n", out)
+            self.assertIn("\nresources: failed (the server's resources/list result is malformed: "
+                          "/resources: expected type array, got string)\n", out)
+            self.assertIn("\nprompts (1)\n  p  ()\n", out)
+            r = self.run_cli("call", "t", "--", *PY, script)
+            self.assertEqual((r.returncode, r.stdout), (3, b""))
+            self.assertEqual(r.stderr, b"error: the server's tools/call result is malformed: "
+                                       b"/content/0: expected type object, got boolean\n")
+
+    def test_inspect(self):
+        r = self.run_cli("inspect", "--", *SERVE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout.decode()
+        self.assertIn("server: mcp-stdio-demo %s (mcp_stdio demo)" % mcp_stdio.__version__, out)
+        self.assertIn("era: modern, protocol 2026-07-28", out)
+        self.assertIn("  add  (a: number, b: number)", out)
+        self.assertIn("  demo://greeting/{name}  greeting  text/plain", out)
+        self.assertIn("  summarize  (text, style?)", out)
+        r = self.run_cli("inspect", "--json", "--era", "legacy", "--revision", "2025-03-26", "--",
+                         *SERVE)
+        report = json.loads(r.stdout)
+        self.assertEqual((report["era"], report["revision"]), ("legacy", "2025-03-26"))
+        self.assertEqual(len(report["tools"]), 6)
+
+    def test_call(self):
+        r = self.run_cli("call", "echo", '{"text": "hello"}', "--", *SERVE)
+        self.assertEqual((r.returncode, r.stdout), (0, b"hello\n"))     # says nothing more
+        r = self.run_cli("call", "add", "a=1", "b=2.5", "--", *SERVE)    # typed from the schema
+        self.assertEqual((r.returncode, r.stdout), (0, b'{"sum":3.5}\n'))
+        schema = {"properties": {"a": {"type": "number"}, "s": {"type": "string"},
+                                 "f": {"type": ["boolean", "null"]}, "l": {"type": "array"}}}
+        self.assertEqual(mcp_stdio._key_values(["a=1.5", "s=1.5", "f=true", "l=[1,2]", "x=y"],
+                                               schema),
+                         {"a": 1.5, "s": "1.5", "f": True, "l": [1, 2], "x": "y"})
+        with self.assertRaises(ValueError) as cm:
+            mcp_stdio._key_values(["a=one"], schema)
+        self.assertEqual(str(cm.exception), "a=one: a number is expected")
+        r = self.run_cli("call", "add", '{"a": 1', "--", *SERVE)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"error: the arguments are not valid JSON: Expecting", r.stderr)
+        r = self.run_cli("call", "countdown", "seconds=0.2", "--", *SERVE)
+        self.assertEqual(r.stderr, b"log info countdown: countdown of 2 steps started\n"
+                         b"progress 1/2: 1 of 2 steps\nprogress 2/2: 2 of 2 steps\n")
+        r = self.run_cli("call", "divide", '{"dividend": 1, "divisor": 0}', "--",
+                         *SERVE)
+        self.assertEqual((r.returncode, r.stdout),
+                         (1, b"Cannot divide by zero: pass a non-zero 'divisor'.\n"))
+        r = self.run_cli("call", "nope", "--", *SERVE)
+        self.assertEqual(r.returncode, 4)
+        self.assertIn(b"Unknown tool", r.stderr)
+        r = self.run_cli("call", "add", '{"a": 1, "b": 2}', "--json", "--", *SERVE)
+        self.assertEqual(json.loads(r.stdout)["structuredContent"], {"sum": 3})
+
+    def test_read_get_and_content_blocks(self):
+        r = self.run_cli("read", "demo://logo.png", "--", *SERVE)
+        self.assertEqual((r.returncode, r.stdout),
+                         (0, b"[resource demo://logo.png, image/png, %d bytes of blob]\n"
+                          % len(mcp_stdio._DEMO_PNG)))
+        r = self.run_cli("get", "summarize", "text=hello", "style=short", "--", *SERVE)
+        self.assertEqual(r.stdout, b"[user] Summarize the following text (style: short):\n\n"
+                                   b"hello\n")
+        self.assertEqual(mcp_stdio._blocks({"content": [
+            mcp_stdio.image(b"\x89PNG"), mcp_stdio.resource_link("file:///a", "a"),
+            mcp_stdio.embedded_resource("file:///b", "body", mime_type="text/plain")]}),
+            ["[image image/png, 4 bytes]", "[link: a <file:///a>]",
+             "[resource file:///b, text/plain]\nbody"])
+
+    def test_signatures_show_types_enums_and_defaults(self):
+        schema = {"type": "object", "$defs": {"Mode": {"enum": ["fast", "slow"]}},
+                  "properties": {"q": {"type": "string"},
+                                 "mode": {"$ref": "#/$defs/Mode", "default": "fast"},
+                                 "n": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                                 "tags": {"type": "array", "items": {"type": "string"}},
+                                 "kind": {"type": ["boolean", "string"]},
+                                 "start": {"type": "string", "format": "date-time"},
+                                 "days": {"type": "array", "items": {"type": "string",
+                                                                     "format": "date"}}},
+                  "required": ["q"]}
+        self.assertEqual(mcp_stdio._signature_of(schema),
+                         '(q: string, mode?: "fast"|"slow" = "fast", n?: integer|null, '
+                         'tags?: array of string, kind?: boolean|string, '
+                         'start?: string<date-time>, days?: array of string<date>)')
+        self.assertEqual(mcp_stdio._first_line("word " * 30, 22), "word word word word ...")
+
+    def test_what_the_command_line_says(self):
+        """Error data, argument messages, -e/--cwd, read --output, nested shapes."""
+        schema = {"properties": {"n": {"type": "integer"}, "l": {"type": "array"},
+                                 "o": {"type": "object"}}}
+        for words, message in ((["n=x"], "n=x: an integer is expected"),
+                               (["l=x"], "l=x: an array is expected"),
+                               (["o=no"], "o=no: an object is expected"),
+                               (["l=[1,2"], "l=[1,2: not valid JSON (Expecting")):
+            with self.assertRaises(ValueError) as cm:
+                mcp_stdio._key_values(words, schema)
+            self.assertTrue(str(cm.exception).startswith(message), str(cm.exception))
+        r = self.run_cli("call", "add", "a=1", "b", "--", *SERVE)
+        self.assertEqual((r.returncode, r.stderr), (2, b"error: 'b' is not KEY=VALUE: give the "
+                                                       b"arguments as KEY=VALUE words or one "
+                                                       b"JSON object\n"))
+        script = textwrap.dedent("""
+            import os, mcp_stdio
+            server = mcp_stdio.Server("cli", "1")
+
+            @server.tool
+            def where() -> str:
+                "Where the server runs."
+                return os.getcwd() + " " + os.environ.get("CLI_TEST", "-")
+
+            @server.tool
+            def needs() -> str:
+                "Needs sampling."
+                raise mcp_stdio.ProtocolError(-32021, "Missing required client capability",
+                                              {"requiredCapabilities": {"sampling": {}}})
+
+            from typing import List, TypedDict
+            class Point(TypedDict):
+                x: int
+                label: str
+
+            @server.tool
+            def shapes(rows: List[dict], points: List[Point]) -> str:
+                "Nested shapes."
+                return "ok"
+            server.run()
+        """)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cli_server.py")
+            with open(path, "w") as f:
+                f.write(script)
+            env = dict(os.environ, PYTHONPATH=HERE)
+            run = lambda *a: subprocess.run(SERVE + list(a), capture_output=True, cwd=HERE,  # noqa
+                                            timeout=60, stdin=subprocess.DEVNULL, env=env)
+            r = run("call", "where", "-e", "CLI_TEST=set here", "--cwd", tmp, "--",
+                    sys.executable, path)
+            self.assertEqual(r.stdout.decode().strip(), os.path.realpath(tmp) + " set here",
+                             r.stderr)
+            r = run("call", "needs", "--", *PY, path)
+            self.assertEqual(r.returncode, 4)
+            self.assertIn(b"error: the server answered with error -32021: Missing required "
+                          b'client capability\n  requiredCapabilities: {"sampling": {}}\n',
+                          r.stderr)
+            r = run("inspect", "--", *PY, path)
+            self.assertIn("  shapes  (rows: array of object, points: array of {x: integer, "
+                          "label: string})", r.stdout.decode())
+            out = os.path.join(tmp, "logo.png")
+            r = run("read", "demo://logo.png", "--output", out, "--", *SERVE)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), mcp_stdio._DEMO_PNG)
+            self.assertIn(b"saved %d bytes (image/png) to" % len(mcp_stdio._DEMO_PNG),
+                          r.stderr)
+        self.assertEqual(mcp_stdio._tail("word " * 100 + "end", 42), "...word word word word "
+                         "word word word end")     # cut at a word, and marked
+
+    def test_inspection_survives_a_failing_list(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "broken.py")
+            with open(script, "w") as f:
+                f.write(BROKEN_SERVER)
+            r = self.run_cli("inspect", "--", *PY, script, "partial")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout.decode()
+        self.assertIn("tools (0)", out)
+        self.assertIn("resources (1)\n  a://b  b\n", out)
+        self.assertIn("resource templates: failed (resource templates: error -32601: Method not "
+                      "found)", out)
+        self.assertIn("prompts: not offered", out)
+
+    def test_usage_names_how_it_was_started(self):
+        r = self.run_cli("inspect", "--help")              # started as python -m mcp_stdio
+        self.assertTrue(r.stdout.startswith(b"usage: python -m mcp_stdio inspect"))
+        r = subprocess.run([sys.executable, SERVER, "--help"], capture_output=True,
+                           timeout=TIMEOUT)
+        self.assertTrue(r.stdout.startswith(b"usage: python mcp_stdio.py [options]"))
+
+    def test_usage_and_failures(self):
+        for args in (["inspect"], ["call", "echo", "[1]", "--", "x"], ["call", "--", "x"],
+                     ["inspect", "--era", "new", "--", "x"]):
+            r = self.run_cli(*args)
+            self.assertEqual(r.returncode, 2, args)
+        r = self.run_cli("inspect", "--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn(b"exit status", r.stdout)
+        r = self.run_cli("inspect", "--timeout", "2", "--", *PY, "-c", "pass")
+        self.assertEqual(r.returncode, 3)
+        r = self.run_cli("inspect", "--", "/nonexistent/server")
+        self.assertEqual(r.returncode, 3)
 
 
 @about("tasks")
@@ -11909,1027 +10656,593 @@ class TaskCommandLine(unittest.TestCase):
         self.runs_a_required_task_tool("modern")
 
 
-@about("tasks")
-class TaskAdmission(ProcTest):
-    """A task is created on admission, whatever the workers are doing."""
+@unittest.skipUnless(hasattr(os, "killpg"), "needs process groups")
+class CtrlC(ProcTest):
+    """Ctrl-C during call cancels the call at the server and exits 130, in both eras."""
+
+    def test_a_terminal_interrupt_cancels_the_call(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        script = os.path.join(tmp.name, "waits.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(CTRL_C_SERVER)
+        for era, tool, extra in (("modern", "plain", []), ("legacy", "plain", []),
+                                 ("modern", "long", []), ("legacy", "long", ["--task"])):
+            with self.subTest(era=era, tool=tool):
+                mark = os.path.join(tmp.name, "%s-%s" % (era, tool))
+                p = subprocess.Popen(SERVE + ["call", tool, "--era", era] + extra +
+                                     ["--"] + PY + [script], cwd=HERE,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=dict(os.environ, MARK=mark),
+                                     start_new_session=True)      # a terminal's group
+                self.addCleanup(p.kill)
+                deadline = time.monotonic() + TIMEOUT
+                while not os.path.exists(mark) and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                time.sleep(0.2)                  # a task: its first poll has gone out
+                os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C does: the whole group
+                out, err = p.communicate(timeout=TIMEOUT)
+                self.assertEqual(p.returncode, 130, err)
+                self.assertNotIn(b"Traceback", err)
+                self.assertTrue(err.endswith(b"cancelled\n"), err)
+                with open(mark) as f:
+                    self.assertEqual(f.read(), "started\ncancelled=True\n")   # it was told
+
+
+###############################################################################
+# Client commands on a terminal: questions asked, results shown ###############
+###############################################################################
+
+
+class CommandLineQuestions(unittest.TestCase):
+    """call answers a server's questions on a terminal, and refuses without one."""
+
+    def test_no_terminal_no_answer(self):
+        for era, status, out in (("modern", 3, b""), ("legacy", 1, b"The client could not answer")):
+            r = subprocess.run(SERVE + ["call", "confirm_echo", "text=hi", "--era", era, "--"] +
+                               SERVE, capture_output=True, cwd=HERE, timeout=60,
+                               stdin=subprocess.DEVNULL)
+            self.assertEqual(r.returncode, status, r.stderr)
+            self.assertTrue(r.stdout.startswith(out), r.stdout)
+            self.assertIn(b"stdin is not a terminal", r.stderr)
+
+    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
+    def test_answers_typed_on_a_terminal(self):
+        for era, typed, expected in (("modern", b"\nAda\n", b"Hello, Ada!\n"),
+                                     ("legacy", b"y\nGrace\n", b"Hello, Grace!\n"),
+                                     ("legacy", b"n\n", b"No greeting: the user did not give "
+                                                        b"a name.\n")):
+            master, slave = os.openpty()
+            try:
+                os.write(master, typed)
+                r = subprocess.run(SERVE + ["call", "greet", "--era", era, "--"] + SERVE,
+                                   capture_output=True, cwd=HERE, timeout=60, stdin=slave)
+            finally:
+                os.close(master)
+                os.close(slave)
+            self.assertEqual(r.stdout, expected, r.stderr)
+            self.assertIn(b"The server asks: What is your name?", r.stderr)
+
+    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
+    def test_a_field_is_asked_with_its_description(self):
+        for era in ("modern", "legacy"):
+            with self.subTest(era=era):
+                master, slave = os.openpty()
+                try:
+                    os.write(master, b"y\ny\n")
+                    r = subprocess.run(SERVE + ["call", "confirm_echo", "text=hi", "--era", era,
+                                                "--"] + SERVE, capture_output=True, cwd=HERE,
+                                       timeout=60, stdin=slave)
+                finally:
+                    os.close(master)
+                    os.close(slave)
+                self.assertEqual(r.stdout, b"hi\n", r.stderr)
+                self.assertIn(b"[c]ancel: Echo it - Tick to echo the text. (y/n): ", r.stderr)
+        from unittest import mock
+        for prop, label in (({"type": "string", "description": "  Two\n lines. "},
+                             "f - Two lines. (string) [optional]: "),
+                            ({"type": "integer", "title": "Count", "default": 3},
+                             "Count (integer, default 3) [optional]: "),
+                            ({"type": "string", "enum": ["a", "b"], "description": "Pick."},
+                             "f - Pick. (a/b) [optional]: ")):
+            with self.subTest(prop=prop):
+                err = io.StringIO()
+                with mock.patch("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\n"))), \
+                        mock.patch("sys.stderr", err):
+                    mcp_stdio._read_field("f", prop, False)
+                self.assertEqual(err.getvalue(), label)
+
+    def test_fields_are_typed_and_checked(self):
+        from unittest import mock
+        cases = ((b"x\n7\n", {"type": "integer", "minimum": 1}, True, 7),
+                 (b"0\n3\n", {"type": "integer", "minimum": 1}, True, 3),
+                 (b"maybe\ny\n", {"type": "boolean"}, True, True),
+                 # Only the words of yes and no: "yellow" is not yes, "fixed in 2.3" not
+                 # no, and an empty line asks again (0.7.0 read the first letter).
+                 (b"yellow\nfixed in 2.3\n\nNo\n", {"type": "boolean"}, True, False),
+                 (b"TRUE\n", {"type": "boolean"}, False, True),
+                 (b"\nyes\n", {"type": "boolean"}, False, True),
+                 (b"\n", {"type": "boolean", "default": False}, True, False),
+                 (b"\n", {"type": "number", "default": 2.5}, True, 2.5),
+                 (b"\n", {"type": "string"}, False, None),
+                 (b"blue\nred\n", {"type": "string", "enum": ["red", "green"]}, True, "red"),
+                 (b"a, b\n", {"type": "array", "items": {"type": "string"}}, True, ["a", "b"]))
+        for typed, prop, required, expected in cases:
+            with self.subTest(prop=prop, typed=typed):
+                stdin = io.TextIOWrapper(io.BytesIO(typed))
+                with mock.patch("sys.stdin", stdin), mock.patch("sys.stderr", io.StringIO()):
+                    self.assertEqual(mcp_stdio._read_field("f", prop, required), expected)
+
+
+    def test_a_closed_terminal_answers_cancel(self):
+        from unittest import mock
+
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+        form = {"message": "Close it?", "requestedSchema": {"type": "object", "properties": {
+            "confirm": {"type": "boolean"}}, "required": ["confirm"]}}
+        for typed, expected in (("", {"action": "cancel"}),           # input ended at once
+                                ("yes\nyellow\n", {"action": "cancel"}),   # ... mid-form
+                                ("nope\nc\n", {"action": "cancel"}),
+                                ("no\n", {"action": "decline"}),
+                                ("\nyes\n", {"action": "accept", "content": {"confirm": True}})):
+            with self.subTest(typed=typed):
+                with mock.patch("sys.stdin", Terminal(typed)), \
+                        mock.patch("sys.stderr", io.StringIO()):
+                    self.assertEqual(mcp_stdio._ask_on_terminal(form), expected)
+        url = {"message": "Sign in", "mode": "url", "url": "https://example.com/x"}
+        with mock.patch("sys.stdin", Terminal("")), mock.patch("sys.stderr", io.StringIO()):
+            self.assertEqual(mcp_stdio._ask_on_terminal(url), {"action": "cancel"})
+
+    def test_a_form_that_cannot_be_filled_in_is_refused_before_asking(self):
+        from unittest import mock
+
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+        for schema, problem in (
+                ({"type": "object", "properties": "name"},
+                 "/properties: expected type object, got string"),
+                ({"type": "object", "properties": {"n": {"type": "string"}}, "required": 3},
+                 "/required: expected type array, got integer"),
+                ({"type": "object", "properties": {"n": {"title": "N"}}},
+                 '/properties/n: missing required property "type"'),
+                ({"type": "object", "properties": {"n": {"type": "string", "enum": "ab"}}},
+                 "/properties/n/enum: expected type array, got string"),
+                ({"type": "object", "properties": {"n": {"type": "string", "pattern": "("}}},
+                 "#/properties/n/pattern: ")):
+            with self.subTest(schema=schema):
+                err = io.StringIO()
+                with mock.patch("sys.stdin", Terminal("y\nAda\n")), \
+                        mock.patch("sys.stderr", err), \
+                        self.assertRaises(mcp_stdio.ClientError) as cm:
+                    mcp_stdio._ask_on_terminal({"message": "Name?", "requestedSchema": schema})
+                self.assertTrue(str(cm.exception).startswith(
+                    "the server's form cannot be filled in: " + problem), cm.exception)
+                self.assertNotIn("Answer?", err.getvalue())     # nothing asked
+
+
+###############################################################################
+# Host setup: config, doctor and install ######################################
+###############################################################################
+
+
+class Doctor(unittest.TestCase):
+    """doctor starts a server as each host does and names what would fail (real processes)."""
+
+    def setUp(self):
+        self.script = os.path.join(vendored_project(), "team_tools.py")
+
+    def doctor(self, *args, command=None):
+        r = subprocess.run(SERVE + ["doctor"] + list(args) + ["--"] + (command or PY + [
+            self.script]), capture_output=True, cwd=HERE, timeout=120,
+            stdin=subprocess.DEVNULL)
+        self.assertFalse(r.stderr, r.stderr.decode())
+        return r.returncode, r.stdout.decode()
+
+    def test_a_good_server_passes(self):
+        code, out = self.doctor("--host", "claude-code")
+        self.assertEqual(code, 0, out)
+        self.assertEqual(out, "claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, "
+                         "then 2025-11-25; https://github.com/anthropics/claude-code/issues/84136)"
+                         "\ndoctor: 1 of 1 host(s) would start it\n")
+
+    @unittest.skipUnless(SLOW, "six starts and two more: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    def test_a_good_server_passes_every_host(self):
+        code, out = self.doctor()
+        self.assertEqual(code, 0, out)
+        self.assertEqual([line.split(":")[0] for line in out.splitlines() if
+                          not line.startswith(" ")][:-1], sorted(mcp_stdio._HOSTS))
+        self.assertTrue(out.endswith("doctor: 6 of 6 host(s) would start it\n"), out)
+        self.assertIn("codex: ok  (models Codex CLI 0.165.0 (2026-11-03), speaks 2025-06-18; "
+                      "https://github.com/openai/codex/issues/11851)", out)
+        self.assertIn("claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, then "
+                      "2025-11-25", out)
+
+    def test_a_banner_on_stdout_fails_quoting_it(self):
+        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "banner"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("claude-desktop: FAIL", out)
+        self.assertIn("  fault: output on stdout before the first message: "
+                      "b'Starting team tools v1.0'\n    fix: write diagnostics to sys.stderr", out)
+
+    def test_a_failing_import_fails_quoting_its_last_line(self):
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "broken"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: the server did not start: \"ModuleNotFoundError: No module named "
+                      "'no_such_module_for_the_doctor'\"", out)
+
+    def test_paths_the_host_cannot_follow(self):
+        code, out = self.doctor("--host", "claude-desktop",
+                                command=["no-such-python-3", self.script])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: the host cannot find 'no-such-python-3' (PATH "
+                      "/usr/bin:/bin:/usr/sbin:/sbin, working folder /)", out)
+        code, out = self.doctor("--host", "claude-desktop",
+                                command=PY + [os.path.relpath(SERVER, HERE)])
+        self.assertEqual(code, 1, out)
+        self.assertIn("    fix: give the absolute path of mcp_stdio.py (the host starts it in /;",
+                      out)
+
+    def test_what_a_host_refuses_in_the_tool_list(self):
+        code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "nested"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: tool 'nested': / uses $defs; / requires 'q', which is not one of "
+                      "its properties; /properties/p uses $ref; /properties/tags is an array "
+                      "without items\n", out)
+        self.assertEqual(self.doctor("--host", "claude-code", command=PY + [
+            self.script, "nested"])[0], 0)
+
+    def test_a_listing_over_a_hosts_tool_budget_is_warned_of(self):
+        """Cursor holds about 40 tools well: past that the doctor says so, with the size and
+        which tools a host that keeps the first 40 would lose (in the order listed)."""
+        code, out = self.doctor("--host", "cursor", command=PY + [self.script, "many"])
+        self.assertEqual(code, 0, out)
+        self.assertRegex(out, r"\n  warning: it lists 45 tools \(\d+\.\d KB, about \d+ tokens, "
+                              r"estimated as bytes / 4\); Cursor degrades past about 40 active "
+                              r"tools, and a host that keeps the first 40 would not see t39, "
+                              r"t40, t41, t42, t43\n    fix: serve fewer: --tools with names or "
+                              r"patterns \('fs_\*'\), or mount\(\.\.\., include=, exclude=\) for a "
+                              r"mounted server's\n")
+        code, out = self.doctor("--host", "vscode", command=PY + [self.script, "many"])
+        self.assertEqual((code, out.count("warning")), (0, 0), out)      # 128 for Copilot
+
+    def test_a_mounted_tool_a_host_refuses_names_the_mounts_options(self):
+        """The author cannot change someone else's tool: the fix is the mount's options. A
+        mounted task-only tool is listed as one that may run as a task: no host refuses it."""
+        code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "mounted"])
+        self.assertEqual(code, 1, out)
+        self.assertEqual(out.count("  fault: "), 1, out)
+        self.assertIn("  fault: tool 'other_deep': / uses $defs\n    fix: it is tool 'deep' of "
+                      "mount 'other': leave it out (mount(..., exclude=['deep'])) or rename it "
+                      "(rename={'deep': ...})\n", out)
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "mounted"])
+        self.assertEqual(code, 0, out)
+
+    @about("tasks")
+    def test_a_task_only_tool_fails_where_the_host_has_no_tasks(self):
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "task"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: tool 'add' runs only as a task; the host speaks 2025-06-18, "
+                      "which has no tasks (it is not listed)\n    fix: register it with "
+                      "task=\"optional\"", out)
+
+    @about("skills")
+    def test_a_refused_skill_fails_and_a_relative_folder_is_found(self):
+        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "skills"])
+        self.assertEqual(code, 1, out)
+        self.assertEqual(out.count("  fault: "), 1, out)
+        self.assertIn("  fault: a skill was refused at start: \"team-tools: warning: skills: ", out)
+        self.assertIn("bad/SKILL.md: name must be 1-64 lowercase letters", out)
+
+    def test_each_host_names_what_it_models_and_where_that_is_reported(self):
+        path = os.path.join(SHARED, "docs", "clients-in-the-wild.md")
+        if not os.path.exists(path):
+            self.skipTest("../shared/docs is not here")
+        with open(path, encoding="utf-8") as f:
+            reported = f.read()
+        for name, host in mcp_stdio._HOSTS.items():
+            self.assertIn(host.source, reported, name)
+            if name != "gemini-cli":          # its version is from a trial, not the document
+                self.assertIn(host.title.split(" (")[0].rsplit(" ", 1)[-1], reported, name)
+
+    def test_a_slow_start_is_said(self):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(os.path.join(os.path.dirname(self.script), "started"))
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "slow"])
+        self.assertEqual(code, 0, out)
+        self.assertRegex(out, r"  warning: the first answer took [2-9]\.\d s of the host's "
+                              r"10 s\n")       # 2.7 s asleep, and a busy machine's start
+
+    def test_usage(self):
+        for args in ((), ("--host", "nowhere", "--"), ("--host",)):
+            r = subprocess.run(SERVE + ["doctor"] + list(args), capture_output=True, cwd=HERE,
+                               stdin=subprocess.DEVNULL, timeout=60)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertTrue(r.stderr.startswith(b"error: "), r.stderr)
+
+
+class Install(unittest.TestCase):
+    """install writes config's entry into each host's own file (real processes, a fake home)."""
+
+    FILES = {"claude-desktop": ".config/Claude/claude_desktop_config.json",
+             "cursor": ".cursor/mcp.json", "vscode": ".config/Code/User/mcp.json",
+             "gemini-cli": ".gemini/settings.json", "codex": ".codex/config.toml"}
 
     def setUp(self):
         tmp = tempfile.TemporaryDirectory()
         self.addCleanup(tmp.cleanup)
-        self.script = os.path.join(tmp.name, "queue.py")
-        with open(self.script, "w", encoding="utf-8") as f:
-            f.write(TASK_QUEUE_SERVER)
-
-    def nap(self, p, era, rid, name, seconds):
-        params = {"name": "nap", "arguments": {"name": name, "seconds": seconds}}
-        if era == MODERN:
-            params["_meta"] = tasks_meta()
-        else:
-            params["task"] = {}
-        p.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
-
-    def until(self, p, rid):
-        """The response to rid, and the notifications that came before it."""
-        heard = []
-        while True:
-            m = p.recv()
-            if m.get("id") == rid:
-                return m, heard
-            heard.append(m)
-
-    def tasks_request(self, p, era, rid, method, tid):
-        params = {"taskId": tid}
-        if era == MODERN:
-            params["_meta"] = tasks_meta()
-        p.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        return self.until(p, rid)[0]["result"]
-
-    def test_a_queued_task_answers_at_once_and_times_out_from_its_start_legacy(self):
-        self.queued_task_answers_at_once("2025-11-25")
-
-    def test_a_queued_task_answers_at_once_and_times_out_from_its_start_modern(self):
-        self.queued_task_answers_at_once(MODERN)
-
-    def queued_task_answers_at_once(self, era):
-        p = self.spawn("--workers", "1", "--backlog", "1", "--timeout", "2.5",
-                       script=self.script)
-        p.open(era)
-        ids = {}
-        for rid, name in ((1, "a"), (2, "b"), (3, "c")):
-            # "a" runs 2 s: room for a busy machine to admit "b" and "c" meanwhile.
-            self.nap(p, era, rid, name, 2.0 if name == "a" else 1.0)
-            r, heard = self.until(p, rid)
-            created = r["result"] if era == MODERN else r["result"]["task"]
-            self.assertEqual(created["status"], "working")
-            # Before "a" ends: its task answers while the only worker is busy
-            # (0.7.0 answered "b" only when "a" had finished).
-            self.assertFalse([m for m in heard if m["params"].get("status")
-                              not in (None, "working")], heard)
-            ids[name] = created["taskId"]
-        # "c" waits behind "b": cancelled while queued, its handler never runs.
-        cancelled = self.tasks_request(p, era, 4, "tasks/cancel", ids["c"])
-        if era != MODERN:
-            self.assertEqual(cancelled["status"], "cancelled")
-        # "b" waited 2 s for the worker and then ran 1 s: past 2.5 s from its
-        # admission, within it from its start.
-        deadline = time.monotonic() + 3 * TIMEOUT
-        got = {}
-        while time.monotonic() < deadline and len(got) < 3:
-            for i, name in enumerate("abc"):
-                got[name] = self.tasks_request(p, era, 10 + i + 10 * len(got),
-                                               "tasks/get", ids[name])
-            got = {k: v for k, v in got.items() if v["status"] != "working"}
-            time.sleep(0.2)
-        self.assertEqual({k: v["status"] for k, v in got.items()},
-                         {"a": "completed", "b": "completed", "c": "cancelled"})
-        if era == MODERN:
-            self.assertEqual(got["b"]["result"]["content"][0]["text"], "slept b")
-        else:
-            r = self.tasks_request(p, era, 99, "tasks/result", ids["b"])
-            self.assertEqual(r["content"][0]["text"], "slept b")
-        self.assertEqual(p.close(), 0)
-        self.assertEqual(p.stderr.count(b"start "), 2, p.stderr)
-        self.assertNotIn(b"start c", p.stderr)
-
-    def test_queued_tasks_do_not_count_against_the_backlog(self):
-        p = self.spawn("--workers", "1", "--backlog", "1", "--max-tasks", "3",
-                       script=self.script)
-        p.open("2025-11-25")
-        for rid in range(1, 4):
-            self.nap(p, "2025-11-25", rid, "t%d" % rid, 0.5)
-            self.assertIn("task", self.until(p, rid)[0]["result"])
-        self.nap(p, "2025-11-25", 4, "t4", 0.5)       # past --max-tasks: a JSON-RPC error
-        self.assertEqual(self.until(p, 4)[0]["error"]["code"], -31000)
-        # A plain call still has its backlog place behind the queued tasks.
-        p.send({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
-            "name": "nap", "arguments": {"name": "plain", "seconds": 0}}})
-        r = self.until(p, 5)[0]["result"]
-        self.assertEqual(r["content"][0]["text"], "slept plain")
-        self.assertEqual(p.close(), 0)
-
-
-class Fuzzer:
-    """Generates one session's byte stream and remembers what must be answered."""
-
-    def __init__(self, seed, era):
-        self.r = random.Random(seed)
-        self.era = era
-        self.n = 0
-        self.must_answer = set()      # json.dumps(id) of well-formed requests
-        self.methods = {}             # json.dumps(id) -> method
-        self.codes = {}               # json.dumps(id) -> the error code its answer must have
-
-    def valid(self):
-        r = self.r
-        choices = [
-            ("tools/list", {}), ("tools/call", {"name": "echo", "arguments": {"text": "hi \u00e9"}}),
-            ("tools/call", {"name": "add", "arguments": {"a": r.randint(-9, 9), "b": 2.5}}),
-            ("tools/call", {"name": "divide", "arguments": {"dividend": 1, "divisor": 0}}),
-            ("tools/call", {"name": "add", "arguments": {"a": "x"}}),
-            ("resources/list", {}), ("resources/templates/list", {}),
-            ("resources/read", {"uri": r.choice(["demo://readme", "demo://logo.png",
-                                                 "demo://greeting/Zo%C3%A9", "demo://none"])}),
-            ("prompts/list", {}), ("prompts/get", {"name": "summarize", "arguments": {"text": "t"}}),
-            ("completion/complete", {"ref": {"type": "ref/prompt", "name": "summarize"},
-                                     "argument": {"name": "style", "value": "s"}}),
-        ]
-        if self.era == MODERN:
-            choices += [("server/discover", {}),
-                        ("subscriptions/listen", {"notifications": {
-                            "toolsListChanged": True, "resourceSubscriptions": ["demo://readme"]}}),
-                        ("tools/call", {"name": "confirm_echo", "arguments": {"text": "t"},
-                                        "requestState": r.choice(["x.y", "", "a" * 50]),
-                                        "inputResponses": {"elicit-1": {"action": "accept"}}}),
-                        ("tools/call", {"name": "greet", "arguments": {},
-                                        "inputResponses": r.choice([
-                                            {}, {"name": "bad"}, {"greeting": [1]},
-                                            {"name": {"action": "accept",
-                                                      "content": {"name": "Zoé"}},
-                                             "greeting": SAMPLED, "other": None}])})]
-        else:
-            choices += [("ping", {}), ("logging/setLevel", {"level": "error"})]
-        method, params = r.choice(choices)
-        params = copy.deepcopy(params)
-        if self.era == MODERN:
-            params["_meta"] = modern_meta(**{"io.modelcontextprotocol/clientCapabilities":
-                                             r.choice([{}, {"elicitation": {}},
-                                                       {"elicitation": {}, "sampling": {}}])})
-        elif r.random() < 0.3:
-            params["_meta"] = {"progressToken": r.choice(["t", 5])}
-        return {"jsonrpc": "2.0", "id": None, "method": method, "params": params}
-
-    def new_id(self, prefix, method):
-        self.n += 1
-        rid = self.r.choice(["%s-%d" % (prefix, self.n), self.n * 2 + (prefix == "ok")])
-        self.methods[json.dumps(rid)] = method
-        return rid
-
-    def mutate(self, msg):
-        r = self.r
-        kind = r.randrange(16)
-        p = msg["params"]
-        if kind == 0:
-            del msg[r.choice(["jsonrpc", "method", "params", "id"])]
-        elif kind == 1:
-            msg[r.choice(["jsonrpc", "method", "params"])] = r.choice(
-                [None, 1, -1, 2.5, True, [], {}, "", "x" * 300, [1, 2]])
-        elif kind == 2:
-            msg["id"] = r.choice([None, True, 1.5, [], {}, 2 ** 53, -(2 ** 60), 10 ** 10 + self.n])
-        elif kind == 3:
-            msg["method"] = r.choice(["nope", "rpc.x", "tools/nope", "initialize", "ping",
-                                      "notifications/cancelled", "server/discover",
-                                      "subscriptions/listen", "\u00e9" * 70])
-        elif kind == 4:
-            del msg["id"]                  # a notification that looks like a request
-        elif kind == 5:
-            nest = "x"
-            for _ in range(r.randint(25, 36)):
-                nest = [nest] if r.random() < 0.5 else {"k": nest}
-            p["deep"] = nest
-        elif kind == 6:
-            p[r.choice(["name", "arguments", "uri", "cursor", "level", "ref", "_meta"])] = \
-                r.choice([None, 1, "z" * r.randint(0, 5000), [], {"a": 1}, -1e308, 10 ** 30])
-        elif kind == 7:
-            p["extra"] = {"\u2028": "\u0000", "\U0001F600": [1e-300, -0.0]}
-        elif kind == 8 and "_meta" in p:
-            p["_meta"] = r.choice([{}, {"io.modelcontextprotocol/protocolVersion": r.choice(
-                ["2025-11-25", "2099-01-01", 3])}, [], modern_meta(
-                **{"io.modelcontextprotocol/logLevel": "loud"})])
-        elif kind == 9:
-            p.clear()
-        elif kind == 10:
-            # Shaped like a response, often malformed: never answered with its id, which
-            # is registered nowhere, so check_output fails on any answer carrying it.
-            rid = r.choice(["resp-%d" % self.n, 10 ** 12 + self.n])
-            msg = r.choice([
-                {"jsonrpc": "2.0", "id": rid, "result": {}},
-                {"jsonrpc": "1.0", "id": rid, "result": {}},
-                {"j\ufeffsonrpc": "2.0", "id": rid, "result": {}},
-                {"jsonrpc": "2.0", "id": rid, "result": {}, "extra": 1},
-                {"jsonrpc": "2.0", "id": rid, "result": {}, "error": {"code": 1, "message": "x"}},
-                {"jsonrpc": "2.0", "id": rid, "error": "nope", "params": {"x": [[[[[]]]]]}},
-                {"id": rid, "error": {"code": 1, "message": "x"}},
-                {"jsonrpc": "2.0", "id": rid, "result": {"deep": json.loads("[" * 40 + "]" * 40)}}])
-        elif kind == 11:
-            msg = [msg, self.valid()] if r.random() < 0.5 else []
-        elif kind == 12:
-            p[r.choice(["cursor", "requestState", "inputResponses", "notifications"])] = r.choice(
-                ["", "abc", "dG9vbHM6MTAwOmZmZmY", 7, {"k": []}, {"k": {"action": 1}}, [None]])
-        else:
-            if "arguments" in p and isinstance(p["arguments"], dict):
-                p["arguments"][r.choice(["text", "a", "b", "zz"])] = r.choice(
-                    [None, [], "q" * 20000, 1e308, -(10 ** 15), True])
-        return msg
-
-    def cut_string(self):
-        """A line nested past the limit whose string cannot end: a control byte, a bad
-        escape or the line's end cuts it, at any length up to the line limit (the shape
-        that once sent the grammar check into exponential backtracking)."""
-        r = self.r
-        size = min(int(2 ** r.uniform(3, 20)), (1 << 20) - 200)
-        body = r.choice([b"x", b"ab", b'\\"', b"\\n", b"\\u00e9", b" "]) * size
-        body = body[:size]
-        cut = r.choice([b"\x01", b"\x1f", b"\\x", b"\\u12", b"\\", b""])
-        deep = b"[" * r.randint(33, 40)
-        line = r.choice([
-            b'{"jsonrpc":"2.0","id":%s,"method":"ping","params":{"a":"%s%s","b":%s%s}}' % (
-                json.dumps(self.new_id("m", "ping")).encode(), body, cut, deep,
-                b"]" * len(deep)),
-            deep + b'"' + body + cut,
-            deep + b'"' + body + cut + b'"' + b"]" * len(deep)])
-        return line[:1 << 20]
-
-    def garbage(self):
-        r = self.r
-        kind = r.randrange(9)
-        if kind == 8:
-            return self.cut_string()
-        if kind == 0:
-            return bytes(r.randrange(256) for _ in range(r.randrange(1, 80))).replace(b"\n", b"")
-        if kind == 1:
-            return b'{"jsonrpc":"2.0","id":"g","method":"ping","x":"\xff\xfe"}'
-        if kind == 2:
-            return b'{"jsonrpc":"2.0","id":1,"method":"ping"' [:r.randrange(1, 40)]
-        if kind == 3:
-            return b"\xef\xbb\xbf" + b'{"jsonrpc":"2.0","method":"x"}'
-        if kind == 4:
-            return b'{"a":1}\r{"b":2}'
-        if kind == 5:
-            return r.choice([b"NaN", b"[NaN]", b'{"a":Infinity}', b"\x00", b"[]", b"null",
-                             b'"\\ud800"', b"1" * 5000])
-        if kind == 6:
-            return b"[" * r.randint(30, 40) + b"]" * r.randint(30, 40)
-        return b"   \t  "
-
-    def hostile(self):
-        """A line that carries ids it must never be answered with, or JSON we refuse.
-
-        The ids of the first kind are those of requests already answered (or
-        never sent): any answer carrying one is a foreign or a second answer.
-        """
-        r = self.r
-        old = [r.choice(sorted(self.must_answer)) if self.must_answer else '"never"'
-               for _ in range(2)]
-        deep = "[" * r.randint(33, 40) + "]" * 40
-        deep = deep[:deep.index("]")] + "]" * (deep.index("]"))
-        head = '{"jsonrpc":"2.0","method":%s' % r.choice([deep, '"ping"', '"tools/list"'])
-        kind = r.randrange(12)
-        if kind < 8:
-            line = r.choice([
-                '{"jsonrpc":"2.0","method":%s,"id":1e400}' % deep,
-                head + ',"id":%s}{"jsonrpc":"2.0","id":%s,"method":"ping"}' % tuple(old),
-                '{"jsonrpc":"2.0","method":%s,"id":%s,"id":%s}' % (deep, old[0], old[1]),
-                head + ',"id":%s} x' % old[0],
-                head + ',"id":%s' % old[0],
-                head[:-1] + ',"id":%s}' % old[0],
-                head + ',"id":%s,}' % old[0],
-                '{"jsonrpc":"2.0","id":%s,"result":%s}' % (old[0], deep),
-                '{"jsonrpc":"2.0","id":"\\ud800","method":%s}' % deep,
-            ]).encode()
-            if r.random() < 0.2:
-                line = line.replace(b',"id"', b',"x":"\xff","id"')   # and invalid UTF-8
-            return line
-        # Well-formed, refused: answered -32600 with a fresh id.
-        rid = self.new_id("ok", "ping")
-        key = json.dumps(rid)
-        self.must_answer.add(key)
-        self.codes[key] = -32600
-        bad = r.choice(['{"a":1,"a":2}', '{"a":"\\udc00"}', '{"\\ud83d":1}', "1e400",
-                        "-2E+999", "9" * 4301, deep])
-        return ('{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"add",'
-                '"arguments":{"a":1,"b":%s}}}' % (key, bad)).encode()
-
-    def stream(self, count):
-        """Return the session's bytes: a valid opening, then count fuzzed lines."""
-        r = self.r
-        out = []
-        if self.era != MODERN:
-            rid = self.new_id("ok", "initialize")
-            self.must_answer.add(json.dumps(rid))
-            out.append(json.dumps(init_msg(rid, self.era)).encode() + b"\n")
-            out.append(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
-        for _ in range(count):
-            roll = r.random()
-            if roll < 0.45:
-                msg = self.valid()
-                msg["id"] = self.new_id("ok", msg["method"])
-                self.must_answer.add(json.dumps(msg["id"]))
-                if self.era == "2025-03-26" and r.random() < 0.2:
-                    msg = [msg]
-                line = json.dumps(msg, ensure_ascii=r.random() < 0.5).encode()
-            elif roll < 0.85:
-                msg = self.valid()
-                msg["id"] = self.new_id("m", msg["method"])
-                msg = self.mutate(msg)
-                for m in (msg if isinstance(msg, list) else [msg]):
-                    if isinstance(m, dict) and "id" in m and ("method" in m or not (
-                            "result" in m or "error" in m)):   # what was sent, after mutation
-                        try:
-                            self.methods[json.dumps(m["id"])] = m.get("method")
-                        except (TypeError, ValueError):
-                            pass
-                    if isinstance(m, dict) and m is not msg and m.get("id") is None and \
-                            "method" in m:
-                        m["id"] = self.new_id("m", m["method"])
-                try:
-                    line = json.dumps(msg).encode()
-                except ValueError:
-                    continue
-            elif roll < 0.93:
-                line = self.garbage()
-            else:
-                line = self.hostile()
-            if r.random() < 0.05:
-                line += b"\r"
-            out.append(line + b"\n")
-            if r.random() < 0.02:
-                out.append(b"\n" if r.random() < 0.5 else b"\r\n")
-        return b"".join(out)
-
-    def splits(self, data):
-        """Split data at random points, as a pipe might deliver it."""
-        r, i, parts = self.r, 0, []
-        while i < len(data):
-            n = r.choice([1, 7, 64, 500, 4096, 65536])
-            parts.append(data[i:i + n])
-            i += n
-        return parts
-
-
-def check_output(test, fuzzer, lines, rev):
-    """Check every line the server wrote against the fuzz properties."""
-    answered = {}
-    for line in lines:
-        test.assertTrue(line.endswith(b"\n"), line[-50:])
-        msg = json.loads(line)
-        for m in (msg if isinstance(msg, list) else [msg]):
-            test.assertIsInstance(m, dict)
-            test.assertEqual(m.get("jsonrpc"), "2.0")
-            if "id" in m:
-                key = json.dumps(m["id"])
-                answered[key] = answered.get(key, 0) + 1
-                test.assertEqual(answered[key], 1, "answered twice: %s" % key)
-                method = fuzzer.methods.get(key)
-                test.assertTrue(key in fuzzer.methods, "answer to an id never sent: %s" % key)
-                if key in fuzzer.codes:
-                    test.assertEqual(m["error"]["code"], fuzzer.codes[key], line[:300])
-            else:
-                method = None
-                if "method" not in m:
-                    test.assertIn("error", m)
-            test.assertEqual(WireSchemas.problems(rev, m, method), [], line[:300])
-    missing = fuzzer.must_answer - set(answered)
-    test.assertEqual(missing, set(), "well-formed requests never answered")
-    return sum(answered.values())
-
-
-@contextlib.contextmanager
-def round_limit(test, seconds, what):
-    """Fail a fuzz round that runs past seconds, even inside one regular expression.
-
-    re checks for signals as it backtracks, so an alarm on the main thread ends a
-    match that would never end; elsewhere (no SIGALRM, or a worker thread) no limit.
-    """
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not \
-            threading.main_thread():
-        yield
-        return
-
-    def expired(signum, frame):
-        raise test.failureException("a fuzz round took more than %d s (%s)" % (seconds, what))
-    old = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
-def fuzz_engine(test, seed, era, count):
-    """One fuzz session through the sans-IO engine, Calls run inline."""
-    fz = Fuzzer(seed, era)
-    server = mcp_stdio.demo_server(grant=["echo", "add", "divide", "confirm_echo"])
-    lines = []
-    conn = connect(server, lines.append)
-    with round_limit(test, 20.0, "seed %d, era %s" % (seed, era)):
-        for part in fz.splits(fz.stream(count)):
-            start = time.process_time()
-            for item in conn.feed(part):
-                if type(item) is bytes:
-                    lines.append(item)
-                else:
-                    item.run()
-            # A line may be 1 MiB: linear work on it takes at most a quarter second (a deep
-            # line with a long unterminated string, seed 10: 0.24 s), backtracking hours. 5 s
-            # leaves room for a loaded machine (CI saw 2.1 s for that one on Python 3.10).
-            spent = time.process_time() - start
-            test.assertLess(spent, 5.0, "one feed() took %.1f s (seed %d, era %s): %r" % (
-                spent, seed, era, part[:120]))
-    lines += conn.close()
-    return check_output(test, fz, lines, era if era in LEGACY else MODERN)
-
-
-def fuzz_process(test, seed, era, count):
-    """One fuzz session through a real server process."""
-    fz = Fuzzer(seed, era)
-    p = test.spawn("--tools", "echo,add,divide,confirm_echo")
-    parts = fz.splits(fz.stream(count))
-
-    def write():
-        try:
-            for part in parts:
-                p.send_bytes(part)
-        except OSError:
-            pass
-    writer = threading.Thread(target=write, daemon=True)
-    writer.start()
-    writer.join(60 + count / 500)
-    if writer.is_alive():
-        p.kill()
-        test.fail("the server stopped reading its input (seed %d, era %s)" % (seed, era))
-    test.assertEqual(p.close(), 0, p.stderr[-500:])
-    test.assertNotIn(b"Traceback", p.stderr)
-    return check_output(test, fz, p.raw, era if era in LEGACY else MODERN)
-
-
-_SKILL_URIS = ("skill://pdf-processing/SKILL.md", "skill://team/review/SKILL.md",
-               "skill://pdf-processing/assets/logo.png", "skill://pdf-processing/a%20b/c%25d.txt",
-               "skill://pdf-processing", "skill://pdf-processing/", "skill://team",
-               "skill://team/review/", "skill://pdf-processing/a%20b", "skill://team/review/link",
-               "skill://pdf-processing/../pdf-processing/SKILL.md", "skill://pdf-processing/%2e%2e/x",
-               "skill://pdf-processing//SKILL.md", "skill://%00/SKILL.md", "skill://x/SKILL.md",
-               "skill://", "file:///etc/passwd")
-
-
-def _junk(r, depth=0):
-    """A random JSON value, hostile where it can be."""
-    k = r.randrange(8 if depth < 3 else 6)
-    if k < 5:
-        return (None, True, r.randint(-2 ** 63, 2 ** 64), r.random() * 1e300,
-                "\u0000\ud7ff\U0001f600")[k]
-    if k == 5:
-        return r.choice(_SKILL_URIS + ("x" * r.randrange(300),))
-    if k == 6:
-        return [_junk(r, depth + 1) for _ in range(r.randrange(3))]
-    return {r.choice(("taskId", "cursor", "uri", "ttl", "inputResponses", "task", "_meta")):
-            _junk(r, depth + 1) for _ in range(r.randrange(4))}
-
-
-class TaskSkillFuzzer:
-    """Hostile requests to the task and skills methods, and a client that answers some questions."""
-
-    def __init__(self, seed, era, send):
-        self.r, self.era, self.send = random.Random(seed), era, send
-        self.methods, self.task_ids, self.asked = {}, ["nope"], set()
-
-    def request(self, rid):
-        r = self.r
-        method = r.choice(("tasks/get", "tasks/update", "tasks/cancel", "tasks/result",
-                           "tasks/list", "tools/call", "tools/call", "skills/list", "skills/get",
-                           "resources/read", "resources/directory/read", "resources/list"))
-        if method == "tools/call":
-            params = {"name": r.choice(("plain", "maybe", "must", "oops", "asks",
-                                        "asks_then_task", "nope")),
-                      "arguments": r.choice(({}, {"x": 1}, {"x": "y"}, _junk(r)))}
-            if r.random() < 0.5:
-                params["task"] = r.choice(({"ttl": 1000}, {}, {"ttl": -1}, {"ttl": 1e300},
-                                           _junk(r)))
-        elif method.startswith("tasks/"):
-            params = {"taskId": r.choice(self.task_ids + [_junk(r)])}
-            if method == "tasks/update":
-                params["inputResponses"] = r.choice(({}, _junk(r), {"q": {
-                    "action": "accept", "content": {"yes": True}}}))
-        elif method in ("skills/get", "resources/read", "resources/directory/read"):
-            params = {"uri": r.choice(_SKILL_URIS + (_junk(r),))}
-        else:
-            params = r.choice(({}, {"cursor": _junk(r)}))
-        if r.random() < 0.1:
-            params = _junk(r)
-        if self.era == MODERN and isinstance(params, dict):
-            params["_meta"] = tasks_meta() if r.random() < 0.7 else modern_meta()
-        self.methods[json.dumps(rid)] = method
-        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-
-    def saw(self, lines):
-        """Learn task ids from what the server wrote, and answer some of its questions."""
-        for line in lines:
-            m = json.loads(line)
-            res = m.get("result")
-            task = res.get("task", res) if isinstance(res, dict) else None
-            if isinstance(task, dict) and isinstance(task.get("taskId"), str):
-                self.task_ids.append(task["taskId"])
-            if "method" in m and "id" in m and json.dumps(m["id"]) not in self.asked:
-                self.asked.add(json.dumps(m["id"]))
-                if self.r.random() < 0.8:
-                    self.send({"jsonrpc": "2.0", "id": m["id"], "result": self.r.choice((
-                        {"action": "accept", "content": {"yes": True}}, {"action": "decline"},
-                        _junk(self.r)))})
-
-    def check(self, test, lines):
-        answered = {}
-        for line in lines:
-            m = json.loads(line)
-            if "method" in m:           # a question or a notification to the client
-                test.assertEqual(WireSchemas.problems(self.era, m, None), [], line[:300])
-                continue
-            key = json.dumps(m["id"])
-            answered[key] = answered.get(key, 0) + 1
-            test.assertEqual(answered[key], 1, "answered twice: %s" % key)
-            test.assertNotEqual(m.get("error", {}).get("code"), -32603, line[:300])
-            test.assertEqual(WireSchemas.problems(self.era, m, self.methods[key]), [],
-                             line[:300])
-        test.assertEqual(set(self.methods) - set(answered), set(), "requests never answered")
-
-
-def fuzz_tasks_and_skills(test, root, seed, era, count):
-    """The task and skills fuzzer through the sans-IO engine."""
-    server = task_server(elicit_timeout=0.3)
-    server.serve_skills(root)
-    lines, threads = [], []
-    conn = connect(server, lines.append)
-
-    def send(msg):
-        for item in conn.feed(json.dumps(msg).encode() + b"\n"):
-            if type(item) is bytes:
-                lines.append(item)
-            else:                 # on a thread: a legacy question waits for its answer
-                t = threading.Thread(target=item.run, daemon=True)
-                t.start()
-                threads.append(t)
-                t.join(0.05)
-    fz = TaskSkillFuzzer(seed, era, send)
-    if era != MODERN:
-        fz.methods["0"] = "initialize"
-        send(init_msg(0, era, caps={"elicitation": {}}))
-        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    for rid in range(1, count + 1):
-        before = len(lines)
-        fz.request(rid)
-        fz.saw(lines[before:])
-    for t in threads:
-        t.join(TIMEOUT)
-    lines += conn.close()
-    fz.check(test, lines)
-    test.assertEqual([x for x in conn.reports if "incident" in x], [])
-
-
-TASK_SKILL_SERVER = """import sys
-sys.path.insert(0, %r)
-import test_mcp_stdio
-server = test_mcp_stdio.task_server(elicit_timeout=0.3)
-server.serve_skills(sys.argv[1])
-sys.exit(server.run([]))
-""" % HERE
-
-
-def fuzz_tasks_and_skills_process(test, script, root, seed, era, count):
-    """The task and skills fuzzer through a real server process (its threads, its runtime)."""
-    p = test.spawn(root, script=script)
-    fz = TaskSkillFuzzer(seed, era, p.send)
-    p.rev = era
-    if era != MODERN:
-        p.initialize(era, caps={"elicitation": {}})
-        fz.methods["0"] = "initialize"
-    seen = 0
-    for rid in range(1, count + 1):
-        fz.request(rid)
-        lines = list(p.raw)
-        fz.saw(lines[seen:])
-        seen = len(lines)
-    test.assertEqual(p.close(), 0, p.stderr[-500:])
-    test.assertNotIn(b"Traceback", p.stderr)
-    test.assertNotIn(b"incident", p.stderr)
-    fz.check(test, p.raw)
-
-
-class Fuzz(ProcTest):
-
-    def test_engine(self):
-        total = int(os.environ.get("MCP_STDIO_FUZZ", "0"))
-        for i, era in enumerate(FUZZ_ERAS):
-            with self.subTest(era=era):
-                if total:
-                    done, seed = 0, 1000 * i
-                    while done < total:
-                        fuzz_engine(self, seed, era, min(20000, total - done))
-                        done += 20000
-                        seed += 1
-                else:          # half as many in the default run: CI (SLOW) sends them all
-                    fuzz_engine(self, 7 + i, era, 800 if SLOW else 400)
-
-    @about("tasks", "skills")
-    def test_tasks_and_skills(self):
-        root, _, count = fuzz_skills(self)
-        for i, era in enumerate(("2025-06-18", "2025-11-25", MODERN)):
-            with self.subTest(era=era):
-                fuzz_tasks_and_skills(self, root, 40 + i, era, count)
-
-
-def fuzz_skills(test):
-    """A skills folder, a server script serving it, and how many messages to send."""
-    tmp = tempfile.TemporaryDirectory()
-    test.addCleanup(tmp.cleanup)
-    root = os.path.join(tmp.name, "skills")
-    write_skill(root, "pdf-processing", "name: pdf-processing\ndescription: PDFs.", {
-        "references/FORMS.md": b"# Forms\n", "assets/logo.png": b"\x89PNG\x00\xff",
-        "a b/c%d.txt": "\u00e9\n".encode()})
-    write_skill(root, "team/review", "name: review\ndescription: Review.",
-                {"scripts/run.sh": b"echo\n"})
-    with contextlib.suppress(OSError):        # a link out of the folder is never served
-        os.symlink(os.path.abspath(__file__), os.path.join(root, "team", "review", "link"))
-    script = os.path.join(tmp.name, "server.py")
-    with open(script, "w", encoding="utf-8") as f:
-        f.write(TASK_SKILL_SERVER)
-    return root, script, max(300, int(os.environ.get("MCP_STDIO_FUZZ", "0")) // 20)
-
-
-class FuzzProcesses(ProcTest):
-    """The fuzzer through real server processes (framing, splits, the runtime)."""
-
-    def test_processes(self):
-        total = int(os.environ.get("MCP_STDIO_FUZZ", "0")) // 20
-        for i, era in enumerate(FUZZ_ERAS):
-            with self.subTest(era=era):
-                fuzz_process(self, 100 + i, era, max(total, 400))
-
-    @about("tasks", "skills")
-    def test_tasks_and_skills(self):
-        root, script, count = fuzz_skills(self)
-        for i, era in enumerate(("2025-06-18", "2025-11-25", MODERN)):
-            with self.subTest(era=era):
-                fuzz_tasks_and_skills_process(self, script, root, 50 + i, era, count)
-
-
-###############################################################################
-# Adversarial catalogue ##########################################################
-###############################################################################
-
-class Adversarial(ScriptTest):
-
-    def test_lone_surrogates_in_keys_and_strings(self):
-        p = self.spawn()
-        for raw in (b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"\\udfff":1}}',
-                    b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"x\\ud83d"}}'):
-            p.send_bytes(raw + b"\n")
-            r = p.recv()
-            self.assertEqual((err_code(r), r["id"]), (-32600, 1))
-
-    def test_carriage_return_alone(self):
-        p = self.spawn()
-        p.send_bytes(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\r{"jsonrpc":"2.0","id":2,"method":"ping"}\n')
-        self.assertEqual(err_code(p.recv()), -32700)
-        p.send_bytes(b"\r\n\r\r\n")
-        p.send_bytes(b'{"jsonrpc":"2.0","id":3,"method":"ping"}\n')
-        r = p.recv()
-        if "error" in r:                       # "\r\r" is a line of one CR after stripping
-            self.assertEqual(err_code(r), -32700)
-            r = p.recv()
-        self.assertEqual(r["id"], 3)
-
-    def test_ten_thousand_requests_in_an_array_without_batches(self):
-        p = self.spawn()
-        p.initialize("2025-11-25")
-        batch = [{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(10000)]
-        p.send(batch)
-        self.assertEqual(err_code(p.recv()), -32600)
-        self.assertEqual(p.request({"jsonrpc": "2.0", "id": "after", "method": "ping"})["id"], "after")
-
-    def test_batch_limits_on_2025_03_26(self):
-        """Over 100 messages: refused whole; the answer array stays within the response limit."""
-        p = self.spawn("--max-response", "20000")
-        p.initialize("2025-03-26")
-        p.send([{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(101)])
-        self.assertEqual(p.recv_line(), b'{"jsonrpc":"2.0","error":{"code":-32600,"message":'
-                         b'"Invalid Request: a batch of 101 messages exceeds the limit of 100"}}\n')
-        p.send([{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(100)])
-        answers = json.loads(p.recv_line())
-        self.assertEqual([a["id"] for a in answers], list(range(100)))
-        # 20 listings of about 2,400 bytes each: those that fit go in, the rest are errors.
-        p.send([{"jsonrpc": "2.0", "id": i, "method": "tools/list"} for i in range(20)])
-        line = p.recv_line()
-        self.assertLessEqual(len(line) - 1, 20000)
-        answers = json.loads(line)
-        self.assertEqual([a["id"] for a in answers], list(range(20)))
-        fits = [a for a in answers if "result" in a]
-        self.assertTrue(6 <= len(fits) < 20, len(fits))
-        self.assertTrue(all("result" in a for a in answers[:6]))
-        for a in answers:
-            if "result" in a:
-                continue
-            self.assertEqual(a["error"]["code"], -32603)
-            self.assertEqual(a["error"]["data"]["limit"], 20000)
-            self.assertGreater(a["error"]["data"]["size"], 20000 - 20 * 150)
-        p.send([{"jsonrpc": "2.0", "id": "x" * 5000 + str(i), "method": "ping"} for i in range(4)])
-        self.assertIn(b"could not fit in a response of 20000 bytes", p.recv_line())
-
-    def test_ten_thousand_unknown_cancellations(self):
-        p = self.spawn()
-        p.initialize()
-        p.send_bytes(b"".join(json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                                          "params": {"requestId": i}}).encode() + b"\n"
-                              for i in range(10000)))
-        self.assertEqual(p.request({"jsonrpc": "2.0", "id": "x", "method": "ping"})["id"], "x")
-        self.assertEqual(len(p.raw), 2)
-
-    def test_stdin_closed_while_a_large_response_is_written(self):
-        p = self.spawn_script("max_response=4000000")
-        p.send(init_msg(0))
-        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": "big", "arguments": {"size": 3000000}}})
-        self.assertEqual(p.close(), 0)
-        self.assertEqual(len(json.loads(p.raw[1])["result"]["content"][0]["text"]), 3000000)
-
-    def test_tool_printing_two_mebibytes(self):
-        p = self.spawn_script()
-        p.initialize()
-        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": "noisy", "arguments": {}}})
-        self.assertEqual(p.recv()["id"], 1)
-
-    def test_stderr_not_read_by_the_client(self):
-        # A client that never reads stderr must not stall the server (clients-in-the-wild 16).
-        p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.addCleanup(p.kill)
-        msgs = [init_msg(0), {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                              "params": {"name": "loud", "arguments": {"lines": 25000}}},
-                {"jsonrpc": "2.0", "id": 2, "method": "ping"}]
-        p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
-        p.stdin.flush()
-        import select
-        # Raw reads from the descriptor: a buffered readline() could take several answers
-        # into its buffer, where select() no longer sees them (CI waited 30 s for two).
-        data, fd = b"", p.stdout.fileno()
-        deadline = time.monotonic() + 3 * TIMEOUT    # a busy machine prints slowly
-        while data.count(b"\n") < 3 and time.monotonic() < deadline:
-            if select.select([fd], [], [], 0.5)[0]:
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    break
-                data += chunk
-        lines = data.splitlines()
-        by_id = {json.loads(l)["id"]: json.loads(l) for l in lines}
-        self.assertEqual(sorted(by_id), [0, 1, 2])
-        self.assertEqual(by_id[1]["result"]["content"][0]["text"], "printed")
-        out, err = p.communicate(timeout=TIMEOUT)
-        self.assertEqual(p.returncode, 0)
-        self.assertIn(b"bytes of stderr output were dropped", err)
-
-    def test_huge_and_odd_numbers(self):
-        p = self.spawn()
-        p.initialize()
-        for value in (1e308, -1e308, 10 ** 300, -0.0, 5e-324):
-            r = p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                           "params": {"name": "add", "arguments": {"a": value, "b": 0}}})
-            self.assertIn("result", r)
-        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                       "params": {"name": "add", "arguments": {"a": 1e308, "b": 1e308}}})
-        # inf is not JSON: a tool execution error naming the problem, never the value
-        text = r["result"]["content"][0]["text"]
-        self.assertTrue(r["result"]["isError"])
-        self.assertRegex(text, r"^Tool 'add' returned an invalid result: .*NaN or infinity.* "
-                               r"\(incident [0-9a-f]{8}\)\.$")
-        self.assertNotIn("inf", text.replace("infinity", ""))
-
-
-
-###############################################################################
-# A real client: the official MCP Python SDK ####################################
-###############################################################################
-
-SDK_PROBE = textwrap.dedent('''
-    import asyncio, json, sys
-    from mcp import Client
-    from mcp.client.stdio import StdioServerParameters
-
-    async def session(mode):
-        params = StdioServerParameters(command=sys.argv[1], args=[sys.argv[2]])
-        out = {}
-        async with Client(params, mode=mode) as c:
-            out["protocol"] = c.protocol_version
-            out["tools"] = [t.name for t in (await c.list_tools()).tools]
-            r = await c.call_tool("echo", {"text": "hi"})
-            out["echo"] = [r.content[0].text, r.structured_content, bool(r.is_error)]
-            r = await c.call_tool("divide", {"dividend": 1, "divisor": 0})
-            out["divide"] = [r.content[0].text, bool(r.is_error)]
-            try:
-                await c.call_tool("nope", {})
-                out["unknown"] = "no error"
-            except Exception as e:
-                out["unknown"] = str(e)
-            r = await c.read_resource("demo://readme")
-            out["resource"] = r.contents[0].text.splitlines()[0]
-            r = await c.get_prompt("summarize", {"text": "abc"})
-            out["prompt"] = r.messages[0].content.text.splitlines()[0]
-        return out
-
-    async def main():
-        print(json.dumps({m: await session(m) for m in sys.argv[3:]}))
-
-    asyncio.run(main())
-''')
-
-
-SDK_LIVE_PROBE = '''
-import asyncio, json, sys, warnings
-warnings.simplefilter("ignore")
-import anyio
-from mcp import Client
-from mcp.client.stdio import StdioServerParameters
-
-async def legacy(params):
-    heard = []
-    async def handler(message):
-        method = getattr(getattr(message, "root", message), "method", None)
-        if method is None:
-            method = getattr(message, "method", None)
-        heard.append([method, getattr(getattr(message, "params", None), "uri", None)])
-    async with Client(params, mode="legacy", message_handler=handler) as c:
-        await c.list_resources()        # a legacy client hears of the kinds it has listed
-        await c.subscribe_resource("notes://groceries")
-        await c.call_tool("add_note", {"name": "groceries", "text": "eggs"})
-        await anyio.sleep(0.3)
-        tools = [t.name for t in (await c.list_tools()).tools]
-    return {"heard": heard, "tools": tools}
-
-async def modern(params):
-    events = []
-    async with Client(params, mode="2026-07-28") as c:
-        async with c.listen(resources_list_changed=True,
-                            resource_subscriptions=["notes://milk"]) as sub:
-            honored = sub.honored
-            await c.call_tool("add_note", {"name": "milk", "text": "2 l"})
-            with anyio.fail_after(5):
-                async for event in sub:
-                    events.append(type(event).__name__ + ":" + str(getattr(event, "uri", "")))
-                    if len(events) == 2:
-                        break
-    return {"events": sorted(events), "honored": honored.model_dump(exclude_none=True)}
-
-async def main():
-    params = StdioServerParameters(command=sys.argv[1], args=[sys.argv[2]], env={"NOTES_DIR": sys.argv[3]})
-    print(json.dumps({"legacy": await legacy(params), "modern": await modern(params)}, default=str))
-
-asyncio.run(main())
-'''
-
-
-# The SDK client with elicitation, sampling and roots callbacks, against the
-# conformance fixture server, in one era per argument.
-SDK_ASK_PROBE = '''
-import asyncio, json, sys, warnings
-warnings.simplefilter("ignore")
-from mcp import Client, types
-from mcp.client.stdio import StdioServerParameters
-
-async def on_elicit(context, params):
-    props = params.requested_schema["properties"]
-    return types.ElicitResult(action="accept", content={k: "Ada" for k in props})
-
-async def on_sample(context, params):
-    return types.CreateMessageResult(role="assistant", model="probe-model",
-                                     content=types.TextContent(type="text", text="Good day"))
-
-async def on_roots(context):
-    return types.ListRootsResult(roots=[types.Root(uri="file:///probe", name="probe")])
-
-async def session(mode):
-    params = StdioServerParameters(command=sys.argv[1], args=[sys.argv[2]])
-    out = {}
-    async with Client(params, mode=mode, elicitation_callback=on_elicit,
-                      sampling_callback=on_sample, list_roots_callback=on_roots) as c:
-        out["protocol"] = c.protocol_version
-        for name, args in (("test_input_required_result_multiple_inputs", {}),
-                           ("test_sampling", {"prompt": "hi"}),
-                           ("test_input_required_result_list_roots", {}),
-                           ("test_input_required_result_multi_round", {})):
-            r = await c.call_tool(name, args)
-            out[name] = [r.content[0].text, bool(r.is_error)]
-        r = await c.get_prompt("test_input_required_result_prompt", {})
-        out["prompt"] = r.messages[0].content.text
-    return out
-
-async def main():
-    print(json.dumps({m: await session(m) for m in sys.argv[3:]}))
-
-asyncio.run(main())
-'''
-
-
-# A server written as a FastMCP user writes it: pydantic models with
-# validators, Field constraints, datetime, UUID and enum fields. Only the lines
-# before it differ between FastMCP and mcp_stdio (TYPED_HEADERS).
-TYPED_BODY = 'import datetime\nimport decimal\nimport enum\nimport uuid\nfrom typing import Annotated, Literal, Optional\n\nfrom pydantic import BaseModel, Field, field_validator, model_validator\n\n\nclass Priority(enum.Enum):\n    LOW = "low"\n    NORMAL = "normal"\n    HIGH = "high"\n\n\nclass Place(BaseModel):\n    city: str = Field(min_length=1, max_length=40)\n    country: str = Field(pattern=r"^[A-Z]{2}$", description="ISO 3166 code")\n\n\nclass Event(BaseModel):\n    title: str = Field(min_length=1, max_length=80)\n    starts: datetime.datetime\n    ends: datetime.datetime\n    attendees: int = Field(default=1, ge=1, le=500)\n    priority: Priority = Priority.NORMAL\n    place: Optional[Place] = None\n    id: uuid.UUID = Field(default_factory=lambda: uuid.UUID(int=1))\n\n    @field_validator("title")\n    @classmethod\n    def no_shouting(cls, value):\n        if value.isupper():\n            raise ValueError("the title must not be all capitals")\n        return value\n\n    @model_validator(mode="after")\n    def ends_after_start(self):\n        if self.ends <= self.starts:\n            raise ValueError("ends must be after starts")\n        return self\n\n\nclass Reminder(BaseModel):\n    at: datetime.datetime\n    note: str\n    priority: Priority\n    ref: uuid.UUID\n\n\n@mcp.tool\ndef create_event(event: Event) -> Event:\n    """Create a calendar event."""\n    return event\n\n\n@mcp.tool\ndef search_events(query: Annotated[str, Field(min_length=1, max_length=50)],\n                  limit: int = Field(10, ge=1, le=100, description="How many at most"),\n                  since: Optional[datetime.date] = None) -> dict:\n    """Search events by text."""\n    return {"query": query, "limit": limit, "since": since, "found": []}\n\n\n@mcp.tool\ndef remind(at: datetime.datetime, note: Annotated[str, Field(max_length=200)],\n           priority: Priority = Priority.NORMAL,\n           ref: uuid.UUID = uuid.UUID(int=2)) -> Reminder:\n    """Set a reminder."""\n    return Reminder(at=at, note=note, priority=priority, ref=ref)\n\n\n@mcp.tool\ndef count_tags(tags: list[str], kind: Literal["event", "reminder"] = "event") -> dict[str, int]:\n    """Count tags."""\n    out = {}\n    for t in tags:\n        out[t] = out.get(t, 0) + 1\n    return out\n\n\n@mcp.tool\ndef days_between(first: datetime.date, second: datetime.date) -> str:\n    """Days from first to second."""\n    return str((second - first).days)\n\n\n@mcp.tool\ndef plan(start: datetime.datetime, length: datetime.timedelta,\n         budget: decimal.Decimal) -> dict:\n    """Plan a trip."""\n    return {"start": start, "end": start + length, "length": length, "budget": budget,\n            "id": uuid.UUID(int=3)}\n\n\nif __name__ == "__main__":\n    mcp.run()\n'
-TYPED_HEADERS = {
-    "fastmcp": "from fastmcp import FastMCP\nmcp = FastMCP('typed')\n",
-    "ours": "import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\n"
-            "mcp = mcp_stdio.Server('typed', '1.0')\n" % HERE,
-}
-# The SDK client calls every tool of both servers; fixed-seed mutations of the
-# arguments check the rule: what the schema rejects is an isError listing
-# paths, what it accepts runs or fails with an isError naming a path.
-TYPED_PROBE = 'import asyncio, json, random, sys, warnings\nwarnings.simplefilter("ignore")\nfrom mcp import Client\nfrom mcp.client.stdio import StdioServerParameters\nimport jsonschema\n\nCALLS = [\n    ("create_event", {"event": {"title": "Launch", "starts": "2026-01-02T10:00:00Z",\n                                "ends": "2026-01-02T11:30:00+01:00", "attendees": 3,\n                                "priority": "high", "place": {"city": "Lyon", "country": "FR"},\n                                "id": "7f1d2c3e-0000-4000-8000-000000000001"}}),\n    ("create_event", {"event": {"title": "Small", "starts": "2026-01-02T10:00:00",\n                                "ends": "2026-01-03"}}),\n    ("search_events", {"query": "tea", "since": "2025-12-01"}),\n    ("remind", {"at": "2026-03-04T05:06:07.5Z", "note": "call", "priority": "low"}),\n    ("count_tags", {"tags": ["a", "b", "a"]}),\n    ("days_between", {"first": "2026-01-01", "second": "2026-03-01"}),\n    ("plan", {"start": "2026-05-01T08:00:00Z", "length": "P2DT3H30M", "budget": "120.50"}),\n]\nBAD = [\n    ("create_event", {"event": {"title": "LOUD", "starts": "2026-01-02T10:00:00Z",\n                                "ends": "2026-01-02T11:00:00Z"}}, "/event/title"),\n    ("create_event", {"event": {"title": "x", "starts": "2026-01-02T10:00:00Z",\n                                "ends": "2026-01-01T11:00:00Z"}}, "/event"),\n    ("search_events", {"query": "", "limit": 0}, "/query"),\n    ("days_between", {"first": "2026-02-30", "second": "2026-03-01"}, "/first"),\n    ("plan", {"start": "2026-05-01T08:00:00Z", "length": "2 days", "budget": 1}, "/length"),\n]\n\n\ndef walk(node):\n    if isinstance(node, dict):\n        for k, v in node.items():\n            yield k\n            yield from walk(v)\n    elif isinstance(node, list):\n        for v in node:\n            yield from walk(v)\n\n\ndef mutations(rng, value, schema):\n    """Variants of a valid argument object: some valid, most not."""\n    out = []\n    for _ in range(12):\n        v = json.loads(json.dumps(value))\n        key = rng.choice(list(v)) if v else None\n        pick = rng.randrange(8)\n        if pick == 0 and key:\n            del v[key]\n        elif pick == 1 and key:\n            v[key] = rng.choice([None, 5, -3, 2.5, "x", "", [], {}, True, "9" * 300])\n        elif pick == 2:\n            v["unexpected"] = 1\n        elif pick == 3 and key and isinstance(v[key], dict) and v[key]:\n            inner = rng.choice(list(v[key]))\n            v[key][inner] = rng.choice([None, 0, "", "ZZ", "2026-99-99", -1, "A" * 100])\n        elif pick == 4 and key and isinstance(v[key], str):\n            v[key] = rng.choice(["2026-02-30", "P1D", "not a date", "ab", "", "LOUD"])\n        elif pick == 5 and key and isinstance(v[key], list):\n            v[key] = v[key] + [rng.choice([1, None, "z"])]\n        out.append(v)\n    return out\n\n\nasync def session(command, mode, fuzz):\n    params = StdioServerParameters(command=command[0], args=command[1:])\n    out = {"calls": [], "bad": [], "fuzz": 0, "problems": []}\n    async with Client(params, mode=mode) as c:\n        tools = {t.name: t for t in (await c.list_tools()).tools}\n        for t in tools.values():\n            schema = t.input_schema\n            if fuzz:\n                jsonschema.Draft202012Validator.check_schema(schema)\n                if {"$ref", "$defs"} & set(walk(schema)):\n                    out["problems"].append("%s: schema is not flat" % t.name)\n        for name, args in CALLS:\n            r = await c.call_tool(name, args)\n            out["calls"].append([name, bool(r.is_error), r.structured_content,\n                                 r.content[0].text if r.content else None])\n        if not fuzz:\n            return out\n        for name, args, path in BAD:\n            r = await c.call_tool(name, args)\n            text = r.content[0].text\n            out["bad"].append([name, bool(r.is_error), path in text])\n        rng = random.Random(20261201)\n        for name, args in CALLS:\n            schema = tools[name].input_schema\n            validator = jsonschema.Draft202012Validator(schema)\n            for variant in mutations(rng, args, schema):\n                out["fuzz"] += 1\n                try:\n                    r = await c.call_tool(name, variant)\n                except Exception as e:\n                    out["problems"].append("%s %s: JSON-RPC error %s" % (name, variant, e))\n                    continue\n                text = r.content[0].text if r.content else ""\n                valid = validator.is_valid(variant)\n                if not valid and not (r.is_error and text.startswith("Invalid arguments")\n                                      and "\\n- " in text):\n                    out["problems"].append("%s %s: rejected by the schema, answered %r"\n                                           % (name, variant, text[:200]))\n                if valid and r.is_error and not ("Invalid arguments" in text and "\\n- /" in text):\n                    out["problems"].append("%s %s: accepted by the schema, failed with %r"\n                                           % (name, variant, text[:200]))\n    return out\n\n\nasync def main():\n    python, (ours, theirs) = sys.executable, sys.argv[2:4]   # the servers need pydantic\n    result = {"ours": {m: await session([python, ours], m, True)\n                       for m in ("legacy", "2026-07-28")}}\n    try:\n        import fastmcp  # noqa: F401\n        result["fastmcp"] = await session([python, theirs], "legacy", False)\n    except ImportError:\n        result["fastmcp"] = None\n    print(json.dumps(result))\n\nasyncio.run(main())\n'
-
-
-def _sdk_python():
-    """A Python that has the official `mcp` package, or None."""
-    py = os.environ.get("MCP_STDIO_SDK_PYTHON")
-    if py and os.path.exists(py):
-        return py
-    try:
-        import importlib.util
-        if importlib.util.find_spec("mcp") is not None and \
-                importlib.util.find_spec("mcp.client.stdio") is not None:
-            return sys.executable
-    except (ImportError, ValueError):
-        pass
-    return None
-
-
-@unittest.skipUnless(_sdk_python(), "the official MCP SDK (pip install mcp) is not installed")
-class OfficialSDK(unittest.TestCase):
-
-    def probe(self, source, *args):
-        """Run an SDK probe script with args; return the JSON of its last line."""
-        with tempfile.TemporaryDirectory() as tmp:
-            probe = os.path.join(tmp, "probe.py")
-            with open(probe, "w", encoding="utf-8") as f:
-                f.write(source)
-            r = subprocess.run([_sdk_python(), probe, sys.executable] +
-                               [a(tmp) if callable(a) else a for a in args],
-                               capture_output=True, timeout=120, cwd=tmp)
-        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-2000:])
-        return json.loads(r.stdout.decode().strip().splitlines()[-1])
-
-    def test_sdk_client_in_each_mode(self):
-        results = self.probe(SDK_PROBE, SERVER, "legacy", "auto", MODERN)
-        expect_protocol = {"legacy": "2025-11-25", "auto": MODERN, MODERN: MODERN}
-        for mode, out in results.items():
-            with self.subTest(mode=mode):
-                self.assertEqual(out["protocol"], expect_protocol[mode])
-                self.assertEqual(out["tools"], ["add", "confirm_echo", "countdown", "divide", "echo", "greet"])
-                self.assertEqual(out["echo"], ["hi", {"text": "hi"}, False])
-                self.assertEqual(out["divide"],
-                                 ["Cannot divide by zero: pass a non-zero 'divisor'.", True])
-                self.assertIn("Unknown tool", out["unknown"])
-                self.assertEqual(out["resource"], "# mcp_stdio demo")
-                self.assertTrue(out["prompt"].startswith("Summarize the following text"))
-
-    def test_sdk_client_answers_a_server_that_asks(self):
-        out = self.probe(SDK_ASK_PROBE, os.path.join(HERE, "examples", "conformance", "server.py"),
-                         "legacy", MODERN)
-        for mode, protocol in (("legacy", "2025-11-25"), (MODERN, MODERN)):
-            self.assertEqual(out[mode], {
-                "protocol": protocol,
-                "test_input_required_result_multiple_inputs": ["Good day, Ada (1 roots)", False],
-                "test_sampling": ["LLM response: Good day", False],
-                "test_input_required_result_list_roots": ["Roots: file:///probe", False],
-                "test_input_required_result_multi_round": ["Ada likes Ada", False],
-                "prompt": "Use this context: Ada"}, mode)
-
-    def test_a_fastmcp_style_server_runs_unchanged(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            paths = {}
-            for kind, header in TYPED_HEADERS.items():
-                paths[kind] = os.path.join(tmp, "typed_%s.py" % kind)   # not fastmcp.py
-                with open(paths[kind], "w", encoding="utf-8") as f:
-                    f.write(header + TYPED_BODY)
-            out = self.probe(TYPED_PROBE, paths["ours"], paths["fastmcp"])
-        for mode, result in out["ours"].items():
-            with self.subTest(mode=mode):
-                self.assertEqual(result["problems"], [])
-                self.assertEqual(result["fuzz"], 84)
-                self.assertEqual(result["bad"], [[name, True, True] for name in (
-                    "create_event", "create_event", "search_events", "days_between", "plan")])
-                self.assertEqual([c[1] for c in result["calls"]], [False] * 7, result["calls"])
-        if out["fastmcp"] is None:
-            self.skipTest("FastMCP is not installed beside the SDK")
-        for ours, theirs in zip(out["ours"]["legacy"]["calls"], out["fastmcp"]["calls"]):
-            if ours[0] != "days_between":        # a str result: FastMCP wraps it, we do not
-                self.assertEqual(ours[:3], theirs[:3])
-
-    def test_sdk_client_hears_a_live_catalog(self):
-        out = self.probe(SDK_LIVE_PROBE, os.path.join(HERE, "examples", "notes_server.py"),
-                         lambda tmp: os.path.join(tmp, "notes"))
-        self.assertEqual(out["legacy"]["heard"], [
-            ["notifications/resources/list_changed", None],
-            ["notifications/resources/updated", "notes://groceries"]])
-        self.assertEqual(out["modern"], {
-            "events": ["ResourceUpdated:notes://milk", "ResourcesListChanged:"],
-            "honored": {"resources_list_changed": True, "resource_subscriptions": ["notes://milk"]}})
-
-
-
-###############################################################################
-# Appendix: the JSON Schema checker ############################################
-###############################################################################
-
-def _suite_groups(folder):
-    for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
+        self.home = tmp.name
+        self.script = os.path.join(vendored_project(), "team_tools.py")
+
+    def install(self, *args, cwd=None):
+        env = {k: v for k, v in os.environ.items() if k != "XDG_CONFIG_HOME"}
+        env.update(HOME=self.home, PATH=os.path.dirname(sys.executable),   # no claude on it
+                   PYTHONPATH=HERE)
+        r = subprocess.run(SERVE + ["install"] + list(args), capture_output=True, env=env,
+                           cwd=cwd or self.home, timeout=120, stdin=subprocess.DEVNULL)
+        return r.returncode, r.stdout.decode(), r.stderr.decode()
+
+    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    def test_claude_desktop(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("claude-desktop")
+
+    def test_cursor(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("cursor")
+
+    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    def test_vscode(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("vscode")
+
+    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    def test_gemini_cli(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("gemini-cli")
+
+    def test_codex(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("codex")
+
+    def keeps_the_rest_and_a_repeat_changes_nothing(self, host):
+        entry = {"command": os.path.abspath(sys.executable), "args": [self.script]}
+        rel = self.FILES[host]
+        path = os.path.join(self.home, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        top = "servers" if host == "vscode" else "mcpServers"
+        before = '[mcp_servers.other]\ncommand = "x"\n' if host == "codex" else \
+            json.dumps({"theme": "dark", top: {"other": {"command": "x"}}}, indent=4) + "\n"
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(before)
+        code, out, err = self.install(host, "--", self.script)
+        self.assertEqual((code, err), (0, ""), out)
+        self.assertEqual(out, "%s: installed 'team-tools' (the old file is in %s.bak)\n"
+                         % (path, path))
         with open(path, encoding="utf-8") as f:
-            for group in json.load(f):
-                yield os.path.basename(path), group
+            after = f.read()
+        if host == "codex":
+            self.assertEqual(after, before + "\n[mcp_servers.team-tools]\ncommand = %s\n"
+                             "args = [%s]\n" % (json.dumps(entry["command"]),
+                                                json.dumps(self.script)))
+        else:
+            data = json.loads(after)
+            want = dict({"type": "stdio"} if host == "vscode" else {}, **entry)
+            self.assertEqual(data, {"theme": "dark", top: {"other": {"command": "x"},
+                                                           "team-tools": want}})
+            self.assertIn('\n    "theme"', after)        # its indentation kept
+        with open(path + ".bak", encoding="utf-8") as f:
+            self.assertEqual(f.read(), before)
+        code, out, _ = self.install(host, "--", self.script)
+        self.assertEqual(code, 0)
+        self.assertIn("is installed already; nothing changed", out)
+        with open(path, encoding="utf-8") as f:
+            self.assertEqual(f.read(), after)
+        self.assertEqual(sorted(os.listdir(os.path.dirname(path))),
+                         sorted([os.path.basename(path), os.path.basename(path) + ".bak"]))
+        if host not in ("cursor", "codex"):   # one JSON host and the TOML one suffice
+            return
+        # Another server of the same name is kept unless --force.
+        other = os.path.join(os.path.dirname(self.script), "other.py")
+        shutil.copy(self.script, other)
+        code, _, err = self.install(host, "--name", "team-tools", "--", other)
+        self.assertEqual(code, 1)
+        self.assertIn("already has a different server named 'team-tools'", err)
+        code, _, _ = self.install(host, "--force", "--name", "team-tools", "--", other)
+        self.assertEqual(code, 0)
+        with open(path, encoding="utf-8") as f:
+            replaced = f.read()
+        self.assertIn(json.dumps(other), replaced)
+        self.assertNotIn(json.dumps(self.script), replaced)
+        with open(path + ".bak", encoding="utf-8") as f:
+            self.assertEqual(f.read(), before)       # the first backup stays
+
+    def test_what_it_refuses(self):
+        path = os.path.join(self.home, ".cursor", "mcp.json")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write('{\n  // mine\n  "mcpServers": {}\n}\n')
+        code, _, err = self.install("cursor", "--", self.script)
+        self.assertEqual(code, 1)
+        self.assertIn("is not plain JSON", err)
+        with open(path, encoding="utf-8") as f:
+            self.assertEqual(f.read(), '{\n  // mine\n  "mcpServers": {}\n}\n')
+        broken = os.path.join(os.path.dirname(self.script), "broken.py")
+        with open(broken, "w", encoding="utf-8") as f:
+            f.write("import no_such_module_for_the_installer\n")
+        code, _, err = self.install("gemini-cli", "--", broken)
+        self.assertEqual(code, 1)
+        self.assertIn("the doctor found what gemini-cli would fail on; nothing written", err)
+        self.assertFalse(os.path.exists(os.path.join(self.home, ".gemini")))
+        self.assertEqual(self.install("codex", "--project", "--", self.script)[0], 2)
+
+    def test_a_project_file_and_claude_code(self):
+        project = os.path.dirname(self.script)
+        code, out, _ = self.install("vscode", "--project", "--", self.script, cwd=project)
+        self.assertEqual(code, 0, out)
+        with open(os.path.join(project, ".vscode", "mcp.json"), encoding="utf-8") as f:
+            self.assertIn("team-tools", json.load(f)["servers"])
+        code, out, _ = self.install("claude-code", "--project", "--", self.script)
+        self.assertEqual((code, out), (0, "claude is not on PATH; run:\n  claude mcp add --scope "
+                                          "project team-tools -- %s %s\n"
+                                       % (os.path.abspath(sys.executable), self.script)))
+
+
+@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_HOSTS_BIN") and
+                     os.environ.get("MCP_STDIO_NODE_BIN"),
+                     "needs MCP_STDIO_SLOW=1 and Claude Code and Gemini CLI (.ci/run installs)")
+class Hosts(unittest.TestCase):
+    """Real hosts list a server that install registered, started from folders of their own."""
+
+    def test_claude_code_and_gemini_cli_connect_from_another_folder(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        home, elsewhere = os.path.join(tmp.name, "home"), os.path.join(tmp.name, "elsewhere")
+        project = os.path.join(tmp.name, "project")
+        for folder in (home, elsewhere, project):
+            os.mkdir(folder)
+        script = os.path.join(project, "team_tools.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(DOCTOR_SERVER.replace('mode = sys.argv[1] if len(sys.argv) > 1 else "good"',
+                                          'mode = "skills"'))
+        shutil.copy(SERVER, project)
+        write_skill(os.path.join(project, "skills"), "good", "name: good\ndescription: Good.")
+        env = dict(os.environ, HOME=home, PYTHONPATH=HERE, PATH=os.pathsep.join((
+            os.environ["MCP_STDIO_HOSTS_BIN"], os.environ["MCP_STDIO_NODE_BIN"],
+            os.path.dirname(sys.executable), "/usr/bin", "/bin")))
+        env.pop("XDG_CONFIG_HOME", None)
+        # The MCP Apps example too: these hosts render no views, and nothing may break.
+        apps = os.path.join(project, "examples", "apps")
+        os.makedirs(apps)
+        for name in ("board.py", "board.html"):
+            shutil.copy(os.path.join(HERE, "examples", "apps", name), apps)
+        for host in ("claude-code", "gemini-cli"):
+            for words in ([script], ["--name", "task-board", os.path.join(apps, "board.py")]):
+                r = subprocess.run(SERVE + ["install", host] + words[:-1] + ["--", words[-1]],
+                                   capture_output=True, env=env, cwd=project, timeout=120,
+                                   stdin=subprocess.DEVNULL)
+                self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(home, ".gemini", "trustedFolders.json"), "w") as f:
+            json.dump({elsewhere: "TRUST_FOLDER"}, f)    # it runs no server in other folders
+        for words in (["claude", "mcp", "list"], ["gemini", "mcp", "list"]):
+            with self.subTest(host=words[0]):
+                r = subprocess.run(words, capture_output=True, env=env, cwd=elsewhere,
+                                   timeout=180, stdin=subprocess.DEVNULL)
+                said = (r.stdout + r.stderr).decode("utf-8", "replace")    # gemini: on stderr
+                for name in ("team-tools", "task-board"):
+                    listed = [line for line in said.splitlines() if name in line]
+                    self.assertEqual(len(listed), 1, r.stdout + r.stderr)
+                    self.assertIn("Connected", listed[0])
+
+
+class ConfigCommand(unittest.TestCase):
+    """config: client configurations that start a server by absolute paths (in-process)."""
+
+    def run_cli(self, *args):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = mcp_stdio.main(list(args))
+        return subprocess.CompletedProcess(args, code, out.getvalue().encode(),
+                                           err.getvalue().encode())
+
+    def test_the_demo_names_every_tool(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(mcp_stdio.main(["--help"]), 0)
+        server = mcp_stdio.demo_server()
+        for name in server.tools:
+            self.assertIn(name, out.getvalue())
+            self.assertIn(name, server.instructions)
+
+    def test_an_installed_demo_is_configured_with_dash_m(self):
+        saved = mcp_stdio.__file__
+        mcp_stdio.__file__ = os.path.join(os.sep, "venv", "lib", "python3.12", "site-packages",
+                                          "mcp_stdio.py")
+        try:
+            r = self.run_cli("config", "claude-desktop")
+        finally:
+            mcp_stdio.__file__ = saved
+        entry = json.loads(r.stdout)["mcpServers"]["mcp-stdio-demo"]
+        self.assertEqual((entry["command"], entry["args"]), (sys.executable, ["-m", "mcp_stdio"]))
+
+
+class ConfigProcesses(unittest.TestCase):
+    """config through real processes, beside the other process tests: it starts each server."""
+
+    def run_cli(self, *args):
+        return subprocess.run(SERVE + list(args), capture_output=True, cwd=HERE, timeout=60,
+                              stdin=subprocess.DEVNULL)
+
+    def test_config_for_each_client(self):
+        script = os.path.join(HERE, "examples", "notes_server.py")
+        for client in ("claude-desktop", "cursor", "gemini-cli", "vscode"):
+            # The first asks the server its name; the others are told it (one start each).
+            named = [] if client == "claude-desktop" else ["--name", "notes"]
+            r = self.run_cli("config", client, *named, "--", script)
+            self.assertEqual(r.returncode, 0)
+            config = json.loads(r.stdout)
+            entry = list(config.values())[0]["notes"]       # the server's own name
+            self.assertEqual((entry["command"], entry["args"]), (sys.executable, [script]))
+            self.assertTrue(os.path.isabs(entry["command"]))
+        r = self.run_cli("config", "claude-code", "--name", "notes", "--", script)
+        self.assertEqual(r.stdout.decode(), "claude mcp add notes -- %s %s\n"
+                         % (sys.executable, script))
+        r = self.run_cli("config", "codex")
+        self.assertEqual(r.stdout.decode(), '[mcp_servers.mcp-stdio-demo]\ncommand = %s\n'
+                         'args = [%s]\n' % (json.dumps(sys.executable), json.dumps(SERVER)))
+        r = self.run_cli("config", "notepad")
+        self.assertEqual(r.returncode, 2)
+        with tempfile.TemporaryDirectory() as tmp:      # a server that cannot say its name
+            broken = os.path.join(tmp, "team_tools.py")
+            with open(broken, "w", encoding="utf-8") as f:
+                f.write("import sys\nsys.exit(3)\n")
+            r = self.run_cli("config", "cursor", "--", broken)
+            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["team-tools"])
+            named = os.path.join(tmp, "named.py")
+            with open(named, "w", encoding="utf-8") as f:
+                f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\nraise SystemExit("
+                        "mcp_stdio.Server('Team Tools: v2!', '1').run([]))\n" % HERE)
+            r = self.run_cli("config", "cursor", "--", named)
+            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["Team-Tools--v2"])
+        # The printed configuration starts the server with a PATH that has no python at all.
+        r = self.run_cli("config", "claude-desktop", "--", script)
+        entry = json.loads(r.stdout)["mcpServers"]["notes"]
+        with tempfile.TemporaryDirectory() as tmp:
+            c = mcp_stdio.Client([entry["command"]] + entry["args"], timeout=TIMEOUT,
+                                 env={"PATH": tmp, "NOTES_DIR": tmp})
+            with c:
+                self.assertIn("add_note", [t["name"] for t in c.list_tools()])
+
+
+###############################################################################
+# Command line: the demo server and the commands ##############################
+###############################################################################
+
+
+class CommandLine(ProcTest):
+
+    def run_cli(self, *args, script=False):
+        # As a script the file is compiled at every start (a quarter second here),
+        # so only the test of the README's own command starts it that way.
+        return subprocess.run((PY + [SERVER] if script else SERVE) + list(args),
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT,
+                              cwd=HERE)
+
+    def test_help_and_version(self):
+        r = self.run_cli("--help", script=True)
+        self.assertEqual(r.returncode, 0)
+        self.assertTrue(r.stdout.startswith(b"usage: python mcp_stdio.py"))
+        r = self.run_cli("--version")
+        self.assertEqual((r.returncode, r.stdout),
+                         (0, ("mcp_stdio %s\n" % mcp_stdio.__version__).encode()))
+
+    def test_bad_arguments(self):
+        r = self.run_cli("--workers", "0")
+        self.assertEqual((r.returncode, r.stdout), (2, b""))
+        self.assertIn(b"error: server: workers must be an integer of at least 1\n\nusage: "
+                      b"python -m mcp_stdio [options]", r.stderr)
+
+
+###############################################################################
+# Appendix: JSON Schema 2020-12 subset checker ################################
+###############################################################################
 
 
 @unittest.skipUnless(os.path.isdir(SUITE), "JSON-Schema-Test-Suite not found in ../shared")
@@ -13353,6 +11666,1783 @@ class SchemaProperties(unittest.TestCase):
                   {"type": "object", "additionalProperties": {"type": "string"}},
                   {"type": "object", "properties": {"a": {"$ref": "#"}}}, {"type": "string"}):
             self.assertIsNone(compile_schema(s)._accept, s)
+
+
+###############################################################################
+# Appendix: schemas from type hints ###########################################
+###############################################################################
+
+
+class SchemasFromHints(unittest.TestCase):
+
+    def schema(self, annotation, **kw):
+        server = mcp_stdio.Server("s", "1")
+        ns = {"T": annotation}
+        if "default" in kw:
+            exec("def f(x: T = D): return 'ok'", dict(ns, D=kw["default"]), ns)
+        else:
+            exec("def f(x: T): return 'ok'", ns, ns)
+        server.tool(ns["f"])
+        return server.tools["f"].input_schema["properties"]["x"]
+
+    def test_each_supported_annotation(self):
+        cases = [
+            (str, {"type": "string"}), (int, {"type": "integer"}), (float, {"type": "number"}),
+            (bool, {"type": "boolean"}), (type(None), {"type": "null"}), (typing.Any, {}),
+            (list[int], {"type": "array", "items": {"type": "integer"}}),
+            (typing.List[str], {"type": "array", "items": {"type": "string"}}),
+            (tuple[int, str], {"type": "array", "minItems": 2, "maxItems": 2,
+                               "prefixItems": [{"type": "integer"}, {"type": "string"}]}),
+            (tuple[int, ...], {"type": "array", "items": {"type": "integer"}}),
+            (dict[str, float], {"type": "object", "additionalProperties": {"type": "number"}}),
+            (Union[int, str], {"anyOf": [{"type": "integer"}, {"type": "string"}]}),
+            (Optional[int], {"anyOf": [{"type": "integer"}, {"type": "null"}]}),
+            (Literal["a", "b"], {"type": "string", "enum": ["a", "b"]}),
+            (Literal[1, "a"], {"enum": [1, "a"]}),
+            (Color, {"type": "string", "enum": ["red", "blue"]}),
+            (Movie, {"type": "object", "properties": {"title": {"type": "string"},
+                                                      "year": {"type": "integer"}},
+                     "additionalProperties": False}),
+            (Book, {"type": "object", "properties": {"isbn": {"type": "string"}},
+                    "required": ["isbn"], "additionalProperties": False}),
+            (Point, {"type": "object", "properties": {"x": {"type": "number"},
+                                                      "y": {"type": "number", "default": 0.0}},
+                     "required": ["x"], "additionalProperties": False}),
+            (Annotated[str, "A name"], {"type": "string", "description": "A name"}),
+            (Annotated[int, Field(minimum=1, maximum=5, description="d")],
+             {"type": "integer", "minimum": 1, "maximum": 5, "description": "d"}),
+            (Annotated[str, Field(min_length=2, max_length=4, pattern="^a")],
+             {"type": "string", "minLength": 2, "maxLength": 4, "pattern": "^a"}),
+            (Annotated[list[int], Field(min_items=1)],
+             {"type": "array", "items": {"type": "integer"}, "minItems": 1}),
+        ]
+        if sys.version_info >= (3, 10):
+            cases.append((eval("int | None"), {"anyOf": [{"type": "integer"}, {"type": "null"}]}))
+        for annotation, expected in cases:
+            with self.subTest(annotation=annotation):
+                self.assertEqual(self.schema(annotation), expected)
+
+    def test_defaults_optional_and_required(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool
+        def f(a: int, b: str = "x", c: Optional[int] = None, color: Color = Color.BLUE):
+            return "ok"
+        s = server.tools["f"].input_schema
+        self.assertEqual(s, {"type": "object", "properties": {
+            "a": {"type": "integer"}, "b": {"type": "string", "default": "x"},
+            "c": {"type": "integer"}, "color": {"type": "string", "enum": ["red", "blue"],
+                                                "default": "blue"}},
+            "required": ["a"], "additionalProperties": False})
+
+    def test_short_path_matches_the_general_one(self):
+        # Plain parameters take a short path at registration; these cases sit on its
+        # edges: a float default JSON cannot carry is dropped, Optional[T] = None and
+        # T | None = None mean "null is absent", None as a default alone does not.
+        server = mcp_stdio.Server("s", "1")
+        ns = {"Optional": Optional}
+        exec("def f(a: float = 0.5, b: float = float('nan'), c: float = float('-inf'),\n"
+             "      d: Optional[str] = None, e: int = None, g: bool = True,\n"
+             "      h: Optional[float] = None):\n"
+             "    return repr((a, b, c, d, e, g, h))\n", ns)
+        server.tool(ns["f"])
+        tool = server.tools["f"]
+        self.assertEqual(tool.input_schema, {"type": "object", "properties": {
+            "a": {"type": "number", "default": 0.5}, "b": {"type": "number"},
+            "c": {"type": "number"}, "d": {"type": "string"}, "e": {"type": "integer"},
+            "g": {"type": "boolean", "default": True}, "h": {"type": "number"}},
+            "additionalProperties": False})
+        self.assertEqual(tool.nullable, {"d", "h"})
+        r = tool.handler({"a": 2, "d": None, "h": 3, "e": 4}, None)
+        self.assertEqual(r, "(2.0, nan, -inf, None, 4, True, 3.0)")
+        if sys.version_info >= (3, 10):
+            exec("def k(x: int | None = None, y: None | int = None) -> str:\n"
+                 "    return repr((x, y))\n", ns)
+            server.tool(ns["k"])
+            tool = server.tools["k"]
+            self.assertEqual(tool.input_schema["properties"], {
+                "x": {"type": "integer"}, "y": {"type": "integer"}})
+            self.assertEqual(tool.nullable, {"x", "y"})
+            self.assertEqual(tool.handler({"x": 1.0, "y": None}, None), "(1, None)")
+
+    def test_no_parameters(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool()
+        def f(ctx) -> str:
+            return "ok"
+        self.assertEqual(server.tools["f"].input_schema,
+                         {"type": "object", "additionalProperties": False})
+
+    def test_docstrings(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool
+        def google(a: int, b: int) -> str:
+            """Add numbers.
+
+            More text.
+
+            Args:
+                a: The first
+                    number.
+                b (int): The second.
+
+            Returns:
+                The sum.
+            """
+            return "x"
+
+        @server.tool(description="Given.")
+        def rest(a: int) -> str:
+            """Ignored.
+
+            :param a: The value.
+            :returns: nothing
+            """
+            return "x"
+        g = server.tools["google"]
+        self.assertEqual(g.description, "Add numbers.\n\nMore text.")
+        self.assertEqual(g.input_schema["properties"]["a"]["description"], "The first number.")
+        self.assertEqual(g.input_schema["properties"]["b"]["description"], "The second.")
+        self.assertEqual(server.tools["rest"].description, "Given.")
+        self.assertEqual(server.tools["rest"].input_schema["properties"]["a"]["description"],
+                         "The value.")
+
+    def test_docstring_parameter_lines_of_every_shape(self):
+        # "name: text" is read with string methods, the other shapes with a regular
+        # expression: both must give what the expression alone gives.
+        doc = ("Summary.\n\n    Args:\n        a: plain\n        b (list[int]): typed\n"
+               "        *c: starred\n        **d : spaced\n        n\u00e9: accented\n"
+               "        e:\n            on the next line\n        x:tight\n"
+               "            f: deeper than a parameter, so part of x\n"
+               "        not a parameter line\n    Returns:\n        g: not a parameter\n")
+        summary, params = mcp_stdio._parse_docstring(doc)
+        self.assertEqual(summary, "Summary.")
+        self.assertEqual(params, {
+            "a": "plain", "b": "typed", "c": "starred", "d": "spaced", "n\u00e9": "accented",
+            "e": "on the next line",
+            "x": "tight f: deeper than a parameter, so part of x not a parameter line"})
+
+    def test_unsupported_annotations_name_the_parameter(self):
+        class Node:
+            pass
+
+        def no_hint(x):
+            return "x"
+
+        def star(*args: int):
+            return "x"
+
+        def bad_key(x: dict[int, str]):
+            return "x"
+
+        def odd(x: Node):
+            return "x"
+
+        def recursive(x: Tree):
+            return "x"
+        for fn, fragment in ((no_hint, "'x' needs a type annotation"), (star, "*args"),
+                             (bad_key, "parameter 'x'"), (odd, "Node"),
+                             (recursive, "refers to itself")):
+            with self.subTest(fn=fn.__name__), self.assertRaises(mcp_stdio.CatalogError) as cm:
+                mcp_stdio.Server("s", "1").tool(fn)
+            self.assertIn(fragment, str(cm.exception))
+        with self.assertRaises(mcp_stdio.CatalogError):
+            mcp_stdio.Server("s", "1").tool(annotations={"readOnly": True})(lambda: "x")
+        with self.assertRaises(mcp_stdio.CatalogError):
+            mcp_stdio.Field(minimun=1)
+
+    def test_arguments_are_converted(self):
+        server = mcp_stdio.Server("s", "1")
+        seen = {}
+
+        @server.tool
+        def f(p: Point, c: Color, t: tuple[int, str], pts: list[Point], n: Optional[int] = None,
+              u: Union[int, Point] = 0) -> str:
+            seen.update(p=p, c=c, t=t, pts=pts, n=n, u=u)
+            return "ok"
+        r = call_tool(server, "f", {"p": {"x": 1, "y": 2}, "c": "blue", "t": [1, "a"],
+                                    "pts": [{"x": 3}], "n": None, "u": {"x": 5}})
+        self.assertEqual(r["result"]["content"], [{"type": "text", "text": "ok"}])
+        self.assertEqual(seen, {"p": Point(1, 2), "c": Color.BLUE, "t": (1, "a"),
+                                "pts": [Point(3, 0.0)], "n": None, "u": Point(5, 0.0)})
+
+    def test_return_values(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool
+        def as_text() -> str:
+            return "hi"
+
+        @server.tool
+        def as_dict() -> dict:
+            return {"a": 1}
+
+        @server.tool
+        def as_dataclass() -> Point:
+            return Point(1.5)
+
+        @server.tool
+        def as_typeddict() -> Book:
+            return {"isbn": "1"}
+
+        @server.tool
+        def as_list() -> list[int]:
+            return [1, 2]
+
+        @server.tool
+        def as_image():
+            return mcp_stdio.image(b"\x89PNG", "image/png")
+
+        @server.tool
+        def as_mixed():
+            return [mcp_stdio.text("t"), mcp_stdio.audio(b"RIFF", "audio/wav"),
+                    mcp_stdio.resource_link("file:///a", "a"),
+                    mcp_stdio.embedded_resource("file:///b", "body")]
+
+        @server.tool
+        def as_error():
+            raise mcp_stdio.ToolError("Try again with b.")
+
+        @server.tool
+        async def as_async(x: int) -> dict:
+            return {"x": x}
+
+        @server.tool
+        def as_bytes():
+            return b"raw"
+        r = lambda n, a=None: call_tool(server, n, a or {})  # noqa: E731
+        self.assertEqual(r("as_text")["result"]["content"], [{"type": "text", "text": "hi"}])
+        self.assertEqual(r("as_dict")["result"]["structuredContent"], {"a": 1})
+        self.assertEqual(server.tools["as_dict"].output_schema, {"type": "object"})
+        res = r("as_dataclass")["result"]
+        self.assertEqual(res["structuredContent"], {"x": 1.5, "y": 0.0})
+        self.assertEqual(res["content"], [{"type": "text", "text": '{"x":1.5,"y":0.0}'}])
+        self.assertEqual(server.tools["as_dataclass"].output_schema["required"], ["x"])
+        self.assertEqual(r("as_typeddict")["result"]["structuredContent"], {"isbn": "1"})
+        res = r("as_list")["result"]       # not an object: wrapped, the text the plain value
+        self.assertEqual((res["structuredContent"], res["content"]),
+                         ({"result": [1, 2]}, [{"type": "text", "text": "[1,2]"}]))
+        self.assertEqual(server.tools["as_list"].output_schema, {
+            "type": "object", "properties": {"result": {"type": "array", "items": {
+                "type": "integer"}}}, "required": ["result"], "additionalProperties": False})
+        self.assertEqual(r("as_image")["result"]["content"],
+                         [{"type": "image", "data": "iVBORw==", "mimeType": "image/png"}])
+        self.assertEqual([b["type"] for b in r("as_mixed")["result"]["content"]],
+                         ["text", "audio", "resource_link", "resource"])
+        self.assertEqual(r("as_error")["result"], {
+            "content": [{"type": "text", "text": "Try again with b."}], "isError": True,
+            "resultType": "complete", "_meta": {"io.modelcontextprotocol/serverInfo":
+                                                {"name": "s", "version": "1"}}})
+        self.assertEqual(r("as_async", {"x": 4})["result"]["structuredContent"], {"x": 4})
+        self.assertEqual(r("as_bytes")["result"]["isError"], True)
+        self.assertIn("returned an invalid result: it is bytes: wrap them with mcp_stdio.image()",
+                      r("as_bytes")["result"]["content"][0]["text"])
+        # The same shape in every revision that has structured output.
+        self.assertEqual(call_tool(server, "as_list", {}, modern=False)["result"]
+                         ["structuredContent"], {"result": [1, 2]})
+        for rev in ("2025-06-18", "2025-11-25", MODERN):
+            with self.subTest(rev=rev):
+                p = InProc(self, server=server)
+                listed = {t["name"]: t for t in p.open(rev) and p.request(
+                    req_msg(1, "tools/list", modern=True))["result"]["tools"] or p.request(
+                    req_msg(1, "tools/list"))["result"]["tools"]}
+                self.assertEqual(listed["as_list"]["outputSchema"],
+                                 server.tools["as_list"].output_schema)
+        number = mcp_stdio.Server("n", "1", tools=[
+            mcp_stdio.Tool("n", lambda a, ctx: 42),
+            mcp_stdio.Tool("s", lambda a, ctx: [1], output_schema={
+                "$defs": {"i": {"type": "integer"}}, "type": "array",
+                "items": {"$ref": "#/$defs/i"}})])
+        for modern in (False, True):
+            self.assertEqual(call_tool(number, "n", {}, modern=modern)["result"]
+                             ["structuredContent"], {"result": 42})
+            self.assertEqual(call_tool(number, "s", {}, modern=modern)["result"]
+                             ["structuredContent"], {"result": [1]})
+        self.assertEqual(number.tools["s"].output_schema["$defs"], {"i": {"type": "integer"}})
+
+    def test_resources_templates_and_prompts(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.resource("notes://all", mime_type="application/json")
+        def notes():
+            """All the notes."""
+            return {"n": 2}
+
+        @server.resource_template("notes://{id}")
+        def note(id: int, uri: str, ctx):
+            return "note %d at %s" % (id, uri)
+
+        @server.prompt
+        def review(code: str, language: Optional[str] = None, ctx=None) -> str:
+            """Review code.
+
+            Args:
+                code: The code.
+            """
+            return "Review %s" % code
+        def counted(n: int) -> str:
+            return "x"
+        with self.assertRaises(mcp_stdio.CatalogError):
+            server.prompt(counted)                              # ...prompt arguments are strings
+        self.assertEqual(server.resources["notes://all"].description, "All the notes.")
+        conn = connect(server)
+
+        def rpc(method, params):
+            out = conn.receive_line(json.dumps(req_msg(1, method, params, True)).encode())
+            if isinstance(out[0], mcp_stdio.Call):
+                out[0].run()
+                return json.loads(conn.outbox.pop())
+            return json.loads(out[0])
+        self.assertEqual(rpc("resources/read", {"uri": "notes://all"})["result"]["contents"],
+                         [{"uri": "notes://all", "text": '{"n":2}', "mimeType": "application/json"}])
+        self.assertEqual(rpc("resources/read", {"uri": "notes://7"})["result"]["contents"][0]["text"],
+                         "note 7 at notes://7")
+        self.assertEqual(rpc("resources/read", {"uri": "notes://x"})["error"]["code"], -32602)
+        self.assertEqual(rpc("prompts/list", {})["result"]["prompts"][0]["arguments"],
+                         [{"name": "code", "description": "The code.", "required": True},
+                          {"name": "language"}])
+        self.assertEqual(rpc("prompts/get", {"name": "review", "arguments": {"code": "x"}})
+                         ["result"]["messages"][0]["content"]["text"], "Review x")
+
+    def test_portability_warnings(self):
+        server = mcp_stdio.Server("s", "1", instructions="i" * 3000, tools=[
+            mcp_stdio.Tool("a.b", lambda a, c: "x", description="d" * 2100),
+            mcp_stdio.Tool("n" * 70, lambda a, c: "x", description="d"),
+            mcp_stdio.Tool("fine", lambda a, c: "x", description="d"),
+            mcp_stdio.Tool("mute", lambda a, c: "x")])
+        lines = connect(server).reports
+        self.assertEqual(len(lines), 5, lines)
+        self.assertTrue(all(line.startswith("warning: ") for line in lines))
+        self.assertIn("warning: tool 'a.b': description is 2100 characters; some hosts cut it at 2048",
+                      lines)
+        self.assertIn("tool 'mute' has no description: the model sees only its name", lines[-1])
+
+    def test_mistakes_are_refused_at_registration(self):
+        class Ge:                                  # what annotated-types' Ge looks like
+            def __init__(self, ge):
+                self.ge = ge
+
+            def __repr__(self):
+                return "Ge(ge=%r)" % self.ge
+
+        def gen():
+            yield "x"
+
+        async def agen():
+            yield "x"
+
+        def when() -> complex:
+            return 1j
+
+        def bounded(n: Annotated[int, Ge(0)]) -> str:
+            return str(n)
+
+        class Options:
+            pass
+
+        def options(o: Options) -> str:
+            return ""
+        cases = [(gen, "tool 'gen': a generator cannot be a tool"),
+                 (agen, "tool 'agen': a generator cannot be a tool"),
+                 (when, "tool 'when': return annotation complex: its values cannot be sent "
+                        "as JSON; return str, a dict, a dataclass, a TypedDict, a pydantic model"),
+                 (bounded, "tool 'bounded': parameter 'n': Annotated metadata Ge(ge=0) is not "
+                           "understood"),
+                 (options, "cannot express Options as a JSON Schema (use str, int, float, bool, "
+                           "a list, a dict, an Enum, a Literal, a dataclass, a TypedDict, a "
+                           "pydantic model, datetime")]
+        for fn, message in cases:
+            with self.subTest(fn=fn.__name__), self.assertRaises(mcp_stdio.CatalogError) as cm:
+                mcp_stdio.tool_from_function(fn)
+            self.assertIn(message, str(cm.exception))
+        server = mcp_stdio.Server("s", "1")
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            server.tool(annotations={"destructive": True})(lambda: "x")
+        self.assertIn("tool '<lambda>': unknown annotation(s): destructive", str(cm.exception))
+
+        @server.resource("r://none")
+        def nothing():
+            return None
+        with mcp_stdio.InProcessClient(server) as c:
+            with self.assertRaises(mcp_stdio.ProtocolError) as cm:
+                c.read_resource("r://none")
+            self.assertEqual(cm.exception.code, -32603)
+            self.assertIn("returned None", c.stderr)
+
+    def test_registration_after_serving_is_refused(self):
+        server = mcp_stdio.Server("s", "1")
+        connect(server)
+        with self.assertRaises(mcp_stdio.CatalogError):
+            server.tool(lambda: "x")
+
+
+###############################################################################
+# The file as a whole: its rules and its README ###############################
+###############################################################################
+
+
+class Structure(unittest.TestCase):
+    """What the file's layout promises: a sans-IO engine, one revision table, one options table."""
+
+    def test_the_engine_does_no_io(self):
+        import tokenize
+        engine = section("Protocol engine (sans-IO)")
+        self.assertIn("class Connection", engine)
+        names = [t.string for t in tokenize.generate_tokens(io.StringIO(engine).readline)
+                 if t.type in (tokenize.NAME, tokenize.OP)]
+        dotted = {a + b + c for a, b, c in zip(names, names[1:], names[2:]) if b == "."}
+        bare = {b for a, b in zip(["("] + names, names) if a != "."}   # not an attribute
+        for name in ("sys.stdout", "sys.stderr", "os.write", "os.urandom", "threading.Thread",
+                     "time.time", "time.sleep"):
+            self.assertFalse(name in dotted, name)
+        for name in ("sys", "os", "time", "_monotonic", "threading", "select", "sleep", "_diag",
+                     "print", "_report", "Context", "_exit", "open"):
+            self.assertFalse(name in bare, name)
+
+    def test_every_error_code_the_module_names_keeps_mcps_policy(self):
+        """Codes defined as constants and written in the view bridge: JSON-RPC's, MCP's
+        defined ones, or our own outside the reserved range, never -32000..-32019."""
+        text, _ = module_tree()
+        codes = {int(c) for c in re.findall(r"\n[A-Z_]+ = (-\d{5})\b", text)}
+        bridge = getattr(mcp_stdio, "_VIEW_BRIDGE", "")     # none when built without apps
+        codes |= {int(c) for c in re.findall(r"code: (-?\d+)", bridge)}
+        self.assertIn(-31000, codes)
+        for code in codes:
+            self.assertTrue(any(code_problem(rev, {"error": {"code": code}}) is None
+                                for rev in mcp_stdio.REVISIONS), code)
+        self.assertNotIn("-3200", bridge)
+
+    def test_rooms(self):
+        """Where a newcomer edits: one place per method, revision, kind, outcome and command."""
+        import ast
+        text, tree = module_tree()
+        for node in module_nodes():
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.assertLessEqual(node.end_lineno - node.lineno + 1, 100, node.name)
+            if isinstance(node, ast.ClassDef) and node.name == "Connection":
+                self.assertLess(node.end_lineno - node.lineno + 1, 450)
+                methods = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+                self.assertFalse(methods & {"_discover", "_call_tool", "_list", "_initialize"})
+        # One table each: modern revisions, kinds, routes, outcomes, era rules, commands.
+        for table in ("MODERN_VERSIONS = (", "_CORE_KINDS = (", "_EXTENSIONS = (", "_ROUTES = {",
+                      "_OUTCOMES = {", "_ERA_RULES = {", "_ERA_MACHINE = {", "_COMMANDS = {",
+                      "_OPTIONS = ("):
+            self.assertEqual(text.count("\n" + table), 1, table)
+        # No branch on the era outside the era machine and the era rules, in any spelling,
+        # anywhere in the file but the revision table.
+        table = text[text.index("\n_REVISION_TABLE = {"):text.index("\ndef _has(")]
+        for spelling in ("== MODERN", "!= MODERN", "== LEGACY", "!= LEGACY", '== "modern"',
+                         '== "legacy"', '!= "modern"', '!= "legacy"', "era == ", "era != "):
+            self.assertFalse(spelling in text.replace(table, ""), spelling)
+        # Every route names a method handler beside it and a known revision feature.
+        for method, route in mcp_stdio._ROUTES.items():
+            self.assertTrue(route.feature is None or route.feature in mcp_stdio._REVISION_TABLE,
+                            method)
+        self.assertEqual(sorted(k.list_method for k in mcp_stdio._KINDS),
+                         sorted(m for m in mcp_stdio._ROUTES if m.endswith("/list") and
+                                m != "tasks/list"))      # tasks are a connection's, not a kind
+        lines = text.splitlines()
+
+        def source_of(name):
+            node = next(n for n in tree.body if getattr(n, "name", None) == name)
+            return "\n".join(lines[node.lineno - 1:node.end_lineno])
+        # The client follows the same tables: no era or revision comparison in Client.
+        client = source_of("Client")
+        for spelling in ("== MODERN", "!= MODERN", "== LEGACY", "!= LEGACY", "era == ",
+                         "era != ", "revision == ", "revision != ", "revision < ",
+                         "revision > ", '"ttlMs"', "MODERN_VERSIONS"):
+            self.assertFalse(spelling in client, spelling)
+        # A feature is rows and hooks: Connection names no feature at all, as a whole word
+        # (singular or plural): no extension's identifier or kind, nor apps, views, mounts
+        # or middleware.
+        connection = source_of("Connection").lower()
+        words = {"extension", "task", "skill", "app", "view", "mount", "middleware", "ui"}
+        words |= {r.key.lower() for r in mcp_stdio._EXTENSIONS}
+        words |= {w for k in mcp_stdio._EXTENSION_KINDS for w in (k.attr, k.noun)}
+        for word in sorted(words):
+            self.assertIsNone(re.search(r"(?<![\w/.-])%ss?(?![\w/-])" % re.escape(word),
+                                        connection), word)
+        # Each extension is a section of its own: its hooks are defined under its banner.
+        banners = [i for i, line in enumerate(lines) if line.startswith("# ") and
+                   line.endswith("##") and lines[i - 1].startswith("####")]
+
+        def banner_of(function):
+            at = next(i for i, line in enumerate(lines)
+                      if line.startswith(("def %s(" % function.__name__,
+                                          "class %s:" % function.__name__,
+                                          "class %s(" % function.__name__)))
+            return lines[max(b for b in banners if b < at)]
+        homes = []
+        for row in mcp_stdio._EXTENSIONS:
+            # Every hook and class of its row, and its methods' handlers and kinds' views.
+            fields = [getattr(row, f) for f in mcp_stdio._Extension.__slots__
+                      if f not in ("key", "routes", "kinds", "tool_fields", "inspects")]
+            fields += [r.handler for r in row.routes.values()]
+            fields += [k.shown for k in row.kinds] + [k.cls for k in row.kinds]
+            hooks = [h for h in fields if callable(h) and h.__name__ != "<lambda>"]
+            self.assertTrue(hooks, row.key)
+            home = {banner_of(h) for h in hooks}
+            self.assertEqual(len(home), 1, row.key)
+            homes.extend(home)
+        self.assertEqual(len(set(homes)), len(homes))
+        self.assertFalse([h for h in homes if h.startswith(("# Protocol engine", "# Server:",
+                                                            "# Client "))])
+
+    def test_each_section_is_a_room_of_its_size(self):
+        """No section over 1,200 lines or 45 top-level names, but the wire, the engine and
+        the appendices (tables and their libraries)."""
+        import ast
+        text, tree = module_tree()
+        lines = text.split("\n")
+        banners = [i for i, line in enumerate(lines) if line.startswith("# ") and
+                   line.endswith("##") and lines[i - 1].startswith("####")]
+        self.assertGreater(len(banners), 20)
+        for k, at in enumerate(banners):
+            end = banners[k + 1] if k + 1 < len(banners) else len(lines)
+            title = lines[at]
+            if title.startswith(("# Wire:", "# Protocol engine", "# Appendix:")):
+                continue
+            names = [n for n in tree.body if at < n.lineno <= end and isinstance(
+                n, (ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign))]
+            self.assertLessEqual(end - at, 1200, title)
+            self.assertLessEqual(len(names), 45, title)
+
+    def test_mounting_reads_no_private_attribute_of_another_class(self):
+        """What Mounting needs of the client, the engine and the server is their in-file
+        interface: it reads no attribute with a leading underscore but its own objects'."""
+        self.assertEqual(private_reads(section("Mounting: one server in front of many")), [])
+        self.assertEqual(private_reads("x = ctx._call\ny = self._own\nz = getattr(c, '_p')\n"),
+                         ["ctx._call", "getattr(c, '_p')"])
+
+    def test_the_files_rules(self):
+        """The rules in mcp_stdio's header: dates in one table, nothing used before it exists."""
+        import ast
+        text, tree = module_tree()
+        self.assertIn("The file's rules, each held by a structural test:", text)
+        first = text[:text.index("\nLEGACY_VERSIONS = (")].count("\n") + 2
+        last = text[:text.index("\n}", text.index("\n_REVISION_TABLE = {"))].count("\n") + 1
+        dates = [n.lineno for n in module_nodes() if isinstance(n, ast.Constant) and
+                 isinstance(n.value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", n.value)]
+        self.assertTrue(dates)
+        hosts = next(n for n in tree.body if isinstance(n, ast.Assign) and
+                     getattr(n.targets[0], "id", None) == "_HOSTS")
+        self.assertEqual([n for n in dates if not first <= n <= last and
+                          not hosts.lineno <= n <= hosts.end_lineno], [])
+        self.assertEqual(used_before_defined(text, tree), [])
+        self.assertEqual(used_before_defined("A = 1\nB = A + C\nclass D(E):\n    x = A\n"
+                                             "    def f(self, a=F):\n        return G\n"
+                                             "C = E = F = G = 2\n"),
+                         [("C", 2), ("E", 3), ("F", 5)])
+
+    def test_tests_that_patch_what_threads_share_run_alone(self):
+        """A test that patches process-wide state never runs beside another test."""
+        with open(__file__, encoding="utf-8") as f:
+            source = f.read()
+        shared = re.compile("|".join(re.escape(w) for w in (
+            "mock." + "patch", "redirect_" + "std", "sys.modules" + "[", "os.environ" + "[",
+            "os." + "chdir")))
+        # Each method's lines, read by indentation (parsing this file takes a quarter second).
+        found, methods, cls, name = [], {}, None, None
+        for line in source.splitlines():
+            head = re.match(r"(class |    def |    @|\S)(\w*)", line)
+            if head and head.group(1) == "class ":
+                cls, name = head.group(2), None
+            elif head and head.group(1) == "    def " and cls:
+                name = "%s.%s" % (cls, head.group(2))
+                methods[name] = []
+            elif head:
+                name = None
+                if re.match(r"(def |\w+ = )", line):
+                    cls = None          # a module-level statement: no class's method follows
+            if name is not None:
+                methods[name].append(line)
+        for name, body in methods.items():
+            cls = name.split(".")[0]
+            if cls not in PARALLEL_CLASSES and cls not in EXCLUSIVE_TESTS and \
+                    name not in EXCLUSIVE_TESTS and shared.search("\n".join(body)):
+                found.append(name)
+        self.assertTrue(shared.search("\n".join(
+            methods["Structure.test_feed_makes_no_call_to_the_world"])))
+        self.assertEqual(found, [])
+        tests = unittest.TestLoader().loadTestsFromModule(sys.modules.get(__name__))
+        every = {t.id().split(".", 1)[1] for t in _flatten(tests)}
+        every |= {t.id().split(".", 1)[1] for t in _flatten(list(tests)[0].meanwhile)}
+        self.assertEqual(every - set(methods), set())     # the scan saw every test
+        meanwhile = {t.id().split(".", 1)[1] for t in _flatten(list(tests)[0].meanwhile)}
+        self.assertNotIn("Structure.test_feed_makes_no_call_to_the_world", meanwhile)
+        self.assertIn("Structure.test_rooms", meanwhile)
+
+    def test_feed_makes_no_call_to_the_world(self):
+        """feed() of every method makes no file-system call and reads no clock but its own."""
+        from unittest import mock
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        root = os.path.join(tmp.name, "skills")
+        write_skill(root, "pdf-processing", "name: pdf-processing\ndescription: PDFs.",
+                    {"references/FORMS.md": b"# Forms\n"})
+        server = mcp_stdio.demo_server()
+        server.configure(live=True)
+        if "skills" in SERVED:
+            server.serve_skills(root)
+
+        @server.tool(task="optional")
+        def later(x: int) -> str:
+            """May be a task."""
+            return "later %d" % x
+        uri = "skill://pdf-processing/SKILL.md"
+        params = {"tools/call": {"name": "later", "arguments": {"x": 1}},
+                  "resources/read": {"uri": uri}, "resources/subscribe": {"uri": uri},
+                  "resources/unsubscribe": {"uri": uri}, "prompts/get": {"name": "summarize",
+                                                                       "arguments": {"text": "t"}},
+                  "completion/complete": {"ref": {"type": "ref/prompt", "name": "summarize"},
+                                          "argument": {"name": "style", "value": "s"}},
+                  "logging/setLevel": {"level": "info"}, "skills/get": {"uri": uri},
+                  "resources/directory/read": {"uri": "skill://pdf-processing"},
+                  "subscriptions/listen": {"notifications": {"toolsListChanged": True}},
+                  "tasks/get": {"taskId": "x"}, "tasks/cancel": {"taskId": "x"},
+                  "tasks/result": {"taskId": "x"}, "tasks/update": {"taskId": "x",
+                                                                    "inputResponses": {}}}
+
+        def fail(*args, **kw):
+            raise AssertionError("the engine made a call to the world")
+        patches = [mock.patch.object(os, name, fail) for name in (
+            "read", "stat", "lstat", "scandir", "open", "fstat", "listdir")] + [
+            mock.patch("builtins.open", fail), mock.patch("time.time", fail),
+            mock.patch("time.monotonic", fail), mock.patch.object(mcp_stdio, "_monotonic", fail)]
+        for era in ("2025-11-25", MODERN):
+            with self.subTest(era=era):
+                lines, calls = [], []
+                ticks = iter(range(10 ** 6))
+                conn = connect(server, lines.append, clock=lambda: next(ticks),
+                               wall_clock=lambda: 1.8e9, random=lambda n: b"\x01" * n)
+                msgs = [init_msg(0, era, {"elicitation": {}})] if era != MODERN else []
+                routes = sorted(mcp_stdio._ROUTES) + [   # a skill's file: read where handlers run
+                    ("resources/read", {"uri": "skill://pdf-processing/references/FORMS.md"})]
+                for i, route in enumerate(routes):
+                    method, p = route if type(route) is tuple else (
+                        route, copy.deepcopy(params.get(route, {})))
+                    if era == MODERN:
+                        p["_meta"] = tasks_meta()
+                    msgs.append({"jsonrpc": "2.0", "id": i + 1, "method": method, "params": p})
+                with contextlib.ExitStack() as stack:
+                    for patch in patches:
+                        stack.enter_context(patch)
+                    for msg in msgs:
+                        out = conn.feed(json.dumps(msg).encode() + b"\n")
+                        lines += [x for x in out if type(x) is bytes]
+                        calls += [x for x in out if type(x) is not bytes]
+                self.assertGreater(len(lines) + len(calls), len(msgs) - 1)
+                if "skills" in SERVED:                 # a skills list waits like a call
+                    self.assertIn("skills/list", [c.name for c in calls])
+                for call in calls:                   # the runtime's side: it may read files
+                    call.run()
+                self.assertEqual([x for x in conn.reports if "incident" in x], [])
+                conn.close()
+        # A mount that has not listed yet: a request naming what it may add, and a list,
+        # become Calls that wait for it, their timeouts its start timeout longer; no clock.
+        outer = mcp_stdio.Server("front", "1", timeout=5.0)
+        outer.mount("m", [sys.executable, "-c", "pass"], start_timeout=2.0)
+        outer.sources[0].started = 0.0        # started and not listed, as begin() leaves it
+        for era in ("2025-11-25", MODERN):
+            with self.subTest(era=era, mount="starting"):
+                ticks = iter(range(10 ** 6))
+                conn = connect(outer, [].append, clock=lambda: next(ticks),
+                               wall_clock=lambda: 1.8e9, random=lambda n: b"\x01" * n)
+                if era != MODERN:
+                    conn.feed(json.dumps(init_msg(0, era)).encode() + b"\n")
+                msgs = [(m, p) for m, p in (("tools/call", {"name": "m_x", "arguments": {}}),
+                                            ("resources/read", {"uri": "m://x"}),
+                                            ("prompts/get", {"name": "m_p"}),
+                                            ("tools/list", {}))]
+                out = []
+                with contextlib.ExitStack() as stack:
+                    for patch in patches:
+                        stack.enter_context(patch)
+                    for i, (method, p) in enumerate(msgs):
+                        if era == MODERN:
+                            p = dict(p, _meta=modern_meta())
+                        out += conn.feed(json.dumps({"jsonrpc": "2.0", "id": i + 1, "method":
+                                                     method, "params": p}).encode() + b"\n")
+                self.assertEqual([type(x).__name__ for x in out], ["Call"] * 4)
+                self.assertEqual({x.timeout for x in out}, {7.0})
+
+    def test_no_revision_date_compared_outside_the_table(self):
+        with open(SERVER, encoding="utf-8") as f:
+            text = f.read()
+        table = text[text.index("_REVISION_TABLE = {"):text.index("def _has(")]
+        rest = text.replace(table, "")
+        self.assertEqual(re.findall(r'(?:[<>]=?|[=!]=)\s*"20\d\d-\d\d-\d\d"|"20\d\d-\d\d-\d\d"\s*(?:[<>]|[<>=!]=)',
+                                    rest), [])
+        self.assertNotIn("revision >=", rest)
+        self.assertNotIn("revision <", rest)
+        # The table's rows name dates, never "the latest" (which a new revision would move);
+        # the latest is the client's alone, as the revision it offers.
+        client = text.index("\n# Client ####")
+        self.assertNotIn("MODERN_VERSION", text[:client].replace("MODERN_VERSIONS", ""))
+        self.assertEqual(text.count("\nMODERN_VERSION = "), 1)
+        self.assertNotIn("MODERN_VERSIONS[-1]", table)
+
+    @about("tasks")                    # the tasks section uses the task features
+    def test_the_revision_table(self):
+        has = mcp_stdio._has
+        self.assertEqual([r for r in mcp_stdio.REVISIONS if has(r, "batches")], ["2025-03-26"])
+        self.assertEqual([r for r in mcp_stdio.REVISIONS if has(r, "audio")],
+                         ["2025-03-26", "2025-06-18", "2025-11-25", MODERN])
+        self.assertEqual([r for r in mcp_stdio.REVISIONS if has(r, "cache_hints")], [MODERN])
+        for name, (since, until) in mcp_stdio._REVISION_TABLE.items():
+            self.assertIn(since, mcp_stdio.REVISIONS, name)
+            self.assertTrue(until is None or until in mcp_stdio.REVISIONS, name)
+            self.assertTrue('"%s"' % name in section("Catalog: tools and results") +
+                            section("Outcomes: results and errors on the wire") +
+                            section("Asking the client: questions and answers") +
+                            section("Protocol engine (sans-IO)") +
+                            section("Tasks: long-running tool calls the client polls") +
+                            section("Server: identity, catalog and options") +
+                            section("Client"),
+                            "feature %r is never asked about" % name)
+
+    def test_the_era_machine_is_total(self):
+        events = {"initialize", "modern", "discover", "modern_initialize", "ping",
+                  "plain_discover", "plain"}
+        machine = mcp_stdio._ERA_MACHINE
+        self.assertEqual(set(machine), {(e, v) for e in ("unlocked", "legacy", "modern")
+                                        for v in events})
+        for (era, event), (action, after) in machine.items():
+            if era != "unlocked":
+                self.assertEqual(after, era, "a locked era never changes")
+        self.assertEqual([k for k, (a, after) in machine.items() if after != k[0]],
+                         [("unlocked", "initialize"), ("unlocked", "modern")])
+
+    def test_the_options_table_drives_server_configure_and_help(self):
+        names = [o.name for o in mcp_stdio._OPTIONS]
+        server = mcp_stdio.Server("s", "1", elicit_timeout=1.5, error_details=True)
+        self.assertEqual((server.elicit_timeout, server.error_details), (1.5, True))
+        server.configure(elicit_timeout=2)          # was "unknown option" before the table
+        self.assertEqual(server.elicit_timeout, 2)
+        for o in mcp_stdio._OPTIONS:
+            self.assertEqual(getattr(mcp_stdio.Server("s", "1"), o.name), o.default)
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            server.configure(worker=3)
+        self.assertIn("unknown option(s): worker", str(cm.exception))
+        for bad in ({"workers": 0}, {"workers": True}, {"backlog": -1}, {"timeout": 0},
+                    {"grace": "1"}, {"null_error_id": 1}, {"grant": "echo"}, {"grant": [1]}):
+            with self.subTest(bad=bad), self.assertRaises(mcp_stdio.CatalogError):
+                mcp_stdio.Server("s", "1", **bad)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(server.run(["--help"]), 0)
+        usage = out.getvalue()
+        self.assertIn("Serve s 1 as an MCP server", usage)
+        for o in mcp_stdio._OPTIONS:
+            self.assertTrue(o.flag is None or o.flag in usage, o.name)
+        self.assertEqual(len(names), len(set(names)))
+
+    def test_bad_arguments_are_refused_before_serving(self):
+        for args in (["--nope"], ["--workers"], ["--workers", "x"], ["--tools", "echo,nope"],
+                     ["--workers", "0"], ["--null-error-id=1"], ["--timeout", "-1"],
+                     # No wait can take these: a wait on them raised OverflowError at the
+                     # end of input (--grace inf), so the server never exited.
+                     ["--grace", "inf"], ["--timeout", "nan"], ["--elicit-timeout", "1e10"]):
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                self.assertEqual(mcp_stdio.main(args), 2, args)
+            self.assertEqual(out.getvalue(), "")
+            self.assertTrue(err.getvalue().startswith("error: "), args)
+            self.assertIn("usage: python mcp_stdio.py [options]", err.getvalue())
+
+    def test_main_and_run_return_their_status(self):
+        server = mcp_stdio.Server("notes", "2.5", description="Notes of the team.")
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            self.assertEqual(server.run(["--version"]), 0)
+            self.assertEqual(server.run(["--workers", "x"]), 2)
+            self.assertEqual(mcp_stdio.main(["--version"]), 0)
+            self.assertEqual(mcp_stdio.main(["--nope"]), 2)
+        self.assertEqual(out.getvalue(), "notes 2.5\nmcp_stdio %s\n" % mcp_stdio.__version__)
+        self.assertIn("error: bad value for --workers: 'x'", err.getvalue())
+        self.assertIn("Notes of the team.", err.getvalue())
+
+
+class ReadmeTutorial(unittest.TestCase):
+    """The README's tutorial code runs as written (through InProcessClient)."""
+
+    def blocks(self, start, end):
+        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        part = text[text.index(start):text.index(end)]
+        return "\n".join(re.findall(r"```python\n(.*?)```", part, re.S))
+
+    def test_every_runnable_block_serves(self):
+        """Each python block with a main (or marked <!-- runnable -->) starts as a server beside
+        the vendored file, in a folder of its own, and answers a session of both eras."""
+        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        found = [(marked, code) for marked, code in re.findall(
+            r"(<!-- runnable -->\n)?```python\n(.*?)```", text, re.S)
+            if marked or 'if __name__ == "__main__"' in code]
+        self.assertGreaterEqual(len(found), 2)
+        for marked, code in found:
+            if 'if __name__ == "__main__"' not in code:
+                code += 'if __name__ == "__main__":\n    raise SystemExit(server.run())\n'
+            with self.subTest(block=code.splitlines()[0]), tempfile.TemporaryDirectory() as tmp:
+                with open(os.path.join(tmp, "server.py"), "w", encoding="utf-8") as f:
+                    f.write(code)
+                for era, session in (("legacy", [init_msg(1), {"jsonrpc": "2.0", "method":
+                                                               "notifications/initialized"},
+                                                 req_msg(2, "tools/list")]),
+                                     (MODERN, [{"jsonrpc": "2.0", "id": 1, "method":
+                                                "server/discover", "params": {
+                                                    "_meta": modern_meta()}},
+                                               {"jsonrpc": "2.0", "id": 2, "method":
+                                                "tools/list", "params": {
+                                                    "_meta": modern_meta()}}])):
+                    r = subprocess.run(PY + ["server.py"], cwd=tmp, input=b"".join(
+                        json.dumps(m).encode() + b"\n" for m in session), capture_output=True,
+                        timeout=TIMEOUT, env=dict(os.environ, PYTHONPATH=HERE))
+                    # A block that writes to stderr itself (the timing middleware) is
+                    # checked for what it writes by a test of its own.
+                    self.assertEqual((r.returncode, r.stderr if "sys.stderr.write" not in code
+                                      else b""), (0, b""))
+                    answers = [json.loads(line) for line in r.stdout.splitlines()]
+                    self.assertEqual([a.get("id") for a in answers], [1, 2])
+                    self.assertTrue(answers[1]["result"]["tools"], answers[1])
+                    for a in answers:
+                        self.assertEqual(WireSchemas.problems(
+                            "2025-11-25" if era == "legacy" else era, a), [], a)
+
+    @about("tasks", "skills", "apps")      # the Reference documents the whole module
+    def test_the_reference_names_every_public_name_as_it_is(self):
+        """README's Reference: every name of __all__, each named parameter real, none missing."""
+        import inspect
+        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        ref = text[text.index("\n## Reference\n"):text.index("\n## How it behaves\n")]
+        seen, checked = set(), 0
+        for name, params in re.findall(r"`([A-Za-z_][\w.]*)(\([^`]*\))?`", ref):
+            head, _, attr = name.partition(".")
+            if head not in mcp_stdio.__all__:
+                continue
+            seen.add(head)
+            obj = getattr(mcp_stdio, head)
+            if attr:
+                obj = getattr(obj, attr)
+            if not params:
+                continue
+            sig = inspect.signature(obj)
+            real = {n: p for n, p in sig.parameters.items() if n != "self"}
+            documented = []
+            for part in re.split(r",\s*(?![^(]*\))", params[1:-1]):
+                part = part.strip()
+                if not part or part in ("*", "/") or part.startswith("*"):
+                    continue                     # *args and **options: a shorthand
+                documented.append(part.split("=")[0].strip())
+            with self.subTest(name=name):
+                open_ended = any(p.kind is p.VAR_KEYWORD for p in real.values())
+                self.assertEqual([n for n in documented if n not in real and not open_ended], [])
+                self.assertEqual([n for n, p in real.items() if p.default is p.empty and
+                                  p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and
+                                  n not in documented], [])
+                checked += 1
+        self.assertEqual(sorted(set(mcp_stdio.__all__) - seen), [])
+        self.assertGreater(checked, 40)
+
+    def test_the_middleware_examples_change_what_the_wire_shows(self):
+        """Section 9 as written: a timing line per request on stderr; the sixth call of a
+        tool in 10 s is an isError result; a handler sees the request's trace context."""
+        code = self.blocks("### 9. Middleware", "### 10. One server")
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "server.py"), "w", encoding="utf-8") as f:
+                f.write(code)
+            # One call after the other's answer: pipelined, a call that waits for a worker
+            # may meet the limit after the next one (on a loaded machine, it did).
+            p = subprocess.Popen(PY + ["server.py"], cwd=tmp, stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 env=dict(os.environ, PYTHONPATH=HERE))
+            results = []
+            for m in [init_msg(1), {"jsonrpc": "2.0", "method": "notifications/initialized"}] + [
+                    req_msg(i, "tools/call", {"name": "greet", "arguments": {"name": "Ada"}})
+                    for i in range(2, 8)]:
+                p.stdin.write(json.dumps(m).encode() + b"\n")
+                p.stdin.flush()
+                if "id" in m:
+                    results.append(json.loads(p.stdout.readline())["result"])
+            _, err = p.communicate(timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 0, err)
+        results = results[1:]
+        self.assertEqual([x["content"][0]["text"] for x in results],
+                         ["Hello, Ada!"] * 5 + ["Rate limit: greet runs at most 5 times in 10 s."])
+        self.assertEqual([x.get("isError", False) for x in results], [False] * 5 + [True])
+        lines = err.decode().splitlines()
+        self.assertEqual(len(lines), 6, lines)
+        for i, line in enumerate(lines):
+            self.assertRegex(line, r"^greet %sin \d+\.\d ms$" % (
+                "\\(isError\\) " if i == 5 else ""))
+
+    @about("tasks", "skills", "apps")      # the figures of the whole module
+    def test_the_figures_it_quotes_hold(self):
+        """Line counts, the version and the tasks example say what the file does."""
+        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        with open(SERVER, encoding="utf-8") as f:
+            lines = sum(1 for _ in f)
+        for quoted in re.findall(r"the ([0-9,]+) lines of `mcp_stdio.py`", text):
+            self.assertEqual(round(lines, -3), int(quoted.replace(",", "")), quoted)
+        changes = text[text.index("## Changes"):]
+        self.assertEqual(re.search(r"- \*\*([0-9.]+)\*\*", changes).group(1),
+                         mcp_stdio.__version__)
+        tasks = self.blocks("### 7. Long-running tools", "### 8. Tools with a view")
+        self.assertIn("if ctx.sleep(", tasks)          # its comment says what the value means
+        compile("from mcp_stdio import Context\nserver = None\n" + tasks, "s7", "exec")
+
+    def test_sections_one_to_three(self):
+        code = self.blocks("### 1. One tool", "### 4. Asking the user").replace(
+            'if __name__ == "__main__":\n    raise SystemExit(server.run())', "")
+        ns = {"__name__": "tutorial"}
+        exec(compile(code, "tutorial.py", "exec"), ns)
+        err = io.StringIO()
+        with mcp_stdio.InProcessClient(ns["server"], era="modern") as c:
+            self.assertEqual(c.call_tool("add", {"a": 1, "b": 2})["structuredContent"],
+                             {"sum": 3.0})
+            with contextlib.redirect_stderr(err):      # the log line: no client asked for it
+                self.assertEqual(c.call_tool("crunch", {"rounds": 0})["structuredContent"],
+                                 {"rounds": 0})
+            self.assertEqual(err.getvalue(), "calc: info: done\n")
+            self.assertEqual(c.read_resource("notes://groceries")["contents"][0]["text"],
+                             "eggs, milk")
+            self.assertIn("Summarize", json.dumps(c.get_prompt("summarize", {"text": "x"})))
+
+    def test_section_four(self):
+        code = self.blocks("### 1. One tool", "### 5. A live server").replace(
+            'if __name__ == "__main__":\n    raise SystemExit(server.run())', "")
+        ns = {"__name__": "tutorial"}
+        exec(compile(code, "tutorial.py", "exec"), ns)
+        for era in ("modern", "legacy"):
+            with mcp_stdio.InProcessClient(
+                    ns["server"], era=era, on_elicit=lambda p: {"action": "accept",
+                                                                "content": {"city": "Rome"}},
+                    on_sample=lambda p: SAMPLED, roots=ROOTS["roots"]) as c:
+                self.assertEqual(c.call_tool("plan_trip")["content"][0]["text"],
+                                 "Rome: Hello there (files in 2 roots)")
+            with mcp_stdio.InProcessClient(ns["server"], era=era) as c:
+                r = c.send("tools/call", {"name": "plan_trip", "arguments": {}})
+                if era == "modern":
+                    with self.assertRaises(mcp_stdio.ProtocolError) as cm:
+                        r.wait()
+                    self.assertEqual(cm.exception.code, -32021)
+                else:
+                    self.assertTrue(r.wait()["isError"])
+
+    def test_section_five(self):
+        code = self.blocks("### 5. A live server", "### 6. A folder of Agent Skills")
+        with tempfile.TemporaryDirectory() as tmp:
+            code = code.replace('"notes.db"', repr(os.path.join(tmp, "notes.db")))
+            ns = {"__name__": "tutorial"}
+            exec(compile(code, "tutorial.py", "exec"), ns)
+            with mcp_stdio.InProcessClient(ns["server"], era="legacy") as c:
+                self.assertEqual(c.call_tool("add_note", {"name": "a", "text": "hi"})[
+                    "content"][0]["text"], "Saved.")
+                self.assertEqual(c.read_resource("notes://a")["contents"][0]["text"], "hi")
+
+
+###############################################################################
+# Outsiders: the conformance suite, the official SDKs and the Inspector #######
+###############################################################################
+
+
+@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_CONFORMANCE"),
+                     "the official conformance suite is installed by .ci/run (MCP_STDIO_SLOW=1)")
+class Conformance(unittest.TestCase):
+    """The official conformance suite against a server written on the public API."""
+
+    def test_asking_scenarios(self):
+        self.scenarios("server.py", CONFORMANCE_SCENARIOS)
+
+    def test_skills_scenarios(self):
+        """SEP-2640's three scenarios, at 2026-07-28 and (forced) at 2025-11-25."""
+        self.scenarios("skills_server.py", [(v, s) for v in (MODERN, "2025-11-25") for s in (
+            "sep-2640-skills-enumeration", "sep-2640-skills-manifest",
+            "sep-2640-skills-directory")], ["--force"])
+
+    def test_tasks_scenarios(self):
+        """SEP-2663's scenarios (the HTTP-only request-headers one aside), forced at 2026-07-28."""
+        self.scenarios("tasks_server.py", [(MODERN, s) for s in (
+            "tasks-lifecycle", "tasks-capability-negotiation", "tasks-wire-fields",
+            "tasks-request-state-removal", "tasks-mrtr-input", "tasks-dispatch-and-envelope",
+            "tasks-required-task-error", "tasks-mrtr-composition")], ["--force"])
+
+    def scenarios(self, server, cases, extra=()):
+        examples = os.path.join(HERE, "examples", "conformance")
+        gateway = subprocess.Popen(
+            [sys.executable, os.path.join(examples, "http_gateway.py"), "--port", "0", "--",
+             sys.executable, os.path.join(examples, server)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.addCleanup(gateway.wait, 10)
+        self.addCleanup(gateway.stderr.close)
+        self.addCleanup(gateway.terminate)
+        url = re.search(r"http://\S+", gateway.stderr.readline().decode()).group(0)
+        env = dict(os.environ, PATH=os.environ.get("MCP_STDIO_NODE_BIN", "") + os.pathsep +
+                   os.environ.get("PATH", ""), NO_COLOR="1")
+
+        def run(case):
+            version, scenario = case
+            r = subprocess.run([os.environ["MCP_STDIO_CONFORMANCE"], "server", "--url", url,
+                                "--scenario", scenario, "--spec-version", version] + list(extra),
+                               capture_output=True, timeout=120, env=env,
+                               stdin=subprocess.DEVNULL)
+            return case, r.returncode, r.stdout.decode(errors="replace")
+        from concurrent.futures import ThreadPoolExecutor
+        with ThreadPoolExecutor(4) as pool:
+            for (version, scenario), status, out in pool.map(run, cases):
+                with self.subTest(version=version, scenario=scenario):
+                    summary = re.search(r"Passed: (\d+)/(\d+), (\d+) failed, (\d+) warnings",
+                                        out)
+                    self.assertIsNotNone(summary, out[-2000:])
+                    self.assertEqual((status, summary.group(3), summary.group(4)), (0, "0", "0"),
+                                     out[-3000:])
+                    self.assertEqual(summary.group(1), summary.group(2), out[-3000:])
+
+
+@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_TS_SDK") and
+                     os.environ.get("MCP_STDIO_NODE_BIN"),
+                     "the TypeScript SDK is installed by .ci/run (MCP_STDIO_SLOW=1, MCP_STDIO_TS_SDK)")
+class TypeScriptSDK(unittest.TestCase):
+    """The official TypeScript SDK's client runs our task tools in the 2025-11-25 design."""
+
+    def test_tasks_run_to_their_end(self):
+        sdk = os.environ["MCP_STDIO_TS_SDK"]
+        server = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "tasks.mjs")
+            with open(script, "w") as f:
+                f.write(TS_TASKS_SCRIPT % {"sdk": sdk.replace(os.sep, "/"),
+                                           "python": json.dumps(sys.executable),
+                                           "server": json.dumps(server)})
+            node = os.path.join(os.environ["MCP_STDIO_NODE_BIN"], "node")
+            r = subprocess.run([node, script], capture_output=True, timeout=120,
+                               stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-3000:])
+        self.assertEqual(r.stdout.decode().splitlines(), [
+            'tasks {"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}',
+            "slow_compute: created, result Computed after 0.3 seconds.",
+            'asked "Delete a.txt?" for a task',
+            "confirm_delete: created, result Deleted a.txt.",
+            'asked "What is your name?" for a task',
+            "test_tool_with_task: created, result Hello, Ada, from a task.",
+            "failing_job: created, error",          # an isError result fails the task here
+            "slow_compute: created, error",         # 0.7.0: a plain result the SDK refused
+            "cancel: cancelled",
+            "then: cancelled",
+            "listed: completed,completed,completed,failed,failed,cancelled"])
+
+
+@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_INSPECTOR") and
+                     os.environ.get("MCP_STDIO_NODE_BIN"),
+                     "the MCP Inspector is installed by .ci/run (MCP_STDIO_SLOW=1, "
+                     "MCP_STDIO_INSPECTOR)")
+class OfficialInspector(unittest.TestCase):
+    """The official Inspector's command line (2.12) runs our task tools, verifies our skills
+    and probes our views."""
+
+    def inspector(self, era, *args):
+        home = tempfile.mkdtemp()                 # its catalog and state stay out of ~
+        self.addCleanup(shutil.rmtree, home, True)
+        env = dict(os.environ, HOME=home, NO_COLOR="1", PATH=os.environ["MCP_STDIO_NODE_BIN"] +
+                   os.pathsep + os.environ.get("PATH", ""))
+        r = subprocess.run([os.environ["MCP_STDIO_INSPECTOR"], "--cli", "--protocol-era", era,
+                            "--format", "json", "-q"] + list(args), capture_output=True,
+                           timeout=120, env=env, stdin=subprocess.DEVNULL)
+        return r.returncode, r.stdout.decode(errors="replace"), r.stderr.decode(errors="replace")
+
+    def test_its_load_test_gets_every_answer_directly_and_through_the_proxy(self):
+        """--load: 400 calls, ten at a time, each answered without an error, in both eras, by
+        the demo and by the proxy in front of it."""
+        with tempfile.TemporaryDirectory() as tmp:
+            config = os.path.join(tmp, "servers.json")
+            with open(config, "w") as f:
+                json.dump({"mcpServers": {"demo": {"command": sys.executable,
+                                                   "args": [SERVER]}}}, f)
+            for era in ("legacy", "modern"):
+                for name, server in (("echo", [SERVER]), ("demo_echo", [SERVER, "proxy",
+                                                                        config])):
+                    with self.subTest(era=era, tool=name):
+                        code, out, err = self.inspector(
+                            era, "--method", "tools/call", "--tool-name", name, "--tool-arg",
+                            "text=hi", "--load", "--load-requests", "400", sys.executable,
+                            *server)
+                        self.assertEqual(code, 0, err[-2000:])
+                        r = json.loads(out)["result"]
+                        self.assertEqual((r["requests"], r["ok"], r["toolErrors"], r["errors"],
+                                          r["errorMessages"]), (400, 400, 0, 0, []))
+
+    def test_strict_finds_no_portability_error_in_the_schemas_we_make(self):
+        """--strict judges every schema our annotations make (input and output) portable:
+        no error-severity finding (it found "items": false in a tuple's)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "every_annotation.py")   # not types.py: the stdlib's
+            with open(script, "w") as f:
+                f.write(EVERY_ANNOTATION_SERVER % HERE)
+            for era in ("legacy", "modern"):
+                with self.subTest(era=era):
+                    code, out, err = self.inspector(era, "--method", "tools/list", "--strict",
+                                                    sys.executable, script)
+                    self.assertEqual(code, 0, err[-3000:])
+                    self.assertEqual(len(json.loads(out)["result"]["tools"]), 5)
+                    self.assertNotIn("Error:", err)
+
+    @about("apps")
+    def test_app_info_reports_every_tool_with_a_view_in_both_eras(self):
+        script = os.path.join(HERE, "examples", "apps", "board.py")
+        view = {"hasApp": True, "resourceUri": "ui://board/view", "prefersBorder": True,
+                "resourceMimeType": "text/html;profile=mcp-app"}
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                code, out, err = self.inspector(era, "--method", "tools/list", "--app-info",
+                                                "--advertise-apps", sys.executable, script)
+                self.assertEqual(code, 0, err[-2000:])
+                self.assertEqual([json.loads(line) for line in out.splitlines()], [
+                    dict(view, toolName="move_card", visibility=["app"]),
+                    dict(view, toolName="show_board")])
+
+    def test_a_required_task_tool_runs_to_its_end(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "research.py")
+            with open(script, "w") as f:
+                f.write(INSPECTOR_TASK_SERVER % HERE)
+            for era in ("legacy", "modern"):
+                with self.subTest(era=era):
+                    code, out, err = self.inspector(era, sys.executable, script, "--method",
+                                                    "tools/call", "--tool-name", "research",
+                                                    "--tool-arg", "topic=owls")
+                    self.assertEqual(code, 0, err[-2000:])
+                    result = json.loads(out)["result"]
+                    self.assertEqual(result["content"], [
+                        {"type": "text", "text": "Found three things about owls."}])
+                    if era == "legacy":            # a 2025-11-25 task's result names its task
+                        self.assertIn("io.modelcontextprotocol/related-task", result["_meta"])
+
+    def test_a_task_call_with_bad_arguments_is_a_task_it_can_read(self):
+        """0.7.0 answered it with a plain result: "Protocol value failed schema validation"."""
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "research.py")
+            with open(script, "w") as f:
+                f.write(INSPECTOR_TASK_SERVER % HERE)
+            for era, code_expected in (("legacy", 1), ("modern", 5)):
+                with self.subTest(era=era):
+                    code, out, err = self.inspector(era, sys.executable, script, "--method",
+                                                    "tools/call", "--tool-name", "research",
+                                                    "--tool-arg", "topic=7")
+                    self.assertEqual(code, code_expected, (out + err)[-2000:])
+                    self.assertNotIn("schema", (out + err).lower())
+                    text = "Invalid arguments for tool 'research':\n- /topic: expected type " \
+                        "string, got integer"
+                    first = json.loads((out.strip() or err.strip()).splitlines()[0])
+                    if era == "legacy":            # the failed task's statusMessage says why
+                        self.assertEqual(first["error"]["message"], text)
+                    else:                          # completed, with the isError result inlined
+                        self.assertEqual(first["result"], {"content": [{"type": "text",
+                                                           "text": text}], "isError": True})
+
+    def test_a_skill_folder_reads_in_both_eras(self):
+        server = os.path.join(HERE, "examples", "conformance", "skills_server.py")
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                code, out, err = self.inspector(era, sys.executable, server, "--method",
+                                                "resources/directory/read", "--uri",
+                                                "skill://pdf-processing")
+                self.assertEqual(code, 0, (out + err)[-2000:])
+                result = json.loads(out)["result"]
+                self.assertEqual([r["name"] for r in result["resources"]],
+                                 ["SKILL.md", "assets", "references"])
+                self.assertEqual("ttlMs" in result, era == "modern")
+
+    def test_skills_pass_its_verification(self):
+        server = os.path.join(HERE, "examples", "conformance", "skills_server.py")
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era):
+                code, out, err = self.inspector(era, sys.executable, server, "--method",
+                                                "skills/list", "--verify")
+                self.assertEqual(code, 0, (out + err)[-2000:])
+                reports = [json.loads(line) for line in out.splitlines() if line.strip()]
+                self.assertEqual(len(reports), 3, out[-2000:])
+                for report in reports:
+                    self.assertEqual((report["ok"], report["outcome"], report["conformance"]),
+                                     (True, "verified", []), report["uri"])
+                    self.assertTrue(all(f["status"] == "verified" for f in report["files"]))
+
+
+@unittest.skipUnless(_sdk_python(), "the official MCP SDK (pip install mcp) is not installed")
+class OfficialSDK(unittest.TestCase):
+
+    def probe(self, source, *args):
+        """Run an SDK probe script with args; return the JSON of its last line."""
+        with tempfile.TemporaryDirectory() as tmp:
+            probe = os.path.join(tmp, "probe.py")
+            with open(probe, "w", encoding="utf-8") as f:
+                f.write(source)
+            r = subprocess.run([_sdk_python(), probe, sys.executable] +
+                               [a(tmp) if callable(a) else a for a in args],
+                               capture_output=True, timeout=120, cwd=tmp)
+        self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-2000:])
+        return json.loads(r.stdout.decode().strip().splitlines()[-1])
+
+    def test_sdk_client_in_each_mode(self):
+        results = self.probe(SDK_PROBE, SERVER, "legacy", "auto", MODERN)
+        expect_protocol = {"legacy": "2025-11-25", "auto": MODERN, MODERN: MODERN}
+        for mode, out in results.items():
+            with self.subTest(mode=mode):
+                self.assertEqual(out["protocol"], expect_protocol[mode])
+                self.assertEqual(out["tools"], ["add", "confirm_echo", "countdown", "divide", "echo", "greet"])
+                self.assertEqual(out["echo"], ["hi", {"text": "hi"}, False])
+                self.assertEqual(out["divide"],
+                                 ["Cannot divide by zero: pass a non-zero 'divisor'.", True])
+                self.assertIn("Unknown tool", out["unknown"])
+                self.assertEqual(out["resource"], "# mcp_stdio demo")
+                self.assertTrue(out["prompt"].startswith("Summarize the following text"))
+
+    def test_sdk_client_answers_a_server_that_asks(self):
+        out = self.probe(SDK_ASK_PROBE, os.path.join(HERE, "examples", "conformance", "server.py"),
+                         "legacy", MODERN)
+        for mode, protocol in (("legacy", "2025-11-25"), (MODERN, MODERN)):
+            self.assertEqual(out[mode], {
+                "protocol": protocol,
+                "test_input_required_result_multiple_inputs": ["Good day, Ada (1 roots)", False],
+                "test_sampling": ["LLM response: Good day", False],
+                "test_input_required_result_list_roots": ["Roots: file:///probe", False],
+                "test_input_required_result_multi_round": ["Ada likes Ada", False],
+                "prompt": "Use this context: Ada"}, mode)
+
+    def test_a_fastmcp_style_server_runs_unchanged(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = {}
+            for kind, header in TYPED_HEADERS.items():
+                paths[kind] = os.path.join(tmp, "typed_%s.py" % kind)   # not fastmcp.py
+                with open(paths[kind], "w", encoding="utf-8") as f:
+                    f.write(header + TYPED_BODY)
+            out = self.probe(TYPED_PROBE, paths["ours"], paths["fastmcp"])
+        for mode, result in out["ours"].items():
+            with self.subTest(mode=mode):
+                self.assertEqual(result["problems"], [])
+                self.assertEqual(result["fuzz"], 84)
+                self.assertEqual(result["bad"], [[name, True, True] for name in (
+                    "create_event", "create_event", "search_events", "days_between", "plan")])
+                self.assertEqual([c[1] for c in result["calls"]], [False] * 7, result["calls"])
+        if out["fastmcp"] is None:
+            self.skipTest("FastMCP is not installed beside the SDK")
+        for ours, theirs in zip(out["ours"]["legacy"]["calls"], out["fastmcp"]["calls"]):
+            if ours[0] != "days_between":        # a str result: FastMCP wraps it, we do not
+                self.assertEqual(ours[:3], theirs[:3])
+
+    def test_sdk_client_hears_a_live_catalog(self):
+        out = self.probe(SDK_LIVE_PROBE, os.path.join(HERE, "examples", "notes_server.py"),
+                         lambda tmp: os.path.join(tmp, "notes"))
+        self.assertEqual(out["legacy"]["heard"], [
+            ["notifications/resources/list_changed", None],
+            ["notifications/resources/updated", "notes://groceries"]])
+        self.assertEqual(out["modern"], {
+            "events": ["ResourceUpdated:notes://milk", "ResourcesListChanged:"],
+            "honored": {"resources_list_changed": True, "resource_subscriptions": ["notes://milk"]}})
+
+
+###############################################################################
+# Fuzzing (fixed seeds) #######################################################
+###############################################################################
+#
+# Structure-aware mutations of valid messages of both eras, random bytes, invalid
+# UTF-8, CR/LF/BOM placement, random splits of the stream. Properties: the server
+# never dies; it writes only complete, valid JSON-RPC lines; every well-formed
+# request ("ok-N" ids) is answered exactly once; no id is answered twice (every
+# message gets its own id); every message validates against the official schema
+# of the revision in use. MCP_STDIO_FUZZ=N runs a long campaign of about N
+# messages per era through the sans-IO engine (plus N/20 through processes).
+
+
+class Fuzzer:
+    """Generates one session's byte stream and remembers what must be answered."""
+
+    def __init__(self, seed, era):
+        self.r = random.Random(seed)
+        self.era = era
+        self.n = 0
+        self.must_answer = set()      # json.dumps(id) of well-formed requests
+        self.methods = {}             # json.dumps(id) -> method
+        self.codes = {}               # json.dumps(id) -> the error code its answer must have
+
+    def valid(self):
+        r = self.r
+        choices = [
+            ("tools/list", {}), ("tools/call", {"name": "echo", "arguments": {"text": "hi \u00e9"}}),
+            ("tools/call", {"name": "add", "arguments": {"a": r.randint(-9, 9), "b": 2.5}}),
+            ("tools/call", {"name": "divide", "arguments": {"dividend": 1, "divisor": 0}}),
+            ("tools/call", {"name": "add", "arguments": {"a": "x"}}),
+            ("resources/list", {}), ("resources/templates/list", {}),
+            ("resources/read", {"uri": r.choice(["demo://readme", "demo://logo.png",
+                                                 "demo://greeting/Zo%C3%A9", "demo://none"])}),
+            ("prompts/list", {}), ("prompts/get", {"name": "summarize", "arguments": {"text": "t"}}),
+            ("completion/complete", {"ref": {"type": "ref/prompt", "name": "summarize"},
+                                     "argument": {"name": "style", "value": "s"}}),
+        ]
+        if self.era == MODERN:
+            choices += [("server/discover", {}),
+                        ("subscriptions/listen", {"notifications": {
+                            "toolsListChanged": True, "resourceSubscriptions": ["demo://readme"]}}),
+                        ("tools/call", {"name": "confirm_echo", "arguments": {"text": "t"},
+                                        "requestState": r.choice(["x.y", "", "a" * 50]),
+                                        "inputResponses": {"elicit-1": {"action": "accept"}}}),
+                        ("tools/call", {"name": "greet", "arguments": {},
+                                        "inputResponses": r.choice([
+                                            {}, {"name": "bad"}, {"greeting": [1]},
+                                            {"name": {"action": "accept",
+                                                      "content": {"name": "Zoé"}},
+                                             "greeting": SAMPLED, "other": None}])})]
+        else:
+            choices += [("ping", {}), ("logging/setLevel", {"level": "error"})]
+        method, params = r.choice(choices)
+        params = copy.deepcopy(params)
+        if self.era == MODERN:
+            params["_meta"] = modern_meta(**{"io.modelcontextprotocol/clientCapabilities":
+                                             r.choice([{}, {"elicitation": {}},
+                                                       {"elicitation": {}, "sampling": {}}])})
+        elif r.random() < 0.3:
+            params["_meta"] = {"progressToken": r.choice(["t", 5])}
+        return {"jsonrpc": "2.0", "id": None, "method": method, "params": params}
+
+    def new_id(self, prefix, method):
+        self.n += 1
+        rid = self.r.choice(["%s-%d" % (prefix, self.n), self.n * 2 + (prefix == "ok")])
+        self.methods[json.dumps(rid)] = method
+        return rid
+
+    def mutate(self, msg):
+        r = self.r
+        kind = r.randrange(16)
+        p = msg["params"]
+        if kind == 0:
+            del msg[r.choice(["jsonrpc", "method", "params", "id"])]
+        elif kind == 1:
+            msg[r.choice(["jsonrpc", "method", "params"])] = r.choice(
+                [None, 1, -1, 2.5, True, [], {}, "", "x" * 300, [1, 2]])
+        elif kind == 2:
+            msg["id"] = r.choice([None, True, 1.5, [], {}, 2 ** 53, -(2 ** 60), 10 ** 10 + self.n])
+        elif kind == 3:
+            msg["method"] = r.choice(["nope", "rpc.x", "tools/nope", "initialize", "ping",
+                                      "notifications/cancelled", "server/discover",
+                                      "subscriptions/listen", "\u00e9" * 70])
+        elif kind == 4:
+            del msg["id"]                  # a notification that looks like a request
+        elif kind == 5:
+            nest = "x"
+            for _ in range(r.randint(25, 36)):
+                nest = [nest] if r.random() < 0.5 else {"k": nest}
+            p["deep"] = nest
+        elif kind == 6:
+            p[r.choice(["name", "arguments", "uri", "cursor", "level", "ref", "_meta"])] = \
+                r.choice([None, 1, "z" * r.randint(0, 5000), [], {"a": 1}, -1e308, 10 ** 30])
+        elif kind == 7:
+            p["extra"] = {"\u2028": "\u0000", "\U0001F600": [1e-300, -0.0]}
+        elif kind == 8 and "_meta" in p:
+            p["_meta"] = r.choice([{}, {"io.modelcontextprotocol/protocolVersion": r.choice(
+                ["2025-11-25", "2099-01-01", 3])}, [], modern_meta(
+                **{"io.modelcontextprotocol/logLevel": "loud"})])
+        elif kind == 9:
+            p.clear()
+        elif kind == 10:
+            # Shaped like a response, often malformed: never answered with its id, which
+            # is registered nowhere, so check_output fails on any answer carrying it.
+            rid = r.choice(["resp-%d" % self.n, 10 ** 12 + self.n])
+            msg = r.choice([
+                {"jsonrpc": "2.0", "id": rid, "result": {}},
+                {"jsonrpc": "1.0", "id": rid, "result": {}},
+                {"j\ufeffsonrpc": "2.0", "id": rid, "result": {}},
+                {"jsonrpc": "2.0", "id": rid, "result": {}, "extra": 1},
+                {"jsonrpc": "2.0", "id": rid, "result": {}, "error": {"code": 1, "message": "x"}},
+                {"jsonrpc": "2.0", "id": rid, "error": "nope", "params": {"x": [[[[[]]]]]}},
+                {"id": rid, "error": {"code": 1, "message": "x"}},
+                {"jsonrpc": "2.0", "id": rid, "result": {"deep": json.loads("[" * 40 + "]" * 40)}}])
+        elif kind == 11:
+            msg = [msg, self.valid()] if r.random() < 0.5 else []
+        elif kind == 12:
+            p[r.choice(["cursor", "requestState", "inputResponses", "notifications"])] = r.choice(
+                ["", "abc", "dG9vbHM6MTAwOmZmZmY", 7, {"k": []}, {"k": {"action": 1}}, [None]])
+        else:
+            if "arguments" in p and isinstance(p["arguments"], dict):
+                p["arguments"][r.choice(["text", "a", "b", "zz"])] = r.choice(
+                    [None, [], "q" * 20000, 1e308, -(10 ** 15), True])
+        return msg
+
+    def cut_string(self):
+        """A line nested past the limit whose string cannot end: a control byte, a bad
+        escape or the line's end cuts it, at any length up to the line limit (the shape
+        that once sent the grammar check into exponential backtracking)."""
+        r = self.r
+        size = min(int(2 ** r.uniform(3, 20)), (1 << 20) - 200)
+        body = r.choice([b"x", b"ab", b'\\"', b"\\n", b"\\u00e9", b" "]) * size
+        body = body[:size]
+        cut = r.choice([b"\x01", b"\x1f", b"\\x", b"\\u12", b"\\", b""])
+        deep = b"[" * r.randint(33, 40)
+        line = r.choice([
+            b'{"jsonrpc":"2.0","id":%s,"method":"ping","params":{"a":"%s%s","b":%s%s}}' % (
+                json.dumps(self.new_id("m", "ping")).encode(), body, cut, deep,
+                b"]" * len(deep)),
+            deep + b'"' + body + cut,
+            deep + b'"' + body + cut + b'"' + b"]" * len(deep)])
+        return line[:1 << 20]
+
+    def garbage(self):
+        r = self.r
+        kind = r.randrange(9)
+        if kind == 8:
+            return self.cut_string()
+        if kind == 0:
+            return bytes(r.randrange(256) for _ in range(r.randrange(1, 80))).replace(b"\n", b"")
+        if kind == 1:
+            return b'{"jsonrpc":"2.0","id":"g","method":"ping","x":"\xff\xfe"}'
+        if kind == 2:
+            return b'{"jsonrpc":"2.0","id":1,"method":"ping"' [:r.randrange(1, 40)]
+        if kind == 3:
+            return b"\xef\xbb\xbf" + b'{"jsonrpc":"2.0","method":"x"}'
+        if kind == 4:
+            return b'{"a":1}\r{"b":2}'
+        if kind == 5:
+            return r.choice([b"NaN", b"[NaN]", b'{"a":Infinity}', b"\x00", b"[]", b"null",
+                             b'"\\ud800"', b"1" * 5000])
+        if kind == 6:
+            return b"[" * r.randint(30, 40) + b"]" * r.randint(30, 40)
+        return b"   \t  "
+
+    def hostile(self):
+        """A line that carries ids it must never be answered with, or JSON we refuse.
+
+        The ids of the first kind are those of requests already answered (or
+        never sent): any answer carrying one is a foreign or a second answer.
+        """
+        r = self.r
+        old = [r.choice(sorted(self.must_answer)) if self.must_answer else '"never"'
+               for _ in range(2)]
+        deep = "[" * r.randint(33, 40) + "]" * 40
+        deep = deep[:deep.index("]")] + "]" * (deep.index("]"))
+        head = '{"jsonrpc":"2.0","method":%s' % r.choice([deep, '"ping"', '"tools/list"'])
+        kind = r.randrange(12)
+        if kind < 8:
+            line = r.choice([
+                '{"jsonrpc":"2.0","method":%s,"id":1e400}' % deep,
+                head + ',"id":%s}{"jsonrpc":"2.0","id":%s,"method":"ping"}' % tuple(old),
+                '{"jsonrpc":"2.0","method":%s,"id":%s,"id":%s}' % (deep, old[0], old[1]),
+                head + ',"id":%s} x' % old[0],
+                head + ',"id":%s' % old[0],
+                head[:-1] + ',"id":%s}' % old[0],
+                head + ',"id":%s,}' % old[0],
+                '{"jsonrpc":"2.0","id":%s,"result":%s}' % (old[0], deep),
+                '{"jsonrpc":"2.0","id":"\\ud800","method":%s}' % deep,
+            ]).encode()
+            if r.random() < 0.2:
+                line = line.replace(b',"id"', b',"x":"\xff","id"')   # and invalid UTF-8
+            return line
+        # Well-formed, refused: answered -32600 with a fresh id.
+        rid = self.new_id("ok", "ping")
+        key = json.dumps(rid)
+        self.must_answer.add(key)
+        self.codes[key] = -32600
+        bad = r.choice(['{"a":1,"a":2}', '{"a":"\\udc00"}', '{"\\ud83d":1}', "1e400",
+                        "-2E+999", "9" * 4301, deep])
+        return ('{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"add",'
+                '"arguments":{"a":1,"b":%s}}}' % (key, bad)).encode()
+
+    def stream(self, count):
+        """Return the session's bytes: a valid opening, then count fuzzed lines."""
+        r = self.r
+        out = []
+        if self.era != MODERN:
+            rid = self.new_id("ok", "initialize")
+            self.must_answer.add(json.dumps(rid))
+            out.append(json.dumps(init_msg(rid, self.era)).encode() + b"\n")
+            out.append(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        for _ in range(count):
+            roll = r.random()
+            if roll < 0.45:
+                msg = self.valid()
+                msg["id"] = self.new_id("ok", msg["method"])
+                self.must_answer.add(json.dumps(msg["id"]))
+                if self.era == "2025-03-26" and r.random() < 0.2:
+                    msg = [msg]
+                line = json.dumps(msg, ensure_ascii=r.random() < 0.5).encode()
+            elif roll < 0.85:
+                msg = self.valid()
+                msg["id"] = self.new_id("m", msg["method"])
+                msg = self.mutate(msg)
+                for m in (msg if isinstance(msg, list) else [msg]):
+                    if isinstance(m, dict) and "id" in m and ("method" in m or not (
+                            "result" in m or "error" in m)):   # what was sent, after mutation
+                        try:
+                            self.methods[json.dumps(m["id"])] = m.get("method")
+                        except (TypeError, ValueError):
+                            pass
+                    if isinstance(m, dict) and m is not msg and m.get("id") is None and \
+                            "method" in m:
+                        m["id"] = self.new_id("m", m["method"])
+                try:
+                    line = json.dumps(msg).encode()
+                except ValueError:
+                    continue
+            elif roll < 0.93:
+                line = self.garbage()
+            else:
+                line = self.hostile()
+            if r.random() < 0.05:
+                line += b"\r"
+            out.append(line + b"\n")
+            if r.random() < 0.02:
+                out.append(b"\n" if r.random() < 0.5 else b"\r\n")
+        return b"".join(out)
+
+    def splits(self, data):
+        """Split data at random points, as a pipe might deliver it."""
+        r, i, parts = self.r, 0, []
+        while i < len(data):
+            n = r.choice([1, 7, 64, 500, 4096, 65536])
+            parts.append(data[i:i + n])
+            i += n
+        return parts
+
+
+class TaskSkillFuzzer:
+    """Hostile requests to the task and skills methods, and a client that answers some questions."""
+
+    def __init__(self, seed, era, send):
+        self.r, self.era, self.send = random.Random(seed), era, send
+        self.methods, self.task_ids, self.asked = {}, ["nope"], set()
+
+    def request(self, rid):
+        r = self.r
+        method = r.choice(("tasks/get", "tasks/update", "tasks/cancel", "tasks/result",
+                           "tasks/list", "tools/call", "tools/call", "skills/list", "skills/get",
+                           "resources/read", "resources/directory/read", "resources/list"))
+        if method == "tools/call":
+            params = {"name": r.choice(("plain", "maybe", "must", "oops", "asks",
+                                        "asks_then_task", "nope")),
+                      "arguments": r.choice(({}, {"x": 1}, {"x": "y"}, _junk(r)))}
+            if r.random() < 0.5:
+                params["task"] = r.choice(({"ttl": 1000}, {}, {"ttl": -1}, {"ttl": 1e300},
+                                           _junk(r)))
+        elif method.startswith("tasks/"):
+            params = {"taskId": r.choice(self.task_ids + [_junk(r)])}
+            if method == "tasks/update":
+                params["inputResponses"] = r.choice(({}, _junk(r), {"q": {
+                    "action": "accept", "content": {"yes": True}}}))
+        elif method in ("skills/get", "resources/read", "resources/directory/read"):
+            params = {"uri": r.choice(_SKILL_URIS + (_junk(r),))}
+        else:
+            params = r.choice(({}, {"cursor": _junk(r)}))
+        if r.random() < 0.1:
+            params = _junk(r)
+        if self.era == MODERN and isinstance(params, dict):
+            params["_meta"] = tasks_meta() if r.random() < 0.7 else modern_meta()
+        self.methods[json.dumps(rid)] = method
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+
+    def saw(self, lines):
+        """Learn task ids from what the server wrote, and answer some of its questions."""
+        for line in lines:
+            m = json.loads(line)
+            res = m.get("result")
+            task = res.get("task", res) if isinstance(res, dict) else None
+            if isinstance(task, dict) and isinstance(task.get("taskId"), str):
+                self.task_ids.append(task["taskId"])
+            if "method" in m and "id" in m and json.dumps(m["id"]) not in self.asked:
+                self.asked.add(json.dumps(m["id"]))
+                if self.r.random() < 0.8:
+                    self.send({"jsonrpc": "2.0", "id": m["id"], "result": self.r.choice((
+                        {"action": "accept", "content": {"yes": True}}, {"action": "decline"},
+                        _junk(self.r)))})
+
+    def check(self, test, lines):
+        answered = {}
+        for line in lines:
+            m = json.loads(line)
+            if "method" in m:           # a question or a notification to the client
+                test.assertEqual(WireSchemas.problems(self.era, m, None), [], line[:300])
+                continue
+            key = json.dumps(m["id"])
+            answered[key] = answered.get(key, 0) + 1
+            test.assertEqual(answered[key], 1, "answered twice: %s" % key)
+            test.assertNotEqual(m.get("error", {}).get("code"), -32603, line[:300])
+            test.assertEqual(WireSchemas.problems(self.era, m, self.methods[key]), [],
+                             line[:300])
+        test.assertEqual(set(self.methods) - set(answered), set(), "requests never answered")
+
+
+class Fuzz(ProcTest):
+
+    def test_engine(self):
+        total = int(os.environ.get("MCP_STDIO_FUZZ", "0"))
+        for i, era in enumerate(FUZZ_ERAS):
+            with self.subTest(era=era):
+                if total:
+                    done, seed = 0, 1000 * i
+                    while done < total:
+                        fuzz_engine(self, seed, era, min(20000, total - done))
+                        done += 20000
+                        seed += 1
+                else:          # half as many in the default run: CI (SLOW) sends them all
+                    fuzz_engine(self, 7 + i, era, 800 if SLOW else 400)
+
+    @about("tasks", "skills")
+    def test_tasks_and_skills(self):
+        root, _, count = fuzz_skills(self)
+        for i, era in enumerate(("2025-06-18", "2025-11-25", MODERN)):
+            with self.subTest(era=era):
+                fuzz_tasks_and_skills(self, root, 40 + i, era, count)
+
+
+class FuzzProcesses(ProcTest):
+    """The fuzzer through real server processes (framing, splits, the runtime)."""
+
+    def test_processes(self):
+        total = int(os.environ.get("MCP_STDIO_FUZZ", "0")) // 20
+        for i, era in enumerate(FUZZ_ERAS):
+            with self.subTest(era=era):
+                fuzz_process(self, 100 + i, era, max(total, 400))
+
+    @about("tasks", "skills")
+    def test_tasks_and_skills(self):
+        root, script, count = fuzz_skills(self)
+        for i, era in enumerate(("2025-06-18", "2025-11-25", MODERN)):
+            with self.subTest(era=era):
+                fuzz_tasks_and_skills_process(self, script, root, 50 + i, era, count)
+
+
+###############################################################################
+# Adversarial catalogue #######################################################
+###############################################################################
+
+
+class Adversarial(ScriptTest):
+
+    def test_lone_surrogates_in_keys_and_strings(self):
+        p = self.spawn()
+        for raw in (b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"\\udfff":1}}',
+                    b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":"x\\ud83d"}}'):
+            p.send_bytes(raw + b"\n")
+            r = p.recv()
+            self.assertEqual((err_code(r), r["id"]), (-32600, 1))
+
+    def test_carriage_return_alone(self):
+        p = self.spawn()
+        p.send_bytes(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\r{"jsonrpc":"2.0","id":2,"method":"ping"}\n')
+        self.assertEqual(err_code(p.recv()), -32700)
+        p.send_bytes(b"\r\n\r\r\n")
+        p.send_bytes(b'{"jsonrpc":"2.0","id":3,"method":"ping"}\n')
+        r = p.recv()
+        if "error" in r:                       # "\r\r" is a line of one CR after stripping
+            self.assertEqual(err_code(r), -32700)
+            r = p.recv()
+        self.assertEqual(r["id"], 3)
+
+    def test_ten_thousand_requests_in_an_array_without_batches(self):
+        p = self.spawn()
+        p.initialize("2025-11-25")
+        batch = [{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(10000)]
+        p.send(batch)
+        self.assertEqual(err_code(p.recv()), -32600)
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": "after", "method": "ping"})["id"], "after")
+
+    def test_batch_limits_on_2025_03_26(self):
+        """Over 100 messages: refused whole; the answer array stays within the response limit."""
+        p = self.spawn("--max-response", "20000")
+        p.initialize("2025-03-26")
+        p.send([{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(101)])
+        self.assertEqual(p.recv_line(), b'{"jsonrpc":"2.0","error":{"code":-32600,"message":'
+                         b'"Invalid Request: a batch of 101 messages exceeds the limit of 100"}}\n')
+        p.send([{"jsonrpc": "2.0", "id": i, "method": "ping"} for i in range(100)])
+        answers = json.loads(p.recv_line())
+        self.assertEqual([a["id"] for a in answers], list(range(100)))
+        # 20 listings of about 2,400 bytes each: those that fit go in, the rest are errors.
+        p.send([{"jsonrpc": "2.0", "id": i, "method": "tools/list"} for i in range(20)])
+        line = p.recv_line()
+        self.assertLessEqual(len(line) - 1, 20000)
+        answers = json.loads(line)
+        self.assertEqual([a["id"] for a in answers], list(range(20)))
+        fits = [a for a in answers if "result" in a]
+        self.assertTrue(6 <= len(fits) < 20, len(fits))
+        self.assertTrue(all("result" in a for a in answers[:6]))
+        for a in answers:
+            if "result" in a:
+                continue
+            self.assertEqual(a["error"]["code"], -32603)
+            self.assertEqual(a["error"]["data"]["limit"], 20000)
+            self.assertGreater(a["error"]["data"]["size"], 20000 - 20 * 150)
+        p.send([{"jsonrpc": "2.0", "id": "x" * 5000 + str(i), "method": "ping"} for i in range(4)])
+        self.assertIn(b"could not fit in a response of 20000 bytes", p.recv_line())
+
+    def test_ten_thousand_unknown_cancellations(self):
+        p = self.spawn()
+        p.initialize()
+        p.send_bytes(b"".join(json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                          "params": {"requestId": i}}).encode() + b"\n"
+                              for i in range(10000)))
+        self.assertEqual(p.request({"jsonrpc": "2.0", "id": "x", "method": "ping"})["id"], "x")
+        self.assertEqual(len(p.raw), 2)
+
+    def test_stdin_closed_while_a_large_response_is_written(self):
+        p = self.spawn_script("max_response=4000000")
+        p.send(init_msg(0))
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "big", "arguments": {"size": 3000000}}})
+        self.assertEqual(p.close(), 0)
+        self.assertEqual(len(json.loads(p.raw[1])["result"]["content"][0]["text"]), 3000000)
+
+    def test_tool_printing_two_mebibytes(self):
+        p = self.spawn_script()
+        p.initialize()
+        p.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "noisy", "arguments": {}}})
+        self.assertEqual(p.recv()["id"], 1)
+
+    def test_stderr_not_read_by_the_client(self):
+        # A client that never reads stderr must not stall the server (clients-in-the-wild 16).
+        p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.addCleanup(p.kill)
+        msgs = [init_msg(0), {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                              "params": {"name": "loud", "arguments": {"lines": 25000}}},
+                {"jsonrpc": "2.0", "id": 2, "method": "ping"}]
+        p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
+        p.stdin.flush()
+        import select
+        # Raw reads from the descriptor: a buffered readline() could take several answers
+        # into its buffer, where select() no longer sees them (CI waited 30 s for two).
+        data, fd = b"", p.stdout.fileno()
+        deadline = time.monotonic() + 3 * TIMEOUT    # a busy machine prints slowly
+        while data.count(b"\n") < 3 and time.monotonic() < deadline:
+            if select.select([fd], [], [], 0.5)[0]:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                data += chunk
+        lines = data.splitlines()
+        by_id = {json.loads(l)["id"]: json.loads(l) for l in lines}
+        self.assertEqual(sorted(by_id), [0, 1, 2])
+        self.assertEqual(by_id[1]["result"]["content"][0]["text"], "printed")
+        out, err = p.communicate(timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 0)
+        self.assertIn(b"bytes of stderr output were dropped", err)
+
+    def test_huge_and_odd_numbers(self):
+        p = self.spawn()
+        p.initialize()
+        for value in (1e308, -1e308, 10 ** 300, -0.0, 5e-324):
+            r = p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                           "params": {"name": "add", "arguments": {"a": value, "b": 0}}})
+            self.assertIn("result", r)
+        r = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                       "params": {"name": "add", "arguments": {"a": 1e308, "b": 1e308}}})
+        # inf is not JSON: a tool execution error naming the problem, never the value
+        text = r["result"]["content"][0]["text"]
+        self.assertTrue(r["result"]["isError"])
+        self.assertRegex(text, r"^Tool 'add' returned an invalid result: .*NaN or infinity.* "
+                               r"\(incident [0-9a-f]{8}\)\.$")
+        self.assertNotIn("inf", text.replace("infinity", ""))
 
 
 ###############################################################################
