@@ -12209,6 +12209,22 @@ class Structure(unittest.TestCase):
             self.assertLessEqual(end - at, 1200, title)
             self.assertLessEqual(len(names), 45, title)
 
+    def test_the_tests_follow_the_modules_sections(self):
+        """The test file's banners that name a section of the module come in its order."""
+        text, _ = module_tree()
+        with open(__file__, encoding="utf-8") as f:
+            tests = f.read()
+
+        def titles(source):
+            lines = source.split("\n")
+            return [line[2:].rstrip("# ").rstrip() for i, line in enumerate(lines)
+                    if line.startswith("# ") and line.endswith("##") and i and
+                    lines[i - 1].startswith("####")]
+        module = titles(text)
+        ours = [t for t in titles(tests) if t in module]
+        self.assertGreater(len(ours), 15)
+        self.assertEqual(ours, sorted(ours, key=module.index))
+
     def test_mounting_reads_no_private_attribute_of_another_class(self):
         """What Mounting needs of the client, the engine and the server is their in-file
         interface: it reads no attribute with a leading underscore but its own objects'."""
