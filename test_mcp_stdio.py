@@ -12490,6 +12490,29 @@ class ReadmeTutorial(unittest.TestCase):
         part = text[text.index(start):text.index(end)]
         return "\n".join(re.findall(r"```python\n(.*?)```", part, re.S))
 
+    def test_the_first_screen_shows_the_commands_a_server_and_the_contents(self):
+        """A newcomer sees the two commands, a server in Python and where the rest is, in
+        the first 60 lines; every section is in the contents; prose keeps to 100 columns."""
+        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+            text = f.read()
+        first = "\n".join(text.split("\n")[:60])
+        for seen in ("python3 mcp_stdio.py ", "python3 -m unittest", "```python\nimport "
+                     "mcp_stdio", "## Contents"):
+            self.assertIn(seen, first)
+        contents = text[text.index("## Contents"):text.index("\n## ", text.index(
+            "## Contents") + 1)]
+        for heading in re.findall(r"^## (.+)$", text, re.M)[1:]:
+            anchor = re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+            self.assertIn("(#%s)" % anchor, contents, heading)
+        fence, long = False, []
+        for line in text.split("\n"):
+            if line.startswith("```"):
+                fence = not fence
+            elif not fence and not line.startswith("|") and len(line) > 100 and \
+                    len(re.sub(r"`[^`]*`", "", line)) > 100:
+                long.append(line[:60])
+        self.assertEqual(long, [])
+
     def test_every_runnable_block_serves(self):
         """Each python block with a main (or marked <!-- runnable -->) starts as a server beside
         the vendored file, in a folder of its own, and answers a session of both eras."""
