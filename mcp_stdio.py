@@ -5216,14 +5216,19 @@ def _follow_task(client, result, timeout, on_status, on_progress):
             said = (t.get("_meta") or {}).get(TASK_PROGRESS_KEY) if modern else None
             progressed = on_progress is not None and isinstance(said, dict) and \
                 said != heard and _is_number(said.get("progress"))
-            # One report a step: a message that progress carries is heard with it alone.
+            # One report a step: a message that progress carries is heard with it alone;
+            # the last step is heard before the task's end.
+            last = progressed and status in ("completed", "failed", "cancelled")
+            if last:
+                on_progress(said["progress"], said.get("total"), message)
             if on_status is not None and (status, message) != seen:
                 if not progressed or seen is None or status != seen[0]:
                     on_status(status, None if progressed or message == told else message)
                 seen = (status, message)
             if progressed:
                 heard, told = said, message
-                on_progress(said["progress"], said.get("total"), message)
+                if not last:
+                    on_progress(said["progress"], said.get("total"), message)
             if modern and status == "input_required":
                 answers = {}
                 for key, ask in (t.get("inputRequests") or {}).items():
