@@ -9664,19 +9664,17 @@ class MountProcesses(unittest.TestCase):
             "remote": {"type": "sse", "command": "x"},
             "a": dict(a, disabled=False, autoApprove=["wait"], timeout=60),
             "b": dict(b, **{"mcp-stdio": {"exclude": ["conf*"], "rename": {"where": "here"}}})})
-        for era in ("legacy", "modern"):
-            with self.subTest(era=era), mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE,
-                                                         era=era) as c:
-                self.assertEqual(sorted(t["name"] for t in c.list_tools()),
-                                 ["a_confirm", "a_wait", "a_where", "b_wait", "here"])
-                self.assertEqual(c.call_tool("here", {})["content"][0]["text"], "-")
-            self.assertEqual(c.stderr.splitlines(), [
-                "mcp_stdio: proxy: server 'off' is left out: it is disabled "
-                "(\"disabled\": true)",
-                "mcp_stdio: proxy: server 'web' is left out: a remote (HTTP) server: the proxy "
-                "mounts stdio servers only",
-                "mcp_stdio: proxy: server 'remote' is left out: a remote (HTTP) server: the "
-                "proxy mounts stdio servers only"])
+        with mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE, era="legacy") as c:
+            self.assertEqual(sorted(t["name"] for t in c.list_tools()),
+                             ["a_confirm", "a_wait", "a_where", "b_wait", "here"])
+            self.assertEqual(c.call_tool("here", {})["content"][0]["text"], "-")
+        self.assertEqual(c.stderr.splitlines(), [
+            "mcp_stdio: proxy: server 'off' is left out: it is disabled "
+            "(\"disabled\": true)",
+            "mcp_stdio: proxy: server 'web' is left out: a remote (HTTP) server: the proxy "
+            "mounts stdio servers only",
+            "mcp_stdio: proxy: server 'remote' is left out: a remote (HTTP) server: the "
+            "proxy mounts stdio servers only"])
 
     def test_a_crashed_servers_last_lines_are_said_whole(self):
         """A server that fails at start: its exit, then its last lines on stderr (up to 20),
@@ -13503,7 +13501,7 @@ PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "AppProcesses", "BacktrackingP
                     "Framing", "CommandLine", "Adversarial", "Lifespan", "UserCommandLine",
                     "InProcessBytes", "Examples", "ElicitationLegacy", "OfficialSDK",
                     "AskingOverPipes", "CommandLineQuestions", "Conformance", "TypeScriptSDK",
-                    "OfficialInspector")      # the longest first: they start first
+                    "OfficialInspector", "ExtensionContract")   # the longest first: first
 EXCLUSIVE_TESTS = ("ConfigCommand", "RuntimeRaces", "Browser",
                    "Rebuilds.test_the_suite_passes_without_each_extension",
                    "Engine.test_incidents_keep_the_cause_and_the_source",
