@@ -758,7 +758,8 @@ _TASK_MODES = ("forbidden", "optional", "required")
 # defaults: Tool(), server.tool() and tool_from_function() all take exactly these
 # keywords, checked in one place (_tool_fields).
 _TOOL_FIELDS = {"title": None, "description": None, "annotations": None, "icons": None,
-                "timeout": None, "meta": None, "task": "forbidden", "task_start": "call"}
+                "timeout": None, "meta": None, "task": "forbidden", "task_start": "call",
+                "pinned": False}
 _EXTENSION_TOOL_FIELDS = ()    # the fields extensions add (app, ...), set with their table
 _TOOL_ANNOTATIONS = ("title", "readOnlyHint", "destructiveHint", "idempotentHint",
                      "openWorldHint")
@@ -789,6 +790,8 @@ def _tool_fields(name, fields):
     timeout = out["timeout"]
     if timeout is not None and (not _is_number(timeout) or timeout <= 0):
         raise CatalogError("%s: timeout must be a positive number of seconds" % owner)
+    if type(out["pinned"]) is not bool:
+        raise CatalogError("%s: pinned must be True or False" % owner)
     if out["task"] not in _TASK_MODES or out["task_start"] not in ("call", "handler"):
         raise CatalogError("%s: task must be 'forbidden', 'optional' or 'required', "
                            "and task_start 'call' or 'handler'" % owner)
@@ -842,7 +845,9 @@ class Tool:
         self.output_schema = output_schema
         self.title, self.description = f["title"], f["description"]
         self.annotations, self.icons = f["annotations"], f["icons"]
-        self.timeout, self.meta = f["timeout"], f["meta"]
+        self.timeout, self.meta, self.pinned = f["timeout"], f["meta"], f["pinned"]
+        self.forwards = None           # a tool that calls another: forwards(arguments) ->
+                                       # (its name, its arguments) (tool search's call_tool)
         self.nullable = frozenset()    # optional parameters for which null means "absent"
         self.uses_context = True       # False: the handler ignores its ctx (it gets None)
         self.work = _tool_work         # what runs a call: work(call, ctx) -> (result, large);
@@ -3632,6 +3637,8 @@ def _named(call, table, noun, conn=None):
 def _call_tool(conn, call):
     s = conn.server
     name, tool, args = _named(call, s.catalog.tools, "tool", conn)
+    if tool.forwards is not None:      # a tool that calls another by name
+        return _forwarded(conn, call, tool, args)
     if tool.nullable:
         args = {k: v for k, v in args.items() if v is not None or k not in tool.nullable}
     if _ERA_RULES[call.era].input_rounds:
@@ -3653,6 +3660,27 @@ def _call_tool(conn, call):
         call.start("tool", name, tool.work, timeout, tool.uses_context)
     call.target, call.arguments = tool, args
     return call if take is None else take(conn, call)
+
+
+def _forwarded(conn, call, tool, args):
+    """A call of a tool that calls another by name (tool.forwards), admitted as a call of
+    that one: its answer is the other's, but a name no tool of this client's has is an
+    isError result (the forwarding tool's own call succeeded)."""
+    problems = tool.input_validator.errors(args)
+    if problems:
+        return _error_result("Invalid arguments for tool %r:\n%s" % (
+            tool.name, "\n".join("- " + p for p in problems)))
+    name, arguments = tool.forwards(args)
+    call.params = dict(call.params, name=name, arguments=arguments)
+    target = conn.server.catalog.tools.get(name)
+    try:
+        if target is not None and target.forwards is not None:
+            raise _Unknown(INVALID_PARAMS, "Unknown tool: %s" % _short(name, 80))
+        return _call_tool(conn, call)
+    except _Unknown as e:
+        if any(source.pending() is not None for source in conn.server.sources):
+            raise                       # it may still come: the request waits for it
+        return _error_result(e.message)
 
 
 def _read_resource(conn, call):
@@ -6787,6 +6815,243 @@ _PREVIEW_PAGE = r"""<!DOCTYPE html>
 
 
 ###############################################################################
+# Tool search: two tools in front of many #####################################
+###############################################################################
+#
+# Hosts hold few tools: Cursor degrades past about forty, Copilot refuses more than 128,
+# and each listed schema costs the model's context. With tool_search (--tool-search)
+# tools/list lists two tools instead of the catalog: search_tools ranks every tool the
+# client may call by what it is for (BM25 over names, titles, descriptions and
+# parameters), and call_tool calls one by name as a direct call of it (its validation,
+# middleware, progress, questions, cancellation and tasks). Pinned tools, and tools with
+# a view for a client that shows views, stay listed. Listing is discovery, not access:
+# every tool stays callable by its own name.
+
+TOOL_SEARCH_KEY = "io.github.mcp-stdio/tool-search"
+# What search_tools answers unless asked for fewer, and the most it answers: a page of
+# tools a model reads, not the catalog again.
+_SEARCH_LIMIT, _SEARCH_MOST = 5, 20
+# BM25's usual constants: how soon a word's repeats stop counting, and how much a long
+# text is discounted.
+_BM25_K1, _BM25_B = 1.2, 0.75
+# How much each field of a tool counts: its name and title say most what it does.
+_SEARCH_FIELDS = (("name", 3), ("title", 2), ("description", 1), ("parameters", 1))
+# A word a query shares with more than this share of the tools tells them apart little:
+# it is left out when the query has others (a search stays quick on a large catalog).
+_COMMON_SHARE = 0.5
+
+
+def _search_words(text):
+    """The words of text as search compares them: split at what is not a letter or digit
+    and where the case changes (readFile: read, file), lowercased, plurals and -ing and
+    -ed forms folded (files, filing, filed: file)."""
+    out = []
+    for part in _pattern(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+").findall(text or ""):
+        w = part.lower()
+        if len(w) > 4 and w.endswith("ies"):
+            w = w[:-3] + "y"
+        elif len(w) > 5 and w.endswith("ing"):
+            w = w[:-3]
+        elif len(w) > 4 and w.endswith("ed"):
+            w = w[:-2]
+        elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]
+        out.append(w)
+    return out
+
+
+def _tool_text(tool):
+    """(field, text) of what a tool is for: its name, title, description, parameters."""
+    params = []
+    for name, schema in ((tool.input_schema or {}).get("properties") or {}).items():
+        params.append(name)
+        if isinstance(schema, dict) and isinstance(schema.get("description"), str):
+            params.append(schema["description"])
+    return (("name", tool.name), ("title", tool.title or ""),
+            ("description", tool.description or ""), ("parameters", " ".join(params)))
+
+
+class _SearchIndex:
+    """BM25 over the tools of one catalog, built for it at its first search."""
+
+    _terms = None       # tool -> ({word: its weighted count}, length), by the tool itself
+
+    def __init__(self, tools):
+        import math
+        import weakref
+        if _SearchIndex._terms is None:
+            _SearchIndex._terms = weakref.WeakKeyDictionary()
+        cache = _SearchIndex._terms
+        weights = dict(_SEARCH_FIELDS)
+        self.names, docs, total = [], [], 0
+        for tool in tools:
+            known = cache.get(tool)
+            if known is None:
+                counts = {}
+                for field, text in _tool_text(tool):
+                    for w in _search_words(text):
+                        counts[w] = counts.get(w, 0) + weights[field]
+                known = cache[tool] = (counts, sum(counts.values()))
+            self.names.append(tool.name)
+            docs.append(known)
+            total += known[1]
+        n, average = len(docs), (total / len(docs)) if docs else 1.0
+        postings = {}
+        for i, (counts, length) in enumerate(docs):
+            norm = _BM25_K1 * (1 - _BM25_B + _BM25_B * length / average)
+            for w, tf in counts.items():
+                postings.setdefault(w, {})[i] = tf * (_BM25_K1 + 1) / (tf + norm)
+        self.postings = {w: (math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5)), p)
+                         for w, p in postings.items()}
+        self.common = _COMMON_SHARE * n
+
+    def ranked(self, query):
+        """The names of the tools query matches, the best first."""
+        terms = [self.postings[w] for w in dict.fromkeys(_search_words(query))
+                 if w in self.postings]
+        rare = [t for t in terms if len(t[1]) <= self.common]
+        scores = {}
+        for idf, posting in rare or terms:
+            get = scores.get
+            for i, weight in posting.items():
+                scores[i] = get(i, 0.0) + idf * weight
+        return [self.names[i] for i in sorted(scores, key=lambda i: (-scores[i], i))]
+
+
+_SEARCH_MADE = {}      # "indexes" and "tools": weak maps, made at the first search
+
+
+def _made(what):
+    """The weak map of what tool search made: each catalog's index, each server's tools."""
+    made = _SEARCH_MADE.get(what)
+    if made is None:
+        import weakref
+        made = _SEARCH_MADE[what] = weakref.WeakKeyDictionary()
+    return made
+
+
+def _index_of(catalog):
+    """The search index of a catalog (its tools after the grants, but the search tools),
+    made once for it: a live catalog's change makes a new catalog, and a new index."""
+    indexes = _made("indexes")
+    index = indexes.get(catalog)
+    if index is None:
+        index = indexes[catalog] = _SearchIndex(
+            t for t in catalog.tools.values() if t.forwards is None and
+            t.work is not _search_work)
+    return index
+
+
+def _search_work(call, ctx):
+    """search_tools: the tools the query finds, best first, as tools/list shows them to
+    this client in its era (its rules of what it may see applied)."""
+    conn, args = call.conn, call.arguments
+    catalog = conn.server.catalog
+    limit = args.get("limit", _SEARCH_LIMIT)
+    audience = _audience(conn.server, call) - {TOOL_SEARCH_KEY}
+    found = []
+    for name in _index_of(catalog).ranked(args["query"]):
+        tool = catalog.tools.get(name)
+        if tool is None or getattr(tool, "visibility", None) == ("app",) or any(
+                hides(conn, call, tool) for hides in _HIDE_HOOKS):
+            continue
+        listed = tool.describe(call.revision, audience) if audience else \
+            tool.describe(call.revision)
+        if listed is not None:
+            found.append(listed)
+            if len(found) == limit:
+                break
+    value = {"tools": found}
+    return _tool_result(call.target, ToolResult([{"type": "text", "text": _encoder.encode(
+        value)}], structured=value), call.revision), False
+
+
+def _search_tools(server):
+    """(search_tools, call_tool and call_tool as a task) of a server, made once for it."""
+    made = _made("tools").get(server)
+    search, calls = server.tool_search_names
+    if made is None or made[0].name != search or made[1].name != calls:
+        found = Tool(search, lambda a, c: None, description=(
+            "Find the tools that can do something: describe the task in words (what it "
+            "should do, on what); the best matches come first, each with its input schema. "
+            "Call one with %s." % calls), input_schema={
+                "type": "object", "properties": {
+                    "query": {"type": "string", "minLength": 1,
+                              "description": "What the tool should do, in words."},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": _SEARCH_MOST,
+                              "default": _SEARCH_LIMIT,
+                              "description": "How many tools to return at most."}},
+                "required": ["query"], "additionalProperties": False},
+            annotations={"readOnlyHint": True, "openWorldHint": False}, pinned=True)
+        found.work = _search_work
+        forward = Tool(calls, lambda a, c: None, description=(
+            "Call a tool that %s found, by its name, with its arguments (an object that "
+            "follows the tool's input schema)." % search), input_schema={
+                "type": "object", "properties": {
+                    "name": {"type": "string", "description": "The tool's name."},
+                    "arguments": {"type": "object",
+                                  "description": "The tool's arguments."}},
+                "required": ["name"], "additionalProperties": False}, pinned=True)
+        forward.forwards = lambda args: (args["name"], args.get("arguments") or {})
+        made = _made("tools")[server] = (found, forward, _copied(forward, task="optional"))
+    return made
+
+
+def _search_grants(server, tables):
+    """With tool search, the catalog holds its two tools (call_tool may be a task where a
+    tool it can call may), and the tools the pin option names are pinned."""
+    if not server.tool_search:
+        return
+    tools = tables["tools"]
+    pin = _matcher(server.pin) if server.pin else None
+    if pin is not None:
+        for name, tool in list(tools.items()):
+            if not tool.pinned and pin(name):
+                tools[name] = _pinned(tool)
+    search, forward, as_task = _search_tools(server)
+    tasks = any(t.task != "forbidden" for t in tools.values())
+    tools[search.name], tools[forward.name] = search, as_task if tasks else forward
+    tables["tools"] = dict(sorted(tools.items()))
+
+
+def _pinned(tool):
+    """The same tool, pinned (one copy per tool: catalogs compare entries by identity)."""
+    copy = tool.__dict__.get("_pinned_copy")
+    if copy is None or copy.name != tool.name:
+        copy = tool._pinned_copy = _copied(tool, pinned=True)
+    return copy
+
+
+def _search_checks(server):
+    """Serving refuses a catalog that has tools of the search tools' own names."""
+    if server.tool_search:
+        names = server.tool_search_names
+        if len(names) != 2 or names[0] == names[1]:
+            raise CatalogError("tool search: tool_search_names must name two tools, the "
+                               "search and the call, not %r" % (names,))
+        for name in names:
+            _check_tool_name(name)
+            if name in server.tools:
+                raise CatalogError("tool search: the catalog has a tool %r of its own; rename "
+                                   "it, or give the search tools other names "
+                                   "(--tool-search-names)" % name)
+
+
+def _search_taken(server, call):
+    return server.tool_search
+
+
+def _search_listing(entry, revision, d, audience):
+    """With tool search, a tool is listed only when pinned, or when it has a view and the
+    client shows views (a host shows a view by the listed tool: MCP Apps' listing, which
+    comes first, linked it)."""
+    if TOOL_SEARCH_KEY not in audience or not isinstance(entry, Tool) or entry.pinned:
+        return d
+    ui = (d.get("_meta") or {}).get("ui")
+    return d if isinstance(ui, dict) and ui.get("resourceUri") else None
+
+
+###############################################################################
 # Extensions: what each adds to the engine ####################################
 ###############################################################################
 #
@@ -6880,6 +7145,8 @@ _EXTENSIONS = (
                checks=_apps_checks, marks=_apps_marks, client=_AppsClient,
                server=_AppsServer, context=_AppsContext, tool_fields=_APP_TOOL_FIELDS,
                tool_check=_check_tool_view, inspects={"mimeTypes": [APP_MIME]}),
+    _Extension(TOOL_SEARCH_KEY, grants=_search_grants, checks=_search_checks,
+               takes=_search_taken, lists=_search_listing),
     _Extension(SKILLS_KEY, declare=_declare_skills, serves=_serves_skills,
                client=_SkillsClient, shapes=_skill_shapes, server=_SkillsServer,
                refresh=_refresh_skills, warns=_refused_skills, kinds=(
@@ -7194,6 +7461,15 @@ _OPTIONS = (
     _Option("error_details", False, "flag", "--error-details", None,
             "include the exception text in the result of a tool that fails",
             "off by default: an exception's text may hold secrets"),
+    _Option("tool_search", False, "flag", "--tool-search", None,
+            "list two tools, search_tools and call_tool, and the pinned tools, instead of "
+            "every tool (each stays callable by its name)",
+            "hosts hold about forty tools well; each listed schema costs the model's context"),
+    _Option("tool_search_names", ["search_tools", "call_tool"], "names",
+            "--tool-search-names", "S,C", "the names of the two search tools",
+            "for a catalog that has tools of those names already"),
+    _Option("pin", None, "names", "--pin", "A,B",
+            "with --tool-search, keep these tools listed too (names or patterns)"),
     _Option("max_tasks", 100, "int", "--max-tasks", "N",
             "tasks a connection may hold (running or finished, until their TTL)",
             "bounds the memory a client can pin with tasks; more get a busy answer", low=1),
@@ -7365,7 +7641,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         return kinds
 
     def mount(self, prefix, command, *, env=None, cwd=None, era="auto", start_timeout=10.0,
-              ping_timeout=10.0, start_limit=None, include=None, exclude=None, rename=None):
+              ping_timeout=10.0, start_limit=None, include=None, exclude=None, rename=None,
+              pinned=None):
         """Serve another MCP server as part of this one, its names under prefix.
 
         command is the argument list that starts a stdio server (any language,
@@ -7374,7 +7651,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         name), its resources and templates at their own URIs (one already served
         is not taken over: reported on stderr); include and exclude are lists of
         shell-style patterns (fnmatch) of the mount's own names and URIs to serve
-        and to leave out, of every kind, applied before scoping. It
+        and to leave out, of every kind, applied before scoping; pinned, the
+        patterns of its tools that stay listed with tool search. It
         starts when serving starts; the first list of each kind waits for it,
         start_timeout seconds at most; a call of its entries waits for it as
         long. One slower than that goes on starting, start_limit seconds at
@@ -7395,7 +7673,7 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
                                                 not all(isinstance(a, str) for a in command)):
             raise CatalogError("mount %r: the command must be a list of arguments (no shell) "
                                "or a Server" % prefix)
-        for name, value in (("include", include), ("exclude", exclude)):
+        for name, value in (("include", include), ("exclude", exclude), ("pinned", pinned)):
             if value is not None and (isinstance(value, str) or not all(
                     isinstance(p, str) and p for p in value)):
                 raise CatalogError("mount %r: %s must be a list of names or shell-style "
@@ -7417,7 +7695,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         m = _Mount(self, prefix, command if isinstance(command, Server) else list(command),
                    env, cwd, era, start_timeout, ping_timeout)
         m.start_limit = max(start_limit, start_timeout)
-        m.include, m.exclude = _patterns(include), _patterns(exclude)
+        m.include, m.exclude, m.pinned = _patterns(include), _patterns(exclude), \
+            _patterns(pinned)
         m.rename = dict(rename or {})
         self.sources.append(m)
         return self
@@ -10233,6 +10512,7 @@ class _Mount:
         self.roots_guessed = False       # it was answered none for want of a client to ask
         self.roots_told = threading.Event()   # set each time it is answered its roots
         self.include = self.exclude = None   # compiled patterns of its own names: what to serve
+        self.pinned = None               # and which of its tools tool search keeps listed
         self.rename = {}                 # its own tool or prompt name -> ours
         self.listed = threading.Event()  # set once it has listed or failed, each start
         self.stop = threading.Event()
@@ -10517,6 +10797,10 @@ class _Mount:
         return (self.include is None or self.include.match(own) is not None) and \
             (self.exclude is None or self.exclude.match(own) is None)
 
+    def _pins(self, inner):
+        """True when the mount's options pin its tool inner (tool search lists it)."""
+        return self.pinned is not None and self.pinned.match(inner) is not None
+
     def _named(self, inner):
         """Our name for the mount's tool or prompt inner."""
         return self.rename.get(inner) or "%s_%s" % (self.prefix, inner)
@@ -10548,7 +10832,8 @@ class _Mount:
                 # Listed as a process mount lists it: one that must run as a task may.
                 return self._direct(own, name=name, meta=dict(own.meta or {}, **mark),
                                     work=direct, task=("optional" if own.task == "required"
-                                                       else own.task))
+                                                       else own.task),
+                                    pinned=own.pinned or self._pins(inner))
             return self._made(make, "tool %r" % inner)
 
         def handler(arguments, ctx):
@@ -10567,6 +10852,7 @@ class _Mount:
             # (call_tool): a host without tasks sees it too, and its author could not say so.
             fields["task"] = "optional"
         fields["meta"] = mark
+        fields["pinned"] = self._pins(inner)
 
         def make():
             try:
@@ -10987,7 +11273,7 @@ _PROXY_OPTIONS = ["  --start-timeout SECONDS",
 # An entry's key for our own mount options (include, exclude, rename): hosts ignore keys
 # they do not know, so one file serves a host and the proxy alike.
 _PROXY_KEY = "mcp-stdio"
-_PROXY_ENTRY_OPTIONS = ("include", "exclude", "rename")
+_PROXY_ENTRY_OPTIONS = ("include", "exclude", "rename", "pinned")
 # Entry types a host starts over HTTP: the proxy mounts stdio servers only.
 _REMOTE_TYPES = ("http", "sse", "streamable-http", "streamableHttp")
 

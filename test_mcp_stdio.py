@@ -2735,7 +2735,7 @@ class Registration(unittest.TestCase):
         """Tool(), server.tool() and tool_from_function() read one table of a tool's fields."""
         fields = {"title": "Look up", "description": "Finds it.", "annotations": {
             "readOnlyHint": True}, "icons": [{"src": "https://x/i.png"}], "timeout": 5,
-            "meta": {"x": 1}, "task": "optional", "task_start": "handler"}
+            "meta": {"x": 1}, "task": "optional", "task_start": "handler", "pinned": True}
         if "apps" in SERVED:                   # the fields MCP Apps adds
             fields.update(app="ui://lookup", visibility=("model", "app"))
         self.assertEqual(set(fields), set(mcp_stdio._TOOL_FIELDS))
@@ -9619,7 +9619,7 @@ class MountProcesses(unittest.TestCase):
         path = self.config({"web": {"url": "https://example.com/mcp"}, "x": {"args": []},
                             "x y": {"command": "x"}, "off": {"command": "x", "disabled": True},
                             "bad": {"command": "x", "args": [1]},
-                            "opts": {"command": "x", "mcp-stdio": {"pinned": ["a"]}},
+                            "opts": {"command": "x", "mcp-stdio": {"pins": ["a"]}},
                             "pat": {"command": "x", "mcp-stdio": {"include": "a*"}}})
         r = subprocess.run(SERVE + ["proxy", path], capture_output=True, cwd=HERE,
                            stdin=subprocess.DEVNULL, timeout=60)
@@ -9631,7 +9631,7 @@ class MountProcesses(unittest.TestCase):
                           "'.' (it starts every tool name)"),
                 ("'off'", 'it is disabled ("disabled": true)'),
                 ("'bad'", '"args" must be a list of strings'),
-                ("'opts'", '"mcp-stdio" must be an object of include, exclude, rename'),
+                ("'opts'", '"mcp-stdio" must be an object of include, exclude, rename, pinned'),
                 ("'pat'", "include must be a list of names or shell-style patterns"))) +
             "error: proxy: %s has no server the proxy can serve (each was left out, said "
             "above)\n" % path))
