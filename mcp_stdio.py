@@ -3670,10 +3670,10 @@ def _forwarded(conn, call, tool, args):
     if problems:
         return _error_result("Invalid arguments for tool %r:\n%s" % (
             tool.name, "\n".join("- " + p for p in problems)))
-    name, arguments = tool.forwards(args)
-    call.params = dict(call.params, name=name, arguments=arguments)
-    target = conn.server.catalog.tools.get(name)
     try:
+        name, arguments = tool.forwards(args)     # _Unknown for a name it does not call
+        call.params = dict(call.params, name=name, arguments=arguments)
+        target = conn.server.catalog.tools.get(name)
         if target is not None and target.forwards is not None:
             raise _Unknown(INVALID_PARAMS, "Unknown tool: %s" % _short(name, 80))
         return _call_tool(conn, call)
@@ -6992,9 +6992,17 @@ def _search_tools(server):
                     "arguments": {"type": "object",
                                   "description": "The tool's arguments."}},
                 "required": ["name"], "additionalProperties": False}, pinned=True)
-        forward.forwards = lambda args: (args["name"], args.get("arguments") or {})
+        forward.forwards = lambda args: _forwarding(args, search)
         made = _made("tools")[server] = (found, forward, _copied(forward, task="optional"))
     return made
+
+
+def _forwarding(args, search):
+    """(name, arguments) call_tool's arguments name: any tool search_tools may find."""
+    name = args["name"]
+    if name == search:
+        raise _Unknown(INVALID_PARAMS, "Unknown tool: %s" % _short(name, 80))
+    return name, args.get("arguments") or {}
 
 
 def _search_grants(server, tables):
@@ -12228,6 +12236,15 @@ def _inspection(client):
             report[key] = None
             report["errors"][key] = str(e)
             status = 3
+    # What each listing costs a model that reads it: its JSON bytes, and tokens estimated
+    # as bytes / 4 (the usual rule of thumb for JSON).
+    report["listing"] = {}
+    for kind in _KINDS:
+        entries = report[kind.field]
+        if entries:
+            size = len(encode_message({kind.field: entries})) - 1
+            report["listing"][kind.field] = {"count": len(entries), "bytes": size,
+                                             "tokens": size // 4}
     # What the extensions add to listed entries (a tool's task support), one shape for all:
     # {field: {the entry's uri or name: [mark, ...]}}, entries without marks left out.
     report["marks"] = {}
@@ -12271,6 +12288,10 @@ def _print_report(client, report):
     table("tools", "tools", [(t["name"], _signature_of(t.get("inputSchema")),
                               _first_line(t.get("description")))
                              for t in report["tools"] or []])
+    if report["tools"]:
+        size = report["listing"]["tools"]
+        w("  the listing: %.1f KB, about %d tokens (an estimate: bytes / 4)\n" % (
+            size["bytes"] / 1024.0, size["tokens"]))
     table("resources", "resources", [(r["uri"], r.get("name", ""), r.get("mimeType", ""),
                                       _first_line(r.get("description")))
                                      for r in report["resources"] or []])
@@ -12531,8 +12552,9 @@ def _over_budget(tools, budget, words):
             "host that keeps the first %d would not see %s" % (
                 len(tools), size / 1024.0, size // 4, words, budget,
                 _some([t.get("name") for t in tools[budget:]], 300)),
-            "serve fewer: --tools with names or patterns ('fs_*'), or mount(..., include=, "
-            "exclude=) for a mounted server's")
+            "list two search tools instead (--tool-search: the rest stay callable and are "
+            "found by search_tools), or serve fewer: --tools with names or patterns "
+            "('fs_*'), or mount(..., include=, exclude=) for a mounted server's")
 
 
 def _mounted_fix(tool):

@@ -1742,7 +1742,7 @@ DOCTOR_SERVER = textwrap.dedent('''
         other.add(mcp_stdio.Tool("research", lambda a, c: "x", description="Research.",
                                  task="required"))
         server.mount("other", other, era="legacy")
-    raise SystemExit(server.run([]))
+    raise SystemExit(server.run(sys.argv[2:]))     # server options after the mode
 ''')
 
 
@@ -7023,6 +7023,166 @@ app.connect();
 
 
 ###############################################################################
+# Tool search: two tools in front of many #####################################
+###############################################################################
+
+
+def search_server(**options):
+    """The demo with tool search, and a tool of its own pinned, one that may be a task, and
+    one whose input a middleware rewrites (the chain sees the named tool)."""
+    server = mcp_stdio.demo_server(tool_search=True, **options)
+
+    @server.tool(pinned=True)
+    def status() -> str:
+        "Say whether the service is up."
+        return "up"
+
+    @server.tool(task="optional")
+    def archive(folder: str) -> str:
+        """Pack a folder of files into one compressed archive.
+
+        Args:
+            folder: The folder to pack.
+        """
+        return "packed " + folder
+    seen = []
+
+    @server.middleware(kinds="tool")
+    def record(request, next):
+        seen.append(request.params["name"])
+        return next()
+    server.seen = seen
+    return server
+
+
+class ToolSearch(unittest.TestCase):
+    """--tool-search: two tools listed instead of the catalog, every tool still callable."""
+
+    def test_the_listing_is_the_two_tools_and_the_pinned(self):
+        for era, revision in (("legacy", "2025-11-25"), ("legacy", "2025-03-26"),
+                              ("modern", MODERN)):
+            with self.subTest(era=era, revision=revision), mcp_stdio.InProcessClient(
+                    search_server(), era=era, revision=revision) as c:
+                tools = {t["name"]: t for t in c.list_tools()}
+                self.assertEqual(sorted(tools), ["call_tool", "search_tools", "status"])
+                # Tools that may be tasks are called through call_tool: it may be one too.
+                self.assertEqual(tools["call_tool"].get("execution"), {
+                    "taskSupport": "optional"} if revision == "2025-11-25" else None)
+                for name in tools:
+                    result = {"tools": [tools[name]]}
+                    if era == "modern":
+                        result["resultType"] = "complete"
+                    self.assertEqual(WireSchemas.problems(revision, {
+                        "jsonrpc": "2.0", "id": 1, "result": result}), [])
+                self.assertEqual(c.call_tool("echo", {"text": "hi"})["content"][0]["text"],
+                                 "hi")                    # discovery, not access
+        with mcp_stdio.InProcessClient(search_server(pin=["echo", "ad*"]), era="legacy") as c:
+            self.assertEqual(sorted(t["name"] for t in c.list_tools()),
+                             ["add", "call_tool", "echo", "search_tools", "status"])
+
+    def test_search_ranks_by_purpose_and_shows_tools_as_listed(self):
+        server = search_server()
+        for era, revision in (("legacy", "2025-11-25"), ("modern", MODERN),
+                              ("legacy", "2025-03-26")):
+            with self.subTest(era=era, revision=revision), mcp_stdio.InProcessClient(
+                    server, era=era, revision=revision) as c:
+                for query, first in (("divide one number by another", "divide"),
+                                     ("pack files into a compressed archive", "archive"),
+                                     ("send the text back unchanged", "echo"),
+                                     ("sum of two numbers", "add")):
+                    r = c.call_tool("search_tools", {"query": query, "limit": 3})
+                    found = json.loads(r["content"][0]["text"])["tools"]
+                    self.assertEqual(found[0]["name"], first, query)
+                    self.assertLessEqual(len(found), 3)
+                    if revision == "2025-03-26":        # no structured content yet
+                        self.assertNotIn("structuredContent", r)
+                    else:
+                        self.assertEqual(r["structuredContent"], {"tools": found})
+                # Each found tool as tools/list shows it (in that era) without tool search.
+                with mcp_stdio.InProcessClient(mcp_stdio.demo_server(), era=era,
+                                               revision=revision) as plain:
+                    listed = {t["name"]: t for t in plain.list_tools()}
+                r = c.call_tool("search_tools", {"query": "add numbers"})
+                for t in json.loads(r["content"][0]["text"])["tools"]:
+                    if t["name"] in listed:
+                        self.assertEqual(t, listed[t["name"]])
+                self.assertNotIn("search_tools", r["content"][0]["text"])
+                r = c.call_tool("search_tools", {"query": "x", "limit": 21})
+                self.assertTrue(r["isError"])               # at most 20
+
+    def test_call_tool_is_a_direct_call_of_the_named_tool(self):
+        server = search_server(grant=["echo", "add", "status", "archive"])
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era), mcp_stdio.InProcessClient(server, era=era) as c:
+                del server.seen[:]
+                via = c.call_tool("call_tool", {"name": "add", "arguments": {"a": "x"}})
+                direct = c.call_tool("add", {"a": "x"})
+                for r in (via, direct):
+                    r.pop("_meta", None)
+                self.assertEqual(via, direct)
+                self.assertTrue(via["isError"])
+                self.assertEqual(server.seen, ["add", "add"])    # middleware: the named tool
+                for name in ("nosuch", "divide", "search_tools", "call_tool"):  # scoped away
+                    r = c.call_tool("call_tool", {"name": name})
+                    self.assertEqual((r["isError"], r["content"][0]["text"]),
+                                     (True, 'Unknown tool: "%s"' % name), name)
+                r = c.call_tool("call_tool", {"arguments": {}})
+                self.assertTrue(r["isError"])
+                self.assertIn("Invalid arguments for tool 'call_tool'", r["content"][0]["text"])
+
+    def test_names_that_cannot_clash(self):
+        server = search_server()
+
+        @server.tool
+        def call_tool(name: str) -> str:
+            "Call someone on the telephone."
+            return name
+        with self.assertRaises(mcp_stdio.CatalogError) as e:
+            server.freeze()
+        self.assertIn("tool search: the catalog has a tool 'call_tool' of its own", str(e.exception))
+        server = search_server(tool_search_names=["find_tools", "use_tool"])
+        server.add(mcp_stdio.Tool("call_tool", lambda a, c: "rang", description="Phone."))
+        with mcp_stdio.InProcessClient(server, era="legacy") as c:
+            self.assertEqual(sorted(t["name"] for t in c.list_tools()),
+                             ["find_tools", "status", "use_tool"])
+            r = c.call_tool("use_tool", {"name": "call_tool"})
+            self.assertEqual(r["content"][0]["text"], "rang")
+
+    def test_the_index_follows_a_live_catalog(self):
+        server = search_server()
+        server.configure(live=True)
+        with mcp_stdio.InProcessClient(server, era="legacy") as c:
+            r = c.call_tool("search_tools", {"query": "forecast the weather"})
+            self.assertNotIn("weather", r["content"][0]["text"])
+            server.add(mcp_stdio.Tool("weather", lambda a, c: "sunny",
+                                      description="Forecast the weather of a city."))
+            r = c.call_tool("search_tools", {"query": "forecast the weather"})
+            self.assertEqual(json.loads(r["content"][0]["text"])["tools"][0]["name"], "weather")
+            server.remove_tool("weather")
+            r = c.call_tool("search_tools", {"query": "forecast the weather"})
+            self.assertNotIn("weather", r["content"][0]["text"])
+
+    def test_a_search_of_ten_thousand_tools_is_quick_enough_to_be_ranked_at_all(self):
+        """Ten thousand tools: the purposes find their tools (speed is the benchmark's)."""
+        words = ("read write list search create delete update file directory user issue "
+                 "repository branch commit message channel email calendar event invoice "
+                 "customer order product price stock weather forecast city route image "
+                 "video transcript note project board card database table row record").split()
+        r = random.Random(7)
+        server = mcp_stdio.Server("big", "1", tool_search=True)
+        for i in range(10000):
+            w = r.sample(words, 4)
+            server.add(mcp_stdio.Tool("%s_%s_%d" % (w[0], w[1], i), lambda a, c: "ok",
+                                      description="%s the %s of a %s." % (w[0], w[1], w[2])))
+        server.add(mcp_stdio.Tool("refund_order", lambda a, c: "ok", description=(
+            "Give a customer their money back for an order they returned.")))
+        with mcp_stdio.InProcessClient(server, era="legacy") as c:
+            r = c.call_tool("search_tools", {"query": "money back for a returned order"})
+            self.assertEqual(json.loads(r["content"][0]["text"])["tools"][0]["name"],
+                             "refund_order")
+
+
+###############################################################################
 # Extensions: what each adds to the engine ####################################
 ###############################################################################
 
@@ -10025,6 +10185,63 @@ class RealMounts(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout)
         self.assertTrue(r.stdout.endswith(b"doctor: 6 of 6 host(s) would start it\n"), r.stdout)
 
+    def test_tool_search_over_server_everything_and_the_demo(self):
+        """proxy --tool-search: two tools listed in both eras; purposes find their tools;
+        call_tool of a mounted tool is its direct call; the Inspector lists and calls."""
+        path = os.path.join(os.path.dirname(self.path), "search.json")
+        with open(path, "w") as f:
+            json.dump({"mcpServers": {"everything": {
+                "command": self.commands["everything"][0],
+                "args": self.commands["everything"][1:]}, "demo": {
+                    "command": sys.executable, "args": ["-S", "-m", "mcp_stdio"],
+                    "env": {"PYTHONPATH": HERE}}}}, f)
+        proxy = SERVE + ["proxy", path, "--tool-search"] + REAL_START
+        purposes = (("show the environment variables of the server", "everything_get-env"),
+                    ("a deep research report on a topic", "everything_simulate-research-query"),
+                    ("compress a single file", "everything_gzip-file-as-resource"),
+                    ("an operation that reports its progress", "everything_trigger-long-running-operation"),
+                    ("divide one number by another", "demo_divide"),
+                    ("a tiny logo", "everything_get-tiny-image"))
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era), mcp_stdio.Client(proxy, era=era, cwd=HERE,
+                                                         **_answers()) as c:
+                self.assertEqual(sorted(t["name"] for t in c.list_tools()),
+                                 ["call_tool", "search_tools"], c.stderr[-2000:])
+                for query, intended in purposes:
+                    r = c.call_tool("search_tools", {"query": query, "limit": 3})
+                    names = [t["name"] for t in r["structuredContent"]["tools"]]
+                    self.assertIn(intended, names, query)
+                via = c.call_tool("call_tool", {"name": "everything_get-sum",
+                                                "arguments": {"a": "one"}})
+                direct = c.call_tool("everything_get-sum", {"a": "one"})
+                self.assertTrue(via["isError"])
+                self.assertEqual(via["content"], direct["content"])
+                r = c.call_tool("call_tool", {"name": "everything_get-sum",
+                                              "arguments": {"a": 1, "b": 2}})
+                self.assertIn("3", r["content"][0]["text"])
+        if not os.environ.get("MCP_STDIO_INSPECTOR"):
+            return
+        env = dict(os.environ, HOME=tempfile.mkdtemp(), NO_COLOR="1", PATH=os.environ[
+            "MCP_STDIO_NODE_BIN"] + os.pathsep + os.environ.get("PATH", ""))
+        self.addCleanup(shutil.rmtree, env["HOME"], True)
+        for era in ("legacy", "modern"):
+            with self.subTest(inspector=era):
+                def inspector(*args):
+                    r = subprocess.run([os.environ["MCP_STDIO_INSPECTOR"], "--cli",
+                                        "--protocol-era", era, "--format", "json", "-q"] +
+                                       list(args) + ["-e", "PYTHONPATH=" + HERE] + proxy,
+                                       capture_output=True, timeout=180, env=env,
+                                       stdin=subprocess.DEVNULL)
+                    self.assertEqual(r.returncode, 0, r.stderr.decode(errors="replace")[-2000:])
+                    return json.loads(r.stdout)["result"]
+                listed = inspector("--method", "tools/list")
+                self.assertEqual(sorted(t["name"] for t in listed["tools"]),
+                                 ["call_tool", "search_tools"])
+                r = inspector("--method", "tools/call", "--tool-name", "call_tool",
+                              "--tool-arg", "name=demo_echo",
+                              "--tool-arg", 'arguments={"text": "found"}')
+                self.assertEqual(r["content"][0]["text"], "found")
+
     @unittest.skipUnless(os.environ.get("MCP_STDIO_HOSTS_BIN"), "needs Claude Code")
     def test_claude_code_connects_to_the_proxy(self):
         home = tempfile.mkdtemp()
@@ -10902,11 +11119,17 @@ class Doctor(unittest.TestCase):
         self.assertRegex(out, r"\n  warning: it lists 45 tools \(\d+\.\d KB, about \d+ tokens, "
                               r"estimated as bytes / 4\); Cursor degrades past about 40 active "
                               r"tools, and a host that keeps the first 40 would not see t39, "
-                              r"t40, t41, t42, t43\n    fix: serve fewer: --tools with names or "
-                              r"patterns \('fs_\*'\), or mount\(\.\.\., include=, exclude=\) for a "
-                              r"mounted server's\n")
+                              r"t40, t41, t42, t43\n    fix: list two search tools instead "
+                              r"\(--tool-search: the rest stay callable and are found by "
+                              r"search_tools\), or serve fewer: --tools with names or patterns "
+                              r"\('fs_\*'\), or mount\(\.\.\., include=, exclude=\) for a mounted "
+                              r"server's\n")
         code, out = self.doctor("--host", "vscode", command=PY + [self.script, "many"])
         self.assertEqual((code, out.count("warning")), (0, 0), out)      # 128 for Copilot
+        # The fix it names: with tool search the host lists two tools (and the pinned).
+        code, out = self.doctor("--host", "cursor", command=PY + [self.script, "many",
+                                                                  "--tool-search"])
+        self.assertEqual((code, out.count("warning")), (0, 0), out)
 
     def test_a_mounted_tool_a_host_refuses_names_the_mounts_options(self):
         """The author cannot change someone else's tool: the fix is the mount's options. A
