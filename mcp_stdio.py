@@ -820,7 +820,7 @@ class Tool:
     def __init__(self, name, handler, *, input_schema=None, output_schema=None, lazy=False,
                  **fields):
         """fields: the keywords of _TOOL_FIELDS (title, description, annotations, icons,
-        timeout, meta, task, task_start, app, visibility)."""
+        timeout, meta, task, task_start, pinned, app, visibility)."""
         f = _tool_fields(name, fields)
         _check_tool_name(name)
         if not callable(handler):
