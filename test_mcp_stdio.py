@@ -7130,6 +7130,38 @@ class ToolSearch(unittest.TestCase):
                 self.assertTrue(r["isError"])
                 self.assertIn("Invalid arguments for tool 'call_tool'", r["content"][0]["text"])
 
+    @about("apps")
+    def test_a_view_stays_listed_where_views_are_shown_and_app_only_tools_are_never_found(self):
+        server = board_server(tool_search=True)
+        # A host shows a view by its listed tool, and lets the view call what only it may.
+        for caps, listed in ((APPS_CAPS, ["call_tool", "refresh", "search_tools", "show"]),
+                             ({}, ["call_tool", "search_tools"])):
+            with self.subTest(views=bool(caps)), mcp_stdio.InProcessClient(
+                    server, era="legacy", capabilities=caps) as c:
+                self.assertEqual(sorted(t["name"] for t in c.list_tools()), listed)
+                r = c.call_tool("search_tools", {"query": "refresh the board", "limit": 20})
+                found = [t["name"] for t in r["structuredContent"]["tools"]]
+                self.assertNotIn("refresh", found)            # only a view may call it
+                self.assertIn("show", found)
+
+    @about("tasks")
+    def test_a_task_through_call_tool_is_the_named_tools(self):
+        """call_tool asked as a task (2025-11-25) answers as a direct call asked so would:
+        a task for a tool that may be one, the refusal of one that may not."""
+        server = search_server()
+        with mcp_stdio.InProcessClient(server, era="legacy") as c:
+            r = c.call_tool("call_tool", {"name": "archive", "arguments": {"folder": "x"}},
+                            task=True)
+            self.assertEqual(r["content"][0]["text"], "packed x")
+            outcomes = []
+            for name, args in (("call_tool", {"name": "echo", "arguments": {"text": "t"}}),
+                               ("echo", {"text": "t"})):
+                try:
+                    outcomes.append(c.call_tool(name, args, task=True))
+                except mcp_stdio.ServerError as e:
+                    outcomes.append((e.code, e.message))
+            self.assertEqual(outcomes[0], outcomes[1])
+
     def test_names_that_cannot_clash(self):
         server = search_server()
 
