@@ -3565,16 +3565,18 @@ def _page(conn, call, kind):
     s = conn.server
     conn.changes.listing(kind)
     catalog = s.catalog           # one catalog for the whole page, even if it changes now
-    items = catalog.described(kind.attr, call.revision, _audience(s, call))
-    if None in items:                       # entries this revision does not have
-        items = [x for x in items if x is not None]
     cursor = call.params.get("cursor") if call.params else None
     start = 0 if cursor is None else catalog.offset(kind.attr, cursor)
-    end = start + s.page_size
     if kind.extension is not None:          # entries are large: a page also fits the limit
-        end = _page_end(items, start, end, s.max_response // 2)
-    result = {kind.field: items[start:end] if start or end < len(items) else items}
-    if end < len(items):
+        items = [x for x in catalog.described(kind.attr, call.revision, _audience(s, call))
+                 if x is not None]
+        end = _page_end(items, start, start + s.page_size, s.max_response // 2)
+        page, end = items[start:end], end if end < len(items) else None
+    else:
+        page, end = catalog.page(kind.attr, call.revision, _audience(s, call), start,
+                                 s.page_size)
+    result = {kind.field: page}
+    if end is not None:
         result["nextCursor"] = catalog.cursor(kind.attr, end)
     if _has(call.revision, "cache_hints"):
         result["ttlMs"] = s.ttl_ms
@@ -8115,6 +8117,9 @@ class _SyncLifespan:
 _MAX_CURSOR = 200
 
 
+_UNSEEN = object()         # a listing object not made yet (_Catalog.page)
+
+
 class _Catalog:
     """What a server offers at one moment, after its grants.
 
@@ -8127,7 +8132,8 @@ class _Catalog:
         for kind in _KINDS:             # self.tools, self.resources, ...
             setattr(self, kind.attr, tables[kind.attr])
         self.generation = None
-        self._lists = {}
+        self._lists = {}          # (kind, revision, audience) -> (entries, listings, earlier)
+        self._whole = {}          # the same key -> every listing, once a page held them all
         # (kind, revision, audience) -> {id(entry): its listing object}, from older catalogs, for
         # entries of this one (alive while it is: their ids are theirs); by id, since an
         # author's subclass may not be hashable.
@@ -8141,8 +8147,10 @@ class _Catalog:
         if the same object was there before (its author may have edited it).
         """
         earlier = dict(old._earlier)            # kinds not listed since: carried on
-        for key, lst in list(old._lists.items()):     # a copy: connections may list now
-            earlier[key] = {id(e): d for e, d in zip(getattr(old, key[0]).values(), lst)}
+        for key, (entries, lst, known) in list(old._lists.items()):   # a copy: connections
+            listed = dict(known)                                       # may list now
+            listed.update((id(e), d) for e, d in zip(entries, lst) if d is not _UNSEEN)
+            earlier[key] = listed
         for key, listed in earlier.items():     # old is alive here: an id is one entry's
             self._earlier[key] = {i: listed[i] for i in map(id, getattr(self, key[0]).values())
                                   if i in listed and i not in fresh}
@@ -8154,23 +8162,49 @@ class _Catalog:
         return getattr(self, kind).get(key)
 
     def described(self, kind, revision, audience=frozenset()):
-        """The sorted listing objects of one kind, shaped for a revision and an audience
-        (the extensions the client takes up that shape listings), cached.
+        """The sorted listing objects of an extension's kind (skills), shaped for a
+        revision, described afresh: their files may change."""
+        return [x.describe(revision) for x in getattr(self, kind).values()]
 
-        An extension's entries (skills) are described afresh: their files may change.
+    def page(self, kind, revision, audience, start, size):
+        """(the listing objects of the entries of kind from index start, at most size of
+        them, shaped for a revision and an audience (the extensions the client takes up
+        that shape listings); the index of the next page's first entry, or None).
+
+        Each is described when first listed, then kept: a long catalog's first
+        page describes a page of it, not the whole. An entry a revision does not
+        list (None) is left out. The one page of a short catalog is the same list
+        each time.
         """
-        if _KIND[kind].extension is not None:
-            return [x.describe(revision) for x in getattr(self, kind).values()]
         key = (kind, revision, audience)
-        lst = self._lists.get(key)
-        if lst is None:
-            earlier = self._earlier.pop(key, {})
-            # describe(revision) alone unless an audience shapes it: an author's
-            # subclass of 0.7 may override describe(self, revision).
-            lst = self._lists[key] = [earlier.get(id(x)) or (
-                x.describe(revision, audience) if audience else x.describe(revision))
-                for x in getattr(self, kind).values()]
-        return lst
+        made = self._lists.get(key)
+        if made is None:
+            entries = list(getattr(self, kind).values())
+            made = self._lists[key] = (entries, [_UNSEEN] * len(entries),
+                                       self._earlier.pop(key, {}))
+        entries, lst, known = made
+        whole = self._whole.get(key)
+        if whole is not None and start == 0 and len(whole) <= size:
+            return whole, None                  # a short catalog's one page, as it was
+        out, i, n = [], start, len(entries)
+        while i < n:
+            d = lst[i]
+            if d is _UNSEEN:
+                x = entries[i]
+                # describe(revision) alone unless an audience shapes it: an author's
+                # subclass of 0.7 may override describe(self, revision).
+                d = lst[i] = known.get(id(x)) or (x.describe(revision, audience) if audience
+                                                  else x.describe(revision))
+            if d is not None:
+                if len(out) == size:
+                    break
+                out.append(d)
+            i += 1
+        if i == n:
+            if start == 0:
+                self._whole[key] = out
+            return out, None
+        return out, i
 
     def cursor(self, kind, offset):
         # Hex, not base64: the cursor stays opaque, and base64 is not imported before
