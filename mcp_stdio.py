@@ -10569,7 +10569,11 @@ class _Mount:
         self.report = report
         self.stop.clear()
         self.listed.clear()
-        self.started = _monotonic()
+        # Starting from now, not as the last serve left it (up, with its closed client): a
+        # call that comes before the thread runs waits for this start.
+        self.state, self.reason, self.retry_at, self.late_said = "starting", None, None, False
+        self.up.clear()
+        self.started = self.attempted = _monotonic()
         self._thread = threading.Thread(target=self._supervise, daemon=True,
                                         name="mcp-mount-" + self.prefix)
         self._thread.start()
