@@ -3132,10 +3132,7 @@ class TestTools(InProcTest):
         return self.spawn(server=test_server(**options))
 
     def call(self, p, name, args=None, rid=1, meta=None):
-        params = {"name": name, "arguments": args or {}}
-        if meta:
-            params["_meta"] = meta
-        p.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+        p.send(call_msg(rid, name, args, meta))
 
     def test_exception_is_a_tool_error_with_incident(self):
         p = self.start()
@@ -8184,10 +8181,7 @@ class ScriptTools(ScriptTest):
         return p
 
     def call(self, p, name, args=None, rid=1, meta=None):
-        params = {"name": name, "arguments": args or {}}
-        if meta:
-            params["_meta"] = meta
-        p.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params})
+        p.send(call_msg(rid, name, args, meta))
 
     def test_print_and_child_processes(self):
         p = self.start()
