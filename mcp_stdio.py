@@ -1595,78 +1595,6 @@ def embedded_resource(uri, text=None, *, blob=None, mime_type=None):
     return {"type": "resource", "resource": contents}
 
 
-_SECTIONS = frozenset(("Args", "Arguments", "Parameters", "Params", "Returns", "Return", "Raises",
-                       "Yields", "Example", "Examples", "Note", "Notes"))
-_GOOGLE_PARAM_RE = r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$"
-_REST_PARAM_RE = r"^\s*:param\s+(?:[^:]*\s)?(\w+)\s*:\s*(.*)$"
-_ARGS_SECTIONS = frozenset(("args", "arguments", "parameters", "params"))
-
-
-def _parse_docstring(doc):
-    """Return (description, {parameter: description}) from a Google or reST docstring.
-
-    The text is read as inspect.cleandoc() would leave it (tabs expanded, the
-    common indentation of the lines after the first removed, blank edges
-    dropped), line by line, without building that text.
-    """
-    if not doc:
-        return None, {}
-    doc = doc.expandtabs()
-    if "\n" not in doc:
-        doc = doc.strip()
-        if doc[:1] != ":":
-            return doc or None, {}              # one line: a summary, nothing to parse
-    lines = doc.split("\n")
-    indents = [len(line) - len(text) for line in lines[1:] if (text := line.lstrip())]
-    if len(indents) + (lines[0].strip() != "") == 1:        # one line once cleaned
-        doc = doc.strip()
-        if doc[:1] != ":":
-            return doc, {}
-    margin = min(indents, default=0)
-    rest_re = _pattern(_REST_PARAM_RE) if ":param" in doc else None
-    google_re = None                  # compiled only for a line the usual shape misses
-    summary, params, section, current = [], {}, None, None
-    first = True
-    for line in lines:
-        if first:
-            line, first = line.strip(), False
-        else:
-            line = line[margin:].rstrip()
-        if line[-1:] == ":" and line[:-1].strip() in _SECTIONS:
-            section = line[:-1].strip().lower()
-            current = None
-            continue
-        if rest_re is not None:
-            m = rest_re.match(line)
-            if m:
-                current = m.group(1)
-                params[current] = m.group(2).strip()
-                section = "rest"
-                continue
-            if section == "rest" and line.lstrip()[:1] == ":":
-                current = None
-                continue
-        if section is None:
-            summary.append(line)
-        elif section in _ARGS_SECTIONS:
-            text = line.lstrip()
-            name, colon, rest = text.partition(":")
-            if not colon:                     # no colon: text that goes on
-                name = None
-            elif not (name.isidentifier() and name.isascii()):   # not "name: text"
-                google_re = google_re or _pattern(_GOOGLE_PARAM_RE)
-                m = google_re.match(line)
-                name, rest = (m.group(1), m.group(2)) if m else (None, None)
-            if name is not None and len(line) - len(text) <= 4:
-                current = name
-                params[current] = rest.strip()
-            elif current and line:
-                params[current] = (params[current] + " " + line.strip()).strip()
-        elif section == "rest" and current and line:
-            params[current] += " " + line.strip()
-    return "\n".join(summary).strip() or None, params
-
-
 def tool_from_function(fn, *, name=None, **fields):
     """Return a Tool whose schemas come from fn's signature, annotations and docstring.
 
@@ -15283,6 +15211,78 @@ def _signature(fn, owner):
               for p in sig.parameters.values()]
     ret = sig.return_annotation
     return params, _EMPTY if ret is empty else ret, hints
+
+
+_SECTIONS = frozenset(("Args", "Arguments", "Parameters", "Params", "Returns", "Return", "Raises",
+                       "Yields", "Example", "Examples", "Note", "Notes"))
+_GOOGLE_PARAM_RE = r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$"
+_REST_PARAM_RE = r"^\s*:param\s+(?:[^:]*\s)?(\w+)\s*:\s*(.*)$"
+_ARGS_SECTIONS = frozenset(("args", "arguments", "parameters", "params"))
+
+
+def _parse_docstring(doc):
+    """Return (description, {parameter: description}) from a Google or reST docstring.
+
+    The text is read as inspect.cleandoc() would leave it (tabs expanded, the
+    common indentation of the lines after the first removed, blank edges
+    dropped), line by line, without building that text.
+    """
+    if not doc:
+        return None, {}
+    doc = doc.expandtabs()
+    if "\n" not in doc:
+        doc = doc.strip()
+        if doc[:1] != ":":
+            return doc or None, {}              # one line: a summary, nothing to parse
+    lines = doc.split("\n")
+    indents = [len(line) - len(text) for line in lines[1:] if (text := line.lstrip())]
+    if len(indents) + (lines[0].strip() != "") == 1:        # one line once cleaned
+        doc = doc.strip()
+        if doc[:1] != ":":
+            return doc, {}
+    margin = min(indents, default=0)
+    rest_re = _pattern(_REST_PARAM_RE) if ":param" in doc else None
+    google_re = None                  # compiled only for a line the usual shape misses
+    summary, params, section, current = [], {}, None, None
+    first = True
+    for line in lines:
+        if first:
+            line, first = line.strip(), False
+        else:
+            line = line[margin:].rstrip()
+        if line[-1:] == ":" and line[:-1].strip() in _SECTIONS:
+            section = line[:-1].strip().lower()
+            current = None
+            continue
+        if rest_re is not None:
+            m = rest_re.match(line)
+            if m:
+                current = m.group(1)
+                params[current] = m.group(2).strip()
+                section = "rest"
+                continue
+            if section == "rest" and line.lstrip()[:1] == ":":
+                current = None
+                continue
+        if section is None:
+            summary.append(line)
+        elif section in _ARGS_SECTIONS:
+            text = line.lstrip()
+            name, colon, rest = text.partition(":")
+            if not colon:                     # no colon: text that goes on
+                name = None
+            elif not (name.isidentifier() and name.isascii()):   # not "name: text"
+                google_re = google_re or _pattern(_GOOGLE_PARAM_RE)
+                m = google_re.match(line)
+                name, rest = (m.group(1), m.group(2)) if m else (None, None)
+            if name is not None and len(line) - len(text) <= 4:
+                current = name
+                params[current] = rest.strip()
+            elif current and line:
+                params[current] = (params[current] + " " + line.strip()).strip()
+        elif section == "rest" and current and line:
+            params[current] += " " + line.strip()
+    return "\n".join(summary).strip() or None, params
 
 
 ###############################################################################
