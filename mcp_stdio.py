@@ -783,6 +783,8 @@ def _tool_keywords(who, fields):
 
 def _tool_fields(name, fields):
     """fields with every default filled in, checked (per tool at start-up: kept cheap)."""
+    if len(fields) == 1 and fields.get("task") in _TASK_MODES:    # what a decorator gives
+        return _TASK_FIELDS[fields["task"]]
     _tool_keywords("Tool", fields)
     out = _TOOL_FIELDS.copy()
     out.update(fields)
@@ -833,33 +835,58 @@ class Tool:
         if not isinstance(input_schema, dict) or input_schema.get("type") != "object":
             raise CatalogError("tool %r: inputSchema must be a JSON Schema object with "
                                "\"type\": \"object\" at its root" % name)
-        if output_schema is not None and not _object_rooted(output_schema):
-            output_schema = _wrapped_schema(output_schema)
+        output_schema = _output_schema(output_schema)
         if not lazy:      # lazy=True: schemas known to be valid, compiled on first use
             self.input_validator = _compile_for("tool %r: input" % name, input_schema)
             self.output_validator = (None if output_schema is None
                                      else _compile_for("tool %r: output" % name, output_schema))
-        self.name = name
         self.handler = handler
         self.input_schema = input_schema
         self.output_schema = output_schema
-        self.title, self.description = f["title"], f["description"]
-        self.annotations, self.icons = f["annotations"], f["icons"]
-        self.timeout, self.meta, self.pinned = f["timeout"], f["meta"], f["pinned"]
-        self.forwards = None           # a tool that calls another: forwards(arguments) ->
-                                       # (its name, its arguments) (tool search's call_tool)
         self.nullable = frozenset()    # optional parameters for which null means "absent"
         self.uses_context = True       # False: the handler ignores its ctx (it gets None)
+        self.description = f["description"]
+        self._set_fields(name, f, fields)
+
+    @classmethod
+    def _of_function(cls, fn, name, fields):
+        """The tool of a function that _plain_function_tool() passed, described at first use.
+
+        Nothing in such a function can fail to describe, so only the fields are
+        checked now: a catalog of thousands starts without reading docstrings,
+        and keeps no handler for a tool never called.
+        """
+        f = _tool_fields(name, fields)
+        _check_tool_name(name)
+        self = cls.__new__(cls)
+        from_doc = f["description"] is None       # the docstring's summary, at first use
+        self._function = (fn, name, from_doc)
+        if not from_doc:
+            self.description = f["description"]
+        self._set_fields(name, f, fields)
+        return self
+
+    # The fields' defaults (_TOOL_FIELDS, but the description) are attributes of the class,
+    # set with the extensions' table: a tool sets only those it is given.
+    _function = None       # (function, name, description from its docstring?) of a tool
+                           # described at first use (_of_function)
+    forwards = None        # a tool that calls another: forwards(arguments) -> (its name, its
+                           # arguments) (tool search's call_tool)
+
+    def _set_fields(self, name, f, given):
+        self.name = name
         self.work = _tool_work         # what runs a call: work(call, ctx) -> (result, large);
                                        # the handler, shaped (a mount's relays instead)
-        # May it run as a task (the client polls it), and does the task start with the
-        # call, or when the handler says (ctx.start_task(), after asking what it needs)?
-        self.task, self.task_start = f["task"], f["task_start"]
-        for k in _EXTENSION_TOOL_FIELDS:     # app, visibility (MCP Apps), ...
-            setattr(self, k, f[k])
+        for k in given:                # title, task, app (MCP Apps), ... (all checked in f)
+            if k != "description":
+                setattr(self, k, f[k])
 
     def __getattr__(self, attr):
-        # Only reached for validators not yet compiled (lazy=True); then they are set.
+        # Only reached for what is not set yet: the parts of a function described at
+        # first use (_of_function), and validators not yet compiled (lazy=True).
+        if attr in _FUNCTION_PARTS and self._function is not None:
+            _describe_function(self, attr)
+            return getattr(self, attr)
         if attr == "input_validator":
             self.input_validator = _compile_for("tool %r: input" % self.name,
                                                 self.input_schema)
@@ -926,6 +953,12 @@ def _compile_for(owner, schema):
         return compile_schema(schema)
     except SchemaError as e:
         raise CatalogError("%s schema rejected: %s" % (owner, e))
+
+
+def _output_schema(schema):
+    """An output schema as a tool lists it: one whose root is not an object, wrapped."""
+    return _wrapped_schema(schema) if schema is not None and not _object_rooted(schema) \
+        else schema
 
 
 def _object_rooted(schema):
@@ -1604,38 +1637,136 @@ def tool_from_function(fn, *, name=None, **fields):
     A parameter named ctx (or annotated Context) receives the handler context.
     Raises CatalogError naming the parameter it cannot express.
     """
-    owner = "tool %r" % (name or getattr(fn, "__name__", fn),)
     _tool_keywords("tool_from_function", fields)
+    return _function_tool(fn, name, fields)
+
+
+def _function_tool(fn, name, fields):
+    """tool_from_function(fn, name=name, **fields), fields' keywords known."""
+    if _plain_tool_function(fn):
+        return Tool._of_function(fn, name or fn.__name__, fields)
+    owner = "tool %r" % (name or getattr(fn, "__name__", fn),)
     if _is_generator_function(fn):
         raise CatalogError("%s: a generator cannot be a tool: return the whole result, and "
                            "report steps with ctx.progress()" % owner)
+    tool_name = name or fn.__name__
+    parts, constrained = _function_parts(fn, tool_name, owner)
+    if fields.get("description") is None:
+        fields["description"] = parts["description"]
+    tool = Tool(tool_name, parts["handler"], input_schema=parts["input_schema"],
+                output_schema=parts["output_schema"],
+                # Schemas made here are valid by construction, unless they carry the author's
+                # constraints (a pattern, bounds): those are checked now, the rest on first use.
+                lazy=not constrained, **fields)
+    tool.nullable, tool.uses_context = parts["nullable"], parts["uses_context"]
+    return tool
+
+
+# The return annotations of a tool described at first use (_plain_tool_function).
+_PLAIN_RETURNS = frozenset((str, int, float, bool, dict, list, type(None), ToolResult))
+
+
+def _plain_tool_function(fn):
+    """True when nothing in fn can fail to describe its tool, which is then described at
+    first use: a def (no generator, no *args, **kwargs or positional-only parameter)
+    whose parameters are ctx, or str, int, float or bool with a JSON default (or
+    Optional ones defaulting to None), returning one of _PLAIN_RETURNS or unannotated."""
+    if type(fn) is not _FUNCTION:
+        return False
+    code = fn.__code__
+    if code.co_flags & _NOT_PLAIN_FLAGS or code.co_posonlyargcount:
+        return False
+    ann = fn.__annotations__
+    ret = ann.get("return")
+    if ret is not None and (type(ret) is not type or ret not in _PLAIN_RETURNS):
+        return False
+    n_pos = code.co_argcount
+    defaults = fn.__defaults__ or ()
+    first = n_pos - len(defaults)             # the first positional parameter with a default
+    kwdefaults = fn.__kwdefaults__ or {}
+    for i, pname in enumerate(code.co_varnames[:n_pos + code.co_kwonlyargcount]):
+        a = ann.get(pname)
+        if pname == "ctx" or a is Context:
+            continue
+        default = (_EMPTY if i < first else defaults[i - first] if i < n_pos else
+                   kwdefaults.get(pname, _EMPTY))
+        if type(a) is type:
+            if a not in _PLAIN_SCHEMAS or not (default is _EMPTY or _is_finite(default) or
+                                               type(default) in _SCALAR_DEFAULTS):
+                return False
+        elif default is not None or _optional_plain(a) is None:
+            return False
+    return True
+
+
+# The parts of a tool that _of_function describes at first use, by what first needs
+# them: its listing, or a call (a catalog that is only listed keeps no handlers).
+_FUNCTION_PARTS = {"input_schema": "listing", "output_schema": "listing",
+                   "description": "listing", "handler": "call", "nullable": "call",
+                   "uses_context": "call"}
+_DESCRIBING = threading.Lock()
+
+
+def _describe_function(tool, attr):
+    """Set the parts of a tool made by _of_function that attr's use needs, once."""
+    fn, name, _ = tool._function
+    need = _FUNCTION_PARTS[attr]
+    with _DESCRIBING:
+        if attr in tool.__dict__:
+            return                            # another thread described it meanwhile
+        parts, _ = _function_parts(fn, name, "tool %r" % name, listing=need == "listing",
+                                   call=need == "call")
+        for k, v in parts.items():
+            if k not in tool.__dict__:
+                setattr(tool, k, v)
+
+
+# Some hosts cut a tool's description and the server's instructions at this length.
+_HOSTS_CUT_AT = 2048
+
+
+def _fair_description(tool):
+    """True when a tool _of_function made surely has a description hosts take whole, as
+    the first line of its docstring tells (it is then not described to know)."""
+    later = tool._function
+    if later is None or not later[2]:
+        return False                      # known already: the caller reads it
+    doc = later[0].__doc__
+    if not doc or len(doc) > _HOSTS_CUT_AT or "\t" in doc:     # tabs: expanded, longer
+        return False
+    first = doc.lstrip().partition("\n")[0].rstrip()
+    # A first line that may start a section (Args:, :param x:) may leave no summary.
+    return first != "" and first[0] != ":" and first[-1] != ":"
+
+
+def _function_parts(fn, tool_name, owner, listing=True, call=True):
+    """({part: value} of _FUNCTION_PARTS, those of its listing, of a call or both, as fn's
+    signature, annotations and docstring make them; True when its schemas carry the
+    author's constraints)."""
     params, ret, hints = _signature(fn, owner)
-    summary, docs = _parse_docstring(getattr(fn, "__doc__", None))
+    summary, docs = _parse_docstring(fn.__doc__) if listing else (None, {})
     builder = _SchemaBuilder(owner)
     props, required, convs, nullable, names, fill, ctx_name = _describe_parameters(
         params, hints, docs, builder, owner)
-    renamed = any(wire != pname for wire, pname in names.items())
-    tool_name = name or fn.__name__
-    if props:
-        input_schema = {"type": "object", "properties": props}
-        if required:
-            input_schema["required"] = required
-        input_schema["additionalProperties"] = False
-    else:
-        input_schema = {"type": "object", "additionalProperties": False}
     output_schema, structured, constrained = _describe_return(hints.get("return", ret), owner)
-    is_async = _is_coroutine_function(fn)
-    handler = _decorated_handler(fn, tool_name, convs, renamed, names, fill, nullable, ctx_name,
-                                 structured, is_async)
-    if fields.get("description") is None:
-        fields["description"] = summary
-    tool = Tool(tool_name, handler, input_schema=input_schema, output_schema=output_schema,
-                # Schemas made here are valid by construction, unless they carry the author's
-                # constraints (a pattern, bounds): those are checked now, the rest on first use.
-                lazy=not (constrained or builder.constrained), **fields)
-    tool.nullable = frozenset(nullable)
-    tool.uses_context = ctx_name is not None or is_async
-    return tool
+    parts = {}
+    if listing:
+        if props:
+            input_schema = {"type": "object", "properties": props}
+            if required:
+                input_schema["required"] = required
+            input_schema["additionalProperties"] = False
+        else:
+            input_schema = {"type": "object", "additionalProperties": False}
+        parts.update(input_schema=input_schema, output_schema=_output_schema(output_schema),
+                     description=summary)
+    if call:
+        is_async = _is_coroutine_function(fn)
+        renamed = any(wire != pname for wire, pname in names.items())
+        parts.update(handler=_decorated_handler(fn, tool_name, convs, renamed, names, fill,
+                                                nullable, ctx_name, structured, is_async),
+                     nullable=frozenset(nullable), uses_context=ctx_name is not None or is_async)
+    return parts, constrained or builder.constrained
 
 
 def _describe_parameters(params, hints, docs, builder, owner):
@@ -1989,11 +2120,14 @@ class _Decorators:
         _tool_keywords("tool", fields)
 
         def register(f):
-            tool = tool_from_function(f, name=name, **fields)
-            self.add(tool)
-            self._decorated[id(f)] = f     # add(f) again is then a no-op
-            return f
+            return self._added(_function_tool(f, name, fields), f)
         return _decorator(register, fn)
+
+    def _added(self, entry, fn):
+        """Add the entry a decorator made of fn, and return fn (add(fn) is then a no-op)."""
+        self.add(entry)
+        self._decorated[id(fn)] = fn
+        return fn
 
     def middleware(self, fn=None, *, kinds=None):
         """Register fn(request, next) around every request, or those of some kinds only.
@@ -2035,14 +2169,14 @@ class _Decorators:
             owner = "resource %r" % uri
             call = _wrap_handler(f, owner, {"uri"})
             summary = _parse_docstring(f.__doc__)[0]
-            self.add(Resource(uri, lambda u, ctx: _resource_value(call({"uri": u}, ctx), u,
-                                                                  mime_type),
-                              name=name or f.__name__, title=title,
-                              description=description if description is not None else summary,
-                              mime_type=mime_type, size=size, annotations=annotations,
-                              icons=icons, meta=meta, ttl_ms=ttl_ms, cache_scope=cache_scope))
-            self._decorated[id(f)] = f     # add(f) again is then a no-op
-            return f
+            resource = Resource(uri, lambda u, ctx: _resource_value(call({"uri": u}, ctx), u,
+                                                                    mime_type),
+                                name=name or f.__name__, title=title,
+                                description=description if description is not None
+                                else summary, mime_type=mime_type, size=size,
+                                annotations=annotations, icons=icons, meta=meta, ttl_ms=ttl_ms,
+                                cache_scope=cache_scope)
+            return self._added(resource, f)
         return register
 
     def resource_template(self, uri_template, *, name=None, title=None, description=None,
@@ -2080,14 +2214,13 @@ class _Decorators:
                     return _resource_value(call(dict(values, uri=uri), ctx), uri, mime_type)
                 except (ValueError, _ConversionError):
                     raise ResourceNotFound(uri)
-            self.add(ResourceTemplate(uri_template, handler, name=name or f.__name__,
-                                      title=title,
-                                      description=description if description is not None
-                                      else summary, mime_type=mime_type,
-                                      annotations=annotations, icons=icons, meta=meta,
-                                      complete=complete, ttl_ms=ttl_ms, cache_scope=cache_scope))
-            self._decorated[id(f)] = f     # add(f) again is then a no-op
-            return f
+            template = ResourceTemplate(uri_template, handler, name=name or f.__name__,
+                                        title=title,
+                                        description=description if description is not None
+                                        else summary, mime_type=mime_type,
+                                        annotations=annotations, icons=icons, meta=meta,
+                                        complete=complete, ttl_ms=ttl_ms, cache_scope=cache_scope)
+            return self._added(template, f)
         return register
 
     def prompt(self, fn=None, *, name=None, title=None, description=None, icons=None,
@@ -2119,11 +2252,10 @@ class _Decorators:
                     arg["required"] = True
                 arguments.append(arg)
             call = _wrap_handler(f, owner, {a["name"] for a in arguments})
-            self.add(Prompt(name or f.__name__, lambda args, ctx: call(args, ctx), title=title,
+            prompt = Prompt(name or f.__name__, lambda args, ctx: call(args, ctx), title=title,
                             description=description if description is not None else summary,
-                            arguments=arguments, icons=icons, meta=meta, complete=complete))
-            self._decorated[id(f)] = f     # add(f) again is then a no-op
-            return f
+                            arguments=arguments, icons=icons, meta=meta, complete=complete)
+            return self._added(prompt, f)
         return _decorator(register, fn)
 
 
@@ -6201,14 +6333,15 @@ def _apps_grants(server, tables):
     and a tool only a view may call goes with it (or when no view is served at all)."""
     tools, resources = tables["tools"], tables["resources"]
     if server.grant is not None and server.grant_resources is not None:
-        views = {t.app for t in tools.values() if getattr(t, "app", None) is not None and
+        views = {t.app for t in tools.values() if t.app is not None and
                  t.app not in resources and t.app in server.resources}
         if views:
             resources.update((uri, server.resources[uri]) for uri in views)
             tables["resources"] = resources = dict(sorted(resources.items()))
     viewless = not any(isinstance(r, View) for r in resources.values())
-    for name, tool in list(tools.items()):
-        if getattr(tool, "app", None) is not None and tool.app not in resources:
+    for name, tool in [(name, t) for name, t in tools.items()
+                       if t.app is not None or t.visibility is not None]:
+        if tool.app is not None and tool.app not in resources:
             if _app_only(tool):
                 del tools[name]
             else:
@@ -6306,9 +6439,7 @@ class _AppsServer:
                 ui["name"] = f.__name__
             if ui["description"] is None:
                 ui["description"] = _parse_docstring(f.__doc__)[0]
-            self.add(View(uri, render=lambda ctx: call({"uri": uri}, ctx), **ui))
-            self._decorated[id(f)] = f     # add(f) again is then a no-op
-            return f
+            return self._added(View(uri, render=lambda ctx: call({"uri": uri}, ctx), **ui), f)
         return register
 
 
@@ -7113,6 +7244,7 @@ _ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _E
 _FILTER_OF.update((k.changed, k.flag) for k in _EXTENSION_KINDS)
 _KINDS = _CORE_KINDS + _EXTENSION_KINDS     # every kind, the core ones first
 _KIND = {k.attr: k for k in _KINDS}
+_KIND_OF = {k.cls: k for k in reversed(_KINDS)}    # a kind's class -> the first kind of it
 _EXTENSION_OF = {r.key: r for r in _EXTENSIONS}
 _ADMIT_HOOKS = tuple(r.admit for r in _EXTENSIONS if r.admit is not None)
 _REFRESH_HOOKS = tuple(r.refresh for r in _EXTENSIONS if r.refresh is not None)
@@ -7131,6 +7263,12 @@ _SERVER_SIDES = tuple(r.server for r in _EXTENSIONS if r.server is not None)
 _CONTEXT_SIDES = tuple(r.context for r in _EXTENSIONS if r.context is not None)
 _EXTENSION_TOOL_FIELDS = tuple(k for r in _EXTENSIONS for k in r.tool_fields)
 _TOOL_FIELDS.update((k, v) for r in _EXTENSIONS for k, v in r.tool_fields.items())
+# The fields of a tool given only its task mode, as decorators give them (not to be changed).
+_TASK_FIELDS = {mode: dict(_TOOL_FIELDS, task=mode) for mode in _TASK_MODES}
+for _field, _default in _TOOL_FIELDS.items():     # the class's defaults (Tool._set_fields)
+    if _field != "description":                  # a function's, described at first use
+        setattr(Tool, _field, _default)
+del _field, _default
 # Each extension's check of its tool fields, run when one of them is given (or meta).
 _TOOL_CHECKS = tuple((frozenset(r.tool_fields) | {"meta"}, r.tool_check)
                      for r in _EXTENSIONS if r.tool_check is not None)
@@ -7545,15 +7683,15 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         for e in entries:
             if self._decorated.get(id(e)) is e:
                 continue                    # registered by a decorator already
-            for kind in _KINDS:
-                if isinstance(e, kind.cls):
-                    k, table = getattr(e, kind.key), getattr(self, kind.attr)
-                    if (kind.attr, k) in seen or (k in table and not replace):
-                        raise CatalogError("%s %r: registered twice" % (kind.noun, k))
-                    seen.add((kind.attr, k))
-                    kinds.add(kind.attr)
-                    placed.append((table, k, e))
-                    break
+            kind = _KIND_OF.get(type(e)) or next(
+                (kind for kind in _KINDS if isinstance(e, kind.cls)), None)
+            if kind is not None:
+                k, table = getattr(e, kind.key), getattr(self, kind.attr)
+                if (kind.attr, k) in seen or (k in table and not replace):
+                    raise CatalogError("%s %r: registered twice" % (kind.noun, k))
+                seen.add((kind.attr, k))
+                kinds.add(kind.attr)
+                placed.append((table, k, e))
             else:
                 raise CatalogError("server: %r is not a Tool, Resource, ResourceTemplate "
                                    "or Prompt%s" % (e, "; register a function with "
@@ -7813,16 +7951,17 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         (skills)."""
         for warns in _WARN_HOOKS:
             yield from warns(self)
-        if self.instructions is not None and len(self.instructions) > 2048:
-            yield "instructions are %d characters; some hosts cut them at 2048" % (
-                len(self.instructions))
+        if self.instructions is not None and len(self.instructions) > _HOSTS_CUT_AT:
+            yield "instructions are %d characters; some hosts cut them at %d" % (
+                len(self.instructions), _HOSTS_CUT_AT)
         for t in self.tools.values():
-            if not t.description:
-                yield "tool %r has no description: the model sees only its name (add a " \
-                      "docstring or description=...)" % t.name
-            if t.description is not None and len(t.description) > 2048:
-                yield "tool %r: description is %d characters; some hosts cut it at 2048" % (
-                    t.name, len(t.description))
+            if not _fair_description(t):
+                if not t.description:
+                    yield "tool %r has no description: the model sees only its name (add " \
+                          "a docstring or description=...)" % t.name
+                elif len(t.description) > _HOSTS_CUT_AT:
+                    yield "tool %r: description is %d characters; some hosts cut it at %d" % (
+                        t.name, len(t.description), _HOSTS_CUT_AT)
             if "." in t.name:
                 yield "tool %r: some clients refuse '.' in tool names" % t.name
             if len(t.name) > 64:
@@ -14405,8 +14544,8 @@ def _if_check(if_fn, then_fn, else_fn):
 # Appendix: schemas from type hints ###########################################
 ###############################################################################
 #
-# A function's signature and annotations become a flat, closed JSON Schema and
-# converters for the arguments: plain classes, typing forms, enums, dataclasses,
+# A function's signature, annotations and docstring become a flat, closed JSON Schema
+# and converters for the arguments: plain classes, typing forms, enums, dataclasses,
 # TypedDicts, standard-library value classes (dates, UUIDs, Decimal, paths), and
 # the constraints of pydantic, annotated-types and msgspec, read by their public
 # attributes without importing them.
@@ -15156,6 +15295,8 @@ def _code_parameters(fn):
 
 
 _CO_COROUTINE, _CO_ASYNC_GENERATOR = 0x80, 0x200
+# What no function that _plain_tool_function() passes has.
+_NOT_PLAIN_FLAGS = _CO_VARARGS | _CO_VARKEYWORDS | _CO_GENERATOR | _CO_ASYNC_GENERATOR
 
 
 _FUNCTION = type(_pattern)            # what def and lambda make (types.FunctionType)
@@ -15218,17 +15359,43 @@ _SECTIONS = frozenset(("Args", "Arguments", "Parameters", "Params", "Returns", "
 _GOOGLE_PARAM_RE = r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$"
 _REST_PARAM_RE = r"^\s*:param\s+(?:[^:]*\s)?(\w+)\s*:\s*(.*)$"
 _ARGS_SECTIONS = frozenset(("args", "arguments", "parameters", "params"))
+# The usual Google layout, read by one expression (a catalog of thousands is described
+# quickly): a summary, "Args:" and its "name: text" lines one to four spaces deeper, then
+# other sections whose lines are deeper still, and no line that may be a section header
+# but those. Whatever it reads, _read_docstring reads the same (a test holds this on
+# generated docstrings); it reads all the rest.
+_GOOGLE_LAYOUT_RE = (
+    r"(?P<summary>[^\n]*(?:\n[^\n]*)*?)"
+    r"\n(?P<m>[ ]*)(?:Args|Arguments|Parameters|Params):\n"
+    r"(?P<args>(?:(?P=m)[ ]{1,4}[A-Za-z_][A-Za-z0-9_]*:[^\n]*[^\s:][^\S\n]*\n)+)"
+    r"(?:[^\S\n]*\n)*"
+    r"(?:(?P=m)(?:Returns|Return|Raises|Yields|Example|Examples|Note|Notes):\n"
+    r"(?:[^\S\n]*\n|(?P=m)[ ]+[^\n]*[^\s:][^\S\n]*\n)*)*"
+    r"[ ]*\Z")
+_GOOGLE_ARG_RE = r"[ ]*([A-Za-z_][A-Za-z0-9_]*):[^\S\n]*([^\n]*\S)[^\S\n]*\n"
 
 
 def _parse_docstring(doc):
-    """Return (description, {parameter: description}) from a Google or reST docstring.
+    """Return (description, {parameter: description}) from a Google or reST docstring."""
+    if not doc:
+        return None, {}
+    m = _pattern(_GOOGLE_LAYOUT_RE).match(doc) if "\t" not in doc and ":param" not in doc \
+        else None
+    if m is not None:
+        summary, _, after = m.group("summary").partition("\n")
+        summary = summary.strip()
+        if not after.strip() and summary[:1] != ":" and summary[-1:] != ":":    # one line
+            return summary or None, dict(_pattern(_GOOGLE_ARG_RE).findall(m.group("args")))
+    return _read_docstring(doc)
+
+
+def _read_docstring(doc):
+    """_parse_docstring(doc), read line by line.
 
     The text is read as inspect.cleandoc() would leave it (tabs expanded, the
     common indentation of the lines after the first removed, blank edges
-    dropped), line by line, without building that text.
+    dropped), without building that text.
     """
-    if not doc:
-        return None, {}
     doc = doc.expandtabs()
     if "\n" not in doc:
         doc = doc.strip()
