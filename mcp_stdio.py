@@ -850,7 +850,7 @@ class Tool:
 
     @classmethod
     def _of_function(cls, fn, name, fields):
-        """The tool of a function that _plain_function_tool() passed, described at first use.
+        """The tool of a function _plain_signature() passed, described at first use.
 
         Nothing in such a function can fail to describe, so only the fields are
         checked now: a catalog of thousands starts without reading docstrings,
@@ -872,13 +872,13 @@ class Tool:
                            # described at first use (_of_function)
     forwards = None        # a tool that calls another: forwards(arguments) -> (its name, its
                            # arguments) (tool search's call_tool)
+    # work(call, ctx) -> (result, large) runs a call: the handler, shaped (_tool_work, set
+    # with the defaults), or what an instance is given (a mount's relays).
 
     def _set_fields(self, name, f, given):
         self.name = name
-        self.work = _tool_work         # what runs a call: work(call, ctx) -> (result, large);
-                                       # the handler, shaped (a mount's relays instead)
         for k in given:                # title, task, app (MCP Apps), ... (all checked in f)
-            if k != "description":
+            if k != "description" and f[k] is not _TOOL_FIELDS[k]:
                 setattr(self, k, f[k])
 
     def __getattr__(self, attr):
@@ -1643,7 +1643,7 @@ def tool_from_function(fn, *, name=None, **fields):
 
 def _function_tool(fn, name, fields):
     """tool_from_function(fn, name=name, **fields), fields' keywords known."""
-    if _plain_tool_function(fn):
+    if _plain_signature(fn):
         return Tool._of_function(fn, name or fn.__name__, fields)
     owner = "tool %r" % (name or getattr(fn, "__name__", fn),)
     if _is_generator_function(fn):
@@ -1662,15 +1662,19 @@ def _function_tool(fn, name, fields):
     return tool
 
 
-# The return annotations of a tool described at first use (_plain_tool_function).
+# The return annotations of a tool described at first use (_plain_signature).
 _PLAIN_RETURNS = frozenset((str, int, float, bool, dict, list, type(None), ToolResult))
 
 
-def _plain_tool_function(fn):
+def _plain_signature(fn, params=None):
     """True when nothing in fn can fail to describe its tool, which is then described at
-    first use: a def (no generator, no *args, **kwargs or positional-only parameter)
-    whose parameters are ctx, or str, int, float or bool with a JSON default (or
-    Optional ones defaulting to None), returning one of _PLAIN_RETURNS or unannotated."""
+    first use; params, a list, then gets (name, _PLAIN_SCHEMAS entry, default) of each
+    of its parameters but its context.
+
+    That is a def (no generator, *args, **kwargs or positional-only parameter)
+    whose parameters are plain (_plain_parameter) and whose return annotation is
+    one of _PLAIN_RETURNS or none.
+    """
     if type(fn) is not _FUNCTION:
         return False
     code = fn.__code__
@@ -1690,12 +1694,11 @@ def _plain_tool_function(fn):
             continue
         default = (_EMPTY if i < first else defaults[i - first] if i < n_pos else
                    kwdefaults.get(pname, _EMPTY))
-        if type(a) is type:
-            if a not in _PLAIN_SCHEMAS or not (default is _EMPTY or _is_finite(default) or
-                                               type(default) in _SCALAR_DEFAULTS):
-                return False
-        elif default is not None or _optional_plain(a) is None:
+        plain = _plain_parameter(a, default)
+        if plain is None:
             return False
+        if params is not None:
+            params.append((pname, plain, default))
     return True
 
 
@@ -1710,15 +1713,15 @@ _DESCRIBING = threading.Lock()
 def _describe_function(tool, attr):
     """Set the parts of a tool made by _of_function that attr's use needs, once."""
     fn, name, _ = tool._function
-    need = _FUNCTION_PARTS[attr]
     with _DESCRIBING:
-        if attr in tool.__dict__:
+        have = tool.__dict__
+        if attr in have:
             return                            # another thread described it meanwhile
-        parts, _ = _function_parts(fn, name, "tool %r" % name, listing=need == "listing",
-                                   call=need == "call")
+        parts = _plain_listing(fn) if _FUNCTION_PARTS[attr] == "listing" else \
+            _function_parts(fn, name, "tool %r" % name, listing=False)[0]
         for k, v in parts.items():
-            if k not in tool.__dict__:
-                setattr(tool, k, v)
+            if k not in have:                 # a copy's own (a mount's handler) stays
+                have[k] = v
 
 
 # Some hosts cut a tool's description and the server's instructions at this length.
@@ -1751,15 +1754,8 @@ def _function_parts(fn, tool_name, owner, listing=True, call=True):
     output_schema, structured, constrained = _describe_return(hints.get("return", ret), owner)
     parts = {}
     if listing:
-        if props:
-            input_schema = {"type": "object", "properties": props}
-            if required:
-                input_schema["required"] = required
-            input_schema["additionalProperties"] = False
-        else:
-            input_schema = {"type": "object", "additionalProperties": False}
-        parts.update(input_schema=input_schema, output_schema=_output_schema(output_schema),
-                     description=summary)
+        parts.update(input_schema=_object_schema(props, required),
+                     output_schema=_output_schema(output_schema), description=summary)
     if call:
         is_async = _is_coroutine_function(fn)
         renamed = any(wire != pname for wire, pname in names.items())
@@ -1787,28 +1783,17 @@ def _describe_parameters(params, hints, docs, builder, owner):
             raise CatalogError("%s: parameter %r is positional-only" % (owner, pname))
         if ann is _EMPTY:
             raise CatalogError("%s: parameter %r needs a type annotation" % (owner, pname))
-        if type(ann) is type:
-            plain, optional = _PLAIN_SCHEMAS.get(ann), False
-        else:                                 # Optional[int] = None, and the like
-            plain = _optional_plain(ann) if default is None else None
-            optional = plain is not None
-        if plain is not None and (default is _EMPTY or optional or
-                                  type(default) in _SCALAR_DEFAULTS or _is_finite(default)):
+        plain = _plain_parameter(ann, default)
+        if plain is not None:
             # The common case (str, int, float, bool, a JSON default, or None for an
-            # Optional one), without the general path's checks: a tool with many of
-            # them registers quickly.
-            schema = dict(plain[0])
-            if pname in docs:
-                schema["description"] = docs[pname]
+            # Optional one), without the general path's checks.
+            props[pname] = _plain_property(plain, default, docs.get(pname))
             if default is _EMPTY:
                 required.append(pname)
-            elif optional:
+            elif default is None:
                 nullable.add(pname)           # explicit null means "not given"
-            else:
-                schema["default"] = default
             if plain[1] is not _identity:
                 convs[pname] = plain[1]
-            props[pname] = schema
             names[pname] = pname
             continue
         if _is_field_info(default):   # x: int = pydantic.Field(10, ge=0), as FastMCP users write
@@ -2117,7 +2102,8 @@ class _Decorators:
         """
         if fields.get("task") is None:
             fields["task"] = self.task_support
-        _tool_keywords("tool", fields)
+        if len(fields) > 1:                   # more than the task: some may be unknown
+            _tool_keywords("tool", fields)
 
         def register(f):
             return self._added(_function_tool(f, name, fields), f)
@@ -2166,16 +2152,14 @@ class _Decorators:
         The function may take uri and ctx.
         """
         def register(f):
-            owner = "resource %r" % uri
-            call = _wrap_handler(f, owner, {"uri"})
-            summary = _parse_docstring(f.__doc__)[0]
-            resource = Resource(uri, lambda u, ctx: _resource_value(call({"uri": u}, ctx), u,
-                                                                    mime_type),
-                                name=name or f.__name__, title=title,
+            reader = _FunctionReader(f, mime_type)
+            if not _takes_nothing(f):         # its parameters are checked now
+                reader.call = _wrap_handler(f, "resource %r" % uri, {"uri"})
+            resource = Resource(uri, reader, name=name or f.__name__, title=title,
                                 description=description if description is not None
-                                else summary, mime_type=mime_type, size=size,
-                                annotations=annotations, icons=icons, meta=meta, ttl_ms=ttl_ms,
-                                cache_scope=cache_scope)
+                                else _parse_docstring(f.__doc__)[0], mime_type=mime_type,
+                                size=size, annotations=annotations, icons=icons, meta=meta,
+                                ttl_ms=ttl_ms, cache_scope=cache_scope)
             return self._added(resource, f)
         return register
 
@@ -2293,6 +2277,62 @@ def _checked_conversion(builder, annotation, where):
             raise _ConversionError(where)
         return convert(value)
     return conv
+
+
+###############################################################################
+# Large catalogs: functions described at first use ############################
+###############################################################################
+#
+# A catalog of thousands starts about as fast as a loop serving it prebuilt. A
+# decorated function that cannot fail to describe (plain parameters, a plain
+# return: _plain_signature) is checked at registration and described at its
+# first listing (schemas, description) and its first call (handler); a
+# resource function that takes nothing is wrapped at its first read. What can
+# fail is still described at registration, and fails there.
+
+def _plain_listing(fn):
+    """The listing parts of a tool _of_function made (input and output schema, description)."""
+    params = []
+    _plain_signature(fn, params)
+    summary, docs = _parse_docstring(fn.__doc__)
+    props, required = {}, []
+    for pname, plain, default in params:
+        props[pname] = _plain_property(plain, default, docs.get(pname))
+        if default is _EMPTY:
+            required.append(pname)
+    ret = fn.__annotations__.get("return")
+    output = _describe_return(ret, "")[0] if ret is dict or ret is list else None  # no fault
+    return {"input_schema": _object_schema(props, required),
+            "output_schema": _output_schema(output), "description": summary}
+
+
+class _FunctionReader:
+    """A decorated resource function as a handler(uri, ctx) (see _resource_value).
+
+    call, the function called with the names it declares (_wrap_handler), is
+    made at the first read for a function that takes nothing (nothing to check
+    then): a catalog of thousands keeps none it never reads.
+    """
+
+    __slots__ = ("fn", "mime_type", "call")
+
+    def __init__(self, fn, mime_type):
+        self.fn, self.mime_type, self.call = fn, mime_type, None
+
+    def __call__(self, uri, ctx):
+        call = self.call
+        if call is None:
+            call = self.call = _wrap_handler(self.fn, "resource %r" % uri, {"uri"})
+        return _resource_value(call({"uri": uri}, ctx), uri, self.mime_type)
+
+
+def _takes_nothing(fn):
+    """True for a def or lambda without parameters."""
+    if type(fn) is not _FUNCTION:
+        return False
+    code = fn.__code__
+    return not (code.co_argcount or code.co_kwonlyargcount or
+                code.co_flags & (_CO_VARARGS | _CO_VARKEYWORDS))
 
 
 ###############################################################################
@@ -7269,6 +7309,7 @@ for _field, _default in _TOOL_FIELDS.items():     # the class's defaults (Tool._
     if _field != "description":                  # a function's, described at first use
         setattr(Tool, _field, _default)
 del _field, _default
+Tool.work = staticmethod(_tool_work)
 # Each extension's check of its tool fields, run when one of them is given (or meta).
 _TOOL_CHECKS = tuple((frozenset(r.tool_fields) | {"meta"}, r.tool_check)
                      for r in _EXTENSIONS if r.tool_check is not None)
@@ -7679,31 +7720,30 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
     def _place(self, entries, replace):
         """Put entries in their tables (all, or none when one is refused); return their
         kinds. The caller holds the lock and tells the clients."""
-        kinds, seen, placed = set(), set(), []
+        placed = []                         # (table, key, entry, kind)
         for e in entries:
             if self._decorated.get(id(e)) is e:
                 continue                    # registered by a decorator already
             kind = _KIND_OF.get(type(e)) or next(
                 (kind for kind in _KINDS if isinstance(e, kind.cls)), None)
-            if kind is not None:
-                k, table = getattr(e, kind.key), getattr(self, kind.attr)
-                if (kind.attr, k) in seen or (k in table and not replace):
-                    raise CatalogError("%s %r: registered twice" % (kind.noun, k))
-                seen.add((kind.attr, k))
-                kinds.add(kind.attr)
-                placed.append((table, k, e))
-            else:
+            if kind is None:
                 raise CatalogError("server: %r is not a Tool, Resource, ResourceTemplate "
                                    "or Prompt%s" % (e, "; register a function with "
                                                     "server.tool(fn) (or resource, "
                                                     "resource_template, prompt)"
                                                     if callable(e) else ""))
+            k, table = getattr(e, kind.key), getattr(self, kind.attr)
+            if k in table and not replace or placed and (k, kind) in (
+                    (p[1], p[3]) for p in placed):
+                raise CatalogError("%s %r: registered twice" % (kind.noun, k))
+            placed.append((table, k, e, kind))
         if not self._frozen:
-            for table, k, e in placed:     # all checked: none is added alone
+            for table, k, e, _ in placed:  # all checked: none is added alone
                 table[k] = e
             return set()
-        before = [(table, k, table.get(k)) for table, k, e in placed]
-        for table, k, e in placed:
+        kinds = {p[3].attr for p in placed}
+        before = [(table, k, table.get(k)) for table, k, e, _ in placed]
+        for table, k, e, _ in placed:
             table[k] = e
         try:
             self._checked()                # what the whole must hold (a tool's view)
@@ -14566,6 +14606,37 @@ _PLAIN_SCHEMAS = {str: ({"type": "string"}, _identity), bool: ({"type": "boolean
                   int: ({"type": "integer"}, int), float: ({"type": "number"}, float)}
 
 
+def _plain_parameter(ann, default):
+    """The _PLAIN_SCHEMAS entry that describes a parameter whole, or None: str, int, float
+    or bool with a JSON default or none, or Optional of one defaulting to None."""
+    if type(ann) is type:
+        plain = _PLAIN_SCHEMAS.get(ann)
+        return plain if plain is not None and (default is _EMPTY or _is_finite(default) or
+                                               type(default) in _SCALAR_DEFAULTS) else None
+    return _optional_plain(ann) if default is None else None
+
+
+def _plain_property(plain, default, doc):
+    """The schema of a plain parameter (_plain_parameter): its type, description, default."""
+    schema = dict(plain[0])
+    if doc is not None:
+        schema["description"] = doc
+    if default is not _EMPTY and default is not None:      # None: Optional's "absent"
+        schema["default"] = default
+    return schema
+
+
+def _object_schema(props, required):
+    """A tool's input schema: its parameters' properties, flat and closed."""
+    if not props:
+        return {"type": "object", "additionalProperties": False}
+    schema = {"type": "object", "properties": props}
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False
+    return schema
+
+
 class _SchemaBuilder:
     """Turns annotations into flat JSON Schemas and JSON values into Python values."""
 
@@ -15280,7 +15351,7 @@ def _code_parameters(fn):
     first_default, posonly = n_pos - len(defaults), code.co_posonlyargcount
     params = [(name, _POSITIONAL_ONLY if i < posonly else _POSITIONAL_OR_KEYWORD,
                defaults[i - first_default] if i >= first_default else _EMPTY,
-               ann.get(name, _EMPTY)) for i, name in enumerate(names[:n_pos])]
+               ann.get(name, _EMPTY)) for i, name in enumerate(names[:n_pos])] if n_pos else []
     at = n_pos + n_kw                 # co_varnames: positional, keyword-only, *args, **kwargs
     if code.co_flags & _CO_VARARGS:
         params.append((names[at], _VAR_POSITIONAL, _EMPTY, _EMPTY))
@@ -15295,7 +15366,7 @@ def _code_parameters(fn):
 
 
 _CO_COROUTINE, _CO_ASYNC_GENERATOR = 0x80, 0x200
-# What no function that _plain_tool_function() passes has.
+# What no function that _plain_signature() reads has.
 _NOT_PLAIN_FLAGS = _CO_VARARGS | _CO_VARKEYWORDS | _CO_GENERATOR | _CO_ASYNC_GENERATOR
 
 
@@ -15337,8 +15408,8 @@ def _signature(fn, owner):
     A plain function is read without importing inspect.
     """
     if _plain_function(fn):
-        ann = fn.__annotations__
-        return _code_parameters(fn), ann.get("return", _EMPTY), dict(ann)
+        ann = fn.__annotations__              # read, never changed: not copied
+        return _code_parameters(fn), ann.get("return", _EMPTY), ann
     import inspect
     import typing
     try:
@@ -15367,18 +15438,18 @@ _ARGS_SECTIONS = frozenset(("args", "arguments", "parameters", "params"))
 _GOOGLE_LAYOUT_RE = (
     r"(?P<summary>[^\n]*(?:\n[^\n]*)*?)"
     r"\n(?P<m>[ ]*)(?:Args|Arguments|Parameters|Params):\n"
-    r"(?P<args>(?:(?P=m)[ ]{1,4}[A-Za-z_][A-Za-z0-9_]*:[^\n]*[^\s:][^\S\n]*\n)+)"
+    r"(?P<args>(?:(?P=m)[ ]{1,4}[A-Za-z_][A-Za-z0-9_]*:[ ]*[^\s:](?:[^\n]*[^\s:])?\n)+)"
     r"(?:[^\S\n]*\n)*"
     r"(?:(?P=m)(?:Returns|Return|Raises|Yields|Example|Examples|Note|Notes):\n"
     r"(?:[^\S\n]*\n|(?P=m)[ ]+[^\n]*[^\s:][^\S\n]*\n)*)*"
     r"[ ]*\Z")
-_GOOGLE_ARG_RE = r"[ ]*([A-Za-z_][A-Za-z0-9_]*):[^\S\n]*([^\n]*\S)[^\S\n]*\n"
+_GOOGLE_ARG_RE = r"[ ]*([A-Za-z_][A-Za-z0-9_]*):[ ]*([^\n]*)\n"
 
 
 def _parse_docstring(doc):
     """Return (description, {parameter: description}) from a Google or reST docstring."""
-    if not doc:
-        return None, {}
+    if not doc or "\n" not in doc:
+        return _read_docstring(doc) if doc else (None, {})       # one line: no sections
     m = _pattern(_GOOGLE_LAYOUT_RE).match(doc) if "\t" not in doc and ":param" not in doc \
         else None
     if m is not None:

@@ -144,10 +144,26 @@ def session(cmd, folder, methods, valgrind=None):
             if cursor is None:
                 break
     last = time.perf_counter() - start
+    peak = peak_rss(p.pid)
     p.stdin.close()
     _, status, usage = os.wait4(p.pid, 0)
     p.stdout.close()
-    return first, pages, last, usage.ru_maxrss, sent
+    return first, pages, last, peak or usage.ru_maxrss, sent
+
+
+def peak_rss(pid):
+    """The peak RSS in KiB of a live process since its exec (VmHWM), or None without /proc.
+
+    Not wait4's ru_maxrss: a child forked from this benchmark, which holds every
+    page it read, starts its count at this process's size before its exec.
+    """
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
 
 
 def instructions(cmd, folder, lines):
