@@ -1662,86 +1662,6 @@ def _function_tool(fn, name, fields):
     return tool
 
 
-# The return annotations of a tool described at first use (_plain_signature).
-_PLAIN_RETURNS = frozenset((str, int, float, bool, dict, list, type(None), ToolResult))
-
-
-def _plain_signature(fn, params=None):
-    """True when nothing in fn can fail to describe its tool, which is then described at
-    first use; params, a list, then gets (name, _PLAIN_SCHEMAS entry, default) of each
-    of its parameters but its context.
-
-    That is a def (no generator, *args, **kwargs or positional-only parameter)
-    whose parameters are plain (_plain_parameter) and whose return annotation is
-    one of _PLAIN_RETURNS or none.
-    """
-    if type(fn) is not _FUNCTION:
-        return False
-    code = fn.__code__
-    if code.co_flags & _NOT_PLAIN_FLAGS or code.co_posonlyargcount:
-        return False
-    ann = fn.__annotations__
-    ret = ann.get("return")
-    if ret is not None and (type(ret) is not type or ret not in _PLAIN_RETURNS):
-        return False
-    n_pos = code.co_argcount
-    defaults = fn.__defaults__ or ()
-    first = n_pos - len(defaults)             # the first positional parameter with a default
-    kwdefaults = fn.__kwdefaults__ or {}
-    for i, pname in enumerate(code.co_varnames[:n_pos + code.co_kwonlyargcount]):
-        a = ann.get(pname)
-        if pname == "ctx" or a is Context:
-            continue
-        default = (_EMPTY if i < first else defaults[i - first] if i < n_pos else
-                   kwdefaults.get(pname, _EMPTY))
-        plain = _plain_parameter(a, default)
-        if plain is None:
-            return False
-        if params is not None:
-            params.append((pname, plain, default))
-    return True
-
-
-# The parts of a tool that _of_function describes at first use, by what first needs
-# them: its listing, or a call (a catalog that is only listed keeps no handlers).
-_FUNCTION_PARTS = {"input_schema": "listing", "output_schema": "listing",
-                   "description": "listing", "handler": "call", "nullable": "call",
-                   "uses_context": "call"}
-_DESCRIBING = threading.Lock()
-
-
-def _describe_function(tool, attr):
-    """Set the parts of a tool made by _of_function that attr's use needs, once."""
-    fn, name, _ = tool._function
-    with _DESCRIBING:
-        have = tool.__dict__
-        if attr in have:
-            return                            # another thread described it meanwhile
-        parts = _plain_listing(fn) if _FUNCTION_PARTS[attr] == "listing" else \
-            _function_parts(fn, name, "tool %r" % name, listing=False)[0]
-        for k, v in parts.items():
-            if k not in have:                 # a copy's own (a mount's handler) stays
-                have[k] = v
-
-
-# Some hosts cut a tool's description and the server's instructions at this length.
-_HOSTS_CUT_AT = 2048
-
-
-def _fair_description(tool):
-    """True when a tool _of_function made surely has a description hosts take whole, as
-    the first line of its docstring tells (it is then not described to know)."""
-    later = tool._function
-    if later is None or not later[2]:
-        return False                      # known already: the caller reads it
-    doc = later[0].__doc__
-    if not doc or len(doc) > _HOSTS_CUT_AT or "\t" in doc:     # tabs: expanded, longer
-        return False
-    first = doc.lstrip().partition("\n")[0].rstrip()
-    # A first line that may start a section (Args:, :param x:) may leave no summary.
-    return first != "" and first[0] != ":" and first[-1] != ":"
-
-
 def _function_parts(fn, tool_name, owner, listing=True, call=True):
     """({part: value} of _FUNCTION_PARTS, those of its listing, of a call or both, as fn's
     signature, annotations and docstring make them; True when its schemas carry the
@@ -2289,6 +2209,86 @@ def _checked_conversion(builder, annotation, where):
 # first listing (schemas, description) and its first call (handler); a
 # resource function that takes nothing is wrapped at its first read. What can
 # fail is still described at registration, and fails there.
+
+# The return annotations of a tool described at first use (_plain_signature).
+_PLAIN_RETURNS = frozenset((str, int, float, bool, dict, list, type(None), ToolResult))
+
+
+def _plain_signature(fn, params=None):
+    """True when nothing in fn can fail to describe its tool, which is then described at
+    first use; params, a list, then gets (name, _PLAIN_SCHEMAS entry, default) of each
+    of its parameters but its context.
+
+    That is a def (no generator, *args, **kwargs or positional-only parameter)
+    whose parameters are plain (_plain_parameter) and whose return annotation is
+    one of _PLAIN_RETURNS or none.
+    """
+    if type(fn) is not _FUNCTION:
+        return False
+    code = fn.__code__
+    if code.co_flags & _NOT_PLAIN_FLAGS or code.co_posonlyargcount:
+        return False
+    ann = fn.__annotations__
+    ret = ann.get("return")
+    if ret is not None and (type(ret) is not type or ret not in _PLAIN_RETURNS):
+        return False
+    n_pos = code.co_argcount
+    defaults = fn.__defaults__ or ()
+    first = n_pos - len(defaults)             # the first positional parameter with a default
+    kwdefaults = fn.__kwdefaults__ or {}
+    for i, pname in enumerate(code.co_varnames[:n_pos + code.co_kwonlyargcount]):
+        a = ann.get(pname)
+        if pname == "ctx" or a is Context:
+            continue
+        default = (_EMPTY if i < first else defaults[i - first] if i < n_pos else
+                   kwdefaults.get(pname, _EMPTY))
+        plain = _plain_parameter(a, default)
+        if plain is None:
+            return False
+        if params is not None:
+            params.append((pname, plain, default))
+    return True
+
+
+# The parts of a tool that _of_function describes at first use, by what first needs
+# them: its listing, or a call (a catalog that is only listed keeps no handlers).
+_FUNCTION_PARTS = {"input_schema": "listing", "output_schema": "listing",
+                   "description": "listing", "handler": "call", "nullable": "call",
+                   "uses_context": "call"}
+_DESCRIBING = threading.Lock()
+
+
+def _describe_function(tool, attr):
+    """Set the parts of a tool made by _of_function that attr's use needs, once."""
+    fn, name, _ = tool._function
+    with _DESCRIBING:
+        have = tool.__dict__
+        if attr in have:
+            return                            # another thread described it meanwhile
+        parts = _plain_listing(fn) if _FUNCTION_PARTS[attr] == "listing" else \
+            _function_parts(fn, name, "tool %r" % name, listing=False)[0]
+        for k, v in parts.items():
+            if k not in have:                 # a copy's own (a mount's handler) stays
+                have[k] = v
+
+
+# Some hosts cut a tool's description and the server's instructions at this length.
+_HOSTS_CUT_AT = 2048
+
+
+def _fair_description(tool):
+    """True when a tool _of_function made surely has a description hosts take whole, as
+    the first line of its docstring tells (it is then not described to know)."""
+    later = tool._function
+    if later is None or not later[2]:
+        return False                      # known already: the caller reads it
+    doc = later[0].__doc__
+    if not doc or len(doc) > _HOSTS_CUT_AT or "\t" in doc:     # tabs: expanded, longer
+        return False
+    first = doc.lstrip().partition("\n")[0].rstrip()
+    # A first line that may start a section (Args:, :param x:) may leave no summary.
+    return first != "" and first[0] != ":" and first[-1] != ":"
+
 
 def _plain_listing(fn):
     """The listing parts of a tool _of_function made (input and output schema, description)."""
