@@ -3112,6 +3112,199 @@ class Examples(ProcTest):
 
 
 ###############################################################################
+# Large catalogs: functions described at first use ############################
+###############################################################################
+
+def plain_functions(seed, n):
+    """n generated plain functions (what _plain_signature passes), of every shape it takes:
+    str, int, float, bool and Optional parameters, defaults, keyword-only ones, ctx,
+    async, docstrings of several layouts, every plain return."""
+    r = random.Random(seed)
+    kinds = [("str", '"a b"'), ("int", "-3"), ("float", "2.5"), ("bool", "True"),
+             ("Optional[int]", "None"), ("Optional[str]", "None"), ("int | None", "None")]
+    returns = ["", " -> str", " -> dict", " -> list", " -> int", " -> bool", " -> None"]
+    docs = ['"""Do {i}.\n\n    Args:\n{args}    """',
+            '"""Do {i}."""', '',
+            '"""\n    Do {i}\n    over two lines.\n\n    Parameters:\n{args}\n    Returns:\n'
+            '        Something.\n    """',
+            '"""Do {i}.\n\n    :param p0: reST.\n    """']
+    out = []
+    for i in range(n):
+        params, args = [], ""
+        for k in range(r.randint(0, 4)):
+            kind, default = r.choice(kinds)
+            if default == "None" or r.random() < 0.4:
+                params.append("p%d: %s = %s" % (k, kind, default))
+            else:
+                params.append("p%d: %s" % (k, kind))
+            args += "        p%d: Parameter %d of %d.\n" % (k, k, i)
+        required = [q for q in params if "=" not in q]
+        defaulted = [q for q in params if "=" in q]
+        if defaulted and r.random() < 0.3:
+            defaulted.insert(0, "*")              # keyword-only
+        if r.random() < 0.2:
+            required.insert(0, "ctx")
+        params = required + defaulted
+        ret = r.choice(returns)
+        value = {" -> dict": "{'i': %d}" % i, " -> list": "[%d]" % i, " -> int": str(i),
+                 " -> bool": "True", " -> None": "None"}.get(ret, "'ok %d'" % i)
+        out.append("%sdef f%d(%s)%s:\n    %s\n    return %s\n" % (
+            "async " if r.random() < 0.1 else "", i, ", ".join(params), ret,
+            r.choice(docs).format(i=i, args=args) or "pass", value))
+    namespace = {"Optional": typing.Optional, "Context": mcp_stdio.Context}
+    if sys.version_info < (3, 10):
+        out = [f.replace("int | None", "Optional[int]") for f in out]
+    exec("\n\n".join(out), namespace)
+    return [namespace["f%d" % i] for i in range(n)]
+
+
+class LargeCatalogs(unittest.TestCase):
+
+    def test_a_plain_function_is_described_at_first_use(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool
+        def add(a: int, b: int = 2) -> dict:
+            """Add two numbers.
+
+            Args:
+                a: The first.
+                b: The second.
+            """
+            return {"sum": a + b}
+        tool = server.tools["add"]
+        self.assertEqual([k for k in mcp_stdio._FUNCTION_PARTS if k in vars(tool)], [])
+        conn = connect(server)
+        listed = json.loads(conn.receive_line(json.dumps(req_msg(1, "tools/list", {},
+                                                                 True)).encode())[0])
+        self.assertEqual(listed["result"]["tools"], [{
+            "name": "add", "description": "Add two numbers.",
+            "inputSchema": {"type": "object", "properties": {
+                "a": {"type": "integer", "description": "The first."},
+                "b": {"type": "integer", "description": "The second.", "default": 2}},
+                "required": ["a"], "additionalProperties": False},
+            "outputSchema": {"type": "object"}}])
+        self.assertEqual([k for k in mcp_stdio._FUNCTION_PARTS if k in vars(tool)],
+                         ["input_schema", "output_schema", "description"])
+        r = call_tool(server, "add", {"a": 1})
+        self.assertEqual(r["result"]["structuredContent"], {"sum": 3})
+        self.assertEqual([k for k in mcp_stdio._FUNCTION_PARTS if k not in vars(tool)], [])
+
+    def test_first_use_describes_what_registration_would(self):
+        """300 generated plain functions: the parts described at first use are those the
+        general path makes at once, and calls answer alike."""
+        for fn in plain_functions(541, 300):
+            with self.subTest(fn=fn.__name__):
+                self.assertTrue(mcp_stdio._plain_signature(fn))
+                lazy = mcp_stdio.tool_from_function(fn)
+                eager, _ = mcp_stdio._function_parts(fn, fn.__name__, "tool")
+                for part in ("input_schema", "output_schema", "description", "nullable",
+                             "uses_context"):
+                    self.assertEqual(getattr(lazy, part), eager[part], part)
+                args = {k: v.get("default", {"integer": 7, "number": 1.5, "string": "s",
+                                             "boolean": False}.get(v.get("type")))
+                        for k, v in lazy.input_schema.get("properties", {}).items()}
+                got, want = lazy.handler(args, None), eager["handler"](args, None)
+                if isinstance(want, mcp_stdio.ToolResult):
+                    got, want = [(x.content, x.structured, x.is_error) for x in (got, want)]
+                self.assertEqual(got, want)
+
+    def test_their_mistakes_are_raised_at_registration(self):
+        def f(a: int) -> str:
+            """Fine."""
+            return "x"
+        self.assertTrue(mcp_stdio._plain_signature(f))
+        server = mcp_stdio.Server("s", "1")
+        server.tool(f)
+        for register, fragment in (
+                (lambda: server.tool(f), "registered twice"),
+                (lambda: server.tool(name="a b")(f), "the name must be"),
+                (lambda: server.tool(name="t", timeout=-1)(f), "timeout must be"),
+                (lambda: server.tool(name="t", annotations={"x": 1})(f), "unknown annotation"),
+                (lambda: server.tool(name="t", pinned=1)(f), "pinned must be")):
+            with self.subTest(fragment=fragment), \
+                    self.assertRaises(mcp_stdio.CatalogError) as cm:
+                register()
+            self.assertIn(fragment, str(cm.exception))
+        self.assertEqual(list(server.tools), ["f"])
+
+    def test_a_copy_keeps_the_parts_it_was_given(self):
+        def f(a: int, ctx) -> str:
+            """F."""
+            return "f%d" % a
+        tool = mcp_stdio.tool_from_function(f)
+
+        def given(arguments, ctx):
+            return "given"
+        copy = mcp_stdio._copied(tool, handler=given, description="Given.")
+        self.assertEqual(copy.nullable, frozenset())      # describes what a call needs
+        self.assertIs(copy.handler, given)
+        self.assertEqual(copy.description, "Given.")
+        self.assertEqual(copy.input_schema["properties"], {"a": {"type": "integer"}})
+        self.assertEqual(tool.handler({"a": 1}, None), "f1")
+        self.assertEqual(tool.description, "F.")
+
+    def test_threads_that_list_at_once_see_one_description(self):
+        tools = [mcp_stdio.tool_from_function(fn) for fn in plain_functions(7, 200)]
+        seen, start = [], threading.Barrier(4)
+
+        def read():
+            start.wait()
+            seen.append([json.dumps(t.describe("2025-11-25"), sort_keys=True)
+                         for t in tools])
+        threads = [threading.Thread(target=read) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(len(seen), 4)
+        self.assertTrue(all(s == seen[0] for s in seen))
+
+    def test_the_start_reads_a_description_only_when_the_first_line_cannot_tell(self):
+        server = mcp_stdio.Server("s", "1")
+        sources = {"fair": '"""Fair.\n\n    More.\n    """',
+                   "none": "",
+                   "args_only": '"""Args:\n        a: The a.\n    """',
+                   "long": '"""%s"""' % ("x" * 2100),
+                   "tabbed": '"""Tabbed\there."""'}
+        namespace = {}
+        exec("\n".join("def %s(a: int) -> str:\n    %s\n    return 'x'\n" % (
+            name, doc or "pass") for name, doc in sources.items()), namespace)
+        for name in sources:
+            server.tool(namespace[name])
+        warnings = list(server._portability_warnings())
+        self.assertEqual(warnings, [
+            "tool 'none' has no description: the model sees only its name (add a docstring "
+            "or description=...)",
+            "tool 'args_only' has no description: the model sees only its name (add a "
+            "docstring or description=...)",
+            "tool 'long': description is 2100 characters; some hosts cut it at 2048"])
+        described = [n for n, t in server.tools.items() if "description" in vars(t)]
+        self.assertEqual(described, ["none", "args_only", "long", "tabbed"])
+
+    def test_a_resource_function_that_takes_nothing_is_wrapped_at_its_first_read(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.resource("cat://a")
+        def a() -> str:
+            """A."""
+            return "item a"
+
+        @server.resource("cat://b")
+        def b(uri: str, ctx) -> str:
+            return "item " + uri
+        reader = server.resources["cat://a"].handler
+        self.assertIsNone(reader.call)
+        self.assertIsNotNone(server.resources["cat://b"].handler.call)   # checked: wrapped
+        with self.assertRaises(mcp_stdio.CatalogError) as cm:
+            server.resource("cat://c")(lambda item: "x")
+        self.assertIn("parameter 'item' is not one of uri", str(cm.exception))
+        self.assertEqual(reader("cat://a", None), "item a")
+        self.assertIsNotNone(reader.call)
+        self.assertEqual(server.resources["cat://b"].handler("cat://b", None), "item cat://b")
+
+
+###############################################################################
 # Outcomes: results and errors on the wire ####################################
 ###############################################################################
 
