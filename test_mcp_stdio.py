@@ -3266,10 +3266,11 @@ class LargeCatalogs(unittest.TestCase):
                    "none": "",
                    "args_only": '"""Args:\n        a: The a.\n    """',
                    "long": '"""%s"""' % ("x" * 2100),
-                   "tabbed": '"""Tabbed\there."""'}
+                   "tabbed": ""}
         namespace = {}
         exec("\n".join("def %s(a: int) -> str:\n    %s\n    return 'x'\n" % (
             name, doc or "pass") for name, doc in sources.items()), namespace)
+        namespace["tabbed"].__doc__ = "Tabbed\there."       # 3.13 expands a def's tabs
         for name in sources:
             server.tool(namespace[name])
         warnings = list(server._portability_warnings())
