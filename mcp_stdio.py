@@ -15444,12 +15444,21 @@ _GOOGLE_LAYOUT_RE = (
     r"(?:[^\S\n]*\n|(?P=m)[ ]+[^\n]*[^\s:][^\S\n]*\n)*)*"
     r"[ ]*\Z")
 _GOOGLE_ARG_RE = r"[ ]*([A-Za-z_][A-Za-z0-9_]*):[ ]*([^\n]*)\n"
+# Compiling the layout expression takes about 0.7 ms and reading with it saves about 3 us
+# a docstring: it is used once this many were read line by line (a catalog of hundreds),
+# and a small server never compiles it.
+_LAYOUT_AFTER = 256
+_lines_read = 0                   # docstrings of several lines read (up to _LAYOUT_AFTER)
 
 
 def _parse_docstring(doc):
     """Return (description, {parameter: description}) from a Google or reST docstring."""
+    global _lines_read
     if not doc or "\n" not in doc:
         return _read_docstring(doc) if doc else (None, {})       # one line: no sections
+    if _lines_read < _LAYOUT_AFTER:
+        _lines_read += 1
+        return _read_docstring(doc)
     m = _pattern(_GOOGLE_LAYOUT_RE).match(doc) if "\t" not in doc and ":param" not in doc \
         else None
     if m is not None:
