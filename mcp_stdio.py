@@ -1069,6 +1069,9 @@ class ResourceNotFound(Exception):
 
 
 def _check_meta_fields(owner, title, description, annotations, icons):
+    if title is None and annotations is None and icons is None and \
+            (description is None or type(description) is str):
+        return                                # what most entries give: nothing to check
     for field, value in (("title", title), ("description", description)):
         if value is not None and not isinstance(value, str):
             raise CatalogError("%s: %s must be a string" % (owner, field))
@@ -1149,9 +1152,18 @@ class Resource:
                                "'private'" % uri)
         self.uri, self.handler = uri, handler
         self.name = name if name is not None else uri
-        self.title, self.description, self.mime_type, self.size = title, description, mime_type, size
-        self.annotations, self.icons, self.meta = annotations, icons, meta
-        self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
+        self.description = description
+        # The rest only when given (the class holds their defaults): a catalog of
+        # thousands of resources registers quickly.
+        if title is not None or mime_type is not None or size is not None:
+            self.title, self.mime_type, self.size = title, mime_type, size
+        if annotations is not None or icons is not None or meta is not None:
+            self.annotations, self.icons, self.meta = annotations, icons, meta
+        if ttl_ms != 0 or cache_scope != "private":
+            self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
+
+    title = mime_type = size = annotations = icons = meta = None
+    ttl_ms, cache_scope = 0, "private"
 
     def describe(self, revision, audience=frozenset()):
         return _describe(self, revision, {"uri": self.uri}, audience)

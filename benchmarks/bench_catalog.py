@@ -16,7 +16,8 @@ A client sends initialize, then tools/list (and resources/list) page after page,
 after the previous page's answer. Reported, as medians of --runs interleaved starts:
 the time to the first page and to the last, and peak RSS, each with its ratio to the
 loop's. --instructions also counts the whole session in CPU instructions with callgrind
-(valgrind), which the machine's noise does not move.
+(valgrind), which the machine's noise does not move, and what registering one entry costs
+(importing the module with its decorators, less importing it without them).
 """
 
 import argparse
@@ -107,7 +108,13 @@ def write(folder, tools, resources):
         f.write(functions(tools, "") + "\n\n" + functions(resources, "", "resource") +
                 "\n\nTOOLS = %r\nRESOURCES = %r\n" % (lists["tools"], lists["resources"]) +
                 LOOP)
-    for name in ("cat_server", "cat_loop"):          # compiled once, as users' imports are
+    for name, decorator in (("cat_registered", "@server.tool\n"), ("cat_undecorated", "")):
+        with open(os.path.join(folder, name + ".py"), "w") as f:   # registration alone
+            f.write("import mcp_stdio\n\nserver = mcp_stdio.Server('catalog', '1')\n\n\n" +
+                    functions(tools, decorator) + "\n\n" +
+                    functions(resources, bool(decorator), "resource") + "\n")
+    for name in ("cat_server", "cat_loop", "cat_registered", "cat_undecorated"):  # compiled
+        # once, as users' imports are
         subprocess.run([sys.executable, "-c", "import " + name], cwd=folder,
                        env=dict(os.environ, PYTHONPATH=ROOT), check=True,
                        stdin=subprocess.DEVNULL)
@@ -208,6 +215,10 @@ def main():
             print("  %-14s loop %9.1f M    server %9.1f M    %.2fx" % (
                 "instructions", counts["loop"] / 1e6, counts["server"] / 1e6,
                 counts["server"] / counts["loop"]))
+            alone = [instructions([sys.executable, "-c", "import " + name], folder, [])
+                     for name in ("cat_registered", "cat_undecorated")]
+            print("  registering one entry: %.0f instructions (the module with its decorators "
+                  "less the same without)" % ((alone[0] - alone[1]) / (a.tools + a.resources)))
 
 
 if __name__ == "__main__":
