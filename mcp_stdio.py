@@ -87,7 +87,7 @@ import sys
 import threading
 from time import monotonic as _monotonic
 
-__version__ = "0.10.0"
+__version__ = "0.10.1"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
