@@ -846,7 +846,7 @@ class Tool:
         self.nullable = frozenset()    # optional parameters for which null means "absent"
         self.uses_context = True       # False: the handler ignores its ctx (it gets None)
         self.description = f["description"]
-        self._set_fields(name, f, fields)
+        self._set_fields(name, f)
 
     @classmethod
     def _of_function(cls, fn, name, fields):
@@ -863,23 +863,27 @@ class Tool:
         self._function = (fn, name, from_doc)
         if not from_doc:
             self.description = f["description"]
-        self._set_fields(name, f, fields)
+        self._set_fields(name, f)
         return self
 
-    # The fields' defaults (_TOOL_FIELDS, but the description) are attributes of the class,
-    # set with the extensions' table: a tool sets only those it is given.
     _function = None       # (function, name, description from its docstring?) of a tool
                            # described at first use (_of_function)
-    forwards = None        # a tool that calls another: forwards(arguments) -> (its name, its
-                           # arguments) (tool search's call_tool)
-    # work(call, ctx) -> (result, large) runs a call: the handler, shaped (_tool_work, set
-    # with the defaults), or what an instance is given (a mount's relays).
 
-    def _set_fields(self, name, f, given):
+    def _set_fields(self, name, f):
+        # Each an attribute of its own, the defaults too: a call reads several, and an
+        # instance's attribute is read faster than its class's.
         self.name = name
-        for k in given:                # title, task, app (MCP Apps), ... (all checked in f)
-            if k != "description" and f[k] is not _TOOL_FIELDS[k]:
-                setattr(self, k, f[k])
+        self.title, self.annotations, self.icons = f["title"], f["annotations"], f["icons"]
+        self.timeout, self.meta, self.pinned = f["timeout"], f["meta"], f["pinned"]
+        self.forwards = None           # a tool that calls another: forwards(arguments) ->
+                                       # (its name, its arguments) (tool search's call_tool)
+        self.work = _tool_work         # what runs a call: work(call, ctx) -> (result, large);
+                                       # the handler, shaped (a mount's relays instead)
+        # May it run as a task (the client polls it), and does the task start with the
+        # call, or when the handler says (ctx.start_task(), after asking what it needs)?
+        self.task, self.task_start = f["task"], f["task_start"]
+        for k in _EXTENSION_TOOL_FIELDS:     # app, visibility (MCP Apps), ...
+            setattr(self, k, f[k])
 
     def __getattr__(self, attr):
         # Only reached for what is not set yet: the parts of a function described at
@@ -1152,18 +1156,9 @@ class Resource:
                                "'private'" % uri)
         self.uri, self.handler = uri, handler
         self.name = name if name is not None else uri
-        self.description = description
-        # The rest only when given (the class holds their defaults): a catalog of
-        # thousands of resources registers quickly.
-        if title is not None or mime_type is not None or size is not None:
-            self.title, self.mime_type, self.size = title, mime_type, size
-        if annotations is not None or icons is not None or meta is not None:
-            self.annotations, self.icons, self.meta = annotations, icons, meta
-        if ttl_ms != 0 or cache_scope != "private":
-            self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
-
-    title = mime_type = size = annotations = icons = meta = None
-    ttl_ms, cache_scope = 0, "private"
+        self.title, self.description, self.mime_type, self.size = title, description, mime_type, size
+        self.annotations, self.icons, self.meta = annotations, icons, meta
+        self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
 
     def describe(self, revision, audience=frozenset()):
         return _describe(self, revision, {"uri": self.uri}, audience)
@@ -7319,11 +7314,6 @@ _EXTENSION_TOOL_FIELDS = tuple(k for r in _EXTENSIONS for k in r.tool_fields)
 _TOOL_FIELDS.update((k, v) for r in _EXTENSIONS for k, v in r.tool_fields.items())
 # The fields of a tool given only its task mode, as decorators give them (not to be changed).
 _TASK_FIELDS = {mode: dict(_TOOL_FIELDS, task=mode) for mode in _TASK_MODES}
-for _field, _default in _TOOL_FIELDS.items():     # the class's defaults (Tool._set_fields)
-    if _field != "description":                  # a function's, described at first use
-        setattr(Tool, _field, _default)
-del _field, _default
-Tool.work = staticmethod(_tool_work)
 # Each extension's check of its tool fields, run when one of them is given (or meta).
 _TOOL_CHECKS = tuple((frozenset(r.tool_fields) | {"meta"}, r.tool_check)
                      for r in _EXTENSIONS if r.tool_check is not None)
