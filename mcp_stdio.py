@@ -866,8 +866,12 @@ class Tool:
         self._set_fields(name, f)
         return self
 
+    # Python 3.11 keeps the attributes of a class's instances compactly while they have
+    # at most 21 names between them: these two, rarely set, are class attributes.
     _function = None       # (function, name, description from its docstring?) of a tool
                            # described at first use (_of_function)
+    forwards = None        # a tool that calls another: forwards(arguments) -> (its name, its
+                           # arguments) (tool search's call_tool)
 
     def _set_fields(self, name, f):
         # Each an attribute of its own, the defaults too: a call reads several, and an
@@ -875,8 +879,6 @@ class Tool:
         self.name = name
         self.title, self.annotations, self.icons = f["title"], f["annotations"], f["icons"]
         self.timeout, self.meta, self.pinned = f["timeout"], f["meta"], f["pinned"]
-        self.forwards = None           # a tool that calls another: forwards(arguments) ->
-                                       # (its name, its arguments) (tool search's call_tool)
         self.work = _tool_work         # what runs a call: work(call, ctx) -> (result, large);
                                        # the handler, shaped (a mount's relays instead)
         # May it run as a task (the client polls it), and does the task start with the
@@ -908,8 +910,6 @@ class Tool:
         Apps). None for a client that cannot call it (an extension's listing hook
         decides: a required task before tasks, a tool only a view may call).
         """
-        if self._function is not None and "input_schema" not in self.__dict__:
-            _describe_function(self, "input_schema")     # without a failed lookup first
         features = _FEATURES[revision]
         d = {"name": self.name}
         if self.title is not None and "titles" in features:
@@ -1505,6 +1505,9 @@ def _copied(entry, **fields):
     """A copy of a catalog entry with some fields changed (a mount serves another server's
     entries as its own): its schemas, validators and handler unless given."""
     import copy
+    for k in fields:                  # described first: describing the copy would replace k
+        if k in _FUNCTION_PARTS and getattr(entry, "_function", None) is not None:
+            getattr(entry, k)
     out = copy.copy(entry)
     for k, v in fields.items():
         setattr(out, k, v)
@@ -2264,21 +2267,20 @@ def _plain_signature(fn, params=None):
 _FUNCTION_PARTS = {"input_schema": "listing", "output_schema": "listing",
                    "description": "listing", "handler": "call", "nullable": "call",
                    "uses_context": "call"}
-_DESCRIBING = threading.Lock()
 
 
 def _describe_function(tool, attr):
-    """Set the parts of a tool made by _of_function that attr's use needs, once."""
+    """Set the parts of a tool made by _of_function that attr's use needs (attr is not set).
+
+    Two threads that ask at once may both describe it: the parts are equal. Not
+    through the tool's __dict__, which a tool then keeps: 10,000 of them are
+    5 MB more.
+    """
     fn, name, _ = tool._function
-    with _DESCRIBING:
-        have = tool.__dict__
-        if attr in have:
-            return                            # another thread described it meanwhile
-        parts = _plain_listing(fn) if _FUNCTION_PARTS[attr] == "listing" else \
-            _function_parts(fn, name, "tool %r" % name, listing=False)[0]
-        for k, v in parts.items():
-            if k not in have:                 # a copy's own (a mount's handler) stays
-                have[k] = v
+    parts = _plain_listing(fn) if _FUNCTION_PARTS[attr] == "listing" else \
+        _function_parts(fn, name, "tool %r" % name, listing=False)[0]
+    for k, v in parts.items():
+        setattr(tool, k, v)
 
 
 # Some hosts cut a tool's description and the server's instructions at this length.
@@ -7314,6 +7316,25 @@ _EXTENSION_TOOL_FIELDS = tuple(k for r in _EXTENSIONS for k in r.tool_fields)
 _TOOL_FIELDS.update((k, v) for r in _EXTENSIONS for k, v in r.tool_fields.items())
 # The fields of a tool given only its task mode, as decorators give them (not to be changed).
 _TASK_FIELDS = {mode: dict(_TOOL_FIELDS, task=mode) for mode in _TASK_MODES}
+
+
+def _share_tool_keys():
+    """Give Tool instances every attribute name they take, on one instance made first.
+
+    CPython keeps the attributes of a class's instances in a compact array while their
+    names are the class's shared keys, which stop taking new names once a few dozen
+    instances exist: a name first set after that (the parts of a tool described at
+    first use, at its listing) gives each instance a dictionary of its own, 800
+    bytes more a tool.
+    """
+    tool = Tool.__new__(Tool)
+    for name in ("_function", "name", "title", "annotations", "icons", "timeout", "meta",
+                 "pinned", "work", "task", "task_start") + _EXTENSION_TOOL_FIELDS + tuple(
+                     _FUNCTION_PARTS) + ("input_validator", "output_validator"):
+        setattr(tool, name, None)
+
+
+_share_tool_keys()
 # Each extension's check of its tool fields, run when one of them is given (or meta).
 _TOOL_CHECKS = tuple((frozenset(r.tool_fields) | {"meta"}, r.tool_check)
                      for r in _EXTENSIONS if r.tool_check is not None)
