@@ -1505,9 +1505,6 @@ def _copied(entry, **fields):
     """A copy of a catalog entry with some fields changed (a mount serves another server's
     entries as its own): its schemas, validators and handler unless given."""
     import copy
-    for k in fields:                  # described first: describing the copy would replace k
-        if k in _FUNCTION_PARTS and getattr(entry, "_function", None) is not None:
-            getattr(entry, k)
     out = copy.copy(entry)
     for k, v in fields.items():
         setattr(out, k, v)
@@ -2269,18 +2266,22 @@ _FUNCTION_PARTS = {"input_schema": "listing", "output_schema": "listing",
                    "uses_context": "call"}
 
 
-def _describe_function(tool, attr):
-    """Set the parts of a tool made by _of_function that attr's use needs (attr is not set).
+_DESCRIBING = threading.Lock()
 
-    Two threads that ask at once may both describe it: the parts are equal. Not
-    through the tool's __dict__, which a tool then keeps: 10,000 of them are
-    5 MB more.
-    """
+
+def _describe_function(tool, attr):
+    """Set the parts of a tool made by _of_function that attr's use needs, once, but none
+    it has (an author's description, a mount's handler on its copy)."""
     fn, name, _ = tool._function
-    parts = _plain_listing(fn) if _FUNCTION_PARTS[attr] == "listing" else \
-        _function_parts(fn, name, "tool %r" % name, listing=False)[0]
-    for k, v in parts.items():
-        setattr(tool, k, v)
+    with _DESCRIBING:
+        have = tool.__dict__
+        if attr in have:
+            return                            # another thread described it meanwhile
+        parts = _plain_listing(fn) if _FUNCTION_PARTS[attr] == "listing" else \
+            _function_parts(fn, name, "tool %r" % name, listing=False)[0]
+        for k, v in parts.items():
+            if k not in have:
+                have[k] = v
 
 
 # Some hosts cut a tool's description and the server's instructions at this length.

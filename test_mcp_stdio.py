@@ -3244,6 +3244,21 @@ class LargeCatalogs(unittest.TestCase):
         self.assertEqual(tool.handler({"a": 1}, None), "f1")
         self.assertEqual(tool.description, "F.")
 
+    def test_what_an_author_sets_before_the_first_listing_stays(self):
+        server = mcp_stdio.Server("s", "1")
+
+        @server.tool
+        def f(a: int) -> str:
+            """From the docstring."""
+            return "x"
+        server.tools["f"].description = "Set by the author."
+        conn = connect(server)
+        listed = json.loads(conn.receive_line(json.dumps(req_msg(1, "tools/list", {},
+                                                                 True)).encode())[0])
+        tool, = listed["result"]["tools"]
+        self.assertEqual((tool["description"], list(tool["inputSchema"]["properties"])),
+                         ("Set by the author.", ["a"]))
+
     def test_threads_that_list_at_once_see_one_description(self):
         tools = [mcp_stdio.tool_from_function(fn) for fn in plain_functions(7, 200)]
         seen, start = [], threading.Barrier(4)
