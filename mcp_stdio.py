@@ -910,6 +910,8 @@ class Tool:
         Apps). None for a client that cannot call it (an extension's listing hook
         decides: a required task before tasks, a tool only a view may call).
         """
+        if self._function is not None and "input_schema" not in self.__dict__:
+            _describe_function(self, "input_schema")     # without a failed lookup first
         features = _FEATURES[revision]
         d = {"name": self.name}
         if self.title is not None and "titles" in features:
