@@ -15458,43 +15458,82 @@ _SECTIONS = frozenset(("Args", "Arguments", "Parameters", "Params", "Returns", "
 _GOOGLE_PARAM_RE = r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$"
 _REST_PARAM_RE = r"^\s*:param\s+(?:[^:]*\s)?(\w+)\s*:\s*(.*)$"
 _ARGS_SECTIONS = frozenset(("args", "arguments", "parameters", "params"))
-# The usual Google layout, read by one expression (a catalog of thousands is described
-# quickly): a summary, "Args:" and its "name: text" lines one to four spaces deeper, then
-# other sections whose lines are deeper still, and no line that may be a section header
-# but those. Whatever it reads, _read_docstring reads the same (a test holds this on
-# generated docstrings); it reads all the rest.
-_GOOGLE_LAYOUT_RE = (
-    r"(?P<summary>[^\n]*(?:\n[^\n]*)*?)"
-    r"\n(?P<m>[ ]*)(?:Args|Arguments|Parameters|Params):\n"
-    r"(?P<args>(?:(?P=m)[ ]{1,4}[A-Za-z_][A-Za-z0-9_]*:[ ]*[^\s:](?:[^\n]*[^\s:])?\n)+)"
-    r"(?:[^\S\n]*\n)*"
-    r"(?:(?P=m)(?:Returns|Return|Raises|Yields|Example|Examples|Note|Notes):\n"
-    r"(?:[^\S\n]*\n|(?P=m)[ ]+[^\n]*[^\s:][^\S\n]*\n)*)*"
-    r"[ ]*\Z")
-_GOOGLE_ARG_RE = r"[ ]*([A-Za-z_][A-Za-z0-9_]*):[ ]*([^\n]*)\n"
-# Compiling the layout expression takes about 0.7 ms and reading with it saves about 3 us
-# a docstring: it is used once this many were read line by line (a catalog of hundreds),
-# and a small server never compiles it.
-_LAYOUT_AFTER = 256
-_lines_read = 0                   # docstrings of several lines read (up to _LAYOUT_AFTER)
+_ARGS_HEADERS = frozenset(("Args", "Arguments", "Parameters", "Params"))
 
 
 def _parse_docstring(doc):
     """Return (description, {parameter: description}) from a Google or reST docstring."""
-    global _lines_read
-    if not doc or "\n" not in doc:
-        return _read_docstring(doc) if doc else (None, {})       # one line: no sections
-    if _lines_read < _LAYOUT_AFTER:
-        _lines_read += 1
-        return _read_docstring(doc)
-    m = _pattern(_GOOGLE_LAYOUT_RE).match(doc) if "\t" not in doc and ":param" not in doc \
-        else None
-    if m is not None:
-        summary, _, after = m.group("summary").partition("\n")
-        summary = summary.strip()
-        if not after.strip() and summary[:1] != ":" and summary[-1:] != ":":    # one line
-            return summary or None, dict(_pattern(_GOOGLE_ARG_RE).findall(m.group("args")))
+    if not doc:
+        return None, {}
+    if "\n" in doc and "\t" not in doc and ":param" not in doc:
+        usual = _read_usual(doc)
+        if usual is not None:
+            return usual
     return _read_docstring(doc)
+
+
+def _read_usual(doc):
+    """_read_docstring(doc) for the usual Google layout, read with string methods (a
+    catalog of thousands is described quickly); None for any other layout.
+
+    That is a summary, an "Args:" line (or Arguments, Parameters, Params), its
+    "name: text" lines at most four spaces deeper, then any other sections,
+    indented with spaces only, the header's indentation the least. A line that
+    goes on from the one before, or any doubt, is left to _read_docstring.
+    """
+    at = doc.find(":\n")                     # the first section's header ends there
+    if at < 0:
+        return None
+    nl = doc.rfind("\n", 0, at)
+    if nl < 0:
+        return None
+    header = doc[nl + 1:at]
+    word = header.lstrip(" ")
+    if word not in _ARGS_HEADERS:
+        return None
+    margin = len(header) - len(word)
+    summary = doc[:nl].strip()
+    if "\n" in summary or summary != doc[:doc.find("\n")].strip():
+        summary = _usual_summary(doc[:nl].split("\n"), margin)   # more than the first line
+        if summary is None:
+            return None
+    if not summary or summary[-1] == ":":
+        return None                           # none, or the header may be the summary
+    params, args = {}, True
+    for line in doc[at + 2:].split("\n"):
+        name, colon, rest = line.partition(":")
+        text = name.lstrip(" ")
+        depth = len(name) - len(text) - margin
+        if colon and 0 <= depth <= 4 and text.isidentifier() and text.isascii():
+            rest = rest.strip()
+            if rest:                          # "name: text": a parameter (never a header)
+                if args:
+                    params[text] = rest
+                continue
+        text = line.strip()
+        if not text:
+            continue
+        if depth < 0:
+            return None                       # shallower than the header: another margin
+        if text[-1] == ":" and text[:-1].strip() in _SECTIONS:
+            args = text[:-1].strip().lower() in _ARGS_SECTIONS
+        elif args:
+            return None                       # a line that goes on, or a shape of its own
+    return summary, params
+
+
+def _usual_summary(lines, margin):
+    """The summary of _read_usual from the lines before the header, or None."""
+    summary = [lines[0].strip()]
+    for line in lines[1:]:
+        text = line.lstrip()
+        if text and len(line) - len(text) < margin:
+            return None                       # shallower than the header: another margin
+        summary.append(line[margin:].rstrip())
+    for line in summary:
+        if line[-1:] == ":":
+            return None                       # perhaps a section header
+    return "\n".join(summary).strip()
 
 
 def _read_docstring(doc):

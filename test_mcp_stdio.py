@@ -12269,21 +12269,26 @@ class SchemasFromHints(unittest.TestCase):
                          "The value.")
 
     def test_the_usual_layout_reads_as_line_by_line(self):
-        # _parse_docstring reads the usual Google layout with one expression: on 30,000
+        # _parse_docstring reads the usual Google layout with string methods: on 40,000
         # docstrings made of the usual lines, near misses and traps (seeded), it must give
         # what the line-by-line reader gives, and take that layout for a good share.
         pieces = ["Summary.", "Summary:", ":Summary", "", " ", "More text.", "Args:",
                   "Arguments:", "Params:", "Returns:", "Notes:", "Args :", "Args:\r", "Args",
                   "x: text", "x:text", "y (int): typed", "*z: star", "deep: x:", "q: ends:",
                   "Args: inline", ":param x: p", "name :spaced", "\u00e9: accent", "_b: ok\r",
-                  "a1: one.", "\u00a0nbsp", "\tTab: t", "Example:", "Returns: x", "1x: digit"]
+                  "a1: one.", "\u00a0nbsp", "\tTab: t", "Example:", "Returns: x", "1x: digit",
+                  "\x0cfeed: f", "\u3000wide", "x:", "Returns :", "p0: again.", "\r", "  Args:"]
         r = random.Random(54)
         fast = 0
-        for _ in range(30000):
+        for _ in range(40000):
             margin = " " * r.choice((0, 2, 4, 8))
             lines = [r.choice(("Do the work.", "", " Do it. ") + tuple(pieces))]
+            if r.random() < 0.3:                      # a summary on the second line, or
+                lines += [margin + r.choice(("Do the work.", "Go on", "  Deeper."))]
+            if r.random() < 0.3:                      # a paragraph after it
+                lines += ["", margin + "More about it,", margin + r.choice(("", " ")) + "here."]
             if r.random() < 0.7:                      # the usual layout, perturbed below
-                lines += ["", margin + "Args:"] + [
+                lines += ["", margin + r.choice(("Args:", "Args:", "Parameters:"))] + [
                     margin + " " * r.choice((4, 4, 4, 1, 3)) + "p%d: Parameter %d." % (i, i)
                     for i in range(r.randint(1, 4))]
                 if r.random() < 0.4:
@@ -12296,10 +12301,9 @@ class SchemasFromHints(unittest.TestCase):
             got, want = mcp_stdio._parse_docstring(doc), mcp_stdio._read_docstring(doc)
             if got != want:
                 self.fail("%r: %r, line by line %r" % (doc, got, want))
-            if ":param" not in doc and "\t" not in doc and \
-                    mcp_stdio._pattern(mcp_stdio._GOOGLE_LAYOUT_RE).match(doc):
+            if ":param" not in doc and "\t" not in doc and mcp_stdio._read_usual(doc):
                 fast += 1
-        self.assertGreater(fast, 6000)
+        self.assertGreater(fast, 6500)
 
     def test_docstring_parameter_lines_of_every_shape(self):
         # "name: text" is read with string methods, the other shapes with a regular
