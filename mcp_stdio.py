@@ -874,9 +874,12 @@ class Tool:
                            # arguments) (tool search's call_tool)
 
     def _set_fields(self, name, f):
-        # Each an attribute of its own, the defaults too: a call reads several, and an
-        # instance's attribute is read faster than its class's.
         self.name = name
+        task = f["task"]
+        if f is _TASK_FIELDS.get(task):      # a decorator's: every field the class's default
+            if task != "forbidden":          # but the server's task_support
+                self.task = task
+            return
         self.title, self.annotations, self.icons = f["title"], f["annotations"], f["icons"]
         self.timeout, self.meta, self.pinned = f["timeout"], f["meta"], f["pinned"]
         self.work = _tool_work         # what runs a call: work(call, ctx) -> (result, large);
@@ -2033,6 +2036,8 @@ class _Decorators:
         """
         if fields.get("task") is None:
             fields["task"] = self.task_support
+        if fn is not None and name is None and len(fields) == 1:     # @server.tool
+            return self._added(_function_tool(fn, None, fields), fn)
         if len(fields) > 1:                   # more than the task: some may be unknown
             _tool_keywords("tool", fields)
 
@@ -2042,7 +2047,13 @@ class _Decorators:
 
     def _added(self, entry, fn):
         """Add the entry a decorator made of fn, and return fn (add(fn) is then a no-op)."""
-        self.add(entry)
+        if type(entry) is Tool:
+            with self._lock:              # add(), for the usual case of thousands, quickly
+                if not self._frozen and entry.name not in self.tools:
+                    self.tools[entry.name] = entry
+                    entry = None
+        if entry is not None:
+            self.add(entry)
         self._decorated[id(fn)] = fn
         return fn
 
@@ -2247,14 +2258,22 @@ def _plain_signature(fn, params=None):
     defaults = fn.__defaults__ or ()
     first = n_pos - len(defaults)             # the first positional parameter with a default
     kwdefaults = fn.__kwdefaults__ or {}
-    for i, pname in enumerate(code.co_varnames[:n_pos + code.co_kwonlyargcount]):
-        a = ann.get(pname)
-        if pname == "ctx" or a is Context:
-            continue
+    i = 0
+    for pname in code.co_varnames[:n_pos + code.co_kwonlyargcount]:
+        # _plain_parameter(), inline: this runs for each parameter of thousands of tools.
         default = (_EMPTY if i < first else defaults[i - first] if i < n_pos else
                    kwdefaults.get(pname, _EMPTY))
-        plain = _plain_parameter(a, default)
+        i += 1
+        a = ann.get(pname)
+        plain = _PLAIN_SCHEMAS.get(a) if type(a) is type else None
+        if pname == "ctx" or a is Context:
+            continue
         if plain is None:
+            plain = _optional_plain(a) if default is None else None
+            if plain is None:
+                return False
+        elif not (default is _EMPTY or type(default) in _SCALAR_DEFAULTS or
+                  _is_finite(default)):
             return False
         if params is not None:
             params.append((pname, plain, default))
@@ -7338,6 +7357,14 @@ def _share_tool_keys():
 
 
 _share_tool_keys()
+# A tool's fields default to the class's (_TOOL_FIELDS), which a decorated function's tool
+# keeps (Tool._set_fields): CPython 3.11 reads them as fast (Tool.__getattr__ keeps its
+# reads unspecialized), and a catalog of thousands sets ten attributes fewer a tool.
+for _k, _v in _TOOL_FIELDS.items():
+    if _k != "description":            # described at first use: not a class attribute
+        setattr(Tool, _k, _v)
+Tool.work = staticmethod(_tool_work)     # read as the function, not a method
+del _k, _v
 # Each extension's check of its tool fields, run when one of them is given (or meta).
 _TOOL_CHECKS = tuple((frozenset(r.tool_fields) | {"meta"}, r.tool_check)
                      for r in _EXTENSIONS if r.tool_check is not None)

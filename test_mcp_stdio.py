@@ -3209,6 +3209,54 @@ class LargeCatalogs(unittest.TestCase):
                     got, want = [(x.content, x.structured, x.is_error) for x in (got, want)]
                 self.assertEqual(got, want)
 
+    def test_a_decorated_tool_keeps_the_class_defaults(self):
+        # A decorated function's tool sets only its name, its function and a task that
+        # is not the default; every other field reads as the class's default, as a Tool
+        # given each field explicitly reads them.
+        for support, own in (("forbidden", {"_function", "name"}),
+                             ("optional", {"_function", "name", "task"})):
+            server = mcp_stdio.Server("s", "1", task_support=support)
+
+            @server.tool
+            def f(a: int) -> str:
+                """Do it."""
+                return "x"
+            tool = server.tools["f"]
+            self.assertEqual(set(vars(tool)), own)
+            explicit = mcp_stdio.Tool("f", lambda a, c: "x", title=None, annotations=None,
+                                      icons=None, timeout=None, meta=None, task=support,
+                                      task_start="call", pinned=False, app=None,
+                                      visibility=None)
+            for k in mcp_stdio._TOOL_FIELDS:
+                if k != "description":
+                    self.assertEqual(getattr(tool, k), getattr(explicit, k), k)
+            self.assertIs(tool.work, mcp_stdio._tool_work)
+            self.assertEqual(call_tool(server, "f", {"a": 1})["result"]["content"],
+                             [{"type": "text", "text": "x"}])
+
+    def test_a_parameter_is_plain_as_the_general_path_says(self):
+        # _plain_signature checks each parameter inline: for one parameter of every
+        # annotation and default, it passes exactly those _plain_parameter describes whole.
+        anns = ["str", "int", "float", "bool", "Optional[int]", "int | None", "list",
+                "dict", "Optional[list]", "Literal['a']", None]
+        defaults = [None, "0", "1.5", "float('nan')", "float('inf')", "'x'", "True", "None",
+                    "[]", "{}", "2 ** 70", "b'x'", "(1,)"]
+        for ann in anns:
+            for default in defaults:
+                src = "def f(p%s%s) -> str:\n    return 'x'\n" % (
+                    ": " + ann if ann else "", " = " + default if default else "")
+                space = {"Optional": Optional, "Literal": Literal}
+                try:
+                    exec(src, space)
+                except TypeError:                 # int | None before 3.10
+                    continue
+                fn = space["f"]
+                want = ann is not None and mcp_stdio._plain_parameter(
+                    fn.__annotations__["p"], fn.__defaults__[0] if fn.__defaults__
+                    else mcp_stdio._EMPTY) is not None
+                with self.subTest(src=src):
+                    self.assertEqual(mcp_stdio._plain_signature(fn), want)
+
     def test_their_mistakes_are_raised_at_registration(self):
         def f(a: int) -> str:
             """Fine."""
