@@ -85,6 +85,7 @@ import os
 import re
 import sys
 import threading
+from functools import partial as _partial     # imported by re already
 from time import monotonic as _monotonic
 
 __version__ = "0.10.1"
@@ -2047,10 +2048,12 @@ class _Decorators:
 
     def _added(self, entry, fn):
         """Add the entry a decorator made of fn, and return fn (add(fn) is then a no-op)."""
-        if type(entry) is Tool:
-            with self._lock:              # add(), for the usual case of thousands, quickly
-                if not self._frozen and entry.name not in self.tools:
-                    self.tools[entry.name] = entry
+        kind = _KIND_OF.get(type(entry))
+        if kind is not None:              # add(), for the usual case of thousands, quickly
+            table, key = getattr(self, kind.attr), getattr(entry, kind.key)
+            with self._lock:
+                if not self._frozen and key not in table:
+                    table[key] = entry
                     entry = None
         if entry is not None:
             self.add(entry)
@@ -2093,17 +2096,22 @@ class _Decorators:
 
         The function may take uri and ctx.
         """
-        def register(f):
-            reader = _FunctionReader(f, mime_type)
-            if not _takes_nothing(f):         # its parameters are checked now
-                reader.call = _wrap_handler(f, "resource %r" % uri, {"uri"})
-            resource = Resource(uri, reader, name=name or f.__name__, title=title,
-                                description=description if description is not None
-                                else _parse_docstring(f.__doc__)[0], mime_type=mime_type,
-                                size=size, annotations=annotations, icons=icons, meta=meta,
-                                ttl_ms=ttl_ms, cache_scope=cache_scope)
-            return self._added(resource, f)
-        return register
+        # A partial, not a closure over eleven names: a catalog of thousands makes one each.
+        return _partial(self._resource_of, uri, name, title, description, mime_type, size,
+                        annotations, icons, meta, ttl_ms, cache_scope)
+
+    def _resource_of(self, uri, name, title, description, mime_type, size, annotations,
+                     icons, meta, ttl_ms, cache_scope, f):
+        """Register f as resource() was asked to, and return it."""
+        reader = _FunctionReader(f, mime_type)
+        if not _takes_nothing(f):             # its parameters are checked now
+            reader.call = _wrap_handler(f, "resource %r" % uri, {"uri"})
+        resource = Resource(uri, reader, name=name or f.__name__, title=title,
+                            description=description if description is not None
+                            else _parse_docstring(f.__doc__)[0], mime_type=mime_type,
+                            size=size, annotations=annotations, icons=icons, meta=meta,
+                            ttl_ms=ttl_ms, cache_scope=cache_scope)
+        return self._added(resource, f)
 
     def resource_template(self, uri_template, *, name=None, title=None, description=None,
                           mime_type=None, annotations=None, icons=None, meta=None,

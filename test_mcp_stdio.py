@@ -3257,6 +3257,35 @@ class LargeCatalogs(unittest.TestCase):
                 with self.subTest(src=src):
                     self.assertEqual(mcp_stdio._plain_signature(fn), want)
 
+    def test_each_decorator_adds_as_add_would(self):
+        # Decorators put their entry in its table directly while the server does not
+        # serve: one of the same name or URI still raises, and once a live server serves,
+        # a decorated entry is added through add(), which tells its clients.
+        def f():
+            """Do it."""
+            return "x"
+
+        def g(id: str):
+            """Do it."""
+            return "x"
+        server = mcp_stdio.Server("s", "1", live=True)
+        for register in (lambda: server.tool(f), lambda: server.resource("a://x")(f),
+                         lambda: server.resource_template("a://{id}")(g),
+                         lambda: server.prompt(f)):
+            register()
+            with self.assertRaisesRegex(mcp_stdio.CatalogError, "registered twice"):
+                register()
+        self.assertEqual([list(server.tools), list(server.resources), list(server.templates),
+                          list(server.prompts)], [["f"], ["a://x"], ["a://{id}"], ["f"]])
+        p = InProc(self, server=server)
+        p.initialize()
+        p.answer(req_msg(1, "resources/list"))
+        server.resource("a://y")(f)
+        listed = p.answer(req_msg(2, "resources/list"))["result"]["resources"]
+        self.assertEqual([r["uri"] for r in listed], ["a://x", "a://y"])
+        self.assertIn({"jsonrpc": "2.0", "method": "notifications/resources/list_changed"},
+                      getattr(p, "heard", []))
+
     def test_their_mistakes_are_raised_at_registration(self):
         def f(a: int) -> str:
             """Fine."""
