@@ -15493,7 +15493,7 @@ _SECTIONS = frozenset(("Args", "Arguments", "Parameters", "Params", "Returns", "
 _GOOGLE_PARAM_RE = r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$"
 _REST_PARAM_RE = r"^\s*:param\s+(?:[^:]*\s)?(\w+)\s*:\s*(.*)$"
 _ARGS_SECTIONS = frozenset(("args", "arguments", "parameters", "params"))
-_ARGS_HEADERS = frozenset(("Args", "Arguments", "Parameters", "Params"))
+_ARGS_HEADERS = frozenset(s for s in _SECTIONS if s.lower() in _ARGS_SECTIONS)     # "Args"...
 
 
 def _parse_docstring(doc):
