@@ -88,7 +88,7 @@ import threading
 from functools import partial as _partial     # imported by re already
 from time import monotonic as _monotonic
 
-__version__ = "0.10.2"
+__version__ = "0.11.0"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
@@ -2238,7 +2238,8 @@ def _checked_conversion(builder, annotation, where):
 # return: _plain_signature) is checked at registration and described at its
 # first listing (schemas, description) and its first call (handler); a
 # resource function that takes nothing is wrapped at its first read. What can
-# fail is still described at registration, and fails there.
+# fail is still described at registration, and fails there. What a serve
+# described is kept for the next start (_KeptListings).
 
 # The return annotations of a tool described at first use (_plain_signature).
 _PLAIN_RETURNS = frozenset((str, int, float, bool, dict, list, type(None), ToolResult))
@@ -2374,6 +2375,251 @@ def _takes_nothing(fn):
     code = fn.__code__
     return not (code.co_argcount or code.co_kwonlyargcount or
                 code.co_flags & (_CO_VARARGS | _CO_VARKEYWORDS))
+
+
+# Listings kept between starts. A host starts its stdio servers at each connection, and
+# a catalog of thousands would read every docstring and build every schema again each
+# time. So the listing parts of a function described at first use are kept, as JSON
+# text, in a file beside its module's bytecode: written when a serve ends as Python
+# writes bytecode (not under -B or PYTHONDONTWRITEBYTECODE, at sys.pycache_prefix when
+# set), read when the next starts (by the stdio runtime: the engine reads no file). A
+# function's parts are found by all they are made of (_listing_key): an edited function
+# finds none and is described afresh, so nothing listed is stale. The file is trusted as
+# its neighbour the bytecode is (marshal, written whole by os.replace).
+
+# The largest file of kept listings read, tens of thousands of tools' (a larger catalog
+# is described at first use, as without a file): nothing larger is read into memory.
+_KEPT_LIMIT = 64 << 20
+# Entries are kept in chunks of this many, in the order of their listing, and a chunk is
+# decoded when its first tool is listed: a first page decodes one, not the whole file.
+_KEPT_CHUNK = 100
+# A file holding this many entries more than its server has plain tools keeps only theirs
+# when next written: an edited catalog's old entries do not pile up.
+_KEPT_SPARE = 256
+# A server of fewer plain tools describes them at each start: opening and reading the
+# file costs about what describing a dozen does (half a million instructions).
+_KEPT_FEWEST = 16
+# The names a decorated function's Tool has before anything but its own parts is set on
+# it: a Tool with any other (a title, a schema set by hand) is described as usual.
+_AS_MADE = frozenset(("name", "_function", "task", "handler", "nullable", "uses_context"))
+
+
+class _KeptListings:
+    """The listing parts of plain functions, kept in a file between starts.
+
+    kept: {_listing_key(fn): _listing_parts(its Tool)}, from the file's chunks
+    decoded so far (chunks: each chunk's bytes, None once decoded); made: the
+    entries this serve described; listed: every key it listed, in order.
+    """
+
+    def __init__(self, server, path, chunks):
+        self.server, self.path, self.chunks = server, path, chunks
+        self.unread = len(chunks)
+        self.kept, self.made, self.listed = {}, {}, {}
+        self.added = {}      # (task, revision, audience) -> the JSON the extensions add
+
+    @classmethod
+    def open(cls, server):
+        """The kept listings for the plain tools a server serves, beside the module of the
+        first (the file's chunks when it has them), or None where no file can keep them."""
+        plain = (t._function[0] for t in server.catalog.tools.values()
+                 if type(t) is Tool and t._function is not None)
+        fns = [fn for _, fn in zip(range(_KEPT_FEWEST), plain)]
+        if len(fns) < _KEPT_FEWEST or not os.path.isfile(fns[0].__code__.co_filename):
+            return None                     # a few tools; "<string>", made by exec
+        from importlib.util import cache_from_source
+        try:
+            path = os.path.splitext(cache_from_source(os.path.abspath(
+                fns[0].__code__.co_filename)))[0] + ".mcp-listings"
+        except (NotImplementedError, ValueError):    # an interpreter without a cache tag
+            return None
+        chunks = _read_kept(path)
+        if not chunks and sys.dont_write_bytecode:
+            return None                 # nothing to read, nothing to be written
+        return cls(server, path, chunks)
+
+    def listing(self, tool, revision, audience, at=0):
+        """tool's listing as JSON text (a tuple of str to join), None where it is not
+        listed, or _UNSEEN: describe() lists it (it is not a plain function's Tool as
+        made). at: its index in the catalog, which tells the chunk that keeps it."""
+        if type(tool) is not Tool or tool._function is None or \
+                not tool.__dict__.keys() <= _AS_MADE:
+            return _UNSEEN
+        fn = tool._function[0]
+        key = _listing_key(fn)
+        if key is None:
+            parts = _listing_parts(_plain_listing(fn))
+        else:
+            parts = self.kept.get(key) or self.made.get(key)
+            if parts is None and self.unread:
+                parts = self._find(key, at // _KEPT_CHUNK)
+            if type(parts) is not tuple or len(parts) != 2:
+                # Described here, not on the Tool: its schemas are made again if it is
+                # called.
+                parts = self.made[key] = _listing_parts(_plain_listing(fn))
+            self.listed[key] = None
+        # What Tool.describe() lists of a Tool as made, in its order: its name, the parts,
+        # and what the extensions add, which for such a Tool depends on its task alone
+        # (every other field is the class's) and is encoded once.
+        shape = (tool.task, revision, audience)
+        added = self.added.get(shape)
+        if added is None:
+            d = _listed(tool, revision, {}, audience)
+            added = self.added[shape] = (None, None) if d is None else (
+                "".join(["," + _eb(k) + ":" + "".join(_chunks(v)) for k, v in d.items()]) +
+                "}", "structured_content" in _FEATURES[revision])
+        if added[0] is None:
+            return None                 # not listed in this revision, to this audience
+        # A tuple of str, joined in its page: the parts stay shared with kept.
+        return '{"name":', _eb(tool.name), parts[0], parts[1] if added[1] else "", added[0]
+
+    def _find(self, key, chunk):
+        """The parts kept for key: from the chunk its place tells, else from any."""
+        for i in (chunk,) if chunk < len(self.chunks) else ():
+            self._decode(i)
+            if key in self.kept:
+                return self.kept[key]
+        for i in range(len(self.chunks)):       # the catalog changed: read them all
+            self._decode(i)
+        return self.kept.get(key)
+
+    def _decode(self, i):
+        data, self.chunks[i] = self.chunks[i], None       # its bytes go once decoded
+        if data is not None:
+            self.unread -= 1
+            self.kept.update(_kept_chunk(data))
+
+    def save(self):
+        """Write the entries this serve listed, in its order, then the file's others
+        (nothing under -B, nor when nothing was described)."""
+        try:
+            if not self.made or sys.dont_write_bytecode:
+                return
+            old = {}
+            for data in _read_kept(self.path):  # as this or another serve left it
+                old.update(_kept_chunk(data))
+            entries = {k: self.made.get(k) or self.kept.get(k) for k in list(self.listed)}
+            for k, v in old.items():
+                entries.setdefault(k, v)
+            plain = [t._function[0] for t in self.server.tools.values()
+                     if type(t) is Tool and t._function is not None]
+            if len(entries) > len(plain) + _KEPT_SPARE:     # what no tool reads any more
+                current = set(map(_listing_key, plain))
+                entries = {k: v for k, v in entries.items() if k in current}
+            _write_kept(self.path, entries)
+        except Exception:    # noqa: BLE001 - a listing kept nowhere is never an error
+            pass
+
+
+def _listing_parts(parts):
+    """The JSON text of what a Tool as made lists of _plain_listing()'s parts, in two: its
+    description and input schema, and its output schema (or "")."""
+    d, out = parts["description"], parts["output_schema"]
+    return (("" if d is None else ',"description":' + "".join(_chunks(d))) +
+            ',"inputSchema":' + "".join(_chunks(parts["input_schema"])),
+            "" if out is None else ',"outputSchema":' + "".join(_chunks(out)))
+
+
+def _kept_header():
+    # Another version may describe differently: its file is not read.
+    return ("mcp_stdio %s listings\n" % __version__).encode("ascii")
+
+
+def _read_kept(path):
+    """The chunks of a file of kept listings (bytes each), or [] for a missing, damaged or
+    foreign one."""
+    import marshal
+    header = _kept_header()
+    try:
+        with open(path, "rb") as f:
+            # The header, the index's length, the index (each chunk's length), the chunks,
+            # each read on its own: one is let go once decoded.
+            head = f.read(len(header) + 4)
+            n = int.from_bytes(head[len(header):], "big")
+            if not head.startswith(header) or len(head) < len(header) + 4 or \
+                    n > _KEPT_LIMIT:
+                return []
+            sizes = marshal.loads(f.read(n))
+            if type(sizes) is not list or not all(type(k) is int and k > 0 for k in sizes) \
+                    or sum(sizes) > _KEPT_LIMIT:
+                return []
+            chunks = [f.read(k) for k in sizes]
+            if any(len(c) != k for c, k in zip(chunks, sizes)) or f.read(1):
+                return []                   # cut short, or more than it says
+    except Exception:    # noqa: BLE001 - a file unreadable or damaged is one not read
+        return []
+    return chunks
+
+
+def _kept_chunk(data):
+    """The entries of one chunk, or {} for a damaged one."""
+    import marshal
+    try:
+        entries = marshal.loads(data)
+    except Exception:    # noqa: BLE001 - a damaged chunk is one not read
+        return {}
+    return entries if type(entries) is dict else {}
+
+
+def _write_kept(path, entries):
+    """Write entries ({key: parts}, in order) to path in chunks, whole or not at all."""
+    import marshal
+    items = list(entries.items())
+    chunks = [marshal.dumps(dict(items[i:i + _KEPT_CHUNK]))
+              for i in range(0, len(items), _KEPT_CHUNK)]
+    index = marshal.dumps([len(c) for c in chunks])
+    body = len(index).to_bytes(4, "big") + index + b"".join(chunks)
+    tmp = "%s.%d.tmp" % (path, os.getpid())
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as f:          # replaced whole: a reader never sees half
+            f.write(_kept_header() + body)
+        os.replace(tmp, path)
+    except OSError:                         # a folder not ours to write in: kept nowhere
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _listing_key(fn):
+    """A digest of all that _plain_listing() reads of fn (equal digests, equal listings), or
+    None when that cannot be said (a docstring that is not a str)."""
+    doc = fn.__doc__
+    if doc is not None and type(doc) is not str:
+        return None
+    code, ann = fn.__code__, fn.__annotations__
+    try:
+        try:
+            names = "\x1e".join(map(_ANNOTATION_NAMES.__getitem__, ann.values()))
+        except KeyError:        # a name the table lacks: its repr, which gives its module
+            names = "\x1e".join([_ANNOTATION_NAMES.get(a) or repr(a) for a in ann.values()])
+    except Exception:    # noqa: BLE001 - an annotation not hashable, or its repr failed
+        return None
+    n = code.co_argcount          # the parameters before it take the defaults
+    # Fields apart by \x1f, items by \x1e, the docstring last: no two functions read
+    # alike. repr tells a default True from 1 and 1.0. A digest, not the text: the
+    # file and the memory keep 16 bytes, not a copy of each docstring.
+    text = "\x1f".join(("\x1e".join(code.co_varnames[:n + code.co_kwonlyargcount]), str(n),
+                        repr(fn.__defaults__), repr(fn.__kwdefaults__), "\x1e".join(ann),
+                        names, "" if doc is None else "d" + doc))
+    return _blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _blake2b(data, digest_size):
+    """hashlib.blake2b(data, digest_size=...), without starting OpenSSL as importing hashlib
+    does (5 ms): at its first call it puts the class in its own place."""
+    global _blake2b
+    try:
+        from _blake2 import blake2b as _blake2b     # hashlib's, without OpenSSL's start
+    except ImportError:
+        from hashlib import blake2b as _blake2b
+    return _blake2b(data, digest_size=digest_size)
+
+
+# The annotations of plain parameters, by a name that is the same in every process.
+_ANNOTATION_NAMES = {int: "int", float: "float", str: "str", bool: "bool", dict: "dict",
+                     list: "list", None: "None"}
 
 
 ###############################################################################
@@ -3715,14 +3961,29 @@ def _page(conn, call, kind):
         page, end = items[start:end], end if end < len(items) else None
     else:
         page, end = catalog.page(kind.attr, call.revision, _audience(s, call), start,
-                                 s.page_size)
+                                 s.page_size, s._kept_listings)
     result = {kind.field: page}
     if end is not None:
         result["nextCursor"] = catalog.cursor(kind.attr, end)
     if _has(call.revision, "cache_hints"):
         result["ttlMs"] = s.ttl_ms
         result["cacheScope"] = "public"
+    if tuple in map(type, page):        # listings kept as JSON text: the page is text
+        return _page_text(result, kind.field)
     return result
+
+
+def _page_text(result, field):
+    """The JSON text of a list's result whose listings (the items of result[field]) may be
+    JSON text already, as the tuple of str that joined make it."""
+    text = ['{"%s":[' % field]
+    for x in result[field]:
+        if len(text) > 1:
+            text.append(",")
+        text += x if type(x) is tuple else _chunks(x)
+    rest = "".join(_chunks({k: v for k, v in result.items() if k != field}))
+    text.append("]," + rest[1:] if len(rest) > 2 else "]}")
+    return "".join(text)
 
 
 def _audience(server, call):
@@ -7707,6 +7968,7 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         self.catalog = None            # what is offered now, once serving (a _Catalog)
         self._decorated = {}           # id -> each function the decorators registered
         self._frozen = False
+        self._kept_listings = None     # a serve's listings kept between starts (run())
         self._hiding = _HIDE_HOOKS         # set for what is offered when serving starts
         self._lock = threading.RLock()     # orders catalog changes
         self._connections = []
@@ -8336,7 +8598,7 @@ class _Catalog:
         revision, described afresh: their files may change."""
         return [x.describe(revision) for x in getattr(self, kind).values()]
 
-    def page(self, kind, revision, audience, start, size):
+    def page(self, kind, revision, audience, start, size, kept=None):
         """(the listing objects of the entries of kind from index start, at most size of
         them, shaped for a revision and an audience (the extensions the client takes up
         that shape listings); the index of the next page's first entry, or None).
@@ -8344,7 +8606,7 @@ class _Catalog:
         Each is described when first listed, then kept: a long catalog's first
         page describes a page of it, not the whole. An entry a revision does not
         list (None) is left out. The one page of a short catalog is the same list
-        each time.
+        each time. kept: the _KeptListings of a serve, whose listings are JSON text.
         """
         key = (kind, revision, audience)
         made = self._lists.get(key)
@@ -8361,10 +8623,14 @@ class _Catalog:
             d = lst[i]
             if d is _UNSEEN:
                 x = entries[i]
-                # describe(revision) alone unless an audience shapes it: an author's
-                # subclass of 0.7 may override describe(self, revision).
-                d = lst[i] = known.get(id(x)) or (x.describe(revision, audience) if audience
-                                                  else x.describe(revision))
+                d = known.get(id(x)) or _UNSEEN
+                if d is _UNSEEN and kept is not None:
+                    d = kept.listing(x, revision, audience, i)
+                if d is _UNSEEN:
+                    # describe(revision) alone unless an audience shapes it: an author's
+                    # subclass of 0.7 may override describe(self, revision).
+                    d = x.describe(revision, audience) if audience else x.describe(revision)
+                lst[i] = d
             if d is not None:
                 if len(out) == size:
                     break
@@ -9386,6 +9652,9 @@ def _on_signal(signum, frame):
     _teardown(_SIGNAL_SECONDS - (_monotonic() - start))
     for lifespan in lifespans:       # none outlives us
         lifespan.abandon()
+    for runtime in _SERVING:
+        if runtime.server._kept_listings is not None:
+            runtime.server._kept_listings.save()
     _exit(0)
 
 
@@ -9480,11 +9749,14 @@ def _serve_stdio(server, stdin_fd, stdout_fd):
                 _format_traceback(e))
         _drain()
         return 1
+    server._kept_listings = kept = _KeptListings.open(server)   # frozen by runtime.open()
     _SERVING.append(runtime)
     runtime.start()
     while not runtime.finished.wait(_SIGNAL_POLL):
         pass
     _teardown(None)
+    if kept is not None:
+        kept.save()
     _drain()
     return runtime.exit_code
 

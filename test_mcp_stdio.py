@@ -3402,6 +3402,353 @@ class LargeCatalogs(unittest.TestCase):
 ###############################################################################
 
 
+def kept_store(server, kept=None, path=os.devnull):
+    """A serve's kept listings for server, as serving on stdio makes them, from kept (the
+    entries of a file, in one chunk)."""
+    import marshal
+    store = mcp_stdio._KeptListings(server, path, [marshal.dumps(kept)] if kept else [])
+    server._kept_listings = store
+    return store
+
+
+def kept_entries(path):
+    """Every entry of a file of kept listings."""
+    entries = {}
+    for chunk in mcp_stdio._read_kept(path):
+        entries.update(mcp_stdio._kept_chunk(chunk))
+    return entries
+
+
+def plain_server(fns, **options):
+    """A server of fns, each decorated bare but one in four given a task support of its own."""
+    server = mcp_stdio.Server("s", "1", **options)
+    for i, fn in enumerate(fns):
+        if i % 4 == 3:
+            server.tool(task=("optional", "required", "forbidden")[i // 4 % 3])(fn)
+        else:
+            server.tool(fn)
+    return server
+
+
+def kept_path(script):
+    """Where a server whose tools are defined in script keeps their listings."""
+    import importlib.util
+    return os.path.splitext(importlib.util.cache_from_source(script))[0] + ".mcp-listings"
+
+
+KEPT_SERVER = '''
+server = mcp_stdio.Server("kept", "1")
+
+
+@server.tool
+def scale(value: int, factor: float = 1.0) -> dict:
+    """Scale a value by a factor.
+
+    Args:
+        value: What is scaled.
+        factor: By how much.
+    """
+    return {"scaled": value * factor}
+
+
+@server.tool
+def shout(text: str, twice: bool = False) -> str:
+    """SUMMARY"""
+    return text.upper()
+
+
+@server.tool(title="Set by hand")
+def hand(x: int) -> str:
+    """Not as made: listed as describe() lists it."""
+    return "x"
+
+
+def echo(text: str) -> str:
+    """Say it back."""
+    return text
+
+
+for i in range(14):         # enough plain tools to keep (_KEPT_FEWEST)
+    server.tool(name="echo_%d" % i)(echo)
+
+
+raise SystemExit(server.run())
+'''
+
+
+class KeptListings(unittest.TestCase):
+    """Listings kept between starts, in a file beside the bytecode (_KeptListings)."""
+
+    def test_a_kept_listing_is_the_text_describe_gives(self):
+        # 80 generated plain functions, described by a first serve, then listed from what
+        # it kept for every revision, audience and task support: the exact JSON text of
+        # describe() on a fresh Tool, and None where describe() leaves it out.
+        fns = plain_functions(9173, 80)
+        cold, fresh = kept_store(plain_server(fns)), plain_server(fns)
+        for tool, same in zip(cold.server.tools.values(), fresh.tools.values()):
+            self.assertEqual("".join(cold.listing(tool, LEGACY[-1], frozenset())),
+                             "".join(mcp_stdio._chunks(same.describe(LEGACY[-1]))))
+            self.assertLessEqual(vars(tool).keys(), {"name", "_function", "task"})  # as made
+        self.assertEqual(len(cold.made), len(set(map(mcp_stdio._listing_key, fns))))
+        keys = [key for key, _ in mcp_stdio._TAKE_HOOKS]
+        for support in ("forbidden", "optional", "required"):
+            fresh = plain_server(fns, task_support=support)
+            for revision in mcp_stdio.REVISIONS:
+                for audience in (frozenset(c) for n in range(len(keys) + 1)
+                                 for c in itertools.combinations(keys, n)):
+                    warm = kept_store(plain_server(fns, task_support=support), cold.made)
+                    for tool, same in zip(warm.server.tools.values(), fresh.tools.values()):
+                        want = same.describe(revision, audience)
+                        with self.subTest(support=support, revision=revision,
+                                          audience=sorted(audience), tool=tool.name):
+                            got = warm.listing(tool, revision, audience)
+                            self.assertEqual(got if got is None else "".join(got),
+                                             None if want is None else
+                                             "".join(mcp_stdio._chunks(want)))
+                    self.assertEqual(warm.made, {})       # each was found
+
+    def test_what_a_listing_is_made_of_is_in_its_key(self):
+        # Functions whose listings may differ have different keys; the same source
+        # has the same key in another function object, and in another process.
+        sources = ["def f(a: int = 1) -> str: pass", "def f(a: int = True) -> str: pass",
+                   "def f(a: float = 1) -> str: pass", "def f(a: float = 1.0) -> str: pass",
+                   "def f(a: float = -0.0) -> str: pass", "def f(b: int = 1) -> str: pass",
+                   "def f(*, a: int = 1) -> str: pass", "def f(a: int = 1) -> dict: pass",
+                   "def f(a: int = 1): pass", "def f(a: str = '1') -> str: pass",
+                   "def f(a: str = '1\\x1f') -> str: pass",
+                   "def f(a: Optional[int] = None) -> str: pass",
+                   "def f(a: int = 1) -> str:\n    'Doc.'",
+                   "def f(a: int = 1) -> str:\n    'Doc!'",
+                   "def f(a: int = 1) -> str:\n    ''",
+                   "def f(ctx, a: int = 1) -> str: pass",
+                   "def f(a: int, b: int = 1) -> str: pass",
+                   "def f(a: int = 1, *, b: int) -> str: pass"]
+
+        def key(src):
+            space = {"Optional": Optional}
+            exec(src, space)
+            self.assertTrue(mcp_stdio._plain_signature(space["f"]), src)
+            return mcp_stdio._listing_key(space["f"])
+        keys = [key(src) for src in sources]
+        self.assertEqual(len(set(keys)), len(sources))
+        self.assertEqual([key(src) for src in sources], keys)
+        code = ("import sys, json\nsys.path.insert(0, %r)\nimport mcp_stdio\n"
+                "from typing import Optional\nout = []\nfor src in json.loads(sys.stdin.read()):"
+                "\n    space = {'Optional': Optional}\n    exec(src, space)\n"
+                "    out.append(mcp_stdio._listing_key(space['f']).hex())\n"
+                "print(json.dumps(out))\n"
+                % HERE)
+        r = subprocess.run(PY + ["-c", code], input=json.dumps(sources), capture_output=True,
+                           text=True, timeout=TIMEOUT)
+        self.assertEqual([bytes.fromhex(k) for k in json.loads(r.stdout)], keys)
+
+    def test_a_tool_not_as_made_is_described(self):
+        # A title, a description set by hand, a schema read (and so set) before the
+        # listing, a subclass: describe() lists it, and nothing is kept of it.
+        def f(a: int) -> str:
+            """Do it."""
+            return "x"
+        server = mcp_stdio.Server("s", "1")
+        server.tool(f)
+        server.tool(name="titled", title="T")(f)
+        server.tool(name="told")(f)
+        server.tool(name="read")(f)
+        server.tools["told"].description = "Told."
+        self.assertEqual(server.tools["read"].input_schema["required"], ["a"])
+        store = kept_store(server)
+        self.assertIsInstance(store.listing(server.tools["f"], MODERN, frozenset()), tuple)
+        self.assertTrue(call_tool(server, "f", {"a": "no"})["result"]["isError"])   # checked
+        self.assertEqual(call_tool(server, "f", {"a": 1})["result"]["content"][0]["text"], "x")
+        made = dict(store.made)
+        store = kept_store(server, made)
+        for name in ("titled", "told", "read"):
+            self.assertIs(store.listing(server.tools[name], MODERN, frozenset()),
+                          mcp_stdio._UNSEEN)
+        sub = type("Sub", (mcp_stdio.Tool,), {})
+        self.assertIs(store.listing(sub("x", lambda a, c: "x"), MODERN, frozenset()),
+                      mcp_stdio._UNSEEN)
+        self.assertEqual(store.made, {})            # none of them was described for it
+
+    def test_a_page_mixes_kept_and_described_listings_exactly(self):
+        # The page's bytes are those of a serve that keeps nothing; a list middleware
+        # still reads each listing as an object.
+        fns = plain_functions(77, 30)
+        cold = kept_store(plain_server(fns))
+        for tool in cold.server.tools.values():
+            cold.listing(tool, MODERN, frozenset())
+
+        def serve(kept, middleware=False):
+            server = plain_server(fns)
+            server.tool(name="titled", title="By hand")(fns[0])
+            seen = []
+            if middleware:
+                @server.middleware(kinds=["list"])
+                def look(request, next):
+                    result = next()
+                    seen.extend(type(x) for x in result["tools"])
+                    return result
+            if kept is not None:
+                kept_store(server, kept)
+            lines = []
+            for revision in (MODERN,) + LEGACY:
+                p = InProc(self, server=server)
+                modern = p.open(revision)
+                p.answer(req_msg(2, "tools/list", {}, modern))
+                lines.append(p.raw[-1])
+            return lines, seen
+        plain, _ = serve(None)
+        self.assertEqual(serve(dict(cold.made))[0], plain)
+        lines, seen = serve(dict(cold.made), middleware=True)
+        self.assertEqual([json.loads(x) for x in lines], [json.loads(x) for x in plain])
+        self.assertEqual(set(seen), {dict})
+
+    def test_a_file_not_written_whole_by_this_version_is_not_read(self):
+        import marshal
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        path = os.path.join(folder, "x.mcp-listings")
+        header = mcp_stdio._kept_header()
+        entries = {("k", None): (',"inputSchema":{}', "")}
+        mcp_stdio._write_kept(path, entries)
+        with open(path, "rb") as f:
+            good = f.read()[len(header):]
+
+        def file(*chunks, sizes=None):
+            index = marshal.dumps([len(c) for c in chunks] if sizes is None else sizes)
+            return header + len(index).to_bytes(4, "big") + index + b"".join(chunks)
+        for data, want in ((header + good, entries), (header + good[:-3], {}),
+                           (header[:-2] + b"9\n" + good, {}), (b"garbage", {}),
+                           (file(marshal.dumps(entries), b"\xff\x00"), entries),  # damaged
+                           (file(marshal.dumps([1])), {}),                    # not a dict
+                           (file(marshal.dumps(entries),             # sizes that add
+                                 sizes=[len(marshal.dumps(entries)) + 1, -1]), {}),  # up
+                           (file(marshal.dumps(entries), sizes=["x"]), {}),
+                           (header + b"\0\0\0\x09" + b"\xff" * 40, {}),
+                           (header + b"\xff" * 40, {}), (b"", {})):
+            with open(path, "wb") as f:
+                f.write(data)
+            self.assertEqual(kept_entries(path), want)
+        self.assertEqual(mcp_stdio._read_kept(os.path.join(folder, "none")), [])
+        with open(path, "wb") as f:                  # past the limit: never read whole
+            f.write(header + b"\0" * (mcp_stdio._KEPT_LIMIT + 1))
+        self.assertEqual(mcp_stdio._read_kept(path), [])
+
+    def test_a_page_decodes_the_chunk_its_tools_are_kept_in(self):
+        # Entries are written in the order they were listed, in chunks: a warm start's
+        # first listing decodes the first chunk alone, and a tool whose place changed
+        # is still found (every chunk is then decoded).
+        self.addCleanup(setattr, mcp_stdio, "_KEPT_CHUNK", mcp_stdio._KEPT_CHUNK)
+        mcp_stdio._KEPT_CHUNK = 7
+        fns = plain_functions(5, 20)
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        path = os.path.join(folder, "m.mcp-listings")
+        saved = sys.dont_write_bytecode
+        self.addCleanup(setattr, sys, "dont_write_bytecode", saved)
+        sys.dont_write_bytecode = False
+        cold = kept_store(plain_server(fns), path=path)
+        tools = list(cold.server.tools.values())
+        for at, tool in enumerate(tools):
+            cold.listing(tool, MODERN, frozenset(), at)
+        cold.save()
+        chunks = mcp_stdio._read_kept(path)
+        self.assertEqual([len(mcp_stdio._kept_chunk(c)) for c in chunks], [7, 7, 6])
+        self.assertEqual(list(kept_entries(path)), list(cold.listed))
+        warm = mcp_stdio._KeptListings(plain_server(fns), path, chunks)
+        again = list(warm.server.tools.values())
+        want = "".join(cold.listing(tools[0], MODERN, frozenset(), 0))
+        self.assertEqual("".join(warm.listing(again[0], MODERN, frozenset(), 0)), want)
+        self.assertEqual((warm.unread, len(warm.kept)), (2, 7))
+        want = "".join(cold.listing(tools[15], MODERN, frozenset(), 15))
+        self.assertEqual("".join(warm.listing(again[15], MODERN, frozenset(), 1)), want)
+        self.assertEqual((warm.unread, len(warm.kept), warm.made), (0, 20, {}))
+
+    def test_save_writes_what_was_made_unless_told_not_to(self):
+        fns = plain_functions(31, 20)
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        path = os.path.join(folder, "__pycache__", "m.cpython-3.mcp-listings")
+        stale = {("stale", "%d" % i): (',"inputSchema":{}', "") for i in range(300)}
+        saved = sys.dont_write_bytecode
+        self.addCleanup(setattr, sys, "dont_write_bytecode", saved)
+        for dont in (True, False):
+            sys.dont_write_bytecode = dont
+            store = kept_store(plain_server(fns), path=path)
+            for tool in store.server.tools.values():
+                store.listing(tool, MODERN, frozenset())
+            store.save()
+            self.assertEqual(os.path.exists(path), not dont)
+        self.assertEqual(kept_entries(path), store.made)
+        mcp_stdio._write_kept(path, dict(list(stale.items())[:5]))  # another serve's stay
+        store = kept_store(plain_server(fns[:19]), path=path)
+        store.listing(store.server.tools["f18"], MODERN, frozenset())
+        store.save()
+        self.assertEqual(len(kept_entries(path)), 6)
+        mcp_stdio._write_kept(path, stale)                           # but not past the spare
+        store.save()
+        key = mcp_stdio._listing_key(fns[18])
+        self.assertEqual(kept_entries(path), {key: store.made[key]})
+        store.path = os.path.join(path, "under", "a", "file")       # nowhere to write
+        store.save()
+        self.assertFalse(os.path.exists(store.path))
+
+    def test_a_second_start_lists_the_same_bytes_from_the_file(self):
+        script = own_script(self, "kept_server.py", KEPT_SERVER)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        lines = b"".join(json.dumps(m).encode() + b"\n" for m in (
+            init_msg(), {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            req_msg(2, "tools/list")))
+
+        def start(env=env):
+            r = subprocess.run(PY + [script], input=lines, capture_output=True, env=env,
+                               timeout=TIMEOUT)
+            self.assertEqual(r.stderr, b"")
+            return r.stdout
+        first = start()
+        kept = kept_entries(kept_path(script))
+        self.assertEqual(len(kept), 3)                  # scale, shout, echo: not hand
+        self.assertEqual(start(), first)
+        key = next(k for k in kept if "Scale a value" in kept[k][0])
+        kept[key] = (kept[key][0].replace("Scale a value by a factor.", "Read from the file."),
+                     kept[key][1])
+        mcp_stdio._write_kept(kept_path(script), kept)
+        tools = json.loads(start().splitlines()[1])["result"]["tools"][-3:]
+        self.assertEqual([t.get("description") for t in tools],
+                         ["Not as made: listed as describe() lists it.", "Read from the file.",
+                          "SUMMARY"])
+        with open(script) as f:
+            source = f.read()
+        with open(script, "w") as f:                    # an edit is never listed stale
+            f.write(source.replace('"""SUMMARY"""', '"""Shout it."""'))
+        tools = json.loads(start().splitlines()[1])["result"]["tools"]
+        self.assertEqual(tools[-1]["description"], "Shout it.")
+        self.assertEqual(len(kept_entries(kept_path(script))), 4)
+        os.unlink(kept_path(script))                   # -B: nothing written
+        self.assertEqual(start(dict(env, PYTHONDONTWRITEBYTECODE="1")).splitlines()[0],
+                         first.splitlines()[0])
+        self.assertFalse(os.path.exists(kept_path(script)))
+
+    def test_a_serve_ended_by_a_signal_keeps_what_it_described(self):
+        script = own_script(self, "kept_server.py", KEPT_SERVER)
+        p = Proc(self, script=script, env={"PYTHONDONTWRITEBYTECODE": ""})
+        self.addCleanup(p.kill)
+        p.initialize()
+        self.assertEqual(len(p.answer(req_msg(2, "tools/list"))["result"]["tools"]), 17)
+        self.assertFalse(os.path.exists(kept_path(script)))     # written as the serve ends
+        p.p.send_signal(signal.SIGTERM)
+        self.assertEqual(p.p.wait(TIMEOUT), 0)
+        self.assertEqual(len(kept_entries(kept_path(script))), 3)
+
+    def test_a_few_tools_are_described_at_each_start(self):
+        script = own_script(self, "few.py", KEPT_SERVER.replace("range(14)", "range(12)"))
+        p = Proc(self, script=script, env={"PYTHONDONTWRITEBYTECODE": ""})
+        self.addCleanup(p.kill)
+        p.initialize()
+        self.assertEqual(len(p.answer(req_msg(2, "tools/list"))["result"]["tools"]), 15)
+        self.assertEqual(p.close(), 0)
+        self.assertFalse(os.path.exists(kept_path(script)))
+
+
 class TestTools(InProcTest):
     """The test server's misbehaving tools, over a Connection in this process."""
 
