@@ -9,8 +9,10 @@ parameters with defaults, a docstring with an Args section, one in five returnin
 dict) and a loop that defines the same functions undecorated and holds the listing our
 server gives as a literal, which it answers page by page (100 a page, as ours). Both are
 started as modules (python -m), so that both start from cached bytecode as users'
-servers do, after one unmeasured start. With --resources N, N decorated resources as
-well (their listing too).
+servers do, after one unmeasured start: the server's, which lists the whole catalog for
+the loop's literal, also leaves its listings kept for the next start, as a user's first
+start does (--cold removes them before each measured start). With --resources N, N
+decorated resources as well (their listing too).
 
 A client sends initialize, then tools/list (and resources/list) page after page, each
 after the previous page's answer. Reported, as medians of --runs interleaved starts:
@@ -120,9 +122,18 @@ def write(folder, tools, resources):
                        stdin=subprocess.DEVNULL)
 
 
-def session(cmd, folder, methods, valgrind=None):
-    """Run cmd through a whole listing of methods: (seconds to the first page, the pages,
-    seconds to the last, peak RSS in KiB, the requests sent)."""
+def forget(folder):
+    """Remove the listings a server in folder kept (its next start describes them again)."""
+    cache = os.path.join(folder, "__pycache__")
+    for name in os.listdir(cache) if os.path.isdir(cache) else ():
+        if name.endswith(".mcp-listings"):
+            os.unlink(os.path.join(cache, name))
+
+
+def session(cmd, folder, methods, keep=True):
+    """Run cmd through a whole listing of methods: (seconds to the first page, the pages
+    (keep=False: none, so that this process does not grow while it measures), seconds to
+    the last, peak RSS in KiB, the requests sent)."""
     env = dict(os.environ, PYTHONPATH=ROOT)
     start = time.perf_counter()
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -146,7 +157,8 @@ def session(cmd, folder, methods, valgrind=None):
             page = ask({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
             rid += 1
             first = first or time.perf_counter() - start
-            pages.append(page)
+            if keep:
+                pages.append(page)
             cursor = page["result"].get("nextCursor")
             if cursor is None:
                 break
@@ -191,6 +203,7 @@ def main():
     ap.add_argument("--resources", type=int, default=0)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--instructions", action="store_true")
+    ap.add_argument("--cold", action="store_true", help="start without kept listings")
     a = ap.parse_args()
     methods = (["tools/list"] if a.tools else []) + (["resources/list"] if a.resources else [])
     with tempfile.TemporaryDirectory() as folder:
@@ -200,7 +213,9 @@ def main():
         got = {k: [] for k in forms}
         for _ in range(a.runs):
             for name, cmd in forms.items():             # interleaved: the same noise
-                got[name].append(session(cmd, folder, methods))
+                if a.cold:
+                    forget(folder)
+                got[name].append(session(cmd, folder, methods, keep=False))
         med = {k: [statistics.median(x[i] for x in v) for i in (0, 2, 3)]
                for k, v in got.items()}
         print("%d tools, %d resources; medians of %d runs" % (a.tools, a.resources, a.runs))
@@ -211,7 +226,11 @@ def main():
             print("  %-14s loop %9.1f %s   server %9.1f %s   %.2fx" % (
                 what, loop * scale, unit, ours * scale, unit, ours / loop))
         if a.instructions:
-            counts = {k: instructions(cmd, folder, got[k][0][4]) for k, cmd in forms.items()}
+            counts = {}
+            for k, cmd in forms.items():
+                if a.cold:
+                    forget(folder)
+                counts[k] = instructions(cmd, folder, got[k][0][4])
             print("  %-14s loop %9.1f M    server %9.1f M    %.2fx" % (
                 "instructions", counts["loop"] / 1e6, counts["server"] / 1e6,
                 counts["server"] / counts["loop"]))
