@@ -1145,13 +1145,7 @@ class Resource:
     def __init__(self, uri, handler, *, name=None, title=None, description=None,
                  mime_type=None, size=None, annotations=None, icons=None, meta=None,
                  ttl_ms=0, cache_scope="private"):
-        if not isinstance(uri, str) or ":" not in uri:
-            raise CatalogError("resource %r: the URI must be a string with a scheme" % (uri,))
-        bad = _pattern(_NOT_IN_URI_RE).search(uri)
-        if bad is not None:        # never matched by a read: a template's braces, say
-            raise CatalogError("resource %r: a URI holds no %s%s" % (
-                uri, "braces" if bad.group() in "{}" else "space or control character",
-                "; for a family of URIs use resource_template" if "{" in uri else ""))
+        _check_uri(uri)
         if not callable(handler):
             raise CatalogError("resource %r: the handler is missing or not callable" % uri)
         _check_meta_fields("resource %r" % uri, title, description, annotations, icons)
@@ -1166,8 +1160,36 @@ class Resource:
         self.annotations, self.icons, self.meta = annotations, icons, meta
         self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
 
+    @classmethod
+    def _of_function(cls, uri, handler, name, description):
+        """The resource of a decorator given only its URI: every other field the class's."""
+        _check_uri(uri)
+        self = cls.__new__(cls)
+        self.uri, self.handler, self.name = uri, handler, name
+        if description is not None:
+            self.description = description
+        return self
+
+    # Defaults on the class: a decorated resource sets only its URI, handler, name and
+    # description (a catalog of thousands stores nine fields fewer each).
+    title = description = mime_type = size = annotations = icons = meta = None
+    ttl_ms, cache_scope = 0, "private"
+
     def describe(self, revision, audience=frozenset()):
         return _describe(self, revision, {"uri": self.uri}, audience)
+
+
+def _check_uri(uri):
+    """Raise CatalogError for a resource URI no read could match."""
+    if not isinstance(uri, str) or ":" not in uri:
+        raise CatalogError("resource %r: the URI must be a string with a scheme" % (uri,))
+    if uri.isprintable() and " " not in uri and "{" not in uri and "}" not in uri:
+        return      # the expression finds nothing: white space but " " is not printable
+    bad = _pattern(_NOT_IN_URI_RE).search(uri)
+    if bad is not None:        # never matched by a read: a template's braces, say
+        raise CatalogError("resource %r: a URI holds no %s%s" % (
+            uri, "braces" if bad.group() in "{}" else "space or control character",
+            "; for a family of URIs use resource_template" if "{" in uri else ""))
 
 
 # What no URI holds (RFC 3986): braces (a template's), white space and control characters.
@@ -2097,21 +2119,27 @@ class _Decorators:
         The function may take uri and ctx.
         """
         # A partial, not a closure over eleven names: a catalog of thousands makes one each.
+        if name is None and title is None and description is None and mime_type is None and \
+                size is None and annotations is None and icons is None and meta is None and \
+                ttl_ms == 0 and cache_scope == "private":   # the usual @server.resource(uri)
+            return _partial(self._plain_resource, uri)
         return _partial(self._resource_of, uri, name, title, description, mime_type, size,
                         annotations, icons, meta, ttl_ms, cache_scope)
 
     def _resource_of(self, uri, name, title, description, mime_type, size, annotations,
                      icons, meta, ttl_ms, cache_scope, f):
         """Register f as resource() was asked to, and return it."""
-        reader = _FunctionReader(f, mime_type)
-        if not _takes_nothing(f):             # its parameters are checked now
-            reader.call = _wrap_handler(f, "resource %r" % uri, {"uri"})
-        resource = Resource(uri, reader, name=name or f.__name__, title=title,
-                            description=description if description is not None
+        resource = Resource(uri, _function_reader(f, uri, mime_type), name=name or f.__name__,
+                            title=title, description=description if description is not None
                             else _parse_docstring(f.__doc__)[0], mime_type=mime_type,
                             size=size, annotations=annotations, icons=icons, meta=meta,
                             ttl_ms=ttl_ms, cache_scope=cache_scope)
         return self._added(resource, f)
+
+    def _plain_resource(self, uri, f):
+        """Register f as resource(uri) was asked to, every keyword its default."""
+        return self._added(Resource._of_function(uri, _function_reader(f, uri, None),
+                                                 f.__name__, _parse_docstring(f.__doc__)[0]), f)
 
     def resource_template(self, uri_template, *, name=None, title=None, description=None,
                           mime_type=None, annotations=None, icons=None, meta=None,
@@ -2366,6 +2394,15 @@ class _FunctionReader:
         if call is None:
             call = self.call = _wrap_handler(self.fn, "resource %r" % uri, {"uri"})
         return _resource_value(call({"uri": uri}, ctx), uri, self.mime_type)
+
+
+def _function_reader(fn, uri, mime_type):
+    """A decorated resource function as its handler; one that takes parameters is checked
+    now."""
+    reader = _FunctionReader(fn, mime_type)
+    if not _takes_nothing(fn):
+        reader.call = _wrap_handler(fn, "resource %r" % uri, {"uri"})
+    return reader
 
 
 def _takes_nothing(fn):
@@ -15772,10 +15809,15 @@ def _parse_docstring(doc):
     """Return (description, {parameter: description}) from a Google or reST docstring."""
     if not doc:
         return None, {}
-    if "\n" in doc and "\t" not in doc and ":param" not in doc:
-        usual = _read_usual(doc)
-        if usual is not None:
-            return usual
+    if "\t" not in doc:
+        if "\n" not in doc:                  # _read_docstring's first case, without its call:
+            line = doc.strip()               # a resource's one line, thousands of them
+            if line[:1] != ":":
+                return line or None, {}
+        elif ":param" not in doc:
+            usual = _read_usual(doc)
+            if usual is not None:
+                return usual
     return _read_docstring(doc)
 
 

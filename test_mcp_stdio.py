@@ -3234,6 +3234,49 @@ class LargeCatalogs(unittest.TestCase):
             self.assertEqual(call_tool(server, "f", {"a": 1})["result"]["content"],
                              [{"type": "text", "text": "x"}])
 
+    def test_a_decorated_resource_keeps_the_class_defaults(self):
+        # resource(uri) alone sets the URI, handler, name and description; every other field
+        # reads as the class's, as a Resource given each keyword's default does, and lists
+        # alike. A keyword given takes the general path.
+        server = mcp_stdio.Server("s", "1")
+
+        def item():
+            """The item, as text."""
+            return "the item"
+        server.resource("cat://item")(item)
+        server.resource("cat://typed", mime_type="text/plain")(item)
+        plain, typed = server.resources["cat://item"], server.resources["cat://typed"]
+        self.assertEqual(set(vars(plain)), {"uri", "handler", "name", "description"})
+        self.assertEqual(typed.mime_type, "text/plain")
+        explicit = mcp_stdio.Resource("cat://item", plain.handler, name="item",
+                                      description="The item, as text.")
+        self.assertEqual({k: getattr(plain, k) for k in vars(explicit)}, vars(explicit))
+        for revision in mcp_stdio.REVISIONS:
+            self.assertEqual(plain.describe(revision), explicit.describe(revision))
+        p = InProc(self, server=server)
+        p.initialize()
+        read = p.answer(req_msg(2, "resources/read", {"uri": "cat://item"}))
+        self.assertEqual(read["result"]["contents"][0]["text"], "the item")
+        for uri, fragment in (("cat://{id}", "holds no braces; for a family"),
+                              ("cat://a b", "holds no space or control"), ("item", "scheme")):
+            with self.assertRaisesRegex(mcp_stdio.CatalogError, fragment):
+                server.resource(uri)(item)
+
+    def test_a_uri_is_refused_as_the_expression_says(self):
+        # The check's quick way (printable, no space, no brace) passes exactly the URIs
+        # in which the expression finds nothing, for every character of the BMP and the
+        # astral planes' first of each 97.
+        expression = re.compile(mcp_stdio._NOT_IN_URI_RE)
+        for cp in itertools.chain(range(0x10000), range(0x10000, 0x110000, 97)):
+            uri = "a:b" + chr(cp)
+            try:
+                mcp_stdio._check_uri(uri)
+                refused = False
+            except mcp_stdio.CatalogError:
+                refused = True
+            if refused != bool(expression.search(uri)):
+                self.fail("U+%04X: refused %s" % (cp, refused))
+
     def test_a_parameter_is_plain_as_the_general_path_says(self):
         # _plain_signature checks each parameter inline: for one parameter of every
         # annotation and default, it passes exactly those _plain_parameter describes whole.
