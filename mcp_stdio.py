@@ -2453,7 +2453,6 @@ class _KeptListings:
         self.server, self.path, self.chunks = server, path, chunks
         self.unread = len(chunks)
         self.kept, self.made, self.listed = {}, {}, {}
-        self.added = {}      # (task, revision, audience) -> the JSON the extensions add
 
     @classmethod
     def open(cls, server):
@@ -2475,11 +2474,12 @@ class _KeptListings:
             return None                 # nothing to read, nothing to be written
         return cls(server, path, chunks)
 
-    def listing(self, tool, revision, audience, at=0):
+    def listing(self, tool, revision, audience, memo, at=0):
         """tool's listing as JSON text (a tuple of str to join), None where it is not
         listed, or _UNSEEN: describe() lists it (it is not a plain function's Tool as
-        made). at: its index in the catalog, which tells the chunk that keeps it."""
-        if type(tool) is not Tool or tool._function is None or \
+        made). memo: _added_text's; at: its index in the catalog, which tells the chunk
+        that keeps it."""
+        if tool._function is None or \
                 not tool.__dict__.keys() <= _AS_MADE:
             return _UNSEEN
         fn = tool._function[0]
@@ -2497,18 +2497,13 @@ class _KeptListings:
             self.listed[key] = None
         # What Tool.describe() lists of a Tool as made, in its order: its name, the parts,
         # and what the extensions add, which for such a Tool depends on its task alone
-        # (every other field is the class's) and is encoded once.
-        shape = (tool.task, revision, audience)
-        added = self.added.get(shape)
+        # (every other field is the class's).
+        added = _added_text(tool, revision, audience, memo, (Tool, tool.task))
         if added is None:
-            d = _listed(tool, revision, {}, audience)
-            added = self.added[shape] = (None, None) if d is None else (
-                "".join(["," + _eb(k) + ":" + "".join(_chunks(v)) for k, v in d.items()]) +
-                "}", "structured_content" in _FEATURES[revision])
-        if added[0] is None:
             return None                 # not listed in this revision, to this audience
         # A tuple of str, joined in its page: the parts stay shared with kept.
-        return '{"name":', _eb(tool.name), parts[0], parts[1] if added[1] else "", added[0]
+        return '{"name":', _eb(tool.name), parts[0], \
+            parts[1] if "structured_content" in _FEATURES[revision] else "", added
 
     def _find(self, key, chunk):
         """The parts kept for key: from the chunk its place tells, else from any."""
@@ -2555,6 +2550,44 @@ def _listing_parts(parts):
     return (("" if d is None else ',"description":' + "".join(_chunks(d))) +
             ',"inputSchema":' + "".join(_chunks(parts["input_schema"])),
             "" if out is None else ',"outputSchema":' + "".join(_chunks(out)))
+
+
+def _added_text(entry, revision, audience, memo, shape):
+    """What the extensions add to the listing of an entry as made, as the JSON text that
+    ends it ("}" when nothing), or None where it is not listed. Every entry of a shape
+    (its class and the fields the class does not give) has the same: memo keeps it."""
+    key = (shape, revision, audience)
+    added = memo.get(key)
+    if added is None:
+        d = _listed(entry, revision, {}, audience)
+        added = memo[key] = False if d is None else "".join(
+            ["," + _eb(k) + ":" + "".join(_chunks(v)) for k, v in d.items()]) + "}"
+    return added or None
+
+
+def _listing_text(entry, revision, audience, memo, kept=None, at=0):
+    """The listing of an entry as made (a plain function's Tool, a Resource given only its
+    URI) as JSON text (a str, or a tuple of str to join), None where it is not listed, or
+    _UNSEEN: describe() lists it. The JSON of a Tool's schemas is read from kept (a serve's
+    _KeptListings), and made there when not yet kept."""
+    cls = type(entry)
+    if cls is Tool:
+        return _UNSEEN if kept is None else kept.listing(entry, revision, audience, memo, at)
+    if cls is not Resource or not entry.__dict__.keys() <= _RESOURCE_AS_MADE:
+        return _UNSEEN
+    # What Resource.describe() lists of one as made, in its order, then what the extensions
+    # add (from its fields, all the class's).
+    added = _added_text(entry, revision, audience, memo, Resource)
+    if added is None:
+        return None
+    description = entry.description
+    return "".join(('{"uri":', _eb(entry.uri), ',"name":', _eb(entry.name),     # one str:
+                    "" if description is None else ',"description":' + _eb(description),
+                    added))                       # less memory than the dict it stands for
+
+
+# The names a Resource decorated with only its URI has (Resource._of_function).
+_RESOURCE_AS_MADE = frozenset(("uri", "handler", "name", "description"))
 
 
 def _kept_header():
@@ -4005,19 +4038,22 @@ def _page(conn, call, kind):
     if _has(call.revision, "cache_hints"):
         result["ttlMs"] = s.ttl_ms
         result["cacheScope"] = "public"
-    if tuple in map(type, page):        # listings kept as JSON text: the page is text
+    if tuple in map(type, page) or str in map(type, page):     # listings as JSON text
         return _page_text(result, kind.field)
     return result
 
 
 def _page_text(result, field):
     """The JSON text of a list's result whose listings (the items of result[field]) may be
-    JSON text already, as the tuple of str that joined make it."""
+    JSON text already: a str, or the tuple of str that joined make it."""
     text = ['{"%s":[' % field]
     for x in result[field]:
         if len(text) > 1:
             text.append(",")
-        text += x if type(x) is tuple else _chunks(x)
+        if type(x) is str:
+            text.append(x)
+        else:
+            text += x if type(x) is tuple else _chunks(x)
     rest = "".join(_chunks({k: v for k, v in result.items() if k != field}))
     text.append("]," + rest[1:] if len(rest) > 2 else "]}")
     return "".join(text)
@@ -8603,6 +8639,7 @@ class _Catalog:
         self.generation = None
         self._lists = {}          # (kind, revision, audience) -> (entries, listings, earlier)
         self._whole = {}          # the same key -> every listing, once a page held them all
+        self._added = {}          # _added_text's memo
         # (kind, revision, audience) -> {id(entry): its listing object}, from older catalogs, for
         # entries of this one (alive while it is: their ids are theirs); by id, since an
         # author's subclass may not be hashable.
@@ -8643,7 +8680,8 @@ class _Catalog:
         Each is described when first listed, then kept: a long catalog's first
         page describes a page of it, not the whole. An entry a revision does not
         list (None) is left out. The one page of a short catalog is the same list
-        each time. kept: the _KeptListings of a serve, whose listings are JSON text.
+        each time. Entries as made are listed as JSON text (_listing_text), a plain
+        function's Tool when a serve keeps listings (kept, its _KeptListings).
         """
         key = (kind, revision, audience)
         made = self._lists.get(key)
@@ -8660,9 +8698,8 @@ class _Catalog:
             d = lst[i]
             if d is _UNSEEN:
                 x = entries[i]
-                d = known.get(id(x)) or _UNSEEN
-                if d is _UNSEEN and kept is not None:
-                    d = kept.listing(x, revision, audience, i)
+                d = known.get(id(x)) or _listing_text(x, revision, audience, self._added,
+                                                      kept, i)
                 if d is _UNSEEN:
                     # describe(revision) alone unless an audience shapes it: an author's
                     # subclass of 0.7 may override describe(self, revision).

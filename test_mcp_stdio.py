@@ -3262,6 +3262,40 @@ class LargeCatalogs(unittest.TestCase):
             with self.assertRaisesRegex(mcp_stdio.CatalogError, fragment):
                 server.resource(uri)(item)
 
+    def test_a_resource_as_made_is_listed_as_text_describe_would_give(self):
+        # A resource decorated with only its URI is listed as JSON text: describe()'s, for
+        # every revision and audience; one given any other field is described.
+        server = mcp_stdio.Server("s", "1")
+        docs = [None, "", "One line.", "  Padded.  ", "Two\n\n    lines.", "Quote \" \\ é \u2028"]
+        for i, doc in enumerate(docs):
+            def f():
+                return "x"
+            f.__doc__ = doc
+            server.resource("cat://r/%d" % i)(f)
+        server.resource("cat://typed", mime_type="text/plain")(f)
+        server.resource("cat://titled", title="T")(f)
+        keys = [key for key, _ in mcp_stdio._TAKE_HOOKS]
+        memo = {}
+        for revision in mcp_stdio.REVISIONS:
+            for audience in (frozenset(c) for n in range(len(keys) + 1)
+                             for c in itertools.combinations(keys, n)):
+                for uri, r in server.resources.items():
+                    got = mcp_stdio._listing_text(r, revision, audience, memo)
+                    with self.subTest(uri=uri, revision=revision, audience=sorted(audience)):
+                        if uri in ("cat://typed", "cat://titled"):
+                            self.assertIs(got, mcp_stdio._UNSEEN)
+                            continue
+                        want = r.describe(revision, audience)
+                        self.assertEqual(got,
+                                         None if want is None else
+                                         "".join(mcp_stdio._chunks(want)))
+        for revision in (MODERN,) + LEGACY:       # a page of both, checked canonical
+            p = InProc(self, server=server)
+            modern = p.open(revision)
+            listed = p.answer(req_msg(2, "resources/list", {}, modern))["result"]["resources"]
+            self.assertEqual(listed, [r.describe(revision)
+                                      for _, r in sorted(server.resources.items())])
+
     def test_a_uri_is_refused_as_the_expression_says(self):
         # The check's quick way (printable, no space, no brace) passes exactly the URIs
         # in which the expression finds nothing, for every character of the BMP and the
@@ -3451,7 +3485,14 @@ def kept_store(server, kept=None, path=os.devnull):
     import marshal
     store = mcp_stdio._KeptListings(server, path, [marshal.dumps(kept)] if kept else [])
     server._kept_listings = store
+    store.memo = {}         # what a catalog keeps for _added_text
     return store
+
+
+def listed(store, entry, revision, audience=frozenset(), at=0):
+    """entry's listing as a catalog makes it with store (a _KeptListings, or None)."""
+    memo = store.__dict__.setdefault("memo", {}) if store is not None else {}
+    return mcp_stdio._listing_text(entry, revision, audience, memo, store, at)
 
 
 def kept_entries(path):
@@ -3529,7 +3570,7 @@ class KeptListings(unittest.TestCase):
         fns = plain_functions(9173, 80)
         cold, fresh = kept_store(plain_server(fns)), plain_server(fns)
         for tool, same in zip(cold.server.tools.values(), fresh.tools.values()):
-            self.assertEqual("".join(cold.listing(tool, LEGACY[-1], frozenset())),
+            self.assertEqual("".join(listed(cold, tool, LEGACY[-1], frozenset())),
                              "".join(mcp_stdio._chunks(same.describe(LEGACY[-1]))))
             self.assertLessEqual(vars(tool).keys(), {"name", "_function", "task"})  # as made
         self.assertEqual(len(cold.made), len(set(map(mcp_stdio._listing_key, fns))))
@@ -3544,7 +3585,7 @@ class KeptListings(unittest.TestCase):
                         want = same.describe(revision, audience)
                         with self.subTest(support=support, revision=revision,
                                           audience=sorted(audience), tool=tool.name):
-                            got = warm.listing(tool, revision, audience)
+                            got = listed(warm, tool, revision, audience)
                             self.assertEqual(got if got is None else "".join(got),
                                              None if want is None else
                                              "".join(mcp_stdio._chunks(want)))
@@ -3599,16 +3640,16 @@ class KeptListings(unittest.TestCase):
         server.tools["told"].description = "Told."
         self.assertEqual(server.tools["read"].input_schema["required"], ["a"])
         store = kept_store(server)
-        self.assertIsInstance(store.listing(server.tools["f"], MODERN, frozenset()), tuple)
+        self.assertIsInstance(listed(store, server.tools["f"], MODERN, frozenset()), tuple)
         self.assertTrue(call_tool(server, "f", {"a": "no"})["result"]["isError"])   # checked
         self.assertEqual(call_tool(server, "f", {"a": 1})["result"]["content"][0]["text"], "x")
         made = dict(store.made)
         store = kept_store(server, made)
         for name in ("titled", "told", "read"):
-            self.assertIs(store.listing(server.tools[name], MODERN, frozenset()),
+            self.assertIs(listed(store, server.tools[name], MODERN, frozenset()),
                           mcp_stdio._UNSEEN)
         sub = type("Sub", (mcp_stdio.Tool,), {})
-        self.assertIs(store.listing(sub("x", lambda a, c: "x"), MODERN, frozenset()),
+        self.assertIs(listed(store, sub("x", lambda a, c: "x"), MODERN, frozenset()),
                       mcp_stdio._UNSEEN)
         self.assertEqual(store.made, {})            # none of them was described for it
 
@@ -3618,7 +3659,7 @@ class KeptListings(unittest.TestCase):
         fns = plain_functions(77, 30)
         cold = kept_store(plain_server(fns))
         for tool in cold.server.tools.values():
-            cold.listing(tool, MODERN, frozenset())
+            listed(cold, tool, MODERN, frozenset())
 
         def serve(kept, middleware=False):
             server = plain_server(fns)
@@ -3692,18 +3733,18 @@ class KeptListings(unittest.TestCase):
         cold = kept_store(plain_server(fns), path=path)
         tools = list(cold.server.tools.values())
         for at, tool in enumerate(tools):
-            cold.listing(tool, MODERN, frozenset(), at)
+            listed(cold, tool, MODERN, frozenset(), at)
         cold.save()
         chunks = mcp_stdio._read_kept(path)
         self.assertEqual([len(mcp_stdio._kept_chunk(c)) for c in chunks], [7, 7, 6])
         self.assertEqual(list(kept_entries(path)), list(cold.listed))
         warm = mcp_stdio._KeptListings(plain_server(fns), path, chunks)
         again = list(warm.server.tools.values())
-        want = "".join(cold.listing(tools[0], MODERN, frozenset(), 0))
-        self.assertEqual("".join(warm.listing(again[0], MODERN, frozenset(), 0)), want)
+        want = "".join(listed(cold, tools[0], MODERN, frozenset(), 0))
+        self.assertEqual("".join(listed(warm, again[0], MODERN, frozenset(), 0)), want)
         self.assertEqual((warm.unread, len(warm.kept)), (2, 7))
-        want = "".join(cold.listing(tools[15], MODERN, frozenset(), 15))
-        self.assertEqual("".join(warm.listing(again[15], MODERN, frozenset(), 1)), want)
+        want = "".join(listed(cold, tools[15], MODERN, frozenset(), 15))
+        self.assertEqual("".join(listed(warm, again[15], MODERN, frozenset(), 1)), want)
         self.assertEqual((warm.unread, len(warm.kept), warm.made), (0, 20, {}))
 
     def test_save_writes_what_was_made_unless_told_not_to(self):
@@ -3718,13 +3759,13 @@ class KeptListings(unittest.TestCase):
             sys.dont_write_bytecode = dont
             store = kept_store(plain_server(fns), path=path)
             for tool in store.server.tools.values():
-                store.listing(tool, MODERN, frozenset())
+                listed(store, tool, MODERN, frozenset())
             store.save()
             self.assertEqual(os.path.exists(path), not dont)
         self.assertEqual(kept_entries(path), store.made)
         mcp_stdio._write_kept(path, dict(list(stale.items())[:5]))  # another serve's stay
         store = kept_store(plain_server(fns[:19]), path=path)
-        store.listing(store.server.tools["f18"], MODERN, frozenset())
+        listed(store, store.server.tools["f18"], MODERN, frozenset())
         store.save()
         self.assertEqual(len(kept_entries(path)), 6)
         mcp_stdio._write_kept(path, stale)                           # but not past the spare
