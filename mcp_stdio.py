@@ -2479,8 +2479,7 @@ class _KeptListings:
         listed, or _UNSEEN: describe() lists it (it is not a plain function's Tool as
         made). memo: _added_text's; at: its index in the catalog, which tells the chunk
         that keeps it."""
-        if tool._function is None or \
-                not tool.__dict__.keys() <= _AS_MADE:
+        if tool._function is None or not tool.__dict__.keys() <= _AS_MADE:
             return _UNSEEN
         fn = tool._function[0]
         key = _listing_key(fn)
@@ -2507,8 +2506,8 @@ class _KeptListings:
 
     def _find(self, key, chunk):
         """The parts kept for key: from the chunk its place tells, else from any."""
-        for i in (chunk,) if chunk < len(self.chunks) else ():
-            self._decode(i)
+        if chunk < len(self.chunks):
+            self._decode(chunk)
             if key in self.kept:
                 return self.kept[key]
         for i in range(len(self.chunks)):       # the catalog changed: read them all
