@@ -9830,6 +9830,7 @@ def _serve_stdio(server, stdin_fd, stdout_fd):
     _teardown(None)
     if kept is not None:
         kept.save()
+        server._kept_listings = None    # this serve's: a later one opens the file again
     _drain()
     return runtime.exit_code
 
