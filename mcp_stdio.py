@@ -11344,6 +11344,12 @@ class _Mount:
             handler = own.handler
 
             def served(*args):           # (arguments | uri [, variables], ctx)
+                # A mount starting again is waited for, and one down answered, as for a
+                # relayed call: its handler never runs with this serve's state instead.
+                self.ready()
+                fault = self._fault()
+                if fault:
+                    raise ProtocolError(INTERNAL_ERROR, "Internal error: " + fault)
                 client, ctx = self.client, args[-1]
                 state = client.state if client is not None else None
                 return handler(*args[:-1], ctx.serving(state) if ctx is not None and

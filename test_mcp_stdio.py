@@ -9927,6 +9927,27 @@ class Mounting(unittest.TestCase):
                                      "inner")
             self.assertEqual(ran, ["tools/call", "resources/read"] * 2 if wrapped else [])
 
+    def test_an_in_process_mount_starting_again_is_waited_for(self):
+        """A call of a mounted Server object's entry, listed by an earlier serve, made
+        while the mount starts again (its lifespan setup is slow): its handler waits and
+        runs with its own serve's state, never ours."""
+        @contextlib.contextmanager
+        def slow(server):
+            time.sleep(0.3)
+            yield {"db": "inner"}
+        inner = mcp_stdio.Server("inner", "1", lifespan=slow)
+
+        @inner.tool
+        def where(ctx: mcp_stdio.Context) -> dict:
+            "Who serves this call."
+            return {"db": ctx.state["db"]}
+        outer = mcp_stdio.Server("outer", "1", lifespan=lambda s: iter([{"db": "outer"}]))
+        outer.mount("in", inner)
+        for _ in range(2):          # the second serve finds in_where listed already
+            with mcp_stdio.InProcessClient(outer) as c:
+                r = c.call_tool("in_where", {})
+                self.assertEqual(r["structuredContent"], {"db": "inner"})
+
     def test_choosing_what_a_mount_serves(self):
         """include and exclude take shell-style patterns of the mount's own names and URIs,
         for every kind; rename gives a tool or prompt our name; scoping applies after."""
