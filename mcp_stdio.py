@@ -858,6 +858,8 @@ class Tool:
         and keeps no handler for a tool never called.
         """
         f = _tool_fields(name, fields)
+        if f is _TASK_FIELDS.get(f["task"]):      # a decorator's: every field the class's
+            return cls._of_plain(fn, name, f["task"])
         _check_tool_name(name)
         self = cls.__new__(cls)
         from_doc = f["description"] is None       # the docstring's summary, at first use
@@ -865,6 +867,20 @@ class Tool:
         if not from_doc:
             self.description = f["description"]
         self._set_fields(name, f)
+        return self
+
+    @classmethod
+    def _of_plain(cls, fn, name, task):
+        """_of_function() of a function given no field but its task (@server.tool's usual
+        case, thousands at a start: kept short)."""
+        if not (type(name) is str and name.isidentifier() and name.isascii() and
+                len(name) <= 128):               # _check_tool_name()'s usual case, inline
+            _check_tool_name(name)
+        self = cls.__new__(cls)
+        self._function = (fn, name, True)
+        self.name = name
+        if task != "forbidden":                   # the class's
+            self.task = task
         return self
 
     # Defaults on the class: most tools keep them (and a class's instances share at most
@@ -1161,17 +1177,26 @@ class Resource:
         self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
 
     @classmethod
-    def _of_function(cls, uri, handler, name, description):
-        """The resource of a decorator given only its URI: every other field the class's."""
+    def _of_function(cls, uri, fn):
+        """The resource of a function decorated with only its URI: every other field the
+        class's, and its handler made at its first read when it takes nothing (there is
+        nothing to check then: a catalog of thousands keeps no handler it never reads)."""
+        handler = None if _takes_nothing(fn) else _function_reader(fn, uri, None)
+        name, description = fn.__name__, _parse_docstring(fn.__doc__)[0]
         _check_uri(uri)
         self = cls.__new__(cls)
-        self.uri, self.handler, self.name = uri, handler, name
+        self.uri, self.name = uri, name
+        if handler is None:
+            self._function = fn             # read by _HandlerAtFirstRead
+        else:
+            self.handler = handler
         if description is not None:
             self.description = description
         return self
 
-    # Defaults on the class: a decorated resource sets only its URI, handler, name and
-    # description (a catalog of thousands stores nine fields fewer each).
+    # Defaults on the class: a decorated resource sets only its URI, function (or handler),
+    # name and description (a catalog of thousands stores nine fields fewer each).
+    _function = None
     title = description = mime_type = size = annotations = icons = meta = None
     ttl_ms, cache_scope = 0, "private"
 
@@ -2057,10 +2082,14 @@ class _Decorators:
         names the MCP App view that shows its result (see app()); visibility=
         ["app"] makes it a tool only views call, hidden from the model.
         """
+        if fn is not None and name is None and not fields:     # @server.tool, thousands
+            task = self.task_support
+            if _plain_signature(fn):
+                name = fn.__name__
+                return self._placed(self.tools, name, Tool._of_plain(fn, name, task), fn)
+            return self._added(_function_tool(fn, None, {"task": task}), fn)
         if fields.get("task") is None:
             fields["task"] = self.task_support
-        if fn is not None and name is None and len(fields) == 1:     # @server.tool
-            return self._added(_function_tool(fn, None, fields), fn)
         if len(fields) > 1:                   # more than the task: some may be unknown
             _tool_keywords("tool", fields)
 
@@ -2071,15 +2100,22 @@ class _Decorators:
     def _added(self, entry, fn):
         """Add the entry a decorator made of fn, and return fn (add(fn) is then a no-op)."""
         kind = _KIND_OF.get(type(entry))
-        if kind is not None:              # add(), for the usual case of thousands, quickly
-            table, key = getattr(self, kind.attr), getattr(entry, kind.key)
-            with self._lock:
-                if not self._frozen and key not in table:
-                    table[key] = entry
-                    entry = None
+        if kind is None:                  # an author's subclass of an entry
+            self.add(entry)
+            self._decorated.append(fn)
+            return fn
+        return self._placed(getattr(self, kind.attr), getattr(entry, kind.key), entry, fn)
+
+    def _placed(self, table, key, entry, fn):
+        """_added() of an entry whose table and key are known: add(), for the usual case of
+        thousands, quickly."""
+        with self._lock:
+            if not self._frozen and key not in table:
+                table[key] = entry
+                entry = None
         if entry is not None:
             self.add(entry)
-        self._decorated[id(fn)] = fn
+        self._decorated.append(fn)
         return fn
 
     def middleware(self, fn=None, *, kinds=None):
@@ -2138,8 +2174,7 @@ class _Decorators:
 
     def _plain_resource(self, uri, f):
         """Register f as resource(uri) was asked to, every keyword its default."""
-        return self._added(Resource._of_function(uri, _function_reader(f, uri, None),
-                                                 f.__name__, _parse_docstring(f.__doc__)[0]), f)
+        return self._placed(self.resources, uri, Resource._of_function(uri, f), f)
 
     def resource_template(self, uri_template, *, name=None, title=None, description=None,
                           mime_type=None, annotations=None, icons=None, meta=None,
@@ -2294,23 +2329,22 @@ def _plain_signature(fn, params=None):
     n_pos = code.co_argcount
     defaults = fn.__defaults__ or ()
     first = n_pos - len(defaults)             # the first positional parameter with a default
-    kwdefaults = fn.__kwdefaults__ or {}
     i = 0
     for pname in code.co_varnames[:n_pos + code.co_kwonlyargcount]:
         # _plain_parameter(), inline: this runs for each parameter of thousands of tools.
         default = (_EMPTY if i < first else defaults[i - first] if i < n_pos else
-                   kwdefaults.get(pname, _EMPTY))
+                   (fn.__kwdefaults__ or {}).get(pname, _EMPTY))
         i += 1
         a = ann.get(pname)
-        plain = _PLAIN_SCHEMAS.get(a) if type(a) is type else None
         if pname == "ctx" or a is Context:
             continue
+        plain = _PLAIN_SCHEMAS.get(a) if type(a) is type else None
         if plain is None:
             plain = _optional_plain(a) if default is None else None
             if plain is None:
                 return False
-        elif not (default is _EMPTY or type(default) in _SCALAR_DEFAULTS or
-                  _is_finite(default)):
+        elif default is not _EMPTY and type(default) not in _SCALAR_DEFAULTS and not (
+                type(default) is float and default - default == 0):     # _is_finite()
             return False
         if params is not None:
             params.append((pname, plain, default))
@@ -2394,6 +2428,21 @@ class _FunctionReader:
         if call is None:
             call = self.call = _wrap_handler(self.fn, "resource %r" % uri, {"uri"})
         return _resource_value(call({"uri": uri}, ctx), uri, self.mime_type)
+
+
+class _HandlerAtFirstRead:
+    """Resource.handler where no handler is set: the reader of the function a resource
+    was made of (Resource._of_function), made at its first read and then set on it."""
+
+    def __get__(self, resource, cls=None):
+        fn = resource._function if resource is not None else None
+        if fn is None:
+            raise AttributeError("handler")
+        resource.handler = reader = _FunctionReader(fn, None)
+        return reader
+
+
+Resource.handler = _HandlerAtFirstRead()      # a non-data descriptor: a handler set wins
 
 
 def _function_reader(fn, uri, mime_type):
@@ -2586,7 +2635,7 @@ def _listing_text(entry, revision, audience, memo, kept=None, at=0):
 
 
 # The names a Resource decorated with only its URI has (Resource._of_function).
-_RESOURCE_AS_MADE = frozenset(("uri", "handler", "name", "description"))
+_RESOURCE_AS_MADE = frozenset(("uri", "_function", "handler", "name", "description"))
 
 
 def _kept_header():
@@ -8038,7 +8087,7 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         for kind in _KINDS:              # self.tools, self.resources, ...: {key: entry}
             setattr(self, kind.attr, {})
         self.catalog = None            # what is offered now, once serving (a _Catalog)
-        self._decorated = {}           # id -> each function the decorators registered
+        self._decorated = []           # each function the decorators registered
         self._frozen = False
         self._kept_listings = None     # a serve's listings kept between starts (run())
         self._hiding = _HIDE_HOOKS         # set for what is offered when serving starts
@@ -8119,10 +8168,10 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         kinds. The caller holds the lock and tells the clients."""
         placed = []                         # (table, key, entry, kind)
         for e in entries:
-            if self._decorated.get(id(e)) is e:
-                continue                    # registered by a decorator already
             kind = _KIND_OF.get(type(e)) or next(
                 (kind for kind in _KINDS if isinstance(e, kind.cls)), None)
+            if kind is None and any(f is e for f in self._decorated):
+                continue                    # registered by a decorator already
             if kind is None:
                 raise CatalogError("server: %r is not a Tool, Resource, ResourceTemplate "
                                    "or Prompt%s" % (e, "; register a function with "

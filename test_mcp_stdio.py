@@ -3235,9 +3235,10 @@ class LargeCatalogs(unittest.TestCase):
                              [{"type": "text", "text": "x"}])
 
     def test_a_decorated_resource_keeps_the_class_defaults(self):
-        # resource(uri) alone sets the URI, handler, name and description; every other field
-        # reads as the class's, as a Resource given each keyword's default does, and lists
-        # alike. A keyword given takes the general path.
+        # resource(uri) alone sets the URI, function, name and description; the handler of a
+        # function that takes nothing is made at its first read, and every other field reads
+        # as the class's, as a Resource given each keyword's default does, and lists alike. A
+        # keyword given takes the general path.
         server = mcp_stdio.Server("s", "1")
 
         def item():
@@ -3246,8 +3247,19 @@ class LargeCatalogs(unittest.TestCase):
         server.resource("cat://item")(item)
         server.resource("cat://typed", mime_type="text/plain")(item)
         plain, typed = server.resources["cat://item"], server.resources["cat://typed"]
-        self.assertEqual(set(vars(plain)), {"uri", "handler", "name", "description"})
+        self.assertEqual(set(vars(plain)), {"uri", "_function", "name", "description"})
+        self.assertIs(plain.handler, plain.handler)         # made once, then kept
+        self.assertEqual(set(vars(plain)), {"uri", "_function", "handler", "name",
+                                            "description"})
+        self.assertEqual(plain.handler("cat://item", None), "the item")
         self.assertEqual(typed.mime_type, "text/plain")
+        with self.assertRaises(AttributeError):             # as before: none set, none read
+            mcp_stdio.Resource.__new__(mcp_stdio.Resource).handler
+
+        def takes(uri, ctx):
+            return uri
+        server.resource("cat://takes")(takes)      # what it takes is checked at once
+        self.assertNotIn("_function", vars(server.resources["cat://takes"]))
         explicit = mcp_stdio.Resource("cat://item", plain.handler, name="item",
                                       description="The item, as text.")
         self.assertEqual({k: getattr(plain, k) for k in vars(explicit)}, vars(explicit))
