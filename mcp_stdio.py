@@ -2625,7 +2625,8 @@ def _listing_text(entry, revision, audience, memo, kept=None, at=0):
         return _UNSEEN
     # What Resource.describe() lists of one as made, in its order, then what the extensions
     # add (from its fields, all the class's).
-    added = _added_text(entry, revision, audience, memo, Resource)
+    added = memo.get((Resource, revision, audience)) or _added_text(
+        entry, revision, audience, memo, Resource)
     if added is None:
         return None
     description = entry.description
@@ -4094,17 +4095,10 @@ def _page(conn, call, kind):
 def _page_text(result, field):
     """The JSON text of a list's result whose listings (the items of result[field]) may be
     JSON text already: a str, or the tuple of str that joined make it."""
-    text = ['{"%s":[' % field]
-    for x in result[field]:
-        if len(text) > 1:
-            text.append(",")
-        if type(x) is str:
-            text.append(x)
-        else:
-            text += x if type(x) is tuple else _chunks(x)
+    items = ",".join([x if type(x) is str else "".join(x if type(x) is tuple else _chunks(x))
+                      for x in result[field]])
     rest = "".join(_chunks({k: v for k, v in result.items() if k != field}))
-    text.append("]," + rest[1:] if len(rest) > 2 else "]}")
-    return "".join(text)
+    return "".join(('{"%s":[' % field, items, "]," + rest[1:] if len(rest) > 2 else "]}"))
 
 
 def _audience(server, call):
@@ -8374,6 +8368,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
                 return self
             if not self.live:        # a live server may grant what it adds later
                 for grant in {k.grant: None for k in _KINDS}:
+                    if getattr(self, grant) is None:
+                        continue                # grants everything
                     kinds = [k for k in _KINDS if k.grant == grant]
                     _granted({n: 1 for k in kinds for n in getattr(self, k.attr)},
                              getattr(self, grant), grant, kinds[0].noun)
@@ -8426,8 +8422,11 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         tables = {}
         for kind in _KINDS:
             table, grant = getattr(self, kind.attr), getattr(self, kind.grant)
-            keep = None if grant is None else _matcher(grant)
-            tables[kind.attr] = {k: table[k] for k in sorted(table) if keep is None or keep(k)}
+            if grant is None:
+                tables[kind.attr] = {k: table[k] for k in sorted(table)}
+            else:
+                keep = _matcher(grant)
+                tables[kind.attr] = {k: table[k] for k in sorted(table) if keep(k)}
         for grants in _GRANT_HOOKS:      # what a grant implies (a tool's view)
             grants(self, tables)
         return _Catalog(tables)
@@ -8746,8 +8745,8 @@ class _Catalog:
             d = lst[i]
             if d is _UNSEEN:
                 x = entries[i]
-                d = known.get(id(x)) or _listing_text(x, revision, audience, self._added,
-                                                      kept, i)
+                d = (known and known.get(id(x))) or _listing_text(x, revision, audience,
+                                                                  self._added, kept, i)
                 if d is _UNSEEN:
                     # describe(revision) alone unless an audience shapes it: an author's
                     # subclass of 0.7 may override describe(self, revision).
