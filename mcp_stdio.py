@@ -2390,8 +2390,9 @@ def _fair_description(tool):
     if not doc or len(doc) > _HOSTS_CUT_AT or "\t" in doc:     # tabs: expanded, longer
         return False
     first = doc.lstrip().partition("\n")[0].rstrip()
-    # A first line that may start a section (Args:, :param x:) may leave no summary.
-    return first != "" and first[0] != ":" and first[-1] != ":"
+    # A first line that may start a section (Args:, :param x:) may leave no summary; ""
+    # and ":" are both in ":".
+    return first[:1] not in ":" and first[-1] != ":"
 
 
 def _plain_listing(fn):
@@ -8440,17 +8441,18 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             yield "instructions are %d characters; some hosts cut them at %d" % (
                 len(self.instructions), _HOSTS_CUT_AT)
         for t in self.tools.values():
+            name = t.name
             if not _fair_description(t):
                 if not t.description:
                     yield "tool %r has no description: the model sees only its name (add " \
-                          "a docstring or description=...)" % t.name
+                          "a docstring or description=...)" % name
                 elif len(t.description) > _HOSTS_CUT_AT:
                     yield "tool %r: description is %d characters; some hosts cut it at %d" % (
-                        t.name, len(t.description), _HOSTS_CUT_AT)
-            if "." in t.name:
-                yield "tool %r: some clients refuse '.' in tool names" % t.name
-            if len(t.name) > 64:
-                yield "tool %r: names over 64 characters are refused by some clients" % t.name
+                        name, len(t.description), _HOSTS_CUT_AT)
+            if "." in name:
+                yield "tool %r: some clients refuse '.' in tool names" % name
+            if len(name) > 64:
+                yield "tool %r: names over 64 characters are refused by some clients" % name
 
     def connection(self, emit=None, *, lock=None, clock=None, wall_clock=None, random=None,
                    report=None, context=None, schedule=None, lifespan=None):
