@@ -907,9 +907,9 @@ class Tool:
         for k in _EXTENSION_TOOL_FIELDS:     # app, visibility (MCP Apps), ...
             setattr(self, k, f[k])
 
-    def __getattr__(self, attr):
-        # Only reached for what is not set yet: the parts of a function described at
-        # first use (_of_function), and validators not yet compiled (lazy=True).
+    def _first_use(self, attr):
+        # What _AtFirstUse reads where nothing is set yet: the parts of a function described
+        # at first use (_of_function), and validators not yet compiled (lazy=True).
         if attr in _FUNCTION_PARTS and self._function is not None:
             _describe_function(self, attr)
             return getattr(self, attr)
@@ -930,8 +930,6 @@ class Tool:
         Apps). None for a client that cannot call it (an extension's listing hook
         decides: a required task before tasks, a tool only a view may call).
         """
-        if self._function is not None and "input_schema" not in self.__dict__:
-            _describe_function(self, "input_schema")     # without a failed lookup first
         features = _FEATURES[revision]
         d = {"name": self.name}
         if self.title is not None and "titles" in features:
@@ -7741,12 +7739,25 @@ def _share_tool_keys():
         setattr(tool, name, None)
 
 
+class _AtFirstUse:
+    """A Tool's part that may be made when first read (Tool._first_use). A non-data
+    descriptor, not __getattr__: what it sets on the tool is read from then on, and
+    Tool's other attributes are read as any object's, quickly."""
+
+    def __init__(self, attr):
+        self.attr = attr
+
+    def __get__(self, tool, cls=None):
+        return self if tool is None else tool._first_use(self.attr)
+
+
 _share_tool_keys()
+for _k in tuple(_FUNCTION_PARTS) + ("input_validator", "output_validator"):
+    setattr(Tool, _k, _AtFirstUse(_k))
 # A tool's fields default to the class's (_TOOL_FIELDS), which a decorated function's tool
-# keeps (Tool._set_fields): CPython 3.11 reads them as fast (Tool.__getattr__ keeps its
-# reads unspecialized), and a catalog of thousands sets ten attributes fewer a tool.
+# keeps (Tool._set_fields), and a catalog of thousands sets ten attributes fewer a tool.
 for _k, _v in _TOOL_FIELDS.items():
-    if _k != "description":            # described at first use: not a class attribute
+    if _k != "description":            # described at first use: an _AtFirstUse
         setattr(Tool, _k, _v)
 Tool.work = staticmethod(_tool_work)     # read as the function, not a method
 del _k, _v
