@@ -2613,17 +2613,19 @@ def _added_text(entry, revision, audience, memo, shape):
 
 
 def _listing_text(entry, revision, audience, memo, kept=None, at=0):
-    """The listing of an entry as made (a plain function's Tool, a Resource given only its
-    URI) as JSON text (a str, or a tuple of str to join), None where it is not listed, or
+    """The listing of an entry as made (a plain function's Tool, a Resource with no field
+    but its URI, name and description) as JSON text (a str, or a tuple of str to join), None where it is not listed, or
     _UNSEEN: describe() lists it. The JSON of a Tool's schemas is read from kept (a serve's
     _KeptListings), and made there when not yet kept."""
     cls = type(entry)
     if cls is Tool:
         return _UNSEEN if kept is None else kept.listing(entry, revision, audience, memo, at)
-    if cls is not Resource or not entry.__dict__.keys() <= _RESOURCE_AS_MADE:
-        return _UNSEEN
+    if cls is not Resource or entry.title is not None or entry.mime_type is not None or \
+            entry.size is not None or entry.annotations is not None or \
+            entry.icons is not None or entry.meta is not None:
+        return _UNSEEN      # more (fields read, not vars(), which makes a dict of each)
     # What Resource.describe() lists of one as made, in its order, then what the extensions
-    # add (from its fields, all the class's).
+    # add (which read none of a Resource's fields: theirs are a Tool's and a View's).
     added = memo.get((Resource, revision, audience)) or _added_text(
         entry, revision, audience, memo, Resource)
     if added is None:
@@ -2632,10 +2634,6 @@ def _listing_text(entry, revision, audience, memo, kept=None, at=0):
     return "".join(('{"uri":', _eb(entry.uri), ',"name":', _eb(entry.name),     # one str:
                     "" if description is None else ',"description":' + _eb(description),
                     added))                       # less memory than the dict it stands for
-
-
-# The names a Resource decorated with only its URI has (Resource._of_function).
-_RESOURCE_AS_MADE = frozenset(("uri", "_function", "handler", "name", "description"))
 
 
 def _kept_header():

@@ -3308,6 +3308,35 @@ class LargeCatalogs(unittest.TestCase):
             self.assertEqual(listed, [r.describe(revision)
                                       for _, r in sorted(server.resources.items())])
 
+    def test_a_resource_changed_after_its_decorator_is_listed_as_changed(self):
+        # Whether a resource is as made is read from its fields at its listing, so a field
+        # set after the decorator is listed, by describe().
+        changes = {"title": "T", "mime_type": "text/markdown", "size": 3,
+                   "annotations": {"priority": 0.5}, "icons": [{"src": "https://x/i.png"}],
+                   "meta": {"k": "v"}, "description": "Changed.", "name": "renamed"}
+        server = mcp_stdio.Server("s", "1")
+        for field in changes:
+            def f():
+                """Made."""
+                return "x"
+            server.resource("cat://%s" % field)(f)
+        for field, value in changes.items():
+            setattr(server.resources["cat://%s" % field], field, value)
+        for revision in (MODERN,) + LEGACY:
+            p = InProc(self, server=server)
+            modern = p.open(revision)
+            listed = p.answer(req_msg(2, "resources/list", {}, modern))["result"]["resources"]
+            self.assertEqual(listed, [r.describe(revision)
+                                      for _, r in sorted(server.resources.items())])
+            for field, r in zip(sorted(changes), listed):
+                with self.subTest(revision=revision, field=field):
+                    self.assertEqual(r["description"], "Changed." if field == "description"
+                                     else "Made.")
+                    self.assertEqual(r["name"], "renamed" if field == "name" else f.__name__)
+                    key = {"meta": "_meta", "mime_type": "mimeType"}.get(field, field)
+                    if revision == MODERN and field not in ("description", "name"):
+                        self.assertEqual(r[key], changes[field])
+
     def test_a_uri_is_refused_as_the_expression_says(self):
         # The check's quick way (printable, no space, no brace) passes exactly the URIs
         # in which the expression finds nothing, for every character of the BMP and the
