@@ -88,7 +88,7 @@ import threading
 from functools import partial as _partial     # imported by re already
 from time import monotonic as _monotonic
 
-__version__ = "0.11.0"
+__version__ = "0.11.1"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
