@@ -3853,6 +3853,36 @@ class KeptListings(unittest.TestCase):
                          first.splitlines()[0])
         self.assertFalse(os.path.exists(kept_path(script)))
 
+    def test_one_inspection_leaves_the_file_a_start_without_bytecode_reads(self):
+        # The README's recipe for an image built with PYTHONDONTWRITEBYTECODE: one listing at
+        # build time (inspect, with bytecode written) leaves the file; each start reads it.
+        script = own_script(self, "kept_server.py", KEPT_SERVER)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        r = subprocess.run(PY + [os.path.join(HERE, "mcp_stdio.py"), "inspect", "--"] + PY +
+                           [script], capture_output=True, env=env, timeout=TIMEOUT,
+                           stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        kept = kept_entries(kept_path(script))
+        self.assertEqual(len(kept), 3)                  # scale, shout, echo: not hand
+        key = next(k for k in kept if "Scale a value" in kept[k][0])
+        kept[key] = (kept[key][0].replace("Scale a value by a factor.", "Read from the file."),
+                     kept[key][1])
+        mcp_stdio._write_kept(kept_path(script), kept)
+        with open(kept_path(script), "rb") as f:
+            written = f.read()
+        lines = b"".join(json.dumps(m).encode() + b"\n" for m in (
+            init_msg(), {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            req_msg(2, "tools/list")))
+        r = subprocess.run(PY + [script], input=lines, capture_output=True, timeout=TIMEOUT,
+                           env=dict(env, PYTHONDONTWRITEBYTECODE="1"))
+        tools = json.loads(r.stdout.splitlines()[1])["result"]["tools"]
+        self.assertEqual(tools[-2]["description"], "Read from the file.")
+        with open(kept_path(script), "rb") as f:
+            self.assertEqual(f.read(), written)         # read, never written
+        with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
+            self.assertIn("env -u PYTHONDONTWRITEBYTECODE python mcp_stdio.py inspect -- ",
+                          f.read())
+
     def test_a_serve_ended_by_a_signal_keeps_what_it_described(self):
         script = own_script(self, "kept_server.py", KEPT_SERVER)
         p = Proc(self, script=script, env={"PYTHONDONTWRITEBYTECODE": ""})
