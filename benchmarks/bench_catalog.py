@@ -17,9 +17,10 @@ decorated resources as well (their listing too).
 A client sends initialize, then tools/list (and resources/list) page after page, each
 after the previous page's answer. Reported, as medians of --runs interleaved starts:
 the time to the first page and to the last, and peak RSS, each with its ratio to the
-loop's. --instructions also counts the whole session in CPU instructions with callgrind
-(valgrind), which the machine's noise does not move, and what registering one entry costs
-(importing the module with its decorators, less importing it without them).
+loop's. --instructions also counts CPU instructions with callgrind (valgrind), which the
+machine's noise does not move: to the first page (initialize and one page, then EOF), for
+the whole session, and what registering one entry costs (importing the module with its
+decorators, less importing it without them).
 """
 
 import argparse
@@ -226,14 +227,15 @@ def main():
             print("  %-14s loop %9.1f %s   server %9.1f %s   %.2fx" % (
                 what, loop * scale, unit, ours * scale, unit, ours / loop))
         if a.instructions:
-            counts = {}
-            for k, cmd in forms.items():
-                if a.cold:
-                    forget(folder)
-                counts[k] = instructions(cmd, folder, got[k][0][4])
-            print("  %-14s loop %9.1f M    server %9.1f M    %.2fx" % (
-                "instructions", counts["loop"] / 1e6, counts["server"] / 1e6,
-                counts["server"] / counts["loop"]))
+            for what, upto in (("to first page", 2), ("whole session", None)):
+                counts = {}
+                for k, cmd in forms.items():       # initialize and the first page, then EOF
+                    if a.cold:
+                        forget(folder)
+                    counts[k] = instructions(cmd, folder, got[k][0][4][:upto])
+                print("  %-14s loop %9.1f M    server %9.1f M    %.2fx   (instructions)" % (
+                    what, counts["loop"] / 1e6, counts["server"] / 1e6,
+                    counts["server"] / counts["loop"]))
             alone = [instructions([sys.executable, "-c", "import " + name], folder, [])
                      for name in ("cat_registered", "cat_undecorated")]
             print("  registering one entry: %.0f instructions (the module with its decorators "
