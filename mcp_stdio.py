@@ -8433,7 +8433,9 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         for kind in _KINDS:
             table, grant = getattr(self, kind.attr), getattr(self, kind.grant)
             if grant is None:
-                tables[kind.attr] = {k: table[k] for k in sorted(table)}
+                keys = sorted(table)          # registered in order, as generated ones are:
+                tables[kind.attr] = dict(table) if keys == list(table) else \
+                    {k: table[k] for k in keys}                     # copied whole
             else:
                 keep = _matcher(grant)
                 tables[kind.attr] = {k: table[k] for k in sorted(table) if keep(k)}
