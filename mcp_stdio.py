@@ -2614,9 +2614,10 @@ def _added_text(entry, revision, audience, memo, shape):
 
 def _listing_text(entry, revision, audience, memo, kept=None, at=0):
     """The listing of an entry as made (a plain function's Tool, a Resource with no field
-    but its URI, name and description) as JSON text (a str, or a tuple of str to join), None where it is not listed, or
-    _UNSEEN: describe() lists it. The JSON of a Tool's schemas is read from kept (a serve's
-    _KeptListings), and made there when not yet kept."""
+    but its URI, name and description) as JSON text (a str, or a tuple of str to join),
+    None where it is not listed, or _UNSEEN: describe() lists it. The JSON of a Tool's
+    schemas is read from kept (a serve's _KeptListings), and made there when not yet
+    kept."""
     cls = type(entry)
     if cls is Tool:
         return _UNSEEN if kept is None else kept.listing(entry, revision, audience, memo, at)
@@ -2626,8 +2627,8 @@ def _listing_text(entry, revision, audience, memo, kept=None, at=0):
         return _UNSEEN      # more (fields read, not vars(), which makes a dict of each)
     # What Resource.describe() lists of one as made, in its order, then what the extensions
     # add (which read none of a Resource's fields: theirs are a Tool's and a View's).
-    added = memo.get((Resource, revision, audience)) or _added_text(
-        entry, revision, audience, memo, Resource)
+    added = memo.get((Resource, revision, audience)) or _added_text(   # its memo first:
+        entry, revision, audience, memo, Resource)                     # a call less each
     if added is None:
         return None
     description = entry.description
