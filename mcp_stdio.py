@@ -86,6 +86,7 @@ import re
 import sys
 import threading
 from functools import partial as _partial     # imported by re already
+from operator import attrgetter as _attrgetter   # imported by re already too
 from time import monotonic as _monotonic
 
 __version__ = "0.11.1"
@@ -2301,6 +2302,18 @@ def _checked_conversion(builder, annotation, where):
 # resource function that takes nothing is wrapped at its first read. What can
 # fail is still described at registration, and fails there. What a serve
 # described is kept for the next start (_KeptListings).
+
+def _any_other(entries, attr, value):
+    """Whether any of entries has an attr other than value (the catalog's scans at
+    serving start read it in C: a Python loop costs thousands of tools milliseconds)."""
+    values = list(map(_attrgetter(attr), entries))
+    return values.count(value) != len(values)
+
+
+def _any_a(cls, entries):
+    """Whether any of entries is a cls (isinstance), asking their few classes, not each."""
+    return any(issubclass(c, cls) for c in set(map(type, entries)))
+
 
 # The return annotations of a tool described at first use (_plain_signature).
 _PLAIN_RETURNS = frozenset((str, int, float, bool, dict, list, type(None), ToolResult))
@@ -5694,8 +5707,8 @@ def _task_hidden(conn, call, tool):
 def _task_offers(server, catalog):
     # A server with sources (mounts) offers tasks from the start: a mount lists its task
     # tools only after the handshake, which cannot wait for it.
-    return "tasks" if server.sources or any(t.task != "forbidden"
-                                           for t in catalog.tools.values()) else None
+    return "tasks" if server.sources or _any_other(catalog.tools.values(), "task",
+                                                   "forbidden") else None
 
 
 def _task_listing(entry, revision, d, audience):
@@ -6780,7 +6793,7 @@ def _apps_listing(entry, revision, d, audience):
 
 
 def _apps_offers(server, catalog):
-    return "apps" if any(isinstance(r, View) for r in catalog.resources.values()) else None
+    return "apps" if _any_a(View, catalog.resources.values()) else None
 
 
 def _apps_grants(server, tables):
@@ -6793,7 +6806,10 @@ def _apps_grants(server, tables):
         if views:
             resources.update((uri, server.resources[uri]) for uri in views)
             tables["resources"] = resources = dict(sorted(resources.items()))
-    viewless = not any(isinstance(r, View) for r in resources.values())
+    if not _any_other(tools.values(), "app", None) and \
+            not _any_other(tools.values(), "visibility", None):
+        return                          # no tool has a view, nor is one's alone
+    viewless = not _any_a(View, resources.values())
     for name, tool in [(name, t) for name, t in tools.items()
                        if t.app is not None or t.visibility is not None]:
         if tool.app is not None and tool.app not in resources:
@@ -6818,7 +6834,11 @@ def _unlinked(tool):
 
 def _apps_checks(server):
     """Every ui:// resource is a view, and every tool's view is registered."""
-    for uri, resource in server.resources.items():
+    resources = server.resources
+    # No URI holds a line break (_check_uri): one search of them all, joined, tells
+    # whether one is a ui:// URI (a loop would cost thousands of resources milliseconds).
+    for uri, resource in resources.items() if "\nui://" in "\n" + "\n".join(resources) \
+            else ():
         if uri.startswith("ui://") and not isinstance(resource, View):
             raise CatalogError("resource %r: a ui:// resource is an MCP App view, served as "
                                "%s: register it with server.app()" % (uri, APP_MIME))
@@ -6826,9 +6846,10 @@ def _apps_checks(server):
         if uri.startswith("ui://"):
             raise CatalogError("resource template %r: views are fixed ui:// resources, "
                                "never templates" % uri)
-    for tool in server.tools.values():
-        app = getattr(tool, "app", None)
-        if app is not None and not isinstance(server.resources.get(app), View):
+    tools = server.tools.values()
+    for tool in tools if _any_other(tools, "app", None) else ():
+        app = tool.app
+        if app is not None and not isinstance(resources.get(app), View):
             raise CatalogError("tool %r: its view %r is not registered (add it with "
                                "server.app(%r, ...))" % (tool.name, app, app))
 
@@ -7533,7 +7554,7 @@ def _search_grants(server, tables):
             if not tool.pinned and pin(name):
                 tools[name] = _pinned(tool)
     search, forward, as_task = _search_tools(server)
-    tasks = any(t.task != "forbidden" for t in tools.values())
+    tasks = _any_other(tools.values(), "task", "forbidden")
     tools[search.name], tools[forward.name] = search, as_task if tasks else forward
     tables["tools"] = dict(sorted(tools.items()))
 
@@ -8390,20 +8411,24 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
                 (report or _report)("warning: " + warning)
             self.catalog = self._granted_catalog()
             self.catalog.generation = dict.fromkeys(_KIND, 0)
-            self._offered = self._offers()
+            # What each extension offers for this catalog, asked once: each scans it.
+            offering = {r: r.offers(self, self.catalog) for r in _EXTENSIONS
+                        if r.offers is not None}
+            self._offered = self._offers(offering)
             self._chains = _chains(self._middleware) if self._middleware else {}
             # The rules that hide a tool from some clients, for the extensions offered (a
             # live server's catalog may come to need any of them).
             self._hiding = _HIDE_HOOKS if self.live else tuple(
-                r.hides for r in _EXTENSIONS if r.hides is not None and r.offers is not None
-                and r.offers(self, self.catalog) is not None)
+                r.hides for r, name in offering.items() if name is not None and
+                r.hides is not None)
             if self.ttl_ms is None:
                 self.ttl_ms = 60000 if self.live else 3600000
             self._frozen = True
             return self
 
-    def _offers(self):
-        """The capabilities offered: what the grants admit (a static server: admit now).
+    def _offers(self, offering):
+        """The capabilities offered: what the grants admit (a static server: admit now),
+        and what offering ({extension's row: what it offers, or None}) names.
 
         A live server offers a kind while its grant can still admit an entry of
         it; a kind scoped away entirely is not offered, so nothing reveals that
@@ -8417,10 +8442,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
                 continue                        # an extension the server does not serve
             if (grant is None or grant) if self.live else getattr(cat, k.attr):
                 offered.add(k.capability)
-        for row in _EXTENSIONS:         # tasks when a tool may run as one, apps for a view
-            name = row.offers(self, cat) if row.offers is not None else None
-            if name is not None:
-                offered.add(name)
+        # tasks when a tool may run as one, apps for a view
+        offered.update(name for name in offering.values() if name is not None)
         completers = ("prompts" in offered or "resources" in offered) if self.live else any(
             x.complete is not None for x in list(cat.prompts.values()) +
             list(cat.templates.values()))
