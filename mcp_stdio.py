@@ -2108,10 +2108,14 @@ class _Decorators:
     def _placed(self, table, key, entry, fn):
         """_added() of an entry whose table and key are known: add(), for the usual case of
         thousands, quickly."""
-        with self._lock:
+        lock = self._lock            # not "with": its two calls cost twice as much, and
+        lock.acquire()               # a catalog of thousands takes it for each
+        try:
             if not self._frozen and key not in table:
                 table[key] = entry
                 entry = None
+        finally:
+            lock.release()
         if entry is not None:
             self.add(entry)
         self._decorated.append(fn)
