@@ -2161,7 +2161,7 @@ class _Decorators:
         if name is None and title is None and description is None and mime_type is None and \
                 size is None and annotations is None and icons is None and meta is None and \
                 ttl_ms == 0 and cache_scope == "private":   # the usual @server.resource(uri)
-            return _partial(self._plain_resource, uri)
+            return _partial(_Decorators._plain_resource, self, uri)   # no bound method
         return _partial(self._resource_of, uri, name, title, description, mime_type, size,
                         annotations, icons, meta, ttl_ms, cache_scope)
 
