@@ -89,7 +89,7 @@ from functools import partial as _partial     # imported by re already
 from operator import attrgetter as _attrgetter   # imported by re already too
 from time import monotonic as _monotonic
 
-__version__ = "0.11.1"
+__version__ = "0.11.2"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
