@@ -10425,7 +10425,11 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                     self._fail("the server wrote a line longer than %d bytes" %
                                self._splitter.max_line)
                 else:
-                    self._receive(line)
+                    try:
+                        self._receive(line)
+                    except Exception as e:   # noqa: BLE001 - this thread must outlive any line
+                        self._fail("the client could not read the server's line: %s: %s" % (
+                            type(e).__name__, _short_text(e)))
         with self._pipes:
             pipe.close()
         code = self.exit_status(86400.0)
@@ -10479,7 +10483,9 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             if "id" not in m:
                 self.problems.append("an error without id: %s" % _short(m.get("error"), 200))
                 continue
-            key = (type(m["id"]) is str, m["id"])
+            # Ours are integers: any other id (a string, a boolean, an object) was never
+            # sent, and True must not pass for 1, nor an unhashable id end this thread.
+            key = (False, m["id"]) if type(m["id"]) is int else None
             with self._lock:
                 req = self._pending.pop(key, None)
                 if req is None:
@@ -10506,7 +10512,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         if m["method"] == "notifications/progress":
             token = params.get("progressToken")
             with self._lock:
-                req = self._pending.get((type(token) is str, token))
+                req = self._pending.get((False, token)) if type(token) is int else None
                 hear = req.on_progress if req is not None else \
                     self._hearing.get(token) if type(token) is str else None
             if hear is not None:

@@ -1900,6 +1900,38 @@ ASKING_SERVER = textwrap.dedent('''
 ''')
 
 
+# A legacy server written by hand whose tool call is answered first with the id given as
+# JSON in argv[2] (an id nobody sent), then as it should be; it counts its starts.
+FOREIGN_ID_SERVER = textwrap.dedent('''
+    import json, os, sys
+    with open(os.path.join(sys.argv[1], "starts"), "a") as f:
+        f.write("1\\n")
+
+    def send(msg):
+        sys.stdout.write(json.dumps(msg) + "\\n")
+        sys.stdout.flush()
+    for line in sys.stdin:
+        m = json.loads(line)
+        method = m.get("method")
+        if method == "initialize":
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {
+                "protocolVersion": m["params"]["protocolVersion"],
+                "capabilities": {"tools": {}}, "serverInfo": {"name": "rogue", "version": "1"}}})
+        elif method == "tools/list":
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {"tools": [
+                {"name": "noop", "inputSchema": {"type": "object"}}]}})
+        elif method == "tools/call":
+            send({"jsonrpc": "2.0", "id": json.loads(sys.argv[2]), "result": {}})
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {"content": [
+                {"type": "text", "text": "ok"}]}})
+        elif method == "ping":
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {}})
+        elif "id" in m:
+            send({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601,
+                                                             "message": "Method not found"}})
+''')
+
+
 def real_servers(folder):
     """A host's configuration of three real servers nobody here wrote (npm and PyPI), with
     the commands that start each directly: (path, {key: command})."""
@@ -10278,6 +10310,32 @@ class MountProcesses(unittest.TestCase):
             self.assertEqual(c.call_tool("leaf_caps", {})["content"][0]["text"],
                              'legacy {"elicitation": {"form": {}, "url": {}}, "roots": '
                              '{"listChanged": true}, "sampling": {}}')
+
+    def test_an_answer_to_an_id_never_sent_fails_the_mount_at_once(self):
+        """An answer whose id we never sent, of any JSON type (True is no 1, and an object
+        cannot be looked up), fails the mount: the call in flight gets an isError naming the
+        fault at once, the mount starts again, and no traceback reaches stderr."""
+        script = os.path.join(self.dir, "rogue.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(FOREIGN_ID_SERVER)
+        for rid in ('{"a":1}', '[1]', 'true', '"2"', '1.0', 'null', '999'):
+            folder = os.path.join(self.dir, "rogue-%d" % len(os.listdir(self.dir)))
+            os.makedirs(folder)
+            path = self.config({"rogue": {"command": sys.executable,
+                                          "args": ["-S", script, folder, rid]}})
+            with self.subTest(id=rid), mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE,
+                                                        era="legacy", timeout=30) as c:
+                c.list_tools()
+                began = time.monotonic()
+                r = c.call_tool("rogue_noop", {})
+                self.assertLess(time.monotonic() - began, 10)
+                self.assertIs(r.get("isError"), True, r)
+                said = "the server answered id %s, which is not in flight" % json.dumps(
+                    json.loads(rid))
+                self.assertIn(said, r["content"][0]["text"])
+                wait_for_lines(os.path.join(folder, "starts"), 2)     # started again
+            self.assertNotIn("Traceback", c.stderr)
+            self.assertIn("mount 'rogue': " + said, c.stderr)
 
     def test_a_legacy_mounts_question_with_two_calls_in_flight_is_no_ones(self):
         """A legacy request says no call: with two in flight at the mount, its question is
