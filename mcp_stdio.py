@@ -9456,6 +9456,8 @@ class _Runtime:
                 if self.generation != generation:      # the lead moved on while this ran
                     if not self._finished(item):
                         return
+                    if not item.settled:
+                        self._leave(item)
                     break
                 self.inline = None
                 if not item.settled:       # left to what it waits for (a mount's answer)
@@ -9535,6 +9537,8 @@ class _Runtime:
             with self.lock:
                 if not self._finished(call):
                     return
+                if not call.settled:     # a worker's call may be left to a mount's answer too
+                    self._leave(call)
 
     def _shutdown(self, status):
         partial = self.conn.splitter.pending()

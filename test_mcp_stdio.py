@@ -10337,6 +10337,30 @@ class MountProcesses(unittest.TestCase):
             self.assertNotIn("Traceback", c.stderr)
             self.assertIn("mount 'rogue': " + said, c.stderr)
 
+    def test_a_call_that_waited_for_the_first_listing_outlives_the_end_of_input(self):
+        """A call sent with initialize, before the mount has listed, waits for it and is then
+        in flight like any other: input ending 3 s later leaves it its grace period, and
+        its answer is the tool's (not the mount ended under it)."""
+        leaf, _ = self.leaf("leaf")
+        path = self.config({"leaf": leaf})
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": LEGACY[-1], "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}}
+        lines = [init, {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                 call_msg(2, "leaf_wait", {"seconds": 5})]
+        p = subprocess.Popen(SERVE + ["proxy", path], cwd=HERE, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.addCleanup(p.kill)
+        p.stdin.write(b"".join(compact(m).encode() + b"\n" for m in lines))
+        p.stdin.flush()
+        time.sleep(3)
+        out, err = p.communicate(timeout=30)      # input ends here
+        answers = [json.loads(line) for line in out.splitlines()]
+        self.assertEqual([m["id"] for m in answers], [1, 2], err)
+        self.assertEqual(answers[1]["result"], {"content": [{"type": "text",
+                                                             "text": "waited"}]})
+        self.assertEqual(p.returncode, 0)
+
     def test_a_legacy_mounts_question_with_two_calls_in_flight_is_no_ones(self):
         """A legacy request says no call: with two in flight at the mount, its question is
         answered within the capability (cancelled), never put to one call's client."""
