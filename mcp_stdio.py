@@ -8266,8 +8266,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             raise CatalogError("mount %r: the command must be a list of arguments (no shell) "
                                "or a Server" % prefix)
         for name, value in (("include", include), ("exclude", exclude), ("pinned", pinned)):
-            if value is not None and (isinstance(value, str) or not all(
-                    isinstance(p, str) and p for p in value)):
+            if value is not None and (not isinstance(value, (list, tuple, set, frozenset)) or
+                                      not all(isinstance(p, str) and p for p in value)):
                 raise CatalogError("mount %r: %s must be a list of names or shell-style "
                                    "patterns" % (prefix, name))
         if rename is not None and (not isinstance(rename, dict) or not all(
@@ -8290,6 +8290,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         m.include, m.exclude, m.pinned = _patterns(include), _patterns(exclude), \
             _patterns(pinned)
         m.rename = dict(rename or {})
+        m.patterns = {k: v for k, v in (("include", include), ("exclude", exclude),
+                                        ("pinned", pinned)) if v}
         self.sources.append(m)
         return self
 
@@ -11171,6 +11173,8 @@ class _Mount:
         self.include = self.exclude = None   # compiled patterns of its own names: what to serve
         self.pinned = None               # and which of its tools tool search keeps listed
         self.rename = {}                 # its own tool or prompt name -> ours
+        self.patterns = {}               # include, exclude, pinned: the patterns as given
+        self.patterns_said = False       # those matching none of its names were said
         self.listed = threading.Event()  # set once it has listed or failed, each start
         self.stop = threading.Event()
         self.down = threading.Event()    # set when its client breaks (or it ends): wakes the wait
@@ -11366,6 +11370,7 @@ class _Mount:
         """List what the mounted server offers and make our catalog match it."""
         c, caps = self.client, self.client.server_capabilities or {}
         made = {"tools": [], "prompts": [], "resources": [], "templates": []}
+        names = {}                       # kind -> its own names (or URIs) as listed
         # Listing is part of starting: a short --timeout (meant for calls) must not cut it.
         t = max(c.timeout, self.start_timeout)
         makers = {"tools": self._tool, "prompts": self._prompt, "resources": self._resource,
@@ -11381,6 +11386,10 @@ class _Mount:
                     isinstance(e, ServerError) else _short_text(e), kind.noun))
                 continue
             made[kind.attr] = [x for x in listed if self._serves(x)]
+            names[kind.attr] = [self._own_name(x) for x in listed]
+        if not self.patterns_said:
+            self.patterns_said = True
+            self._say_unmatched(names)
         added, removed = [], []
         for attr, listed in made.items():
             table, kind = getattr(self.server, attr), _KIND[attr]
@@ -11456,11 +11465,27 @@ class _Mount:
             fields["handler"] = served
         return _copied(own, **fields) if fields else own
 
-    def _serves(self, entry):
-        """True when the mount's options serve entry (a listing's), by its own name or URI."""
+    def _say_unmatched(self, names):
+        """Report each pattern of include, exclude and pinned that matches none of the
+        names it lists (names: kind -> its own names), as --tools says of its own."""
+        for option, patterns in self.patterns.items():
+            table = set(names.get("tools", ())) if option == "pinned" else \
+                {n for listed in names.values() for n in listed}
+            for p in _unmatched(patterns or (), table):
+                self.report("mount %r: %s %r matches none of its %s" % (
+                    self.prefix, option, p, "tools" if option == "pinned" else
+                    "names or URIs"))
+
+    @staticmethod
+    def _own_name(entry):
+        """The mount's own name of its listed entry (a URI or template for resources)."""
         own = entry.get("name") if "uri" not in entry and "uriTemplate" not in entry else \
             entry.get("uri") or entry.get("uriTemplate")
-        own = own if type(own) is str else ""
+        return own if type(own) is str else ""
+
+    def _serves(self, entry):
+        """True when the mount's options serve entry (a listing's), by its own name or URI."""
+        own = self._own_name(entry)
         return (self.include is None or self.include.match(own) is not None) and \
             (self.exclude is None or self.exclude.match(own) is None)
 
@@ -12006,14 +12031,37 @@ def _proxy_entry(entry, here):
         raise CatalogError("\"env\" must map names to strings")
     if cwd is not None and not isinstance(cwd, str):
         raise CatalogError("\"cwd\" must be a string")
-    options = entry.get(_PROXY_KEY, {})
-    if not isinstance(options, dict) or not set(options) <= set(_PROXY_ENTRY_OPTIONS):
-        raise CatalogError("\"%s\" must be an object of %s" % (
-            _PROXY_KEY, ", ".join(_PROXY_ENTRY_OPTIONS)))
+    options = _proxy_options(entry.get(_PROXY_KEY, {}))
     cwd = os.path.join(here, cwd) if cwd else here
     if os.sep in command or (os.altsep and os.altsep in command):
         command = os.path.join(here, command)         # relative: the file's folder
     return [command] + args, dict(os.environ, **env) if env else None, cwd, options
+
+
+def _proxy_options(options):
+    """The mount options of an entry's "mcp-stdio" block, checked: raises CatalogError
+    naming the first key at fault, what it must be and the closest known key."""
+    keys = ", ".join(_PROXY_ENTRY_OPTIONS)
+    if not isinstance(options, dict):
+        raise CatalogError('"%s" must be an object with the keys %s, not %s' % (
+            _PROXY_KEY, keys, _short(options)))
+    for key, value in options.items():
+        if key not in _PROXY_ENTRY_OPTIONS:
+            import difflib
+            near = difflib.get_close_matches(key, _PROXY_ENTRY_OPTIONS, 1, 0.5)
+            raise CatalogError('"%s" has no key %s%s; its keys are %s' % (
+                _PROXY_KEY, _short(key), " (did you mean %r?)" % near[0] if near else "",
+                keys))
+        if key == "rename":
+            fits = isinstance(value, dict) and all(type(v) is str for v in value.values())
+            must = "an object of the server's names and ours (strings)"
+        else:
+            fits = type(value) is list and all(type(p) is str and p for p in value)
+            must = "a list of names or shell-style patterns (strings)"
+        if not fits:
+            raise CatalogError('"%s": "%s" must be %s, not %s' % (
+                _PROXY_KEY, key, must, _short(value)))
+    return options
 
 
 def _proxy_main(args):

@@ -10774,6 +10774,51 @@ class MountProcesses(unittest.TestCase):
                                    "'no_such_module_for_the_mount'")
         self.assertIn("mount 'crash' | noise 39", said)
 
+    def test_a_fault_in_an_entrys_block_leaves_that_entry_out(self):
+        """An entry's "mcp-stdio" block of a wrong type, or with a key it does not have, leaves
+        that entry out with one line (the key, what it must be, the closest known key); the
+        others serve. A pattern that matches none of a mount's names is said once it has
+        listed, and inspect shows it."""
+        good, _ = self.leaf("good")
+        entries = {"t": dict(good, **{"mcp-stdio": {"include": True}}),
+                   "f": dict(good, **{"mcp-stdio": {"exclude": 5}}),
+                   "p": dict(good, **{"mcp-stdio": {"pinned": "wait"}}),
+                   "r": dict(good, **{"mcp-stdio": {"rename": ["a"]}}),
+                   "k": dict(good, **{"mcp-stdio": {"exlude": ["wait"]}}),
+                   "n": dict(good, **{"mcp-stdio": []}),
+                   "i": dict(good, **{"mcp-stdio": {"include": ["raed_*", "w*"],
+                                                    "pinned": ["wiat"]}})}
+        path = self.config(entries)
+        with mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE, era="legacy") as c:
+            self.assertEqual([t["name"] for t in c.list_tools()], ["i_wait", "i_where"])
+        must = "a list of names or shell-style patterns (strings)"
+        self.assertEqual(c.stderr.splitlines(), [
+            "mcp_stdio: proxy: server 't' is left out: \"mcp-stdio\": \"include\" must be "
+            "%s, not true" % must,
+            "mcp_stdio: proxy: server 'f' is left out: \"mcp-stdio\": \"exclude\" must be "
+            "%s, not 5" % must,
+            "mcp_stdio: proxy: server 'p' is left out: \"mcp-stdio\": \"pinned\" must be "
+            "%s, not \"wait\"" % must,
+            "mcp_stdio: proxy: server 'r' is left out: \"mcp-stdio\": \"rename\" must be "
+            "an object of the server's names and ours (strings), not [\"a\"]",
+            "mcp_stdio: proxy: server 'k' is left out: \"mcp-stdio\" has no key "
+            "\"exlude\" (did you mean 'exclude'?); its keys are include, exclude, rename, "
+            "pinned",
+            "mcp_stdio: proxy: server 'n' is left out: \"mcp-stdio\" must be an object "
+            "with the keys include, exclude, rename, pinned, not []",
+            "mcp-stdio-proxy: mount 'i': include 'raed_*' matches none of its names or URIs",
+            "mcp-stdio-proxy: mount 'i': pinned 'wiat' matches none of its tools"])
+        r = subprocess.run(SERVE + ["inspect", "--", *SERVE, "proxy", path], cwd=HERE,
+                           capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("  mcp-stdio-proxy: mount 'i': include 'raed_*' matches none of its names "
+                      "or URIs\n", r.stdout)
+        self.assertNotIn("Traceback", r.stdout + r.stderr)
+        # mount() itself refuses what is not a list, never with a TypeError.
+        for value in (True, 5, "w*"):
+            with self.subTest(value=value), self.assertRaises(mcp_stdio.CatalogError):
+                mcp_stdio.Server("s", "1").mount("m", ["x"], include=value)
+
     def test_scoping_takes_patterns_and_says_what_it_did(self):
         """--tools takes shell-style patterns; once the mounts have listed, what scoping
         left out is said, and so is a name or pattern that matches nothing."""
