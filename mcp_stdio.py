@@ -4882,7 +4882,9 @@ class Connection:
             out.append(self._answer(call, r.result))
             out.append(r.call)
         elif type(r) is _Deferred:           # answered later, by what it waits for
-            self.inflight[call.key] = call
+            with self._lock:                 # unless that came between: then it is answered
+                if not call.settled:
+                    self.inflight[call.key] = call
         elif type(r) is _Notice:
             out.append(_notification_line(r.method, r.params))
         else:
@@ -11970,6 +11972,69 @@ _PROXY_ENTRY_OPTIONS = ("include", "exclude", "rename", "pinned")
 _REMOTE_TYPES = ("http", "sse", "streamable-http", "streamableHttp")
 
 
+# A comment, a string (kept whole: a "//" inside one is no comment), or a comma that
+# only whitespace and comments separate from the "}" or "]" that closes its object.
+_JSONC_TOKEN = (r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*[\s\S]*?\*/|'
+                r',(?=(?:\s|//[^\n]*|/\*[\s\S]*?\*/)*[}\]])')
+
+
+def _jsonc_plain(text):
+    """(text as plain JSON, its first comment's offset or None, its first trailing comma's
+    offset or None): each comment and trailing comma blanked, so that every offset, line
+    and column of the plain text is the original's (JSON with comments: VS Code's files)."""
+    found = {}
+
+    def blank(m):
+        token = m.group()
+        if token[0] == '"':
+            return token
+        found.setdefault("comma" if token == "," else "comment", m.start())
+        return re.sub(r"[^\n]", " ", token)
+    plain = _pattern(_JSONC_TOKEN).sub(blank, text)
+    return plain, found.get("comment"), found.get("comma")
+
+
+def _where(text, offset):
+    """'line L column C' of offset in text, as a reader of the file counts them."""
+    line = text.count("\n", 0, offset) + 1
+    return "line %d column %d" % (line, offset - text.rfind("\n", 0, offset))
+
+
+def _json_file(path, comments=True, commas=True, reader="strict JSON"):
+    """(the value of the JSON file at path, its text, its plain text): comments and trailing
+    commas are read where allowed, else refused as what reader does not allow. Raises
+    ValueError, one line naming the file."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise ValueError("cannot read %s: %s" % (path, e.strerror or e))
+    try:
+        text = raw.decode("utf-8-sig")      # a byte order mark (PowerShell writes one) is read
+    except UnicodeDecodeError as e:
+        raise ValueError("%s is not UTF-8 text (byte 0x%02x at offset %d)" % (
+            path, raw[e.start], e.start))
+    plain, comment, comma = _jsonc_plain(text)
+    refused = [x for x in (None if comments else comment, None if commas else comma)
+               if x is not None]
+    try:
+        value = json.loads(plain)
+    except RecursionError:
+        raise ValueError("%s nests arrays or objects too deeply to read" % path) from None
+    except ValueError as e:
+        pos = getattr(e, "pos", None)
+        if not refused or (pos is not None and pos < min(refused)):   # the first fault
+            raise ValueError("%s is not JSON%s: %s" % (
+                path, "" if pos is None else " (%s)" % _where(text, pos),
+                getattr(e, "msg", None) or _short_text(e))) from None
+    if refused:
+        at = min(refused)
+        raise ValueError("%s, %s: %s, which %s does not allow" % (
+            path, _where(text, at), "a comment" if at == comment else "a trailing comma",
+            reader))
+    return value, text, plain
+
+
 def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT, report=None):
     """A Server that mounts every server of a host's configuration file under its key.
 
@@ -11982,10 +12047,9 @@ def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT, report=None):
     """
     report = report or _report
     try:
-        with open(config_path, encoding="utf-8") as f:
-            config = json.load(f)
-    except (OSError, ValueError) as e:
-        raise CatalogError("proxy: cannot read %s: %s" % (config_path, e))
+        config = _json_file(config_path, comments=True)[0]
+    except ValueError as e:
+        raise CatalogError("proxy: %s" % e)
     entries = config.get("mcpServers") if isinstance(config, dict) else None
     if not isinstance(entries, dict) or not entries:
         raise CatalogError("proxy: %s has no \"mcpServers\" object of servers" % config_path)
@@ -13407,17 +13471,66 @@ def _host_file(host, project):
     return None if project_file is None else os.path.abspath(project_file)
 
 
-def _merged_json(text, top, name, entry):
-    """text (a host's JSON file, or None) with entry set as top[name]: (new text, the entry
-    already there or None). Raises ValueError when text is not plain JSON."""
-    data = json.loads(text) if text and text.strip() else {}
+def _members(plain, start):
+    """([(key, key offset, value offset, value end)] of the object at plain[start], its
+    closing brace's offset): plain is valid JSON, as _jsonc_plain makes it."""
+    decoder, space = json.JSONDecoder(), _pattern(r"\s*")
+    i, members = space.match(plain, start + 1).end(), []
+    while plain[i] != "}":
+        key, after = decoder.raw_decode(plain, i)
+        value = space.match(plain, space.match(plain, after).end() + 1).end()   # past ':'
+        end = decoder.raw_decode(plain, value)[1]
+        members.append((key, i, value, end))
+        i = space.match(plain, end).end()
+        if plain[i] == ",":
+            i = space.match(plain, i + 1).end()
+    return members, i
+
+
+def _merged_json(text, plain, data, top, name, entry):
+    """text (a host's JSON file, comments and all; plain: _jsonc_plain's; data: its value)
+    with entry set as top[name], every other byte kept: (new text, the entry already
+    there or None). Raises ValueError when top is not an object."""
+    unit = re.search(r"\n( +|\t)\S", text)
+    unit = unit.group(1) if unit else "  "
+    if not text.strip():
+        return json.dumps({top: {name: entry}}, indent=unit, ensure_ascii=False) + "\n", None
     if not isinstance(data, dict) or not isinstance(data.get(top, {}), dict):
         raise ValueError("its top level or %r is not a JSON object" % top)
-    old = data.get(top, {}).get(name)
-    data.setdefault(top, {})[name] = entry
-    indent = re.search(r"\n( +|\t)\S", text or "")
-    return json.dumps(data, indent=indent.group(1) if indent else 2,
-                      ensure_ascii=False) + "\n", old
+
+    def indent_of(offset):
+        start = text.rfind("\n", 0, offset) + 1
+        return _pattern(r"[ \t]*").match(text, start).group()
+
+    def shaped(value, indent):
+        return json.dumps(value, indent=unit, ensure_ascii=False).replace("\n", "\n" + indent)
+
+    root = _pattern(r"\s*").match(plain).end()
+    members, close = _members(plain, root)
+    if top in data:
+        obj = [m for m in members if m[0] == top][-1][2]   # the last of a key counts
+        members, close = _members(plain, obj)
+        old = data[top].get(name)
+        for key, at, value, end in members[::-1]:
+            if key == name:
+                return text[:value] + shaped(entry, indent_of(at)) + text[end:], old
+        key, value = name, entry
+    else:
+        obj, key, value, old = root, top, {name: entry}, None
+    inner = indent_of(members[0][1]) if members else indent_of(obj) + unit
+    member = "%s: %s" % (json.dumps(key, ensure_ascii=False), shaped(value, inner))
+    lead = text.rfind("\n", 0, close) + 1
+    own_line = lead > obj and not text[lead:close].strip()   # its "}" alone on a line
+    at = lead if own_line else close
+    piece = ("" if own_line else "\n") + inner + member + "\n" + (
+        "" if own_line else indent_of(close))
+    comma = ""
+    if members:
+        end = members[-1][3]
+        between = _pattern(r"//[^\n]*|/\*[\s\S]*?\*/").sub("", text[end:close])
+        comma = "" if "," in between else ","       # a trailing comma already separates
+        return text[:end] + comma + text[end:at] + piece + text[at:], old
+    return text[:at] + piece + text[at:], old
 
 
 def _merged_toml(text, block):
@@ -13485,37 +13598,49 @@ def _install_by_claude(name, python, command_args, project):
     return subprocess.call(words)
 
 
+# What each host's reader takes beyond strict JSON: (comments, trailing commas). VS Code's
+# files are JSON with comments; Gemini CLI's settings.json takes comments, not commas.
+_HOST_JSON_SYNTAX = {"vscode": (True, True), "gemini-cli": (True, False)}
+
+
 def _install_in_file(host, name, python, command_args, flags):
-    """Merge the entry into host's own file (a backup of the old one kept); return the
-    status."""
+    """Merge the entry into host's own file (a backup of the old one kept; the rest of the
+    file, comments included, as it was); return the status."""
     make = _CONFIGS[host][0]
     path = _host_file(host, "--project" in flags)
+    entry = make(name, python, command_args)
+    comments, commas = _HOST_JSON_SYNTAX.get(host, (False, False))
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except FileNotFoundError:
-        text = None
-    except (OSError, UnicodeDecodeError) as e:
-        sys.stderr.write("error: cannot read %s: %s\n" % (path, e))
-        return 1
-    try:
-        if host == "codex":
-            block = make(name, python, command_args)
-            new, old = _merged_toml(text, block)
-            same = old == block
+        if not os.path.exists(path):
+            text = None
+        elif host == "codex":
+            try:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+            except (OSError, UnicodeError) as e:
+                raise ValueError("cannot read %s: %s" % (path, getattr(e, "strerror", None)
+                                                         or e))
         else:
-            (top, entries), = json.loads(make(name, python, command_args)).items()
-            new, old = _merged_json(text, top, name, entries[name])
+            data, text, plain = _json_file(path, comments, commas, "%s's reader" % host)
+        if host == "codex":
+            new, old = _merged_toml(text, entry)
+            same = old == entry
+        else:
+            (top, entries), = json.loads(entry).items()
+            try:
+                new, old = _merged_json(text or "", plain if text else "", data if text else {},
+                                        top, name, entries[name])
+            except ValueError as e:
+                raise ValueError("%s: %s" % (path, e)) from None
             same = old == entries[name]
     except ValueError as e:
-        sys.stderr.write("error: %s is not plain JSON (%s): edit it by hand, adding what "
-                         "config %s prints\n" % (path, e, host))
-        return 1
+        sys.stderr.write("error: %s; nothing written. Add the entry by hand:\n%s" % (e, entry))
+        return 2
     if old is not None and not same and "--force" not in flags:
         sys.stderr.write("error: %s already has a different server named %r: give another "
                          "--name, or --force to replace it\n" % (path, name))
         return 1
-    if new == text:
+    if same or new == text:
         sys.stdout.write("%s: %r is installed already; nothing changed\n" % (path, name))
         return 0
     os.makedirs(os.path.dirname(path), exist_ok=True)

@@ -6255,6 +6255,34 @@ class Tasks(InProcTest):
                                     "params": dict(params, taskId=tid)}).encode() + b"\n")
         return [json.loads(line) for line in out if type(line) is bytes]
 
+    def test_a_task_that_ends_as_its_result_is_deferred_leaves_no_id_in_use(self):
+        """tasks/result defers, releasing the lock; the task's work ending before the call is
+        recorded as in flight answers it then, and the id is free again: nothing stays in
+        flight (the interleaving is forced: the work runs inside the handler's return)."""
+        from unittest import mock
+        lines = []
+        conn = connect(task_server(), lines.append, lock=threading.Lock())
+        conn.feed(json.dumps(init_msg(0, "2025-11-25")).encode() + b"\n")
+        call = task_call(conn, {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                                "params": {"name": "maybe", "arguments": {"x": 1}, "task": {}}},
+                         lines)
+        tid = json.loads(lines[0])["result"]["task"]["taskId"]
+        route = mcp_stdio._ROUTES["tasks/result"]
+
+        def deferred_then_done(conn_, c):
+            r = route.handler(conn_, c)
+            self.assertIs(type(r), mcp_stdio._Deferred)
+            call.run()                  # the worker ends the task here, before the record
+            return r
+        with mock.patch.dict(mcp_stdio._ROUTES, {"tasks/result": mcp_stdio._Route(
+                deferred_then_done, route.feature, route.capability)}):
+            self.assertEqual(self.tasks_request(conn, 2, "tasks/result", tid), [])
+        answered, = [json.loads(line) for line in lines if b'"id":2' in line]
+        self.assertEqual(answered["result"]["content"], [{"type": "text", "text": "maybe 1"}])
+        self.assertEqual(conn.inflight, {})
+        again, = self.tasks_request(conn, 2, "tasks/get", tid)     # the id is free
+        self.assertEqual(again["result"]["status"], "completed")
+
     def test_a_task_waiting_for_input_can_be_cancelled(self):
         """It has no running work to settle: cancel ends it, and tasks/result is answered."""
         lines = []
@@ -10819,6 +10847,39 @@ class MountProcesses(unittest.TestCase):
             with self.subTest(value=value), self.assertRaises(mcp_stdio.CatalogError):
                 mcp_stdio.Server("s", "1").mount("m", ["x"], include=value)
 
+    def test_a_file_with_comments_serves_and_an_unreadable_one_is_one_line(self):
+        """The proxy reads JSON with comments and trailing commas (VS Code's files): a "//"
+        inside a string is kept. A file it cannot read or parse is one line naming it, exit
+        2, whatever the fault."""
+        leaf, _ = self.leaf("leaf")
+        path = os.path.join(self.dir, "servers.json")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write('// mine\n{"mcpServers": {"leaf": {"command": %s, /* its args */ "args": '
+                    '%s, "env": {"URL": "http://x//y"},},},}\n' % (
+                        json.dumps(leaf["command"]), json.dumps(leaf["args"] + ["caps"])))
+        with mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE, era="legacy") as c:
+            self.assertIn("leaf_caps", [t["name"] for t in c.list_tools()])
+        for text, said in (("[" * 1000 + "]" * 1000, "nests arrays or objects too deeply to "
+                                                     "read"),
+                           ('{"mcpServers": {"a" 1}}', "is not JSON (line 1 column 21): "
+                                                       "Expecting ':' delimiter"),
+                           (b"\xfe", "is not UTF-8 text (byte 0xfe at offset 0)"),
+                           ("", "is not JSON (line 1 column 1): Expecting value"),
+                           (None, "cannot read %s: No such file or directory")):
+            with self.subTest(text=text[:20] if text else text):
+                bad = os.path.join(self.dir, "bad.json")
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(bad)
+                if text is not None:
+                    with open(bad, "wb") as f:
+                        f.write(text if isinstance(text, bytes) else text.encode())
+                r = subprocess.run(SERVE + ["proxy", bad], capture_output=True, text=True,
+                                   cwd=HERE, stdin=subprocess.DEVNULL, timeout=60)
+                self.assertEqual((r.returncode, r.stdout), (2, ""))
+                self.assertEqual(len(r.stderr.splitlines()), 1, r.stderr)
+                self.assertIn(said % bad if "%s" in said else said, r.stderr)
+                self.assertIn(bad, r.stderr)
+
     def test_scoping_takes_patterns_and_says_what_it_did(self):
         """--tools takes shell-style patterns; once the mounts have listed, what scoping
         left out is said, and so is a name or pattern that matches nothing."""
@@ -12245,9 +12306,13 @@ class Install(unittest.TestCase):
         os.makedirs(os.path.dirname(path))
         with open(path, "w", encoding="utf-8") as f:
             f.write('{\n  // mine\n  "mcpServers": {}\n}\n')
-        code, _, err = self.install("cursor", "--", self.script)
-        self.assertEqual(code, 1)
-        self.assertIn("is not plain JSON", err)
+        code, out, err = self.install("cursor", "--", self.script)
+        self.assertEqual((code, out), (2, ""))
+        entry = {"mcpServers": {"team-tools": {"command": os.path.abspath(sys.executable),
+                                               "args": [self.script]}}}
+        self.assertEqual(err, "error: %s, line 2 column 3: a comment, which cursor's reader does "
+                              "not allow; nothing written. Add the entry by hand:\n%s"
+                         % (path, json.dumps(entry, indent=2) + "\n"))
         with open(path, encoding="utf-8") as f:
             self.assertEqual(f.read(), '{\n  // mine\n  "mcpServers": {}\n}\n')
         broken = os.path.join(os.path.dirname(self.script), "broken.py")
@@ -12258,6 +12323,55 @@ class Install(unittest.TestCase):
         self.assertIn("the doctor found what gemini-cli would fail on; nothing written", err)
         self.assertFalse(os.path.exists(os.path.join(self.home, ".gemini")))
         self.assertEqual(self.install("codex", "--project", "--", self.script)[0], 2)
+
+    def test_comments_are_kept_where_the_hosts_reader_takes_them(self):
+        """VS Code's file keeps its comments and trailing commas, Gemini CLI's its comments
+        (and gets no trailing comma); Gemini CLI's reader refuses a trailing comma, and every
+        file that cannot be read or parsed is one line naming it, exit 2, nothing written."""
+        command = json.dumps(os.path.abspath(sys.executable))
+        vscode = ('{\n  // my servers\n  "servers": {\n    "x": {"command": "a // not a comment"},'
+                  ' /* old */\n  },\n}\n')
+        gemini = '{\n  "theme": "dark" // mine\n  /* nothing else */\n}\n'
+        for host, before, after in (
+                ("vscode", vscode, vscode.replace(
+                    ' /* old */\n  },', ' /* old */\n    "team-tools": {\n      "type": "stdio",\n'
+                    '      "command": %s,\n      "args": [\n        %s\n      ]\n    }\n  },'
+                    % (command, json.dumps(self.script)))),
+                ("gemini-cli", gemini, gemini.replace('"dark"', '"dark",').replace(
+                    '/* nothing else */\n', '/* nothing else */\n  "mcpServers": {\n    "team-to'
+                    'ols": {\n      "command": %s,\n      "args": [\n        %s\n      ]\n    }'
+                    '\n  }\n' % (command, json.dumps(self.script))))):
+            with self.subTest(host=host):
+                path = os.path.join(self.home, self.FILES[host])
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(before)
+                code, out, err = self.install(host, "--", self.script)
+                self.assertEqual((code, err), (0, ""), out)
+                with open(path, encoding="utf-8") as f:
+                    self.assertEqual(f.read(), after)
+                code, out, _ = self.install(host, "--", self.script)
+                self.assertEqual(code, 0)
+                self.assertIn("is installed already; nothing changed", out)
+        path = os.path.join(self.home, self.FILES["gemini-cli"])
+        for text, said in (
+                ('{"mcpServers": {},}', "line 1 column 18: a trailing comma, which gemini-cli's "
+                                        "reader does not allow"),
+                ("[" * 1000 + "]" * 1000, "nests arrays or objects too deeply to read"),
+                ('{"mcpServers": {"a" 1}}', "is not JSON (line 1 column 21): Expecting ':' "
+                                            "delimiter"),
+                (b"\xff{}", "is not UTF-8 text (byte 0xff at offset 0)"),
+                ("[]", "its top level or 'mcpServers' is not a JSON object")):
+            with self.subTest(text=text[:20]):
+                with open(path, "wb") as f:
+                    f.write(text if isinstance(text, bytes) else text.encode())
+                code, out, err = self.install("gemini-cli", "--", self.script)
+                self.assertEqual((code, out), (2, ""))
+                self.assertTrue(err.startswith("error: %s" % path), err)
+                self.assertIn(said, err.splitlines()[0])
+                self.assertNotIn("Traceback", err)
+                with open(path, "rb") as f:
+                    self.assertEqual(f.read(), text if isinstance(text, bytes) else text.encode())
 
     def test_a_project_file_and_claude_code(self):
         project = os.path.dirname(self.script)
