@@ -7489,6 +7489,9 @@ def _search_work(call, ctx):
     """search_tools: the tools the query finds, best first, as tools/list shows them to
     this client in its era (its rules of what it may see applied)."""
     conn, args = call.conn, call.arguments
+    sources = conn.server.sources
+    for source in sources:          # as tools/list does: what a starting mount adds counts
+        source.wait()
     catalog = conn.server.catalog
     limit = args.get("limit", _SEARCH_LIMIT)
     audience = _audience(conn.server, call) - {TOOL_SEARCH_KEY}
@@ -7505,6 +7508,9 @@ def _search_work(call, ctx):
             if len(found) == limit:
                 break
     value = {"tools": found}
+    absent = [source.prefix for source in sources if source.absent()]
+    if absent:                      # their tools could not be searched: said, not hidden
+        value["unavailable"] = absent
     return _tool_result(call.target, ToolResult([{"type": "text", "text": _encoder.encode(
         value)}], structured=value), call.revision), False
 
@@ -8132,8 +8138,9 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         # (stopping()) and ends (end(grace)) or is abandoned (abandon()) with the last;
         # says how long a request may wait for what it has still to add (pending():
         # seconds, or None once it has listed; no clock, read while feeding) and waits for
-        # that (wait(), off the reading thread); and hears the client's notifications the
-        # engine does not act on (heard(conn, method, params)).
+        # that (wait(), off the reading thread); says whether it is not up now (absent(),
+        # named by its prefix); and hears the client's notifications the engine does not
+        # act on (heard(conn, method, params)).
         self.sources = []
         self._serving = 0              # serves running: mounts run while one does
         self._scoping_said = False     # report_scoping() spoke for this serve
@@ -11271,6 +11278,10 @@ class _Mount:
         not listed since it started, else None (read on the reading thread: no clock)."""
         return self.start_timeout if self.started is not None and \
             not self.listed.is_set() else None
+
+    def absent(self):
+        """True when it is not up now (starting, or down): its tools may be missing."""
+        return self.state != "up"
 
     def wait(self):
         """Wait until it has listed (or failed), within its start timeout; one that has

@@ -10880,6 +10880,29 @@ class MountProcesses(unittest.TestCase):
                 self.assertIn(said % bad if "%s" in said else said, r.stderr)
                 self.assertIn(bad, r.stderr)
 
+    def test_search_tools_waits_for_starting_mounts_and_names_the_absent(self):
+        """search_tools sent before the mounts have listed waits for them as tools/list does
+        (within the start timeout); a mount still not up is named in "unavailable", in the
+        structured result and in its text, the JSON copy of it."""
+        slow, _ = self.leaf("slow", "slow")
+        gated, _ = self.leaf("gated", "gated")            # never let start
+        path = self.config({"slow": slow, "gated": gated})
+        with mcp_stdio.Client(SERVE + ["proxy", path, "--tool-search", "--start-timeout", "3"],
+                              cwd=HERE, era="legacy") as c:
+            r = c.call_tool("search_tools", {"query": "wait or stop when cancelled",
+                                             "limit": 1})
+            self.assertEqual(r["structuredContent"]["unavailable"], ["gated"])
+            self.assertEqual([t["name"] for t in r["structuredContent"]["tools"]],
+                             ["slow_wait"])
+            self.assertEqual(json.loads(r["content"][0]["text"]), r["structuredContent"])
+        with mcp_stdio.Client(SERVE + ["proxy", self.config({"slow": slow}), "--tool-search"],
+                              cwd=HERE, era="modern") as c:
+            r = c.call_tool("search_tools", {"query": "wait or stop when cancelled",
+                                             "limit": 1})
+            self.assertNotIn("unavailable", r["structuredContent"])
+            self.assertEqual([t["name"] for t in r["structuredContent"]["tools"]],
+                             ["slow_wait"])
+
     def test_scoping_takes_patterns_and_says_what_it_did(self):
         """--tools takes shell-style patterns; once the mounts have listed, what scoping
         left out is said, and so is a name or pattern that matches nothing."""
