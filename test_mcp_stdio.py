@@ -10737,8 +10737,10 @@ class MountProcesses(unittest.TestCase):
                           "'.' (it starts every tool name)"),
                 ("'off'", 'it is disabled ("disabled": true)'),
                 ("'bad'", '"args" must be a list of strings'),
-                ("'opts'", '"mcp-stdio" must be an object of include, exclude, rename, pinned'),
-                ("'pat'", "include must be a list of names or shell-style patterns"))) +
+                ("'opts'", '"mcp-stdio" has no key "pins" (did you mean \'pinned\'?); its keys '
+                           'are include, exclude, rename, pinned'),
+                ("'pat'", '"mcp-stdio": "include" must be a list of names or shell-style '
+                          'patterns (strings), not "a*"'))) +
             "error: proxy: %s has no server the proxy can serve (each was left out, said "
             "above)\n" % path))
         r = subprocess.run(SERVE + ["proxy"], capture_output=True, cwd=HERE,
