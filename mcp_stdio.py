@@ -11666,9 +11666,11 @@ class _Mount:
         # As a task when ours is one (or the mounted tool needs one); the client follows
         # the mount's task to its end, and our task's id is ours.
         task = True if ctx.is_task or self.tasks.get(name) == "required" else None
+        self.ready()      # a mount starting again: its new client has no era until it is up
+        client = self.client
         try:
-            if task is None and self.client is not None and \
-                    _parks(ctx.era, self.client.era):
+            if task is None and client is not None and client.era is not None and \
+                    _parks(ctx.era, client.era):
                 self._refresh_roots(ctx)
                 r = self._through(ctx, lambda c: self._call_parking(c, name, arguments, ctx,
                                                                     progress))

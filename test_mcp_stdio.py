@@ -10389,6 +10389,18 @@ class MountProcesses(unittest.TestCase):
                                                              "text": "waited"}]})
         self.assertEqual(p.returncode, 0)
 
+    def test_test_clients_in_a_row_share_a_servers_mounts(self):
+        """The README's client per test: each InProcessClient in a row starts the mounts
+        again and calls at once, without listing first; each call is answered by the mount
+        (its new client is waited for, not read before it has an era)."""
+        leaf, _ = self.leaf("leaf")
+        outer = mcp_stdio.Server("front", "1")
+        outer.mount("leaf", [leaf["command"]] + leaf["args"], cwd=self.dir)
+        for era in ("modern", "legacy", "modern", "legacy"):
+            with self.subTest(era=era), mcp_stdio.InProcessClient(outer, era=era) as c:
+                r = c.call_tool("leaf_where", {})
+                self.assertEqual(r["content"], [{"type": "text", "text": "-"}], c.diagnostics)
+
     def test_a_legacy_mounts_question_with_two_calls_in_flight_is_no_ones(self):
         """A legacy request says no call: with two in flight at the mount, its question is
         answered within the capability (cancelled), never put to one call's client."""
