@@ -5158,7 +5158,7 @@ def _tool_work(call, ctx):
     tool = call.target
     value = tool.handler(call.arguments, ctx)
     if type(value) is str and tool.output_schema is None and call.keeper is None and \
-            not call.conn._chains:       # middleware reads results as values
+            "tools/call" not in call.conn._chains:   # middleware reads results as values
         # What _tool_result makes of text, without its checks: the most common answer,
         # encoded here unless it is large (the large encoder quotes long text faster)
         # or a task keeps it (a keeper keeps values).
@@ -9257,7 +9257,7 @@ def _log_line(text, raw=False):
     try:
         sys.stderr.write(text if raw else text.replace("\n", " ")[:_DIAG_WIDTH] + "\n")
         sys.stderr.flush()
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):   # None: started without stderr
         pass
 
 
@@ -9265,10 +9265,7 @@ def _report(line, detail=None):
     """Report a diagnostic line, and a multi-line detail (a traceback) when given."""
     _diag(line)
     if detail:
-        try:
-            sys.stderr.write(detail)
-        except (OSError, ValueError):
-            pass
+        _log_line(detail, raw=True)
 
 
 # Teardown on a signal gets what is left of this many seconds after the line.
@@ -9875,10 +9872,27 @@ def _speak_as(server):
     return saved
 
 
+def _open_std_fds():
+    """Point each of fd 0, 1 and 2 that is not open at the null device: a host may start us
+    with stderr closed (pythonw.exe has none), and the private copies below must then not
+    be given fd 2, where prints and our own stderr lines would reach the protocol stream."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            else:
+                os.set_inheritable(fd, True)     # as a standard descriptor is
+
+
 def _serve_stdio(server, stdin_fd, stdout_fd):
-    # The protocol streams get private descriptors; fd 0 becomes /dev/null and
+    # The protocol streams get private descriptors, above 2; fd 0 becomes /dev/null and
     # fd 1 stderr, so a handler, or a child process it starts, can neither read
     # the client's messages nor corrupt the answers, nor close either stream.
+    _open_std_fds()
     out_fd = os.dup(stdout_fd)
     in_fd = os.dup(stdin_fd)
     if stdin_fd == 0:

@@ -9042,6 +9042,25 @@ class ScriptTools(ScriptTest):
         for s in (b"hello from print", b"raw write", b"fd one write", b"child process output"):
             self.assertIn(s, p.stderr)
 
+    @unittest.skipIf(os.name == "nt", "closes fd 2 in the child before it starts (POSIX)")
+    def test_the_guard_holds_with_stderr_closed(self):
+        """Started with fd 2 closed (pythonw.exe, or a host that closes stderr), the server
+        points fd 2 at the null device: its private copy of stdout is never fd 2, so a
+        handler's prints and the server's own stderr lines stay out of the protocol stream."""
+        msgs = [init_msg(), {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                call_msg(2, "noisy"), call_msg(3, "boom"), b"not json\n"]
+        p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             pass_fds=(), preexec_fn=lambda: os.close(2), cwd=HERE)
+        self.addCleanup(p.kill)
+        out, _ = p.communicate(b"".join(m if type(m) is bytes else json.dumps(m).encode() +
+                                        b"\n" for m in msgs), timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 0)
+        answers = [json.loads(line) for line in out.splitlines()]     # nothing else
+        self.assertEqual([m.get("id") for m in answers], [1, 2, 3, None])
+        self.assertEqual(answers[1]["result"]["content"], [{"type": "text", "text": "quiet"}])
+        self.assertTrue(answers[2]["result"]["isError"])
+        self.assertEqual(answers[3]["error"]["code"], -32700)
+
     def test_sigterm_during_a_call(self):
         p = self.start()
         self.call(p, "sleepy", {"seconds": 30})
@@ -10015,6 +10034,34 @@ class Mounting(unittest.TestCase):
         server.freeze()
         with self.assertRaises(mcp_stdio.CatalogError):
             server.mount("late", ["x"])
+
+    def test_a_mounting_servers_text_tool_keeps_the_fast_path(self):
+        """A server with mounts has middleware of its own around lists only: a plain text
+        result (its own tool's or an in-process mount's) is encoded directly, as on a server
+        without mounts; middleware around tool calls reads it as a value instead."""
+        from unittest import mock
+        for around in (None, "tool"):
+            inner = mcp_stdio.Server("inner", "1")
+
+            @inner.tool
+            def echo(text: str) -> str:
+                "Echo."
+                return text
+            outer = mcp_stdio.Server("outer", "1", tools=[mcp_stdio.Tool(
+                "own", lambda a, c: "mine", input_schema={"type": "object"})])
+            outer.mount("in", inner)
+            if around:
+                outer.middleware(lambda request, next: next(), kinds=around)
+            shaped = []
+            real = mcp_stdio._tool_result
+            with self.subTest(around=around), mock.patch.object(
+                    mcp_stdio, "_tool_result", lambda *a: shaped.append(a[0].name) or real(*a)), \
+                    mcp_stdio.InProcessClient(outer, era="legacy") as c:
+                self.assertEqual(c.call_tool("in_echo", {"text": "hi"}),
+                                 {"content": [{"type": "text", "text": "hi"}]})
+                self.assertEqual(c.call_tool("own", {}),
+                                 {"content": [{"type": "text", "text": "mine"}]})
+                self.assertEqual(shaped, ["in_echo", "own"] if around else [])
 
     def test_an_in_process_mount_passes_values_not_bytes(self):
         """A Server object mounted in this process serves its entries directly: its handler
