@@ -12155,9 +12155,28 @@ def _proxy_options(options):
     return options
 
 
+def _file_first(args, valued):
+    """args with its first word that is no option nor an option's value moved to the front:
+    options come before or after the file, as a user types them (valued: the flags that
+    take a value as the next word)."""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if not a.startswith("-") or a == "-":
+            return [a] + args[:i] + args[i + 1:]
+        i += 2 if a in valued else 1
+    return list(args)
+
+
 def _proxy_main(args):
     """The proxy command: serve the servers of CONFIG.json as one."""
+    args = _file_first(args, {"--start-timeout"} | {o.flag for o in _OPTIONS if o.flag and
+                                                    o.kind != "flag"})
     if not args or args[0].startswith("-"):
+        if any(a in ("-h", "--help") for a in args):
+            sys.stdout.write("usage: proxy CONFIG.json [server options] (the options may come "
+                             "before the file; CONFIG.json --help lists them)\n")
+            return 0
         sys.stderr.write("error: usage: proxy CONFIG.json [server options]\n")
         return 2
     rest, start_timeout, refused = [], _PROXY_START_TIMEOUT, None

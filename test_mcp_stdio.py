@@ -10779,6 +10779,22 @@ class MountProcesses(unittest.TestCase):
             self.assertEqual(r, {"content": [{"type": "text", "text": "good"}]})
         self.assertNotIn("Traceback", c.stderr)
 
+    def test_options_come_before_or_after_the_file(self):
+        """proxy takes its options and the server options on either side of the file."""
+        a, _ = self.leaf("a")
+        path = self.config({"a": a})
+        for args in (["--tool-search", path], [path, "--tool-search"],
+                     ["--start-timeout", "5", "--tool-search", "--pin", "a_wait", path],
+                     ["--start-timeout=5", path, "--pin", "a_wait", "--tool-search"]):
+            with self.subTest(args=args), mcp_stdio.Client(SERVE + ["proxy"] + args, cwd=HERE,
+                                                           era="legacy") as c:
+                self.assertEqual(sorted(t["name"] for t in c.list_tools()), sorted(
+                    ["call_tool", "search_tools"] + (["a_wait"] if "--pin" in args else [])))
+        r = subprocess.run(SERVE + ["proxy", "--tools", "a_wait"], capture_output=True,
+                           cwd=HERE, stdin=subprocess.DEVNULL, timeout=60)
+        self.assertEqual((r.returncode, r.stderr),
+                         (2, b"error: usage: proxy CONFIG.json [server options]\n"))
+
     def test_what_the_proxy_command_refuses(self):
         """A file with no server the proxy can serve: each entry said, then exit 2."""
         path = self.config({"web": {"url": "https://example.com/mcp"}, "x": {"args": []},
