@@ -12569,15 +12569,19 @@ def _client_main(command, args):
 def _run_client_command(spec, server_cmd, positional, values):
     """Start the server, run one command of the table on it, close it; the exit status."""
     level = values.get("log_level", _CLI_LOG_LEVEL if _LOG_OPTION in spec.own else "off")
+    # It can ask the user only on a terminal; elsewhere it declares no elicitation, in
+    # either era, so that a server sees a client that cannot ask (and answers as it does).
+    asks = sys.stdin is not None and sys.stdin.isatty()
+    caps = {"elicitation": {"form": {}, "url": {}}} if asks else {}
     client = Client(server_cmd, era=values["era"], revision=values["revision"],
                     log_level=None if level == "off" else level, on_log=_show_log,
                     timeout=values["timeout"], probe_timeout=min(values["timeout"], 3.0),
                     start_timeout=values["start_timeout"], env=values["env"],
-                    cwd=values["cwd"], on_waiting=_show_waiting, on_elicit=_ask_on_terminal,
+                    cwd=values["cwd"], on_waiting=_show_waiting,
+                    on_elicit=_ask_on_terminal if asks else None,
                     # It declares MCP Apps, as a host that shows views does, so that
                     # inspect sees (and call may call) every tool a view would.
-                    capabilities={"elicitation": {"form": {}, "url": {}},
-                                  "extensions": _INSPECTS})
+                    capabilities=dict(caps, extensions=_INSPECTS))
     cancelled = False
     try:
         client.connect()
@@ -12590,6 +12594,13 @@ def _run_client_command(spec, server_cmd, positional, values):
         sys.stderr.write("error: %s\n" % e)
         return 2
     except ProtocolError as e:
+        if e.code == MISSING_CLIENT_CAPABILITY and not asks:
+            # What a legacy server says in an isError result (exit 1), a modern one says
+            # with this error: one outcome in both eras for a question nobody can answer.
+            sys.stderr.write("error: the server needs a capability this command declares only "
+                             "on a terminal (stdin is not one, so nobody can be asked): %s\n%s"
+                             % (e.message, _error_data(e.data)))
+            return 1
         sys.stderr.write("error: the server answered with error %s: %s\n%s" % (
             e.code, e.message, _error_data(e.data)))
         _show_stderr(client)
@@ -12732,12 +12743,8 @@ def _with_article(noun):
 # a server's answers: results, progress, log messages, the inspection of a catalog.
 
 def _ask_on_terminal(params):
-    """Answer a server's elicitation on the terminal; refuse when stdin is not one."""
+    """Answer a server's elicitation on the terminal (used only where stdin is one)."""
     message = params.get("message") if isinstance(params.get("message"), str) else ""
-    if not sys.stdin.isatty():
-        sys.stderr.write("note: the server asks the user (%s); stdin is not a terminal, so "
-                         "this command cannot answer\n" % _short(message, 80))
-        raise ClientError("stdin is not a terminal, so the question cannot be answered")
     err = sys.stderr
     err.write("\nThe server asks: %s\n" % message)
     if params.get("mode") == "url":

@@ -12039,13 +12039,39 @@ class CommandLineQuestions(unittest.TestCase):
     """call answers a server's questions on a terminal, and refuses without one."""
 
     def test_no_terminal_no_answer(self):
-        for era, status, out in (("modern", 3, b""), ("legacy", 1, b"The client could not answer")):
-            r = subprocess.run(SERVE + ["call", "confirm_echo", "text=hi", "--era", era, "--"] +
-                               SERVE, capture_output=True, cwd=HERE, timeout=60,
-                               stdin=subprocess.DEVNULL)
-            self.assertEqual(r.returncode, status, r.stderr)
-            self.assertTrue(r.stdout.startswith(out), r.stdout)
-            self.assertIn(b"stdin is not a terminal", r.stderr)
+        """Without a terminal call declares no elicitation, in either era: the server sees a
+        client that cannot ask, and the outcome is one (exit 1, saying so), directly or
+        through a proxy's mount."""
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        leaf = os.path.join(folder, "leaf.py")
+        with open(leaf, "w", encoding="utf-8") as f:
+            f.write(MOUNTED_SERVER)
+        path = os.path.join(folder, "servers.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"mcpServers": {"leaf": {"command": sys.executable,
+                                               "args": ["-S", leaf, folder]}}}, f)
+        needs = b"This tool needs to ask the client, but the client does not support elicitation"
+        for tool, server, legacy_out in (
+                (["confirm_echo", "text=hi"], SERVE, needs),
+                (["leaf_confirm", "text=hi"], SERVE + ["proxy", path], b"This tool needs the "
+                 b"client's elicitation capability, which the client did not declare.")):
+            for era in ("legacy", "modern"):
+                with self.subTest(tool=tool[0], era=era):
+                    r = subprocess.run(SERVE + ["call"] + tool + ["--era", era, "--"] + server,
+                                       capture_output=True, cwd=HERE, timeout=60,
+                                       stdin=subprocess.DEVNULL)
+                    self.assertEqual(r.returncode, 1, r.stderr)
+                    self.assertNotIn(b"Traceback", r.stderr)
+                    if era == "legacy":
+                        self.assertTrue(r.stdout.startswith(legacy_out), r.stdout)
+                    else:
+                        self.assertEqual(r.stdout, b"")
+                        self.assertTrue(r.stderr.startswith(
+                            b"error: the server needs a capability this command declares only "
+                            b"on a terminal (stdin is not one, so nobody can be asked): Missing "
+                            b"required client capability\n  requiredCapabilities: "
+                            b'{"elicitation": {}}\n'), r.stderr)
 
     @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
     def test_answers_typed_on_a_terminal(self):
