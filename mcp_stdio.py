@@ -12491,10 +12491,11 @@ has an MCP App view and shows the view in your browser, on 127.0.0.1, as a
 host would. KEY=VALUE arguments are typed from the tool's input schema
 (numbers, booleans, JSON arrays and objects); one JSON object works too.
 config prints a ready-to-paste
-configuration for CLIENT ({clients}) that starts SERVER_SCRIPT (default:
-this demo) with this interpreter, by absolute paths; install writes it into
-the host's own file. doctor starts COMMAND the way each host (or HOST) does
-and names what would fail there.
+configuration for CLIENT ({clients}) that starts SERVER (default: this
+demo) by absolute paths; install writes it into the host's own file. doctor
+starts SERVER the way each host (or HOST) does and names what would fail
+there. For all three, SERVER is a script ending in .py (run with this
+interpreter) or a command with its arguments.
 """
 
 
@@ -12594,7 +12595,9 @@ def _run_client_command(spec, server_cmd, positional, values):
         sys.stderr.write("error: %s\n" % e)
         return 2
     except ProtocolError as e:
-        if e.code == MISSING_CLIENT_CAPABILITY and not asks:
+        if e.code == MISSING_CLIENT_CAPABILITY and not asks and "elicitation" in (
+                (e.data.get("requiredCapabilities") if isinstance(e.data, dict) else None)
+                or {}):
             # What a legacy server says in an isError result (exit 1), a modern one says
             # with this error: one outcome in both eras for a question nobody can answer.
             sys.stderr.write("error: the server needs a capability this command declares only "
@@ -13307,6 +13310,12 @@ def _doctor_one(name, command):
     program = command[0]
     found = shutil.which(program, path=env["PATH"]) if os.sep not in program else \
         (program if os.path.isabs(program) and os.access(program, os.X_OK) else None)
+    if found is None and os.path.isabs(program):      # the advice fits the fault
+        faults.append(("%s %s" % (program, "is not executable" if os.path.exists(program)
+                                  else "does not exist"),
+                       "give the path of the program that starts the server (config "
+                       "prints the absolute path of one on your PATH)"))
+        return faults, warnings, None
     if found is None:
         here = shutil.which(program) or program
         faults.append(("the host cannot find %r (PATH %s, working folder %s)"
@@ -13422,6 +13431,11 @@ def _doctor_main(args):
         return 2
     i = args.index("--")
     opts, command = args[:i], args[i + 1:]
+    try:
+        command = _entry_command(command, resolve=False)    # each host resolves a bare name
+    except ValueError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
     hosts = sorted(_HOSTS)
     if opts[:1] == ["--host"] and len(opts) == 2 and opts[1] in _HOSTS:
         hosts = [opts[1]]
@@ -13429,6 +13443,7 @@ def _doctor_main(args):
         sys.stderr.write("error: doctor takes --host HOST (%s)\n" % ", ".join(sorted(_HOSTS)))
         return 2
     w, failed = sys.stdout.write, 0
+    w("doctor: starts %s\n" % _shown(command))
     for name in hosts:
         host = _HOSTS[name]
         faults, warnings, _ = _doctor_one(name, command)
@@ -13466,6 +13481,37 @@ def _file_key(script):
     return os.path.splitext(os.path.basename(script))[0].replace("_", "-")
 
 
+def _entry_command(words, resolve=True):
+    """The command that config and install register and the doctor starts, from the words
+    after --: a first word ending in .py is a script run with this interpreter; anything
+    else is a command. With resolve (config, install), a bare name is found on PATH, as
+    hosts that start servers without a shell's PATH need it by its absolute path, and
+    arguments naming a file or folder here are made absolute, since a host starts servers
+    in a folder of its own; without (the doctor), the words are started as given, as the
+    host would start them. Raises ValueError saying what is missing."""
+    program, args = words[0], list(words[1:])
+    if program.lower().endswith(".py"):
+        if not os.path.isfile(program):
+            raise ValueError("%s does not exist" % os.path.abspath(program))
+        program, args = os.path.abspath(sys.executable), [program] + args
+        if not resolve:
+            return [program] + args
+    elif not resolve:
+        return list(words)
+    elif os.sep in program or (os.altsep and os.altsep in program):
+        program = os.path.abspath(program)
+        if not os.path.exists(program):
+            raise ValueError("%s does not exist" % program)
+    else:
+        import shutil
+        found = shutil.which(program)
+        if found is None:
+            raise ValueError("%r is not on PATH (%s)" % (program, os.environ.get("PATH", "")))
+        program = os.path.abspath(found)
+    return [program] + [os.path.abspath(a) if ("." in a or os.sep in a) and a[:1] != "-" and
+                        os.path.exists(a) else a for a in args]
+
+
 def _config_main(args):
     """Print a client configuration that starts a server by absolute paths; return the status."""
     try:
@@ -13481,22 +13527,27 @@ def _config_main(args):
                                                                _client_usage()))
         return 2
     if server:
-        script = os.path.abspath(server[0])
-        if not os.path.exists(script):
-            sys.stderr.write("error: %s does not exist\n" % script)
+        try:
+            command = _entry_command(server)
+        except ValueError as e:
+            sys.stderr.write("error: %s\n" % e)
             return 2
-        command_args = [script] + server[1:]
-        default = _server_name([os.path.abspath(sys.executable)] + command_args) or \
-            _file_key(script)
+        default = _server_name(command) or _file_key(server[0])
     else:
-        command_args = _demo_command()
+        # The interpreter by absolute path: desktop apps start servers with a minimal PATH,
+        # where "python" (or even "python3") may not be found.
+        command = [os.path.abspath(sys.executable)] + _demo_command()
         default = "mcp-stdio-demo"
     make, where = _CONFIGS[args[0]]
-    # The interpreter by absolute path: desktop apps start servers with a minimal PATH,
-    # where "python" (or even "python3") may not be found.
-    sys.stdout.write(make(name or default, os.path.abspath(sys.executable), command_args))
-    sys.stderr.write("(for %s: %s)\n" % (args[0], where))
+    sys.stdout.write(make(name or default, command[0], command[1:]))
+    sys.stderr.write("(for %s: %s; it runs %s)\n" % (args[0], where, _shown(command)))
     return 0
+
+
+def _shown(command):
+    """command as a shell would take it, for the line that says what runs."""
+    import shlex
+    return " ".join(shlex.quote(w) for w in command)
 
 
 def _host_file(host, project):
@@ -13614,41 +13665,71 @@ def _install_main(args):
     args = [a for a in args if a not in flags]
     if len(args) != 1 or args[0] not in _CONFIGS or not server or name == "":
         sys.stderr.write("error: install HOST [--name NAME] [--project] [--force] -- "
-                         "SERVER_SCRIPT [ARGS...]; HOST is one of %s\n" % ", ".join(sorted(_CONFIGS)))
+                         "SERVER [ARGS...]; HOST is one of %s\n" % ", ".join(sorted(_CONFIGS)))
         return 2
     host = args[0]
     if "--project" in flags and host != "claude-code" and _host_file(host, True) is None:
         sys.stderr.write("error: %s has no project file\n" % host)
         return 2
-    script = os.path.abspath(server[0])
-    if not os.path.exists(script):
-        sys.stderr.write("error: %s does not exist\n" % script)
+    try:
+        command = _entry_command(server)
+    except ValueError as e:
+        sys.stderr.write("error: %s\n" % e)
         return 2
-    python, command_args = os.path.abspath(sys.executable), [script] + server[1:]
-    faults, _, seen = _doctor_one(host, [python] + command_args)
+    python, command_args = command[0], command[1:]
+    faults, _, seen = _doctor_one(host, command)
     if faults:
         sys.stderr.write("error: the doctor found what %s would fail on; nothing written:\n%s"
                          % (host, "".join("  %s\n    fix: %s\n" % f for f in faults)))
         return 1
-    name = name or seen or _file_key(script)
+    name = name or seen or _file_key(server[0])
     if host == "claude-code":
-        return _install_by_claude(name, python, command_args, "--project" in flags)
+        return _install_by_claude(name, python, command_args, flags)
     return _install_in_file(host, name, python, command_args, flags)
 
 
-def _install_by_claude(name, python, command_args, project):
-    """Install by Claude Code's own command (its file is its business); return the status."""
+def _install_by_claude(name, python, command_args, flags):
+    """Install by Claude Code's own command, after reading the file it writes (user scope:
+    ~/.claude.json; project: .mcp.json here) for an entry of that name; return the status."""
     import shlex
     import shutil
+    project = "--project" in flags
+    scope = "project" if project else "user"
     words = shlex.split(_CONFIGS["claude-code"][0](name, python, command_args))
     # Its default scope is this folder only; a user's install serves every folder.
-    words[3:3] = ["--scope", "project" if project else "user"]
+    words[3:3] = ["--scope", scope]
+    path = os.path.abspath(".mcp.json") if project else \
+        os.path.join(os.path.expanduser("~"), ".claude.json")
+    old = None
+    if os.path.exists(path):
+        try:
+            data = _json_file(path, False, False, "Claude Code's reader")[0]
+        except ValueError as e:
+            sys.stderr.write("error: %s; nothing written\n" % e)
+            return 2
+        servers = data.get("mcpServers") if isinstance(data, dict) else None
+        old = servers.get(name) if isinstance(servers, dict) else None
+    if old is not None:
+        if isinstance(old, dict) and old.get("command") == python and \
+                (old.get("args") or []) == command_args:
+            sys.stdout.write("%s: %r is installed already; nothing changed\n" % (path, name))
+            return 0
+        if "--force" not in flags:
+            sys.stderr.write("error: %s already has a different server named %r: give another "
+                             "--name, or --force to replace it\n" % (path, name))
+            return 1
+    steps = ([["claude", "mcp", "remove", name, "--scope", scope]] if old is not None else
+             []) + [words]
     if shutil.which("claude") is None:
-        sys.stdout.write("claude is not on PATH; run:\n  %s\n" % " ".join(
-            shlex.quote(w) for w in words))
+        sys.stdout.write("claude is not on PATH; run:\n%s" % "".join(
+            "  %s\n" % " ".join(shlex.quote(w) for w in step) for step in steps))
         return 0
     import subprocess
-    return subprocess.call(words)
+    for step in steps:
+        status = subprocess.call(step)
+        if status:
+            return status
+    return 0
 
 
 # What each host's reader takes beyond strict JSON: (comments, trailing commas). VS Code's
@@ -13703,8 +13784,9 @@ def _install_in_file(host, name, python, command_args, flags):
             f.write(text)
     with open(path, "w", encoding="utf-8") as f:
         f.write(new)
-    sys.stdout.write("%s: installed %r%s\n" % (path, name, " (the old file is in %s)" % backup
-                                              if text is not None else ""))
+    sys.stdout.write("%s: installed %r%s\n  it runs %s\n" % (
+        path, name, " (the old file is in %s)" % backup if text is not None else "",
+        _shown([python] + command_args)))
     return 0
 
 
@@ -13779,11 +13861,11 @@ _COMMANDS = {
                           "one; the view's origin gets another)", "port",
                           lambda v: int(v) if 0 < int(v) < 65536 else _refuse(v)),)),
     "config": _Command(lambda args: _config_main(args), "config CLIENT [--name NAME] "
-                       "[-- SERVER_SCRIPT [ARGS...]]", serves=False),
+                       "[-- SERVER [ARGS...]]", serves=False),
     "doctor": _Command(lambda args: _doctor_main(args), "doctor [--host HOST] -- COMMAND "
                        "[ARGS...]", serves=False),
     "install": _Command(lambda args: _install_main(args), "install HOST [--name NAME] "
-                        "[--project] [--force] -- SERVER_SCRIPT [ARGS...]", serves=False),
+                        "[--project] [--force] -- SERVER [ARGS...]", serves=False),
     "proxy": _Command(lambda args: _proxy_main(args), "proxy CONFIG.json [server options]",
                       serves=False),
 }
@@ -13825,8 +13907,8 @@ countdown, confirm_echo and greet; resources demo://readme, demo://logo.png and
 the template demo://greeting/{name}; the prompt summarize.
 
 Inspect any stdio server: {prog} inspect|call|read|get|skill|preview|doctor ... -- COMMAND
-[ARGS...]; install it in a host: {prog} install HOST -- SERVER_SCRIPT;
-print a client configuration: {prog} config CLIENT [-- SERVER_SCRIPT] (see inspect --help)."""
+[ARGS...]; install it in a host: {prog} install HOST -- SERVER;
+print a client configuration: {prog} config CLIENT [-- SERVER] (see inspect --help)."""
 
 
 def main(argv=None):

@@ -12211,7 +12211,8 @@ class Doctor(unittest.TestCase):
     def test_a_good_server_passes(self):
         code, out = self.doctor("--host", "claude-code")
         self.assertEqual(code, 0, out)
-        self.assertEqual(out, "claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, "
+        self.assertEqual(out, "doctor: starts %s -S %s\n" % (sys.executable, self.script) +
+                         "claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, "
                          "then 2025-11-25; https://github.com/anthropics/claude-code/issues/84136)"
                          "\ndoctor: 1 of 1 host(s) would start it\n")
 
@@ -12220,7 +12221,7 @@ class Doctor(unittest.TestCase):
         code, out = self.doctor()
         self.assertEqual(code, 0, out)
         self.assertEqual([line.split(":")[0] for line in out.splitlines() if
-                          not line.startswith(" ")][:-1], sorted(mcp_stdio._HOSTS))
+                          not line.startswith(" ")][1:-1], sorted(mcp_stdio._HOSTS))
         self.assertTrue(out.endswith("doctor: 6 of 6 host(s) would start it\n"), out)
         self.assertIn("codex: ok  (models Codex CLI 0.165.0 (2026-11-03), speaks 2025-06-18; "
                       "https://github.com/openai/codex/issues/11851)", out)
@@ -12251,6 +12252,21 @@ class Doctor(unittest.TestCase):
         self.assertEqual(code, 1, out)
         self.assertIn("    fix: give the absolute path of mcp_stdio.py (the host starts it in /;",
                       out)
+
+    def test_a_script_runs_with_this_interpreter_and_a_missing_path_is_said(self):
+        """After --, a first word ending in .py runs with this interpreter, as for config and
+        install; an absolute path that does not exist is said so, not "give the absolute
+        path"."""
+        code, out = self.doctor("--host", "codex", command=[self.script])
+        self.assertEqual(code, 0, out)
+        self.assertTrue(out.startswith("doctor: starts %s %s\n" % (
+            os.path.abspath(sys.executable), self.script)), out)
+        missing = os.path.join(os.path.dirname(self.script), "no-such-program")
+        code, out = self.doctor("--host", "codex", command=[missing, "x"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: %s does not exist\n    fix: give the path of the program that "
+                      "starts the server (config prints the absolute path of one on your "
+                      "PATH)\n" % missing, out)
 
     def test_what_a_host_refuses_in_the_tool_list(self):
         code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "nested"])
@@ -12388,7 +12404,7 @@ class Install(unittest.TestCase):
         code, out, err = self.install(host, "--", self.script)
         self.assertEqual((code, err), (0, ""), out)
         self.assertEqual(out, "%s: installed 'team-tools' (the old file is in %s.bak)\n"
-                         % (path, path))
+                         "  it runs %s %s\n" % (path, path, sys.executable, self.script))
         with open(path, encoding="utf-8") as f:
             after = f.read()
         if host == "codex":
@@ -12499,6 +12515,72 @@ class Install(unittest.TestCase):
                 with open(path, "rb") as f:
                     self.assertEqual(f.read(), text if isinstance(text, bytes) else text.encode())
 
+    def test_a_command_or_a_script_after_the_dashes(self):
+        """config and install take what the doctor takes: a first word ending in .py is a
+        script run with this interpreter, anything else a command found as a shell finds it
+        (by its absolute path in the entry, its file arguments absolute too); each says what
+        it registers."""
+        python = os.path.basename(sys.executable)        # on the PATH install() gives
+        servers = os.path.join(self.home, "servers.json")
+        with open(servers, "w") as f:
+            json.dump({"mcpServers": {"demo": {"command": sys.executable,
+                                               "args": ["-m", "mcp_stdio"]}}}, f)
+        code, out, err = self.install("claude-code", "--name", "front", "--", python,
+                                      SERVER, "proxy", "servers.json")
+        self.assertEqual((code, err), (0, ""), out)
+        self.assertEqual(out, "claude is not on PATH; run:\n  claude mcp add --scope user front "
+                              "-- %s %s proxy %s\n" % (sys.executable, SERVER, servers))
+        code, out, err = self.install("cursor", "--", python, SERVER, "proxy", "servers.json")
+        self.assertEqual((code, err), (0, ""), out)
+        with open(os.path.join(self.home, self.FILES["cursor"])) as f:
+            entry, = json.load(f)["mcpServers"].values()
+        self.assertEqual(entry, {"command": sys.executable,
+                                 "args": [SERVER, "proxy", servers]})
+        self.assertTrue(out.endswith("  it runs %s %s proxy %s\n" % (sys.executable, SERVER,
+                                                                     servers)), out)
+        for words, said in (([os.path.join(self.home, "nope")], "%s does not exist" %
+                             os.path.join(self.home, "nope")),
+                            (["no-such-program-here"], "'no-such-program-here' is not on PATH"),
+                            (["gone.py"], "%s does not exist" % os.path.join(self.home,
+                                                                             "gone.py"))):
+            with self.subTest(words=words):
+                code, out, err = self.install("cursor", "--", *words)
+                self.assertEqual((code, out), (2, ""))
+                self.assertTrue(err.startswith("error: " + said), err)
+        r = subprocess.run(SERVE + ["config", "claude-desktop", "--name", "t", "--", sys.executable,
+                                    self.script], capture_output=True, text=True, cwd=HERE,
+                           timeout=60, stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout), {"mcpServers": {"t": {
+            "command": sys.executable, "args": [self.script]}}})
+        self.assertIn("; it runs %s %s)" % (sys.executable, self.script), r.stderr)
+
+    def test_a_repeat_answers_alike_for_every_host(self):
+        """An identical entry is installed already (exit 0) for Claude Code too, read from the
+        file its own command writes; a different one of that name is refused naming --force
+        (exit 1), and --force replaces it (for Claude Code, removing it first)."""
+        home = self.home
+        with open(os.path.join(home, ".claude.json"), "w") as f:
+            json.dump({"mcpServers": {"team-tools": {
+                "type": "stdio", "command": sys.executable, "args": [self.script], "env": {}}},
+                "numStartups": 3}, f)
+        code, out, err = self.install("claude-code", "--", self.script)
+        self.assertEqual((code, out, err), (0, "%s: 'team-tools' is installed already; nothing "
+                                               "changed\n" % os.path.join(home, ".claude.json"),
+                                            ""))
+        other = os.path.join(os.path.dirname(self.script), "other.py")
+        shutil.copy(self.script, other)
+        code, out, err = self.install("claude-code", "--name", "team-tools", "--", other)
+        self.assertEqual((code, out), (1, ""))
+        self.assertIn("already has a different server named 'team-tools': give another --name, "
+                      "or --force", err)
+        code, out, err = self.install("claude-code", "--force", "--name", "team-tools", "--",
+                                      other)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out, "claude is not on PATH; run:\n  claude mcp remove team-tools "
+                              "--scope user\n  claude mcp add --scope user team-tools -- %s %s\n"
+                         % (sys.executable, other))
+
     def test_a_project_file_and_claude_code(self):
         project = os.path.dirname(self.script)
         code, out, _ = self.install("vscode", "--project", "--", self.script, cwd=project)
@@ -12539,12 +12621,21 @@ class Hosts(unittest.TestCase):
         os.makedirs(apps)
         for name in ("board.py", "board.html"):
             shutil.copy(os.path.join(HERE, "examples", "apps", name), apps)
+        # Gemini CLI's settings.json takes comments: the user's stay, and it reads the result.
+        settings = os.path.join(home, ".gemini", "settings.json")
+        os.makedirs(os.path.dirname(settings))
+        with open(settings, "w") as f:
+            f.write('{\n  // my own settings\n  "ui": {"hideTips": true} /* kept */\n}\n')
         for host in ("claude-code", "gemini-cli"):
-            for words in ([script], ["--name", "task-board", os.path.join(apps, "board.py")]):
+            for words in ([script], ["--name", "task-board", os.path.join(apps, "board.py")],
+                          [script]):           # again: the same entry, nothing changed
                 r = subprocess.run(SERVE + ["install", host] + words[:-1] + ["--", words[-1]],
                                    capture_output=True, env=env, cwd=project, timeout=120,
                                    stdin=subprocess.DEVNULL)
                 self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn(b"is installed already; nothing changed", r.stdout)
+        with open(settings) as f:
+            self.assertIn('  // my own settings\n  "ui": {"hideTips": true}, /* kept */', f.read())
         with open(os.path.join(home, ".gemini", "trustedFolders.json"), "w") as f:
             json.dump({elsewhere: "TRUST_FOLDER"}, f)    # it runs no server in other folders
         for words in (["claude", "mcp", "list"], ["gemini", "mcp", "list"]):
