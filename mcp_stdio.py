@@ -11264,17 +11264,18 @@ class _Mount:
                 self._wait_until_down()
             except Exception as e:      # noqa: BLE001 - a mount's fault is its own, reported
                 self.reason = self._why(e)
-            finally:
-                self._listed()
             if self.stop.is_set():
+                self._listed()
                 break
             delay = _MOUNT_BACKOFF[min(attempt, len(_MOUNT_BACKOFF) - 1)]
             attempt += 1
             self.up.clear()
             down_at = down_at or _monotonic()
             self.state, self.retry_at = "down", _monotonic() + delay
+            # Said before the lists waiting for it go on: their answer follows its reason.
             self.report("mount %r: %s; starting it again in %g s" % (
                 self.prefix, self.reason or "it stopped", delay), self._last_words())
+            self._listed()
             old, self.client = self.client, None
             if old is not None:
                 old.close()
@@ -13302,67 +13303,155 @@ def _host_environment(host):
 def _doctor_one(name, command):
     """Start command as host name does; return (faults, warnings, the server's name as a
     key or None), faults and warnings each a list of (what happened, how to fix it)."""
+    return _doctor_many([name], command)[name]
+
+
+def _doctor_many(names, command):
+    """{host name: (faults, warnings, key)} of _doctor_one for each of names: hosts that start
+    a server alike (environment, era, revision, capabilities) share one start, and the starts
+    run at once, so a slow server (a proxy over many) costs about one start."""
+    groups = {}
+    for name in names:
+        h = _HOSTS[name]
+        groups.setdefault((h.desktop, h.era, h.revision, _encoder.encode(h.capabilities)),
+                          []).append(name)
+    starts, probes = {}, {}
+
+    def start(key, members):
+        starts[key] = _doctor_start(members, command)
+
+    def probe(key, members):        # beside the start: a host without tasks
+        host = _HOSTS[members[0]]
+        env, cwd = _host_environment(host)
+        probes[key] = _task_only_tools(command, env, cwd, host.revision,
+                                       max(_HOSTS[n].limit for n in members))
+    threads = [threading.Thread(target=run, args=item, daemon=True)
+               for item in groups.items() for run in (start, probe)
+               if run is start or "tasks" not in _FEATURES.get(_HOSTS[item[1][0]].revision, ())]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for key, seen in starts.items():
+        seen.later[:0] = probes.get(key, [])
+    return {name: _doctor_judge(_HOSTS[name], starts[key]) for key, members in groups.items()
+            for name in members}
+
+
+class _Started:
+    """What one start of a server showed the doctor, for every host that starts it alike."""
+
+    __slots__ = ("faults", "silent", "took", "tools", "client", "later")
+
+    def __init__(self):
+        self.faults = []            # what fails every such host
+        self.silent = False         # it did not answer within the longest host's limit
+        self.took = 0.0             # seconds to its first answer, and its tool list
+        self.tools = self.client = None
+        self.later = []             # faults found after it listed (tasks, skills, mounts)
+
+
+def _doctor_start(names, command):
+    """Start command once as the hosts names start it (they start it alike): a _Started."""
     import shutil
     import time
-    host = _HOSTS[name]
+    host, seen = _HOSTS[names[0]], _Started()
+    limit = max(_HOSTS[n].limit for n in names)
     env, cwd = _host_environment(host)
-    faults, warnings = [], []
     program = command[0]
     found = shutil.which(program, path=env["PATH"]) if os.sep not in program else \
         (program if os.path.isabs(program) and os.access(program, os.X_OK) else None)
     if found is None and os.path.isabs(program):      # the advice fits the fault
-        faults.append(("%s %s" % (program, "is not executable" if os.path.exists(program)
-                                  else "does not exist"),
-                       "give the path of the program that starts the server (config "
-                       "prints the absolute path of one on your PATH)"))
-        return faults, warnings, None
+        seen.faults.append(("%s %s" % (program, "is not executable" if os.path.exists(program)
+                                       else "does not exist"),
+                            "give the path of the program that starts the server (config "
+                            "prints the absolute path of one on your PATH)"))
+        return seen
     if found is None:
         here = shutil.which(program) or program
-        faults.append(("the host cannot find %r (PATH %s, working folder %s)"
-                       % (program, env["PATH"], cwd),
-                       "give the absolute path: %s (config prints one)" % here))
-        return faults, warnings, None
-    client = Client(command, era=host.era, revision=host.revision, env=env, cwd=cwd,
-                    capabilities=host.capabilities, timeout=host.limit,
-                    probe_timeout=min(3.0, host.limit), start_timeout=host.limit)
+        seen.faults.append(("the host cannot find %r (PATH %s, working folder %s)"
+                            % (program, env["PATH"], cwd),
+                            "give the absolute path: %s (config prints one)" % here))
+        return seen
+    client = seen.client = Client(command, era=host.era, revision=host.revision, env=env,
+                                  cwd=cwd, capabilities=host.capabilities, timeout=limit,
+                                  probe_timeout=min(3.0, limit), start_timeout=limit)
     started = time.monotonic()
     try:
         client.connect()
-        took = time.monotonic() - started
-        tools = client.list_tools() if "tools" in client.server_capabilities else []
+        seen.tools = client.list_tools() if "tools" in client.server_capabilities else []
+        seen.took = time.monotonic() - started
     except ClientError as e:
         client.close()                # its last words: stderr is read to its end first
         last = (client.stderr.strip().splitlines() or [""])[-1]
         if "did not answer" in str(e) or "no answer" in str(e):
-            faults.append(("no answer within the host's %g s" % host.limit,
-                           "answer initialize first: import and load lazily"))
+            seen.silent = True
         else:
             relative = [a for a in command[1:] if not os.path.isabs(a) and os.path.exists(a)]
-            faults.append(("the server did not start: %s" % (_short(last, 200) if last else e),
-                           "give the absolute path of %s (the host starts it in %s; config "
-                           "prints absolute paths)" % (", ".join(relative), cwd) if relative else
-                           "run it yourself in %s, in a minimal environment (env -i), to "
-                           "see why" % cwd))
-        tools = None
+            seen.faults.append((
+                "the server did not start: %s" % (_short(last, 200) if last else e),
+                "give the absolute path of %s (the host starts it in %s; config prints "
+                "absolute paths)" % (", ".join(relative), cwd) if relative else
+                "run it yourself in %s, in a minimal environment (env -i), to see why" % cwd))
     finally:
         client.close()
     if client.skipped_lines:
         line = next((p for p in client.problems if p.startswith("skipped a line")), "")
-        faults.append(("output on stdout before the first message: %s" % line.split(": ", 1)[-1]
-                       [:90], "write diagnostics to sys.stderr, never stdout"))
-    if tools is None:
-        return faults, warnings, None
-    if took > host.limit / 4:
-        warnings.append(("the first answer took %.1f s of the host's %g s" % (took, host.limit),
-                         "import heavy modules inside the handlers that need them"))
-    _listing_faults(host, client, tools, faults, warnings)
-    if "tasks" not in _FEATURES.get(client.revision, ()):
-        faults.extend(_task_only_tools(command, env, cwd, host, client.revision))
+        seen.faults.append(("output on stdout before the first message: %s" % line.split(
+            ": ", 1)[-1][:90], "write diagnostics to sys.stderr, never stdout"))
+    if seen.tools is None:
+        return seen
     for line in client.stderr.splitlines():
         if "warning:" in line and "skill" in line.lower():
-            faults.append(("a skill was refused at start: %s" % _short(line, 200),
-                           "fix the skill's folder or SKILL.md"))
-    return faults, warnings, _safe_key((client.server_info or {}).get("name"))
+            seen.later.append(("a skill was refused at start: %s" % _short(line, 200),
+                               "fix the skill's folder or SKILL.md"))
+    seen.later.extend(_mount_faults(client.stderr))
+    return seen
+
+
+def _doctor_judge(host, seen):
+    """(faults, warnings, key) of host for a start it shares (seen: a _Started)."""
+    faults, warnings = list(seen.faults), []
+    if seen.silent or seen.took > host.limit:
+        faults.append(("no answer within the host's %g s" % host.limit,
+                       "answer initialize first: import and load lazily"))
+    if seen.tools is None or seen.took > host.limit:
+        return faults, warnings, None
+    if seen.took > host.limit / 4:
+        warnings.append(("the first answer took %.1f s of the host's %g s" % (
+            seen.took, host.limit), "import heavy modules inside the handlers that need them"))
+    _listing_faults(host, seen.client, seen.tools, faults, warnings)
+    faults.extend(seen.later)
+    return faults, warnings, _safe_key((seen.client.server_info or {}).get("name"))
+
+
+# What a server with mounts says on stderr when one fails to start (see _Mount): its
+# line for each try, the lines its server last wrote, and one when it comes up.
+_MOUNT_SAID = r"(?:[^\n]*?: )?mount '([^']*)'(: (.*); starting it again| \| (.*)| has not " \
+              r"listed within| is up)"
+
+
+def _mount_faults(stderr):
+    """(what, fix) for each mount that a server (a proxy) said failed to start and is not
+    up, with the last lines its own server wrote to stderr."""
+    failing, words = {}, {}
+    for line in stderr.splitlines():
+        m = _pattern(_MOUNT_SAID).match(line)
+        if m is None:
+            continue
+        name, how = m.group(1), m.group(2)
+        if how == " is up":
+            failing.pop(name, None)
+        elif how.startswith(" |"):
+            if m.group(4) != "its last lines on stderr:":
+                words.setdefault(name, []).append(m.group(4))
+        else:                        # the lines that follow are this try's
+            failing[name] = m.group(3) or "it did not list within its start timeout"
+            words.pop(name, None)
+    return [("mount %r does not start: %s" % (name, _short_text(why)),
+             "its last lines on stderr: %s" % " | ".join(words[name][-3:]) if name in words
+             else "run its command yourself to see why")
+            for name, why in failing.items()]
 
 
 def _listing_faults(host, client, tools, faults, warnings):
@@ -13402,12 +13491,12 @@ def _mounted_fix(tool):
                                       where["name"])
 
 
-def _task_only_tools(command, env, cwd, host, revision):
+def _task_only_tools(command, env, cwd, revision, limit):
     """Tools a host without tasks never sees: those that run only as a task, listed at the
     first revision that has tasks (a second start)."""
     first = next(r for r in REVISIONS if _has(r, "tasks"))
     client = Client(command, era="legacy", revision=first, env=env, cwd=cwd,
-                    timeout=host.limit, start_timeout=host.limit)
+                    timeout=limit, start_timeout=limit)
     try:
         client.connect()
         tools = client.list_tools() if "tools" in client.server_capabilities else []
@@ -13444,9 +13533,10 @@ def _doctor_main(args):
         return 2
     w, failed = sys.stdout.write, 0
     w("doctor: starts %s\n" % _shown(command))
+    found = _doctor_many(hosts, command)
     for name in hosts:
         host = _HOSTS[name]
-        faults, warnings, _ = _doctor_one(name, command)
+        faults, warnings, _ = found[name]
         failed += bool(faults)
         w("%s: %s  (models %s, %s %s; %s)\n" % (name, "FAIL" if faults else "ok", host.title,
                                                  "probes, then" if _HANDSHAKES[host.era][1] else

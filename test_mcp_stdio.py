@@ -1712,12 +1712,8 @@ DOCTOR_SERVER = textwrap.dedent('''
         print("Starting team tools v1.0", flush=True)
     if mode == "broken":
         import no_such_module_for_the_doctor
-    if mode == "slow":                      # the first start only: the doctor starts it twice
-        import os
-        mark = os.path.join(os.path.dirname(os.path.abspath(__file__)), "started")
-        if not os.path.exists(mark):
-            open(mark, "w").close()
-            time.sleep(2.7)
+    if mode == "slow":                      # each start: the doctor's two run at once
+        time.sleep(2.7)
     import mcp_stdio
     server = mcp_stdio.Server("team-tools", "1.0")
 
@@ -12268,6 +12264,41 @@ class Doctor(unittest.TestCase):
                       "starts the server (config prints the absolute path of one on your "
                       "PATH)\n" % missing, out)
 
+    def test_a_proxys_entries_that_fail_are_named_and_hosts_share_starts(self):
+        """A proxy whose entries fail to start (a missing command, one that exits at once, one
+        that never answers) fails, each entry named with its last lines on stderr. Hosts
+        that start a server alike share one start, and the starts run at once: six hosts,
+        three starts, and one more for the two without tasks (0.11.2: eight)."""
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        leaf = os.path.join(folder, "leaf.py")
+        with open(leaf, "w", encoding="utf-8") as f:
+            f.write(MOUNTED_SERVER)
+        path = os.path.join(folder, "servers.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"mcpServers": {
+                "good": {"command": sys.executable, "args": ["-S", leaf, folder]},
+                "missing": {"command": os.path.join(folder, "no-such-server")},
+                "quits": {"command": sys.executable, "args": [
+                    "-S", "-c", "import sys; sys.stderr.write('one\\ntwo: no config\\n'); "
+                    "sys.exit(3)"]},
+                "mute": {"command": sys.executable, "args": [
+                    "-S", "-c", "import time; time.sleep(60)"]}}}, f)
+        code, out = self.doctor(command=PY + [SERVER, "proxy", path, "--start-timeout", "2"])
+        self.assertEqual(code, 1, out)
+        faults = ("  fault: mount 'missing' does not start: cannot start %s: [Errno 2] No such "
+                  "file or directory: %r\n    fix: run its command yourself to see why\n"
+                  "  fault: mount 'quits' does not start: the server exited (status 3)\n"
+                  "    fix: its last lines on stderr: one | two: no config\n"
+                  "  fault: mount 'mute' does not start: it did not list within its start "
+                  "timeout\n    fix: run its command yourself to see why\n" % (
+                      os.path.join(folder, "no-such-server"),
+                      os.path.join(folder, "no-such-server")))
+        self.assertEqual(out.count(faults), 6, out)
+        self.assertTrue(out.endswith("doctor: 0 of 6 host(s) would start it\n"), out)
+        with open(os.path.join(folder, "starts")) as f:
+            self.assertEqual(len(f.read().split()), 4)
+
     def test_what_a_host_refuses_in_the_tool_list(self):
         code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "nested"])
         self.assertEqual(code, 1, out)
@@ -12337,8 +12368,6 @@ class Doctor(unittest.TestCase):
                 self.assertIn(host.title.split(" (")[0].rsplit(" ", 1)[-1], reported, name)
 
     def test_a_slow_start_is_said(self):
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(os.path.join(os.path.dirname(self.script), "started"))
         code, out = self.doctor("--host", "codex", command=PY + [self.script, "slow"])
         self.assertEqual(code, 0, out)
         self.assertRegex(out, r"  warning: the first answer took [2-9]\.\d s of the host's "
@@ -12524,7 +12553,8 @@ class Install(unittest.TestCase):
         servers = os.path.join(self.home, "servers.json")
         with open(servers, "w") as f:
             json.dump({"mcpServers": {"demo": {"command": sys.executable,
-                                               "args": ["-m", "mcp_stdio"]}}}, f)
+                                               "args": ["-m", "mcp_stdio"],
+                                               "env": {"PYTHONPATH": HERE}}}}, f)
         code, out, err = self.install("claude-code", "--name", "front", "--", python,
                                       SERVER, "proxy", "servers.json")
         self.assertEqual((code, err), (0, ""), out)
