@@ -89,7 +89,7 @@ from functools import partial as _partial     # imported by re already
 from operator import attrgetter as _attrgetter   # imported by re already too
 from time import monotonic as _monotonic
 
-__version__ = "0.11.2"
+__version__ = "0.12.0"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
@@ -8241,15 +8241,18 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             raise
         return kinds
 
-    def mount(self, prefix, command, *, env=None, cwd=None, era="auto", start_timeout=10.0,
+    def mount(self, name, command, *, env=None, cwd=None, era="auto", start_timeout=10.0,
               ping_timeout=10.0, start_limit=None, include=None, exclude=None, rename=None,
-              pinned=None):
-        """Serve another MCP server as part of this one, its names under prefix.
+              pinned=None, prefix=None):
+        """Serve another MCP server as part of this one, named name, its names under prefix.
 
         command is the argument list that starts a stdio server (any language,
         either era), or a Server object served in this process. Its tools and
-        prompts are served as prefix_name (or the name rename gives their own
-        name), its resources and templates at their own URIs (one already served
+        prompts are served as prefix_name (prefix: name by default; "" for
+        none), a name that starts with prefix_ already as it is, or as the
+        name rename gives their own name (two of its names that become one
+        are refused when it lists, naming both); its resources and templates
+        at their own URIs (one already served
         is not taken over: reported on stderr); include and exclude are lists of
         shell-style patterns (fnmatch) of the mount's own names and URIs to serve
         and to leave out, of every kind, applied before scoping; pinned, the
@@ -8265,40 +8268,47 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         """
         if self._frozen:
             raise CatalogError("server %r: mount() must come before serving starts" % self.name)
-        if not isinstance(prefix, str) or not _pattern(r"[A-Za-z0-9_.-]{1,64}\Z").match(prefix):
+        words = _pattern(r"[A-Za-z0-9_.-]{1,64}\Z")
+        if not isinstance(name, str) or not words.match(name):
             raise CatalogError("mount %r: the prefix must be 1-64 characters of A-Z, a-z, 0-9, "
-                               "'_', '-' or '.' (it starts every tool name)" % (prefix,))
-        if any(getattr(m, "prefix", None) == prefix for m in self.sources):
-            raise CatalogError("mount %r: mounted twice" % prefix)
+                               "'_', '-' or '.' (it starts every tool name)" % (name,))
+        if prefix is not None and (not isinstance(prefix, str) or prefix and not
+                                   words.match(prefix)):
+            raise CatalogError("mount %r: prefix must be \"\" (none) or 1-64 characters of "
+                               "A-Z, a-z, 0-9, '_', '-' or '.'" % name)
+        naming = name if prefix is None else prefix
+        if any(getattr(m, "prefix", None) == name for m in self.sources):
+            raise CatalogError("mount %r: mounted twice" % name)
         if not isinstance(command, Server) and (isinstance(command, str) or not command or
                                                 not all(isinstance(a, str) for a in command)):
             raise CatalogError("mount %r: the command must be a list of arguments (no shell) "
-                               "or a Server" % prefix)
-        for name, value in (("include", include), ("exclude", exclude), ("pinned", pinned)):
+                               "or a Server" % name)
+        for option, value in (("include", include), ("exclude", exclude), ("pinned", pinned)):
             if value is not None and (not isinstance(value, (list, tuple, set, frozenset)) or
                                       not all(isinstance(p, str) and p for p in value)):
                 raise CatalogError("mount %r: %s must be a list of names or shell-style "
-                                   "patterns" % (prefix, name))
+                                   "patterns" % (name, option))
         if rename is not None and (not isinstance(rename, dict) or not all(
                 isinstance(k, str) and isinstance(v, str) for k, v in rename.items())):
             raise CatalogError("mount %r: rename must map the mount's names to ours (strings)"
-                               % prefix)
+                               % name)
         if start_limit is None:
             start_limit = 10 * start_timeout if _is_seconds(start_timeout) else start_timeout
-        for name, value in (("start_timeout", start_timeout), ("ping_timeout", ping_timeout),
-                            ("start_limit", start_limit)):
+        for option, value in (("start_timeout", start_timeout), ("ping_timeout", ping_timeout),
+                              ("start_limit", start_limit)):
             if not _is_seconds(value):
                 raise CatalogError("mount %r: %s must be a positive number of seconds"
-                                   % (prefix, name))
+                                   % (name, option))
         if not self.sources:
             self.live = True
             self.middleware(_sources_listed, kinds="list")
-        m = _Mount(self, prefix, command if isinstance(command, Server) else list(command),
+        # Its name (m.prefix) names it in every report; naming starts its entries' names.
+        m = _Mount(self, name, command if isinstance(command, Server) else list(command),
                    env, cwd, era, start_timeout, ping_timeout)
         m.start_limit = max(start_limit, start_timeout)
         m.include, m.exclude, m.pinned = _patterns(include), _patterns(exclude), \
             _patterns(pinned)
-        m.rename = dict(rename or {})
+        m.rename, m.naming = dict(rename or {}), naming
         m.patterns = {k: v for k, v in (("include", include), ("exclude", exclude),
                                         ("pinned", pinned)) if v}
         self.sources.append(m)
@@ -11196,6 +11206,7 @@ class _Mount:
         self.include = self.exclude = None   # compiled patterns of its own names: what to serve
         self.pinned = None               # and which of its tools tool search keeps listed
         self.rename = {}                 # its own tool or prompt name -> ours
+        self.naming = prefix             # what starts the names of its tools and prompts
         self.patterns = {}               # include, exclude, pinned: the patterns as given
         self.patterns_said = False       # those matching none of its names were said
         self.listed = threading.Event()  # set once it has listed or failed, each start
@@ -11421,9 +11432,16 @@ class _Mount:
         added, removed = [], []
         for attr, listed in made.items():
             table, kind = getattr(self.server, attr), _KIND[attr]
-            before, now = self.listings[attr], {}
+            before, now, whose = self.listings[attr], {}, {}
             for x in listed:
                 key = self._key(attr, x)
+                if key in whose:            # two of its names become one of ours
+                    self.report("mount %r: %s %r and %r would both be served as %r; the first "
+                                "is, %r is not (rename one)" % (
+                                    self.prefix, kind.noun + "s", whose[key],
+                                    self._own_name(x), key, self._own_name(x)))
+                    continue
+                whose[key] = self._own_name(x)
                 if key in table and key not in self.owned[attr]:
                     self.report("mount %r: %s %r is served already (by the server or an "
                                 "earlier mount); this one is not" % (self.prefix, kind.noun,
@@ -11522,8 +11540,15 @@ class _Mount:
         return self.pinned is not None and self.pinned.match(inner) is not None
 
     def _named(self, inner):
-        """Our name for the mount's tool or prompt inner."""
-        return self.rename.get(inner) or "%s_%s" % (self.prefix, inner)
+        """Our name for the mount's tool or prompt inner: its rename, else inner under the
+        naming prefix, unless it starts with that prefix already (git's git_status under
+        "git" stays git_status) or there is none."""
+        renamed = self.rename.get(inner)
+        if renamed:
+            return renamed
+        naming = self.naming
+        return inner if not naming or inner.startswith(naming + "_") else \
+            "%s_%s" % (naming, inner)
 
     def _made(self, make, what):
         try:
@@ -11995,7 +12020,7 @@ _PROXY_OPTIONS = ["  --start-timeout SECONDS",
 # An entry's key for our own mount options (include, exclude, rename): hosts ignore keys
 # they do not know, so one file serves a host and the proxy alike.
 _PROXY_KEY = "mcp-stdio"
-_PROXY_ENTRY_OPTIONS = ("include", "exclude", "rename", "pinned")
+_PROXY_ENTRY_OPTIONS = ("include", "exclude", "rename", "pinned", "prefix")
 # Entry types a host starts over HTTP: the proxy mounts stdio servers only.
 _REMOTE_TYPES = ("http", "sse", "streamable-http", "streamableHttp")
 
@@ -12147,6 +12172,9 @@ def _proxy_options(options):
         if key == "rename":
             fits = isinstance(value, dict) and all(type(v) is str for v in value.values())
             must = "an object of the server's names and ours (strings)"
+        elif key == "prefix":
+            fits = type(value) is str
+            must = "a string (\"\" for none)"
         else:
             fits = type(value) is list and all(type(p) is str and p for p in value)
             must = "a list of names or shell-style patterns (strings)"

@@ -10031,6 +10031,33 @@ class Mounting(unittest.TestCase):
         with self.assertRaises(mcp_stdio.CatalogError):
             server.mount("late", ["x"])
 
+    def test_names_are_not_prefixed_twice_and_prefix_chooses_another(self):
+        """A name that starts with the prefix already is served as it is (git's git_status
+        under "git"); a clash this makes is refused when the mount lists, naming both; prefix
+        chooses another prefix, or none."""
+        inner = mcp_stdio.Server("git", "1")
+        for tool in ("git_status", "git_log", "diff", "status"):
+            inner.add(mcp_stdio.Tool(tool, lambda a, c, t=tool: t,
+                                     input_schema={"type": "object"}))
+        for prefix, names in ((None, ["git_diff", "git_log", "git_status"]),
+                              ("", ["diff", "git_log", "git_status", "status"]),
+                              ("vcs", ["vcs_diff", "vcs_git_log", "vcs_git_status",
+                                       "vcs_status"])):
+            outer = mcp_stdio.Server("front", "1")
+            outer.mount("git", inner, **({} if prefix is None else {"prefix": prefix}))
+            with self.subTest(prefix=prefix), mcp_stdio.InProcessClient(outer) as c:
+                self.assertEqual(sorted(t["name"] for t in c.list_tools()), names)
+                first = "git_status" if prefix is None else names[-2]
+                self.assertEqual(c.call_tool(first, {})["content"][0]["text"], "git_status")
+                said = [line for line in c.diagnostics if "would both be served" in line]
+                self.assertEqual(said, ["mount 'git': tools 'git_status' and 'status' would "
+                                        "both be served as 'git_status'; the first is, "
+                                        "'status' is not (rename one)"] if prefix is None
+                                 else [])
+        for bad in ("a b", 5, "_" * 65):
+            with self.subTest(bad=bad), self.assertRaises(mcp_stdio.CatalogError):
+                mcp_stdio.Server("s", "1").mount("git", inner, prefix=bad)
+
     def test_a_mounting_servers_text_tool_keeps_the_fast_path(self):
         """A server with mounts has middleware of its own around lists only: a plain text
         result (its own tool's or an in-process mount's) is encoded directly, as on a server
@@ -10809,7 +10836,7 @@ class MountProcesses(unittest.TestCase):
                 ("'off'", 'it is disabled ("disabled": true)'),
                 ("'bad'", '"args" must be a list of strings'),
                 ("'opts'", '"mcp-stdio" has no key "pins" (did you mean \'pinned\'?); its keys '
-                           'are include, exclude, rename, pinned'),
+                           'are include, exclude, rename, pinned, prefix'),
                 ("'pat'", '"mcp-stdio": "include" must be a list of names or shell-style '
                           'patterns (strings), not "a*"'))) +
             "error: proxy: %s has no server the proxy can serve (each was left out, said "
@@ -10887,11 +10914,15 @@ class MountProcesses(unittest.TestCase):
                    "r": dict(good, **{"mcp-stdio": {"rename": ["a"]}}),
                    "k": dict(good, **{"mcp-stdio": {"exlude": ["wait"]}}),
                    "n": dict(good, **{"mcp-stdio": []}),
+                   "x": dict(good, **{"mcp-stdio": {"prefix": 5}}),
                    "i": dict(good, **{"mcp-stdio": {"include": ["raed_*", "w*"],
-                                                    "pinned": ["wiat"]}})}
+                                                    "pinned": ["wiat"]}}),
+                   "none": dict(good, **{"mcp-stdio": {"prefix": "", "include": ["wait"]}}),
+                   "other": dict(good, **{"mcp-stdio": {"prefix": "o", "include": ["wait"]}})}
         path = self.config(entries)
         with mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE, era="legacy") as c:
-            self.assertEqual([t["name"] for t in c.list_tools()], ["i_wait", "i_where"])
+            self.assertEqual([t["name"] for t in c.list_tools()], ["i_wait", "i_where", "o_wait",
+                                                                   "wait"])
         must = "a list of names or shell-style patterns (strings)"
         self.assertEqual(c.stderr.splitlines(), [
             "mcp_stdio: proxy: server 't' is left out: \"mcp-stdio\": \"include\" must be "
@@ -10904,9 +10935,11 @@ class MountProcesses(unittest.TestCase):
             "an object of the server's names and ours (strings), not [\"a\"]",
             "mcp_stdio: proxy: server 'k' is left out: \"mcp-stdio\" has no key "
             "\"exlude\" (did you mean 'exclude'?); its keys are include, exclude, rename, "
-            "pinned",
+            "pinned, prefix",
             "mcp_stdio: proxy: server 'n' is left out: \"mcp-stdio\" must be an object "
-            "with the keys include, exclude, rename, pinned, not []",
+            "with the keys include, exclude, rename, pinned, prefix, not []",
+            "mcp_stdio: proxy: server 'x' is left out: \"mcp-stdio\": \"prefix\" must be a "
+            "string (\"\" for none), not 5",
             "mcp-stdio-proxy: mount 'i': include 'raed_*' matches none of its names or URIs",
             "mcp-stdio-proxy: mount 'i': pinned 'wiat' matches none of its tools"])
         r = subprocess.run(SERVE + ["inspect", "--", *SERVE, "proxy", path], cwd=HERE,
