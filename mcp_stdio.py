@@ -11429,6 +11429,25 @@ class _Mount:
         if not self.patterns_said:
             self.patterns_said = True
             self._say_unmatched(names)
+        with self.server._lock:      # one mount at a time decides who serves a shared key
+            self._take(made, makers)
+        # Its list changes (a modern server sends them only on a listen stream) and the
+        # updates of the resources we serve of it, for our clients' subscriptions.
+        uris = frozenset(self.owned["resources"])
+        if c is not self._listened[0] or uris != self._listened[1]:
+            self._listened = (c, uris)
+            try:
+                c.listen(uris)
+            except ClientError as e:       # its entries still serve; their updates do not come
+                self.report("mount %r: cannot subscribe to its changes: %s" % (
+                    self.prefix, _short_text(e)))
+
+    def _take(self, made, makers):
+        """Make our catalog serve what it listed (made: kind -> listings it serves), in one
+        change. A key the server or an earlier mount (in the order of mount()) serves stays
+        theirs; one a later mount took first, because it listed first, becomes ours."""
+        mounts = [m for m in self.server.sources if isinstance(m, _Mount)]
+        rank = mounts.index(self)
         added, removed = [], []
         for attr, listed in made.items():
             table, kind = getattr(self.server, attr), _KIND[attr]
@@ -11443,10 +11462,17 @@ class _Mount:
                     continue
                 whose[key] = self._own_name(x)
                 if key in table and key not in self.owned[attr]:
-                    self.report("mount %r: %s %r is served already (by the server or an "
-                                "earlier mount); this one is not" % (self.prefix, kind.noun,
-                                                                     key))
-                    continue
+                    holder = next((m for m in mounts if key in m.owned[attr]), None)
+                    if holder is None or mounts.index(holder) < rank:
+                        self.report("mount %r: %s %r is served already (by the server or an "
+                                    "earlier mount); this one is not" % (self.prefix,
+                                                                         kind.noun, key))
+                        continue
+                    holder.owned[attr].discard(key)        # ours replaces it in the change
+                    holder.listings[attr].pop(key, None)
+                    holder.report("mount %r: %s %r is served by mount %r, which comes first; "
+                                  "this one is not" % (holder.prefix, kind.noun, key,
+                                                       self.prefix))
                 seen = (x, self._own(attr, x))      # what it lists, and what we serve of it
                 if key in before and before[key] == seen and key in table:
                     now[key] = seen         # listed as before: nothing changed to tell
@@ -11463,16 +11489,6 @@ class _Mount:
             key = getattr(e, _KIND[attr].key)
             self.owned[attr].discard(key)
             self.listings[attr].pop(key, None)
-        # Its list changes (a modern server sends them only on a listen stream) and the
-        # updates of the resources we serve of it, for our clients' subscriptions.
-        uris = frozenset(self.owned["resources"])
-        if c is not self._listened[0] or uris != self._listened[1]:
-            self._listened = (c, uris)
-            try:
-                c.listen(uris)
-            except ClientError as e:       # its entries still serve; their updates do not come
-                self.report("mount %r: cannot subscribe to its changes: %s" % (
-                    self.prefix, _short_text(e)))
 
     def _key(self, attr, x):
         """Our key (a name or URI) of what the mount's listing x of kind attr becomes."""

@@ -10802,6 +10802,39 @@ class MountProcesses(unittest.TestCase):
             self.assertEqual(r, {"content": [{"type": "text", "text": "good"}]})
         self.assertNotIn("Traceback", c.stderr)
 
+    def test_the_first_mount_in_the_file_keeps_a_shared_name(self):
+        """Two mounts list the same URI (and prompt name, renamed alike): the first in the
+        file keeps it whichever lists first; a later one that took it is told so."""
+        script = own_script(self, "shared.py", """
+            import time
+            name, delay = sys.argv[1], float(sys.argv[2])
+            time.sleep(delay)
+            server = mcp_stdio.Server(name, "1")
+            server.add(mcp_stdio.Resource("shared://x", lambda uri, ctx: name, name="x"))
+            server.add(mcp_stdio.Prompt("hello", lambda args, ctx: name))
+            raise SystemExit(server.run([]))
+            """)
+        for first_delay, second_delay in ((1.0, 0.0), (0.0, 1.0)):
+            path = self.config({
+                "first": {"command": sys.executable, "args": [
+                    "-S", script, "first", str(first_delay)],
+                    "mcp-stdio": {"rename": {"hello": "hello"}}},
+                "second": {"command": sys.executable, "args": [
+                    "-S", script, "second", str(second_delay)],
+                    "mcp-stdio": {"rename": {"hello": "hello"}}}})
+            with self.subTest(first_delay=first_delay), mcp_stdio.Client(
+                    SERVE + ["proxy", path], cwd=HERE, era="legacy") as c:
+                self.assertEqual([r["uri"] for r in c.list_resources()], ["shared://x"])
+                self.assertEqual(c.read_resource("shared://x")["contents"][0]["text"], "first")
+                self.assertEqual(c.get_prompt("hello")["messages"][0]["content"]["text"],
+                                 "first")
+            said = [line for line in c.stderr.splitlines() if "shared://x" in line]
+            self.assertEqual(said, [
+                "mcp-stdio-proxy: mount 'second': resource 'shared://x' is served by mount "
+                "'first', which comes first; this one is not" if first_delay else
+                "mcp-stdio-proxy: mount 'second': resource 'shared://x' is served already (by "
+                "the server or an earlier mount); this one is not"], c.stderr)
+
     def test_options_come_before_or_after_the_file(self):
         """proxy takes its options and the server options on either side of the file."""
         a, _ = self.leaf("a")
