@@ -14165,7 +14165,9 @@ class ReadmeTutorial(unittest.TestCase):
 
     def test_every_runnable_block_serves(self):
         """Each python block with a main (or marked <!-- runnable -->) starts as a server beside
-        the vendored file, in a folder of its own, and answers a session of both eras."""
+        the vendored file, in a folder of its own, and answers a session of both eras; started
+        from another working folder, as hosts start servers, it writes nothing there (the
+        README's rule: a file's paths follow the file, not the working folder)."""
         with open(os.path.join(HERE, "README.md"), encoding="utf-8") as f:
             text = f.read()
         found = [(marked, code) for marked, code in re.findall(
@@ -14175,7 +14177,8 @@ class ReadmeTutorial(unittest.TestCase):
         for marked, code in found:
             if 'if __name__ == "__main__"' not in code:
                 code += 'if __name__ == "__main__":\n    raise SystemExit(server.run())\n'
-            with self.subTest(block=code.splitlines()[0]), tempfile.TemporaryDirectory() as tmp:
+            with self.subTest(block=code.splitlines()[0]), tempfile.TemporaryDirectory() as tmp, \
+                    tempfile.TemporaryDirectory() as elsewhere:
                 with open(os.path.join(tmp, "server.py"), "w", encoding="utf-8") as f:
                     f.write(code)
                 for era, session in (("legacy", [init_msg(1), {"jsonrpc": "2.0", "method":
@@ -14187,9 +14190,10 @@ class ReadmeTutorial(unittest.TestCase):
                                                {"jsonrpc": "2.0", "id": 2, "method":
                                                 "tools/list", "params": {
                                                     "_meta": modern_meta()}}])):
-                    r = subprocess.run(PY + ["server.py"], cwd=tmp, input=b"".join(
-                        json.dumps(m).encode() + b"\n" for m in session), capture_output=True,
-                        timeout=TIMEOUT, env=dict(os.environ, PYTHONPATH=HERE))
+                    data = b"".join(json.dumps(m).encode() + b"\n" for m in session)
+                    r = subprocess.run(PY + [os.path.join(tmp, "server.py")], cwd=elsewhere,
+                                       input=data, capture_output=True, timeout=TIMEOUT,
+                                       env=dict(os.environ, PYTHONPATH=HERE))
                     # A block that writes to stderr itself (the timing middleware) is
                     # checked for what it writes by a test of its own.
                     self.assertEqual((r.returncode, r.stderr if "sys.stderr.write" not in code
@@ -14200,6 +14204,7 @@ class ReadmeTutorial(unittest.TestCase):
                     for a in answers:
                         self.assertEqual(WireSchemas.problems(
                             "2025-11-25" if era == "legacy" else era, a), [], a)
+                    self.assertEqual(os.listdir(elsewhere), [])
 
     @about("tasks", "skills", "apps")      # the Reference documents the whole module
     def test_the_reference_names_every_public_name_as_it_is(self):
@@ -14326,13 +14331,13 @@ class ReadmeTutorial(unittest.TestCase):
     def test_section_five(self):
         code = self.blocks("### 5. A live server", "### 6. A folder of Agent Skills")
         with tempfile.TemporaryDirectory() as tmp:
-            code = code.replace('"notes.db"', repr(os.path.join(tmp, "notes.db")))
-            ns = {"__name__": "tutorial"}
+            ns = {"__name__": "tutorial", "__file__": os.path.join(tmp, "server.py")}
             exec(compile(code, "tutorial.py", "exec"), ns)
             with mcp_stdio.InProcessClient(ns["server"], era="legacy") as c:
                 self.assertEqual(c.call_tool("add_note", {"name": "a", "text": "hi"})[
                     "content"][0]["text"], "Saved.")
                 self.assertEqual(c.read_resource("notes://a")["contents"][0]["text"], "hi")
+            self.assertEqual(os.listdir(tmp), ["notes.db"])     # beside the file
 
 
 ###############################################################################
