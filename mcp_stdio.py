@@ -10510,6 +10510,10 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             return
         for m in msgs:
             if "method" in m:
+                if type(m["method"]) is not str:
+                    self.problems.append("skipped a message whose method is not a string: %s"
+                                         % _short(m["method"]))
+                    continue
                 if "id" in m:
                     self._server_request(m)
                     continue
@@ -11179,6 +11183,11 @@ def _relayed_result(tool, r, revision):
     return _tool_result(tool, _mounted_result(_checked("tools/call", r)), revision)
 
 
+# Held while a mount makes the catalog match its listing: mounts listing at once must not
+# both decide they keep a key they share.
+_TAKING = threading.Lock()
+
+
 class _Mount:
     """One mounted server: its client, its state, and the entries it added."""
 
@@ -11429,7 +11438,7 @@ class _Mount:
         if not self.patterns_said:
             self.patterns_said = True
             self._say_unmatched(names)
-        with self.server._lock:      # one mount at a time decides who serves a shared key
+        with _TAKING:                # one mount at a time decides who serves a shared key
             self._take(made, makers)
         # Its list changes (a modern server sends them only on a listen stream) and the
         # updates of the resources we serve of it, for our clients' subscriptions.
@@ -13576,7 +13585,7 @@ def _doctor_main(args):
         sys.stderr.write("error: doctor takes --host HOST (%s)\n" % ", ".join(sorted(_HOSTS)))
         return 2
     w, failed = sys.stdout.write, 0
-    w("doctor: starts %s\n" % _shown(command))
+    w("doctor: starts %s\n" % _command_text(command))
     found = _doctor_many(hosts, command)
     for name in hosts:
         host = _HOSTS[name]
@@ -13674,11 +13683,11 @@ def _config_main(args):
         default = "mcp-stdio-demo"
     make, where = _CONFIGS[args[0]]
     sys.stdout.write(make(name or default, command[0], command[1:]))
-    sys.stderr.write("(for %s: %s; it runs %s)\n" % (args[0], where, _shown(command)))
+    sys.stderr.write("(for %s: %s; it runs %s)\n" % (args[0], where, _command_text(command)))
     return 0
 
 
-def _shown(command):
+def _command_text(command):
     """command as a shell would take it, for the line that says what runs."""
     import shlex
     return " ".join(shlex.quote(w) for w in command)
@@ -13856,7 +13865,7 @@ def _install_by_claude(name, python, command_args, flags):
              []) + [words]
     if shutil.which("claude") is None:
         sys.stdout.write("claude is not on PATH; run:\n%s" % "".join(
-            "  %s\n" % " ".join(shlex.quote(w) for w in step) for step in steps))
+            "  %s\n" % _command_text(step) for step in steps))
         return 0
     import subprocess
     for step in steps:
@@ -13920,7 +13929,7 @@ def _install_in_file(host, name, python, command_args, flags):
         f.write(new)
     sys.stdout.write("%s: installed %r%s\n  it runs %s\n" % (
         path, name, " (the old file is in %s)" % backup if text is not None else "",
-        _shown([python] + command_args)))
+        _command_text([python] + command_args)))
     return 0
 
 

@@ -1840,6 +1840,24 @@ MOUNTED_SERVER = textwrap.dedent('''
 ''') % HERE
 
 
+def leaf_folder(test):
+    """A folder removed after test, holding the mounted test server: (folder, its path)."""
+    folder = tempfile.mkdtemp()
+    test.addCleanup(shutil.rmtree, folder)
+    leaf = os.path.join(folder, "leaf.py")
+    with open(leaf, "w", encoding="utf-8") as f:
+        f.write(MOUNTED_SERVER)
+    return folder, leaf
+
+
+def servers_file(folder, servers):
+    """The path of a host's file in folder that holds servers (its mcpServers)."""
+    path = os.path.join(folder, "servers.json")
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump({"mcpServers": servers}, f)
+    return path
+
+
 # A legacy server written by hand that asks its client for roots, a form and a sample
 # on its own (in no call), as real servers do after initialized (here once the test
 # opens its gate), and for roots whenever told they changed: it writes each answer it
@@ -12104,15 +12122,9 @@ class CommandLineQuestions(unittest.TestCase):
         """Without a terminal call declares no elicitation, in either era: the server sees a
         client that cannot ask, and the outcome is one (exit 1, saying so), directly or
         through a proxy's mount."""
-        folder = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, folder)
-        leaf = os.path.join(folder, "leaf.py")
-        with open(leaf, "w", encoding="utf-8") as f:
-            f.write(MOUNTED_SERVER)
-        path = os.path.join(folder, "servers.json")
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump({"mcpServers": {"leaf": {"command": sys.executable,
-                                               "args": ["-S", leaf, folder]}}}, f)
+        folder, leaf = leaf_folder(self)
+        path = servers_file(folder, {"leaf": {"command": sys.executable,
+                                              "args": ["-S", leaf, folder]}})
         needs = b"This tool needs to ask the client, but the client does not support elicitation"
         for tool, server, legacy_out in (
                 (["confirm_echo", "text=hi"], SERVE, needs),
@@ -12335,21 +12347,15 @@ class Doctor(unittest.TestCase):
         that never answers) fails, each entry named with its last lines on stderr. Hosts
         that start a server alike share one start, and the starts run at once: six hosts,
         three starts, and one more for the two without tasks (0.11.2: eight)."""
-        folder = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, folder)
-        leaf = os.path.join(folder, "leaf.py")
-        with open(leaf, "w", encoding="utf-8") as f:
-            f.write(MOUNTED_SERVER)
-        path = os.path.join(folder, "servers.json")
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump({"mcpServers": {
-                "good": {"command": sys.executable, "args": ["-S", leaf, folder]},
-                "missing": {"command": os.path.join(folder, "no-such-server")},
-                "quits": {"command": sys.executable, "args": [
-                    "-S", "-c", "import sys; sys.stderr.write('one\\ntwo: no config\\n'); "
-                    "sys.exit(3)"]},
-                "mute": {"command": sys.executable, "args": [
-                    "-S", "-c", "import time; time.sleep(60)"]}}}, f)
+        folder, leaf = leaf_folder(self)
+        path = servers_file(folder, {
+            "good": {"command": sys.executable, "args": ["-S", leaf, folder]},
+            "missing": {"command": os.path.join(folder, "no-such-server")},
+            "quits": {"command": sys.executable, "args": [
+                "-S", "-c", "import sys; sys.stderr.write('one\\ntwo: no config\\n'); "
+                "sys.exit(3)"]},
+            "mute": {"command": sys.executable, "args": [
+                "-S", "-c", "import time; time.sleep(60)"]}})
         code, out = self.doctor(command=PY + [SERVER, "proxy", path, "--start-timeout", "2"])
         self.assertEqual(code, 1, out)
         faults = ("  fault: mount 'missing' does not start: cannot start %s: [Errno 2] No such "
@@ -15166,7 +15172,9 @@ EXCLUSIVE_TESTS = ("ConfigCommand", "RuntimeRaces", "Browser",
                    "Structure.test_bad_arguments_are_refused_before_serving",
                    "Structure.test_main_and_run_return_their_status",
                    "Skills.test_a_folder_that_cannot_be_read_is_skipped",
-                   "Skills.test_a_live_folder_that_goes_away_and_comes_back")
+                   "Skills.test_a_live_folder_that_goes_away_and_comes_back",
+                   "Tasks.test_a_task_that_ends_as_its_result_is_deferred_leaves_no_id_in_use",
+                   "Mounting.test_a_mounting_servers_text_tool_keeps_the_fast_path")
 
 
 class _Outcome(unittest.TestResult):
