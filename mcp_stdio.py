@@ -12078,6 +12078,11 @@ def _where(text, offset):
     return "line %d column %d" % (line, offset - text.rfind("\n", 0, offset))
 
 
+# How deep a host's file may nest: theirs nest a few levels, and Python's reader recurses
+# once a level, to a limit that differs between versions (1,000 levels fail on 3.11 only).
+_FILE_DEPTH = 100
+
+
 def _json_file(path, comments=True, commas=True, reader="strict JSON"):
     """(the value of the JSON file at path, its text, its plain text): comments and trailing
     commas are read where allowed, else refused as what reader does not allow. Raises
@@ -12095,10 +12100,14 @@ def _json_file(path, comments=True, commas=True, reader="strict JSON"):
     plain, comment, comma = _jsonc_plain(text)
     refused = [x for x in (None if comments else comment, None if commas else comma)
                if x is not None]
+    too_deep = ValueError("%s nests arrays or objects more than %d deep" % (path, _FILE_DEPTH))
+    if plain.count("[") + plain.count("{") > _FILE_DEPTH and \
+            _nesting(plain.encode("utf-8", "surrogatepass")) > _FILE_DEPTH:
+        raise too_deep
     try:
         value = json.loads(plain)
-    except RecursionError:
-        raise ValueError("%s nests arrays or objects too deeply to read" % path) from None
+    except RecursionError:         # within the depth, on a thread of a small stack
+        raise too_deep from None
     except ValueError as e:
         pos = getattr(e, "pos", None)
         if not refused or (pos is not None and pos < min(refused)):   # the first fault

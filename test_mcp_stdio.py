@@ -11016,8 +11016,8 @@ class MountProcesses(unittest.TestCase):
                         json.dumps(leaf["command"]), json.dumps(leaf["args"] + ["caps"])))
         with mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE, era="legacy") as c:
             self.assertIn("leaf_caps", [t["name"] for t in c.list_tools()])
-        for text, said in (("[" * 1000 + "]" * 1000, "nests arrays or objects too deeply to "
-                                                     "read"),
+        for text, said in (("[" * 1000 + "]" * 1000, "nests arrays or objects more than 100 "
+                                                     "deep"),
                            ('{"mcpServers": {"a" 1}}', "is not JSON (line 1 column 21): "
                                                        "Expecting ':' delimiter"),
                            (b"\xfe", "is not UTF-8 text (byte 0xfe at offset 0)"),
@@ -12600,7 +12600,7 @@ class Install(unittest.TestCase):
         for text, said in (
                 ('{"mcpServers": {},}', "line 1 column 18: a trailing comma, which gemini-cli's "
                                         "reader does not allow"),
-                ("[" * 1000 + "]" * 1000, "nests arrays or objects too deeply to read"),
+                ("[" * 1000 + "]" * 1000, "nests arrays or objects more than 100 deep"),
                 ('{"mcpServers": {"a" 1}}', "is not JSON (line 1 column 21): Expecting ':' "
                                             "delimiter"),
                 (b"\xff{}", "is not UTF-8 text (byte 0xff at offset 0)"),
