@@ -9069,11 +9069,12 @@ class ScriptTools(ScriptTest):
         out, _ = p.communicate(b"".join(m if type(m) is bytes else json.dumps(m).encode() +
                                         b"\n" for m in msgs), timeout=TIMEOUT)
         self.assertEqual(p.returncode, 0)
-        answers = [json.loads(line) for line in out.splitlines()]     # nothing else
-        self.assertEqual([m.get("id") for m in answers], [1, 2, 3, None])
-        self.assertEqual(answers[1]["result"]["content"], [{"type": "text", "text": "quiet"}])
-        self.assertTrue(answers[2]["result"]["isError"])
-        self.assertEqual(answers[3]["error"]["code"], -32700)
+        answers = {m.get("id"): m for m in map(json.loads, out.splitlines())}  # nothing else
+        self.assertEqual(len(out.splitlines()), 4, out)
+        self.assertEqual(sorted(answers, key=str), [1, 2, 3, None])
+        self.assertEqual(answers[2]["result"]["content"], [{"type": "text", "text": "quiet"}])
+        self.assertTrue(answers[3]["result"]["isError"])
+        self.assertEqual(answers[None]["error"]["code"], -32700)
 
     def test_sigterm_during_a_call(self):
         p = self.start()
