@@ -13377,25 +13377,38 @@ def _doctor_many(names, command):
         h = _HOSTS[name]
         groups.setdefault((h.desktop, h.era, h.revision, _encoder.encode(h.capabilities)),
                           []).append(name)
-    starts, probes = {}, {}
+    starts, probed = {}, []
+    # A host without tasks never sees a tool that runs only as a task: a listing at a
+    # revision with tasks says which those are. Another host's start gives one; where
+    # none speaks such a revision, a start of its own does, beside the others.
+    with_tasks = any(_has(key[2], "tasks") for key in groups)
 
     def start(key, members):
         starts[key] = _doctor_start(members, command)
 
-    def probe(key, members):        # beside the start: a host without tasks
+    def probe(key, members):
         host = _HOSTS[members[0]]
         env, cwd = _host_environment(host)
-        probes[key] = _task_only_tools(command, env, cwd, host.revision,
-                                       max(_HOSTS[n].limit for n in members))
-    threads = [threading.Thread(target=run, args=item, daemon=True)
-               for item in groups.items() for run in (start, probe)
-               if run is start or "tasks" not in _FEATURES.get(_HOSTS[item[1][0]].revision, ())]
+        probed.extend(_task_only_tools(command, env, cwd, max(_HOSTS[n].limit
+                                                               for n in members)))
+    threads = [threading.Thread(target=start, args=item, daemon=True)
+               for item in groups.items()]
+    if not with_tasks and any(not _has(key[2], "tasks") for key in groups):
+        threads.append(threading.Thread(target=probe, args=next(iter(groups.items())),
+                                        daemon=True))
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    listed = next((seen.tools for key, seen in starts.items() if seen.tools is not None and
+                   _has(seen.client.revision, "tasks")), None)
+    only_tasks = probed if listed is None else _task_only(listed)
     for key, seen in starts.items():
-        seen.later[:0] = probes.get(key, [])
+        if not _has(key[2], "tasks"):
+            seen.later[:0] = [(
+                "tool %r runs only as a task; the host speaks %s, which has no tasks (it is "
+                "not listed)" % (name, key[2]), "register it with task=\"optional\"")
+                for name in only_tasks]
     return {name: _doctor_judge(_HOSTS[name], starts[key]) for key, members in groups.items()
             for name in members}
 
@@ -13403,12 +13416,12 @@ def _doctor_many(names, command):
 class _Started:
     """What one start of a server showed the doctor, for every host that starts it alike."""
 
-    __slots__ = ("faults", "silent", "took", "tools", "client", "later")
+    __slots__ = ("faults", "silent", "took", "listed", "tools", "client", "later")
 
     def __init__(self):
         self.faults = []            # what fails every such host
         self.silent = False         # it did not answer within the longest host's limit
-        self.took = 0.0             # seconds to its first answer, and its tool list
+        self.took = self.listed = 0.0   # seconds to its first answer, and to its tool list
         self.tools = self.client = None
         self.later = []             # faults found after it listed (tasks, skills, mounts)
 
@@ -13441,8 +13454,9 @@ def _doctor_start(names, command):
     started = time.monotonic()
     try:
         client.connect()
-        seen.tools = client.list_tools() if "tools" in client.server_capabilities else []
         seen.took = time.monotonic() - started
+        seen.tools = client.list_tools() if "tools" in client.server_capabilities else []
+        seen.listed = time.monotonic() - started
     except ClientError as e:
         client.close()                # its last words: stderr is read to its end first
         last = (client.stderr.strip().splitlines() or [""])[-1]
@@ -13474,10 +13488,10 @@ def _doctor_start(names, command):
 def _doctor_judge(host, seen):
     """(faults, warnings, key) of host for a start it shares (seen: a _Started)."""
     faults, warnings = list(seen.faults), []
-    if seen.silent or seen.took > host.limit:
+    if seen.silent or seen.listed > host.limit:
         faults.append(("no answer within the host's %g s" % host.limit,
                        "answer initialize first: import and load lazily"))
-    if seen.tools is None or seen.took > host.limit:
+    if seen.tools is None or seen.listed > host.limit:
         return faults, warnings, None
     if seen.took > host.limit / 4:
         warnings.append(("the first answer took %.1f s of the host's %g s" % (
@@ -13553,9 +13567,9 @@ def _mounted_fix(tool):
                                       where["name"])
 
 
-def _task_only_tools(command, env, cwd, revision, limit):
-    """Tools a host without tasks never sees: those that run only as a task, listed at the
-    first revision that has tasks (a second start)."""
+def _task_only_tools(command, env, cwd, limit):
+    """The names of the tools that run only as a task, listed at the first revision that
+    has tasks (a start of its own)."""
     first = next(r for r in REVISIONS if _has(r, "tasks"))
     client = Client(command, era="legacy", revision=first, env=env, cwd=cwd,
                     timeout=limit, start_timeout=limit)
@@ -13566,9 +13580,13 @@ def _task_only_tools(command, env, cwd, revision, limit):
         tools = []
     finally:
         client.close()
-    return [("tool %r runs only as a task; the host speaks %s, which has no tasks (it is "
-             "not listed)" % (t.get("name"), revision), "register it with task=\"optional\"")
-            for t in tools if (t.get("execution") or {}).get("taskSupport") == "required"]
+    return _task_only(tools)
+
+
+def _task_only(tools):
+    """The names of the listed tools that run only as a task."""
+    return [t.get("name") for t in tools
+            if (t.get("execution") or {}).get("taskSupport") == "required"]
 
 
 def _doctor_main(args):

@@ -12347,7 +12347,8 @@ class Doctor(unittest.TestCase):
         """A proxy whose entries fail to start (a missing command, one that exits at once, one
         that never answers) fails, each entry named with its last lines on stderr. Hosts
         that start a server alike share one start, and the starts run at once: six hosts,
-        three starts, and one more for the two without tasks (0.11.2: eight)."""
+        three starts (0.11.2: eight); the two without tasks learn which tools run only as a
+        task from another host's listing."""
         folder, leaf = leaf_folder(self)
         path = servers_file(folder, {
             "good": {"command": sys.executable, "args": ["-S", leaf, folder]},
@@ -12370,7 +12371,7 @@ class Doctor(unittest.TestCase):
         self.assertEqual(out.count(faults), 6, out)
         self.assertTrue(out.endswith("doctor: 0 of 6 host(s) would start it\n"), out)
         with open(os.path.join(folder, "starts")) as f:
-            self.assertEqual(len(f.read().split()), 4)
+            self.assertEqual(len(f.read().split()), 3)
 
     def test_what_a_host_refuses_in_the_tool_list(self):
         code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "nested"])
@@ -12415,11 +12416,17 @@ class Doctor(unittest.TestCase):
 
     @about("tasks")
     def test_a_task_only_tool_fails_where_the_host_has_no_tasks(self):
+        """Alone, the host's start of its own finds it; among hosts with tasks, their
+        listing tells the two without."""
+        fault = ("  fault: tool 'add' runs only as a task; the host speaks 2025-06-18, which has "
+                 "no tasks (it is not listed)\n    fix: register it with task=\"optional\"\n")
         code, out = self.doctor("--host", "codex", command=PY + [self.script, "task"])
         self.assertEqual(code, 1, out)
-        self.assertIn("  fault: tool 'add' runs only as a task; the host speaks 2025-06-18, "
-                      "which has no tasks (it is not listed)\n    fix: register it with "
-                      "task=\"optional\"", out)
+        self.assertIn(fault, out)
+        code, out = self.doctor(command=PY + [self.script, "task"])
+        self.assertEqual(code, 1, out)
+        self.assertEqual(out.count(fault), 2, out)
+        self.assertTrue(out.endswith("doctor: 4 of 6 host(s) would start it\n"), out)
 
     @about("skills")
     def test_a_refused_skill_fails_and_a_relative_folder_is_found(self):
