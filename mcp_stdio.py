@@ -10199,6 +10199,9 @@ def _result_shapes():
 # group after that to end on SIGTERM: a server finishing its last answer is quick; one
 # that is not must not keep the caller (a command, a proxy's own exit) waiting.
 _CLOSE_GRACE = 2.0
+# How long a server whose stdout ended has to exit before the client says it closed stdout
+# and runs on: time for its exit status, which says why it ended, to arrive.
+_STDOUT_CLOSED_WAIT = 2.0
 
 
 class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, ...)
@@ -10471,10 +10474,14 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                             type(e).__name__, _short_text(e)))
         with self._pipes:
             pipe.close()
-        code = self.exit_status(86400.0)
+        # A server that closed its stdout and goes on running can never answer: the calls
+        # in flight fail now, not at their timeout.
+        code = self.exit_status(_STDOUT_CLOSED_WAIT)
         for t in self._readers[1:]:     # its last words: stderr may end after stdout
             t.join(1.0)
-        self._fail("%s%s" % (_exit_words(code), "; stderr: " + _tail(self.stderr.strip(), 300)
+        self._fail("%s%s" % (_exit_words(code) if code is not None else
+                             "the server closed its stdout and did not exit",
+                             "; stderr: " + _tail(self.stderr.strip(), 300)
                              if self.stderr.strip() else ""))
 
     def _fail(self, reason):
@@ -10865,7 +10872,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
 
     def list_all(self, method, field, params=None, timeout=None):
         """Every item of a list method's pages (field names them in each result)."""
-        items, cursor = [], None
+        items, cursor, seen = [], None, set()
         for _ in range(10000):
             result = _checked(method, self.request(method, dict(params or {}) if cursor is None
                                                    else dict(params or {}, cursor=cursor),
@@ -10874,6 +10881,10 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             cursor = result.get("nextCursor")
             if cursor is None:
                 return items
+            if cursor in seen:
+                raise MalformedResult(method, ["nextCursor %r came a second time: its pages "
+                                               "never end" % cursor[:60]])
+            seen.add(cursor)
         raise ClientError("%s never stopped paginating" % method)
 
     def list_tools(self):

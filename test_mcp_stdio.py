@@ -1840,6 +1840,35 @@ MOUNTED_SERVER = textwrap.dedent('''
 ''') % HERE
 
 
+# A legacy server written by hand that misbehaves as argv[1] says: "closes-stdout" closes
+# its stdout when a tool is called and runs on; "cursor-loop" pages its tools for ever.
+ROGUE_SERVER = textwrap.dedent('''
+    import json, os, sys, time
+
+    def send(msg):
+        sys.stdout.write(json.dumps(msg) + "\\n")
+        sys.stdout.flush()
+    for line in sys.stdin:
+        m = json.loads(line)
+        method = m.get("method")
+        if method == "initialize":
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {
+                "protocolVersion": m["params"]["protocolVersion"],
+                "capabilities": {"tools": {}}, "serverInfo": {"name": "rogue", "version": "1"}}})
+        elif method == "tools/list":
+            send({"jsonrpc": "2.0", "id": m["id"], "result": dict({"tools": [
+                {"name": "noop", "inputSchema": {"type": "object"}}]}, **(
+                    {"nextCursor": "again"} if sys.argv[1] == "cursor-loop" else {}))})
+        elif method == "tools/call":
+            sys.stdout.close()
+            os.close(1)
+            time.sleep(60)
+        elif "id" in m:
+            send({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601,
+                                                             "message": "Method not found"}})
+''')
+
+
 def leaf_folder(test):
     """A folder removed after test, holding the mounted test server: (folder, its path)."""
     folder = tempfile.mkdtemp()
@@ -10453,6 +10482,30 @@ class MountProcesses(unittest.TestCase):
                 wait_for_lines(os.path.join(folder, "starts"), 2)     # started again
             self.assertNotIn("Traceback", c.stderr)
             self.assertIn("mount 'rogue': " + said, c.stderr)
+
+    def test_a_mount_that_closes_its_stdout_or_pages_for_ever(self):
+        """A mount that closes its stdout and runs on fails the call in flight at once (not at
+        the call's timeout) and starts again; one whose tools/list repeats a cursor is said
+        and served empty, not asked 10,000 pages."""
+        script = os.path.join(self.dir, "rogue.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(ROGUE_SERVER)
+        path = self.config({"shut": {"command": sys.executable,
+                                     "args": ["-S", script, "closes-stdout"]},
+                            "loop": {"command": sys.executable,
+                                     "args": ["-S", script, "cursor-loop"]}})
+        with mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE, era="legacy",
+                              timeout=60) as c:
+            self.assertEqual([t["name"] for t in c.list_tools()], ["shut_noop"])
+            began = time.monotonic()
+            r = c.call_tool("shut_noop", {})
+            self.assertLess(time.monotonic() - began, 20)
+            self.assertEqual(r["content"][0]["text"], "mount 'shut': the server closed its "
+                                                      "stdout and did not exit")
+        self.assertIn("mount 'loop': tools/list failed: the server's tools/list result is "
+                      "malformed: nextCursor 'again' came a second time: its pages never end; "
+                      "its tools are served empty", c.stderr)
+        self.assertNotIn("Traceback", c.stderr)
 
     def test_a_call_that_waited_for_the_first_listing_outlives_the_end_of_input(self):
         """A call sent with initialize, before the mount has listed, waits for it and is then
