@@ -13389,10 +13389,11 @@ def _doctor_many(names, command):
         groups.setdefault((h.desktop, h.era, h.revision, _encoder.encode(h.capabilities)),
                           []).append(name)
     starts, probed = {}, []
-    # A host without tasks never sees a tool that runs only as a task: a listing at a
-    # revision with tasks says which those are. Another host's start gives one; where
-    # none speaks such a revision, a start of its own does, beside the others.
-    with_tasks = any(_has(key[2], "tasks") for key in groups)
+    # A host without tasks never sees a tool that runs only as a task: a listing at the
+    # first revision with tasks says which those are. Another host's start at it gives
+    # one; where no host speaks it, a start of its own does, beside the others.
+    first = next(r for r in REVISIONS if _has(r, "tasks"))
+    with_tasks = any(key[1] == "legacy" and key[2] == first for key in groups)
 
     def start(key, members):
         starts[key] = _doctor_start(members, command)
@@ -13411,8 +13412,10 @@ def _doctor_many(names, command):
         t.start()
     for t in threads:
         t.join()
-    listed = next((seen.tools for key, seen in starts.items() if seen.tools is not None and
-                   _has(seen.client.revision, "tasks")), None)
+    listed = next((seen.tools for key, seen in sorted(starts.items()) if seen.tools is not None
+                   and seen.client.revision == first), None)
+    if listed is None and with_tasks and any(not _has(key[2], "tasks") for key in groups):
+        probe(*next(iter(groups.items())))      # that host's start failed: one of its own
     only_tasks = probed if listed is None else _task_only(listed)
     for key, seen in starts.items():
         if not _has(key[2], "tasks"):

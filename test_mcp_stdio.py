@@ -12553,6 +12553,15 @@ class Install(unittest.TestCase):
     def test_codex(self):
         self.keeps_the_rest_and_a_repeat_changes_nothing("codex")
 
+    def copy_of_the_script(self, name):
+        """A copy of the server beside it (where it finds mcp_stdio), of a name of this test's
+        own: the project is shared by tests that run at once, and a copy being written
+        reads as an empty script that exits 0."""
+        path = os.path.join(os.path.dirname(self.script), name)
+        shutil.copy(self.script, path)
+        self.addCleanup(os.remove, path)
+        return path
+
     def keeps_the_rest_and_a_repeat_changes_nothing(self, host):
         entry = {"command": os.path.abspath(sys.executable), "args": [self.script]}
         rel = self.FILES[host]
@@ -12591,8 +12600,7 @@ class Install(unittest.TestCase):
         if host not in ("cursor", "codex"):   # one JSON host and the TOML one suffice
             return
         # Another server of the same name is kept unless --force.
-        other = os.path.join(os.path.dirname(self.script), "other.py")
-        shutil.copy(self.script, other)
+        other = self.copy_of_the_script("other_%s.py" % host)
         code, _, err = self.install(host, "--name", "team-tools", "--", other)
         self.assertEqual(code, 1)
         self.assertIn("already has a different server named 'team-tools'", err)
@@ -12731,8 +12739,7 @@ class Install(unittest.TestCase):
         self.assertEqual((code, out, err), (0, "%s: 'team-tools' is installed already; nothing "
                                                "changed\n" % os.path.join(home, ".claude.json"),
                                             ""))
-        other = os.path.join(os.path.dirname(self.script), "other.py")
-        shutil.copy(self.script, other)
+        other = self.copy_of_the_script("other_repeat.py")
         code, out, err = self.install("claude-code", "--name", "team-tools", "--", other)
         self.assertEqual((code, out), (1, ""))
         self.assertIn("already has a different server named 'team-tools': give another --name, "
