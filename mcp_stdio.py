@@ -13393,7 +13393,7 @@ def _doctor_many(names, command):
     # first revision with tasks says which those are. Another host's start at it gives
     # one; where no host speaks it, a start of its own does, beside the others.
     first = next(r for r in REVISIONS if _has(r, "tasks"))
-    with_tasks = any(key[1] == "legacy" and key[2] == first for key in groups)
+    with_tasks = any(key[2] == first for key in groups)
 
     def start(key, members):
         starts[key] = _doctor_start(members, command)
