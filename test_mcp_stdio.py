@@ -882,6 +882,63 @@ def used_before_defined(source, tree=None):
     return sorted(found, key=lambda f: f[1])
 
 
+def crossings(source, tree=None):
+    """{(user, owner): names} of source's sections (titled by banners): each module-level
+    name a section uses at import or at run time that a section below it defines (owner),
+    the appendices' names excepted (libraries of their own, usable from anywhere). A name
+    a function binds for itself (a parameter, a local, an import) is its own."""
+    import ast
+    tree, lines = tree or ast.parse(source), source.split("\n")
+    banners = [(i + 1, line[2:].rstrip("# ").rstrip()) for i, line in enumerate(lines)
+               if line.startswith("# ") and line.endswith("##") and i and
+               lines[i - 1].startswith("####")]
+    rank = {title: k for k, (_, title) in enumerate(banners)}
+
+    def section_at(lineno):
+        return next((title for at, title in reversed(banners) if at <= lineno), "")
+    owners = {}
+    for st in tree.body:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [st.name]
+        else:
+            names = [x.id for t in getattr(st, "targets", [getattr(st, "target", None)])
+                     if t is not None for x in ast.walk(t) if isinstance(x, ast.Name)]
+        for name in names:
+            owners.setdefault(name, section_at(st.lineno))
+
+    def own_names(fn):
+        args = fn.args
+        bound = {a.arg for a in args.args + args.kwonlyargs + getattr(args, "posonlyargs", [])}
+        bound |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
+        if isinstance(fn, ast.Lambda):
+            return bound
+        for x in ast.walk(fn):
+            if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Store):
+                bound.add(x.id)
+            elif isinstance(x, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and \
+                    x is not fn:
+                bound.add(x.name)
+            elif isinstance(x, (ast.Import, ast.ImportFrom)):
+                bound |= {(a.asname or a.name).split(".")[0] for a in x.names}
+            elif isinstance(x, ast.ExceptHandler) and x.name:
+                bound.add(x.name)
+            elif isinstance(x, ast.arg):
+                bound.add(x.arg)
+        return bound - {n for x in ast.walk(fn) if isinstance(x, ast.Global) for n in x.names}
+    found, stack = {}, [(st, frozenset()) for st in tree.body]
+    while stack:
+        x, bound = stack.pop()
+        if isinstance(x, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            bound = bound | own_names(x)
+        if isinstance(x, ast.Name) and isinstance(x.ctx, ast.Load) and x.id in owners and \
+                x.id not in bound:
+            user, owner = section_at(x.lineno), owners[x.id]
+            if rank.get(owner, -1) > rank.get(user, -1) and not owner.startswith("Appendix"):
+                found.setdefault((user, owner), set()).add(x.id)
+        stack.extend((c, bound) for c in ast.iter_child_nodes(x))
+    return {pair: sorted(names) for pair, names in found.items()}
+
+
 def private_reads(source):
     """Each attribute with a leading underscore that source reads of an object not its own
     (anything but self), written as it is read (getattr with a constant name too)."""
