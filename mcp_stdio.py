@@ -6957,407 +6957,6 @@ class _AppsClient:
 
 
 ###############################################################################
-# MCP Apps preview: a tool's view in your browser, as a host shows it #########
-###############################################################################
-#
-# The preview command calls a tool that has a view and shows the view on 127.0.0.1: a
-# host page with the view in a sandboxed iframe of an origin of its own.
-
-def _preview_command(client, words, opts):
-    """preview: call a tool and show its view in the browser, as a host that renders apps would."""
-    name = words[0]
-    tools = {t.get("name"): t for t in client.list_tools()}
-    tool = tools.get(name)
-    if tool is None:
-        raise _BadArguments("the server lists no tool %r" % name)
-    ui = (tool.get("_meta") or {}).get("ui") if isinstance(tool.get("_meta"), dict) else None
-    uri = ui.get("resourceUri") if isinstance(ui, dict) else None
-    if not isinstance(uri, str):
-        raise _BadArguments("tool %r has no view (no _meta.ui.resourceUri)" % name)
-    arguments = _call_arguments(client, name, words[1:])
-    view = client.read_view(uri)
-    return _Preview(client, tools, tool, arguments, view).serve(opts.get("port") or 0)
-
-
-# The preview stops when its page has not been heard from for this long (the page polls
-# every second; a closed tab also says so at once).
-_PREVIEW_QUIET = 15.0
-# How long a /result request waits for the tool's answer before the page asks again.
-_PREVIEW_WAIT = 20.0
-# The most of a view's request the preview reads: the server's default line limit.
-_PREVIEW_MAX_BODY = 1 << 20
-
-
-class _Preview:
-    """The preview's two origins on 127.0.0.1: the host page and, on another port, the view.
-
-    Every request must carry the token of the printed URL and the Host its server
-    listens on; the page's own requests must come from the page's origin.
-    """
-
-    def __init__(self, client, tools, tool, arguments, view):
-        import secrets
-        self.client, self.tools, self.tool = client, tools, tool
-        self.arguments, self.view = arguments, view
-        self.token = secrets.token_urlsafe(24)
-        self.result = None
-        self.done, self.stop = threading.Event(), threading.Event()
-        self.heard = None              # when the page last polled (monotonic)
-        self.stderr_seen = 0
-        self.servers = []
-
-    def serve(self, port=0):
-        import http.server
-        preview = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):      # no request log: stderr is the user's
-                pass
-
-            def do_GET(self):
-                preview._answer(self, "GET")
-
-            def do_POST(self):
-                preview._answer(self, "POST")
-
-        class Server(http.server.ThreadingHTTPServer):
-            def handle_error(self, request, client_address):
-                # A page that went away mid-answer is not news; anything else is one line.
-                e = sys.exc_info()[1]
-                if not isinstance(e, OSError):
-                    sys.stderr.write("preview: a request failed: %s\n" % _short_text(e))
-
-        for _ in range(2):
-            asked = port if not self.servers else 0
-            try:
-                server = Server(("127.0.0.1", asked), Handler)
-            except OSError as e:
-                for s in self.servers:
-                    s.server_close()
-                raise ClientError("cannot listen on 127.0.0.1:%d (%s)" % (
-                    asked, e.strerror or e))
-            server.daemon_threads = True
-            self.servers.append(server)
-            threading.Thread(target=server.serve_forever, daemon=True).start()
-        self.page_port, self.view_port = (s.server_address[1] for s in self.servers)
-        threading.Thread(target=self._call, daemon=True).start()
-        url = "http://127.0.0.1:%d/?token=%s" % (self.page_port, self.token)
-        try:                 # Ctrl-C from here on stops the preview, as closing the page does
-            sys.stdout.write("preview of %s (view %s): %s\n" % (
-                self.tool["name"], self.view["uri"], url))
-            sys.stdout.flush()
-            sys.stderr.write("open it in a browser; Ctrl-C (or closing the page) stops the "
-                             "preview and the server\n")
-            while not self.stop.wait(0.25):
-                if self.heard is not None and _monotonic() - self.heard > _PREVIEW_QUIET:
-                    break
-        except KeyboardInterrupt:
-            pass
-        for server in self.servers:
-            server.shutdown()
-            server.server_close()
-        sys.stderr.write("preview stopped\n")
-        return 0
-
-    def _call(self):
-        try:
-            self.result = {"result": self.client.call_tool(self.tool["name"], self.arguments)}
-        except ProtocolError as e:
-            self.result = {"error": "error %s: %s" % (e.code, e.message)}
-        except ClientError as e:
-            self.result = {"error": str(e)}
-        self.done.set()
-
-    def _answer(self, request, verb):
-        """Answer one HTTP request of either origin, refusing anything not the page's."""
-        from urllib.parse import parse_qs, urlsplit
-        port = request.server.server_address[1]
-        url = urlsplit(request.path)
-        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
-        token = request.headers.get("X-Preview-Token") or query.get("token") or ""
-        import hmac
-        if request.headers.get("Host") != "127.0.0.1:%d" % port:
-            return self._send(request, 403, "text/plain", b"forbidden\n")
-        if verb == "GET" and url.path == "/favicon.ico":   # every browser asks, tokenless
-            return self._send(request, 200, "image/x-icon", b"")
-        if not hmac.compare_digest(token.encode("utf-8", "replace"), self.token.encode("ascii")):
-            return self._send(request, 403, "text/plain", b"forbidden\n")
-        if port == self.view_port:
-            if verb == "GET" and url.path == "/view":
-                return self._send(request, 200, "text/html; charset=utf-8",
-                                  self.view["html"].encode("utf-8"),
-                                  {"Content-Security-Policy": _view_csp(self.view["ui"])})
-            return self._send(request, 404, "text/plain", b"not found\n")
-        origin = request.headers.get("Origin")
-        page = "http://127.0.0.1:%d" % self.page_port
-        if origin not in (None, page) or request.headers.get("Sec-Fetch-Site") not in (
-                None, "same-origin", "none"):
-            return self._send(request, 403, "text/plain", b"cross-origin requests are refused\n")
-        if verb == "GET" and url.path == "/":
-            return self._send(request, 200, "text/html; charset=utf-8", self._page())
-        if verb == "POST" and url.path == "/closed":
-            self.stop.set()
-            return self._send(request, 204, "text/plain", b"")
-        if verb == "GET" and url.path == "/result":
-            ready = self.done.wait(_PREVIEW_WAIT)
-            return self._json(request, self.result if ready else {"pending": True})
-        if verb == "GET" and url.path == "/events":
-            self.heard = _monotonic()
-            lines = self.client.stderr.splitlines()
-            since = int(query.get("since", "0")) if query.get("since", "0").isdigit() else 0
-            return self._json(request, {"stderr": lines[since:], "next": len(lines)})
-        if verb == "POST" and url.path == "/rpc":
-            try:
-                length = int(request.headers.get("Content-Length") or 0)
-                body = json.loads(request.rfile.read(min(length, _PREVIEW_MAX_BODY)))
-                method, params = body["method"], body.get("params") or {}
-            except (ValueError, KeyError, TypeError):
-                return self._send(request, 400, "text/plain", b"bad request\n")
-            return self._json(request, self._relay(method, params))
-        return self._send(request, 404, "text/plain", b"not found\n")
-
-    def _relay(self, method, params):
-        """A view's request, relayed to the server as a host would (or refused)."""
-        if method == "tools/call":
-            tool = self.tools.get(params.get("name")) if isinstance(params, dict) else None
-            ui = ((tool or {}).get("_meta") or {}).get("ui") or {}
-            visibility = ui.get("visibility") if isinstance(ui, dict) else None
-            if isinstance(visibility, list) and "app" not in visibility:
-                return {"error": {"code": INVALID_PARAMS, "message": "The view may not call "
-                                  "%s: its visibility is %s, without \"app\"" % (
-                                      _short(params.get("name"), 80), json.dumps(visibility))}}
-        elif method != "resources/read":
-            return {"error": {"code": METHOD_NOT_FOUND, "message": "Method not found"}}
-        try:
-            return {"result": self.client.request(method, params)}
-        except ProtocolError as e:
-            error = {"code": e.code, "message": e.message}
-            if e.data is not None:
-                error["data"] = e.data
-            return {"error": error}
-        except ClientError as e:
-            return {"error": {"code": INTERNAL_ERROR, "message": str(e)}}
-
-    def _page(self):
-        import html
-        ui = self.view["ui"]
-        permissions = ui.get("permissions") if isinstance(ui.get("permissions"), dict) else {}
-        allow = "; ".join(feature for key, feature in (
-            ("camera", "camera"), ("microphone", "microphone"), ("geolocation", "geolocation"),
-            ("clipboardWrite", "clipboard-write")) if key in permissions)
-        view_origin = "http://127.0.0.1:%d" % self.view_port
-        config = {"token": self.token, "viewOrigin": view_origin, "arguments": self.arguments,
-                  "hostInfo": {"name": "mcp_stdio preview", "version": __version__},
-                  "hostCapabilities": {"openLinks": {}, "serverTools": {},
-                                       "serverResources": {}, "logging": {},
-                                       "sandbox": {"permissions": permissions,
-                                                   "csp": _view_csp_domains(ui)}},
-                  "hostContext": {"toolInfo": {"tool": self.tool}, "theme": "light",
-                                  "displayMode": "inline", "availableDisplayModes": ["inline"],
-                                  "platform": "web"}}
-        text = json.dumps(config, ensure_ascii=True).replace("</", "<\\/")
-        return (_PREVIEW_PAGE % {
-            "tool": html.escape(self.tool["name"]), "uri": html.escape(self.view["uri"]),
-            "allow": html.escape(allow),
-            "view_url": html.escape("%s/view?token=%s" % (view_origin, self.token)),
-            "config": text}).encode("utf-8")
-
-    def _json(self, request, value):
-        return self._send(request, 200, "application/json", json.dumps(value).encode("utf-8"))
-
-    def _send(self, request, status, kind, body, headers=None):
-        request.send_response(status)
-        request.send_header("Content-Type", kind)
-        request.send_header("Content-Length", str(len(body)))
-        request.send_header("Cache-Control", "no-store")
-        request.send_header("X-Content-Type-Options", "nosniff")
-        for k, v in (headers or {}).items():
-            request.send_header(k, v)
-        request.end_headers()
-        request.wfile.write(body)
-
-
-def _view_csp_domains(ui):
-    """A view's declared CSP origins, each checked again (any server's view may be shown)."""
-    csp = ui.get("csp") if isinstance(ui, dict) and isinstance(ui.get("csp"), dict) else {}
-    return {k: [o for o in csp.get(k) if isinstance(o, str) and _pattern(_ORIGIN_RE).match(o)]
-            for k in _CSP_FIELDS if isinstance(csp.get(k), list)}
-
-
-def _view_csp(ui):
-    """The Content-Security-Policy a host builds from a view's _meta.ui.csp (MCP Apps).
-
-    Without a declared csp it is the specification's restrictive default.
-    """
-    if not isinstance(ui, dict) or not isinstance(ui.get("csp"), dict):
-        return ("default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' "
-                "'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; "
-                "connect-src 'none'")
-    d = _view_csp_domains(ui)
-    res, con = d.get("resourceDomains", []), d.get("connectDomains", [])
-
-    def src(*parts):
-        return " ".join(p for group in parts for p in (group if isinstance(group, list)
-                                                       else [group]))
-    return "; ".join((
-        "default-src 'none'", "script-src " + src("'self'", "'unsafe-inline'", res),
-        "style-src " + src("'self'", "'unsafe-inline'", res), "connect-src " + src("'self'", con),
-        "img-src " + src("'self'", "data:", res), "font-src " + src("'self'", res),
-        "media-src " + src("'self'", "data:", res),
-        "frame-src " + (src(d["frameDomains"]) if d.get("frameDomains") else "'none'"),
-        "object-src 'none'",
-        "base-uri " + (src(d["baseUriDomains"]) if d.get("baseUriDomains") else "'self'")))
-
-
-# The preview's host page: the view in a sandboxed iframe of the view's origin, the host
-# side of MCP Apps in a few lines, and what passed between them.
-_PREVIEW_PAGE = r"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>preview: %(tool)s</title>
-<style>
-  body { margin: 0; font: 14px system-ui, sans-serif; display: flex; flex-direction: column;
-         height: 100vh; }
-  header { padding: 8px 12px; border-bottom: 1px solid #8886; }
-  header code { font-size: 13px; }
-  main { display: flex; flex: 1; min-height: 0; }
-  #stage { flex: 1; padding: 12px; overflow: auto; background: #8881; }
-  #view { width: 100%%; height: 320px; border: 1px solid #8886; border-radius: 8px;
-          background: Canvas; }
-  aside { width: 38%%; min-width: 280px; border-left: 1px solid #8886; overflow: auto;
-          padding: 0 12px; font-size: 12px; }
-  aside h2 { font-size: 12px; text-transform: uppercase; margin: 12px 0 4px; }
-  #log { list-style: none; padding: 0; margin: 0; font-family: ui-monospace, monospace; }
-  #log li { padding: 2px 0; border-bottom: 1px solid #8883; white-space: pre-wrap;
-            word-break: break-all; }
-  #log .dir { font-weight: 600; }
-  #log .refused { color: #c33; }
-  pre { white-space: pre-wrap; margin: 0; }
-</style>
-</head>
-<body>
-<header>mcp_stdio preview: tool <code>%(tool)s</code>, view <code>%(uri)s</code>
-  <button id="teardown">tear down</button></header>
-<main>
-<div id="stage"><iframe id="view" title="the tool's view"
-  sandbox="allow-scripts allow-same-origin allow-forms" allow="%(allow)s"
-  src="%(view_url)s"></iframe></div>
-<aside><h2>messages</h2><ol id="log"></ol><h2>server stderr</h2><pre id="stderr"></pre></aside>
-</main>
-<script>
-(function () {
-  "use strict";
-  var C = %(config)s;
-  var frame = document.getElementById("view"), initialized = false, result = null, sent = false;
-  var waiting = {}, nextId = 1, since = 0;
-  function log(dir, m, refused) {
-    var li = document.createElement("li");
-    var d = document.createElement("span");
-    d.className = "dir";
-    d.textContent = dir + " ";
-    li.appendChild(d);
-    li.appendChild(document.createTextNode(JSON.stringify(m).slice(0, 2000)));
-    if (refused) { li.className = "refused"; }
-    document.getElementById("log").appendChild(li);
-  }
-  function post(m) { log("host \u2192 view", m); frame.contentWindow.postMessage(m, C.viewOrigin); }
-  function call(path, body) {
-    return fetch(path, {method: body ? "POST" : "GET", headers: {"X-Preview-Token": C.token,
-                 "Content-Type": "application/json"}, body: body ? JSON.stringify(body) : undefined})
-      .then(function (r) { return r.json(); });
-  }
-  function handle(m) {
-    switch (m.method) {
-      case "ui/initialize":
-        return Promise.resolve({result: {protocolVersion: "2026-01-26", hostInfo: C.hostInfo,
-                                         hostCapabilities: C.hostCapabilities,
-                                         hostContext: C.hostContext}});
-      case "tools/call":
-      case "resources/read":
-        return call("/rpc", {method: m.method, params: m.params || {}});
-      case "ping":
-      case "ui/message":
-      case "ui/update-model-context":
-        return Promise.resolve({result: {}});
-      case "ui/open-link":
-        window.open(String((m.params || {}).url), "_blank", "noopener");
-        return Promise.resolve({result: {}});
-      case "ui/request-display-mode":
-        return Promise.resolve({result: {mode: "inline"}});
-      default:
-        return Promise.resolve({error: {code: -32601, message: "Method not found"}});
-    }
-  }
-  function deliver() {
-    if (!initialized || !result || sent) { return; }
-    sent = true;
-    if (result.result) {
-      post({jsonrpc: "2.0", method: "ui/notifications/tool-result", params: result.result});
-    } else {
-      post({jsonrpc: "2.0", method: "ui/notifications/tool-cancelled",
-            params: {reason: result.error}});
-    }
-  }
-  window.addEventListener("message", function (e) {
-    var m = e.data;
-    if (e.source !== frame.contentWindow || e.origin !== C.viewOrigin || !m ||
-        m.jsonrpc !== "2.0") { return; }
-    log("view \u2192 host", m);
-    if (m.method !== undefined && m.id !== undefined) {
-      handle(m).then(function (reply) {
-        var out = {jsonrpc: "2.0", id: m.id};
-        if (reply.error) { out.error = reply.error; } else { out.result = reply.result; }
-        if (reply.error) { log("refused", reply.error, true); }
-        post(out);
-      });
-    } else if (m.method === undefined) {
-      if (waiting[m.id]) { waiting[m.id](m); delete waiting[m.id]; }
-    } else if (m.method === "ui/notifications/initialized") {
-      initialized = true;
-      post({jsonrpc: "2.0", method: "ui/notifications/tool-input",
-            params: {arguments: C.arguments}});
-      deliver();
-    } else if (m.method === "ui/notifications/size-changed" && m.params &&
-               typeof m.params.height === "number") {
-      frame.style.height = Math.max(80, Math.min(m.params.height, 4000)) + "px";
-    }
-  });
-  (function wait() {
-    call("/result").then(function (r) {
-      if (r.pending) { wait(); } else { result = r; deliver(); }
-    }, function () { setTimeout(wait, 1000); });
-  }());
-  (function poll() {
-    call("/events?since=" + since).then(function (r) {
-      since = r.next;
-      if (r.stderr.length) {
-        document.getElementById("stderr").textContent += r.stderr.join("\n") + "\n";
-      }
-      setTimeout(poll, 1000);
-    }, function () { setTimeout(poll, 2000); });
-  }());
-  document.getElementById("teardown").onclick = function () {
-    var id = "teardown-" + nextId++;
-    waiting[id] = function (answer) {
-      log("torn down", answer);
-      frame.remove();
-    };
-    post({jsonrpc: "2.0", id: id, method: "ui/resource-teardown", params: {reason: "preview"}});
-  };
-  window.addEventListener("pagehide", function () {
-    navigator.sendBeacon("/closed?token=" + encodeURIComponent(C.token));
-  });
-}());
-</script>
-</body>
-</html>
-"""
-
-
-###############################################################################
 # Tool search: two tools in front of many #####################################
 ###############################################################################
 #
@@ -12039,2078 +11638,6 @@ def _sources_listed(request, next):
 
 
 ###############################################################################
-# Proxy: a host's configuration file served as one server #####################
-###############################################################################
-#
-# The proxy command serves the servers of a host's mcpServers file as one server: each
-# entry mounted under its key, read as hosts read the file.
-
-# The proxy's own option, beside the server options: how long each server may take to
-# start and list before the first list answers without it (it is added when it lists).
-_PROXY_START_TIMEOUT = 10.0
-_PROXY_OPTIONS = ["  --start-timeout SECONDS",
-                  " " * 22 + "time each server may take to start and list (default %g)"
-                  % _PROXY_START_TIMEOUT]
-
-
-# An entry's key for our own mount options (include, exclude, rename): hosts ignore keys
-# they do not know, so one file serves a host and the proxy alike.
-_PROXY_KEY = "mcp-stdio"
-_PROXY_ENTRY_OPTIONS = ("include", "exclude", "rename", "pinned", "prefix")
-# Entry types a host starts over HTTP: the proxy mounts stdio servers only.
-_REMOTE_TYPES = ("http", "sse", "streamable-http", "streamableHttp")
-
-
-# A comment, a string (kept whole: a "//" inside one is no comment), or a comma that
-# only whitespace and comments separate from the "}" or "]" that closes its object.
-_JSONC_TOKEN = (r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*[\s\S]*?\*/|'
-                r',(?=(?:\s|//[^\n]*|/\*[\s\S]*?\*/)*[}\]])')
-
-
-def _jsonc_plain(text):
-    """(text as plain JSON, its first comment's offset or None, its first trailing comma's
-    offset or None): each comment and trailing comma blanked, so that every offset, line
-    and column of the plain text is the original's (JSON with comments: VS Code's files)."""
-    found = {}
-
-    def blank(m):
-        token = m.group()
-        if token[0] == '"':
-            return token
-        found.setdefault("comma" if token == "," else "comment", m.start())
-        return re.sub(r"[^\n]", " ", token)
-    plain = _pattern(_JSONC_TOKEN).sub(blank, text)
-    return plain, found.get("comment"), found.get("comma")
-
-
-def _where(text, offset):
-    """'line L column C' of offset in text, as a reader of the file counts them."""
-    line = text.count("\n", 0, offset) + 1
-    return "line %d column %d" % (line, offset - text.rfind("\n", 0, offset))
-
-
-# How deep a host's file may nest: theirs nest a few levels, and Python's reader recurses
-# once a level, to a limit that differs between versions (1,000 levels fail on 3.11 only).
-_FILE_DEPTH = 100
-
-
-def _json_file(path, comments=True, commas=True, reader="strict JSON"):
-    """(the value of the JSON file at path, its text, its plain text): comments and trailing
-    commas are read where allowed, else refused as what reader does not allow. Raises
-    ValueError, one line naming the file."""
-    try:
-        with open(path, "rb") as f:
-            raw = f.read()
-    except OSError as e:
-        raise ValueError("cannot read %s: %s" % (path, e.strerror or e))
-    try:
-        text = raw.decode("utf-8-sig")      # a byte order mark (PowerShell writes one) is read
-    except UnicodeDecodeError as e:
-        raise ValueError("%s is not UTF-8 text (byte 0x%02x at offset %d)" % (
-            path, raw[e.start], e.start))
-    plain, comment, comma = _jsonc_plain(text)
-    refused = [x for x in (None if comments else comment, None if commas else comma)
-               if x is not None]
-    too_deep = ValueError("%s nests arrays or objects more than %d deep" % (path, _FILE_DEPTH))
-    if plain.count("[") + plain.count("{") > _FILE_DEPTH and \
-            _nesting(plain.encode("utf-8", "surrogatepass")) > _FILE_DEPTH:
-        raise too_deep
-    try:
-        value = json.loads(plain)
-    except RecursionError:         # within the depth, on a thread of a small stack
-        raise too_deep from None
-    except ValueError as e:
-        pos = getattr(e, "pos", None)
-        if not refused or (pos is not None and pos < min(refused)):   # the first fault
-            raise ValueError("%s is not JSON%s: %s" % (
-                path, "" if pos is None else " (%s)" % _where(text, pos),
-                getattr(e, "msg", None) or _short_text(e))) from None
-    if refused:
-        at = min(refused)
-        raise ValueError("%s, %s: %s, which %s does not allow" % (
-            path, _where(text, at), "a comment" if at == comment else "a trailing comma",
-            reader))
-    return value, text, plain
-
-
-def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT, report=None):
-    """A Server that mounts every server of a host's configuration file under its key.
-
-    The file has the mcpServers shape (Claude Desktop, Cursor, Cline): each entry a
-    command, args, env and cwd, read as written (no variable expansion); a
-    relative cwd or command resolves against the file's folder; keys a host adds
-    of its own are ignored. An entry it cannot serve (disabled, remote, no
-    command, malformed) is left out and said to report(line); the rest serve.
-    Raises CatalogError when the file cannot be read or serves nothing.
-    """
-    report = report or _report
-    try:
-        config = _json_file(config_path, comments=True)[0]
-    except ValueError as e:
-        raise CatalogError("proxy: %s" % e)
-    entries = config.get("mcpServers") if isinstance(config, dict) else None
-    if not isinstance(entries, dict) or not entries:
-        raise CatalogError("proxy: %s has no \"mcpServers\" object of servers" % config_path)
-    here = os.path.dirname(os.path.abspath(config_path))
-    server = Server("mcp-stdio-proxy", __version__, description="The servers of %s, as one"
-                    % os.path.basename(config_path))
-    served = 0
-    for key, entry in entries.items():
-        try:
-            command, env, cwd, options = _proxy_entry(entry, here)
-            server.mount(key, command, env=env, cwd=cwd, start_timeout=start_timeout,
-                         **options)
-        except CatalogError as e:
-            why = str(e)
-            report("proxy: server %r is left out: %s" % (key, why.split(": ", 1)[1] if
-                                                         why.startswith("mount ") else why))
-            continue
-        served += 1
-    if not served:
-        raise CatalogError("proxy: %s has no server the proxy can serve (each was left out, "
-                           "said above)" % config_path)
-    return server
-
-
-def _proxy_entry(entry, here):
-    """(command, env, cwd, mount options) of one entry of a proxy file; raises CatalogError
-    saying why the proxy cannot serve it."""
-    if not isinstance(entry, dict):
-        raise CatalogError("not an object")
-    if entry.get("disabled") is True:
-        raise CatalogError("it is disabled (\"disabled\": true)")
-    if any(k in entry for k in ("url", "serverUrl", "httpUrl")) or \
-            entry.get("type") in _REMOTE_TYPES:
-        raise CatalogError("a remote (HTTP) server: the proxy mounts stdio servers only")
-    command, args = entry.get("command"), entry.get("args", [])
-    env, cwd = entry.get("env"), entry.get("cwd")
-    if not isinstance(command, str) or not command:
-        raise CatalogError("it has no \"command\"")
-    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
-        raise CatalogError("\"args\" must be a list of strings")
-    if env is not None and not (isinstance(env, dict) and
-                                all(isinstance(v, str) for v in env.values())):
-        raise CatalogError("\"env\" must map names to strings")
-    if cwd is not None and not isinstance(cwd, str):
-        raise CatalogError("\"cwd\" must be a string")
-    options = _proxy_options(entry.get(_PROXY_KEY, {}))
-    cwd = os.path.join(here, cwd) if cwd else here
-    if os.sep in command or (os.altsep and os.altsep in command):
-        command = os.path.join(here, command)         # relative: the file's folder
-    return [command] + args, dict(os.environ, **env) if env else None, cwd, options
-
-
-def _proxy_options(options):
-    """The mount options of an entry's "mcp-stdio" block, checked: raises CatalogError
-    naming the first key at fault, what it must be and the closest known key."""
-    keys = ", ".join(_PROXY_ENTRY_OPTIONS)
-    if not isinstance(options, dict):
-        raise CatalogError('"%s" must be an object with the keys %s, not %s' % (
-            _PROXY_KEY, keys, _short(options)))
-    for key, value in options.items():
-        if key not in _PROXY_ENTRY_OPTIONS:
-            import difflib
-            near = difflib.get_close_matches(key, _PROXY_ENTRY_OPTIONS, 1, 0.5)
-            raise CatalogError('"%s" has no key %s%s; its keys are %s' % (
-                _PROXY_KEY, _short(key), " (did you mean %r?)" % near[0] if near else "",
-                keys))
-        if key == "rename":
-            fits = isinstance(value, dict) and all(type(v) is str for v in value.values())
-            must = "an object of the server's names and ours (strings)"
-        elif key == "prefix":
-            fits = type(value) is str
-            must = "a string (\"\" for none)"
-        else:
-            fits = type(value) is list and all(type(p) is str and p for p in value)
-            must = "a list of names or shell-style patterns (strings)"
-        if not fits:
-            raise CatalogError('"%s": "%s" must be %s, not %s' % (
-                _PROXY_KEY, key, must, _short(value)))
-    return options
-
-
-def _file_first(args, valued):
-    """args with its first word that is no option nor an option's value moved to the front:
-    options come before or after the file, as a user types them (valued: the flags that
-    take a value as the next word)."""
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if not a.startswith("-") or a == "-":
-            return [a] + args[:i] + args[i + 1:]
-        i += 2 if a in valued else 1
-    return list(args)
-
-
-def _proxy_main(args):
-    """The proxy command: serve the servers of CONFIG.json as one."""
-    args = _file_first(args, {"--start-timeout"} | {o.flag for o in _OPTIONS if o.flag and
-                                                    o.kind != "flag"})
-    if not args or args[0].startswith("-"):
-        if any(a in ("-h", "--help") for a in args):
-            sys.stdout.write("usage: proxy CONFIG.json [server options] (the options may come "
-                             "before the file; CONFIG.json --help lists them)\n")
-            return 0
-        sys.stderr.write("error: usage: proxy CONFIG.json [server options]\n")
-        return 2
-    rest, start_timeout, refused = [], _PROXY_START_TIMEOUT, None
-    words = iter(args[1:])
-    for a in words:
-        flag, eq, value = a.partition("=")
-        if flag != "--start-timeout":
-            rest.append(a)
-            continue
-        value = value if eq else next(words, None)
-        try:
-            start_timeout = _seconds_argument(value)
-        except (TypeError, ValueError):
-            refused = "%s needs a value" % flag if value is None else \
-                "bad value for %s: %r" % (flag, value)
-            start_timeout = _PROXY_START_TIMEOUT
-            break
-    try:
-        server = _proxy_server(args[0], start_timeout)
-    except CatalogError as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 2
-    prog = _prog() + " proxy " + args[0]
-    if refused:
-        return _usage_error(refused, server._help(prog, own_options=_PROXY_OPTIONS))
-    return server._command_line(rest, prog, own_options=_PROXY_OPTIONS)
-
-
-###############################################################################
-# Demo catalog ################################################################
-###############################################################################
-
-def _demo_echo(arguments, ctx):
-    t = arguments["text"]
-    return ToolResult([{"type": "text", "text": t}], structured={"text": t})
-
-
-def _demo_add(arguments, ctx):
-    return {"sum": arguments["a"] + arguments["b"]}
-
-
-def _demo_divide(arguments, ctx):
-    if arguments["divisor"] == 0:
-        raise ToolError("Cannot divide by zero: pass a non-zero 'divisor'.")
-    return {"quotient": arguments["dividend"] / arguments["divisor"]}
-
-
-def _demo_countdown(arguments, ctx):
-    seconds = arguments["seconds"]
-    start = _monotonic()
-    step = 0.1
-    steps = int(round(seconds / step))
-    ctx.log("info", "countdown of %d steps started" % steps)
-    done = 0
-    for done in range(1, steps + 1):
-        if ctx.sleep(step):
-            break
-        ctx.progress(done, steps, "%d of %d steps" % (done, steps))
-    ran = round(_monotonic() - start, 3)
-    return {"ran_seconds": ran, "completed": not ctx.is_cancelled and done == steps}
-
-
-def _demo_confirm_echo(arguments, ctx):
-    answer = ctx.elicit("Echo this text?\n\n%s" % arguments["text"],
-                        {"type": "object", "properties": {
-                            "confirm": {"type": "boolean", "title": "Echo it",
-                                        "description": "Tick to echo the text."}},
-                         "required": ["confirm"]})
-    if answer.accepted and answer.content.get("confirm"):
-        return arguments["text"]
-    if answer.action == "accept":
-        return "You chose not to echo the text."
-    return "Nothing was echoed: the user %s." % ("declined" if answer.action == "decline"
-                                                 else "dismissed the question")
-
-
-def _demo_greet(arguments, ctx):
-    # Two questions in one round when the client can sample; the name alone otherwise.
-    questions = {"name": Form("What is your name?", {
-        "type": "object", "properties": {"name": {"type": "string", "title": "Your name"}},
-        "required": ["name"]})}
-    if ctx.can("sampling"):
-        questions["greeting"] = Sample("Write a one-line greeting for someone trying an MCP "
-                                       "demo server. Reply with the greeting only.",
-                                       max_tokens=60)
-    answers = ctx.ask(questions)
-    if not answers["name"].accepted:
-        return "No greeting: the user did not give a name."
-    name = answers["name"].content["name"]
-    line = answers["greeting"].text.strip() if "greeting" in answers else ""
-    return "Hello, %s! %s" % (name, line) if line else "Hello, %s!" % name
-
-
-_DEMO_README = """# mcp_stdio demo
-
-This server shows what mcp_stdio serves from one standard-library file:
-
-- tools: echo, add, divide (an actionable tool error), countdown (progress and cancellation),
-  confirm_echo (asks the user first), greet (asks the user and the client's model at once);
-- resources: this page, a small PNG, and greetings from the template demo://greeting/{name};
-- a prompt, summarize, whose style argument offers completions.
-"""
-
-_DEMO_NAMES = ("Ada", "Alan", "Barbara", "Grace", "Katherine", "Linus", "Margaret")
-_DEMO_STYLES = ("bullet points", "detailed", "one sentence", "short")
-# A 1x1 transparent PNG.
-_DEMO_PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-                          "1f15c4890000000d49444154789c6360000002000100e527de00000000"
-                          "49454e44ae426082")
-
-
-def _demo_greeting(uri, variables, ctx):
-    return "Hello, %s!" % variables["name"]
-
-
-def _demo_complete_name(argument, value, known):
-    return [n for n in _DEMO_NAMES if n.lower().startswith(value.lower())]
-
-
-def _demo_summarize(arguments, ctx):
-    style = arguments.get("style", "short")
-    return [{"role": "user", "content": {"type": "text", "text":
-             "Summarize the following text (style: %s):\n\n%s" % (style, arguments["text"])}}]
-
-
-def _demo_complete_style(argument, value, known):
-    if argument != "style":
-        return []
-    return [s for s in _DEMO_STYLES if s.startswith(value.lower())]
-
-
-def demo_server(**options):
-    """Return the demo server of ``python mcp_stdio.py``: tools, resources, a prompt."""
-    num = {"type": "number"}
-    tools = [
-        Tool("echo", _demo_echo, title="Echo",
-             description="Return the given text unchanged.",
-             input_schema={"type": "object", "properties": {"text": {"type": "string"}},
-                           "required": ["text"], "additionalProperties": False},
-             output_schema={"type": "object", "properties": {"text": {"type": "string"}},
-                            "required": ["text"], "additionalProperties": False},
-             annotations={"readOnlyHint": True, "openWorldHint": False}),
-        Tool("add", _demo_add, title="Add two numbers",
-             description="Add a and b and return the sum as structured content.",
-             input_schema={"type": "object", "properties": {"a": num, "b": num},
-                           "required": ["a", "b"], "additionalProperties": False},
-             output_schema={"type": "object", "properties": {"sum": num}, "required": ["sum"]},
-             annotations={"readOnlyHint": True, "openWorldHint": False}),
-        Tool("divide", _demo_divide, title="Divide",
-             description="Divide dividend by divisor; a zero divisor is reported as a tool "
-                         "error the model can fix.",
-             input_schema={"type": "object", "properties": {"dividend": num, "divisor": num},
-                           "required": ["dividend", "divisor"], "additionalProperties": False},
-             output_schema={"type": "object", "properties": {"quotient": num},
-                            "required": ["quotient"]},
-             annotations={"readOnlyHint": True, "openWorldHint": False}),
-        Tool("countdown", _demo_countdown, title="Countdown",
-             description="Wait the given number of seconds (at most 60), reporting progress "
-                         "every 0.1 s; stops early when cancelled.",
-             input_schema={"type": "object", "properties": {
-                 "seconds": {"type": "number", "minimum": 0, "maximum": 60}},
-                 "required": ["seconds"], "additionalProperties": False},
-             output_schema={"type": "object", "properties": {
-                 "ran_seconds": num, "completed": {"type": "boolean"}},
-                 "required": ["ran_seconds", "completed"]},
-             annotations={"readOnlyHint": True, "openWorldHint": False}, timeout=90),
-        Tool("confirm_echo", _demo_confirm_echo, title="Echo after confirmation",
-             description="Ask the user to confirm, then echo the text (elicitation).",
-             input_schema={"type": "object", "properties": {"text": {"type": "string"}},
-                           "required": ["text"], "additionalProperties": False},
-             annotations={"readOnlyHint": True, "openWorldHint": False}),
-        Tool("greet", _demo_greet, title="Greet the user",
-             description="Ask the user's name and, when the client can sample, its model for a "
-                         "greeting line: two questions in one round.",
-             input_schema={"type": "object", "properties": {}, "additionalProperties": False},
-             annotations={"readOnlyHint": True, "openWorldHint": False}),
-    ]
-    resources = [
-        Resource("demo://readme", lambda uri, ctx: _DEMO_README, name="readme",
-                 title="About this demo", mime_type="text/markdown",
-                 description="What the demo server offers."),
-        Resource("demo://logo.png", lambda uri, ctx: _DEMO_PNG, name="logo",
-                 title="A tiny PNG", mime_type="image/png", size=len(_DEMO_PNG),
-                 description="A 1x1 PNG, served as a base64 blob."),
-    ]
-    templates = [
-        ResourceTemplate("demo://greeting/{name}", _demo_greeting, name="greeting",
-                         title="Greeting", mime_type="text/plain",
-                         description="A greeting for anyone; names complete.",
-                         complete=_demo_complete_name),
-    ]
-    prompts = [
-        Prompt("summarize", _demo_summarize, title="Summarize",
-               description="Ask for a summary of a text in a chosen style.",
-               arguments=[{"name": "text", "description": "The text to summarize.",
-                           "required": True},
-                          {"name": "style", "description": "short, detailed, one sentence "
-                           "or bullet points."}],
-               complete=_demo_complete_style),
-    ]
-    return Server("mcp-stdio-demo", __version__, title="mcp_stdio demo",
-                  instructions="Demo server of mcp_stdio. Tools: echo, add, divide, "
-                               "countdown (with progress), confirm_echo (asks the user first) "
-                               "and greet (asks the user's name); demo:// resources; the "
-                               "summarize prompt.",
-                  tools=tools, resources=resources, templates=templates, prompts=prompts,
-                  **options)
-
-
-###############################################################################
-# Client commands: inspect, call, read, get and skill #########################
-###############################################################################
-#
-# Start a stdio server with the Client, do one thing with it, say what happened: the
-# options every such command takes, and reading a tool's arguments from KEY=VALUE words.
-
-# What the server commands wait for: each answer, and the first one (a server may
-# take long to start; the wait is said on stderr after Client._WAITING_NOTE seconds).
-_CLI_TIMEOUT = 30.0
-_CLI_START_TIMEOUT = 30.0
-
-
-def _seconds_argument(text):
-    """A time limit given on the command line, as a float; ValueError when it is not one."""
-    value = float(text)
-    return value if _is_seconds(value) else _refuse(value)
-
-
-# The log messages call, read and get ask for, unless told otherwise: what a tool
-# says it is doing, without its debugging.
-_CLI_LOG_LEVEL = "info"
-_LOG_OPTION = ("--log-level", "LEVEL", "show the server's log messages of LEVEL and above "
-               "(default %s; off: ask for none)" % _CLI_LOG_LEVEL, "log_level",
-               lambda v: v if v in _LEVEL_RANK or v == "off" else _refuse(v))
-
-
-# The options every server command takes: (flag, metavar, help, name, parse).
-_CLIENT_OPTIONS = (
-    ("--era", "auto|modern|legacy", "era to speak (default auto: probe, then fall back)",
-     "era", lambda v: v if v in ("auto", "modern", "legacy") else _refuse(v)),
-    ("--revision", "VERSION", "legacy revision to request (default %s)" % LATEST_LEGACY,
-     "revision", str),
-    ("--timeout", "SECONDS", "time to wait for each answer (default %g)" % _CLI_TIMEOUT,
-     "timeout", _seconds_argument),
-    ("--start-timeout", "SECONDS", "time to wait for the server's first answer (default %g)"
-     % _CLI_START_TIMEOUT, "start_timeout", _seconds_argument),
-    ("-e, --env", "KEY=VALUE", "set an environment variable for the server (repeatable)",
-     "env", lambda v: v if "=" in v[1:] else _refuse(v)),
-    ("--cwd", "DIR", "start the server in DIR", "cwd",
-     lambda v: v if os.path.isdir(v) else _refuse(v)),
-    ("--json", None, "print machine-readable JSON", "json", None),
-)
-
-
-def _refuse(value):
-    raise ValueError(value)
-
-
-def _inspect_command(client, words, opts):
-    return _print_inspection(client, opts["json"])
-
-
-def _call_command(client, words, opts):
-    arguments = _call_arguments(client, words[0], words[1:])
-    task = None
-    if "tasks" in client.server_capabilities:       # 2025-11-25: ask for a task when needed
-        tool = [t for t in client.list_tools() if t.get("name") == words[0]]
-        support = (tool[0].get("execution") or {}).get("taskSupport") if tool else None
-        task = support == "required" or opts.get("task") is True and support == "optional"
-    result = client.call_tool(words[0], arguments, on_progress=_show_progress, task=task,
-                              on_status=_show_status)
-    return _print_result(client, result, opts["json"])
-
-
-def _show_status(status, message):
-    sys.stderr.write("task %s%s\n" % (status, ": %s" % message if message else ""))
-
-
-def _read_command(client, words, opts):
-    if opts.get("output") is not None:
-        return _save_contents(client.read_resource(words[0]), opts["output"])
-    return _print_result(client, client.read_resource(words[0]), opts["json"])
-
-
-def _skill_command(client, words, opts):
-    skill = client.get_skill(words[0])
-    if opts["json"]:
-        sys.stdout.write(json.dumps(skill, indent=2, ensure_ascii=False) + "\n")
-        return 0
-    w = sys.stdout.write
-    w("skill: %s\n" % skill.get("uri"))
-    for key, value in (skill.get("frontmatter") or {}).items():
-        w("  %s: %s\n" % (key, value if isinstance(value, str) else json.dumps(
-            value, ensure_ascii=False)))
-    files = skill.get("resources")
-    if isinstance(files, list):
-        w("files (%d)\n" % len(files))
-        for f in files:
-            w("  %s  %s bytes  %s\n" % (f.get("uri"), f.get("size"), f.get("digest")))
-    return _print_result(client, client.read_resource(skill["uri"]), False)
-
-
-def _get_command(client, words, opts):
-    result = client.get_prompt(words[0], _key_values(words[1:], None))
-    return _print_result(client, result, opts["json"])
-
-
-_CLIENT_ABOUT = """\
-Start an MCP stdio server (COMMAND, run without a shell) and inspect it, call
-one of its tools, read a resource or get a prompt; preview calls a tool that
-has an MCP App view and shows the view in your browser, on 127.0.0.1, as a
-host would. KEY=VALUE arguments are typed from the tool's input schema
-(numbers, booleans, JSON arrays and objects); one JSON object works too.
-config prints a ready-to-paste
-configuration for CLIENT ({clients}) that starts SERVER (default: this
-demo) by absolute paths; install writes it into the host's own file. doctor
-starts SERVER the way each host (or HOST) does and names what would fail
-there. For all three, SERVER is a script ending in .py (run with this
-interpreter) or a command with its arguments.
-"""
-
-
-def _parse_client_options(command, opts):
-    """The options of a server command as a dict, and its words; raises ValueError(word)."""
-    table = {}
-    for row in _CLIENT_OPTIONS + _COMMANDS[command].own:
-        for flag in row[0].split(", "):
-            table[flag] = row
-    values = {"era": "auto", "revision": LATEST_LEGACY, "timeout": _CLI_TIMEOUT,
-              "start_timeout": _CLI_START_TIMEOUT, "env": None, "cwd": None, "json": False}
-    words = []
-    while opts:
-        a = opts.pop(0)
-        row = table.get(a)
-        if row is None:
-            if a.startswith("-"):
-                raise ValueError(a)
-            words.append(a)
-            continue
-        flag, metavar, _, name, parse = row
-        if parse is None:
-            values[name] = True
-            continue
-        if not opts:
-            raise ValueError(a)
-        text = opts.pop(0)
-        try:
-            value = parse(text)
-        except ValueError:
-            raise ValueError(text) from None    # said as given, not as float() words it
-        if name == "env":
-            key, _, value = value.partition("=")
-            value = dict(os.environ if values["env"] is None else values["env"], **{key: value})
-        values[name] = value
-    return values, words
-
-
-def _client_main(command, args):
-    """A command of the table: inspect, call, read, get or config; return the exit status."""
-    spec = _COMMANDS[command]
-    if not spec.serves:
-        return spec.handler(args)
-    if "--" not in args:
-        if any(a in ("-h", "--help") for a in args):
-            sys.stdout.write(_client_usage())
-            return 0
-        sys.stderr.write("error: put the server command after --\n\n" + _client_usage())
-        return 2
-    i = args.index("--")
-    opts, server_cmd = args[:i], args[i + 1:]
-    if any(a in ("-h", "--help") for a in opts):
-        sys.stdout.write(_client_usage())
-        return 0
-    try:
-        values, positional = _parse_client_options(command, list(opts))
-    except ValueError as e:
-        sys.stderr.write("error: bad argument %r\n\n%s" % (str(e), _client_usage()))
-        return 2
-    low, high = spec.positional
-    if not server_cmd or len(positional) < low or (high is not None and len(positional) > high):
-        sys.stderr.write("error: wrong arguments for %s\n\n%s" % (command, _client_usage()))
-        return 2
-    try:                               # what can be checked before starting the server
-        _check_words(command, positional)
-    except _BadArguments as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 2
-    return _run_client_command(spec, server_cmd, positional, values)
-
-
-def _run_client_command(spec, server_cmd, positional, values):
-    """Start the server, run one command of the table on it, close it; the exit status."""
-    level = values.get("log_level", _CLI_LOG_LEVEL if _LOG_OPTION in spec.own else "off")
-    # It can ask the user only on a terminal; elsewhere it declares no elicitation, in
-    # either era, so that a server sees a client that cannot ask (and answers as it does).
-    asks = sys.stdin is not None and sys.stdin.isatty()
-    caps = {"elicitation": {"form": {}, "url": {}}} if asks else {}
-    client = Client(server_cmd, era=values["era"], revision=values["revision"],
-                    log_level=None if level == "off" else level, on_log=_show_log,
-                    timeout=values["timeout"], probe_timeout=min(values["timeout"], 3.0),
-                    start_timeout=values["start_timeout"], env=values["env"],
-                    cwd=values["cwd"], on_waiting=_show_waiting,
-                    on_elicit=_ask_on_terminal if asks else None,
-                    # It declares MCP Apps, as a host that shows views does, so that
-                    # inspect sees (and call may call) every tool a view would.
-                    capabilities=dict(caps, extensions=_INSPECTS))
-    cancelled = False
-    try:
-        client.connect()
-        status = spec.handler(client, positional, values)
-        if client.skipped_lines:
-            sys.stderr.write("note: skipped %d line(s) on the server's stdout that were not "
-                             "JSON-RPC\n" % client.skipped_lines)
-        return status
-    except _BadArguments as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 2
-    except ProtocolError as e:
-        if e.code == MISSING_CLIENT_CAPABILITY and not asks and "elicitation" in (
-                (e.data.get("requiredCapabilities") if isinstance(e.data, dict) else None)
-                or {}):
-            # What a legacy server says in an isError result (exit 1), a modern one says
-            # with this error: one outcome in both eras for a question nobody can answer.
-            sys.stderr.write("error: the server needs a capability this command declares only "
-                             "on a terminal (stdin is not one, so nobody can be asked): %s\n%s"
-                             % (e.message, _error_data(e.data)))
-            return 1
-        sys.stderr.write("error: the server answered with error %s: %s\n%s" % (
-            e.code, e.message, _error_data(e.data)))
-        _show_stderr(client)
-        return 4
-    except ClientError as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 3
-    except KeyboardInterrupt:          # Ctrl-C: the request was cancelled at the server;
-        sys.stderr.write("cancelled\n")    # close() gives it 2 s to finish, then ends it
-        cancelled = True
-        return 130
-    finally:
-        try:
-            client.close()
-        except KeyboardInterrupt:      # Ctrl-C while closing: the group was killed
-            if not cancelled:
-                sys.stderr.write("cancelled\n")
-            return 130                 # noqa: B012 - the interrupt is the answer
-
-
-def _check_words(command, positional):
-    """Refuse arguments that cannot be sent, before the server is started."""
-    words = positional[1:]
-    if command in ("call", "preview") and len(words) == 1 and words[0].lstrip().startswith("{"):
-        _call_arguments(None, positional[0], words)
-        return
-    for w in words:
-        if "=" not in w[1:]:
-            raise _BadArguments("%r is not KEY=VALUE: give the arguments as KEY=VALUE words "
-                                "or one JSON object" % w)
-
-
-def _client_usage():
-    """The help of the commands, from the tables of commands and options."""
-    prog = _prog()
-    lines = ["%s %s %s" % ("usage:" if i == 0 else "      ", prog, c.usage)
-             for i, c in enumerate(_COMMANDS.values())]
-    import textwrap
-    about = _CLIENT_ABOUT.format(clients=", ".join(sorted(_CONFIGS))).replace("\n", " ")
-    lines += [""] + textwrap.wrap(about, 78, break_on_hyphens=False) + ["", "options:"]
-    rows = [o for o in _CLIENT_OPTIONS] + [o for c in _COMMANDS.values() for o in c.own]
-    for flag, metavar, help_text, _, _ in rows:
-        head = "  %s %s" % (flag, metavar) if metavar else "  " + flag
-        lines.append("%-29s%s" % (head, help_text))
-    lines += ["", "exit status: 0 success; 1 the tool returned isError; 2 bad arguments;",
-              "3 the server misbehaved, exited or did not answer; 4 the server answered",
-              "with a JSON-RPC error.", ""]
-    return "\n".join(lines)
-
-
-class _BadArguments(ValueError):
-    """Arguments on the command line that cannot be sent."""
-
-
-def _error_data(data):
-    """An error's data as indented lines: each member of an object on its own line."""
-    if data is None:
-        return ""
-    items = data.items() if isinstance(data, dict) else [("data", data)]
-    return "".join("  %s: %s\n" % (k, json.dumps(v, ensure_ascii=False)) for k, v in items)
-
-
-def _show_waiting(seconds):
-    sys.stderr.write("waiting for the server to answer (%g s so far; --start-timeout sets how "
-                     "long)...\n" % seconds)
-    sys.stderr.flush()
-
-
-def _save_contents(result, path):
-    """read --output: write the one contents item's bytes (a blob decoded) to path."""
-    contents = result.get("contents") or []
-    if len(contents) != 1 or not isinstance(contents[0], dict):
-        raise ClientError("the resource has %d contents items; --output saves exactly one"
-                          % len(contents))
-    c = contents[0]
-    try:
-        data = _unb64(c["blob"]) if isinstance(c.get("blob"), str) else \
-            str(c.get("text", "")).encode("utf-8")
-    except ValueError:
-        raise ClientError("the resource's blob is not base64")
-    with open(path, "wb") as f:
-        f.write(data)
-    sys.stderr.write("saved %d bytes%s to %s\n" % (len(data), " (%s)" % c["mimeType"]
-                                                   if c.get("mimeType") else "", path))
-    return 0
-
-
-def _call_arguments(client, tool, words):
-    """The arguments of call: one JSON object, or KEY=VALUE words typed from the schema."""
-    if len(words) == 1 and words[0].lstrip().startswith("{"):
-        try:
-            value = json.loads(words[0])
-        except ValueError as e:
-            raise _BadArguments("the arguments are not valid JSON: %s" % e)
-        if not isinstance(value, dict):
-            raise _BadArguments("the arguments must be a JSON object")
-        return value
-    schema = None
-    if words:
-        for t in client.list_tools():
-            if t.get("name") == tool:
-                schema = t.get("inputSchema")
-    return _key_values(words, schema)
-
-
-def _key_values(words, schema):
-    """KEY=VALUE words as a dict; values typed from schema's properties (strings if unknown)."""
-    props = schema.get("properties") if isinstance(schema, dict) else None   # any JSON a
-    props = props if isinstance(props, dict) else {}                       # server sent
-    out = {}
-    for word in words:
-        key, eq, text = word.partition("=")
-        if not eq or not key:
-            raise _BadArguments("%r is not KEY=VALUE (or give one JSON object)" % word)
-        types = props.get(key, {}).get("type") if isinstance(props.get(key), dict) else None
-        types = [types] if isinstance(types, str) else \
-            [t for t in types if isinstance(t, str)] if isinstance(types, list) else []
-        if types and "string" not in types:
-            try:
-                out[key] = json.loads(text)
-            except ValueError as e:
-                if text.lstrip()[:1] in ("[", "{", '"'):
-                    raise _BadArguments("%s=%s: not valid JSON (%s)" % (key, text, e))
-                raise _BadArguments("%s=%s: %s is expected" % (key, text, " or ".join(
-                    _with_article(t) for t in types)))
-        else:
-            out[key] = text
-    return out
-
-
-def _with_article(noun):
-    return ("an " if noun[:1] in "aeiou" else "a ") + noun
-
-
-###############################################################################
-# Client commands on a terminal: questions asked, results shown ###############
-###############################################################################
-#
-# What a client command asks a person (a server's form, on the terminal) and how it shows
-# a server's answers: results, progress, log messages, the inspection of a catalog.
-
-def _ask_on_terminal(params):
-    """Answer a server's elicitation on the terminal (used only where stdin is one)."""
-    message = params.get("message") if isinstance(params.get("message"), str) else ""
-    err = sys.stderr
-    err.write("\nThe server asks: %s\n" % message)
-    if params.get("mode") == "url":
-        err.write("Open this URL: %s\n" % params.get("url"))
-        try:
-            opened = _read_answer("Will you open it? [y/N] ", {"y": ("y", "yes"),
-                                                               "n": ("n", "no")}, "n")
-        except _EndOfInput:
-            return {"action": "cancel"}
-        return {"action": "accept" if opened == "y" else "decline"}
-    schema = params.get("requestedSchema")
-    problems = _form_problems(schema)
-    if problems:
-        raise ClientError("the server's form cannot be filled in: %s" % "; ".join(problems[:3]))
-    try:                                  # a closed terminal or ended input: cancel
-        choice = _read_answer("Answer? [Y]es, [n]o (decline), [c]ancel: ", {
-            "y": ("y", "yes"), "n": ("n", "no"), "c": ("c", "cancel")}, "y")
-        if choice != "y":
-            return {"action": "decline" if choice == "n" else "cancel"}
-        required = schema.get("required") or []
-        content = {}
-        for name, prop in (schema.get("properties") or {}).items():
-            value = _read_field(name, prop, name in required)
-            if value is not None:
-                content[name] = value
-    except _EndOfInput:
-        return {"action": "cancel"}
-    return {"action": "accept", "content": content}
-
-
-def _form_problems(schema):
-    """What keeps a server's requestedSchema from being asked field by field ([] if nothing):
-    it must be a flat object schema, each field an object with a type, and a valid schema."""
-    text, listed = {"type": "string"}, {"type": "array"}
-    shape = {"type": "object", "required": ["properties"], "properties": {
-        "properties": {"type": "object", "additionalProperties": {
-            "type": "object", "required": ["type"], "properties": {
-                "type": text, "title": {"type": ["string", "null"]}, "enum": listed,
-                "oneOf": {"type": "array", "items": {"type": "object"}}}}},
-        "required": {"type": "array", "items": text}}}
-    problems = validate(shape, schema)
-    if not problems:
-        try:
-            compile_schema(schema)
-        except SchemaError as e:
-            problems = [str(e)]
-    return problems
-
-
-class _EndOfInput(ClientError):
-    """The terminal closed (or its input ended) before the question was answered."""
-
-
-def _prompt(text):
-    """Show text on stderr (stdout carries the results) and return the line typed, without LF."""
-    sys.stderr.write(text)
-    sys.stderr.flush()
-    try:
-        line = sys.stdin.readline()
-    except (OSError, ValueError):            # a terminal that went away
-        line = ""
-    if not line:
-        raise _EndOfInput("stdin ended before the question was answered")
-    return line.rstrip("\r\n")
-
-
-# The words that answer a yes/no question (any case); any other asks again ("yellow" is
-# not "yes", "fixed in 2.3" not "no").
-_YES_NO = {"y": True, "yes": True, "true": True, "n": False, "no": False, "false": False}
-
-
-def _read_answer(prompt, words, default):
-    """The choice typed at prompt: a key of words, whose values are the words it takes."""
-    while True:
-        typed = _prompt(prompt).strip().lower()
-        if not typed:
-            return default
-        for choice, said in words.items():
-            if typed in said:
-                return choice
-
-
-def _read_field(name, prop, required):
-    """One form field read from the terminal and converted to its type (None: left out)."""
-    kind = prop.get("type")
-    options = prop.get("enum") or [o.get("const") for o in prop.get("oneOf") or ()
-                                    if isinstance(o, dict)]
-    hint = "/".join(map(str, options)) if options else ("y/n" if kind == "boolean" else kind)
-    default, about = prop.get("default"), prop.get("description")
-    # Its title (or name), what it is for, then what it takes.
-    label = "%s%s (%s%s)%s: " % (prop.get("title") or name, " - %s" % " ".join(
-        about.split()) if isinstance(about, str) and about.strip() else "", hint,
-        ", default %s" % json.dumps(default) if default is not None else "",
-        "" if required else " [optional]")
-    while True:
-        text = _prompt(label)
-        if not text.strip():
-            if default is not None or not required and kind != "boolean":
-                return default
-            continue                        # a yes/no question takes a yes or a no
-        try:
-            if kind == "boolean":
-                value = _YES_NO.get(text.strip().lower())
-                if value is None:
-                    raise ValueError(text)
-            elif kind == "integer":
-                value = int(text)
-            elif kind == "number":
-                value = float(text)
-            elif kind == "array":
-                value = [w.strip() for w in text.split(",") if w.strip()]
-            else:
-                value = text
-        except ValueError:
-            sys.stderr.write("  not a %s; try again\n" % kind)
-            continue
-        problems = validate({"type": "object", "properties": {name: prop}}, {name: value})
-        if not problems:
-            return value
-        sys.stderr.write("  %s; try again\n" % problems[0])
-
-
-def _show_log(level, data, logger):
-    """A log message of the server's on stderr, one line: its level, logger and text."""
-    said = data if type(data) is str else json.dumps(data, ensure_ascii=False)
-    sys.stderr.write("log %s%s: %s\n" % (level, " " + logger if type(logger) is str else "",
-                                         " ".join(said.splitlines())))
-
-
-def _show_progress(progress, total, message):
-    sys.stderr.write("progress %s%s%s\n" % (progress, "/%s" % total if total is not None else "",
-                                             ": %s" % message if message else ""))
-
-
-def _show_stderr(client, settle=1.0):
-    """Show the tail of the server's stderr once it stops growing (it trails stdout)."""
-    import time
-    end, seen = _monotonic() + settle, None
-    while _monotonic() < end and client.stderr != seen:
-        seen = client.stderr
-        time.sleep(0.05)
-    tail = client.stderr.strip()
-    if tail:
-        sys.stderr.write("the server's stderr:\n%s\n" % "\n".join(tail.splitlines()[-20:]))
-
-
-def _print_result(client, result, as_json):
-    """Print a tool, resource or prompt result readably; return the exit status."""
-    if as_json:
-        sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
-    else:
-        w = sys.stdout.write
-        for block in _blocks(result):
-            w(block + "\n")
-        structured = result.get("structuredContent")
-        texts = [b.get("text") for b in result.get("content") or []
-                 if isinstance(b, dict) and b.get("type") == "text"]
-        if structured is not None and _says_more(structured, texts):
-            w("structured content:\n%s\n" % json.dumps(structured, indent=2,
-                                                         ensure_ascii=False))
-    if result.get("isError"):
-        _show_stderr(client)
-        return 1
-    return 0
-
-
-def _says_more(structured, texts):
-    """Return False when the text blocks already say what structured content does, by value.
-
-    Servers write the same value as compact or pretty JSON, or wrap the text in
-    a one-member object ({"content": text}, {"result": value}).
-    """
-    values = [structured]
-    if isinstance(structured, dict) and len(structured) == 1:
-        values.append(next(iter(structured.values())))
-    joined = "\n".join(t for t in texts if isinstance(t, str))
-    for text in texts + [joined]:
-        if not isinstance(text, str):
-            continue
-        try:
-            parsed = json.loads(text)
-        except ValueError:
-            parsed = _MISSING
-        if any(v == text or v == parsed and type(v) is type(parsed) for v in values):
-            return False
-    return True
-
-
-def _blocks(result):
-    """Readable lines for each content block, resource content or prompt message."""
-    out = []
-    for block in result.get("content") or []:
-        out.append(_block(block))
-    for c in result.get("contents") or []:
-        out.append(_block({"type": "resource", "resource": c}))
-    for m in result.get("messages") or []:
-        out.append("[%s] %s" % (m.get("role"), _block(m.get("content") or {})))
-    if not out and "content" in result:
-        out.append("(no content)")
-    return out
-
-
-def _block(b):
-    kind = b.get("type")
-    if kind == "text":
-        return b.get("text", "")
-    if kind in ("image", "audio"):
-        return "[%s %s, %d bytes]" % (kind, b.get("mimeType"), _b64_size(b.get("data")))
-    if kind == "resource_link":
-        return "[link: %s <%s>]" % (b.get("name"), b.get("uri"))
-    if kind == "resource":
-        r = b.get("resource") or {}
-        head = "[resource %s%s]" % (r.get("uri"), ", " + r["mimeType"] if r.get("mimeType") else "")
-        if "text" in r:
-            return head + "\n" + r["text"]
-        return head[:-1] + ", %d bytes of blob]" % _b64_size(r.get("blob"))
-    return "[%s content]" % kind
-
-
-def _b64_size(data):
-    data = data if isinstance(data, str) else ""
-    return len(data) * 3 // 4 - len(data) + len(data.rstrip("="))
-
-
-def _type_of(schema, root, depth=0):
-    """A short readable type for a JSON Schema: enums, unions, arrays, refs."""
-    if not isinstance(schema, dict) or depth > 4:
-        return "any"
-    if "$ref" in schema and isinstance(schema["$ref"], str):
-        ref = schema["$ref"]
-        target = root
-        for tok in ref.lstrip("#/").split("/") if ref.startswith("#/") else ():
-            target = target.get(_unescape_token(tok), {}) if isinstance(target, dict) else {}
-        name = ref.rsplit("/", 1)[-1]
-        inner = _type_of(target, root, depth + 1) if target is not root else "object"
-        return name if inner == "object" else inner
-    if "enum" in schema and isinstance(schema["enum"], list):
-        return "|".join(json.dumps(v, ensure_ascii=False) for v in schema["enum"][:8]) + (
-            "|..." if len(schema["enum"]) > 8 else "")
-    if "const" in schema:
-        return json.dumps(schema["const"], ensure_ascii=False)
-    for k in ("anyOf", "oneOf"):
-        if isinstance(schema.get(k), list):
-            return "|".join(_type_of(x, root, depth + 1) for x in schema[k])
-    t = schema.get("type")
-    if isinstance(t, list):
-        return "|".join(str(x) for x in t)
-    if t == "array":
-        return "array of %s" % _type_of(schema.get("items"), root, depth + 1) \
-            if isinstance(schema.get("items"), dict) else "array"
-    if t == "object" and isinstance(schema.get("properties"), dict) and \
-            schema["properties"] and depth <= 2:       # a nested object: its shape
-        return "{%s}" % _signature_of(schema, root, depth + 1)[1:-1]
-    if t == "string" and isinstance(schema.get("format"), str):
-        return "string<%s>" % schema["format"][:40]
-    return t if isinstance(t, str) else "any"
-
-
-def _signature_of(schema, root=None, depth=0):
-    schema = schema if isinstance(schema, dict) else {}      # any JSON a server sent
-    props = schema.get("properties")
-    props = props if isinstance(props, dict) else {}
-    required = schema.get("required")
-    required = {r for r in required if isinstance(r, str)} if isinstance(required, list) \
-        else ()
-    parts = []
-    for k, v in props.items():
-        part = "%s%s: %s" % (k, "" if k in required else "?",
-                             _type_of(v, schema if root is None else root, depth))
-        if isinstance(v, dict) and "default" in v:
-            part += " = %s" % json.dumps(v["default"], ensure_ascii=False)
-        parts.append(part)
-    return "(%s)" % ", ".join(parts)
-
-
-def _first_line(text, width=100):
-    """The first line of text (none for what is not text), cut at a word boundary."""
-    text = text.strip() if isinstance(text, str) else ""
-    line = text.splitlines()[0] if text else ""
-    if len(line) <= width:
-        return line
-    return line[:width].rsplit(" ", 1)[0] + " ..."
-
-
-def _print_inspection(client, as_json):
-    """Print what the server offers (as JSON, or as text); return the status."""
-    report, status = _inspection(client)
-    if as_json:
-        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-    else:
-        _print_report(client, report)
-    return status
-
-
-def _inspection(client):
-    """(what the server offers, every list read, as inspect --json says it; the status)."""
-    caps = client.server_capabilities
-    report = {"era": client.era, "revision": client.revision, "server": client.server_info,
-              "instructions": client.instructions, "capabilities": caps, "errors": {}}
-    status = 0
-    extensions = caps.get("extensions") or {}
-    for kind in _KINDS:                      # every kind the server offers, as the table says
-        key = kind.field
-        if not (kind.extension in extensions if kind.extension else kind.capability in caps):
-            report[key] = None               # not offered, unlike an empty list
-            continue
-        try:
-            report[key] = client.list_all(kind.list_method, key)
-        except ProtocolError as e:           # one failing list does not hide the rest
-            report[key] = None
-            report["errors"][key] = "%ss: error %s: %s" % (kind.noun, e.code, e.message)
-        except MalformedResult as e:         # nor does one the server got wrong
-            report[key] = None
-            report["errors"][key] = str(e)
-            status = 3
-    # What each listing costs a model that reads it: its JSON bytes, and tokens estimated
-    # as bytes / 4 (the usual rule of thumb for JSON).
-    report["listing"] = {}
-    for kind in _KINDS:
-        entries = report[kind.field]
-        if entries:
-            size = len(encode_message({kind.field: entries})) - 1
-            report["listing"][kind.field] = {"count": len(entries), "bytes": size,
-                                             "tokens": size // 4}
-    # What the extensions add to listed entries (a tool's task support), one shape for all:
-    # {field: {the entry's uri or name: [mark, ...]}}, entries without marks left out.
-    report["marks"] = {}
-    for kind in _KINDS:
-        for entry in report[kind.field] or []:
-            said = [m for mark in _MARK_HOOKS for m in mark(kind.field, entry, report)]
-            if said:
-                report["marks"].setdefault(kind.field, {})[_entry_id(entry)] = said
-                if any(m.startswith("problem: ") for m in said):
-                    status = 3               # as for a result that breaks the schema
-    # What it said meanwhile (a skill refused, ...), read to its end: its stderr comes
-    # apart from its answers, and may still be on its way.
-    client.close()
-    report["stderr"] = client.stderr
-    return report, status
-
-
-def _print_report(client, report):
-    """Print an inspection's report as text: the server, then a table of each kind."""
-    info = client.server_info or {}
-    w = sys.stdout.write
-    w("server: %s %s%s\n" % (info.get("name", "?"), info.get("version", "?"),
-                             " (%s)" % info["title"] if info.get("title") else ""))
-    w("era: %s, protocol %s\n" % (client.era, client.revision))
-    if client.instructions:
-        w("instructions: %s\n" % client.instructions)
-
-    def table(title, key, rows):
-        if key in report["errors"]:
-            w("\n%s: failed (%s)\n" % (title, report["errors"][key]))
-        elif report[key] is None:
-            w("\n%s: not offered\n" % title)
-        else:
-            w("\n%s (%d)\n" % (title, len(rows)))
-            marks = report["marks"].get(key, {})
-            for entry, row in zip(report[key], rows):
-                said = " ".join("[%s]" % m for m in marks.get(_entry_id(entry), ()))
-                w("  " + "  ".join(x for x in row[:-1] + (said,) if x) + "\n")
-                if row[-1]:
-                    w("      " + row[-1] + "\n")
-    table("tools", "tools", [(t["name"], _signature_of(t.get("inputSchema")),
-                              _first_line(t.get("description")))
-                             for t in report["tools"] or []])
-    if report["tools"]:
-        size = report["listing"]["tools"]
-        w("  the listing: %.1f KB, about %d tokens (an estimate: bytes / 4)\n" % (
-            size["bytes"] / 1024.0, size["tokens"]))
-    table("resources", "resources", [(r["uri"], r.get("name", ""), r.get("mimeType", ""),
-                                      _first_line(r.get("description")))
-                                     for r in report["resources"] or []])
-    table("resource templates", "resourceTemplates",
-          [(r["uriTemplate"], r.get("name", ""), r.get("mimeType", ""),
-            _first_line(r.get("description"))) for r in report["resourceTemplates"] or []])
-    table("prompts", "prompts", [(p["name"], "(%s)" % ", ".join(
-        a["name"] + ("" if a.get("required") else "?") for a in p.get("arguments") or []),
-        _first_line(p.get("description"))) for p in report["prompts"] or []])
-    for kind in _EXTENSION_KINDS:          # shown only where served, each as its row says
-        if report[kind.field] is not None or kind.field in report["errors"]:
-            table(kind.noun + "s", kind.field, [kind.shown(e) for e in report[kind.field] or []])
-    said = report["stderr"].splitlines()
-    if said:
-        w("\nthe server said on stderr (%d line%s)\n" % (len(said), "" if len(said) == 1
-                                                         else "s"))
-        for line in said[-_INSPECT_STDERR_LINES:]:
-            w("  " + line + "\n")
-
-
-# inspect shows the last lines a server wrote to stderr: enough for its start-up
-# warnings (refused skills, a missing folder), not a log.
-_INSPECT_STDERR_LINES = 20
-
-
-def _entry_id(entry):
-    """What names a listed entry: its uri, uri template, or name."""
-    for key in ("uri", "uriTemplate", "name"):
-        if isinstance(entry.get(key), str):
-            return entry[key]
-    return "?"
-
-
-###############################################################################
-# Host setup: config, doctor and install ######################################
-###############################################################################
-#
-# A server's entry in each host's configuration: printed (config), checked by starting
-# the server as each host does (doctor, with its model of the host), and written into
-# the host's own file (install).
-
-def _json_config(top, extra=None):
-    def make(name, command, args):
-        entry = dict(extra or {}, command=command, args=args)
-        return json.dumps({top: {name: entry}}, indent=2) + "\n"
-    return make
-
-
-def _shell_config(words):
-    def make(name, command, args):
-        import shlex
-        return " ".join(shlex.quote(w) for w in words + [name, "--", command] + args) + "\n"
-    return make
-
-
-def _toml_config(name, command, args):
-    key = name if re.match(r"^[A-Za-z0-9_-]+\Z", name) else json.dumps(name)
-    return "[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n" % (
-        key, json.dumps(command), ", ".join(json.dumps(a) for a in args))
-
-
-# client -> (how to write its configuration, where it goes)
-_CONFIGS = {
-    "claude-desktop": (_json_config("mcpServers"), "claude_desktop_config.json (Settings > "
-                       "Developer > Edit Config), merged into \"mcpServers\""),
-    "claude-code": (_shell_config(["claude", "mcp", "add"]), "run it in a shell"),
-    "cursor": (_json_config("mcpServers"), "~/.cursor/mcp.json or .cursor/mcp.json, merged "
-               "into \"mcpServers\""),
-    "vscode": (_json_config("servers", {"type": "stdio"}), ".vscode/mcp.json, merged into "
-               "\"servers\""),
-    "codex": (_toml_config, "~/.codex/config.toml"),
-    "gemini-cli": (_json_config("mcpServers"), "~/.gemini/settings.json or "
-                   ".gemini/settings.json, merged into \"mcpServers\""),
-}
-
-
-class _Host:
-    """What one host does when it starts a stdio server, as the doctor models it."""
-
-    __slots__ = ("title", "source", "era", "revision", "capabilities", "limit", "desktop",
-                 "rules", "budget")
-
-    def __init__(self, title, source, era, revision, capabilities, limit, desktop, rules=(),
-                 budget=None):
-        self.title, self.source, self.era, self.revision = title, source, era, revision
-        self.capabilities, self.limit, self.desktop = capabilities, limit, desktop
-        self.rules = rules          # names of _HOST_RULES the host's tool list must pass
-        self.budget = budget        # (tools, what the host does past them), where published
-
-
-# The PATH a desktop app gets when it is started from the desktop, not a shell
-# (macOS's launchd default; the login shell's additions are missing).
-_DESKTOP_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
-# Where no host limit is documented, the common one: 60 s to the first answer.
-_USUAL_LIMIT = 60.0
-
-
-# The hosts: name -> the version modelled, where its behaviour is reported, what
-# it speaks and declares, its start limit (seconds), whether it is a desktop app
-# (started with the desktop's PATH in /) or a command line tool (the user's PATH,
-# in the home folder), and the tool-list rules it enforces.
-_HOSTS = {
-    "claude-desktop": _Host(
-        "Claude Desktop 1.25927.0 (Aug 2026)",
-        "https://github.com/modelcontextprotocol/servers/issues/4153",
-        "legacy", "2025-11-25", {}, 60.0, True),
-    "claude-code": _Host(
-        "Claude Code 2.1.283 (2026-09-28)",
-        "https://github.com/anthropics/claude-code/issues/84136",
-        "auto", "2025-11-25", {"roots": {}, "elicitation": {}}, 30.0, False,
-        ("full_name_128",)),
-    "cursor": _Host(
-        "Cursor CLI 2026.08.25-3e8eec8",
-        "https://github.com/CursorTouch/Windows-MCP/issues/68",
-        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, ("server_and_tool_60",),
-        (40, "Cursor degrades past about 40 active tools")),
-    "vscode": _Host(
-        "VS Code 1.132.0 with Copilot chat (Aug 2026)",
-        "https://github.com/microsoft/vscode/issues/329848",
-        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, (),
-        (128, "Copilot refuses a request that carries more than 128 tools")),
-    "codex": _Host(
-        "Codex CLI 0.165.0 (2026-11-03)", "https://github.com/openai/codex/issues/11851",
-        "legacy", "2025-06-18", {}, 10.0, False),
-    "gemini-cli": _Host(
-        "Gemini CLI 0.61", "https://github.com/google-gemini/gemini-cli/issues/13326",
-        "legacy", "2025-06-18", {}, _USUAL_LIMIT, False, ("flat_schemas",)),
-}
-
-
-def _schema_faults(schema, where):
-    """What a strict host refuses in a tool schema: $ref and $defs, required names that
-    are not properties, arrays without items."""
-    if isinstance(schema, list):
-        for i, s in enumerate(schema):
-            yield from _schema_faults(s, "%s/%d" % (where, i))
-        return
-    if not isinstance(schema, dict):
-        return
-    for key in ("$ref", "$defs", "definitions"):
-        if key in schema:
-            yield "%s uses %s" % (where or "/", key)
-    props = schema.get("properties")
-    if isinstance(schema.get("required"), list) and isinstance(props, dict):
-        for name in schema["required"]:
-            if name not in props:
-                yield "%s requires %r, which is not one of its properties" % (where or "/", name)
-    if schema.get("type") == "array" and "items" not in schema:
-        yield "%s is an array without items" % (where or "/")
-    for key, sub in schema.items():
-        if key in ("properties", "$defs", "definitions", "patternProperties") and \
-                isinstance(sub, dict):
-            for name, s in sub.items():
-                yield from _schema_faults(s, "%s/%s/%s" % (where, key, name))
-        elif key in ("items", "additionalProperties", "not", "anyOf", "oneOf", "allOf",
-                     "prefixItems"):
-            yield from _schema_faults(sub, "%s/%s" % (where, key))
-
-
-# The tool-list rules of hosts: name -> (server name, tool) -> a fault or None.
-_HOST_RULES = {
-    "full_name_128": lambda server, t: "its full name mcp__%s__%s is over 128 characters "
-    "(the host drops it)" % (server, t["name"]) if len("mcp__%s__%s" % (server, t["name"])) > 128
-    else None,
-    "server_and_tool_60": lambda server, t: "the server and tool names together are over 60 "
-    "characters (the host refuses it)" if len(server) + len(t["name"]) > 60 else None,
-    "flat_schemas": lambda server, t: "; ".join(_schema_faults(t.get("inputSchema"), "")) or None,
-}
-
-
-def _host_environment(host):
-    """The environment and working folder a host starts a server with."""
-    home = os.path.expanduser("~")
-    path = _DESKTOP_PATH if host.desktop else os.environ.get("PATH", _DESKTOP_PATH)
-    env = {"PATH": path, "HOME": home}
-    if os.name == "nt":                   # what Windows needs to start anything at all
-        env.update((k, os.environ[k]) for k in ("SYSTEMROOT", "APPDATA") if k in os.environ)
-    return env, ("/" if host.desktop else home)
-
-
-def _doctor_one(name, command):
-    """Start command as host name does; return (faults, warnings, the server's name as a
-    key or None), faults and warnings each a list of (what happened, how to fix it)."""
-    return _doctor_many([name], command)[name]
-
-
-def _doctor_many(names, command):
-    """{host name: (faults, warnings, key)} of _doctor_one for each of names: hosts that start
-    a server alike (environment, era, revision, capabilities) share one start, and the starts
-    run at once, so a slow server (a proxy over many) costs about one start."""
-    groups = {}
-    for name in names:
-        h = _HOSTS[name]
-        groups.setdefault((h.desktop, h.era, h.revision, _encoder.encode(h.capabilities)),
-                          []).append(name)
-    starts, probed = {}, []
-    # A host without tasks never sees a tool that runs only as a task: a listing at the
-    # first revision with tasks says which those are. Another host's start at it gives
-    # one; where no host speaks it, a start of its own does, beside the others.
-    first = next(r for r in REVISIONS if _has(r, "tasks"))
-    with_tasks = any(key[2] == first for key in groups)
-
-    def start(key, members):
-        starts[key] = _doctor_start(members, command)
-
-    def probe(key, members):
-        host = _HOSTS[members[0]]
-        env, cwd = _host_environment(host)
-        probed.extend(_task_only_tools(command, env, cwd, max(_HOSTS[n].limit
-                                                               for n in members)))
-    threads = [threading.Thread(target=start, args=item, daemon=True)
-               for item in groups.items()]
-    if not with_tasks and any(not _has(key[2], "tasks") for key in groups):
-        threads.append(threading.Thread(target=probe, args=next(iter(groups.items())),
-                                        daemon=True))
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    listed = next((seen.tools for key, seen in sorted(starts.items()) if seen.tools is not None
-                   and seen.client.revision == first), None)
-    if listed is None and with_tasks and any(not _has(key[2], "tasks") for key in groups):
-        probe(*next(iter(groups.items())))      # that host's start failed: one of its own
-    only_tasks = probed if listed is None else _task_only(listed)
-    for key, seen in starts.items():
-        if not _has(key[2], "tasks"):
-            seen.later[:0] = [(
-                "tool %r runs only as a task; the host speaks %s, which has no tasks (it is "
-                "not listed)" % (name, key[2]), "register it with task=\"optional\"")
-                for name in only_tasks]
-    return {name: _doctor_judge(_HOSTS[name], starts[key]) for key, members in groups.items()
-            for name in members}
-
-
-class _Started:
-    """What one start of a server showed the doctor, for every host that starts it alike."""
-
-    __slots__ = ("faults", "silent", "took", "listed", "tools", "client", "later")
-
-    def __init__(self):
-        self.faults = []            # what fails every such host
-        self.silent = False         # it did not answer within the longest host's limit
-        self.took = self.listed = 0.0   # seconds to its first answer, and to its tool list
-        self.tools = self.client = None
-        self.later = []             # faults found after it listed (tasks, skills, mounts)
-
-
-def _doctor_start(names, command):
-    """Start command once as the hosts names start it (they start it alike): a _Started."""
-    import shutil
-    import time
-    host, seen = _HOSTS[names[0]], _Started()
-    limit = max(_HOSTS[n].limit for n in names)
-    env, cwd = _host_environment(host)
-    program = command[0]
-    found = shutil.which(program, path=env["PATH"]) if os.sep not in program else \
-        (program if os.path.isabs(program) and os.access(program, os.X_OK) else None)
-    if found is None and os.path.isabs(program):      # the advice fits the fault
-        seen.faults.append(("%s %s" % (program, "is not executable" if os.path.exists(program)
-                                       else "does not exist"),
-                            "give the path of the program that starts the server (config "
-                            "prints the absolute path of one on your PATH)"))
-        return seen
-    if found is None:
-        here = shutil.which(program) or program
-        seen.faults.append(("the host cannot find %r (PATH %s, working folder %s)"
-                            % (program, env["PATH"], cwd),
-                            "give the absolute path: %s (config prints one)" % here))
-        return seen
-    client = seen.client = Client(command, era=host.era, revision=host.revision, env=env,
-                                  cwd=cwd, capabilities=host.capabilities, timeout=limit,
-                                  probe_timeout=min(3.0, limit), start_timeout=limit)
-    started = time.monotonic()
-    try:
-        client.connect()
-        seen.took = time.monotonic() - started
-        seen.tools = client.list_tools() if "tools" in client.server_capabilities else []
-        seen.listed = time.monotonic() - started
-    except ClientError as e:
-        client.close()                # its last words: stderr is read to its end first
-        last = (client.stderr.strip().splitlines() or [""])[-1]
-        if "did not answer" in str(e) or "no answer" in str(e):
-            seen.silent = True
-        else:
-            relative = [a for a in command[1:] if not os.path.isabs(a) and os.path.exists(a)]
-            seen.faults.append((
-                "the server did not start: %s" % (_short(last, 200) if last else e),
-                "give the absolute path of %s (the host starts it in %s; config prints "
-                "absolute paths)" % (", ".join(relative), cwd) if relative else
-                "run it yourself in %s, in a minimal environment (env -i), to see why" % cwd))
-    finally:
-        client.close()
-    if client.skipped_lines:
-        line = next((p for p in client.problems if p.startswith("skipped a line")), "")
-        seen.faults.append(("output on stdout before the first message: %s" % line.split(
-            ": ", 1)[-1][:90], "write diagnostics to sys.stderr, never stdout"))
-    if seen.tools is None:
-        return seen
-    for line in client.stderr.splitlines():
-        if "warning:" in line and "skill" in line.lower():
-            seen.later.append(("a skill was refused at start: %s" % _short(line, 200),
-                               "fix the skill's folder or SKILL.md"))
-    seen.later.extend(_mount_faults(client.stderr))
-    return seen
-
-
-def _doctor_judge(host, seen):
-    """(faults, warnings, key) of host for a start it shares (seen: a _Started)."""
-    faults, warnings = list(seen.faults), []
-    if seen.silent or seen.listed > host.limit:
-        faults.append(("no answer within the host's %g s" % host.limit,
-                       "answer initialize first: import and load lazily"))
-    if seen.tools is None or seen.listed > host.limit:
-        return faults, warnings, None
-    if seen.took > host.limit / 4:
-        warnings.append(("the first answer took %.1f s of the host's %g s" % (
-            seen.took, host.limit), "import heavy modules inside the handlers that need them"))
-    _listing_faults(host, seen.client, seen.tools, faults, warnings)
-    faults.extend(seen.later)
-    return faults, warnings, _safe_key((seen.client.server_info or {}).get("name"))
-
-
-# What a server with mounts says on stderr when one fails to start (see _Mount): its
-# line for each try, the lines its server last wrote, and one when it comes up.
-_MOUNT_SAID = r"(?:[^\n]*?: )?mount '([^']*)'(: (.*); starting it again| \| (.*)| has not " \
-              r"listed within| is up)"
-
-
-def _mount_faults(stderr):
-    """(what, fix) for each mount that a server (a proxy) said failed to start and is not
-    up, with the last lines its own server wrote to stderr."""
-    failing, words = {}, {}
-    for line in stderr.splitlines():
-        m = _pattern(_MOUNT_SAID).match(line)
-        if m is None:
-            continue
-        name, how = m.group(1), m.group(2)
-        if how == " is up":
-            failing.pop(name, None)
-        elif how.startswith(" |"):
-            if m.group(4) != "its last lines on stderr:":
-                words.setdefault(name, []).append(m.group(4))
-        else:                        # the lines that follow are this try's
-            failing[name] = m.group(3) or "it did not list within its start timeout"
-            words.pop(name, None)
-    return [("mount %r does not start: %s" % (name, _short_text(why)),
-             "its last lines on stderr: %s" % " | ".join(words[name][-3:]) if name in words
-             else "run its command yourself to see why")
-            for name, why in failing.items()]
-
-
-def _listing_faults(host, client, tools, faults, warnings):
-    """Add to faults and warnings what host refuses in the tool listing, or holds badly."""
-    server = (client.server_info or {}).get("name") or "server"
-    for t in tools:
-        for rule in host.rules:
-            fault = _HOST_RULES[rule](server, t)
-            if fault:
-                faults.append(("tool %r: %s" % (t.get("name"), fault),
-                               _mounted_fix(t) or "rename it, or flatten its schema"))
-    if host.budget is not None and len(tools) > host.budget[0]:
-        warnings.append(_over_budget(tools, *host.budget))
-
-
-def _over_budget(tools, budget, words):
-    """The doctor's warning for a listing of more tools than a host holds well."""
-    size = len(encode_message({"tools": tools}))
-    return ("it lists %d tools (%.1f KB, about %d tokens, estimated as bytes / 4); %s, and a "
-            "host that keeps the first %d would not see %s" % (
-                len(tools), size / 1024.0, size // 4, words, budget,
-                _some([t.get("name") for t in tools[budget:]], 300)),
-            "list two search tools instead (--tool-search: the rest stay callable and are "
-            "found by search_tools), or serve fewer: --tools with names or patterns "
-            "('fs_*'), or mount(..., include=, exclude=) for a mounted server's")
-
-
-def _mounted_fix(tool):
-    """For a mounted tool (its _meta says so), the mount's options that leave it out or
-    rename it; else None."""
-    where = (tool.get("_meta") or {}).get(MOUNT_KEY)
-    if type(where) is not dict or type(where.get("server")) is not str or \
-            type(where.get("name")) is not str:
-        return None
-    return "it is tool %r of mount %r: leave it out (mount(..., exclude=[%r])) or rename " \
-           "it (rename={%r: ...})" % (where["name"], where["server"], where["name"],
-                                      where["name"])
-
-
-def _task_only_tools(command, env, cwd, limit):
-    """The names of the tools that run only as a task, listed at the first revision that
-    has tasks (a start of its own)."""
-    first = next(r for r in REVISIONS if _has(r, "tasks"))
-    client = Client(command, era="legacy", revision=first, env=env, cwd=cwd,
-                    timeout=limit, start_timeout=limit)
-    try:
-        client.connect()
-        tools = client.list_tools() if "tools" in client.server_capabilities else []
-    except ClientError:
-        tools = []
-    finally:
-        client.close()
-    return _task_only(tools)
-
-
-def _task_only(tools):
-    """The names of the listed tools that run only as a task."""
-    return [t.get("name") for t in tools
-            if (t.get("execution") or {}).get("taskSupport") == "required"]
-
-
-def _doctor_main(args):
-    """Start a server the way each host does and report what would fail; return the status."""
-    args = list(args)
-    if any(a in ("-h", "--help") for a in args[:args.index("--") if "--" in args else None]):
-        sys.stdout.write(_client_usage())
-        return 0
-    if "--" not in args or args.index("--") == len(args) - 1:
-        sys.stderr.write("error: put the server command after --\n\n" + _client_usage())
-        return 2
-    i = args.index("--")
-    opts, command = args[:i], args[i + 1:]
-    try:
-        command = _entry_command(command, resolve=False)    # each host resolves a bare name
-    except ValueError as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 2
-    hosts = sorted(_HOSTS)
-    if opts[:1] == ["--host"] and len(opts) == 2 and opts[1] in _HOSTS:
-        hosts = [opts[1]]
-    elif opts:
-        sys.stderr.write("error: doctor takes --host HOST (%s)\n" % ", ".join(sorted(_HOSTS)))
-        return 2
-    w, failed = sys.stdout.write, 0
-    w("doctor: starts %s\n" % _command_text(command))
-    found = _doctor_many(hosts, command)
-    for name in hosts:
-        host = _HOSTS[name]
-        faults, warnings, _ = found[name]
-        failed += bool(faults)
-        w("%s: %s  (models %s, %s %s; %s)\n" % (name, "FAIL" if faults else "ok", host.title,
-                                                 "probes, then" if _HANDSHAKES[host.era][1] else
-                                                 "speaks", host.revision, host.source))
-        for what, fix in faults:
-            w("  fault: %s\n    fix: %s\n" % (what, fix))
-        for what, fix in warnings:
-            w("  warning: %s\n    fix: %s\n" % (what, fix))
-    w("doctor: %d of %d host(s) would start it\n" % (len(hosts) - failed, len(hosts)))
-    return 1 if failed else 0
-
-
-def _entry_words(args):
-    """(the words before --, the server command after it, the --name value or None) of
-    config and install; raises ValueError when --name has no value."""
-    args, server = list(args), []
-    if "--" in args:
-        i = args.index("--")
-        args, server = args[:i], args[i + 1:]
-    name = None
-    if "--name" in args:
-        i = args.index("--name")
-        if i + 1 >= len(args):
-            raise ValueError("--name needs a value")
-        name = args.pop(i + 1)
-        args.pop(i)
-    return args, server, name
-
-
-def _file_key(script):
-    """An entry's name from its file's, when the server cannot say its own."""
-    return os.path.splitext(os.path.basename(script))[0].replace("_", "-")
-
-
-def _entry_command(words, resolve=True):
-    """The command that config and install register and the doctor starts, from the words
-    after --: a first word ending in .py is a script run with this interpreter; anything
-    else is a command. With resolve (config, install), a bare name is found on PATH, as
-    hosts that start servers without a shell's PATH need it by its absolute path, and
-    arguments naming a file or folder here are made absolute, since a host starts servers
-    in a folder of its own; without (the doctor), the words are started as given, as the
-    host would start them. Raises ValueError saying what is missing."""
-    program, args = words[0], list(words[1:])
-    if program.lower().endswith(".py"):
-        if not os.path.isfile(program):
-            raise ValueError("%s does not exist" % os.path.abspath(program))
-        program, args = os.path.abspath(sys.executable), [program] + args
-        if not resolve:
-            return [program] + args
-    elif not resolve:
-        return list(words)
-    elif os.sep in program or (os.altsep and os.altsep in program):
-        program = os.path.abspath(program)
-        if not os.path.exists(program):
-            raise ValueError("%s does not exist" % program)
-    else:
-        import shutil
-        found = shutil.which(program)
-        if found is None:
-            raise ValueError("%r is not on PATH (%s)" % (program, os.environ.get("PATH", "")))
-        program = os.path.abspath(found)
-    return [program] + [os.path.abspath(a) if ("." in a or os.sep in a) and a[:1] != "-" and
-                        os.path.exists(a) else a for a in args]
-
-
-def _config_main(args):
-    """Print a client configuration that starts a server by absolute paths; return the status."""
-    try:
-        args, server, name = _entry_words(args)
-    except ValueError as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 2
-    if any(a in ("-h", "--help") for a in args):
-        sys.stdout.write(_client_usage())
-        return 0
-    if len(args) != 1 or args[0] not in _CONFIGS:
-        sys.stderr.write("error: name one client: %s\n\n%s" % (", ".join(sorted(_CONFIGS)),
-                                                               _client_usage()))
-        return 2
-    if server:
-        try:
-            command = _entry_command(server)
-        except ValueError as e:
-            sys.stderr.write("error: %s\n" % e)
-            return 2
-        default = _server_name(command) or _file_key(server[0])
-    else:
-        # The interpreter by absolute path: desktop apps start servers with a minimal PATH,
-        # where "python" (or even "python3") may not be found.
-        command = [os.path.abspath(sys.executable)] + _demo_command()
-        default = "mcp-stdio-demo"
-    make, where = _CONFIGS[args[0]]
-    sys.stdout.write(make(name or default, command[0], command[1:]))
-    sys.stderr.write("(for %s: %s; it runs %s)\n" % (args[0], where, _command_text(command)))
-    return 0
-
-
-def _command_text(command):
-    """command as a shell would take it, for the line that says what runs."""
-    import shlex
-    return " ".join(shlex.quote(w) for w in command)
-
-
-def _host_file(host, project):
-    """The configuration file install writes for host (project: the project's own, None
-    when the host has none)."""
-    home = os.path.expanduser("~")
-    if sys.platform == "darwin":
-        user = os.path.join(home, "Library", "Application Support")
-    elif os.name == "nt":
-        user = os.environ.get("APPDATA") or os.path.join(home, "AppData", "Roaming")
-    else:
-        user = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
-    files = {
-        "claude-desktop": (os.path.join(user, "Claude", "claude_desktop_config.json"), None),
-        "cursor": (os.path.join(home, ".cursor", "mcp.json"), os.path.join(".cursor", "mcp.json")),
-        "vscode": (os.path.join(user, "Code", "User", "mcp.json"), os.path.join(".vscode",
-                                                                                 "mcp.json")),
-        "gemini-cli": (os.path.join(home, ".gemini", "settings.json"),
-                       os.path.join(".gemini", "settings.json")),
-        "codex": (os.path.join(home, ".codex", "config.toml"), None),
-    }
-    user_file, project_file = files[host]
-    if not project:
-        return user_file
-    return None if project_file is None else os.path.abspath(project_file)
-
-
-def _members(plain, start):
-    """([(key, key offset, value offset, value end)] of the object at plain[start], its
-    closing brace's offset): plain is valid JSON, as _jsonc_plain makes it."""
-    decoder, space = json.JSONDecoder(), _pattern(r"\s*")
-    i, members = space.match(plain, start + 1).end(), []
-    while plain[i] != "}":
-        key, after = decoder.raw_decode(plain, i)
-        value = space.match(plain, space.match(plain, after).end() + 1).end()   # past ':'
-        end = decoder.raw_decode(plain, value)[1]
-        members.append((key, i, value, end))
-        i = space.match(plain, end).end()
-        if plain[i] == ",":
-            i = space.match(plain, i + 1).end()
-    return members, i
-
-
-def _merged_json(text, plain, data, top, name, entry):
-    """text (a host's JSON file, comments and all; plain: _jsonc_plain's; data: its value)
-    with entry set as top[name], every other byte kept: (new text, the entry already
-    there or None). Raises ValueError when top is not an object."""
-    unit = re.search(r"\n( +|\t)\S", text)
-    unit = unit.group(1) if unit else "  "
-    if not text.strip():
-        return json.dumps({top: {name: entry}}, indent=unit, ensure_ascii=False) + "\n", None
-    if not isinstance(data, dict) or not isinstance(data.get(top, {}), dict):
-        raise ValueError("its top level or %r is not a JSON object" % top)
-
-    def indent_of(offset):
-        start = text.rfind("\n", 0, offset) + 1
-        return _pattern(r"[ \t]*").match(text, start).group()
-
-    def shaped(value, indent):
-        return json.dumps(value, indent=unit, ensure_ascii=False).replace("\n", "\n" + indent)
-
-    root = _pattern(r"\s*").match(plain).end()
-    members, close = _members(plain, root)
-    if top in data:
-        obj = [m for m in members if m[0] == top][-1][2]   # the last of a key counts
-        members, close = _members(plain, obj)
-        old = data[top].get(name)
-        for key, at, value, end in members[::-1]:
-            if key == name:
-                return text[:value] + shaped(entry, indent_of(at)) + text[end:], old
-        key, value = name, entry
-    else:
-        obj, key, value, old = root, top, {name: entry}, None
-    inner = indent_of(members[0][1]) if members else indent_of(obj) + unit
-    member = "%s: %s" % (json.dumps(key, ensure_ascii=False), shaped(value, inner))
-    lead = text.rfind("\n", 0, close) + 1
-    own_line = lead > obj and not text[lead:close].strip()   # its "}" alone on a line
-    at = lead if own_line else close
-    piece = ("" if own_line else "\n") + inner + member + "\n" + (
-        "" if own_line else indent_of(close))
-    comma = ""
-    if members:
-        end = members[-1][3]
-        between = _pattern(r"//[^\n]*|/\*[\s\S]*?\*/").sub("", text[end:close])
-        comma = "" if "," in between else ","       # a trailing comma already separates
-        return text[:end] + comma + text[end:at] + piece + text[at:], old
-    return text[:at] + piece + text[at:], old
-
-
-def _merged_toml(text, block):
-    """text (config.toml, or None) with block, a [mcp_servers.NAME] table, set: (new text,
-    the table already there or None). The rest of the file is kept as it is."""
-    text = text or ""
-    header = block.split("\n", 1)[0]
-    found = re.search(r"(?m)^%s[ \t]*\n" % re.escape(header), text)
-    if found is None:
-        if text and not text.endswith("\n"):
-            text += "\n"
-        return text + ("\n" if text.strip() else "") + block, None
-    start = found.start()
-    after = re.compile(r"(?m)^\[").search(text, found.end())
-    old = text[start:after.start() if after else len(text)].rstrip("\n") + "\n"
-    return text[:start] + block + text[start + len(old):], old
-
-
-def _install_main(args):
-    """Write the configuration config prints into a host's file, after the doctor; return
-    the status."""
-    try:
-        args, server, name = _entry_words(args)
-    except ValueError as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 2
-    flags = {a for a in args if a in ("--project", "--force")}
-    args = [a for a in args if a not in flags]
-    if len(args) != 1 or args[0] not in _CONFIGS or not server or name == "":
-        sys.stderr.write("error: install HOST [--name NAME] [--project] [--force] -- "
-                         "SERVER [ARGS...]; HOST is one of %s\n" % ", ".join(sorted(_CONFIGS)))
-        return 2
-    host = args[0]
-    if "--project" in flags and host != "claude-code" and _host_file(host, True) is None:
-        sys.stderr.write("error: %s has no project file\n" % host)
-        return 2
-    try:
-        command = _entry_command(server)
-    except ValueError as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 2
-    python, command_args = command[0], command[1:]
-    faults, _, seen = _doctor_one(host, command)
-    if faults:
-        sys.stderr.write("error: the doctor found what %s would fail on; nothing written:\n%s"
-                         % (host, "".join("  %s\n    fix: %s\n" % f for f in faults)))
-        return 1
-    name = name or seen or _file_key(server[0])
-    if host == "claude-code":
-        return _install_by_claude(name, python, command_args, flags)
-    return _install_in_file(host, name, python, command_args, flags)
-
-
-def _install_by_claude(name, python, command_args, flags):
-    """Install by Claude Code's own command, after reading the file it writes (user scope:
-    ~/.claude.json; project: .mcp.json here) for an entry of that name; return the status."""
-    import shlex
-    import shutil
-    project = "--project" in flags
-    scope = "project" if project else "user"
-    words = shlex.split(_CONFIGS["claude-code"][0](name, python, command_args))
-    # Its default scope is this folder only; a user's install serves every folder.
-    words[3:3] = ["--scope", scope]
-    path = os.path.abspath(".mcp.json") if project else \
-        os.path.join(os.path.expanduser("~"), ".claude.json")
-    old = None
-    if os.path.exists(path):
-        try:
-            data = _json_file(path, False, False, "Claude Code's reader")[0]
-        except ValueError as e:
-            sys.stderr.write("error: %s; nothing written\n" % e)
-            return 2
-        servers = data.get("mcpServers") if isinstance(data, dict) else None
-        old = servers.get(name) if isinstance(servers, dict) else None
-    if old is not None:
-        if isinstance(old, dict) and old.get("command") == python and \
-                (old.get("args") or []) == command_args:
-            sys.stdout.write("%s: %r is installed already; nothing changed\n" % (path, name))
-            return 0
-        if "--force" not in flags:
-            sys.stderr.write("error: %s already has a different server named %r: give another "
-                             "--name, or --force to replace it\n" % (path, name))
-            return 1
-    steps = ([["claude", "mcp", "remove", name, "--scope", scope]] if old is not None else
-             []) + [words]
-    if shutil.which("claude") is None:
-        sys.stdout.write("claude is not on PATH; run:\n%s" % "".join(
-            "  %s\n" % _command_text(step) for step in steps))
-        return 0
-    import subprocess
-    for step in steps:
-        status = subprocess.call(step)
-        if status:
-            return status
-    return 0
-
-
-# What each host's reader takes beyond strict JSON: (comments, trailing commas). VS Code's
-# files are JSON with comments; Gemini CLI's settings.json takes comments, not commas.
-_HOST_JSON_SYNTAX = {"vscode": (True, True), "gemini-cli": (True, False)}
-
-
-def _install_in_file(host, name, python, command_args, flags):
-    """Merge the entry into host's own file (a backup of the old one kept; the rest of the
-    file, comments included, as it was); return the status."""
-    make = _CONFIGS[host][0]
-    path = _host_file(host, "--project" in flags)
-    entry = make(name, python, command_args)
-    comments, commas = _HOST_JSON_SYNTAX.get(host, (False, False))
-    try:
-        if not os.path.exists(path):
-            text = None
-        elif host == "codex":
-            try:
-                with open(path, encoding="utf-8") as f:
-                    text = f.read()
-            except (OSError, UnicodeError) as e:
-                raise ValueError("cannot read %s: %s" % (path, getattr(e, "strerror", None)
-                                                         or e))
-        else:
-            data, text, plain = _json_file(path, comments, commas, "%s's reader" % host)
-        if host == "codex":
-            new, old = _merged_toml(text, entry)
-            same = old == entry
-        else:
-            (top, entries), = json.loads(entry).items()
-            try:
-                new, old = _merged_json(text or "", plain if text else "", data if text else {},
-                                        top, name, entries[name])
-            except ValueError as e:
-                raise ValueError("%s: %s" % (path, e)) from None
-            same = old == entries[name]
-    except ValueError as e:
-        sys.stderr.write("error: %s; nothing written. Add the entry by hand:\n%s" % (e, entry))
-        return 2
-    if old is not None and not same and "--force" not in flags:
-        sys.stderr.write("error: %s already has a different server named %r: give another "
-                         "--name, or --force to replace it\n" % (path, name))
-        return 1
-    if same or new == text:
-        sys.stdout.write("%s: %r is installed already; nothing changed\n" % (path, name))
-        return 0
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    backup = path + ".bak"
-    if text is not None and not os.path.exists(backup):
-        with open(backup, "w", encoding="utf-8") as f:
-            f.write(text)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(new)
-    sys.stdout.write("%s: installed %r%s\n  it runs %s\n" % (
-        path, name, " (the old file is in %s)" % backup if text is not None else "",
-        _command_text([python] + command_args)))
-    return 0
-
-
-# How long config waits for a server to say its name before it names the entry by
-# the file: as long as the quickest host waits for a start.
-_NAME_TIMEOUT = 10.0
-
-
-def _server_name(command):
-    """The server's own name (serverInfo.name), made safe as a host's key, or None."""
-    client = Client(command, era="legacy", timeout=_NAME_TIMEOUT, start_timeout=_NAME_TIMEOUT,
-                    probe_timeout=3.0)
-    try:
-        client.connect()
-        name = (client.server_info or {}).get("name")
-    except ClientError:
-        name = None
-    finally:
-        client.close()
-    return _safe_key(name)
-
-
-def _safe_key(name):
-    """name as a key every host takes: letters, digits, '-' and '_' (Codex's TOML keys,
-    Claude Code's names), at most 64; None for no name."""
-    if not isinstance(name, str):
-        return None
-    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in name)
-    return safe.strip("-")[:64] or None
-
-
-###############################################################################
-# Command line: the demo server and the commands ###############################
-###############################################################################
-#
-# python mcp_stdio.py serves the demo catalog; its first word may name a command
-# of _COMMANDS (inspect, call, read, get, config) instead. A command is one row
-# of that table and one handler.
-
-class _Command:
-    """A command of the command line: its handler, usage line and options of its own.
-
-    A server command's handler(client, words, options) gets a connected Client;
-    one with serves=False gets its raw arguments instead.
-    """
-
-    __slots__ = ("handler", "usage", "positional", "own", "serves")
-
-    def __init__(self, handler, usage, positional=(0, 0), own=(), serves=True):
-        self.handler, self.usage, self.positional, self.own = handler, usage, positional, own
-        self.serves = serves
-
-
-# The commands: name -> how it runs. A server command gets a connected Client,
-# its words (before --) and its options; config runs on its own arguments.
-_COMMANDS = {
-    "inspect": _Command(_inspect_command, "inspect [options] -- COMMAND [ARGS...]"),
-    "call": _Command(_call_command, "call TOOL [JSON | KEY=VALUE ...] [--task] [--log-level "
-                     "LEVEL] [options] -- COMMAND [ARGS...]", (1, None),
-                     (("--task", None, "run the tool as a task where it allows one (2025-11-25; "
-                       "a modern server decides by itself)", "task", None), _LOG_OPTION)),
-    "read": _Command(_read_command, "read URI [--output FILE] [--log-level LEVEL] [options] -- "
-                     "COMMAND [ARGS...]", (1, 1),
-                     (("--output", "FILE", "save the contents (a blob's bytes) to FILE",
-                       "output", str), _LOG_OPTION)),
-    "get": _Command(_get_command, "get PROMPT [KEY=VALUE ...] [--log-level LEVEL] [options] -- "
-                    "COMMAND [ARGS...]", (1, None), (_LOG_OPTION,)),
-    "skill": _Command(_skill_command, "skill URI [options] -- COMMAND [ARGS...]", (1, 1)),
-    "preview": _Command(_preview_command, "preview TOOL [JSON | KEY=VALUE ...] [--port N] "
-                        "[options] -- COMMAND [ARGS...]", (1, None),
-                        (("--port", "N", "the host page's port on 127.0.0.1 (default: a free "
-                          "one; the view's origin gets another)", "port",
-                          lambda v: int(v) if 0 < int(v) < 65536 else _refuse(v)),)),
-    "config": _Command(lambda args: _config_main(args), "config CLIENT [--name NAME] "
-                       "[-- SERVER [ARGS...]]", serves=False),
-    "doctor": _Command(lambda args: _doctor_main(args), "doctor [--host HOST] -- COMMAND "
-                       "[ARGS...]", serves=False),
-    "install": _Command(lambda args: _install_main(args), "install HOST [--name NAME] "
-                        "[--project] [--force] -- SERVER [ARGS...]", serves=False),
-    "proxy": _Command(lambda args: _proxy_main(args), "proxy CONFIG.json [server options]",
-                      serves=False),
-}
-
-
-# -- the doctor: start a server as each host does, before registering it -------------
-
-
-# -- install: the configuration config prints, written into the host's own file --------
-
-
-def _demo_command():
-    """The arguments that start this demo: -m when installed, else this file by its path.
-
-    An installed module is importable by its interpreter, and -m starts from its
-    cached bytecode; a file given by path is compiled again on every start.
-    """
-    here = os.path.dirname(os.path.abspath(__file__))
-    if os.path.basename(here) in ("site-packages", "dist-packages"):
-        return ["-m", "mcp_stdio"]
-    return [os.path.abspath(__file__)]
-
-
-def _prog():
-    """How this file was started, for usage lines: the mcp-stdio command, -m or a path."""
-    name = os.path.basename(sys.argv[0] or "")
-    if name.startswith("mcp-stdio"):
-        return "mcp-stdio"
-    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
-    if spec is not None and spec.name == "mcp_stdio":     # python -m mcp_stdio
-        return "python -m mcp_stdio"
-    return "python mcp_stdio.py"
-
-
-_DEMO_ABOUT = """\
-Serve the mcp_stdio demo catalog as an MCP server on stdin/stdout, for modern
-(2026-07-28) and legacy (initialize) clients: tools echo, add, divide,
-countdown, confirm_echo and greet; resources demo://readme, demo://logo.png and
-the template demo://greeting/{name}; the prompt summarize.
-
-Inspect any stdio server: {prog} inspect|call|read|get|skill|preview|doctor ... -- COMMAND
-[ARGS...]; install it in a host: {prog} install HOST -- SERVER;
-print a client configuration: {prog} config CLIENT [-- SERVER] (see inspect --help)."""
-
-
-def main(argv=None):
-    """Run the command line (the demo server, or inspect / call); return the exit status."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] == "proxy":       # a server: its signals are its own
-        return _client_main(args[0], args[1:])
-    if args and args[0] in _COMMANDS:
-        try:                              # Ctrl-C at any point, closing included
-            return _client_main(args[0], args[1:])
-        except KeyboardInterrupt:
-            sys.stderr.write("cancelled\n")
-            return 130
-    return demo_server()._command_line(args, _prog(), _DEMO_ABOUT.replace("{prog}", _prog()),
-                                       "mcp_stdio %s\n" % __version__)
-
-
-###############################################################################
 # Appendix: JSON Schema 2020-12 subset checker ################################
 ###############################################################################
 #
@@ -17112,6 +14639,2490 @@ def _simple_front_matter(lines):
             return None
         out[key] = None if value in _YAML_NULL else _YAML_BOOL.get(value, value)
     return out
+
+
+###############################################################################
+# Commands: what python mcp_stdio.py COMMAND runs #############################
+###############################################################################
+#
+# The library ends above: serving, the client and mounting need nothing below this
+# banner, and the file cut here imports and passes the library's tests. Below are
+# the commands, each a section of its own: the proxy, the terminal the client
+# commands ask and show on, the client commands, the preview, host setup, the demo
+# and the command line that dispatches them.
+
+
+###############################################################################
+# Proxy: a host's configuration file served as one server #####################
+###############################################################################
+#
+# The proxy command serves the servers of a host's mcpServers file as one server: each
+# entry mounted under its key, read as hosts read the file.
+
+# The proxy's own option, beside the server options: how long each server may take to
+# start and list before the first list answers without it (it is added when it lists).
+_PROXY_START_TIMEOUT = 10.0
+_PROXY_OPTIONS = ["  --start-timeout SECONDS",
+                  " " * 22 + "time each server may take to start and list (default %g)"
+                  % _PROXY_START_TIMEOUT]
+
+
+# An entry's key for our own mount options (include, exclude, rename): hosts ignore keys
+# they do not know, so one file serves a host and the proxy alike.
+_PROXY_KEY = "mcp-stdio"
+_PROXY_ENTRY_OPTIONS = ("include", "exclude", "rename", "pinned", "prefix")
+# Entry types a host starts over HTTP: the proxy mounts stdio servers only.
+_REMOTE_TYPES = ("http", "sse", "streamable-http", "streamableHttp")
+
+
+# A comment, a string (kept whole: a "//" inside one is no comment), or a comma that
+# only whitespace and comments separate from the "}" or "]" that closes its object.
+_JSONC_TOKEN = (r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*[\s\S]*?\*/|'
+                r',(?=(?:\s|//[^\n]*|/\*[\s\S]*?\*/)*[}\]])')
+
+
+def _jsonc_plain(text):
+    """(text as plain JSON, its first comment's offset or None, its first trailing comma's
+    offset or None): each comment and trailing comma blanked, so that every offset, line
+    and column of the plain text is the original's (JSON with comments: VS Code's files)."""
+    found = {}
+
+    def blank(m):
+        token = m.group()
+        if token[0] == '"':
+            return token
+        found.setdefault("comma" if token == "," else "comment", m.start())
+        return re.sub(r"[^\n]", " ", token)
+    plain = _pattern(_JSONC_TOKEN).sub(blank, text)
+    return plain, found.get("comment"), found.get("comma")
+
+
+def _where(text, offset):
+    """'line L column C' of offset in text, as a reader of the file counts them."""
+    line = text.count("\n", 0, offset) + 1
+    return "line %d column %d" % (line, offset - text.rfind("\n", 0, offset))
+
+
+# How deep a host's file may nest: theirs nest a few levels, and Python's reader recurses
+# once a level, to a limit that differs between versions (1,000 levels fail on 3.11 only).
+_FILE_DEPTH = 100
+
+
+def _json_file(path, comments=True, commas=True, reader="strict JSON"):
+    """(the value of the JSON file at path, its text, its plain text): comments and trailing
+    commas are read where allowed, else refused as what reader does not allow. Raises
+    ValueError, one line naming the file."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise ValueError("cannot read %s: %s" % (path, e.strerror or e))
+    try:
+        text = raw.decode("utf-8-sig")      # a byte order mark (PowerShell writes one) is read
+    except UnicodeDecodeError as e:
+        raise ValueError("%s is not UTF-8 text (byte 0x%02x at offset %d)" % (
+            path, raw[e.start], e.start))
+    plain, comment, comma = _jsonc_plain(text)
+    refused = [x for x in (None if comments else comment, None if commas else comma)
+               if x is not None]
+    too_deep = ValueError("%s nests arrays or objects more than %d deep" % (path, _FILE_DEPTH))
+    if plain.count("[") + plain.count("{") > _FILE_DEPTH and \
+            _nesting(plain.encode("utf-8", "surrogatepass")) > _FILE_DEPTH:
+        raise too_deep
+    try:
+        value = json.loads(plain)
+    except RecursionError:         # within the depth, on a thread of a small stack
+        raise too_deep from None
+    except ValueError as e:
+        pos = getattr(e, "pos", None)
+        if not refused or (pos is not None and pos < min(refused)):   # the first fault
+            raise ValueError("%s is not JSON%s: %s" % (
+                path, "" if pos is None else " (%s)" % _where(text, pos),
+                getattr(e, "msg", None) or _short_text(e))) from None
+    if refused:
+        at = min(refused)
+        raise ValueError("%s, %s: %s, which %s does not allow" % (
+            path, _where(text, at), "a comment" if at == comment else "a trailing comma",
+            reader))
+    return value, text, plain
+
+
+def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT, report=None):
+    """A Server that mounts every server of a host's configuration file under its key.
+
+    The file has the mcpServers shape (Claude Desktop, Cursor, Cline): each entry a
+    command, args, env and cwd, read as written (no variable expansion); a
+    relative cwd or command resolves against the file's folder; keys a host adds
+    of its own are ignored. An entry it cannot serve (disabled, remote, no
+    command, malformed) is left out and said to report(line); the rest serve.
+    Raises CatalogError when the file cannot be read or serves nothing.
+    """
+    report = report or _report
+    try:
+        config = _json_file(config_path, comments=True)[0]
+    except ValueError as e:
+        raise CatalogError("proxy: %s" % e)
+    entries = config.get("mcpServers") if isinstance(config, dict) else None
+    if not isinstance(entries, dict) or not entries:
+        raise CatalogError("proxy: %s has no \"mcpServers\" object of servers" % config_path)
+    here = os.path.dirname(os.path.abspath(config_path))
+    server = Server("mcp-stdio-proxy", __version__, description="The servers of %s, as one"
+                    % os.path.basename(config_path))
+    served = 0
+    for key, entry in entries.items():
+        try:
+            command, env, cwd, options = _proxy_entry(entry, here)
+            server.mount(key, command, env=env, cwd=cwd, start_timeout=start_timeout,
+                         **options)
+        except CatalogError as e:
+            why = str(e)
+            report("proxy: server %r is left out: %s" % (key, why.split(": ", 1)[1] if
+                                                         why.startswith("mount ") else why))
+            continue
+        served += 1
+    if not served:
+        raise CatalogError("proxy: %s has no server the proxy can serve (each was left out, "
+                           "said above)" % config_path)
+    return server
+
+
+def _proxy_entry(entry, here):
+    """(command, env, cwd, mount options) of one entry of a proxy file; raises CatalogError
+    saying why the proxy cannot serve it."""
+    if not isinstance(entry, dict):
+        raise CatalogError("not an object")
+    if entry.get("disabled") is True:
+        raise CatalogError("it is disabled (\"disabled\": true)")
+    if any(k in entry for k in ("url", "serverUrl", "httpUrl")) or \
+            entry.get("type") in _REMOTE_TYPES:
+        raise CatalogError("a remote (HTTP) server: the proxy mounts stdio servers only")
+    command, args = entry.get("command"), entry.get("args", [])
+    env, cwd = entry.get("env"), entry.get("cwd")
+    if not isinstance(command, str) or not command:
+        raise CatalogError("it has no \"command\"")
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise CatalogError("\"args\" must be a list of strings")
+    if env is not None and not (isinstance(env, dict) and
+                                all(isinstance(v, str) for v in env.values())):
+        raise CatalogError("\"env\" must map names to strings")
+    if cwd is not None and not isinstance(cwd, str):
+        raise CatalogError("\"cwd\" must be a string")
+    options = _proxy_options(entry.get(_PROXY_KEY, {}))
+    cwd = os.path.join(here, cwd) if cwd else here
+    if os.sep in command or (os.altsep and os.altsep in command):
+        command = os.path.join(here, command)         # relative: the file's folder
+    return [command] + args, dict(os.environ, **env) if env else None, cwd, options
+
+
+def _proxy_options(options):
+    """The mount options of an entry's "mcp-stdio" block, checked: raises CatalogError
+    naming the first key at fault, what it must be and the closest known key."""
+    keys = ", ".join(_PROXY_ENTRY_OPTIONS)
+    if not isinstance(options, dict):
+        raise CatalogError('"%s" must be an object with the keys %s, not %s' % (
+            _PROXY_KEY, keys, _short(options)))
+    for key, value in options.items():
+        if key not in _PROXY_ENTRY_OPTIONS:
+            import difflib
+            near = difflib.get_close_matches(key, _PROXY_ENTRY_OPTIONS, 1, 0.5)
+            raise CatalogError('"%s" has no key %s%s; its keys are %s' % (
+                _PROXY_KEY, _short(key), " (did you mean %r?)" % near[0] if near else "",
+                keys))
+        if key == "rename":
+            fits = isinstance(value, dict) and all(type(v) is str for v in value.values())
+            must = "an object of the server's names and ours (strings)"
+        elif key == "prefix":
+            fits = type(value) is str
+            must = "a string (\"\" for none)"
+        else:
+            fits = type(value) is list and all(type(p) is str and p for p in value)
+            must = "a list of names or shell-style patterns (strings)"
+        if not fits:
+            raise CatalogError('"%s": "%s" must be %s, not %s' % (
+                _PROXY_KEY, key, must, _short(value)))
+    return options
+
+
+def _file_first(args, valued):
+    """args with its first word that is no option nor an option's value moved to the front:
+    options come before or after the file, as a user types them (valued: the flags that
+    take a value as the next word)."""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if not a.startswith("-") or a == "-":
+            return [a] + args[:i] + args[i + 1:]
+        i += 2 if a in valued else 1
+    return list(args)
+
+
+def _proxy_main(args):
+    """The proxy command: serve the servers of CONFIG.json as one."""
+    args = _file_first(args, {"--start-timeout"} | {o.flag for o in _OPTIONS if o.flag and
+                                                    o.kind != "flag"})
+    if not args or args[0].startswith("-"):
+        if any(a in ("-h", "--help") for a in args):
+            sys.stdout.write("usage: proxy CONFIG.json [server options] (the options may come "
+                             "before the file; CONFIG.json --help lists them)\n")
+            return 0
+        sys.stderr.write("error: usage: proxy CONFIG.json [server options]\n")
+        return 2
+    rest, start_timeout, refused = [], _PROXY_START_TIMEOUT, None
+    words = iter(args[1:])
+    for a in words:
+        flag, eq, value = a.partition("=")
+        if flag != "--start-timeout":
+            rest.append(a)
+            continue
+        value = value if eq else next(words, None)
+        try:
+            start_timeout = _seconds_argument(value)
+        except (TypeError, ValueError):
+            refused = "%s needs a value" % flag if value is None else \
+                "bad value for %s: %r" % (flag, value)
+            start_timeout = _PROXY_START_TIMEOUT
+            break
+    try:
+        server = _proxy_server(args[0], start_timeout)
+    except CatalogError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    prog = _prog() + " proxy " + args[0]
+    if refused:
+        return _usage_error(refused, server._help(prog, own_options=_PROXY_OPTIONS))
+    return server._command_line(rest, prog, own_options=_PROXY_OPTIONS)
+
+
+###############################################################################
+# Client commands on a terminal: questions asked, results shown ###############
+###############################################################################
+#
+# What a client command asks a person (a server's form, on the terminal) and how it shows
+# a server's answers: results, progress, log messages, the inspection of a catalog.
+
+def _ask_on_terminal(params):
+    """Answer a server's elicitation on the terminal (used only where stdin is one)."""
+    message = params.get("message") if isinstance(params.get("message"), str) else ""
+    err = sys.stderr
+    err.write("\nThe server asks: %s\n" % message)
+    if params.get("mode") == "url":
+        err.write("Open this URL: %s\n" % params.get("url"))
+        try:
+            opened = _read_answer("Will you open it? [y/N] ", {"y": ("y", "yes"),
+                                                               "n": ("n", "no")}, "n")
+        except _EndOfInput:
+            return {"action": "cancel"}
+        return {"action": "accept" if opened == "y" else "decline"}
+    schema = params.get("requestedSchema")
+    problems = _form_problems(schema)
+    if problems:
+        raise ClientError("the server's form cannot be filled in: %s" % "; ".join(problems[:3]))
+    try:                                  # a closed terminal or ended input: cancel
+        choice = _read_answer("Answer? [Y]es, [n]o (decline), [c]ancel: ", {
+            "y": ("y", "yes"), "n": ("n", "no"), "c": ("c", "cancel")}, "y")
+        if choice != "y":
+            return {"action": "decline" if choice == "n" else "cancel"}
+        required = schema.get("required") or []
+        content = {}
+        for name, prop in (schema.get("properties") or {}).items():
+            value = _read_field(name, prop, name in required)
+            if value is not None:
+                content[name] = value
+    except _EndOfInput:
+        return {"action": "cancel"}
+    return {"action": "accept", "content": content}
+
+
+def _form_problems(schema):
+    """What keeps a server's requestedSchema from being asked field by field ([] if nothing):
+    it must be a flat object schema, each field an object with a type, and a valid schema."""
+    text, listed = {"type": "string"}, {"type": "array"}
+    shape = {"type": "object", "required": ["properties"], "properties": {
+        "properties": {"type": "object", "additionalProperties": {
+            "type": "object", "required": ["type"], "properties": {
+                "type": text, "title": {"type": ["string", "null"]}, "enum": listed,
+                "oneOf": {"type": "array", "items": {"type": "object"}}}}},
+        "required": {"type": "array", "items": text}}}
+    problems = validate(shape, schema)
+    if not problems:
+        try:
+            compile_schema(schema)
+        except SchemaError as e:
+            problems = [str(e)]
+    return problems
+
+
+class _EndOfInput(ClientError):
+    """The terminal closed (or its input ended) before the question was answered."""
+
+
+def _prompt(text):
+    """Show text on stderr (stdout carries the results) and return the line typed, without LF."""
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    try:
+        line = sys.stdin.readline()
+    except (OSError, ValueError):            # a terminal that went away
+        line = ""
+    if not line:
+        raise _EndOfInput("stdin ended before the question was answered")
+    return line.rstrip("\r\n")
+
+
+# The words that answer a yes/no question (any case); any other asks again ("yellow" is
+# not "yes", "fixed in 2.3" not "no").
+_YES_NO = {"y": True, "yes": True, "true": True, "n": False, "no": False, "false": False}
+
+
+def _read_answer(prompt, words, default):
+    """The choice typed at prompt: a key of words, whose values are the words it takes."""
+    while True:
+        typed = _prompt(prompt).strip().lower()
+        if not typed:
+            return default
+        for choice, said in words.items():
+            if typed in said:
+                return choice
+
+
+def _read_field(name, prop, required):
+    """One form field read from the terminal and converted to its type (None: left out)."""
+    kind = prop.get("type")
+    options = prop.get("enum") or [o.get("const") for o in prop.get("oneOf") or ()
+                                    if isinstance(o, dict)]
+    hint = "/".join(map(str, options)) if options else ("y/n" if kind == "boolean" else kind)
+    default, about = prop.get("default"), prop.get("description")
+    # Its title (or name), what it is for, then what it takes.
+    label = "%s%s (%s%s)%s: " % (prop.get("title") or name, " - %s" % " ".join(
+        about.split()) if isinstance(about, str) and about.strip() else "", hint,
+        ", default %s" % json.dumps(default) if default is not None else "",
+        "" if required else " [optional]")
+    while True:
+        text = _prompt(label)
+        if not text.strip():
+            if default is not None or not required and kind != "boolean":
+                return default
+            continue                        # a yes/no question takes a yes or a no
+        try:
+            if kind == "boolean":
+                value = _YES_NO.get(text.strip().lower())
+                if value is None:
+                    raise ValueError(text)
+            elif kind == "integer":
+                value = int(text)
+            elif kind == "number":
+                value = float(text)
+            elif kind == "array":
+                value = [w.strip() for w in text.split(",") if w.strip()]
+            else:
+                value = text
+        except ValueError:
+            sys.stderr.write("  not a %s; try again\n" % kind)
+            continue
+        problems = validate({"type": "object", "properties": {name: prop}}, {name: value})
+        if not problems:
+            return value
+        sys.stderr.write("  %s; try again\n" % problems[0])
+
+
+def _show_log(level, data, logger):
+    """A log message of the server's on stderr, one line: its level, logger and text."""
+    said = data if type(data) is str else json.dumps(data, ensure_ascii=False)
+    sys.stderr.write("log %s%s: %s\n" % (level, " " + logger if type(logger) is str else "",
+                                         " ".join(said.splitlines())))
+
+
+def _show_progress(progress, total, message):
+    sys.stderr.write("progress %s%s%s\n" % (progress, "/%s" % total if total is not None else "",
+                                             ": %s" % message if message else ""))
+
+
+def _show_stderr(client, settle=1.0):
+    """Show the tail of the server's stderr once it stops growing (it trails stdout)."""
+    import time
+    end, seen = _monotonic() + settle, None
+    while _monotonic() < end and client.stderr != seen:
+        seen = client.stderr
+        time.sleep(0.05)
+    tail = client.stderr.strip()
+    if tail:
+        sys.stderr.write("the server's stderr:\n%s\n" % "\n".join(tail.splitlines()[-20:]))
+
+
+def _print_result(client, result, as_json):
+    """Print a tool, resource or prompt result readably; return the exit status."""
+    if as_json:
+        sys.stdout.write(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+    else:
+        w = sys.stdout.write
+        for block in _blocks(result):
+            w(block + "\n")
+        structured = result.get("structuredContent")
+        texts = [b.get("text") for b in result.get("content") or []
+                 if isinstance(b, dict) and b.get("type") == "text"]
+        if structured is not None and _says_more(structured, texts):
+            w("structured content:\n%s\n" % json.dumps(structured, indent=2,
+                                                         ensure_ascii=False))
+    if result.get("isError"):
+        _show_stderr(client)
+        return 1
+    return 0
+
+
+def _says_more(structured, texts):
+    """Return False when the text blocks already say what structured content does, by value.
+
+    Servers write the same value as compact or pretty JSON, or wrap the text in
+    a one-member object ({"content": text}, {"result": value}).
+    """
+    values = [structured]
+    if isinstance(structured, dict) and len(structured) == 1:
+        values.append(next(iter(structured.values())))
+    joined = "\n".join(t for t in texts if isinstance(t, str))
+    for text in texts + [joined]:
+        if not isinstance(text, str):
+            continue
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            parsed = _MISSING
+        if any(v == text or v == parsed and type(v) is type(parsed) for v in values):
+            return False
+    return True
+
+
+def _blocks(result):
+    """Readable lines for each content block, resource content or prompt message."""
+    out = []
+    for block in result.get("content") or []:
+        out.append(_block(block))
+    for c in result.get("contents") or []:
+        out.append(_block({"type": "resource", "resource": c}))
+    for m in result.get("messages") or []:
+        out.append("[%s] %s" % (m.get("role"), _block(m.get("content") or {})))
+    if not out and "content" in result:
+        out.append("(no content)")
+    return out
+
+
+def _block(b):
+    kind = b.get("type")
+    if kind == "text":
+        return b.get("text", "")
+    if kind in ("image", "audio"):
+        return "[%s %s, %d bytes]" % (kind, b.get("mimeType"), _b64_size(b.get("data")))
+    if kind == "resource_link":
+        return "[link: %s <%s>]" % (b.get("name"), b.get("uri"))
+    if kind == "resource":
+        r = b.get("resource") or {}
+        head = "[resource %s%s]" % (r.get("uri"), ", " + r["mimeType"] if r.get("mimeType") else "")
+        if "text" in r:
+            return head + "\n" + r["text"]
+        return head[:-1] + ", %d bytes of blob]" % _b64_size(r.get("blob"))
+    return "[%s content]" % kind
+
+
+def _b64_size(data):
+    data = data if isinstance(data, str) else ""
+    return len(data) * 3 // 4 - len(data) + len(data.rstrip("="))
+
+
+def _type_of(schema, root, depth=0):
+    """A short readable type for a JSON Schema: enums, unions, arrays, refs."""
+    if not isinstance(schema, dict) or depth > 4:
+        return "any"
+    if "$ref" in schema and isinstance(schema["$ref"], str):
+        ref = schema["$ref"]
+        target = root
+        for tok in ref.lstrip("#/").split("/") if ref.startswith("#/") else ():
+            target = target.get(_unescape_token(tok), {}) if isinstance(target, dict) else {}
+        name = ref.rsplit("/", 1)[-1]
+        inner = _type_of(target, root, depth + 1) if target is not root else "object"
+        return name if inner == "object" else inner
+    if "enum" in schema and isinstance(schema["enum"], list):
+        return "|".join(json.dumps(v, ensure_ascii=False) for v in schema["enum"][:8]) + (
+            "|..." if len(schema["enum"]) > 8 else "")
+    if "const" in schema:
+        return json.dumps(schema["const"], ensure_ascii=False)
+    for k in ("anyOf", "oneOf"):
+        if isinstance(schema.get(k), list):
+            return "|".join(_type_of(x, root, depth + 1) for x in schema[k])
+    t = schema.get("type")
+    if isinstance(t, list):
+        return "|".join(str(x) for x in t)
+    if t == "array":
+        return "array of %s" % _type_of(schema.get("items"), root, depth + 1) \
+            if isinstance(schema.get("items"), dict) else "array"
+    if t == "object" and isinstance(schema.get("properties"), dict) and \
+            schema["properties"] and depth <= 2:       # a nested object: its shape
+        return "{%s}" % _signature_of(schema, root, depth + 1)[1:-1]
+    if t == "string" and isinstance(schema.get("format"), str):
+        return "string<%s>" % schema["format"][:40]
+    return t if isinstance(t, str) else "any"
+
+
+def _signature_of(schema, root=None, depth=0):
+    schema = schema if isinstance(schema, dict) else {}      # any JSON a server sent
+    props = schema.get("properties")
+    props = props if isinstance(props, dict) else {}
+    required = schema.get("required")
+    required = {r for r in required if isinstance(r, str)} if isinstance(required, list) \
+        else ()
+    parts = []
+    for k, v in props.items():
+        part = "%s%s: %s" % (k, "" if k in required else "?",
+                             _type_of(v, schema if root is None else root, depth))
+        if isinstance(v, dict) and "default" in v:
+            part += " = %s" % json.dumps(v["default"], ensure_ascii=False)
+        parts.append(part)
+    return "(%s)" % ", ".join(parts)
+
+
+def _first_line(text, width=100):
+    """The first line of text (none for what is not text), cut at a word boundary."""
+    text = text.strip() if isinstance(text, str) else ""
+    line = text.splitlines()[0] if text else ""
+    if len(line) <= width:
+        return line
+    return line[:width].rsplit(" ", 1)[0] + " ..."
+
+
+def _print_inspection(client, as_json):
+    """Print what the server offers (as JSON, or as text); return the status."""
+    report, status = _inspection(client)
+    if as_json:
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    else:
+        _print_report(client, report)
+    return status
+
+
+def _inspection(client):
+    """(what the server offers, every list read, as inspect --json says it; the status)."""
+    caps = client.server_capabilities
+    report = {"era": client.era, "revision": client.revision, "server": client.server_info,
+              "instructions": client.instructions, "capabilities": caps, "errors": {}}
+    status = 0
+    extensions = caps.get("extensions") or {}
+    for kind in _KINDS:                      # every kind the server offers, as the table says
+        key = kind.field
+        if not (kind.extension in extensions if kind.extension else kind.capability in caps):
+            report[key] = None               # not offered, unlike an empty list
+            continue
+        try:
+            report[key] = client.list_all(kind.list_method, key)
+        except ProtocolError as e:           # one failing list does not hide the rest
+            report[key] = None
+            report["errors"][key] = "%ss: error %s: %s" % (kind.noun, e.code, e.message)
+        except MalformedResult as e:         # nor does one the server got wrong
+            report[key] = None
+            report["errors"][key] = str(e)
+            status = 3
+    # What each listing costs a model that reads it: its JSON bytes, and tokens estimated
+    # as bytes / 4 (the usual rule of thumb for JSON).
+    report["listing"] = {}
+    for kind in _KINDS:
+        entries = report[kind.field]
+        if entries:
+            size = len(encode_message({kind.field: entries})) - 1
+            report["listing"][kind.field] = {"count": len(entries), "bytes": size,
+                                             "tokens": size // 4}
+    # What the extensions add to listed entries (a tool's task support), one shape for all:
+    # {field: {the entry's uri or name: [mark, ...]}}, entries without marks left out.
+    report["marks"] = {}
+    for kind in _KINDS:
+        for entry in report[kind.field] or []:
+            said = [m for mark in _MARK_HOOKS for m in mark(kind.field, entry, report)]
+            if said:
+                report["marks"].setdefault(kind.field, {})[_entry_id(entry)] = said
+                if any(m.startswith("problem: ") for m in said):
+                    status = 3               # as for a result that breaks the schema
+    # What it said meanwhile (a skill refused, ...), read to its end: its stderr comes
+    # apart from its answers, and may still be on its way.
+    client.close()
+    report["stderr"] = client.stderr
+    return report, status
+
+
+def _print_report(client, report):
+    """Print an inspection's report as text: the server, then a table of each kind."""
+    info = client.server_info or {}
+    w = sys.stdout.write
+    w("server: %s %s%s\n" % (info.get("name", "?"), info.get("version", "?"),
+                             " (%s)" % info["title"] if info.get("title") else ""))
+    w("era: %s, protocol %s\n" % (client.era, client.revision))
+    if client.instructions:
+        w("instructions: %s\n" % client.instructions)
+
+    def table(title, key, rows):
+        if key in report["errors"]:
+            w("\n%s: failed (%s)\n" % (title, report["errors"][key]))
+        elif report[key] is None:
+            w("\n%s: not offered\n" % title)
+        else:
+            w("\n%s (%d)\n" % (title, len(rows)))
+            marks = report["marks"].get(key, {})
+            for entry, row in zip(report[key], rows):
+                said = " ".join("[%s]" % m for m in marks.get(_entry_id(entry), ()))
+                w("  " + "  ".join(x for x in row[:-1] + (said,) if x) + "\n")
+                if row[-1]:
+                    w("      " + row[-1] + "\n")
+    table("tools", "tools", [(t["name"], _signature_of(t.get("inputSchema")),
+                              _first_line(t.get("description")))
+                             for t in report["tools"] or []])
+    if report["tools"]:
+        size = report["listing"]["tools"]
+        w("  the listing: %.1f KB, about %d tokens (an estimate: bytes / 4)\n" % (
+            size["bytes"] / 1024.0, size["tokens"]))
+    table("resources", "resources", [(r["uri"], r.get("name", ""), r.get("mimeType", ""),
+                                      _first_line(r.get("description")))
+                                     for r in report["resources"] or []])
+    table("resource templates", "resourceTemplates",
+          [(r["uriTemplate"], r.get("name", ""), r.get("mimeType", ""),
+            _first_line(r.get("description"))) for r in report["resourceTemplates"] or []])
+    table("prompts", "prompts", [(p["name"], "(%s)" % ", ".join(
+        a["name"] + ("" if a.get("required") else "?") for a in p.get("arguments") or []),
+        _first_line(p.get("description"))) for p in report["prompts"] or []])
+    for kind in _EXTENSION_KINDS:          # shown only where served, each as its row says
+        if report[kind.field] is not None or kind.field in report["errors"]:
+            table(kind.noun + "s", kind.field, [kind.shown(e) for e in report[kind.field] or []])
+    said = report["stderr"].splitlines()
+    if said:
+        w("\nthe server said on stderr (%d line%s)\n" % (len(said), "" if len(said) == 1
+                                                         else "s"))
+        for line in said[-_INSPECT_STDERR_LINES:]:
+            w("  " + line + "\n")
+
+
+# inspect shows the last lines a server wrote to stderr: enough for its start-up
+# warnings (refused skills, a missing folder), not a log.
+_INSPECT_STDERR_LINES = 20
+
+
+def _entry_id(entry):
+    """What names a listed entry: its uri, uri template, or name."""
+    for key in ("uri", "uriTemplate", "name"):
+        if isinstance(entry.get(key), str):
+            return entry[key]
+    return "?"
+
+
+###############################################################################
+# Client commands: inspect, call, read, get and skill #########################
+###############################################################################
+#
+# Start a stdio server with the Client, do one thing with it, say what happened: the
+# options every such command takes, and reading a tool's arguments from KEY=VALUE words.
+
+# What the server commands wait for: each answer, and the first one (a server may
+# take long to start; the wait is said on stderr after Client._WAITING_NOTE seconds).
+_CLI_TIMEOUT = 30.0
+_CLI_START_TIMEOUT = 30.0
+
+
+def _seconds_argument(text):
+    """A time limit given on the command line, as a float; ValueError when it is not one."""
+    value = float(text)
+    return value if _is_seconds(value) else _refuse(value)
+
+
+# The log messages call, read and get ask for, unless told otherwise: what a tool
+# says it is doing, without its debugging.
+_CLI_LOG_LEVEL = "info"
+_LOG_OPTION = ("--log-level", "LEVEL", "show the server's log messages of LEVEL and above "
+               "(default %s; off: ask for none)" % _CLI_LOG_LEVEL, "log_level",
+               lambda v: v if v in _LEVEL_RANK or v == "off" else _refuse(v))
+
+
+# The options every server command takes: (flag, metavar, help, name, parse).
+_CLIENT_OPTIONS = (
+    ("--era", "auto|modern|legacy", "era to speak (default auto: probe, then fall back)",
+     "era", lambda v: v if v in ("auto", "modern", "legacy") else _refuse(v)),
+    ("--revision", "VERSION", "legacy revision to request (default %s)" % LATEST_LEGACY,
+     "revision", str),
+    ("--timeout", "SECONDS", "time to wait for each answer (default %g)" % _CLI_TIMEOUT,
+     "timeout", _seconds_argument),
+    ("--start-timeout", "SECONDS", "time to wait for the server's first answer (default %g)"
+     % _CLI_START_TIMEOUT, "start_timeout", _seconds_argument),
+    ("-e, --env", "KEY=VALUE", "set an environment variable for the server (repeatable)",
+     "env", lambda v: v if "=" in v[1:] else _refuse(v)),
+    ("--cwd", "DIR", "start the server in DIR", "cwd",
+     lambda v: v if os.path.isdir(v) else _refuse(v)),
+    ("--json", None, "print machine-readable JSON", "json", None),
+)
+
+
+def _refuse(value):
+    raise ValueError(value)
+
+
+def _inspect_command(client, words, opts):
+    return _print_inspection(client, opts["json"])
+
+
+def _call_command(client, words, opts):
+    arguments = _call_arguments(client, words[0], words[1:])
+    task = None
+    if "tasks" in client.server_capabilities:       # 2025-11-25: ask for a task when needed
+        tool = [t for t in client.list_tools() if t.get("name") == words[0]]
+        support = (tool[0].get("execution") or {}).get("taskSupport") if tool else None
+        task = support == "required" or opts.get("task") is True and support == "optional"
+    result = client.call_tool(words[0], arguments, on_progress=_show_progress, task=task,
+                              on_status=_show_status)
+    return _print_result(client, result, opts["json"])
+
+
+def _show_status(status, message):
+    sys.stderr.write("task %s%s\n" % (status, ": %s" % message if message else ""))
+
+
+def _read_command(client, words, opts):
+    if opts.get("output") is not None:
+        return _save_contents(client.read_resource(words[0]), opts["output"])
+    return _print_result(client, client.read_resource(words[0]), opts["json"])
+
+
+def _skill_command(client, words, opts):
+    skill = client.get_skill(words[0])
+    if opts["json"]:
+        sys.stdout.write(json.dumps(skill, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    w = sys.stdout.write
+    w("skill: %s\n" % skill.get("uri"))
+    for key, value in (skill.get("frontmatter") or {}).items():
+        w("  %s: %s\n" % (key, value if isinstance(value, str) else json.dumps(
+            value, ensure_ascii=False)))
+    files = skill.get("resources")
+    if isinstance(files, list):
+        w("files (%d)\n" % len(files))
+        for f in files:
+            w("  %s  %s bytes  %s\n" % (f.get("uri"), f.get("size"), f.get("digest")))
+    return _print_result(client, client.read_resource(skill["uri"]), False)
+
+
+def _get_command(client, words, opts):
+    result = client.get_prompt(words[0], _key_values(words[1:], None))
+    return _print_result(client, result, opts["json"])
+
+
+_CLIENT_ABOUT = """\
+Start an MCP stdio server (COMMAND, run without a shell) and inspect it, call
+one of its tools, read a resource or get a prompt; preview calls a tool that
+has an MCP App view and shows the view in your browser, on 127.0.0.1, as a
+host would. KEY=VALUE arguments are typed from the tool's input schema
+(numbers, booleans, JSON arrays and objects); one JSON object works too.
+config prints a ready-to-paste
+configuration for CLIENT ({clients}) that starts SERVER (default: this
+demo) by absolute paths; install writes it into the host's own file. doctor
+starts SERVER the way each host (or HOST) does and names what would fail
+there. For all three, SERVER is a script ending in .py (run with this
+interpreter) or a command with its arguments.
+"""
+
+
+def _parse_client_options(command, opts):
+    """The options of a server command as a dict, and its words; raises ValueError(word)."""
+    table = {}
+    for row in _CLIENT_OPTIONS + _COMMANDS[command].own:
+        for flag in row[0].split(", "):
+            table[flag] = row
+    values = {"era": "auto", "revision": LATEST_LEGACY, "timeout": _CLI_TIMEOUT,
+              "start_timeout": _CLI_START_TIMEOUT, "env": None, "cwd": None, "json": False}
+    words = []
+    while opts:
+        a = opts.pop(0)
+        row = table.get(a)
+        if row is None:
+            if a.startswith("-"):
+                raise ValueError(a)
+            words.append(a)
+            continue
+        flag, metavar, _, name, parse = row
+        if parse is None:
+            values[name] = True
+            continue
+        if not opts:
+            raise ValueError(a)
+        text = opts.pop(0)
+        try:
+            value = parse(text)
+        except ValueError:
+            raise ValueError(text) from None    # said as given, not as float() words it
+        if name == "env":
+            key, _, value = value.partition("=")
+            value = dict(os.environ if values["env"] is None else values["env"], **{key: value})
+        values[name] = value
+    return values, words
+
+
+def _client_main(command, args):
+    """A command of the table: inspect, call, read, get or config; return the exit status."""
+    spec = _COMMANDS[command]
+    if not spec.serves:
+        return spec.handler(args)
+    if "--" not in args:
+        if any(a in ("-h", "--help") for a in args):
+            sys.stdout.write(_client_usage())
+            return 0
+        sys.stderr.write("error: put the server command after --\n\n" + _client_usage())
+        return 2
+    i = args.index("--")
+    opts, server_cmd = args[:i], args[i + 1:]
+    if any(a in ("-h", "--help") for a in opts):
+        sys.stdout.write(_client_usage())
+        return 0
+    try:
+        values, positional = _parse_client_options(command, list(opts))
+    except ValueError as e:
+        sys.stderr.write("error: bad argument %r\n\n%s" % (str(e), _client_usage()))
+        return 2
+    low, high = spec.positional
+    if not server_cmd or len(positional) < low or (high is not None and len(positional) > high):
+        sys.stderr.write("error: wrong arguments for %s\n\n%s" % (command, _client_usage()))
+        return 2
+    try:                               # what can be checked before starting the server
+        _check_words(command, positional)
+    except _BadArguments as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    return _run_client_command(spec, server_cmd, positional, values)
+
+
+def _run_client_command(spec, server_cmd, positional, values):
+    """Start the server, run one command of the table on it, close it; the exit status."""
+    level = values.get("log_level", _CLI_LOG_LEVEL if _LOG_OPTION in spec.own else "off")
+    # It can ask the user only on a terminal; elsewhere it declares no elicitation, in
+    # either era, so that a server sees a client that cannot ask (and answers as it does).
+    asks = sys.stdin is not None and sys.stdin.isatty()
+    caps = {"elicitation": {"form": {}, "url": {}}} if asks else {}
+    client = Client(server_cmd, era=values["era"], revision=values["revision"],
+                    log_level=None if level == "off" else level, on_log=_show_log,
+                    timeout=values["timeout"], probe_timeout=min(values["timeout"], 3.0),
+                    start_timeout=values["start_timeout"], env=values["env"],
+                    cwd=values["cwd"], on_waiting=_show_waiting,
+                    on_elicit=_ask_on_terminal if asks else None,
+                    # It declares MCP Apps, as a host that shows views does, so that
+                    # inspect sees (and call may call) every tool a view would.
+                    capabilities=dict(caps, extensions=_INSPECTS))
+    cancelled = False
+    try:
+        client.connect()
+        status = spec.handler(client, positional, values)
+        if client.skipped_lines:
+            sys.stderr.write("note: skipped %d line(s) on the server's stdout that were not "
+                             "JSON-RPC\n" % client.skipped_lines)
+        return status
+    except _BadArguments as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    except ProtocolError as e:
+        if e.code == MISSING_CLIENT_CAPABILITY and not asks and "elicitation" in (
+                (e.data.get("requiredCapabilities") if isinstance(e.data, dict) else None)
+                or {}):
+            # What a legacy server says in an isError result (exit 1), a modern one says
+            # with this error: one outcome in both eras for a question nobody can answer.
+            sys.stderr.write("error: the server needs a capability this command declares only "
+                             "on a terminal (stdin is not one, so nobody can be asked): %s\n%s"
+                             % (e.message, _error_data(e.data)))
+            return 1
+        sys.stderr.write("error: the server answered with error %s: %s\n%s" % (
+            e.code, e.message, _error_data(e.data)))
+        _show_stderr(client)
+        return 4
+    except ClientError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 3
+    except KeyboardInterrupt:          # Ctrl-C: the request was cancelled at the server;
+        sys.stderr.write("cancelled\n")    # close() gives it 2 s to finish, then ends it
+        cancelled = True
+        return 130
+    finally:
+        try:
+            client.close()
+        except KeyboardInterrupt:      # Ctrl-C while closing: the group was killed
+            if not cancelled:
+                sys.stderr.write("cancelled\n")
+            return 130                 # noqa: B012 - the interrupt is the answer
+
+
+def _check_words(command, positional):
+    """Refuse arguments that cannot be sent, before the server is started."""
+    words = positional[1:]
+    if command in ("call", "preview") and len(words) == 1 and words[0].lstrip().startswith("{"):
+        _call_arguments(None, positional[0], words)
+        return
+    for w in words:
+        if "=" not in w[1:]:
+            raise _BadArguments("%r is not KEY=VALUE: give the arguments as KEY=VALUE words "
+                                "or one JSON object" % w)
+
+
+def _client_usage():
+    """The help of the commands, from the tables of commands and options."""
+    prog = _prog()
+    lines = ["%s %s %s" % ("usage:" if i == 0 else "      ", prog, c.usage)
+             for i, c in enumerate(_COMMANDS.values())]
+    import textwrap
+    about = _CLIENT_ABOUT.format(clients=", ".join(sorted(_CONFIGS))).replace("\n", " ")
+    lines += [""] + textwrap.wrap(about, 78, break_on_hyphens=False) + ["", "options:"]
+    rows = [o for o in _CLIENT_OPTIONS] + [o for c in _COMMANDS.values() for o in c.own]
+    for flag, metavar, help_text, _, _ in rows:
+        head = "  %s %s" % (flag, metavar) if metavar else "  " + flag
+        lines.append("%-29s%s" % (head, help_text))
+    lines += ["", "exit status: 0 success; 1 the tool returned isError; 2 bad arguments;",
+              "3 the server misbehaved, exited or did not answer; 4 the server answered",
+              "with a JSON-RPC error.", ""]
+    return "\n".join(lines)
+
+
+class _BadArguments(ValueError):
+    """Arguments on the command line that cannot be sent."""
+
+
+def _error_data(data):
+    """An error's data as indented lines: each member of an object on its own line."""
+    if data is None:
+        return ""
+    items = data.items() if isinstance(data, dict) else [("data", data)]
+    return "".join("  %s: %s\n" % (k, json.dumps(v, ensure_ascii=False)) for k, v in items)
+
+
+def _show_waiting(seconds):
+    sys.stderr.write("waiting for the server to answer (%g s so far; --start-timeout sets how "
+                     "long)...\n" % seconds)
+    sys.stderr.flush()
+
+
+def _save_contents(result, path):
+    """read --output: write the one contents item's bytes (a blob decoded) to path."""
+    contents = result.get("contents") or []
+    if len(contents) != 1 or not isinstance(contents[0], dict):
+        raise ClientError("the resource has %d contents items; --output saves exactly one"
+                          % len(contents))
+    c = contents[0]
+    try:
+        data = _unb64(c["blob"]) if isinstance(c.get("blob"), str) else \
+            str(c.get("text", "")).encode("utf-8")
+    except ValueError:
+        raise ClientError("the resource's blob is not base64")
+    with open(path, "wb") as f:
+        f.write(data)
+    sys.stderr.write("saved %d bytes%s to %s\n" % (len(data), " (%s)" % c["mimeType"]
+                                                   if c.get("mimeType") else "", path))
+    return 0
+
+
+def _call_arguments(client, tool, words):
+    """The arguments of call: one JSON object, or KEY=VALUE words typed from the schema."""
+    if len(words) == 1 and words[0].lstrip().startswith("{"):
+        try:
+            value = json.loads(words[0])
+        except ValueError as e:
+            raise _BadArguments("the arguments are not valid JSON: %s" % e)
+        if not isinstance(value, dict):
+            raise _BadArguments("the arguments must be a JSON object")
+        return value
+    schema = None
+    if words:
+        for t in client.list_tools():
+            if t.get("name") == tool:
+                schema = t.get("inputSchema")
+    return _key_values(words, schema)
+
+
+def _key_values(words, schema):
+    """KEY=VALUE words as a dict; values typed from schema's properties (strings if unknown)."""
+    props = schema.get("properties") if isinstance(schema, dict) else None   # any JSON a
+    props = props if isinstance(props, dict) else {}                       # server sent
+    out = {}
+    for word in words:
+        key, eq, text = word.partition("=")
+        if not eq or not key:
+            raise _BadArguments("%r is not KEY=VALUE (or give one JSON object)" % word)
+        types = props.get(key, {}).get("type") if isinstance(props.get(key), dict) else None
+        types = [types] if isinstance(types, str) else \
+            [t for t in types if isinstance(t, str)] if isinstance(types, list) else []
+        if types and "string" not in types:
+            try:
+                out[key] = json.loads(text)
+            except ValueError as e:
+                if text.lstrip()[:1] in ("[", "{", '"'):
+                    raise _BadArguments("%s=%s: not valid JSON (%s)" % (key, text, e))
+                raise _BadArguments("%s=%s: %s is expected" % (key, text, " or ".join(
+                    _with_article(t) for t in types)))
+        else:
+            out[key] = text
+    return out
+
+
+def _with_article(noun):
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+###############################################################################
+# MCP Apps preview: a tool's view in your browser, as a host shows it #########
+###############################################################################
+#
+# The preview command calls a tool that has a view and shows the view on 127.0.0.1: a
+# host page with the view in a sandboxed iframe of an origin of its own.
+
+def _preview_command(client, words, opts):
+    """preview: call a tool and show its view in the browser, as a host that renders apps would."""
+    name = words[0]
+    tools = {t.get("name"): t for t in client.list_tools()}
+    tool = tools.get(name)
+    if tool is None:
+        raise _BadArguments("the server lists no tool %r" % name)
+    ui = (tool.get("_meta") or {}).get("ui") if isinstance(tool.get("_meta"), dict) else None
+    uri = ui.get("resourceUri") if isinstance(ui, dict) else None
+    if not isinstance(uri, str):
+        raise _BadArguments("tool %r has no view (no _meta.ui.resourceUri)" % name)
+    arguments = _call_arguments(client, name, words[1:])
+    view = client.read_view(uri)
+    return _Preview(client, tools, tool, arguments, view).serve(opts.get("port") or 0)
+
+
+# The preview stops when its page has not been heard from for this long (the page polls
+# every second; a closed tab also says so at once).
+_PREVIEW_QUIET = 15.0
+# How long a /result request waits for the tool's answer before the page asks again.
+_PREVIEW_WAIT = 20.0
+# The most of a view's request the preview reads: the server's default line limit.
+_PREVIEW_MAX_BODY = 1 << 20
+
+
+class _Preview:
+    """The preview's two origins on 127.0.0.1: the host page and, on another port, the view.
+
+    Every request must carry the token of the printed URL and the Host its server
+    listens on; the page's own requests must come from the page's origin.
+    """
+
+    def __init__(self, client, tools, tool, arguments, view):
+        import secrets
+        self.client, self.tools, self.tool = client, tools, tool
+        self.arguments, self.view = arguments, view
+        self.token = secrets.token_urlsafe(24)
+        self.result = None
+        self.done, self.stop = threading.Event(), threading.Event()
+        self.heard = None              # when the page last polled (monotonic)
+        self.stderr_seen = 0
+        self.servers = []
+
+    def serve(self, port=0):
+        import http.server
+        preview = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):      # no request log: stderr is the user's
+                pass
+
+            def do_GET(self):
+                preview._answer(self, "GET")
+
+            def do_POST(self):
+                preview._answer(self, "POST")
+
+        class Server(http.server.ThreadingHTTPServer):
+            def handle_error(self, request, client_address):
+                # A page that went away mid-answer is not news; anything else is one line.
+                e = sys.exc_info()[1]
+                if not isinstance(e, OSError):
+                    sys.stderr.write("preview: a request failed: %s\n" % _short_text(e))
+
+        for _ in range(2):
+            asked = port if not self.servers else 0
+            try:
+                server = Server(("127.0.0.1", asked), Handler)
+            except OSError as e:
+                for s in self.servers:
+                    s.server_close()
+                raise ClientError("cannot listen on 127.0.0.1:%d (%s)" % (
+                    asked, e.strerror or e))
+            server.daemon_threads = True
+            self.servers.append(server)
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.page_port, self.view_port = (s.server_address[1] for s in self.servers)
+        threading.Thread(target=self._call, daemon=True).start()
+        url = "http://127.0.0.1:%d/?token=%s" % (self.page_port, self.token)
+        try:                 # Ctrl-C from here on stops the preview, as closing the page does
+            sys.stdout.write("preview of %s (view %s): %s\n" % (
+                self.tool["name"], self.view["uri"], url))
+            sys.stdout.flush()
+            sys.stderr.write("open it in a browser; Ctrl-C (or closing the page) stops the "
+                             "preview and the server\n")
+            while not self.stop.wait(0.25):
+                if self.heard is not None and _monotonic() - self.heard > _PREVIEW_QUIET:
+                    break
+        except KeyboardInterrupt:
+            pass
+        for server in self.servers:
+            server.shutdown()
+            server.server_close()
+        sys.stderr.write("preview stopped\n")
+        return 0
+
+    def _call(self):
+        try:
+            self.result = {"result": self.client.call_tool(self.tool["name"], self.arguments)}
+        except ProtocolError as e:
+            self.result = {"error": "error %s: %s" % (e.code, e.message)}
+        except ClientError as e:
+            self.result = {"error": str(e)}
+        self.done.set()
+
+    def _answer(self, request, verb):
+        """Answer one HTTP request of either origin, refusing anything not the page's."""
+        from urllib.parse import parse_qs, urlsplit
+        port = request.server.server_address[1]
+        url = urlsplit(request.path)
+        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        token = request.headers.get("X-Preview-Token") or query.get("token") or ""
+        import hmac
+        if request.headers.get("Host") != "127.0.0.1:%d" % port:
+            return self._send(request, 403, "text/plain", b"forbidden\n")
+        if verb == "GET" and url.path == "/favicon.ico":   # every browser asks, tokenless
+            return self._send(request, 200, "image/x-icon", b"")
+        if not hmac.compare_digest(token.encode("utf-8", "replace"), self.token.encode("ascii")):
+            return self._send(request, 403, "text/plain", b"forbidden\n")
+        if port == self.view_port:
+            if verb == "GET" and url.path == "/view":
+                return self._send(request, 200, "text/html; charset=utf-8",
+                                  self.view["html"].encode("utf-8"),
+                                  {"Content-Security-Policy": _view_csp(self.view["ui"])})
+            return self._send(request, 404, "text/plain", b"not found\n")
+        origin = request.headers.get("Origin")
+        page = "http://127.0.0.1:%d" % self.page_port
+        if origin not in (None, page) or request.headers.get("Sec-Fetch-Site") not in (
+                None, "same-origin", "none"):
+            return self._send(request, 403, "text/plain", b"cross-origin requests are refused\n")
+        if verb == "GET" and url.path == "/":
+            return self._send(request, 200, "text/html; charset=utf-8", self._page())
+        if verb == "POST" and url.path == "/closed":
+            self.stop.set()
+            return self._send(request, 204, "text/plain", b"")
+        if verb == "GET" and url.path == "/result":
+            ready = self.done.wait(_PREVIEW_WAIT)
+            return self._json(request, self.result if ready else {"pending": True})
+        if verb == "GET" and url.path == "/events":
+            self.heard = _monotonic()
+            lines = self.client.stderr.splitlines()
+            since = int(query.get("since", "0")) if query.get("since", "0").isdigit() else 0
+            return self._json(request, {"stderr": lines[since:], "next": len(lines)})
+        if verb == "POST" and url.path == "/rpc":
+            try:
+                length = int(request.headers.get("Content-Length") or 0)
+                body = json.loads(request.rfile.read(min(length, _PREVIEW_MAX_BODY)))
+                method, params = body["method"], body.get("params") or {}
+            except (ValueError, KeyError, TypeError):
+                return self._send(request, 400, "text/plain", b"bad request\n")
+            return self._json(request, self._relay(method, params))
+        return self._send(request, 404, "text/plain", b"not found\n")
+
+    def _relay(self, method, params):
+        """A view's request, relayed to the server as a host would (or refused)."""
+        if method == "tools/call":
+            tool = self.tools.get(params.get("name")) if isinstance(params, dict) else None
+            ui = ((tool or {}).get("_meta") or {}).get("ui") or {}
+            visibility = ui.get("visibility") if isinstance(ui, dict) else None
+            if isinstance(visibility, list) and "app" not in visibility:
+                return {"error": {"code": INVALID_PARAMS, "message": "The view may not call "
+                                  "%s: its visibility is %s, without \"app\"" % (
+                                      _short(params.get("name"), 80), json.dumps(visibility))}}
+        elif method != "resources/read":
+            return {"error": {"code": METHOD_NOT_FOUND, "message": "Method not found"}}
+        try:
+            return {"result": self.client.request(method, params)}
+        except ProtocolError as e:
+            error = {"code": e.code, "message": e.message}
+            if e.data is not None:
+                error["data"] = e.data
+            return {"error": error}
+        except ClientError as e:
+            return {"error": {"code": INTERNAL_ERROR, "message": str(e)}}
+
+    def _page(self):
+        import html
+        ui = self.view["ui"]
+        permissions = ui.get("permissions") if isinstance(ui.get("permissions"), dict) else {}
+        allow = "; ".join(feature for key, feature in (
+            ("camera", "camera"), ("microphone", "microphone"), ("geolocation", "geolocation"),
+            ("clipboardWrite", "clipboard-write")) if key in permissions)
+        view_origin = "http://127.0.0.1:%d" % self.view_port
+        config = {"token": self.token, "viewOrigin": view_origin, "arguments": self.arguments,
+                  "hostInfo": {"name": "mcp_stdio preview", "version": __version__},
+                  "hostCapabilities": {"openLinks": {}, "serverTools": {},
+                                       "serverResources": {}, "logging": {},
+                                       "sandbox": {"permissions": permissions,
+                                                   "csp": _view_csp_domains(ui)}},
+                  "hostContext": {"toolInfo": {"tool": self.tool}, "theme": "light",
+                                  "displayMode": "inline", "availableDisplayModes": ["inline"],
+                                  "platform": "web"}}
+        text = json.dumps(config, ensure_ascii=True).replace("</", "<\\/")
+        return (_PREVIEW_PAGE % {
+            "tool": html.escape(self.tool["name"]), "uri": html.escape(self.view["uri"]),
+            "allow": html.escape(allow),
+            "view_url": html.escape("%s/view?token=%s" % (view_origin, self.token)),
+            "config": text}).encode("utf-8")
+
+    def _json(self, request, value):
+        return self._send(request, 200, "application/json", json.dumps(value).encode("utf-8"))
+
+    def _send(self, request, status, kind, body, headers=None):
+        request.send_response(status)
+        request.send_header("Content-Type", kind)
+        request.send_header("Content-Length", str(len(body)))
+        request.send_header("Cache-Control", "no-store")
+        request.send_header("X-Content-Type-Options", "nosniff")
+        for k, v in (headers or {}).items():
+            request.send_header(k, v)
+        request.end_headers()
+        request.wfile.write(body)
+
+
+def _view_csp_domains(ui):
+    """A view's declared CSP origins, each checked again (any server's view may be shown)."""
+    csp = ui.get("csp") if isinstance(ui, dict) and isinstance(ui.get("csp"), dict) else {}
+    return {k: [o for o in csp.get(k) if isinstance(o, str) and _pattern(_ORIGIN_RE).match(o)]
+            for k in _CSP_FIELDS if isinstance(csp.get(k), list)}
+
+
+def _view_csp(ui):
+    """The Content-Security-Policy a host builds from a view's _meta.ui.csp (MCP Apps).
+
+    Without a declared csp it is the specification's restrictive default.
+    """
+    if not isinstance(ui, dict) or not isinstance(ui.get("csp"), dict):
+        return ("default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' "
+                "'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; "
+                "connect-src 'none'")
+    d = _view_csp_domains(ui)
+    res, con = d.get("resourceDomains", []), d.get("connectDomains", [])
+
+    def src(*parts):
+        return " ".join(p for group in parts for p in (group if isinstance(group, list)
+                                                       else [group]))
+    return "; ".join((
+        "default-src 'none'", "script-src " + src("'self'", "'unsafe-inline'", res),
+        "style-src " + src("'self'", "'unsafe-inline'", res), "connect-src " + src("'self'", con),
+        "img-src " + src("'self'", "data:", res), "font-src " + src("'self'", res),
+        "media-src " + src("'self'", "data:", res),
+        "frame-src " + (src(d["frameDomains"]) if d.get("frameDomains") else "'none'"),
+        "object-src 'none'",
+        "base-uri " + (src(d["baseUriDomains"]) if d.get("baseUriDomains") else "'self'")))
+
+
+# The preview's host page: the view in a sandboxed iframe of the view's origin, the host
+# side of MCP Apps in a few lines, and what passed between them.
+_PREVIEW_PAGE = r"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>preview: %(tool)s</title>
+<style>
+  body { margin: 0; font: 14px system-ui, sans-serif; display: flex; flex-direction: column;
+         height: 100vh; }
+  header { padding: 8px 12px; border-bottom: 1px solid #8886; }
+  header code { font-size: 13px; }
+  main { display: flex; flex: 1; min-height: 0; }
+  #stage { flex: 1; padding: 12px; overflow: auto; background: #8881; }
+  #view { width: 100%%; height: 320px; border: 1px solid #8886; border-radius: 8px;
+          background: Canvas; }
+  aside { width: 38%%; min-width: 280px; border-left: 1px solid #8886; overflow: auto;
+          padding: 0 12px; font-size: 12px; }
+  aside h2 { font-size: 12px; text-transform: uppercase; margin: 12px 0 4px; }
+  #log { list-style: none; padding: 0; margin: 0; font-family: ui-monospace, monospace; }
+  #log li { padding: 2px 0; border-bottom: 1px solid #8883; white-space: pre-wrap;
+            word-break: break-all; }
+  #log .dir { font-weight: 600; }
+  #log .refused { color: #c33; }
+  pre { white-space: pre-wrap; margin: 0; }
+</style>
+</head>
+<body>
+<header>mcp_stdio preview: tool <code>%(tool)s</code>, view <code>%(uri)s</code>
+  <button id="teardown">tear down</button></header>
+<main>
+<div id="stage"><iframe id="view" title="the tool's view"
+  sandbox="allow-scripts allow-same-origin allow-forms" allow="%(allow)s"
+  src="%(view_url)s"></iframe></div>
+<aside><h2>messages</h2><ol id="log"></ol><h2>server stderr</h2><pre id="stderr"></pre></aside>
+</main>
+<script>
+(function () {
+  "use strict";
+  var C = %(config)s;
+  var frame = document.getElementById("view"), initialized = false, result = null, sent = false;
+  var waiting = {}, nextId = 1, since = 0;
+  function log(dir, m, refused) {
+    var li = document.createElement("li");
+    var d = document.createElement("span");
+    d.className = "dir";
+    d.textContent = dir + " ";
+    li.appendChild(d);
+    li.appendChild(document.createTextNode(JSON.stringify(m).slice(0, 2000)));
+    if (refused) { li.className = "refused"; }
+    document.getElementById("log").appendChild(li);
+  }
+  function post(m) { log("host \u2192 view", m); frame.contentWindow.postMessage(m, C.viewOrigin); }
+  function call(path, body) {
+    return fetch(path, {method: body ? "POST" : "GET", headers: {"X-Preview-Token": C.token,
+                 "Content-Type": "application/json"}, body: body ? JSON.stringify(body) : undefined})
+      .then(function (r) { return r.json(); });
+  }
+  function handle(m) {
+    switch (m.method) {
+      case "ui/initialize":
+        return Promise.resolve({result: {protocolVersion: "2026-01-26", hostInfo: C.hostInfo,
+                                         hostCapabilities: C.hostCapabilities,
+                                         hostContext: C.hostContext}});
+      case "tools/call":
+      case "resources/read":
+        return call("/rpc", {method: m.method, params: m.params || {}});
+      case "ping":
+      case "ui/message":
+      case "ui/update-model-context":
+        return Promise.resolve({result: {}});
+      case "ui/open-link":
+        window.open(String((m.params || {}).url), "_blank", "noopener");
+        return Promise.resolve({result: {}});
+      case "ui/request-display-mode":
+        return Promise.resolve({result: {mode: "inline"}});
+      default:
+        return Promise.resolve({error: {code: -32601, message: "Method not found"}});
+    }
+  }
+  function deliver() {
+    if (!initialized || !result || sent) { return; }
+    sent = true;
+    if (result.result) {
+      post({jsonrpc: "2.0", method: "ui/notifications/tool-result", params: result.result});
+    } else {
+      post({jsonrpc: "2.0", method: "ui/notifications/tool-cancelled",
+            params: {reason: result.error}});
+    }
+  }
+  window.addEventListener("message", function (e) {
+    var m = e.data;
+    if (e.source !== frame.contentWindow || e.origin !== C.viewOrigin || !m ||
+        m.jsonrpc !== "2.0") { return; }
+    log("view \u2192 host", m);
+    if (m.method !== undefined && m.id !== undefined) {
+      handle(m).then(function (reply) {
+        var out = {jsonrpc: "2.0", id: m.id};
+        if (reply.error) { out.error = reply.error; } else { out.result = reply.result; }
+        if (reply.error) { log("refused", reply.error, true); }
+        post(out);
+      });
+    } else if (m.method === undefined) {
+      if (waiting[m.id]) { waiting[m.id](m); delete waiting[m.id]; }
+    } else if (m.method === "ui/notifications/initialized") {
+      initialized = true;
+      post({jsonrpc: "2.0", method: "ui/notifications/tool-input",
+            params: {arguments: C.arguments}});
+      deliver();
+    } else if (m.method === "ui/notifications/size-changed" && m.params &&
+               typeof m.params.height === "number") {
+      frame.style.height = Math.max(80, Math.min(m.params.height, 4000)) + "px";
+    }
+  });
+  (function wait() {
+    call("/result").then(function (r) {
+      if (r.pending) { wait(); } else { result = r; deliver(); }
+    }, function () { setTimeout(wait, 1000); });
+  }());
+  (function poll() {
+    call("/events?since=" + since).then(function (r) {
+      since = r.next;
+      if (r.stderr.length) {
+        document.getElementById("stderr").textContent += r.stderr.join("\n") + "\n";
+      }
+      setTimeout(poll, 1000);
+    }, function () { setTimeout(poll, 2000); });
+  }());
+  document.getElementById("teardown").onclick = function () {
+    var id = "teardown-" + nextId++;
+    waiting[id] = function (answer) {
+      log("torn down", answer);
+      frame.remove();
+    };
+    post({jsonrpc: "2.0", id: id, method: "ui/resource-teardown", params: {reason: "preview"}});
+  };
+  window.addEventListener("pagehide", function () {
+    navigator.sendBeacon("/closed?token=" + encodeURIComponent(C.token));
+  });
+}());
+</script>
+</body>
+</html>
+"""
+
+
+###############################################################################
+# Host setup: config, doctor and install ######################################
+###############################################################################
+#
+# A server's entry in each host's configuration: printed (config), checked by starting
+# the server as each host does (doctor, with its model of the host), and written into
+# the host's own file (install).
+
+def _json_config(top, extra=None):
+    def make(name, command, args):
+        entry = dict(extra or {}, command=command, args=args)
+        return json.dumps({top: {name: entry}}, indent=2) + "\n"
+    return make
+
+
+def _shell_config(words):
+    def make(name, command, args):
+        import shlex
+        return " ".join(shlex.quote(w) for w in words + [name, "--", command] + args) + "\n"
+    return make
+
+
+def _toml_config(name, command, args):
+    key = name if re.match(r"^[A-Za-z0-9_-]+\Z", name) else json.dumps(name)
+    return "[mcp_servers.%s]\ncommand = %s\nargs = [%s]\n" % (
+        key, json.dumps(command), ", ".join(json.dumps(a) for a in args))
+
+
+# client -> (how to write its configuration, where it goes)
+_CONFIGS = {
+    "claude-desktop": (_json_config("mcpServers"), "claude_desktop_config.json (Settings > "
+                       "Developer > Edit Config), merged into \"mcpServers\""),
+    "claude-code": (_shell_config(["claude", "mcp", "add"]), "run it in a shell"),
+    "cursor": (_json_config("mcpServers"), "~/.cursor/mcp.json or .cursor/mcp.json, merged "
+               "into \"mcpServers\""),
+    "vscode": (_json_config("servers", {"type": "stdio"}), ".vscode/mcp.json, merged into "
+               "\"servers\""),
+    "codex": (_toml_config, "~/.codex/config.toml"),
+    "gemini-cli": (_json_config("mcpServers"), "~/.gemini/settings.json or "
+                   ".gemini/settings.json, merged into \"mcpServers\""),
+}
+
+
+class _Host:
+    """What one host does when it starts a stdio server, as the doctor models it."""
+
+    __slots__ = ("title", "source", "era", "revision", "capabilities", "limit", "desktop",
+                 "rules", "budget")
+
+    def __init__(self, title, source, era, revision, capabilities, limit, desktop, rules=(),
+                 budget=None):
+        self.title, self.source, self.era, self.revision = title, source, era, revision
+        self.capabilities, self.limit, self.desktop = capabilities, limit, desktop
+        self.rules = rules          # names of _HOST_RULES the host's tool list must pass
+        self.budget = budget        # (tools, what the host does past them), where published
+
+
+# The PATH a desktop app gets when it is started from the desktop, not a shell
+# (macOS's launchd default; the login shell's additions are missing).
+_DESKTOP_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
+# Where no host limit is documented, the common one: 60 s to the first answer.
+_USUAL_LIMIT = 60.0
+
+
+# The hosts: name -> the version modelled, where its behaviour is reported, what
+# it speaks and declares, its start limit (seconds), whether it is a desktop app
+# (started with the desktop's PATH in /) or a command line tool (the user's PATH,
+# in the home folder), and the tool-list rules it enforces.
+_HOSTS = {
+    "claude-desktop": _Host(
+        "Claude Desktop 1.25927.0 (Aug 2026)",
+        "https://github.com/modelcontextprotocol/servers/issues/4153",
+        "legacy", "2025-11-25", {}, 60.0, True),
+    "claude-code": _Host(
+        "Claude Code 2.1.283 (2026-09-28)",
+        "https://github.com/anthropics/claude-code/issues/84136",
+        "auto", "2025-11-25", {"roots": {}, "elicitation": {}}, 30.0, False,
+        ("full_name_128",)),
+    "cursor": _Host(
+        "Cursor CLI 2026.08.25-3e8eec8",
+        "https://github.com/CursorTouch/Windows-MCP/issues/68",
+        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, ("server_and_tool_60",),
+        (40, "Cursor degrades past about 40 active tools")),
+    "vscode": _Host(
+        "VS Code 1.132.0 with Copilot chat (Aug 2026)",
+        "https://github.com/microsoft/vscode/issues/329848",
+        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, (),
+        (128, "Copilot refuses a request that carries more than 128 tools")),
+    "codex": _Host(
+        "Codex CLI 0.165.0 (2026-11-03)", "https://github.com/openai/codex/issues/11851",
+        "legacy", "2025-06-18", {}, 10.0, False),
+    "gemini-cli": _Host(
+        "Gemini CLI 0.61", "https://github.com/google-gemini/gemini-cli/issues/13326",
+        "legacy", "2025-06-18", {}, _USUAL_LIMIT, False, ("flat_schemas",)),
+}
+
+
+def _schema_faults(schema, where):
+    """What a strict host refuses in a tool schema: $ref and $defs, required names that
+    are not properties, arrays without items."""
+    if isinstance(schema, list):
+        for i, s in enumerate(schema):
+            yield from _schema_faults(s, "%s/%d" % (where, i))
+        return
+    if not isinstance(schema, dict):
+        return
+    for key in ("$ref", "$defs", "definitions"):
+        if key in schema:
+            yield "%s uses %s" % (where or "/", key)
+    props = schema.get("properties")
+    if isinstance(schema.get("required"), list) and isinstance(props, dict):
+        for name in schema["required"]:
+            if name not in props:
+                yield "%s requires %r, which is not one of its properties" % (where or "/", name)
+    if schema.get("type") == "array" and "items" not in schema:
+        yield "%s is an array without items" % (where or "/")
+    for key, sub in schema.items():
+        if key in ("properties", "$defs", "definitions", "patternProperties") and \
+                isinstance(sub, dict):
+            for name, s in sub.items():
+                yield from _schema_faults(s, "%s/%s/%s" % (where, key, name))
+        elif key in ("items", "additionalProperties", "not", "anyOf", "oneOf", "allOf",
+                     "prefixItems"):
+            yield from _schema_faults(sub, "%s/%s" % (where, key))
+
+
+# The tool-list rules of hosts: name -> (server name, tool) -> a fault or None.
+_HOST_RULES = {
+    "full_name_128": lambda server, t: "its full name mcp__%s__%s is over 128 characters "
+    "(the host drops it)" % (server, t["name"]) if len("mcp__%s__%s" % (server, t["name"])) > 128
+    else None,
+    "server_and_tool_60": lambda server, t: "the server and tool names together are over 60 "
+    "characters (the host refuses it)" if len(server) + len(t["name"]) > 60 else None,
+    "flat_schemas": lambda server, t: "; ".join(_schema_faults(t.get("inputSchema"), "")) or None,
+}
+
+
+def _host_environment(host):
+    """The environment and working folder a host starts a server with."""
+    home = os.path.expanduser("~")
+    path = _DESKTOP_PATH if host.desktop else os.environ.get("PATH", _DESKTOP_PATH)
+    env = {"PATH": path, "HOME": home}
+    if os.name == "nt":                   # what Windows needs to start anything at all
+        env.update((k, os.environ[k]) for k in ("SYSTEMROOT", "APPDATA") if k in os.environ)
+    return env, ("/" if host.desktop else home)
+
+
+def _doctor_one(name, command):
+    """Start command as host name does; return (faults, warnings, the server's name as a
+    key or None), faults and warnings each a list of (what happened, how to fix it)."""
+    return _doctor_many([name], command)[name]
+
+
+def _doctor_many(names, command):
+    """{host name: (faults, warnings, key)} of _doctor_one for each of names: hosts that start
+    a server alike (environment, era, revision, capabilities) share one start, and the starts
+    run at once, so a slow server (a proxy over many) costs about one start."""
+    groups = {}
+    for name in names:
+        h = _HOSTS[name]
+        groups.setdefault((h.desktop, h.era, h.revision, _encoder.encode(h.capabilities)),
+                          []).append(name)
+    starts, probed = {}, []
+    # A host without tasks never sees a tool that runs only as a task: a listing at the
+    # first revision with tasks says which those are. Another host's start at it gives
+    # one; where no host speaks it, a start of its own does, beside the others.
+    first = next(r for r in REVISIONS if _has(r, "tasks"))
+    with_tasks = any(key[2] == first for key in groups)
+
+    def start(key, members):
+        starts[key] = _doctor_start(members, command)
+
+    def probe(key, members):
+        host = _HOSTS[members[0]]
+        env, cwd = _host_environment(host)
+        probed.extend(_task_only_tools(command, env, cwd, max(_HOSTS[n].limit
+                                                               for n in members)))
+    threads = [threading.Thread(target=start, args=item, daemon=True)
+               for item in groups.items()]
+    if not with_tasks and any(not _has(key[2], "tasks") for key in groups):
+        threads.append(threading.Thread(target=probe, args=next(iter(groups.items())),
+                                        daemon=True))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    listed = next((seen.tools for key, seen in sorted(starts.items()) if seen.tools is not None
+                   and seen.client.revision == first), None)
+    if listed is None and with_tasks and any(not _has(key[2], "tasks") for key in groups):
+        probe(*next(iter(groups.items())))      # that host's start failed: one of its own
+    only_tasks = probed if listed is None else _task_only(listed)
+    for key, seen in starts.items():
+        if not _has(key[2], "tasks"):
+            seen.later[:0] = [(
+                "tool %r runs only as a task; the host speaks %s, which has no tasks (it is "
+                "not listed)" % (name, key[2]), "register it with task=\"optional\"")
+                for name in only_tasks]
+    return {name: _doctor_judge(_HOSTS[name], starts[key]) for key, members in groups.items()
+            for name in members}
+
+
+class _Started:
+    """What one start of a server showed the doctor, for every host that starts it alike."""
+
+    __slots__ = ("faults", "silent", "took", "listed", "tools", "client", "later")
+
+    def __init__(self):
+        self.faults = []            # what fails every such host
+        self.silent = False         # it did not answer within the longest host's limit
+        self.took = self.listed = 0.0   # seconds to its first answer, and to its tool list
+        self.tools = self.client = None
+        self.later = []             # faults found after it listed (tasks, skills, mounts)
+
+
+def _doctor_start(names, command):
+    """Start command once as the hosts names start it (they start it alike): a _Started."""
+    import shutil
+    import time
+    host, seen = _HOSTS[names[0]], _Started()
+    limit = max(_HOSTS[n].limit for n in names)
+    env, cwd = _host_environment(host)
+    program = command[0]
+    found = shutil.which(program, path=env["PATH"]) if os.sep not in program else \
+        (program if os.path.isabs(program) and os.access(program, os.X_OK) else None)
+    if found is None and os.path.isabs(program):      # the advice fits the fault
+        seen.faults.append(("%s %s" % (program, "is not executable" if os.path.exists(program)
+                                       else "does not exist"),
+                            "give the path of the program that starts the server (config "
+                            "prints the absolute path of one on your PATH)"))
+        return seen
+    if found is None:
+        here = shutil.which(program) or program
+        seen.faults.append(("the host cannot find %r (PATH %s, working folder %s)"
+                            % (program, env["PATH"], cwd),
+                            "give the absolute path: %s (config prints one)" % here))
+        return seen
+    client = seen.client = Client(command, era=host.era, revision=host.revision, env=env,
+                                  cwd=cwd, capabilities=host.capabilities, timeout=limit,
+                                  probe_timeout=min(3.0, limit), start_timeout=limit)
+    started = time.monotonic()
+    try:
+        client.connect()
+        seen.took = time.monotonic() - started
+        seen.tools = client.list_tools() if "tools" in client.server_capabilities else []
+        seen.listed = time.monotonic() - started
+    except ClientError as e:
+        client.close()                # its last words: stderr is read to its end first
+        last = (client.stderr.strip().splitlines() or [""])[-1]
+        if "did not answer" in str(e) or "no answer" in str(e):
+            seen.silent = True
+        else:
+            relative = [a for a in command[1:] if not os.path.isabs(a) and os.path.exists(a)]
+            seen.faults.append((
+                "the server did not start: %s" % (_short(last, 200) if last else e),
+                "give the absolute path of %s (the host starts it in %s; config prints "
+                "absolute paths)" % (", ".join(relative), cwd) if relative else
+                "run it yourself in %s, in a minimal environment (env -i), to see why" % cwd))
+    finally:
+        client.close()
+    if client.skipped_lines:
+        line = next((p for p in client.problems if p.startswith("skipped a line")), "")
+        seen.faults.append(("output on stdout before the first message: %s" % line.split(
+            ": ", 1)[-1][:90], "write diagnostics to sys.stderr, never stdout"))
+    if seen.tools is None:
+        return seen
+    for line in client.stderr.splitlines():
+        if "warning:" in line and "skill" in line.lower():
+            seen.later.append(("a skill was refused at start: %s" % _short(line, 200),
+                               "fix the skill's folder or SKILL.md"))
+    seen.later.extend(_mount_faults(client.stderr))
+    return seen
+
+
+def _doctor_judge(host, seen):
+    """(faults, warnings, key) of host for a start it shares (seen: a _Started)."""
+    faults, warnings = list(seen.faults), []
+    if seen.silent or seen.listed > host.limit:
+        faults.append(("no answer within the host's %g s" % host.limit,
+                       "answer initialize first: import and load lazily"))
+    if seen.tools is None or seen.listed > host.limit:
+        return faults, warnings, None
+    if seen.took > host.limit / 4:
+        warnings.append(("the first answer took %.1f s of the host's %g s" % (
+            seen.took, host.limit), "import heavy modules inside the handlers that need them"))
+    _listing_faults(host, seen.client, seen.tools, faults, warnings)
+    faults.extend(seen.later)
+    return faults, warnings, _safe_key((seen.client.server_info or {}).get("name"))
+
+
+# What a server with mounts says on stderr when one fails to start (see _Mount): its
+# line for each try, the lines its server last wrote, and one when it comes up.
+_MOUNT_SAID = r"(?:[^\n]*?: )?mount '([^']*)'(: (.*); starting it again| \| (.*)| has not " \
+              r"listed within| is up)"
+
+
+def _mount_faults(stderr):
+    """(what, fix) for each mount that a server (a proxy) said failed to start and is not
+    up, with the last lines its own server wrote to stderr."""
+    failing, words = {}, {}
+    for line in stderr.splitlines():
+        m = _pattern(_MOUNT_SAID).match(line)
+        if m is None:
+            continue
+        name, how = m.group(1), m.group(2)
+        if how == " is up":
+            failing.pop(name, None)
+        elif how.startswith(" |"):
+            if m.group(4) != "its last lines on stderr:":
+                words.setdefault(name, []).append(m.group(4))
+        else:                        # the lines that follow are this try's
+            failing[name] = m.group(3) or "it did not list within its start timeout"
+            words.pop(name, None)
+    return [("mount %r does not start: %s" % (name, _short_text(why)),
+             "its last lines on stderr: %s" % " | ".join(words[name][-3:]) if name in words
+             else "run its command yourself to see why")
+            for name, why in failing.items()]
+
+
+def _listing_faults(host, client, tools, faults, warnings):
+    """Add to faults and warnings what host refuses in the tool listing, or holds badly."""
+    server = (client.server_info or {}).get("name") or "server"
+    for t in tools:
+        for rule in host.rules:
+            fault = _HOST_RULES[rule](server, t)
+            if fault:
+                faults.append(("tool %r: %s" % (t.get("name"), fault),
+                               _mounted_fix(t) or "rename it, or flatten its schema"))
+    if host.budget is not None and len(tools) > host.budget[0]:
+        warnings.append(_over_budget(tools, *host.budget))
+
+
+def _over_budget(tools, budget, words):
+    """The doctor's warning for a listing of more tools than a host holds well."""
+    size = len(encode_message({"tools": tools}))
+    return ("it lists %d tools (%.1f KB, about %d tokens, estimated as bytes / 4); %s, and a "
+            "host that keeps the first %d would not see %s" % (
+                len(tools), size / 1024.0, size // 4, words, budget,
+                _some([t.get("name") for t in tools[budget:]], 300)),
+            "list two search tools instead (--tool-search: the rest stay callable and are "
+            "found by search_tools), or serve fewer: --tools with names or patterns "
+            "('fs_*'), or mount(..., include=, exclude=) for a mounted server's")
+
+
+def _mounted_fix(tool):
+    """For a mounted tool (its _meta says so), the mount's options that leave it out or
+    rename it; else None."""
+    where = (tool.get("_meta") or {}).get(MOUNT_KEY)
+    if type(where) is not dict or type(where.get("server")) is not str or \
+            type(where.get("name")) is not str:
+        return None
+    return "it is tool %r of mount %r: leave it out (mount(..., exclude=[%r])) or rename " \
+           "it (rename={%r: ...})" % (where["name"], where["server"], where["name"],
+                                      where["name"])
+
+
+def _task_only_tools(command, env, cwd, limit):
+    """The names of the tools that run only as a task, listed at the first revision that
+    has tasks (a start of its own)."""
+    first = next(r for r in REVISIONS if _has(r, "tasks"))
+    client = Client(command, era="legacy", revision=first, env=env, cwd=cwd,
+                    timeout=limit, start_timeout=limit)
+    try:
+        client.connect()
+        tools = client.list_tools() if "tools" in client.server_capabilities else []
+    except ClientError:
+        tools = []
+    finally:
+        client.close()
+    return _task_only(tools)
+
+
+def _task_only(tools):
+    """The names of the listed tools that run only as a task."""
+    return [t.get("name") for t in tools
+            if (t.get("execution") or {}).get("taskSupport") == "required"]
+
+
+def _doctor_main(args):
+    """Start a server the way each host does and report what would fail; return the status."""
+    args = list(args)
+    if any(a in ("-h", "--help") for a in args[:args.index("--") if "--" in args else None]):
+        sys.stdout.write(_client_usage())
+        return 0
+    if "--" not in args or args.index("--") == len(args) - 1:
+        sys.stderr.write("error: put the server command after --\n\n" + _client_usage())
+        return 2
+    i = args.index("--")
+    opts, command = args[:i], args[i + 1:]
+    try:
+        command = _entry_command(command, resolve=False)    # each host resolves a bare name
+    except ValueError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    hosts = sorted(_HOSTS)
+    if opts[:1] == ["--host"] and len(opts) == 2 and opts[1] in _HOSTS:
+        hosts = [opts[1]]
+    elif opts:
+        sys.stderr.write("error: doctor takes --host HOST (%s)\n" % ", ".join(sorted(_HOSTS)))
+        return 2
+    w, failed = sys.stdout.write, 0
+    w("doctor: starts %s\n" % _command_text(command))
+    found = _doctor_many(hosts, command)
+    for name in hosts:
+        host = _HOSTS[name]
+        faults, warnings, _ = found[name]
+        failed += bool(faults)
+        w("%s: %s  (models %s, %s %s; %s)\n" % (name, "FAIL" if faults else "ok", host.title,
+                                                 "probes, then" if _HANDSHAKES[host.era][1] else
+                                                 "speaks", host.revision, host.source))
+        for what, fix in faults:
+            w("  fault: %s\n    fix: %s\n" % (what, fix))
+        for what, fix in warnings:
+            w("  warning: %s\n    fix: %s\n" % (what, fix))
+    w("doctor: %d of %d host(s) would start it\n" % (len(hosts) - failed, len(hosts)))
+    return 1 if failed else 0
+
+
+def _entry_words(args):
+    """(the words before --, the server command after it, the --name value or None) of
+    config and install; raises ValueError when --name has no value."""
+    args, server = list(args), []
+    if "--" in args:
+        i = args.index("--")
+        args, server = args[:i], args[i + 1:]
+    name = None
+    if "--name" in args:
+        i = args.index("--name")
+        if i + 1 >= len(args):
+            raise ValueError("--name needs a value")
+        name = args.pop(i + 1)
+        args.pop(i)
+    return args, server, name
+
+
+def _file_key(script):
+    """An entry's name from its file's, when the server cannot say its own."""
+    return os.path.splitext(os.path.basename(script))[0].replace("_", "-")
+
+
+def _entry_command(words, resolve=True):
+    """The command that config and install register and the doctor starts, from the words
+    after --: a first word ending in .py is a script run with this interpreter; anything
+    else is a command. With resolve (config, install), a bare name is found on PATH, as
+    hosts that start servers without a shell's PATH need it by its absolute path, and
+    arguments naming a file or folder here are made absolute, since a host starts servers
+    in a folder of its own; without (the doctor), the words are started as given, as the
+    host would start them. Raises ValueError saying what is missing."""
+    program, args = words[0], list(words[1:])
+    if program.lower().endswith(".py"):
+        if not os.path.isfile(program):
+            raise ValueError("%s does not exist" % os.path.abspath(program))
+        program, args = os.path.abspath(sys.executable), [program] + args
+        if not resolve:
+            return [program] + args
+    elif not resolve:
+        return list(words)
+    elif os.sep in program or (os.altsep and os.altsep in program):
+        program = os.path.abspath(program)
+        if not os.path.exists(program):
+            raise ValueError("%s does not exist" % program)
+    else:
+        import shutil
+        found = shutil.which(program)
+        if found is None:
+            raise ValueError("%r is not on PATH (%s)" % (program, os.environ.get("PATH", "")))
+        program = os.path.abspath(found)
+    return [program] + [os.path.abspath(a) if ("." in a or os.sep in a) and a[:1] != "-" and
+                        os.path.exists(a) else a for a in args]
+
+
+def _config_main(args):
+    """Print a client configuration that starts a server by absolute paths; return the status."""
+    try:
+        args, server, name = _entry_words(args)
+    except ValueError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    if any(a in ("-h", "--help") for a in args):
+        sys.stdout.write(_client_usage())
+        return 0
+    if len(args) != 1 or args[0] not in _CONFIGS:
+        sys.stderr.write("error: name one client: %s\n\n%s" % (", ".join(sorted(_CONFIGS)),
+                                                               _client_usage()))
+        return 2
+    if server:
+        try:
+            command = _entry_command(server)
+        except ValueError as e:
+            sys.stderr.write("error: %s\n" % e)
+            return 2
+        default = _server_name(command) or _file_key(server[0])
+    else:
+        # The interpreter by absolute path: desktop apps start servers with a minimal PATH,
+        # where "python" (or even "python3") may not be found.
+        command = [os.path.abspath(sys.executable)] + _demo_command()
+        default = "mcp-stdio-demo"
+    make, where = _CONFIGS[args[0]]
+    sys.stdout.write(make(name or default, command[0], command[1:]))
+    sys.stderr.write("(for %s: %s; it runs %s)\n" % (args[0], where, _command_text(command)))
+    return 0
+
+
+def _command_text(command):
+    """command as a shell would take it, for the line that says what runs."""
+    import shlex
+    return " ".join(shlex.quote(w) for w in command)
+
+
+def _host_file(host, project):
+    """The configuration file install writes for host (project: the project's own, None
+    when the host has none)."""
+    home = os.path.expanduser("~")
+    if sys.platform == "darwin":
+        user = os.path.join(home, "Library", "Application Support")
+    elif os.name == "nt":
+        user = os.environ.get("APPDATA") or os.path.join(home, "AppData", "Roaming")
+    else:
+        user = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+    files = {
+        "claude-desktop": (os.path.join(user, "Claude", "claude_desktop_config.json"), None),
+        "cursor": (os.path.join(home, ".cursor", "mcp.json"), os.path.join(".cursor", "mcp.json")),
+        "vscode": (os.path.join(user, "Code", "User", "mcp.json"), os.path.join(".vscode",
+                                                                                 "mcp.json")),
+        "gemini-cli": (os.path.join(home, ".gemini", "settings.json"),
+                       os.path.join(".gemini", "settings.json")),
+        "codex": (os.path.join(home, ".codex", "config.toml"), None),
+    }
+    user_file, project_file = files[host]
+    if not project:
+        return user_file
+    return None if project_file is None else os.path.abspath(project_file)
+
+
+def _members(plain, start):
+    """([(key, key offset, value offset, value end)] of the object at plain[start], its
+    closing brace's offset): plain is valid JSON, as _jsonc_plain makes it."""
+    decoder, space = json.JSONDecoder(), _pattern(r"\s*")
+    i, members = space.match(plain, start + 1).end(), []
+    while plain[i] != "}":
+        key, after = decoder.raw_decode(plain, i)
+        value = space.match(plain, space.match(plain, after).end() + 1).end()   # past ':'
+        end = decoder.raw_decode(plain, value)[1]
+        members.append((key, i, value, end))
+        i = space.match(plain, end).end()
+        if plain[i] == ",":
+            i = space.match(plain, i + 1).end()
+    return members, i
+
+
+def _merged_json(text, plain, data, top, name, entry):
+    """text (a host's JSON file, comments and all; plain: _jsonc_plain's; data: its value)
+    with entry set as top[name], every other byte kept: (new text, the entry already
+    there or None). Raises ValueError when top is not an object."""
+    unit = re.search(r"\n( +|\t)\S", text)
+    unit = unit.group(1) if unit else "  "
+    if not text.strip():
+        return json.dumps({top: {name: entry}}, indent=unit, ensure_ascii=False) + "\n", None
+    if not isinstance(data, dict) or not isinstance(data.get(top, {}), dict):
+        raise ValueError("its top level or %r is not a JSON object" % top)
+
+    def indent_of(offset):
+        start = text.rfind("\n", 0, offset) + 1
+        return _pattern(r"[ \t]*").match(text, start).group()
+
+    def shaped(value, indent):
+        return json.dumps(value, indent=unit, ensure_ascii=False).replace("\n", "\n" + indent)
+
+    root = _pattern(r"\s*").match(plain).end()
+    members, close = _members(plain, root)
+    if top in data:
+        obj = [m for m in members if m[0] == top][-1][2]   # the last of a key counts
+        members, close = _members(plain, obj)
+        old = data[top].get(name)
+        for key, at, value, end in members[::-1]:
+            if key == name:
+                return text[:value] + shaped(entry, indent_of(at)) + text[end:], old
+        key, value = name, entry
+    else:
+        obj, key, value, old = root, top, {name: entry}, None
+    inner = indent_of(members[0][1]) if members else indent_of(obj) + unit
+    member = "%s: %s" % (json.dumps(key, ensure_ascii=False), shaped(value, inner))
+    lead = text.rfind("\n", 0, close) + 1
+    own_line = lead > obj and not text[lead:close].strip()   # its "}" alone on a line
+    at = lead if own_line else close
+    piece = ("" if own_line else "\n") + inner + member + "\n" + (
+        "" if own_line else indent_of(close))
+    comma = ""
+    if members:
+        end = members[-1][3]
+        between = _pattern(r"//[^\n]*|/\*[\s\S]*?\*/").sub("", text[end:close])
+        comma = "" if "," in between else ","       # a trailing comma already separates
+        return text[:end] + comma + text[end:at] + piece + text[at:], old
+    return text[:at] + piece + text[at:], old
+
+
+def _merged_toml(text, block):
+    """text (config.toml, or None) with block, a [mcp_servers.NAME] table, set: (new text,
+    the table already there or None). The rest of the file is kept as it is."""
+    text = text or ""
+    header = block.split("\n", 1)[0]
+    found = re.search(r"(?m)^%s[ \t]*\n" % re.escape(header), text)
+    if found is None:
+        if text and not text.endswith("\n"):
+            text += "\n"
+        return text + ("\n" if text.strip() else "") + block, None
+    start = found.start()
+    after = re.compile(r"(?m)^\[").search(text, found.end())
+    old = text[start:after.start() if after else len(text)].rstrip("\n") + "\n"
+    return text[:start] + block + text[start + len(old):], old
+
+
+def _install_main(args):
+    """Write the configuration config prints into a host's file, after the doctor; return
+    the status."""
+    try:
+        args, server, name = _entry_words(args)
+    except ValueError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    flags = {a for a in args if a in ("--project", "--force")}
+    args = [a for a in args if a not in flags]
+    if len(args) != 1 or args[0] not in _CONFIGS or not server or name == "":
+        sys.stderr.write("error: install HOST [--name NAME] [--project] [--force] -- "
+                         "SERVER [ARGS...]; HOST is one of %s\n" % ", ".join(sorted(_CONFIGS)))
+        return 2
+    host = args[0]
+    if "--project" in flags and host != "claude-code" and _host_file(host, True) is None:
+        sys.stderr.write("error: %s has no project file\n" % host)
+        return 2
+    try:
+        command = _entry_command(server)
+    except ValueError as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    python, command_args = command[0], command[1:]
+    faults, _, seen = _doctor_one(host, command)
+    if faults:
+        sys.stderr.write("error: the doctor found what %s would fail on; nothing written:\n%s"
+                         % (host, "".join("  %s\n    fix: %s\n" % f for f in faults)))
+        return 1
+    name = name or seen or _file_key(server[0])
+    if host == "claude-code":
+        return _install_by_claude(name, python, command_args, flags)
+    return _install_in_file(host, name, python, command_args, flags)
+
+
+def _install_by_claude(name, python, command_args, flags):
+    """Install by Claude Code's own command, after reading the file it writes (user scope:
+    ~/.claude.json; project: .mcp.json here) for an entry of that name; return the status."""
+    import shlex
+    import shutil
+    project = "--project" in flags
+    scope = "project" if project else "user"
+    words = shlex.split(_CONFIGS["claude-code"][0](name, python, command_args))
+    # Its default scope is this folder only; a user's install serves every folder.
+    words[3:3] = ["--scope", scope]
+    path = os.path.abspath(".mcp.json") if project else \
+        os.path.join(os.path.expanduser("~"), ".claude.json")
+    old = None
+    if os.path.exists(path):
+        try:
+            data = _json_file(path, False, False, "Claude Code's reader")[0]
+        except ValueError as e:
+            sys.stderr.write("error: %s; nothing written\n" % e)
+            return 2
+        servers = data.get("mcpServers") if isinstance(data, dict) else None
+        old = servers.get(name) if isinstance(servers, dict) else None
+    if old is not None:
+        if isinstance(old, dict) and old.get("command") == python and \
+                (old.get("args") or []) == command_args:
+            sys.stdout.write("%s: %r is installed already; nothing changed\n" % (path, name))
+            return 0
+        if "--force" not in flags:
+            sys.stderr.write("error: %s already has a different server named %r: give another "
+                             "--name, or --force to replace it\n" % (path, name))
+            return 1
+    steps = ([["claude", "mcp", "remove", name, "--scope", scope]] if old is not None else
+             []) + [words]
+    if shutil.which("claude") is None:
+        sys.stdout.write("claude is not on PATH; run:\n%s" % "".join(
+            "  %s\n" % _command_text(step) for step in steps))
+        return 0
+    import subprocess
+    for step in steps:
+        status = subprocess.call(step)
+        if status:
+            return status
+    return 0
+
+
+# What each host's reader takes beyond strict JSON: (comments, trailing commas). VS Code's
+# files are JSON with comments; Gemini CLI's settings.json takes comments, not commas.
+_HOST_JSON_SYNTAX = {"vscode": (True, True), "gemini-cli": (True, False)}
+
+
+def _install_in_file(host, name, python, command_args, flags):
+    """Merge the entry into host's own file (a backup of the old one kept; the rest of the
+    file, comments included, as it was); return the status."""
+    make = _CONFIGS[host][0]
+    path = _host_file(host, "--project" in flags)
+    entry = make(name, python, command_args)
+    comments, commas = _HOST_JSON_SYNTAX.get(host, (False, False))
+    try:
+        if not os.path.exists(path):
+            text = None
+        elif host == "codex":
+            try:
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+            except (OSError, UnicodeError) as e:
+                raise ValueError("cannot read %s: %s" % (path, getattr(e, "strerror", None)
+                                                         or e))
+        else:
+            data, text, plain = _json_file(path, comments, commas, "%s's reader" % host)
+        if host == "codex":
+            new, old = _merged_toml(text, entry)
+            same = old == entry
+        else:
+            (top, entries), = json.loads(entry).items()
+            try:
+                new, old = _merged_json(text or "", plain if text else "", data if text else {},
+                                        top, name, entries[name])
+            except ValueError as e:
+                raise ValueError("%s: %s" % (path, e)) from None
+            same = old == entries[name]
+    except ValueError as e:
+        sys.stderr.write("error: %s; nothing written. Add the entry by hand:\n%s" % (e, entry))
+        return 2
+    if old is not None and not same and "--force" not in flags:
+        sys.stderr.write("error: %s already has a different server named %r: give another "
+                         "--name, or --force to replace it\n" % (path, name))
+        return 1
+    if same or new == text:
+        sys.stdout.write("%s: %r is installed already; nothing changed\n" % (path, name))
+        return 0
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    backup = path + ".bak"
+    if text is not None and not os.path.exists(backup):
+        with open(backup, "w", encoding="utf-8") as f:
+            f.write(text)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(new)
+    sys.stdout.write("%s: installed %r%s\n  it runs %s\n" % (
+        path, name, " (the old file is in %s)" % backup if text is not None else "",
+        _command_text([python] + command_args)))
+    return 0
+
+
+# How long config waits for a server to say its name before it names the entry by
+# the file: as long as the quickest host waits for a start.
+_NAME_TIMEOUT = 10.0
+
+
+def _server_name(command):
+    """The server's own name (serverInfo.name), made safe as a host's key, or None."""
+    client = Client(command, era="legacy", timeout=_NAME_TIMEOUT, start_timeout=_NAME_TIMEOUT,
+                    probe_timeout=3.0)
+    try:
+        client.connect()
+        name = (client.server_info or {}).get("name")
+    except ClientError:
+        name = None
+    finally:
+        client.close()
+    return _safe_key(name)
+
+
+def _safe_key(name):
+    """name as a key every host takes: letters, digits, '-' and '_' (Codex's TOML keys,
+    Claude Code's names), at most 64; None for no name."""
+    if not isinstance(name, str):
+        return None
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in name)
+    return safe.strip("-")[:64] or None
+
+
+###############################################################################
+# Demo catalog ################################################################
+###############################################################################
+
+def _demo_echo(arguments, ctx):
+    t = arguments["text"]
+    return ToolResult([{"type": "text", "text": t}], structured={"text": t})
+
+
+def _demo_add(arguments, ctx):
+    return {"sum": arguments["a"] + arguments["b"]}
+
+
+def _demo_divide(arguments, ctx):
+    if arguments["divisor"] == 0:
+        raise ToolError("Cannot divide by zero: pass a non-zero 'divisor'.")
+    return {"quotient": arguments["dividend"] / arguments["divisor"]}
+
+
+def _demo_countdown(arguments, ctx):
+    seconds = arguments["seconds"]
+    start = _monotonic()
+    step = 0.1
+    steps = int(round(seconds / step))
+    ctx.log("info", "countdown of %d steps started" % steps)
+    done = 0
+    for done in range(1, steps + 1):
+        if ctx.sleep(step):
+            break
+        ctx.progress(done, steps, "%d of %d steps" % (done, steps))
+    ran = round(_monotonic() - start, 3)
+    return {"ran_seconds": ran, "completed": not ctx.is_cancelled and done == steps}
+
+
+def _demo_confirm_echo(arguments, ctx):
+    answer = ctx.elicit("Echo this text?\n\n%s" % arguments["text"],
+                        {"type": "object", "properties": {
+                            "confirm": {"type": "boolean", "title": "Echo it",
+                                        "description": "Tick to echo the text."}},
+                         "required": ["confirm"]})
+    if answer.accepted and answer.content.get("confirm"):
+        return arguments["text"]
+    if answer.action == "accept":
+        return "You chose not to echo the text."
+    return "Nothing was echoed: the user %s." % ("declined" if answer.action == "decline"
+                                                 else "dismissed the question")
+
+
+def _demo_greet(arguments, ctx):
+    # Two questions in one round when the client can sample; the name alone otherwise.
+    questions = {"name": Form("What is your name?", {
+        "type": "object", "properties": {"name": {"type": "string", "title": "Your name"}},
+        "required": ["name"]})}
+    if ctx.can("sampling"):
+        questions["greeting"] = Sample("Write a one-line greeting for someone trying an MCP "
+                                       "demo server. Reply with the greeting only.",
+                                       max_tokens=60)
+    answers = ctx.ask(questions)
+    if not answers["name"].accepted:
+        return "No greeting: the user did not give a name."
+    name = answers["name"].content["name"]
+    line = answers["greeting"].text.strip() if "greeting" in answers else ""
+    return "Hello, %s! %s" % (name, line) if line else "Hello, %s!" % name
+
+
+_DEMO_README = """# mcp_stdio demo
+
+This server shows what mcp_stdio serves from one standard-library file:
+
+- tools: echo, add, divide (an actionable tool error), countdown (progress and cancellation),
+  confirm_echo (asks the user first), greet (asks the user and the client's model at once);
+- resources: this page, a small PNG, and greetings from the template demo://greeting/{name};
+- a prompt, summarize, whose style argument offers completions.
+"""
+
+_DEMO_NAMES = ("Ada", "Alan", "Barbara", "Grace", "Katherine", "Linus", "Margaret")
+_DEMO_STYLES = ("bullet points", "detailed", "one sentence", "short")
+# A 1x1 transparent PNG.
+_DEMO_PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                          "1f15c4890000000d49444154789c6360000002000100e527de00000000"
+                          "49454e44ae426082")
+
+
+def _demo_greeting(uri, variables, ctx):
+    return "Hello, %s!" % variables["name"]
+
+
+def _demo_complete_name(argument, value, known):
+    return [n for n in _DEMO_NAMES if n.lower().startswith(value.lower())]
+
+
+def _demo_summarize(arguments, ctx):
+    style = arguments.get("style", "short")
+    return [{"role": "user", "content": {"type": "text", "text":
+             "Summarize the following text (style: %s):\n\n%s" % (style, arguments["text"])}}]
+
+
+def _demo_complete_style(argument, value, known):
+    if argument != "style":
+        return []
+    return [s for s in _DEMO_STYLES if s.startswith(value.lower())]
+
+
+def demo_server(**options):
+    """Return the demo server of ``python mcp_stdio.py``: tools, resources, a prompt."""
+    num = {"type": "number"}
+    tools = [
+        Tool("echo", _demo_echo, title="Echo",
+             description="Return the given text unchanged.",
+             input_schema={"type": "object", "properties": {"text": {"type": "string"}},
+                           "required": ["text"], "additionalProperties": False},
+             output_schema={"type": "object", "properties": {"text": {"type": "string"}},
+                            "required": ["text"], "additionalProperties": False},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+        Tool("add", _demo_add, title="Add two numbers",
+             description="Add a and b and return the sum as structured content.",
+             input_schema={"type": "object", "properties": {"a": num, "b": num},
+                           "required": ["a", "b"], "additionalProperties": False},
+             output_schema={"type": "object", "properties": {"sum": num}, "required": ["sum"]},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+        Tool("divide", _demo_divide, title="Divide",
+             description="Divide dividend by divisor; a zero divisor is reported as a tool "
+                         "error the model can fix.",
+             input_schema={"type": "object", "properties": {"dividend": num, "divisor": num},
+                           "required": ["dividend", "divisor"], "additionalProperties": False},
+             output_schema={"type": "object", "properties": {"quotient": num},
+                            "required": ["quotient"]},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+        Tool("countdown", _demo_countdown, title="Countdown",
+             description="Wait the given number of seconds (at most 60), reporting progress "
+                         "every 0.1 s; stops early when cancelled.",
+             input_schema={"type": "object", "properties": {
+                 "seconds": {"type": "number", "minimum": 0, "maximum": 60}},
+                 "required": ["seconds"], "additionalProperties": False},
+             output_schema={"type": "object", "properties": {
+                 "ran_seconds": num, "completed": {"type": "boolean"}},
+                 "required": ["ran_seconds", "completed"]},
+             annotations={"readOnlyHint": True, "openWorldHint": False}, timeout=90),
+        Tool("confirm_echo", _demo_confirm_echo, title="Echo after confirmation",
+             description="Ask the user to confirm, then echo the text (elicitation).",
+             input_schema={"type": "object", "properties": {"text": {"type": "string"}},
+                           "required": ["text"], "additionalProperties": False},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+        Tool("greet", _demo_greet, title="Greet the user",
+             description="Ask the user's name and, when the client can sample, its model for a "
+                         "greeting line: two questions in one round.",
+             input_schema={"type": "object", "properties": {}, "additionalProperties": False},
+             annotations={"readOnlyHint": True, "openWorldHint": False}),
+    ]
+    resources = [
+        Resource("demo://readme", lambda uri, ctx: _DEMO_README, name="readme",
+                 title="About this demo", mime_type="text/markdown",
+                 description="What the demo server offers."),
+        Resource("demo://logo.png", lambda uri, ctx: _DEMO_PNG, name="logo",
+                 title="A tiny PNG", mime_type="image/png", size=len(_DEMO_PNG),
+                 description="A 1x1 PNG, served as a base64 blob."),
+    ]
+    templates = [
+        ResourceTemplate("demo://greeting/{name}", _demo_greeting, name="greeting",
+                         title="Greeting", mime_type="text/plain",
+                         description="A greeting for anyone; names complete.",
+                         complete=_demo_complete_name),
+    ]
+    prompts = [
+        Prompt("summarize", _demo_summarize, title="Summarize",
+               description="Ask for a summary of a text in a chosen style.",
+               arguments=[{"name": "text", "description": "The text to summarize.",
+                           "required": True},
+                          {"name": "style", "description": "short, detailed, one sentence "
+                           "or bullet points."}],
+               complete=_demo_complete_style),
+    ]
+    return Server("mcp-stdio-demo", __version__, title="mcp_stdio demo",
+                  instructions="Demo server of mcp_stdio. Tools: echo, add, divide, "
+                               "countdown (with progress), confirm_echo (asks the user first) "
+                               "and greet (asks the user's name); demo:// resources; the "
+                               "summarize prompt.",
+                  tools=tools, resources=resources, templates=templates, prompts=prompts,
+                  **options)
+
+
+###############################################################################
+# Command line: the demo server and the commands ###############################
+###############################################################################
+#
+# python mcp_stdio.py serves the demo catalog; its first word may name a command
+# of _COMMANDS (inspect, call, read, get, config) instead. A command is one row
+# of that table and one handler.
+
+class _Command:
+    """A command of the command line: its handler, usage line and options of its own.
+
+    A server command's handler(client, words, options) gets a connected Client;
+    one with serves=False gets its raw arguments instead.
+    """
+
+    __slots__ = ("handler", "usage", "positional", "own", "serves")
+
+    def __init__(self, handler, usage, positional=(0, 0), own=(), serves=True):
+        self.handler, self.usage, self.positional, self.own = handler, usage, positional, own
+        self.serves = serves
+
+
+# The commands: name -> how it runs. A server command gets a connected Client,
+# its words (before --) and its options; config runs on its own arguments.
+_COMMANDS = {
+    "inspect": _Command(_inspect_command, "inspect [options] -- COMMAND [ARGS...]"),
+    "call": _Command(_call_command, "call TOOL [JSON | KEY=VALUE ...] [--task] [--log-level "
+                     "LEVEL] [options] -- COMMAND [ARGS...]", (1, None),
+                     (("--task", None, "run the tool as a task where it allows one (2025-11-25; "
+                       "a modern server decides by itself)", "task", None), _LOG_OPTION)),
+    "read": _Command(_read_command, "read URI [--output FILE] [--log-level LEVEL] [options] -- "
+                     "COMMAND [ARGS...]", (1, 1),
+                     (("--output", "FILE", "save the contents (a blob's bytes) to FILE",
+                       "output", str), _LOG_OPTION)),
+    "get": _Command(_get_command, "get PROMPT [KEY=VALUE ...] [--log-level LEVEL] [options] -- "
+                    "COMMAND [ARGS...]", (1, None), (_LOG_OPTION,)),
+    "skill": _Command(_skill_command, "skill URI [options] -- COMMAND [ARGS...]", (1, 1)),
+    "preview": _Command(_preview_command, "preview TOOL [JSON | KEY=VALUE ...] [--port N] "
+                        "[options] -- COMMAND [ARGS...]", (1, None),
+                        (("--port", "N", "the host page's port on 127.0.0.1 (default: a free "
+                          "one; the view's origin gets another)", "port",
+                          lambda v: int(v) if 0 < int(v) < 65536 else _refuse(v)),)),
+    "config": _Command(lambda args: _config_main(args), "config CLIENT [--name NAME] "
+                       "[-- SERVER [ARGS...]]", serves=False),
+    "doctor": _Command(lambda args: _doctor_main(args), "doctor [--host HOST] -- COMMAND "
+                       "[ARGS...]", serves=False),
+    "install": _Command(lambda args: _install_main(args), "install HOST [--name NAME] "
+                        "[--project] [--force] -- SERVER [ARGS...]", serves=False),
+    "proxy": _Command(lambda args: _proxy_main(args), "proxy CONFIG.json [server options]",
+                      serves=False),
+}
+
+
+# -- the doctor: start a server as each host does, before registering it -------------
+
+
+# -- install: the configuration config prints, written into the host's own file --------
+
+
+def _demo_command():
+    """The arguments that start this demo: -m when installed, else this file by its path.
+
+    An installed module is importable by its interpreter, and -m starts from its
+    cached bytecode; a file given by path is compiled again on every start.
+    """
+    here = os.path.dirname(os.path.abspath(__file__))
+    if os.path.basename(here) in ("site-packages", "dist-packages"):
+        return ["-m", "mcp_stdio"]
+    return [os.path.abspath(__file__)]
+
+
+def _prog():
+    """How this file was started, for usage lines: the mcp-stdio command, -m or a path."""
+    name = os.path.basename(sys.argv[0] or "")
+    if name.startswith("mcp-stdio"):
+        return "mcp-stdio"
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is not None and spec.name == "mcp_stdio":     # python -m mcp_stdio
+        return "python -m mcp_stdio"
+    return "python mcp_stdio.py"
+
+
+_DEMO_ABOUT = """\
+Serve the mcp_stdio demo catalog as an MCP server on stdin/stdout, for modern
+(2026-07-28) and legacy (initialize) clients: tools echo, add, divide,
+countdown, confirm_echo and greet; resources demo://readme, demo://logo.png and
+the template demo://greeting/{name}; the prompt summarize.
+
+Inspect any stdio server: {prog} inspect|call|read|get|skill|preview|doctor ... -- COMMAND
+[ARGS...]; install it in a host: {prog} install HOST -- SERVER;
+print a client configuration: {prog} config CLIENT [-- SERVER] (see inspect --help)."""
+
+
+def main(argv=None):
+    """Run the command line (the demo server, or inspect / call); return the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] == "proxy":       # a server: its signals are its own
+        return _client_main(args[0], args[1:])
+    if args and args[0] in _COMMANDS:
+        try:                              # Ctrl-C at any point, closing included
+            return _client_main(args[0], args[1:])
+        except KeyboardInterrupt:
+            sys.stderr.write("cancelled\n")
+            return 130
+    return demo_server()._command_line(args, _prog(), _DEMO_ABOUT.replace("{prog}", _prog()),
+                                       "mcp_stdio %s\n" % __version__)
 
 
 if __name__ == "__main__":

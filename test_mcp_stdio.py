@@ -11578,1413 +11578,6 @@ class RealMounts(unittest.TestCase):
 
 
 ###############################################################################
-# Demo catalog ################################################################
-###############################################################################
-
-
-class DemoTools(InProcTest):
-
-    def setUp(self):
-        self.p = self.spawn()
-        self.p.initialize("2025-11-25")
-
-    def call(self, name, args=None, rid=1, **params):
-        params.update({"name": name})
-        if args is not None:
-            params["arguments"] = args
-        return self.p.request({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
-                               "params": params})
-
-    def test_echo(self):
-        r = self.call("echo", {"text": "h\u00e9llo \U0001F600"})["result"]
-        self.assertEqual(r, {"content": [{"type": "text", "text": "h\u00e9llo \U0001F600"}],
-                             "structuredContent": {"text": "h\u00e9llo \U0001F600"}})
-
-    def test_divide_reports_actionable_error(self):
-        r = self.call("divide", {"dividend": 1, "divisor": 0})["result"]
-        self.assertEqual(r, {"content": [{"type": "text", "text":
-                             "Cannot divide by zero: pass a non-zero 'divisor'."}], "isError": True})
-        r = self.call("divide", {"dividend": 1, "divisor": 4})["result"]
-        self.assertEqual(r["structuredContent"], {"quotient": 0.25})
-
-    def test_protocol_errors(self):
-        for params in ({}, {"name": 5}, {"name": "echo", "arguments": []},
-                       {"name": "echo", "arguments": "x"}):
-            r = self.p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
-            self.assertEqual(err_code(r), -32602)
-        r = self.call("nope", {})
-        self.assertEqual(r["error"], {"code": -32602, "message": 'Unknown tool: "nope"'})
-
-    def test_invalid_arguments_are_a_tool_error(self):
-        r = self.call("add", {"a": "1", "c": 2})["result"]
-        self.assertTrue(r["isError"])
-        self.assertEqual(r["content"][0]["text"], "Invalid arguments for tool 'add':\n"
-                         '- /a: expected type number, got string\n'
-                         '- (root): unexpected property "c" (additionalProperties)\n'
-                         '- (root): missing required property "b"')
-        self.assertNotIn("structuredContent", r)
-        r = self.call("echo")["result"]          # arguments absent means {}
-        self.assertTrue(r["isError"])
-
-    def test_grant_hides_tools(self):
-        p = self.spawn("--tools", "echo,add")
-        p.initialize()
-        names = [t["name"] for t in p.request({"jsonrpc": "2.0", "id": 1,
-                                               "method": "tools/list"})["result"]["tools"]]
-        self.assertEqual(names, ["add", "echo"])
-        hidden = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                            "params": {"name": "divide", "arguments": {}}})
-        missing = p.request({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-                             "params": {"name": "divide2", "arguments": {}}})
-        self.assertEqual(hidden["error"]["message"].replace("divide", "X"),
-                         missing["error"]["message"].replace("divide2", "X"))
-
-
-###############################################################################
-# Client commands: inspect, call, read, get and skill #########################
-###############################################################################
-
-
-class ClientCommandLine(unittest.TestCase):
-
-    def run_cli(self, *args):
-        return subprocess.run(SERVE + list(args), capture_output=True, cwd=HERE,
-                              timeout=60, stdin=subprocess.DEVNULL)
-
-    def printed(self, result):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            mcp_stdio._print_result(None, result, False)
-        return out.getvalue()
-
-    @unittest.skipIf(os.name == "nt", "process groups are POSIX")
-    def test_closing_never_waits_on_a_pipe_a_child_holds(self):
-        """A server that takes 2.3 s to exit once its input ends and leaves a child holding
-        its stderr (a FastMCP proxy of a node server): call answers, returns within 5 s
-        with exit 0, and no process of the server's group is left."""
-        folder = tempfile.mkdtemp()
-        self.addCleanup(shutil.rmtree, folder)
-        script = os.path.join(folder, "slow_exit.py")
-        pid_file = os.path.join(folder, "child")
-        with open(script, "w") as f:
-            f.write(textwrap.dedent('''\
-                import subprocess, sys, time
-                sys.path.insert(0, %r)
-                import mcp_stdio
-                child = subprocess.Popen([sys.executable, "-S", "-c",
-                                          "import time; time.sleep(120)"],
-                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
-                with open(%r, "w") as f:
-                    f.write(str(child.pid))
-                def life(server):
-                    yield
-                    time.sleep(2.3)
-                server = mcp_stdio.Server("slow", "1", lifespan=life)
-
-                @server.tool
-                def echo(text: str) -> str:
-                    "Echo."
-                    return text
-                raise SystemExit(server.run())
-                ''' % (HERE, pid_file)))
-        start = time.monotonic()
-        r = self.run_cli("call", "echo", "text=hi", "--", *PY, script)
-        took = time.monotonic() - start
-        self.assertEqual((r.returncode, r.stdout), (0, b"hi\n"), r.stderr)
-        self.assertLess(took, 5.0)
-        with open(pid_file) as f:
-            child = int(f.read())
-        self.assertFalse(process_alive(child, 2.0), "the child outlived close()")
-        # Ctrl-C while call closes (it has printed its answer): cancelled, 130, no traceback,
-        # and the group is killed at once.
-        os.remove(pid_file)
-        p = subprocess.Popen(SERVE + ["call", "echo", "text=hi", "--"] + PY + [script],
-                             cwd=HERE, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, start_new_session=True)
-        self.addCleanup(p.kill)
-        self.assertEqual(p.stdout.readline(), b"hi\n")
-        time.sleep(0.3)                      # closing: the server's teardown takes 2.3 s
-        os.killpg(p.pid, signal.SIGINT)
-        out, err = p.communicate(timeout=TIMEOUT)
-        self.assertEqual((p.returncode, out, err), (130, b"", b"cancelled\n"))
-        with open(pid_file) as f:
-            self.assertFalse(process_alive(int(f.read()), 2.0), "the child outlived Ctrl-C")
-
-    def test_call_read_and_get_show_the_servers_log_messages(self):
-        script = own_script(self, "logs.py", '''\
-            server = mcp_stdio.Server("logs", "1")
-
-            def chat(ctx, what):
-                for level in ("debug", "info", "error"):
-                    ctx.log(level, "%s at %s" % (what, level))
-
-            @server.tool
-            def chatty(ctx: mcp_stdio.Context) -> str:
-                "Log at three levels."
-                chat(ctx, "call")
-                return "done"
-
-            @server.resource("logs://r")
-            def r(ctx: mcp_stdio.Context) -> str:
-                chat(ctx, "read")
-                return "read"
-
-            @server.prompt()
-            def p(ctx: mcp_stdio.Context) -> str:
-                "A prompt."
-                chat(ctx, "get")
-                return "got"
-            raise SystemExit(server.run())
-            ''')
-        # Every level through call, in both eras; read and get at the default level (the
-        # level is the same option for the three).
-        levels = ((None, ("info", "error")), ("debug", ("debug", "info", "error")),
-                  ("error", ("error",)), ("off", ()))
-        for era in ("modern", "legacy"):
-            for command, name, logger in (("call", "chatty", "chatty"), ("read", "logs://r",
-                                                                         "logs://r"),
-                                          ("get", "p", "p")):
-                for level, shown in levels if command == "call" else levels[:1]:
-                    with self.subTest(era=era, command=command, level=level):
-                        r = self.run_cli(command, name, "--era", era, *(
-                            ("--log-level", level) if level else ()), "--", *PY, script)
-                        self.assertEqual(r.returncode, 0, r.stderr)
-                        self.assertEqual(r.stderr.decode(), "".join(
-                            "log %s %s: %s at %s\n" % (x, logger, command, x) for x in shown))
-        r = self.run_cli("call", "chatty", "--log-level", "loud", "--", *PY, script)
-        self.assertEqual(r.returncode, 2)
-        self.assertTrue(r.stderr.startswith(b"error: bad argument 'loud'\n"), r.stderr)
-
-    def test_a_time_limit_no_wait_can_take_is_refused(self):
-        for value in ("inf", "nan", "0", "-1", "1e10", "soon"):
-            for flag in ("--timeout", "--start-timeout"):
-                with self.subTest(flag=flag, value=value):
-                    r = self.run_cli("inspect", flag, value, "--", sys.executable, "-c", "")
-                    self.assertEqual((r.returncode, r.stdout), (2, b""))
-                    self.assertTrue(r.stderr.startswith(("error: bad argument %r\n\nusage: "
-                                                         % value).encode()), r.stderr)
-
-    def test_structured_content_is_shown_once(self):
-        """Shown again only when it says more than the text, compared by value."""
-        value = {"time": "10:00", "zone": ["UTC", 1]}
-        for text in (json.dumps(value, separators=(",", ":")), json.dumps(value, indent=2),
-                     json.dumps(value)):
-            with self.subTest(text=text):
-                self.assertEqual(self.printed({"content": [{"type": "text", "text": text}],
-                                               "structuredContent": value}), text + "\n")
-        # The filesystem server's form: the text, wrapped in a one-member object.
-        self.assertEqual(self.printed({"content": [{"type": "text", "text": "a\nb"}],
-                                       "structuredContent": {"content": "a\nb"}}), "a\nb\n")
-        self.assertEqual(self.printed({"content": [{"type": "text", "text": "[1, 2]"}],
-                                       "structuredContent": {"result": [1, 2]}}), "[1, 2]\n")
-        # More than the text: shown.
-        out = self.printed({"content": [{"type": "text", "text": "2 files"}],
-                            "structuredContent": {"files": ["a", "b"]}})
-        self.assertIn("structured content:\n{\n  \"files\"", out)
-        out = self.printed({"content": [{"type": "text", "text": "1"}],
-                            "structuredContent": {"result": True}})
-        self.assertIn("structured content:", out)
-
-    # Good results of each method the client reads; the fuzz below breaks them.
-    GOOD = {
-        "initialize": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                       "serverInfo": {"name": "s", "version": "1"}},
-        "server/discover": {"capabilities": {"extensions": {}}, "_meta": {
-            mcp_stdio.SERVER_INFO_KEY: {"name": "s", "version": "1"}}},
-        "tools/list": {"tools": [{"name": "t", "description": "d", "inputSchema": {
-            "type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}]},
-        "resources/list": {"resources": [{"uri": "a://b", "name": "b", "mimeType": "text/plain"}]},
-        "resources/templates/list": {"resourceTemplates": [{"uriTemplate": "a://{x}",
-                                                            "name": "x"}]},
-        "prompts/list": {"prompts": [{"name": "p", "arguments": [{"name": "a",
-                                                                  "required": True}]}]},
-        "skills/list": {"skills": [{"uri": "skill://a/SKILL.md", "frontmatter": {
-            "name": "a", "description": "d"}, "resources": [{"uri": "skill://a/SKILL.md",
-                                                             "digest": "sha256:00", "size": 3}]}]},
-        "tools/call": {"content": [{"type": "text", "text": "t"}, {"type": "image", "data": "AA==",
-                                                                  "mimeType": "image/png"},
-                                   {"type": "resource", "resource": {"uri": "a://b", "blob": "AA=="}},
-                                   {"type": "resource_link", "uri": "a://b", "name": "b"}],
-                       "structuredContent": {"a": 1}, "isError": False},
-        "resources/read": {"contents": [{"uri": "a://b", "text": "t"}, {"uri": "a://c",
-                                                                        "blob": "AA=="}]},
-        "prompts/get": {"messages": [{"role": "user", "content": {"type": "text", "text": "x"}}]},
-    }
-
-    def test_malformed_results_are_said_not_raised(self):
-        """Whatever a server sends, the client says it is malformed or prints it."""
-        r = random.Random(8)
-
-        def mutate(v, depth=0):
-            if r.random() < 0.12:
-                return _junk(r)
-            if isinstance(v, dict):
-                v = {k: mutate(x, depth + 1) for k, x in v.items() if r.random() > 0.08}
-                if r.random() < 0.15:
-                    v[r.choice(("type", "text", "name", "uri", "nextCursor", "arguments",
-                                "description", "resources", "blob"))] = _junk(r)
-                return v
-            if isinstance(v, list):
-                return [mutate(x, depth + 1) for x in v] + ([_junk(r)] if r.random() < 0.2
-                                                            else [])
-            return v
-        said = printed = 0
-        shaped = mcp_stdio._result_shapes()       # the methods of the extensions it has
-        for _ in range(400):
-            results = {m: mutate(copy.deepcopy(v)) for m, v in self.GOOD.items() if m in shaped}
-            checked = {}
-            for method, result in results.items():
-                try:
-                    checked[method] = mcp_stdio._checked(method, result)
-                except mcp_stdio.MalformedResult as e:
-                    self.assertTrue(str(e).startswith("the server's %s result is malformed: "
-                                                      % method), e)
-                    said += 1
-
-            class Seen:                            # a client that was answered so
-                era, revision, instructions, stderr = "legacy", "2025-11-25", None, ""
-                server_info = (checked.get("initialize") or {}).get("serverInfo")
-                server_capabilities = dict((checked.get("initialize") or {}).get(
-                    "capabilities") or {}, resources={}, prompts={}, extensions={
-                        EXTENSIONS["skills"]: {}})
-
-                @staticmethod
-                def list_all(method, field):             # every list, as the inspector reads it
-                    if method not in checked:
-                        raise mcp_stdio.MalformedResult(method, ["broken"])
-                    return checked[method][field]
-
-                @staticmethod
-                def close():                         # before its stderr is read to the end
-                    return 0
-
-            for tool in (checked.get("tools/list") or {}).get("tools", []):
-                with contextlib.suppress(mcp_stdio._BadArguments):   # call's KEY=VALUE words
-                    mcp_stdio._key_values(["a=1", "b=x"], tool["inputSchema"])
-            with contextlib.redirect_stdout(io.StringIO()):
-                mcp_stdio._print_inspection(Seen, False)
-                mcp_stdio._print_inspection(Seen, True)
-                for method in ("tools/call", "resources/read", "prompts/get"):
-                    if method in checked:
-                        mcp_stdio._print_result(None, dict(checked[method], isError=False),
-                                                False)
-                        printed += 1
-        self.assertGreater(said, 300)
-        self.assertGreater(printed, 100)
-
-    def test_the_result_shapes_are_whole_for_every_thread_from_the_first_use(self):
-        """Clients on several threads check their first results at once: none finds the
-        shapes table half built (it was filled while compiling, and a reader took it as
-        ready: KeyError)."""
-        saved = dict(mcp_stdio._RESULT_SHAPES)
-        self.addCleanup(lambda: (mcp_stdio._RESULT_SHAPES.clear(),
-                                 mcp_stdio._RESULT_SHAPES.update(saved)))
-        interval = sys.getswitchinterval()
-        self.addCleanup(sys.setswitchinterval, interval)
-        sys.setswitchinterval(1e-5)
-        order = list(mcp_stdio._result_shapes())      # the last ones made, to be asked for
-        methods = sorted((m for m in self.GOOD if m in order), key=order.index)
-        for _ in range(3):
-            mcp_stdio._RESULT_SHAPES.clear()
-            start, failed = threading.Barrier(16), []
-
-            def check(method):
-                start.wait()
-                try:
-                    mcp_stdio._checked(method, self.GOOD[method])
-                except Exception as e:      # noqa: BLE001 - what the thread met, reported
-                    failed.append("%s: %r" % (method, e))
-            threads = [threading.Thread(target=check, args=(methods[-1 - i % 3],))
-                       for i in range(16)]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            self.assertEqual(failed, [])
-
-    def test_a_server_that_answers_wrongly_gets_exit_3_and_a_readable_error(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "wrong.py")
-            with open(script, "w", encoding="utf-8") as f:
-                f.write(textwrap.dedent("""\
-                    import json, sys
-                    answers = {
-                        "initialize": {"protocolVersion": "2025-11-25", "serverInfo": {
-                            "name": "wrong", "version": "1"}, "capabilities": {
-                            "tools": {}, "resources": {}, "prompts": {}}},
-                        "tools/list": {"tools": [{"name": 5, "inputSchema": {}}]},
-                        "resources/list": {"resources": "none"},
-                        "resources/templates/list": {"resourceTemplates": []},
-                        "prompts/list": {"prompts": [{"name": "p"}]},
-                        "tools/call": {"content": [True]},
-                    }
-                    for line in sys.stdin:
-                        m = json.loads(line)
-                        if "id" in m and m.get("method") in answers:
-                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"],
-                                              "result": answers[m["method"]]}), flush=True)
-                        elif "id" in m:
-                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "error": {
-                                "code": -32601, "message": "no"}}), flush=True)
-                    """))
-            r = self.run_cli("inspect", "--", *PY, script)
-            self.assertEqual(r.returncode, 3, r.stderr)
-            out = r.stdout.decode()
-            self.assertIn("\ntools: failed (the server's tools/list result is malformed: "
-                          "/tools/0/name: expected type string, got integer)\n", out)
-            self.assertIn("\nresources: failed (the server's resources/list result is malformed: "
-                          "/resources: expected type array, got string)\n", out)
-            self.assertIn("\nprompts (1)\n  p  ()\n", out)
-            r = self.run_cli("call", "t", "--", *PY, script)
-            self.assertEqual((r.returncode, r.stdout), (3, b""))
-            self.assertEqual(r.stderr, b"error: the server's tools/call result is malformed: "
-                                       b"/content/0: expected type object, got boolean\n")
-
-    def test_inspect(self):
-        r = self.run_cli("inspect", "--", *SERVE)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        out = r.stdout.decode()
-        self.assertIn("server: mcp-stdio-demo %s (mcp_stdio demo)" % mcp_stdio.__version__, out)
-        self.assertIn("era: modern, protocol 2026-07-28", out)
-        self.assertIn("  add  (a: number, b: number)", out)
-        self.assertIn("  demo://greeting/{name}  greeting  text/plain", out)
-        self.assertIn("  summarize  (text, style?)", out)
-        r = self.run_cli("inspect", "--json", "--era", "legacy", "--revision", "2025-03-26", "--",
-                         *SERVE)
-        report = json.loads(r.stdout)
-        self.assertEqual((report["era"], report["revision"]), ("legacy", "2025-03-26"))
-        self.assertEqual(len(report["tools"]), 6)
-
-    def test_call(self):
-        r = self.run_cli("call", "echo", '{"text": "hello"}', "--", *SERVE)
-        self.assertEqual((r.returncode, r.stdout), (0, b"hello\n"))     # says nothing more
-        r = self.run_cli("call", "add", "a=1", "b=2.5", "--", *SERVE)    # typed from the schema
-        self.assertEqual((r.returncode, r.stdout), (0, b'{"sum":3.5}\n'))
-        schema = {"properties": {"a": {"type": "number"}, "s": {"type": "string"},
-                                 "f": {"type": ["boolean", "null"]}, "l": {"type": "array"}}}
-        self.assertEqual(mcp_stdio._key_values(["a=1.5", "s=1.5", "f=true", "l=[1,2]", "x=y"],
-                                               schema),
-                         {"a": 1.5, "s": "1.5", "f": True, "l": [1, 2], "x": "y"})
-        with self.assertRaises(ValueError) as cm:
-            mcp_stdio._key_values(["a=one"], schema)
-        self.assertEqual(str(cm.exception), "a=one: a number is expected")
-        r = self.run_cli("call", "add", '{"a": 1', "--", *SERVE)
-        self.assertEqual(r.returncode, 2)
-        self.assertIn(b"error: the arguments are not valid JSON: Expecting", r.stderr)
-        r = self.run_cli("call", "countdown", "seconds=0.2", "--", *SERVE)
-        self.assertEqual(r.stderr, b"log info countdown: countdown of 2 steps started\n"
-                         b"progress 1/2: 1 of 2 steps\nprogress 2/2: 2 of 2 steps\n")
-        r = self.run_cli("call", "divide", '{"dividend": 1, "divisor": 0}', "--",
-                         *SERVE)
-        self.assertEqual((r.returncode, r.stdout),
-                         (1, b"Cannot divide by zero: pass a non-zero 'divisor'.\n"))
-        r = self.run_cli("call", "nope", "--", *SERVE)
-        self.assertEqual(r.returncode, 4)
-        self.assertIn(b"Unknown tool", r.stderr)
-        r = self.run_cli("call", "add", '{"a": 1, "b": 2}', "--json", "--", *SERVE)
-        self.assertEqual(json.loads(r.stdout)["structuredContent"], {"sum": 3})
-
-    def test_read_get_and_content_blocks(self):
-        r = self.run_cli("read", "demo://logo.png", "--", *SERVE)
-        self.assertEqual((r.returncode, r.stdout),
-                         (0, b"[resource demo://logo.png, image/png, %d bytes of blob]\n"
-                          % len(mcp_stdio._DEMO_PNG)))
-        r = self.run_cli("get", "summarize", "text=hello", "style=short", "--", *SERVE)
-        self.assertEqual(r.stdout, b"[user] Summarize the following text (style: short):\n\n"
-                                   b"hello\n")
-        self.assertEqual(mcp_stdio._blocks({"content": [
-            mcp_stdio.image(b"\x89PNG"), mcp_stdio.resource_link("file:///a", "a"),
-            mcp_stdio.embedded_resource("file:///b", "body", mime_type="text/plain")]}),
-            ["[image image/png, 4 bytes]", "[link: a <file:///a>]",
-             "[resource file:///b, text/plain]\nbody"])
-
-    def test_signatures_show_types_enums_and_defaults(self):
-        schema = {"type": "object", "$defs": {"Mode": {"enum": ["fast", "slow"]}},
-                  "properties": {"q": {"type": "string"},
-                                 "mode": {"$ref": "#/$defs/Mode", "default": "fast"},
-                                 "n": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
-                                 "tags": {"type": "array", "items": {"type": "string"}},
-                                 "kind": {"type": ["boolean", "string"]},
-                                 "start": {"type": "string", "format": "date-time"},
-                                 "days": {"type": "array", "items": {"type": "string",
-                                                                     "format": "date"}}},
-                  "required": ["q"]}
-        self.assertEqual(mcp_stdio._signature_of(schema),
-                         '(q: string, mode?: "fast"|"slow" = "fast", n?: integer|null, '
-                         'tags?: array of string, kind?: boolean|string, '
-                         'start?: string<date-time>, days?: array of string<date>)')
-        self.assertEqual(mcp_stdio._first_line("word " * 30, 22), "word word word word ...")
-
-    def test_what_the_command_line_says(self):
-        """Error data, argument messages, -e/--cwd, read --output, nested shapes."""
-        schema = {"properties": {"n": {"type": "integer"}, "l": {"type": "array"},
-                                 "o": {"type": "object"}}}
-        for words, message in ((["n=x"], "n=x: an integer is expected"),
-                               (["l=x"], "l=x: an array is expected"),
-                               (["o=no"], "o=no: an object is expected"),
-                               (["l=[1,2"], "l=[1,2: not valid JSON (Expecting")):
-            with self.assertRaises(ValueError) as cm:
-                mcp_stdio._key_values(words, schema)
-            self.assertTrue(str(cm.exception).startswith(message), str(cm.exception))
-        r = self.run_cli("call", "add", "a=1", "b", "--", *SERVE)
-        self.assertEqual((r.returncode, r.stderr), (2, b"error: 'b' is not KEY=VALUE: give the "
-                                                       b"arguments as KEY=VALUE words or one "
-                                                       b"JSON object\n"))
-        script = textwrap.dedent("""
-            import os, mcp_stdio
-            server = mcp_stdio.Server("cli", "1")
-
-            @server.tool
-            def where() -> str:
-                "Where the server runs."
-                return os.getcwd() + " " + os.environ.get("CLI_TEST", "-")
-
-            @server.tool
-            def needs() -> str:
-                "Needs sampling."
-                raise mcp_stdio.ProtocolError(-32021, "Missing required client capability",
-                                              {"requiredCapabilities": {"sampling": {}}})
-
-            from typing import List, TypedDict
-            class Point(TypedDict):
-                x: int
-                label: str
-
-            @server.tool
-            def shapes(rows: List[dict], points: List[Point]) -> str:
-                "Nested shapes."
-                return "ok"
-            server.run()
-        """)
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "cli_server.py")
-            with open(path, "w") as f:
-                f.write(script)
-            env = dict(os.environ, PYTHONPATH=HERE)
-            run = lambda *a: subprocess.run(SERVE + list(a), capture_output=True, cwd=HERE,  # noqa
-                                            timeout=60, stdin=subprocess.DEVNULL, env=env)
-            r = run("call", "where", "-e", "CLI_TEST=set here", "--cwd", tmp, "--",
-                    sys.executable, path)
-            self.assertEqual(r.stdout.decode().strip(), os.path.realpath(tmp) + " set here",
-                             r.stderr)
-            r = run("call", "needs", "--", *PY, path)
-            self.assertEqual(r.returncode, 4)
-            self.assertIn(b"error: the server answered with error -32021: Missing required "
-                          b'client capability\n  requiredCapabilities: {"sampling": {}}\n',
-                          r.stderr)
-            r = run("inspect", "--", *PY, path)
-            self.assertIn("  shapes  (rows: array of object, points: array of {x: integer, "
-                          "label: string})", r.stdout.decode())
-            out = os.path.join(tmp, "logo.png")
-            r = run("read", "demo://logo.png", "--output", out, "--", *SERVE)
-            self.assertEqual(r.returncode, 0, r.stderr)
-            with open(out, "rb") as f:
-                self.assertEqual(f.read(), mcp_stdio._DEMO_PNG)
-            self.assertIn(b"saved %d bytes (image/png) to" % len(mcp_stdio._DEMO_PNG),
-                          r.stderr)
-        self.assertEqual(mcp_stdio._tail("word " * 100 + "end", 42), "...word word word word "
-                         "word word word end")     # cut at a word, and marked
-
-    def test_inspection_survives_a_failing_list(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            script = os.path.join(tmp, "broken.py")
-            with open(script, "w") as f:
-                f.write(BROKEN_SERVER)
-            r = self.run_cli("inspect", "--", *PY, script, "partial")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        out = r.stdout.decode()
-        self.assertIn("tools (0)", out)
-        self.assertIn("resources (1)\n  a://b  b\n", out)
-        self.assertIn("resource templates: failed (resource templates: error -32601: Method not "
-                      "found)", out)
-        self.assertIn("prompts: not offered", out)
-
-    def test_usage_names_how_it_was_started(self):
-        r = self.run_cli("inspect", "--help")              # started as python -m mcp_stdio
-        self.assertTrue(r.stdout.startswith(b"usage: python -m mcp_stdio inspect"))
-        r = subprocess.run([sys.executable, SERVER, "--help"], capture_output=True,
-                           timeout=TIMEOUT)
-        self.assertTrue(r.stdout.startswith(b"usage: python mcp_stdio.py [options]"))
-
-    def test_usage_and_failures(self):
-        for args in (["inspect"], ["call", "echo", "[1]", "--", "x"], ["call", "--", "x"],
-                     ["inspect", "--era", "new", "--", "x"]):
-            r = self.run_cli(*args)
-            self.assertEqual(r.returncode, 2, args)
-        r = self.run_cli("inspect", "--help")
-        self.assertEqual(r.returncode, 0)
-        self.assertIn(b"exit status", r.stdout)
-        r = self.run_cli("inspect", "--timeout", "2", "--", *PY, "-c", "pass")
-        self.assertEqual(r.returncode, 3)
-        r = self.run_cli("inspect", "--", "/nonexistent/server")
-        self.assertEqual(r.returncode, 3)
-
-
-@about("tasks")
-class TaskCommandLine(unittest.TestCase):
-    """call runs a task tool to its end, in each era (real processes)."""
-
-    def call(self, era, *args):
-        script = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
-        return subprocess.Popen(SERVE + ["call"] + list(args) + ["--era", era, "--"] + PY
-                                + [script],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=HERE,
-                                stdin=subprocess.DEVNULL)
-
-    def runs_a_required_task_tool(self, era):
-        done = self.call(era, "slow_compute", "seconds=0.3")
-        failing = self.call(era, "failing_job")
-        out, err = done.communicate(timeout=60)
-        self.assertEqual((done.returncode, out), (0, b"Computed after 0.3 seconds.\n"), err)
-        out, err = failing.communicate(timeout=60)
-        self.assertEqual((failing.returncode, out), (1, b"The job failed.\n"), err)
-        self.assertIn(b"task working\n", err)
-
-    def test_inspect_marks_the_tools_that_may_run_as_tasks(self):
-        script = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
-        r = subprocess.run(SERVE + ["inspect", "--era", "legacy", "--"] + PY + [script],
-                           capture_output=True, cwd=HERE, timeout=60, stdin=subprocess.DEVNULL)
-        out = r.stdout.decode()
-        self.assertIn("\n  failing_job  ()  [task required]\n", out)
-        self.assertIn("\n  multi_input  ()  [task optional]\n", out)
-        self.assertIn("\n  greet  (name: string)\n", out)
-        r = subprocess.run(SERVE + ["inspect", "--era", "legacy", "--json", "--"] + PY + [script],
-                           capture_output=True, cwd=HERE, timeout=60, stdin=subprocess.DEVNULL)
-        marks = json.loads(r.stdout)["marks"]     # what every extension adds, in one shape
-        self.assertEqual(list(marks), ["tools"])
-        self.assertEqual((marks["tools"]["failing_job"], marks["tools"]["multi_input"]),
-                         (["task required"], ["task optional"]))
-        self.assertNotIn("greet", marks["tools"])
-
-    def test_each_step_of_a_task_is_shown_once(self):
-        script = own_script(self, "steps.py", '''\
-            server = mcp_stdio.Server("steps", "1")
-
-            @server.tool(task="required")
-            def job(ctx: mcp_stdio.Context) -> str:
-                "Three steps."
-                for i in range(1, 4):
-                    ctx.progress(i, 3, "step %d/3" % i)
-                    ctx.sleep(0.15)
-                return "done"
-            raise SystemExit(server.run())
-            ''')
-        for era in ("modern", "legacy"):
-            with self.subTest(era=era):
-                r = subprocess.run(SERVE + ["call", "job", "--era", era, "--"] + PY + [script],
-                                   capture_output=True, cwd=HERE, timeout=60,
-                                   stdin=subprocess.DEVNULL)
-                self.assertEqual((r.returncode, r.stdout), (0, b"done\n"), r.stderr)
-                lines = r.stderr.decode().splitlines()
-                for i in (1, 2, 3):      # polled, a step may be missed; never said twice
-                    self.assertLessEqual(sum("step %d/3" % i in x for x in lines), 1, lines)
-                self.assertIn("task working", lines)
-                self.assertEqual(lines[-1][:14], "task completed", lines)
-
-    def test_the_command_line_runs_a_required_task_tool_legacy(self):
-        self.runs_a_required_task_tool("legacy")
-
-    def test_the_command_line_runs_a_required_task_tool_modern(self):
-        self.runs_a_required_task_tool("modern")
-
-
-@unittest.skipUnless(hasattr(os, "killpg"), "needs process groups")
-class CtrlC(ProcTest):
-    """Ctrl-C during call cancels the call at the server and exits 130, in both eras."""
-
-    def test_a_terminal_interrupt_cancels_the_call(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        script = os.path.join(tmp.name, "waits.py")
-        with open(script, "w", encoding="utf-8") as f:
-            f.write(CTRL_C_SERVER)
-        for era, tool, extra in (("modern", "plain", []), ("legacy", "plain", []),
-                                 ("modern", "long", []), ("legacy", "long", ["--task"])):
-            with self.subTest(era=era, tool=tool):
-                mark = os.path.join(tmp.name, "%s-%s" % (era, tool))
-                p = subprocess.Popen(SERVE + ["call", tool, "--era", era] + extra +
-                                     ["--"] + PY + [script], cwd=HERE,
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=dict(os.environ, MARK=mark),
-                                     start_new_session=True)      # a terminal's group
-                self.addCleanup(p.kill)
-                deadline = time.monotonic() + TIMEOUT
-                while not os.path.exists(mark) and time.monotonic() < deadline:
-                    time.sleep(0.02)
-                time.sleep(0.2)                  # a task: its first poll has gone out
-                os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C does: the whole group
-                out, err = p.communicate(timeout=TIMEOUT)
-                self.assertEqual(p.returncode, 130, err)
-                self.assertNotIn(b"Traceback", err)
-                self.assertTrue(err.endswith(b"cancelled\n"), err)
-                with open(mark) as f:
-                    self.assertEqual(f.read(), "started\ncancelled=True\n")   # it was told
-
-
-###############################################################################
-# Client commands on a terminal: questions asked, results shown ###############
-###############################################################################
-
-
-class CommandLineQuestions(unittest.TestCase):
-    """call answers a server's questions on a terminal, and refuses without one."""
-
-    def test_no_terminal_no_answer(self):
-        """Without a terminal call declares no elicitation, in either era: the server sees a
-        client that cannot ask, and the outcome is one (exit 1, saying so), directly or
-        through a proxy's mount."""
-        folder, leaf = leaf_folder(self)
-        path = servers_file(folder, {"leaf": {"command": sys.executable,
-                                              "args": ["-S", leaf, folder]}})
-        needs = b"This tool needs to ask the client, but the client does not support elicitation"
-        for tool, server, legacy_out in (
-                (["confirm_echo", "text=hi"], SERVE, needs),
-                (["leaf_confirm", "text=hi"], SERVE + ["proxy", path], b"This tool needs the "
-                 b"client's elicitation capability, which the client did not declare.")):
-            for era in ("legacy", "modern"):
-                with self.subTest(tool=tool[0], era=era):
-                    r = subprocess.run(SERVE + ["call"] + tool + ["--era", era, "--"] + server,
-                                       capture_output=True, cwd=HERE, timeout=60,
-                                       stdin=subprocess.DEVNULL)
-                    self.assertEqual(r.returncode, 1, r.stderr)
-                    self.assertNotIn(b"Traceback", r.stderr)
-                    if era == "legacy":
-                        self.assertTrue(r.stdout.startswith(legacy_out), r.stdout)
-                    else:
-                        self.assertEqual(r.stdout, b"")
-                        self.assertTrue(r.stderr.startswith(
-                            b"error: the server needs a capability this command declares only "
-                            b"on a terminal (stdin is not one, so nobody can be asked): Missing "
-                            b"required client capability\n  requiredCapabilities: "
-                            b'{"elicitation": {}}\n'), r.stderr)
-
-    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
-    def test_answers_typed_on_a_terminal(self):
-        for era, typed, expected in (("modern", b"\nAda\n", b"Hello, Ada!\n"),
-                                     ("legacy", b"y\nGrace\n", b"Hello, Grace!\n"),
-                                     ("legacy", b"n\n", b"No greeting: the user did not give "
-                                                        b"a name.\n")):
-            master, slave = os.openpty()
-            try:
-                os.write(master, typed)
-                r = subprocess.run(SERVE + ["call", "greet", "--era", era, "--"] + SERVE,
-                                   capture_output=True, cwd=HERE, timeout=60, stdin=slave)
-            finally:
-                os.close(master)
-                os.close(slave)
-            self.assertEqual(r.stdout, expected, r.stderr)
-            self.assertIn(b"The server asks: What is your name?", r.stderr)
-
-    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
-    def test_a_field_is_asked_with_its_description(self):
-        for era in ("modern", "legacy"):
-            with self.subTest(era=era):
-                master, slave = os.openpty()
-                try:
-                    os.write(master, b"y\ny\n")
-                    r = subprocess.run(SERVE + ["call", "confirm_echo", "text=hi", "--era", era,
-                                                "--"] + SERVE, capture_output=True, cwd=HERE,
-                                       timeout=60, stdin=slave)
-                finally:
-                    os.close(master)
-                    os.close(slave)
-                self.assertEqual(r.stdout, b"hi\n", r.stderr)
-                self.assertIn(b"[c]ancel: Echo it - Tick to echo the text. (y/n): ", r.stderr)
-        from unittest import mock
-        for prop, label in (({"type": "string", "description": "  Two\n lines. "},
-                             "f - Two lines. (string) [optional]: "),
-                            ({"type": "integer", "title": "Count", "default": 3},
-                             "Count (integer, default 3) [optional]: "),
-                            ({"type": "string", "enum": ["a", "b"], "description": "Pick."},
-                             "f - Pick. (a/b) [optional]: ")):
-            with self.subTest(prop=prop):
-                err = io.StringIO()
-                with mock.patch("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\n"))), \
-                        mock.patch("sys.stderr", err):
-                    mcp_stdio._read_field("f", prop, False)
-                self.assertEqual(err.getvalue(), label)
-
-    def test_fields_are_typed_and_checked(self):
-        from unittest import mock
-        cases = ((b"x\n7\n", {"type": "integer", "minimum": 1}, True, 7),
-                 (b"0\n3\n", {"type": "integer", "minimum": 1}, True, 3),
-                 (b"maybe\ny\n", {"type": "boolean"}, True, True),
-                 # Only the words of yes and no: "yellow" is not yes, "fixed in 2.3" not
-                 # no, and an empty line asks again (0.7.0 read the first letter).
-                 (b"yellow\nfixed in 2.3\n\nNo\n", {"type": "boolean"}, True, False),
-                 (b"TRUE\n", {"type": "boolean"}, False, True),
-                 (b"\nyes\n", {"type": "boolean"}, False, True),
-                 (b"\n", {"type": "boolean", "default": False}, True, False),
-                 (b"\n", {"type": "number", "default": 2.5}, True, 2.5),
-                 (b"\n", {"type": "string"}, False, None),
-                 (b"blue\nred\n", {"type": "string", "enum": ["red", "green"]}, True, "red"),
-                 (b"a, b\n", {"type": "array", "items": {"type": "string"}}, True, ["a", "b"]))
-        for typed, prop, required, expected in cases:
-            with self.subTest(prop=prop, typed=typed):
-                stdin = io.TextIOWrapper(io.BytesIO(typed))
-                with mock.patch("sys.stdin", stdin), mock.patch("sys.stderr", io.StringIO()):
-                    self.assertEqual(mcp_stdio._read_field("f", prop, required), expected)
-
-
-    def test_a_closed_terminal_answers_cancel(self):
-        from unittest import mock
-
-        class Terminal(io.StringIO):
-            def isatty(self):
-                return True
-        form = {"message": "Close it?", "requestedSchema": {"type": "object", "properties": {
-            "confirm": {"type": "boolean"}}, "required": ["confirm"]}}
-        for typed, expected in (("", {"action": "cancel"}),           # input ended at once
-                                ("yes\nyellow\n", {"action": "cancel"}),   # ... mid-form
-                                ("nope\nc\n", {"action": "cancel"}),
-                                ("no\n", {"action": "decline"}),
-                                ("\nyes\n", {"action": "accept", "content": {"confirm": True}})):
-            with self.subTest(typed=typed):
-                with mock.patch("sys.stdin", Terminal(typed)), \
-                        mock.patch("sys.stderr", io.StringIO()):
-                    self.assertEqual(mcp_stdio._ask_on_terminal(form), expected)
-        url = {"message": "Sign in", "mode": "url", "url": "https://example.com/x"}
-        with mock.patch("sys.stdin", Terminal("")), mock.patch("sys.stderr", io.StringIO()):
-            self.assertEqual(mcp_stdio._ask_on_terminal(url), {"action": "cancel"})
-
-    def test_a_form_that_cannot_be_filled_in_is_refused_before_asking(self):
-        from unittest import mock
-
-        class Terminal(io.StringIO):
-            def isatty(self):
-                return True
-        for schema, problem in (
-                ({"type": "object", "properties": "name"},
-                 "/properties: expected type object, got string"),
-                ({"type": "object", "properties": {"n": {"type": "string"}}, "required": 3},
-                 "/required: expected type array, got integer"),
-                ({"type": "object", "properties": {"n": {"title": "N"}}},
-                 '/properties/n: missing required property "type"'),
-                ({"type": "object", "properties": {"n": {"type": "string", "enum": "ab"}}},
-                 "/properties/n/enum: expected type array, got string"),
-                ({"type": "object", "properties": {"n": {"type": "string", "pattern": "("}}},
-                 "#/properties/n/pattern: ")):
-            with self.subTest(schema=schema):
-                err = io.StringIO()
-                with mock.patch("sys.stdin", Terminal("y\nAda\n")), \
-                        mock.patch("sys.stderr", err), \
-                        self.assertRaises(mcp_stdio.ClientError) as cm:
-                    mcp_stdio._ask_on_terminal({"message": "Name?", "requestedSchema": schema})
-                self.assertTrue(str(cm.exception).startswith(
-                    "the server's form cannot be filled in: " + problem), cm.exception)
-                self.assertNotIn("Answer?", err.getvalue())     # nothing asked
-
-
-###############################################################################
-# Host setup: config, doctor and install ######################################
-###############################################################################
-
-
-class Doctor(unittest.TestCase):
-    """doctor starts a server as each host does and names what would fail (real processes)."""
-
-    def setUp(self):
-        self.script = os.path.join(vendored_project(), "team_tools.py")
-
-    def doctor(self, *args, command=None):
-        r = subprocess.run(SERVE + ["doctor"] + list(args) + ["--"] + (command or PY + [
-            self.script]), capture_output=True, cwd=HERE, timeout=120,
-            stdin=subprocess.DEVNULL)
-        self.assertFalse(r.stderr, r.stderr.decode())
-        return r.returncode, r.stdout.decode()
-
-    def test_a_good_server_passes(self):
-        code, out = self.doctor("--host", "claude-code")
-        self.assertEqual(code, 0, out)
-        self.assertEqual(out, "doctor: starts %s -S %s\n" % (sys.executable, self.script) +
-                         "claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, "
-                         "then 2025-11-25; https://github.com/anthropics/claude-code/issues/84136)"
-                         "\ndoctor: 1 of 1 host(s) would start it\n")
-
-    @unittest.skipUnless(SLOW, "six starts and two more: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
-    def test_a_good_server_passes_every_host(self):
-        code, out = self.doctor()
-        self.assertEqual(code, 0, out)
-        self.assertEqual([line.split(":")[0] for line in out.splitlines() if
-                          not line.startswith(" ")][1:-1], sorted(mcp_stdio._HOSTS))
-        self.assertTrue(out.endswith("doctor: 6 of 6 host(s) would start it\n"), out)
-        self.assertIn("codex: ok  (models Codex CLI 0.165.0 (2026-11-03), speaks 2025-06-18; "
-                      "https://github.com/openai/codex/issues/11851)", out)
-        self.assertIn("claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, then "
-                      "2025-11-25", out)
-
-    def test_a_banner_on_stdout_fails_quoting_it(self):
-        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "banner"])
-        self.assertEqual(code, 1, out)
-        self.assertIn("claude-desktop: FAIL", out)
-        self.assertIn("  fault: output on stdout before the first message: "
-                      "b'Starting team tools v1.0'\n    fix: write diagnostics to sys.stderr", out)
-
-    def test_a_failing_import_fails_quoting_its_last_line(self):
-        code, out = self.doctor("--host", "codex", command=PY + [self.script, "broken"])
-        self.assertEqual(code, 1, out)
-        self.assertIn("  fault: the server did not start: \"ModuleNotFoundError: No module named "
-                      "'no_such_module_for_the_doctor'\"", out)
-
-    def test_paths_the_host_cannot_follow(self):
-        code, out = self.doctor("--host", "claude-desktop",
-                                command=["no-such-python-3", self.script])
-        self.assertEqual(code, 1, out)
-        self.assertIn("  fault: the host cannot find 'no-such-python-3' (PATH "
-                      "/usr/bin:/bin:/usr/sbin:/sbin, working folder /)", out)
-        code, out = self.doctor("--host", "claude-desktop",
-                                command=PY + [os.path.relpath(SERVER, HERE)])
-        self.assertEqual(code, 1, out)
-        self.assertIn("    fix: give the absolute path of mcp_stdio.py (the host starts it in /;",
-                      out)
-
-    def test_a_script_runs_with_this_interpreter_and_a_missing_path_is_said(self):
-        """After --, a first word ending in .py runs with this interpreter, as for config and
-        install; an absolute path that does not exist is said so, not "give the absolute
-        path"."""
-        code, out = self.doctor("--host", "codex", command=[self.script])
-        self.assertEqual(code, 0, out)
-        self.assertTrue(out.startswith("doctor: starts %s %s\n" % (
-            os.path.abspath(sys.executable), self.script)), out)
-        missing = os.path.join(os.path.dirname(self.script), "no-such-program")
-        code, out = self.doctor("--host", "codex", command=[missing, "x"])
-        self.assertEqual(code, 1, out)
-        self.assertIn("  fault: %s does not exist\n    fix: give the path of the program that "
-                      "starts the server (config prints the absolute path of one on your "
-                      "PATH)\n" % missing, out)
-
-    def test_a_proxys_entries_that_fail_are_named_and_hosts_share_starts(self):
-        """A proxy whose entries fail to start (a missing command, one that exits at once, one
-        that never answers) fails, each entry named with its last lines on stderr. Hosts
-        that start a server alike share one start, and the starts run at once: six hosts,
-        three starts (0.11.2: eight); the two without tasks learn which tools run only as a
-        task from another host's listing."""
-        folder, leaf = leaf_folder(self)
-        path = servers_file(folder, {
-            "good": {"command": sys.executable, "args": ["-S", leaf, folder]},
-            "missing": {"command": os.path.join(folder, "no-such-server")},
-            "quits": {"command": sys.executable, "args": [
-                "-S", "-c", "import sys; sys.stderr.write('one\\ntwo: no config\\n'); "
-                "sys.exit(3)"]},
-            "mute": {"command": sys.executable, "args": [
-                "-S", "-c", "import time; time.sleep(60)"]}})
-        code, out = self.doctor(command=PY + [SERVER, "proxy", path, "--start-timeout", "2"])
-        self.assertEqual(code, 1, out)
-        faults = ("  fault: mount 'missing' does not start: cannot start %s: [Errno 2] No such "
-                  "file or directory: %r\n    fix: run its command yourself to see why\n"
-                  "  fault: mount 'quits' does not start: the server exited (status 3)\n"
-                  "    fix: its last lines on stderr: one | two: no config\n"
-                  "  fault: mount 'mute' does not start: it did not list within its start "
-                  "timeout\n    fix: run its command yourself to see why\n" % (
-                      os.path.join(folder, "no-such-server"),
-                      os.path.join(folder, "no-such-server")))
-        self.assertEqual(out.count(faults), 6, out)
-        self.assertTrue(out.endswith("doctor: 0 of 6 host(s) would start it\n"), out)
-        with open(os.path.join(folder, "starts")) as f:
-            self.assertEqual(len(f.read().split()), 3)
-
-    def test_what_a_host_refuses_in_the_tool_list(self):
-        code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "nested"])
-        self.assertEqual(code, 1, out)
-        self.assertIn("  fault: tool 'nested': / uses $defs; / requires 'q', which is not one of "
-                      "its properties; /properties/p uses $ref; /properties/tags is an array "
-                      "without items\n", out)
-        self.assertEqual(self.doctor("--host", "claude-code", command=PY + [
-            self.script, "nested"])[0], 0)
-
-    def test_a_listing_over_a_hosts_tool_budget_is_warned_of(self):
-        """Cursor holds about 40 tools well: past that the doctor says so, with the size and
-        which tools a host that keeps the first 40 would lose (in the order listed)."""
-        code, out = self.doctor("--host", "cursor", command=PY + [self.script, "many"])
-        self.assertEqual(code, 0, out)
-        self.assertRegex(out, r"\n  warning: it lists 45 tools \(\d+\.\d KB, about \d+ tokens, "
-                              r"estimated as bytes / 4\); Cursor degrades past about 40 active "
-                              r"tools, and a host that keeps the first 40 would not see t39, "
-                              r"t40, t41, t42, t43\n    fix: list two search tools instead "
-                              r"\(--tool-search: the rest stay callable and are found by "
-                              r"search_tools\), or serve fewer: --tools with names or patterns "
-                              r"\('fs_\*'\), or mount\(\.\.\., include=, exclude=\) for a mounted "
-                              r"server's\n")
-        code, out = self.doctor("--host", "vscode", command=PY + [self.script, "many"])
-        self.assertEqual((code, out.count("warning")), (0, 0), out)      # 128 for Copilot
-        # The fix it names: with tool search the host lists two tools (and the pinned).
-        code, out = self.doctor("--host", "cursor", command=PY + [self.script, "many",
-                                                                  "--tool-search"])
-        self.assertEqual((code, out.count("warning")), (0, 0), out)
-
-    def test_a_mounted_tool_a_host_refuses_names_the_mounts_options(self):
-        """The author cannot change someone else's tool: the fix is the mount's options. A
-        mounted task-only tool is listed as one that may run as a task: no host refuses it."""
-        code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "mounted"])
-        self.assertEqual(code, 1, out)
-        self.assertEqual(out.count("  fault: "), 1, out)
-        self.assertIn("  fault: tool 'other_deep': / uses $defs\n    fix: it is tool 'deep' of "
-                      "mount 'other': leave it out (mount(..., exclude=['deep'])) or rename it "
-                      "(rename={'deep': ...})\n", out)
-        code, out = self.doctor("--host", "codex", command=PY + [self.script, "mounted"])
-        self.assertEqual(code, 0, out)
-
-    @about("tasks")
-    def test_a_task_only_tool_fails_where_the_host_has_no_tasks(self):
-        """Alone, the host's start of its own finds it; among hosts with tasks, their
-        listing tells the two without."""
-        fault = ("  fault: tool 'add' runs only as a task; the host speaks 2025-06-18, which has "
-                 "no tasks (it is not listed)\n    fix: register it with task=\"optional\"\n")
-        code, out = self.doctor("--host", "codex", command=PY + [self.script, "task"])
-        self.assertEqual(code, 1, out)
-        self.assertIn(fault, out)
-        code, out = self.doctor(command=PY + [self.script, "task"])
-        self.assertEqual(code, 1, out)
-        self.assertEqual(out.count(fault), 2, out)
-        self.assertTrue(out.endswith("doctor: 4 of 6 host(s) would start it\n"), out)
-
-    @about("skills")
-    def test_a_refused_skill_fails_and_a_relative_folder_is_found(self):
-        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "skills"])
-        self.assertEqual(code, 1, out)
-        self.assertEqual(out.count("  fault: "), 1, out)
-        self.assertIn("  fault: a skill was refused at start: \"team-tools: warning: skills: ", out)
-        self.assertIn("bad/SKILL.md: name must be 1-64 lowercase letters", out)
-
-    def test_each_host_names_what_it_models_and_where_that_is_reported(self):
-        path = os.path.join(SHARED, "docs", "clients-in-the-wild.md")
-        if not os.path.exists(path):
-            self.skipTest("../shared/docs is not here")
-        with open(path, encoding="utf-8") as f:
-            reported = f.read()
-        for name, host in mcp_stdio._HOSTS.items():
-            self.assertIn(host.source, reported, name)
-            if name != "gemini-cli":          # its version is from a trial, not the document
-                self.assertIn(host.title.split(" (")[0].rsplit(" ", 1)[-1], reported, name)
-
-    def test_a_slow_start_is_said(self):
-        code, out = self.doctor("--host", "codex", command=PY + [self.script, "slow"])
-        self.assertEqual(code, 0, out)
-        self.assertRegex(out, r"  warning: the first answer took [2-9]\.\d s of the host's "
-                              r"10 s\n")       # 2.7 s asleep, and a busy machine's start
-
-    def test_usage(self):
-        for args in ((), ("--host", "nowhere", "--"), ("--host",)):
-            r = subprocess.run(SERVE + ["doctor"] + list(args), capture_output=True, cwd=HERE,
-                               stdin=subprocess.DEVNULL, timeout=60)
-            self.assertEqual(r.returncode, 2, args)
-            self.assertTrue(r.stderr.startswith(b"error: "), r.stderr)
-
-
-class Install(unittest.TestCase):
-    """install writes config's entry into each host's own file (real processes, a fake home)."""
-
-    FILES = {"claude-desktop": ".config/Claude/claude_desktop_config.json",
-             "cursor": ".cursor/mcp.json", "vscode": ".config/Code/User/mcp.json",
-             "gemini-cli": ".gemini/settings.json", "codex": ".codex/config.toml"}
-
-    def setUp(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        self.home = tmp.name
-        self.script = os.path.join(vendored_project(), "team_tools.py")
-
-    def install(self, *args, cwd=None):
-        env = {k: v for k, v in os.environ.items() if k != "XDG_CONFIG_HOME"}
-        env.update(HOME=self.home, PATH=os.path.dirname(sys.executable),   # no claude on it
-                   PYTHONPATH=HERE)
-        r = subprocess.run(SERVE + ["install"] + list(args), capture_output=True, env=env,
-                           cwd=cwd or self.home, timeout=120, stdin=subprocess.DEVNULL)
-        return r.returncode, r.stdout.decode(), r.stderr.decode()
-
-    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
-    def test_claude_desktop(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("claude-desktop")
-
-    def test_cursor(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("cursor")
-
-    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
-    def test_vscode(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("vscode")
-
-    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
-    def test_gemini_cli(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("gemini-cli")
-
-    def test_codex(self):
-        self.keeps_the_rest_and_a_repeat_changes_nothing("codex")
-
-    def copy_of_the_script(self, name):
-        """A copy of the server beside it (where it finds mcp_stdio), of a name of this test's
-        own: the project is shared by tests that run at once, and a copy being written
-        reads as an empty script that exits 0."""
-        path = os.path.join(os.path.dirname(self.script), name)
-        shutil.copy(self.script, path)
-        self.addCleanup(os.remove, path)
-        return path
-
-    def keeps_the_rest_and_a_repeat_changes_nothing(self, host):
-        entry = {"command": os.path.abspath(sys.executable), "args": [self.script]}
-        rel = self.FILES[host]
-        path = os.path.join(self.home, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        top = "servers" if host == "vscode" else "mcpServers"
-        before = '[mcp_servers.other]\ncommand = "x"\n' if host == "codex" else \
-            json.dumps({"theme": "dark", top: {"other": {"command": "x"}}}, indent=4) + "\n"
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(before)
-        code, out, err = self.install(host, "--", self.script)
-        self.assertEqual((code, err), (0, ""), out)
-        self.assertEqual(out, "%s: installed 'team-tools' (the old file is in %s.bak)\n"
-                         "  it runs %s %s\n" % (path, path, sys.executable, self.script))
-        with open(path, encoding="utf-8") as f:
-            after = f.read()
-        if host == "codex":
-            self.assertEqual(after, before + "\n[mcp_servers.team-tools]\ncommand = %s\n"
-                             "args = [%s]\n" % (json.dumps(entry["command"]),
-                                                json.dumps(self.script)))
-        else:
-            data = json.loads(after)
-            want = dict({"type": "stdio"} if host == "vscode" else {}, **entry)
-            self.assertEqual(data, {"theme": "dark", top: {"other": {"command": "x"},
-                                                           "team-tools": want}})
-            self.assertIn('\n    "theme"', after)        # its indentation kept
-        with open(path + ".bak", encoding="utf-8") as f:
-            self.assertEqual(f.read(), before)
-        code, out, _ = self.install(host, "--", self.script)
-        self.assertEqual(code, 0)
-        self.assertIn("is installed already; nothing changed", out)
-        with open(path, encoding="utf-8") as f:
-            self.assertEqual(f.read(), after)
-        self.assertEqual(sorted(os.listdir(os.path.dirname(path))),
-                         sorted([os.path.basename(path), os.path.basename(path) + ".bak"]))
-        if host not in ("cursor", "codex"):   # one JSON host and the TOML one suffice
-            return
-        # Another server of the same name is kept unless --force.
-        other = self.copy_of_the_script("other_%s.py" % host)
-        code, _, err = self.install(host, "--name", "team-tools", "--", other)
-        self.assertEqual(code, 1)
-        self.assertIn("already has a different server named 'team-tools'", err)
-        code, _, _ = self.install(host, "--force", "--name", "team-tools", "--", other)
-        self.assertEqual(code, 0)
-        with open(path, encoding="utf-8") as f:
-            replaced = f.read()
-        self.assertIn(json.dumps(other), replaced)
-        self.assertNotIn(json.dumps(self.script), replaced)
-        with open(path + ".bak", encoding="utf-8") as f:
-            self.assertEqual(f.read(), before)       # the first backup stays
-
-    def test_what_it_refuses(self):
-        path = os.path.join(self.home, ".cursor", "mcp.json")
-        os.makedirs(os.path.dirname(path))
-        with open(path, "w", encoding="utf-8") as f:
-            f.write('{\n  // mine\n  "mcpServers": {}\n}\n')
-        code, out, err = self.install("cursor", "--", self.script)
-        self.assertEqual((code, out), (2, ""))
-        entry = {"mcpServers": {"team-tools": {"command": os.path.abspath(sys.executable),
-                                               "args": [self.script]}}}
-        self.assertEqual(err, "error: %s, line 2 column 3: a comment, which cursor's reader does "
-                              "not allow; nothing written. Add the entry by hand:\n%s"
-                         % (path, json.dumps(entry, indent=2) + "\n"))
-        with open(path, encoding="utf-8") as f:
-            self.assertEqual(f.read(), '{\n  // mine\n  "mcpServers": {}\n}\n')
-        broken = os.path.join(os.path.dirname(self.script), "broken.py")
-        with open(broken, "w", encoding="utf-8") as f:
-            f.write("import no_such_module_for_the_installer\n")
-        code, _, err = self.install("gemini-cli", "--", broken)
-        self.assertEqual(code, 1)
-        self.assertIn("the doctor found what gemini-cli would fail on; nothing written", err)
-        self.assertFalse(os.path.exists(os.path.join(self.home, ".gemini")))
-        self.assertEqual(self.install("codex", "--project", "--", self.script)[0], 2)
-
-    def test_comments_are_kept_where_the_hosts_reader_takes_them(self):
-        """VS Code's file keeps its comments and trailing commas, Gemini CLI's its comments
-        (and gets no trailing comma); Gemini CLI's reader refuses a trailing comma, and every
-        file that cannot be read or parsed is one line naming it, exit 2, nothing written."""
-        command = json.dumps(os.path.abspath(sys.executable))
-        vscode = ('{\n  // my servers\n  "servers": {\n    "x": {"command": "a // not a comment"},'
-                  ' /* old */\n  },\n}\n')
-        gemini = '{\n  "theme": "dark" // mine\n  /* nothing else */\n}\n'
-        for host, before, after in (
-                ("vscode", vscode, vscode.replace(
-                    ' /* old */\n  },', ' /* old */\n    "team-tools": {\n      "type": "stdio",\n'
-                    '      "command": %s,\n      "args": [\n        %s\n      ]\n    }\n  },'
-                    % (command, json.dumps(self.script)))),
-                ("gemini-cli", gemini, gemini.replace('"dark"', '"dark",').replace(
-                    '/* nothing else */\n', '/* nothing else */\n  "mcpServers": {\n    "team-to'
-                    'ols": {\n      "command": %s,\n      "args": [\n        %s\n      ]\n    }'
-                    '\n  }\n' % (command, json.dumps(self.script))))):
-            with self.subTest(host=host):
-                path = os.path.join(self.home, self.FILES[host])
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(before)
-                code, out, err = self.install(host, "--", self.script)
-                self.assertEqual((code, err), (0, ""), out)
-                with open(path, encoding="utf-8") as f:
-                    self.assertEqual(f.read(), after)
-                code, out, _ = self.install(host, "--", self.script)
-                self.assertEqual(code, 0)
-                self.assertIn("is installed already; nothing changed", out)
-        path = os.path.join(self.home, self.FILES["gemini-cli"])
-        for text, said in (
-                ('{"mcpServers": {},}', "line 1 column 18: a trailing comma, which gemini-cli's "
-                                        "reader does not allow"),
-                ("[" * 1000 + "]" * 1000, "nests arrays or objects more than 100 deep"),
-                ('{"mcpServers": {"a" 1}}', "is not JSON (line 1 column 21): Expecting ':' "
-                                            "delimiter"),
-                (b"\xff{}", "is not UTF-8 text (byte 0xff at offset 0)"),
-                ("[]", "its top level or 'mcpServers' is not a JSON object")):
-            with self.subTest(text=text[:20]):
-                with open(path, "wb") as f:
-                    f.write(text if isinstance(text, bytes) else text.encode())
-                code, out, err = self.install("gemini-cli", "--", self.script)
-                self.assertEqual((code, out), (2, ""))
-                self.assertTrue(err.startswith("error: %s" % path), err)
-                self.assertIn(said, err.splitlines()[0])
-                self.assertNotIn("Traceback", err)
-                with open(path, "rb") as f:
-                    self.assertEqual(f.read(), text if isinstance(text, bytes) else text.encode())
-
-    def test_a_command_or_a_script_after_the_dashes(self):
-        """config and install take what the doctor takes: a first word ending in .py is a
-        script run with this interpreter, anything else a command found as a shell finds it
-        (by its absolute path in the entry, its file arguments absolute too); each says what
-        it registers."""
-        python = os.path.basename(sys.executable)        # on the PATH install() gives
-        servers = os.path.join(self.home, "servers.json")
-        with open(servers, "w") as f:
-            json.dump({"mcpServers": {"demo": {"command": sys.executable,
-                                               "args": ["-m", "mcp_stdio"],
-                                               "env": {"PYTHONPATH": HERE}}}}, f)
-        code, out, err = self.install("claude-code", "--name", "front", "--", python,
-                                      SERVER, "proxy", "servers.json")
-        self.assertEqual((code, err), (0, ""), out)
-        self.assertEqual(out, "claude is not on PATH; run:\n  claude mcp add --scope user front "
-                              "-- %s %s proxy %s\n" % (sys.executable, SERVER, servers))
-        code, out, err = self.install("cursor", "--", python, SERVER, "proxy", "servers.json")
-        self.assertEqual((code, err), (0, ""), out)
-        with open(os.path.join(self.home, self.FILES["cursor"])) as f:
-            entry, = json.load(f)["mcpServers"].values()
-        self.assertEqual(entry, {"command": sys.executable,
-                                 "args": [SERVER, "proxy", servers]})
-        self.assertTrue(out.endswith("  it runs %s %s proxy %s\n" % (sys.executable, SERVER,
-                                                                     servers)), out)
-        for words, said in (([os.path.join(self.home, "nope")], "%s does not exist" %
-                             os.path.join(self.home, "nope")),
-                            (["no-such-program-here"], "'no-such-program-here' is not on PATH"),
-                            (["gone.py"], "%s does not exist" % os.path.join(self.home,
-                                                                             "gone.py"))):
-            with self.subTest(words=words):
-                code, out, err = self.install("cursor", "--", *words)
-                self.assertEqual((code, out), (2, ""))
-                self.assertTrue(err.startswith("error: " + said), err)
-        r = subprocess.run(SERVE + ["config", "claude-desktop", "--name", "t", "--", sys.executable,
-                                    self.script], capture_output=True, text=True, cwd=HERE,
-                           timeout=60, stdin=subprocess.DEVNULL)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertEqual(json.loads(r.stdout), {"mcpServers": {"t": {
-            "command": sys.executable, "args": [self.script]}}})
-        self.assertIn("; it runs %s %s)" % (sys.executable, self.script), r.stderr)
-
-    def test_a_repeat_answers_alike_for_every_host(self):
-        """An identical entry is installed already (exit 0) for Claude Code too, read from the
-        file its own command writes; a different one of that name is refused naming --force
-        (exit 1), and --force replaces it (for Claude Code, removing it first)."""
-        home = self.home
-        with open(os.path.join(home, ".claude.json"), "w") as f:
-            json.dump({"mcpServers": {"team-tools": {
-                "type": "stdio", "command": sys.executable, "args": [self.script], "env": {}}},
-                "numStartups": 3}, f)
-        code, out, err = self.install("claude-code", "--", self.script)
-        self.assertEqual((code, out, err), (0, "%s: 'team-tools' is installed already; nothing "
-                                               "changed\n" % os.path.join(home, ".claude.json"),
-                                            ""))
-        other = self.copy_of_the_script("other_repeat.py")
-        code, out, err = self.install("claude-code", "--name", "team-tools", "--", other)
-        self.assertEqual((code, out), (1, ""))
-        self.assertIn("already has a different server named 'team-tools': give another --name, "
-                      "or --force", err)
-        code, out, err = self.install("claude-code", "--force", "--name", "team-tools", "--",
-                                      other)
-        self.assertEqual((code, err), (0, ""))
-        self.assertEqual(out, "claude is not on PATH; run:\n  claude mcp remove team-tools "
-                              "--scope user\n  claude mcp add --scope user team-tools -- %s %s\n"
-                         % (sys.executable, other))
-
-    def test_a_project_file_and_claude_code(self):
-        project = os.path.dirname(self.script)
-        code, out, _ = self.install("vscode", "--project", "--", self.script, cwd=project)
-        self.assertEqual(code, 0, out)
-        with open(os.path.join(project, ".vscode", "mcp.json"), encoding="utf-8") as f:
-            self.assertIn("team-tools", json.load(f)["servers"])
-        code, out, _ = self.install("claude-code", "--project", "--", self.script)
-        self.assertEqual((code, out), (0, "claude is not on PATH; run:\n  claude mcp add --scope "
-                                          "project team-tools -- %s %s\n"
-                                       % (os.path.abspath(sys.executable), self.script)))
-
-
-@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_HOSTS_BIN") and
-                     os.environ.get("MCP_STDIO_NODE_BIN"),
-                     "needs MCP_STDIO_SLOW=1 and Claude Code and Gemini CLI (.ci/run installs)")
-class Hosts(unittest.TestCase):
-    """Real hosts list a server that install registered, started from folders of their own."""
-
-    def test_claude_code_and_gemini_cli_connect_from_another_folder(self):
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        home, elsewhere = os.path.join(tmp.name, "home"), os.path.join(tmp.name, "elsewhere")
-        project = os.path.join(tmp.name, "project")
-        for folder in (home, elsewhere, project):
-            os.mkdir(folder)
-        script = os.path.join(project, "team_tools.py")
-        with open(script, "w", encoding="utf-8") as f:
-            f.write(DOCTOR_SERVER.replace('mode = sys.argv[1] if len(sys.argv) > 1 else "good"',
-                                          'mode = "skills"'))
-        shutil.copy(SERVER, project)
-        write_skill(os.path.join(project, "skills"), "good", "name: good\ndescription: Good.")
-        env = dict(os.environ, HOME=home, PYTHONPATH=HERE, PATH=os.pathsep.join((
-            os.environ["MCP_STDIO_HOSTS_BIN"], os.environ["MCP_STDIO_NODE_BIN"],
-            os.path.dirname(sys.executable), "/usr/bin", "/bin")))
-        env.pop("XDG_CONFIG_HOME", None)
-        # The MCP Apps example too: these hosts render no views, and nothing may break.
-        apps = os.path.join(project, "examples", "apps")
-        os.makedirs(apps)
-        for name in ("board.py", "board.html"):
-            shutil.copy(os.path.join(HERE, "examples", "apps", name), apps)
-        # Gemini CLI's settings.json takes comments: the user's stay, and it reads the result.
-        settings = os.path.join(home, ".gemini", "settings.json")
-        os.makedirs(os.path.dirname(settings))
-        with open(settings, "w") as f:
-            f.write('{\n  // my own settings\n  "ui": {"hideTips": true} /* kept */\n}\n')
-        for host in ("claude-code", "gemini-cli"):
-            for words in ([script], ["--name", "task-board", os.path.join(apps, "board.py")],
-                          [script]):           # again: the same entry, nothing changed
-                r = subprocess.run(SERVE + ["install", host] + words[:-1] + ["--", words[-1]],
-                                   capture_output=True, env=env, cwd=project, timeout=120,
-                                   stdin=subprocess.DEVNULL)
-                self.assertEqual(r.returncode, 0, r.stderr)
-            self.assertIn(b"is installed already; nothing changed", r.stdout)
-        with open(settings) as f:
-            self.assertIn('  // my own settings\n  "ui": {"hideTips": true}, /* kept */', f.read())
-        with open(os.path.join(home, ".gemini", "trustedFolders.json"), "w") as f:
-            json.dump({elsewhere: "TRUST_FOLDER"}, f)    # it runs no server in other folders
-        for words in (["claude", "mcp", "list"], ["gemini", "mcp", "list"]):
-            with self.subTest(host=words[0]):
-                r = subprocess.run(words, capture_output=True, env=env, cwd=elsewhere,
-                                   timeout=180, stdin=subprocess.DEVNULL)
-                said = (r.stdout + r.stderr).decode("utf-8", "replace")    # gemini: on stderr
-                for name in ("team-tools", "task-board"):
-                    listed = [line for line in said.splitlines() if name in line]
-                    self.assertEqual(len(listed), 1, r.stdout + r.stderr)
-                    self.assertIn("Connected", listed[0])
-
-
-class ConfigCommand(unittest.TestCase):
-    """config: client configurations that start a server by absolute paths (in-process)."""
-
-    def run_cli(self, *args):
-        out, err = io.StringIO(), io.StringIO()
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = mcp_stdio.main(list(args))
-        return subprocess.CompletedProcess(args, code, out.getvalue().encode(),
-                                           err.getvalue().encode())
-
-    def test_the_demo_names_every_tool(self):
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            self.assertEqual(mcp_stdio.main(["--help"]), 0)
-        server = mcp_stdio.demo_server()
-        for name in server.tools:
-            self.assertIn(name, out.getvalue())
-            self.assertIn(name, server.instructions)
-
-    def test_an_installed_demo_is_configured_with_dash_m(self):
-        saved = mcp_stdio.__file__
-        mcp_stdio.__file__ = os.path.join(os.sep, "venv", "lib", "python3.12", "site-packages",
-                                          "mcp_stdio.py")
-        try:
-            r = self.run_cli("config", "claude-desktop")
-        finally:
-            mcp_stdio.__file__ = saved
-        entry = json.loads(r.stdout)["mcpServers"]["mcp-stdio-demo"]
-        self.assertEqual((entry["command"], entry["args"]), (sys.executable, ["-m", "mcp_stdio"]))
-
-
-class ConfigProcesses(unittest.TestCase):
-    """config through real processes, beside the other process tests: it starts each server."""
-
-    def run_cli(self, *args):
-        return subprocess.run(SERVE + list(args), capture_output=True, cwd=HERE, timeout=60,
-                              stdin=subprocess.DEVNULL)
-
-    def test_config_for_each_client(self):
-        script = os.path.join(HERE, "examples", "notes_server.py")
-        for client in ("claude-desktop", "cursor", "gemini-cli", "vscode"):
-            # The first asks the server its name; the others are told it (one start each).
-            named = [] if client == "claude-desktop" else ["--name", "notes"]
-            r = self.run_cli("config", client, *named, "--", script)
-            self.assertEqual(r.returncode, 0)
-            config = json.loads(r.stdout)
-            entry = list(config.values())[0]["notes"]       # the server's own name
-            self.assertEqual((entry["command"], entry["args"]), (sys.executable, [script]))
-            self.assertTrue(os.path.isabs(entry["command"]))
-        r = self.run_cli("config", "claude-code", "--name", "notes", "--", script)
-        self.assertEqual(r.stdout.decode(), "claude mcp add notes -- %s %s\n"
-                         % (sys.executable, script))
-        r = self.run_cli("config", "codex")
-        self.assertEqual(r.stdout.decode(), '[mcp_servers.mcp-stdio-demo]\ncommand = %s\n'
-                         'args = [%s]\n' % (json.dumps(sys.executable), json.dumps(SERVER)))
-        r = self.run_cli("config", "notepad")
-        self.assertEqual(r.returncode, 2)
-        with tempfile.TemporaryDirectory() as tmp:      # a server that cannot say its name
-            broken = os.path.join(tmp, "team_tools.py")
-            with open(broken, "w", encoding="utf-8") as f:
-                f.write("import sys\nsys.exit(3)\n")
-            r = self.run_cli("config", "cursor", "--", broken)
-            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["team-tools"])
-            named = os.path.join(tmp, "named.py")
-            with open(named, "w", encoding="utf-8") as f:
-                f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\nraise SystemExit("
-                        "mcp_stdio.Server('Team Tools: v2!', '1').run([]))\n" % HERE)
-            r = self.run_cli("config", "cursor", "--", named)
-            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["Team-Tools--v2"])
-        # The printed configuration starts the server with a PATH that has no python at all.
-        r = self.run_cli("config", "claude-desktop", "--", script)
-        entry = json.loads(r.stdout)["mcpServers"]["notes"]
-        with tempfile.TemporaryDirectory() as tmp:
-            c = mcp_stdio.Client([entry["command"]] + entry["args"], timeout=TIMEOUT,
-                                 env={"PATH": tmp, "NOTES_DIR": tmp})
-            with c:
-                self.assertIn("add_note", [t["name"] for t in c.list_tools()])
-
-
-###############################################################################
-# Command line: the demo server and the commands ##############################
-###############################################################################
-
-
-class CommandLine(ProcTest):
-
-    def run_cli(self, *args, script=False):
-        # As a script the file is compiled at every start (a quarter second here),
-        # so only the test of the README's own command starts it that way.
-        return subprocess.run((PY + [SERVER] if script else SERVE) + list(args),
-                              stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT,
-                              cwd=HERE)
-
-    def test_help_and_version(self):
-        r = self.run_cli("--help", script=True)
-        self.assertEqual(r.returncode, 0)
-        self.assertTrue(r.stdout.startswith(b"usage: python mcp_stdio.py"))
-        r = self.run_cli("--version")
-        self.assertEqual((r.returncode, r.stdout),
-                         (0, ("mcp_stdio %s\n" % mcp_stdio.__version__).encode()))
-
-    def test_bad_arguments(self):
-        r = self.run_cli("--workers", "0")
-        self.assertEqual((r.returncode, r.stdout), (2, b""))
-        self.assertIn(b"error: server: workers must be an integer of at least 1\n\nusage: "
-                      b"python -m mcp_stdio [options]", r.stderr)
-
-
-###############################################################################
 # Appendix: JSON Schema 2020-12 subset checker ################################
 ###############################################################################
 
@@ -13857,6 +12450,1413 @@ class SchemasFromHints(unittest.TestCase):
         connect(server)
         with self.assertRaises(mcp_stdio.CatalogError):
             server.tool(lambda: "x")
+
+
+###############################################################################
+# Client commands on a terminal: questions asked, results shown ###############
+###############################################################################
+
+
+class CommandLineQuestions(unittest.TestCase):
+    """call answers a server's questions on a terminal, and refuses without one."""
+
+    def test_no_terminal_no_answer(self):
+        """Without a terminal call declares no elicitation, in either era: the server sees a
+        client that cannot ask, and the outcome is one (exit 1, saying so), directly or
+        through a proxy's mount."""
+        folder, leaf = leaf_folder(self)
+        path = servers_file(folder, {"leaf": {"command": sys.executable,
+                                              "args": ["-S", leaf, folder]}})
+        needs = b"This tool needs to ask the client, but the client does not support elicitation"
+        for tool, server, legacy_out in (
+                (["confirm_echo", "text=hi"], SERVE, needs),
+                (["leaf_confirm", "text=hi"], SERVE + ["proxy", path], b"This tool needs the "
+                 b"client's elicitation capability, which the client did not declare.")):
+            for era in ("legacy", "modern"):
+                with self.subTest(tool=tool[0], era=era):
+                    r = subprocess.run(SERVE + ["call"] + tool + ["--era", era, "--"] + server,
+                                       capture_output=True, cwd=HERE, timeout=60,
+                                       stdin=subprocess.DEVNULL)
+                    self.assertEqual(r.returncode, 1, r.stderr)
+                    self.assertNotIn(b"Traceback", r.stderr)
+                    if era == "legacy":
+                        self.assertTrue(r.stdout.startswith(legacy_out), r.stdout)
+                    else:
+                        self.assertEqual(r.stdout, b"")
+                        self.assertTrue(r.stderr.startswith(
+                            b"error: the server needs a capability this command declares only "
+                            b"on a terminal (stdin is not one, so nobody can be asked): Missing "
+                            b"required client capability\n  requiredCapabilities: "
+                            b'{"elicitation": {}}\n'), r.stderr)
+
+    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
+    def test_answers_typed_on_a_terminal(self):
+        for era, typed, expected in (("modern", b"\nAda\n", b"Hello, Ada!\n"),
+                                     ("legacy", b"y\nGrace\n", b"Hello, Grace!\n"),
+                                     ("legacy", b"n\n", b"No greeting: the user did not give "
+                                                        b"a name.\n")):
+            master, slave = os.openpty()
+            try:
+                os.write(master, typed)
+                r = subprocess.run(SERVE + ["call", "greet", "--era", era, "--"] + SERVE,
+                                   capture_output=True, cwd=HERE, timeout=60, stdin=slave)
+            finally:
+                os.close(master)
+                os.close(slave)
+            self.assertEqual(r.stdout, expected, r.stderr)
+            self.assertIn(b"The server asks: What is your name?", r.stderr)
+
+    @unittest.skipUnless(hasattr(os, "openpty"), "needs a pseudo-terminal")
+    def test_a_field_is_asked_with_its_description(self):
+        for era in ("modern", "legacy"):
+            with self.subTest(era=era):
+                master, slave = os.openpty()
+                try:
+                    os.write(master, b"y\ny\n")
+                    r = subprocess.run(SERVE + ["call", "confirm_echo", "text=hi", "--era", era,
+                                                "--"] + SERVE, capture_output=True, cwd=HERE,
+                                       timeout=60, stdin=slave)
+                finally:
+                    os.close(master)
+                    os.close(slave)
+                self.assertEqual(r.stdout, b"hi\n", r.stderr)
+                self.assertIn(b"[c]ancel: Echo it - Tick to echo the text. (y/n): ", r.stderr)
+        from unittest import mock
+        for prop, label in (({"type": "string", "description": "  Two\n lines. "},
+                             "f - Two lines. (string) [optional]: "),
+                            ({"type": "integer", "title": "Count", "default": 3},
+                             "Count (integer, default 3) [optional]: "),
+                            ({"type": "string", "enum": ["a", "b"], "description": "Pick."},
+                             "f - Pick. (a/b) [optional]: ")):
+            with self.subTest(prop=prop):
+                err = io.StringIO()
+                with mock.patch("sys.stdin", io.TextIOWrapper(io.BytesIO(b"\n"))), \
+                        mock.patch("sys.stderr", err):
+                    mcp_stdio._read_field("f", prop, False)
+                self.assertEqual(err.getvalue(), label)
+
+    def test_fields_are_typed_and_checked(self):
+        from unittest import mock
+        cases = ((b"x\n7\n", {"type": "integer", "minimum": 1}, True, 7),
+                 (b"0\n3\n", {"type": "integer", "minimum": 1}, True, 3),
+                 (b"maybe\ny\n", {"type": "boolean"}, True, True),
+                 # Only the words of yes and no: "yellow" is not yes, "fixed in 2.3" not
+                 # no, and an empty line asks again (0.7.0 read the first letter).
+                 (b"yellow\nfixed in 2.3\n\nNo\n", {"type": "boolean"}, True, False),
+                 (b"TRUE\n", {"type": "boolean"}, False, True),
+                 (b"\nyes\n", {"type": "boolean"}, False, True),
+                 (b"\n", {"type": "boolean", "default": False}, True, False),
+                 (b"\n", {"type": "number", "default": 2.5}, True, 2.5),
+                 (b"\n", {"type": "string"}, False, None),
+                 (b"blue\nred\n", {"type": "string", "enum": ["red", "green"]}, True, "red"),
+                 (b"a, b\n", {"type": "array", "items": {"type": "string"}}, True, ["a", "b"]))
+        for typed, prop, required, expected in cases:
+            with self.subTest(prop=prop, typed=typed):
+                stdin = io.TextIOWrapper(io.BytesIO(typed))
+                with mock.patch("sys.stdin", stdin), mock.patch("sys.stderr", io.StringIO()):
+                    self.assertEqual(mcp_stdio._read_field("f", prop, required), expected)
+
+
+    def test_a_closed_terminal_answers_cancel(self):
+        from unittest import mock
+
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+        form = {"message": "Close it?", "requestedSchema": {"type": "object", "properties": {
+            "confirm": {"type": "boolean"}}, "required": ["confirm"]}}
+        for typed, expected in (("", {"action": "cancel"}),           # input ended at once
+                                ("yes\nyellow\n", {"action": "cancel"}),   # ... mid-form
+                                ("nope\nc\n", {"action": "cancel"}),
+                                ("no\n", {"action": "decline"}),
+                                ("\nyes\n", {"action": "accept", "content": {"confirm": True}})):
+            with self.subTest(typed=typed):
+                with mock.patch("sys.stdin", Terminal(typed)), \
+                        mock.patch("sys.stderr", io.StringIO()):
+                    self.assertEqual(mcp_stdio._ask_on_terminal(form), expected)
+        url = {"message": "Sign in", "mode": "url", "url": "https://example.com/x"}
+        with mock.patch("sys.stdin", Terminal("")), mock.patch("sys.stderr", io.StringIO()):
+            self.assertEqual(mcp_stdio._ask_on_terminal(url), {"action": "cancel"})
+
+    def test_a_form_that_cannot_be_filled_in_is_refused_before_asking(self):
+        from unittest import mock
+
+        class Terminal(io.StringIO):
+            def isatty(self):
+                return True
+        for schema, problem in (
+                ({"type": "object", "properties": "name"},
+                 "/properties: expected type object, got string"),
+                ({"type": "object", "properties": {"n": {"type": "string"}}, "required": 3},
+                 "/required: expected type array, got integer"),
+                ({"type": "object", "properties": {"n": {"title": "N"}}},
+                 '/properties/n: missing required property "type"'),
+                ({"type": "object", "properties": {"n": {"type": "string", "enum": "ab"}}},
+                 "/properties/n/enum: expected type array, got string"),
+                ({"type": "object", "properties": {"n": {"type": "string", "pattern": "("}}},
+                 "#/properties/n/pattern: ")):
+            with self.subTest(schema=schema):
+                err = io.StringIO()
+                with mock.patch("sys.stdin", Terminal("y\nAda\n")), \
+                        mock.patch("sys.stderr", err), \
+                        self.assertRaises(mcp_stdio.ClientError) as cm:
+                    mcp_stdio._ask_on_terminal({"message": "Name?", "requestedSchema": schema})
+                self.assertTrue(str(cm.exception).startswith(
+                    "the server's form cannot be filled in: " + problem), cm.exception)
+                self.assertNotIn("Answer?", err.getvalue())     # nothing asked
+
+
+###############################################################################
+# Client commands: inspect, call, read, get and skill #########################
+###############################################################################
+
+
+class ClientCommandLine(unittest.TestCase):
+
+    def run_cli(self, *args):
+        return subprocess.run(SERVE + list(args), capture_output=True, cwd=HERE,
+                              timeout=60, stdin=subprocess.DEVNULL)
+
+    def printed(self, result):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            mcp_stdio._print_result(None, result, False)
+        return out.getvalue()
+
+    @unittest.skipIf(os.name == "nt", "process groups are POSIX")
+    def test_closing_never_waits_on_a_pipe_a_child_holds(self):
+        """A server that takes 2.3 s to exit once its input ends and leaves a child holding
+        its stderr (a FastMCP proxy of a node server): call answers, returns within 5 s
+        with exit 0, and no process of the server's group is left."""
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        script = os.path.join(folder, "slow_exit.py")
+        pid_file = os.path.join(folder, "child")
+        with open(script, "w") as f:
+            f.write(textwrap.dedent('''\
+                import subprocess, sys, time
+                sys.path.insert(0, %r)
+                import mcp_stdio
+                child = subprocess.Popen([sys.executable, "-S", "-c",
+                                          "import time; time.sleep(120)"],
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                with open(%r, "w") as f:
+                    f.write(str(child.pid))
+                def life(server):
+                    yield
+                    time.sleep(2.3)
+                server = mcp_stdio.Server("slow", "1", lifespan=life)
+
+                @server.tool
+                def echo(text: str) -> str:
+                    "Echo."
+                    return text
+                raise SystemExit(server.run())
+                ''' % (HERE, pid_file)))
+        start = time.monotonic()
+        r = self.run_cli("call", "echo", "text=hi", "--", *PY, script)
+        took = time.monotonic() - start
+        self.assertEqual((r.returncode, r.stdout), (0, b"hi\n"), r.stderr)
+        self.assertLess(took, 5.0)
+        with open(pid_file) as f:
+            child = int(f.read())
+        self.assertFalse(process_alive(child, 2.0), "the child outlived close()")
+        # Ctrl-C while call closes (it has printed its answer): cancelled, 130, no traceback,
+        # and the group is killed at once.
+        os.remove(pid_file)
+        p = subprocess.Popen(SERVE + ["call", "echo", "text=hi", "--"] + PY + [script],
+                             cwd=HERE, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
+        self.addCleanup(p.kill)
+        self.assertEqual(p.stdout.readline(), b"hi\n")
+        time.sleep(0.3)                      # closing: the server's teardown takes 2.3 s
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=TIMEOUT)
+        self.assertEqual((p.returncode, out, err), (130, b"", b"cancelled\n"))
+        with open(pid_file) as f:
+            self.assertFalse(process_alive(int(f.read()), 2.0), "the child outlived Ctrl-C")
+
+    def test_call_read_and_get_show_the_servers_log_messages(self):
+        script = own_script(self, "logs.py", '''\
+            server = mcp_stdio.Server("logs", "1")
+
+            def chat(ctx, what):
+                for level in ("debug", "info", "error"):
+                    ctx.log(level, "%s at %s" % (what, level))
+
+            @server.tool
+            def chatty(ctx: mcp_stdio.Context) -> str:
+                "Log at three levels."
+                chat(ctx, "call")
+                return "done"
+
+            @server.resource("logs://r")
+            def r(ctx: mcp_stdio.Context) -> str:
+                chat(ctx, "read")
+                return "read"
+
+            @server.prompt()
+            def p(ctx: mcp_stdio.Context) -> str:
+                "A prompt."
+                chat(ctx, "get")
+                return "got"
+            raise SystemExit(server.run())
+            ''')
+        # Every level through call, in both eras; read and get at the default level (the
+        # level is the same option for the three).
+        levels = ((None, ("info", "error")), ("debug", ("debug", "info", "error")),
+                  ("error", ("error",)), ("off", ()))
+        for era in ("modern", "legacy"):
+            for command, name, logger in (("call", "chatty", "chatty"), ("read", "logs://r",
+                                                                         "logs://r"),
+                                          ("get", "p", "p")):
+                for level, shown in levels if command == "call" else levels[:1]:
+                    with self.subTest(era=era, command=command, level=level):
+                        r = self.run_cli(command, name, "--era", era, *(
+                            ("--log-level", level) if level else ()), "--", *PY, script)
+                        self.assertEqual(r.returncode, 0, r.stderr)
+                        self.assertEqual(r.stderr.decode(), "".join(
+                            "log %s %s: %s at %s\n" % (x, logger, command, x) for x in shown))
+        r = self.run_cli("call", "chatty", "--log-level", "loud", "--", *PY, script)
+        self.assertEqual(r.returncode, 2)
+        self.assertTrue(r.stderr.startswith(b"error: bad argument 'loud'\n"), r.stderr)
+
+    def test_a_time_limit_no_wait_can_take_is_refused(self):
+        for value in ("inf", "nan", "0", "-1", "1e10", "soon"):
+            for flag in ("--timeout", "--start-timeout"):
+                with self.subTest(flag=flag, value=value):
+                    r = self.run_cli("inspect", flag, value, "--", sys.executable, "-c", "")
+                    self.assertEqual((r.returncode, r.stdout), (2, b""))
+                    self.assertTrue(r.stderr.startswith(("error: bad argument %r\n\nusage: "
+                                                         % value).encode()), r.stderr)
+
+    def test_structured_content_is_shown_once(self):
+        """Shown again only when it says more than the text, compared by value."""
+        value = {"time": "10:00", "zone": ["UTC", 1]}
+        for text in (json.dumps(value, separators=(",", ":")), json.dumps(value, indent=2),
+                     json.dumps(value)):
+            with self.subTest(text=text):
+                self.assertEqual(self.printed({"content": [{"type": "text", "text": text}],
+                                               "structuredContent": value}), text + "\n")
+        # The filesystem server's form: the text, wrapped in a one-member object.
+        self.assertEqual(self.printed({"content": [{"type": "text", "text": "a\nb"}],
+                                       "structuredContent": {"content": "a\nb"}}), "a\nb\n")
+        self.assertEqual(self.printed({"content": [{"type": "text", "text": "[1, 2]"}],
+                                       "structuredContent": {"result": [1, 2]}}), "[1, 2]\n")
+        # More than the text: shown.
+        out = self.printed({"content": [{"type": "text", "text": "2 files"}],
+                            "structuredContent": {"files": ["a", "b"]}})
+        self.assertIn("structured content:\n{\n  \"files\"", out)
+        out = self.printed({"content": [{"type": "text", "text": "1"}],
+                            "structuredContent": {"result": True}})
+        self.assertIn("structured content:", out)
+
+    # Good results of each method the client reads; the fuzz below breaks them.
+    GOOD = {
+        "initialize": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                       "serverInfo": {"name": "s", "version": "1"}},
+        "server/discover": {"capabilities": {"extensions": {}}, "_meta": {
+            mcp_stdio.SERVER_INFO_KEY: {"name": "s", "version": "1"}}},
+        "tools/list": {"tools": [{"name": "t", "description": "d", "inputSchema": {
+            "type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}}]},
+        "resources/list": {"resources": [{"uri": "a://b", "name": "b", "mimeType": "text/plain"}]},
+        "resources/templates/list": {"resourceTemplates": [{"uriTemplate": "a://{x}",
+                                                            "name": "x"}]},
+        "prompts/list": {"prompts": [{"name": "p", "arguments": [{"name": "a",
+                                                                  "required": True}]}]},
+        "skills/list": {"skills": [{"uri": "skill://a/SKILL.md", "frontmatter": {
+            "name": "a", "description": "d"}, "resources": [{"uri": "skill://a/SKILL.md",
+                                                             "digest": "sha256:00", "size": 3}]}]},
+        "tools/call": {"content": [{"type": "text", "text": "t"}, {"type": "image", "data": "AA==",
+                                                                  "mimeType": "image/png"},
+                                   {"type": "resource", "resource": {"uri": "a://b", "blob": "AA=="}},
+                                   {"type": "resource_link", "uri": "a://b", "name": "b"}],
+                       "structuredContent": {"a": 1}, "isError": False},
+        "resources/read": {"contents": [{"uri": "a://b", "text": "t"}, {"uri": "a://c",
+                                                                        "blob": "AA=="}]},
+        "prompts/get": {"messages": [{"role": "user", "content": {"type": "text", "text": "x"}}]},
+    }
+
+    def test_malformed_results_are_said_not_raised(self):
+        """Whatever a server sends, the client says it is malformed or prints it."""
+        r = random.Random(8)
+
+        def mutate(v, depth=0):
+            if r.random() < 0.12:
+                return _junk(r)
+            if isinstance(v, dict):
+                v = {k: mutate(x, depth + 1) for k, x in v.items() if r.random() > 0.08}
+                if r.random() < 0.15:
+                    v[r.choice(("type", "text", "name", "uri", "nextCursor", "arguments",
+                                "description", "resources", "blob"))] = _junk(r)
+                return v
+            if isinstance(v, list):
+                return [mutate(x, depth + 1) for x in v] + ([_junk(r)] if r.random() < 0.2
+                                                            else [])
+            return v
+        said = printed = 0
+        shaped = mcp_stdio._result_shapes()       # the methods of the extensions it has
+        for _ in range(400):
+            results = {m: mutate(copy.deepcopy(v)) for m, v in self.GOOD.items() if m in shaped}
+            checked = {}
+            for method, result in results.items():
+                try:
+                    checked[method] = mcp_stdio._checked(method, result)
+                except mcp_stdio.MalformedResult as e:
+                    self.assertTrue(str(e).startswith("the server's %s result is malformed: "
+                                                      % method), e)
+                    said += 1
+
+            class Seen:                            # a client that was answered so
+                era, revision, instructions, stderr = "legacy", "2025-11-25", None, ""
+                server_info = (checked.get("initialize") or {}).get("serverInfo")
+                server_capabilities = dict((checked.get("initialize") or {}).get(
+                    "capabilities") or {}, resources={}, prompts={}, extensions={
+                        EXTENSIONS["skills"]: {}})
+
+                @staticmethod
+                def list_all(method, field):             # every list, as the inspector reads it
+                    if method not in checked:
+                        raise mcp_stdio.MalformedResult(method, ["broken"])
+                    return checked[method][field]
+
+                @staticmethod
+                def close():                         # before its stderr is read to the end
+                    return 0
+
+            for tool in (checked.get("tools/list") or {}).get("tools", []):
+                with contextlib.suppress(mcp_stdio._BadArguments):   # call's KEY=VALUE words
+                    mcp_stdio._key_values(["a=1", "b=x"], tool["inputSchema"])
+            with contextlib.redirect_stdout(io.StringIO()):
+                mcp_stdio._print_inspection(Seen, False)
+                mcp_stdio._print_inspection(Seen, True)
+                for method in ("tools/call", "resources/read", "prompts/get"):
+                    if method in checked:
+                        mcp_stdio._print_result(None, dict(checked[method], isError=False),
+                                                False)
+                        printed += 1
+        self.assertGreater(said, 300)
+        self.assertGreater(printed, 100)
+
+    def test_the_result_shapes_are_whole_for_every_thread_from_the_first_use(self):
+        """Clients on several threads check their first results at once: none finds the
+        shapes table half built (it was filled while compiling, and a reader took it as
+        ready: KeyError)."""
+        saved = dict(mcp_stdio._RESULT_SHAPES)
+        self.addCleanup(lambda: (mcp_stdio._RESULT_SHAPES.clear(),
+                                 mcp_stdio._RESULT_SHAPES.update(saved)))
+        interval = sys.getswitchinterval()
+        self.addCleanup(sys.setswitchinterval, interval)
+        sys.setswitchinterval(1e-5)
+        order = list(mcp_stdio._result_shapes())      # the last ones made, to be asked for
+        methods = sorted((m for m in self.GOOD if m in order), key=order.index)
+        for _ in range(3):
+            mcp_stdio._RESULT_SHAPES.clear()
+            start, failed = threading.Barrier(16), []
+
+            def check(method):
+                start.wait()
+                try:
+                    mcp_stdio._checked(method, self.GOOD[method])
+                except Exception as e:      # noqa: BLE001 - what the thread met, reported
+                    failed.append("%s: %r" % (method, e))
+            threads = [threading.Thread(target=check, args=(methods[-1 - i % 3],))
+                       for i in range(16)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            self.assertEqual(failed, [])
+
+    def test_a_server_that_answers_wrongly_gets_exit_3_and_a_readable_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "wrong.py")
+            with open(script, "w", encoding="utf-8") as f:
+                f.write(textwrap.dedent("""\
+                    import json, sys
+                    answers = {
+                        "initialize": {"protocolVersion": "2025-11-25", "serverInfo": {
+                            "name": "wrong", "version": "1"}, "capabilities": {
+                            "tools": {}, "resources": {}, "prompts": {}}},
+                        "tools/list": {"tools": [{"name": 5, "inputSchema": {}}]},
+                        "resources/list": {"resources": "none"},
+                        "resources/templates/list": {"resourceTemplates": []},
+                        "prompts/list": {"prompts": [{"name": "p"}]},
+                        "tools/call": {"content": [True]},
+                    }
+                    for line in sys.stdin:
+                        m = json.loads(line)
+                        if "id" in m and m.get("method") in answers:
+                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"],
+                                              "result": answers[m["method"]]}), flush=True)
+                        elif "id" in m:
+                            print(json.dumps({"jsonrpc": "2.0", "id": m["id"], "error": {
+                                "code": -32601, "message": "no"}}), flush=True)
+                    """))
+            r = self.run_cli("inspect", "--", *PY, script)
+            self.assertEqual(r.returncode, 3, r.stderr)
+            out = r.stdout.decode()
+            self.assertIn("\ntools: failed (the server's tools/list result is malformed: "
+                          "/tools/0/name: expected type string, got integer)\n", out)
+            self.assertIn("\nresources: failed (the server's resources/list result is malformed: "
+                          "/resources: expected type array, got string)\n", out)
+            self.assertIn("\nprompts (1)\n  p  ()\n", out)
+            r = self.run_cli("call", "t", "--", *PY, script)
+            self.assertEqual((r.returncode, r.stdout), (3, b""))
+            self.assertEqual(r.stderr, b"error: the server's tools/call result is malformed: "
+                                       b"/content/0: expected type object, got boolean\n")
+
+    def test_inspect(self):
+        r = self.run_cli("inspect", "--", *SERVE)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout.decode()
+        self.assertIn("server: mcp-stdio-demo %s (mcp_stdio demo)" % mcp_stdio.__version__, out)
+        self.assertIn("era: modern, protocol 2026-07-28", out)
+        self.assertIn("  add  (a: number, b: number)", out)
+        self.assertIn("  demo://greeting/{name}  greeting  text/plain", out)
+        self.assertIn("  summarize  (text, style?)", out)
+        r = self.run_cli("inspect", "--json", "--era", "legacy", "--revision", "2025-03-26", "--",
+                         *SERVE)
+        report = json.loads(r.stdout)
+        self.assertEqual((report["era"], report["revision"]), ("legacy", "2025-03-26"))
+        self.assertEqual(len(report["tools"]), 6)
+
+    def test_call(self):
+        r = self.run_cli("call", "echo", '{"text": "hello"}', "--", *SERVE)
+        self.assertEqual((r.returncode, r.stdout), (0, b"hello\n"))     # says nothing more
+        r = self.run_cli("call", "add", "a=1", "b=2.5", "--", *SERVE)    # typed from the schema
+        self.assertEqual((r.returncode, r.stdout), (0, b'{"sum":3.5}\n'))
+        schema = {"properties": {"a": {"type": "number"}, "s": {"type": "string"},
+                                 "f": {"type": ["boolean", "null"]}, "l": {"type": "array"}}}
+        self.assertEqual(mcp_stdio._key_values(["a=1.5", "s=1.5", "f=true", "l=[1,2]", "x=y"],
+                                               schema),
+                         {"a": 1.5, "s": "1.5", "f": True, "l": [1, 2], "x": "y"})
+        with self.assertRaises(ValueError) as cm:
+            mcp_stdio._key_values(["a=one"], schema)
+        self.assertEqual(str(cm.exception), "a=one: a number is expected")
+        r = self.run_cli("call", "add", '{"a": 1', "--", *SERVE)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(b"error: the arguments are not valid JSON: Expecting", r.stderr)
+        r = self.run_cli("call", "countdown", "seconds=0.2", "--", *SERVE)
+        self.assertEqual(r.stderr, b"log info countdown: countdown of 2 steps started\n"
+                         b"progress 1/2: 1 of 2 steps\nprogress 2/2: 2 of 2 steps\n")
+        r = self.run_cli("call", "divide", '{"dividend": 1, "divisor": 0}', "--",
+                         *SERVE)
+        self.assertEqual((r.returncode, r.stdout),
+                         (1, b"Cannot divide by zero: pass a non-zero 'divisor'.\n"))
+        r = self.run_cli("call", "nope", "--", *SERVE)
+        self.assertEqual(r.returncode, 4)
+        self.assertIn(b"Unknown tool", r.stderr)
+        r = self.run_cli("call", "add", '{"a": 1, "b": 2}', "--json", "--", *SERVE)
+        self.assertEqual(json.loads(r.stdout)["structuredContent"], {"sum": 3})
+
+    def test_read_get_and_content_blocks(self):
+        r = self.run_cli("read", "demo://logo.png", "--", *SERVE)
+        self.assertEqual((r.returncode, r.stdout),
+                         (0, b"[resource demo://logo.png, image/png, %d bytes of blob]\n"
+                          % len(mcp_stdio._DEMO_PNG)))
+        r = self.run_cli("get", "summarize", "text=hello", "style=short", "--", *SERVE)
+        self.assertEqual(r.stdout, b"[user] Summarize the following text (style: short):\n\n"
+                                   b"hello\n")
+        self.assertEqual(mcp_stdio._blocks({"content": [
+            mcp_stdio.image(b"\x89PNG"), mcp_stdio.resource_link("file:///a", "a"),
+            mcp_stdio.embedded_resource("file:///b", "body", mime_type="text/plain")]}),
+            ["[image image/png, 4 bytes]", "[link: a <file:///a>]",
+             "[resource file:///b, text/plain]\nbody"])
+
+    def test_signatures_show_types_enums_and_defaults(self):
+        schema = {"type": "object", "$defs": {"Mode": {"enum": ["fast", "slow"]}},
+                  "properties": {"q": {"type": "string"},
+                                 "mode": {"$ref": "#/$defs/Mode", "default": "fast"},
+                                 "n": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                                 "tags": {"type": "array", "items": {"type": "string"}},
+                                 "kind": {"type": ["boolean", "string"]},
+                                 "start": {"type": "string", "format": "date-time"},
+                                 "days": {"type": "array", "items": {"type": "string",
+                                                                     "format": "date"}}},
+                  "required": ["q"]}
+        self.assertEqual(mcp_stdio._signature_of(schema),
+                         '(q: string, mode?: "fast"|"slow" = "fast", n?: integer|null, '
+                         'tags?: array of string, kind?: boolean|string, '
+                         'start?: string<date-time>, days?: array of string<date>)')
+        self.assertEqual(mcp_stdio._first_line("word " * 30, 22), "word word word word ...")
+
+    def test_what_the_command_line_says(self):
+        """Error data, argument messages, -e/--cwd, read --output, nested shapes."""
+        schema = {"properties": {"n": {"type": "integer"}, "l": {"type": "array"},
+                                 "o": {"type": "object"}}}
+        for words, message in ((["n=x"], "n=x: an integer is expected"),
+                               (["l=x"], "l=x: an array is expected"),
+                               (["o=no"], "o=no: an object is expected"),
+                               (["l=[1,2"], "l=[1,2: not valid JSON (Expecting")):
+            with self.assertRaises(ValueError) as cm:
+                mcp_stdio._key_values(words, schema)
+            self.assertTrue(str(cm.exception).startswith(message), str(cm.exception))
+        r = self.run_cli("call", "add", "a=1", "b", "--", *SERVE)
+        self.assertEqual((r.returncode, r.stderr), (2, b"error: 'b' is not KEY=VALUE: give the "
+                                                       b"arguments as KEY=VALUE words or one "
+                                                       b"JSON object\n"))
+        script = textwrap.dedent("""
+            import os, mcp_stdio
+            server = mcp_stdio.Server("cli", "1")
+
+            @server.tool
+            def where() -> str:
+                "Where the server runs."
+                return os.getcwd() + " " + os.environ.get("CLI_TEST", "-")
+
+            @server.tool
+            def needs() -> str:
+                "Needs sampling."
+                raise mcp_stdio.ProtocolError(-32021, "Missing required client capability",
+                                              {"requiredCapabilities": {"sampling": {}}})
+
+            from typing import List, TypedDict
+            class Point(TypedDict):
+                x: int
+                label: str
+
+            @server.tool
+            def shapes(rows: List[dict], points: List[Point]) -> str:
+                "Nested shapes."
+                return "ok"
+            server.run()
+        """)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cli_server.py")
+            with open(path, "w") as f:
+                f.write(script)
+            env = dict(os.environ, PYTHONPATH=HERE)
+            run = lambda *a: subprocess.run(SERVE + list(a), capture_output=True, cwd=HERE,  # noqa
+                                            timeout=60, stdin=subprocess.DEVNULL, env=env)
+            r = run("call", "where", "-e", "CLI_TEST=set here", "--cwd", tmp, "--",
+                    sys.executable, path)
+            self.assertEqual(r.stdout.decode().strip(), os.path.realpath(tmp) + " set here",
+                             r.stderr)
+            r = run("call", "needs", "--", *PY, path)
+            self.assertEqual(r.returncode, 4)
+            self.assertIn(b"error: the server answered with error -32021: Missing required "
+                          b'client capability\n  requiredCapabilities: {"sampling": {}}\n',
+                          r.stderr)
+            r = run("inspect", "--", *PY, path)
+            self.assertIn("  shapes  (rows: array of object, points: array of {x: integer, "
+                          "label: string})", r.stdout.decode())
+            out = os.path.join(tmp, "logo.png")
+            r = run("read", "demo://logo.png", "--output", out, "--", *SERVE)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), mcp_stdio._DEMO_PNG)
+            self.assertIn(b"saved %d bytes (image/png) to" % len(mcp_stdio._DEMO_PNG),
+                          r.stderr)
+        self.assertEqual(mcp_stdio._tail("word " * 100 + "end", 42), "...word word word word "
+                         "word word word end")     # cut at a word, and marked
+
+    def test_inspection_survives_a_failing_list(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(tmp, "broken.py")
+            with open(script, "w") as f:
+                f.write(BROKEN_SERVER)
+            r = self.run_cli("inspect", "--", *PY, script, "partial")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = r.stdout.decode()
+        self.assertIn("tools (0)", out)
+        self.assertIn("resources (1)\n  a://b  b\n", out)
+        self.assertIn("resource templates: failed (resource templates: error -32601: Method not "
+                      "found)", out)
+        self.assertIn("prompts: not offered", out)
+
+    def test_usage_names_how_it_was_started(self):
+        r = self.run_cli("inspect", "--help")              # started as python -m mcp_stdio
+        self.assertTrue(r.stdout.startswith(b"usage: python -m mcp_stdio inspect"))
+        r = subprocess.run([sys.executable, SERVER, "--help"], capture_output=True,
+                           timeout=TIMEOUT)
+        self.assertTrue(r.stdout.startswith(b"usage: python mcp_stdio.py [options]"))
+
+    def test_usage_and_failures(self):
+        for args in (["inspect"], ["call", "echo", "[1]", "--", "x"], ["call", "--", "x"],
+                     ["inspect", "--era", "new", "--", "x"]):
+            r = self.run_cli(*args)
+            self.assertEqual(r.returncode, 2, args)
+        r = self.run_cli("inspect", "--help")
+        self.assertEqual(r.returncode, 0)
+        self.assertIn(b"exit status", r.stdout)
+        r = self.run_cli("inspect", "--timeout", "2", "--", *PY, "-c", "pass")
+        self.assertEqual(r.returncode, 3)
+        r = self.run_cli("inspect", "--", "/nonexistent/server")
+        self.assertEqual(r.returncode, 3)
+
+
+@about("tasks")
+class TaskCommandLine(unittest.TestCase):
+    """call runs a task tool to its end, in each era (real processes)."""
+
+    def call(self, era, *args):
+        script = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
+        return subprocess.Popen(SERVE + ["call"] + list(args) + ["--era", era, "--"] + PY
+                                + [script],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=HERE,
+                                stdin=subprocess.DEVNULL)
+
+    def runs_a_required_task_tool(self, era):
+        done = self.call(era, "slow_compute", "seconds=0.3")
+        failing = self.call(era, "failing_job")
+        out, err = done.communicate(timeout=60)
+        self.assertEqual((done.returncode, out), (0, b"Computed after 0.3 seconds.\n"), err)
+        out, err = failing.communicate(timeout=60)
+        self.assertEqual((failing.returncode, out), (1, b"The job failed.\n"), err)
+        self.assertIn(b"task working\n", err)
+
+    def test_inspect_marks_the_tools_that_may_run_as_tasks(self):
+        script = os.path.join(HERE, "examples", "conformance", "tasks_server.py")
+        r = subprocess.run(SERVE + ["inspect", "--era", "legacy", "--"] + PY + [script],
+                           capture_output=True, cwd=HERE, timeout=60, stdin=subprocess.DEVNULL)
+        out = r.stdout.decode()
+        self.assertIn("\n  failing_job  ()  [task required]\n", out)
+        self.assertIn("\n  multi_input  ()  [task optional]\n", out)
+        self.assertIn("\n  greet  (name: string)\n", out)
+        r = subprocess.run(SERVE + ["inspect", "--era", "legacy", "--json", "--"] + PY + [script],
+                           capture_output=True, cwd=HERE, timeout=60, stdin=subprocess.DEVNULL)
+        marks = json.loads(r.stdout)["marks"]     # what every extension adds, in one shape
+        self.assertEqual(list(marks), ["tools"])
+        self.assertEqual((marks["tools"]["failing_job"], marks["tools"]["multi_input"]),
+                         (["task required"], ["task optional"]))
+        self.assertNotIn("greet", marks["tools"])
+
+    def test_each_step_of_a_task_is_shown_once(self):
+        script = own_script(self, "steps.py", '''\
+            server = mcp_stdio.Server("steps", "1")
+
+            @server.tool(task="required")
+            def job(ctx: mcp_stdio.Context) -> str:
+                "Three steps."
+                for i in range(1, 4):
+                    ctx.progress(i, 3, "step %d/3" % i)
+                    ctx.sleep(0.15)
+                return "done"
+            raise SystemExit(server.run())
+            ''')
+        for era in ("modern", "legacy"):
+            with self.subTest(era=era):
+                r = subprocess.run(SERVE + ["call", "job", "--era", era, "--"] + PY + [script],
+                                   capture_output=True, cwd=HERE, timeout=60,
+                                   stdin=subprocess.DEVNULL)
+                self.assertEqual((r.returncode, r.stdout), (0, b"done\n"), r.stderr)
+                lines = r.stderr.decode().splitlines()
+                for i in (1, 2, 3):      # polled, a step may be missed; never said twice
+                    self.assertLessEqual(sum("step %d/3" % i in x for x in lines), 1, lines)
+                self.assertIn("task working", lines)
+                self.assertEqual(lines[-1][:14], "task completed", lines)
+
+    def test_the_command_line_runs_a_required_task_tool_legacy(self):
+        self.runs_a_required_task_tool("legacy")
+
+    def test_the_command_line_runs_a_required_task_tool_modern(self):
+        self.runs_a_required_task_tool("modern")
+
+
+@unittest.skipUnless(hasattr(os, "killpg"), "needs process groups")
+class CtrlC(ProcTest):
+    """Ctrl-C during call cancels the call at the server and exits 130, in both eras."""
+
+    def test_a_terminal_interrupt_cancels_the_call(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        script = os.path.join(tmp.name, "waits.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(CTRL_C_SERVER)
+        for era, tool, extra in (("modern", "plain", []), ("legacy", "plain", []),
+                                 ("modern", "long", []), ("legacy", "long", ["--task"])):
+            with self.subTest(era=era, tool=tool):
+                mark = os.path.join(tmp.name, "%s-%s" % (era, tool))
+                p = subprocess.Popen(SERVE + ["call", tool, "--era", era] + extra +
+                                     ["--"] + PY + [script], cwd=HERE,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, env=dict(os.environ, MARK=mark),
+                                     start_new_session=True)      # a terminal's group
+                self.addCleanup(p.kill)
+                deadline = time.monotonic() + TIMEOUT
+                while not os.path.exists(mark) and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                time.sleep(0.2)                  # a task: its first poll has gone out
+                os.killpg(p.pid, signal.SIGINT)  # what Ctrl-C does: the whole group
+                out, err = p.communicate(timeout=TIMEOUT)
+                self.assertEqual(p.returncode, 130, err)
+                self.assertNotIn(b"Traceback", err)
+                self.assertTrue(err.endswith(b"cancelled\n"), err)
+                with open(mark) as f:
+                    self.assertEqual(f.read(), "started\ncancelled=True\n")   # it was told
+
+
+###############################################################################
+# Host setup: config, doctor and install ######################################
+###############################################################################
+
+
+class Doctor(unittest.TestCase):
+    """doctor starts a server as each host does and names what would fail (real processes)."""
+
+    def setUp(self):
+        self.script = os.path.join(vendored_project(), "team_tools.py")
+
+    def doctor(self, *args, command=None):
+        r = subprocess.run(SERVE + ["doctor"] + list(args) + ["--"] + (command or PY + [
+            self.script]), capture_output=True, cwd=HERE, timeout=120,
+            stdin=subprocess.DEVNULL)
+        self.assertFalse(r.stderr, r.stderr.decode())
+        return r.returncode, r.stdout.decode()
+
+    def test_a_good_server_passes(self):
+        code, out = self.doctor("--host", "claude-code")
+        self.assertEqual(code, 0, out)
+        self.assertEqual(out, "doctor: starts %s -S %s\n" % (sys.executable, self.script) +
+                         "claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, "
+                         "then 2025-11-25; https://github.com/anthropics/claude-code/issues/84136)"
+                         "\ndoctor: 1 of 1 host(s) would start it\n")
+
+    @unittest.skipUnless(SLOW, "six starts and two more: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    def test_a_good_server_passes_every_host(self):
+        code, out = self.doctor()
+        self.assertEqual(code, 0, out)
+        self.assertEqual([line.split(":")[0] for line in out.splitlines() if
+                          not line.startswith(" ")][1:-1], sorted(mcp_stdio._HOSTS))
+        self.assertTrue(out.endswith("doctor: 6 of 6 host(s) would start it\n"), out)
+        self.assertIn("codex: ok  (models Codex CLI 0.165.0 (2026-11-03), speaks 2025-06-18; "
+                      "https://github.com/openai/codex/issues/11851)", out)
+        self.assertIn("claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, then "
+                      "2025-11-25", out)
+
+    def test_a_banner_on_stdout_fails_quoting_it(self):
+        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "banner"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("claude-desktop: FAIL", out)
+        self.assertIn("  fault: output on stdout before the first message: "
+                      "b'Starting team tools v1.0'\n    fix: write diagnostics to sys.stderr", out)
+
+    def test_a_failing_import_fails_quoting_its_last_line(self):
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "broken"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: the server did not start: \"ModuleNotFoundError: No module named "
+                      "'no_such_module_for_the_doctor'\"", out)
+
+    def test_paths_the_host_cannot_follow(self):
+        code, out = self.doctor("--host", "claude-desktop",
+                                command=["no-such-python-3", self.script])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: the host cannot find 'no-such-python-3' (PATH "
+                      "/usr/bin:/bin:/usr/sbin:/sbin, working folder /)", out)
+        code, out = self.doctor("--host", "claude-desktop",
+                                command=PY + [os.path.relpath(SERVER, HERE)])
+        self.assertEqual(code, 1, out)
+        self.assertIn("    fix: give the absolute path of mcp_stdio.py (the host starts it in /;",
+                      out)
+
+    def test_a_script_runs_with_this_interpreter_and_a_missing_path_is_said(self):
+        """After --, a first word ending in .py runs with this interpreter, as for config and
+        install; an absolute path that does not exist is said so, not "give the absolute
+        path"."""
+        code, out = self.doctor("--host", "codex", command=[self.script])
+        self.assertEqual(code, 0, out)
+        self.assertTrue(out.startswith("doctor: starts %s %s\n" % (
+            os.path.abspath(sys.executable), self.script)), out)
+        missing = os.path.join(os.path.dirname(self.script), "no-such-program")
+        code, out = self.doctor("--host", "codex", command=[missing, "x"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: %s does not exist\n    fix: give the path of the program that "
+                      "starts the server (config prints the absolute path of one on your "
+                      "PATH)\n" % missing, out)
+
+    def test_a_proxys_entries_that_fail_are_named_and_hosts_share_starts(self):
+        """A proxy whose entries fail to start (a missing command, one that exits at once, one
+        that never answers) fails, each entry named with its last lines on stderr. Hosts
+        that start a server alike share one start, and the starts run at once: six hosts,
+        three starts (0.11.2: eight); the two without tasks learn which tools run only as a
+        task from another host's listing."""
+        folder, leaf = leaf_folder(self)
+        path = servers_file(folder, {
+            "good": {"command": sys.executable, "args": ["-S", leaf, folder]},
+            "missing": {"command": os.path.join(folder, "no-such-server")},
+            "quits": {"command": sys.executable, "args": [
+                "-S", "-c", "import sys; sys.stderr.write('one\\ntwo: no config\\n'); "
+                "sys.exit(3)"]},
+            "mute": {"command": sys.executable, "args": [
+                "-S", "-c", "import time; time.sleep(60)"]}})
+        code, out = self.doctor(command=PY + [SERVER, "proxy", path, "--start-timeout", "2"])
+        self.assertEqual(code, 1, out)
+        faults = ("  fault: mount 'missing' does not start: cannot start %s: [Errno 2] No such "
+                  "file or directory: %r\n    fix: run its command yourself to see why\n"
+                  "  fault: mount 'quits' does not start: the server exited (status 3)\n"
+                  "    fix: its last lines on stderr: one | two: no config\n"
+                  "  fault: mount 'mute' does not start: it did not list within its start "
+                  "timeout\n    fix: run its command yourself to see why\n" % (
+                      os.path.join(folder, "no-such-server"),
+                      os.path.join(folder, "no-such-server")))
+        self.assertEqual(out.count(faults), 6, out)
+        self.assertTrue(out.endswith("doctor: 0 of 6 host(s) would start it\n"), out)
+        with open(os.path.join(folder, "starts")) as f:
+            self.assertEqual(len(f.read().split()), 3)
+
+    def test_what_a_host_refuses_in_the_tool_list(self):
+        code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "nested"])
+        self.assertEqual(code, 1, out)
+        self.assertIn("  fault: tool 'nested': / uses $defs; / requires 'q', which is not one of "
+                      "its properties; /properties/p uses $ref; /properties/tags is an array "
+                      "without items\n", out)
+        self.assertEqual(self.doctor("--host", "claude-code", command=PY + [
+            self.script, "nested"])[0], 0)
+
+    def test_a_listing_over_a_hosts_tool_budget_is_warned_of(self):
+        """Cursor holds about 40 tools well: past that the doctor says so, with the size and
+        which tools a host that keeps the first 40 would lose (in the order listed)."""
+        code, out = self.doctor("--host", "cursor", command=PY + [self.script, "many"])
+        self.assertEqual(code, 0, out)
+        self.assertRegex(out, r"\n  warning: it lists 45 tools \(\d+\.\d KB, about \d+ tokens, "
+                              r"estimated as bytes / 4\); Cursor degrades past about 40 active "
+                              r"tools, and a host that keeps the first 40 would not see t39, "
+                              r"t40, t41, t42, t43\n    fix: list two search tools instead "
+                              r"\(--tool-search: the rest stay callable and are found by "
+                              r"search_tools\), or serve fewer: --tools with names or patterns "
+                              r"\('fs_\*'\), or mount\(\.\.\., include=, exclude=\) for a mounted "
+                              r"server's\n")
+        code, out = self.doctor("--host", "vscode", command=PY + [self.script, "many"])
+        self.assertEqual((code, out.count("warning")), (0, 0), out)      # 128 for Copilot
+        # The fix it names: with tool search the host lists two tools (and the pinned).
+        code, out = self.doctor("--host", "cursor", command=PY + [self.script, "many",
+                                                                  "--tool-search"])
+        self.assertEqual((code, out.count("warning")), (0, 0), out)
+
+    def test_a_mounted_tool_a_host_refuses_names_the_mounts_options(self):
+        """The author cannot change someone else's tool: the fix is the mount's options. A
+        mounted task-only tool is listed as one that may run as a task: no host refuses it."""
+        code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "mounted"])
+        self.assertEqual(code, 1, out)
+        self.assertEqual(out.count("  fault: "), 1, out)
+        self.assertIn("  fault: tool 'other_deep': / uses $defs\n    fix: it is tool 'deep' of "
+                      "mount 'other': leave it out (mount(..., exclude=['deep'])) or rename it "
+                      "(rename={'deep': ...})\n", out)
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "mounted"])
+        self.assertEqual(code, 0, out)
+
+    @about("tasks")
+    def test_a_task_only_tool_fails_where_the_host_has_no_tasks(self):
+        """Alone, the host's start of its own finds it; among hosts with tasks, their
+        listing tells the two without."""
+        fault = ("  fault: tool 'add' runs only as a task; the host speaks 2025-06-18, which has "
+                 "no tasks (it is not listed)\n    fix: register it with task=\"optional\"\n")
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "task"])
+        self.assertEqual(code, 1, out)
+        self.assertIn(fault, out)
+        code, out = self.doctor(command=PY + [self.script, "task"])
+        self.assertEqual(code, 1, out)
+        self.assertEqual(out.count(fault), 2, out)
+        self.assertTrue(out.endswith("doctor: 4 of 6 host(s) would start it\n"), out)
+
+    @about("skills")
+    def test_a_refused_skill_fails_and_a_relative_folder_is_found(self):
+        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "skills"])
+        self.assertEqual(code, 1, out)
+        self.assertEqual(out.count("  fault: "), 1, out)
+        self.assertIn("  fault: a skill was refused at start: \"team-tools: warning: skills: ", out)
+        self.assertIn("bad/SKILL.md: name must be 1-64 lowercase letters", out)
+
+    def test_each_host_names_what_it_models_and_where_that_is_reported(self):
+        path = os.path.join(SHARED, "docs", "clients-in-the-wild.md")
+        if not os.path.exists(path):
+            self.skipTest("../shared/docs is not here")
+        with open(path, encoding="utf-8") as f:
+            reported = f.read()
+        for name, host in mcp_stdio._HOSTS.items():
+            self.assertIn(host.source, reported, name)
+            if name != "gemini-cli":          # its version is from a trial, not the document
+                self.assertIn(host.title.split(" (")[0].rsplit(" ", 1)[-1], reported, name)
+
+    def test_a_slow_start_is_said(self):
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "slow"])
+        self.assertEqual(code, 0, out)
+        self.assertRegex(out, r"  warning: the first answer took [2-9]\.\d s of the host's "
+                              r"10 s\n")       # 2.7 s asleep, and a busy machine's start
+
+    def test_usage(self):
+        for args in ((), ("--host", "nowhere", "--"), ("--host",)):
+            r = subprocess.run(SERVE + ["doctor"] + list(args), capture_output=True, cwd=HERE,
+                               stdin=subprocess.DEVNULL, timeout=60)
+            self.assertEqual(r.returncode, 2, args)
+            self.assertTrue(r.stderr.startswith(b"error: "), r.stderr)
+
+
+class Install(unittest.TestCase):
+    """install writes config's entry into each host's own file (real processes, a fake home)."""
+
+    FILES = {"claude-desktop": ".config/Claude/claude_desktop_config.json",
+             "cursor": ".cursor/mcp.json", "vscode": ".config/Code/User/mcp.json",
+             "gemini-cli": ".gemini/settings.json", "codex": ".codex/config.toml"}
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.home = tmp.name
+        self.script = os.path.join(vendored_project(), "team_tools.py")
+
+    def install(self, *args, cwd=None):
+        env = {k: v for k, v in os.environ.items() if k != "XDG_CONFIG_HOME"}
+        env.update(HOME=self.home, PATH=os.path.dirname(sys.executable),   # no claude on it
+                   PYTHONPATH=HERE)
+        r = subprocess.run(SERVE + ["install"] + list(args), capture_output=True, env=env,
+                           cwd=cwd or self.home, timeout=120, stdin=subprocess.DEVNULL)
+        return r.returncode, r.stdout.decode(), r.stderr.decode()
+
+    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    def test_claude_desktop(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("claude-desktop")
+
+    def test_cursor(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("cursor")
+
+    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    def test_vscode(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("vscode")
+
+    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    def test_gemini_cli(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("gemini-cli")
+
+    def test_codex(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("codex")
+
+    def copy_of_the_script(self, name):
+        """A copy of the server beside it (where it finds mcp_stdio), of a name of this test's
+        own: the project is shared by tests that run at once, and a copy being written
+        reads as an empty script that exits 0."""
+        path = os.path.join(os.path.dirname(self.script), name)
+        shutil.copy(self.script, path)
+        self.addCleanup(os.remove, path)
+        return path
+
+    def keeps_the_rest_and_a_repeat_changes_nothing(self, host):
+        entry = {"command": os.path.abspath(sys.executable), "args": [self.script]}
+        rel = self.FILES[host]
+        path = os.path.join(self.home, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        top = "servers" if host == "vscode" else "mcpServers"
+        before = '[mcp_servers.other]\ncommand = "x"\n' if host == "codex" else \
+            json.dumps({"theme": "dark", top: {"other": {"command": "x"}}}, indent=4) + "\n"
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(before)
+        code, out, err = self.install(host, "--", self.script)
+        self.assertEqual((code, err), (0, ""), out)
+        self.assertEqual(out, "%s: installed 'team-tools' (the old file is in %s.bak)\n"
+                         "  it runs %s %s\n" % (path, path, sys.executable, self.script))
+        with open(path, encoding="utf-8") as f:
+            after = f.read()
+        if host == "codex":
+            self.assertEqual(after, before + "\n[mcp_servers.team-tools]\ncommand = %s\n"
+                             "args = [%s]\n" % (json.dumps(entry["command"]),
+                                                json.dumps(self.script)))
+        else:
+            data = json.loads(after)
+            want = dict({"type": "stdio"} if host == "vscode" else {}, **entry)
+            self.assertEqual(data, {"theme": "dark", top: {"other": {"command": "x"},
+                                                           "team-tools": want}})
+            self.assertIn('\n    "theme"', after)        # its indentation kept
+        with open(path + ".bak", encoding="utf-8") as f:
+            self.assertEqual(f.read(), before)
+        code, out, _ = self.install(host, "--", self.script)
+        self.assertEqual(code, 0)
+        self.assertIn("is installed already; nothing changed", out)
+        with open(path, encoding="utf-8") as f:
+            self.assertEqual(f.read(), after)
+        self.assertEqual(sorted(os.listdir(os.path.dirname(path))),
+                         sorted([os.path.basename(path), os.path.basename(path) + ".bak"]))
+        if host not in ("cursor", "codex"):   # one JSON host and the TOML one suffice
+            return
+        # Another server of the same name is kept unless --force.
+        other = self.copy_of_the_script("other_%s.py" % host)
+        code, _, err = self.install(host, "--name", "team-tools", "--", other)
+        self.assertEqual(code, 1)
+        self.assertIn("already has a different server named 'team-tools'", err)
+        code, _, _ = self.install(host, "--force", "--name", "team-tools", "--", other)
+        self.assertEqual(code, 0)
+        with open(path, encoding="utf-8") as f:
+            replaced = f.read()
+        self.assertIn(json.dumps(other), replaced)
+        self.assertNotIn(json.dumps(self.script), replaced)
+        with open(path + ".bak", encoding="utf-8") as f:
+            self.assertEqual(f.read(), before)       # the first backup stays
+
+    def test_what_it_refuses(self):
+        path = os.path.join(self.home, ".cursor", "mcp.json")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w", encoding="utf-8") as f:
+            f.write('{\n  // mine\n  "mcpServers": {}\n}\n')
+        code, out, err = self.install("cursor", "--", self.script)
+        self.assertEqual((code, out), (2, ""))
+        entry = {"mcpServers": {"team-tools": {"command": os.path.abspath(sys.executable),
+                                               "args": [self.script]}}}
+        self.assertEqual(err, "error: %s, line 2 column 3: a comment, which cursor's reader does "
+                              "not allow; nothing written. Add the entry by hand:\n%s"
+                         % (path, json.dumps(entry, indent=2) + "\n"))
+        with open(path, encoding="utf-8") as f:
+            self.assertEqual(f.read(), '{\n  // mine\n  "mcpServers": {}\n}\n')
+        broken = os.path.join(os.path.dirname(self.script), "broken.py")
+        with open(broken, "w", encoding="utf-8") as f:
+            f.write("import no_such_module_for_the_installer\n")
+        code, _, err = self.install("gemini-cli", "--", broken)
+        self.assertEqual(code, 1)
+        self.assertIn("the doctor found what gemini-cli would fail on; nothing written", err)
+        self.assertFalse(os.path.exists(os.path.join(self.home, ".gemini")))
+        self.assertEqual(self.install("codex", "--project", "--", self.script)[0], 2)
+
+    def test_comments_are_kept_where_the_hosts_reader_takes_them(self):
+        """VS Code's file keeps its comments and trailing commas, Gemini CLI's its comments
+        (and gets no trailing comma); Gemini CLI's reader refuses a trailing comma, and every
+        file that cannot be read or parsed is one line naming it, exit 2, nothing written."""
+        command = json.dumps(os.path.abspath(sys.executable))
+        vscode = ('{\n  // my servers\n  "servers": {\n    "x": {"command": "a // not a comment"},'
+                  ' /* old */\n  },\n}\n')
+        gemini = '{\n  "theme": "dark" // mine\n  /* nothing else */\n}\n'
+        for host, before, after in (
+                ("vscode", vscode, vscode.replace(
+                    ' /* old */\n  },', ' /* old */\n    "team-tools": {\n      "type": "stdio",\n'
+                    '      "command": %s,\n      "args": [\n        %s\n      ]\n    }\n  },'
+                    % (command, json.dumps(self.script)))),
+                ("gemini-cli", gemini, gemini.replace('"dark"', '"dark",').replace(
+                    '/* nothing else */\n', '/* nothing else */\n  "mcpServers": {\n    "team-to'
+                    'ols": {\n      "command": %s,\n      "args": [\n        %s\n      ]\n    }'
+                    '\n  }\n' % (command, json.dumps(self.script))))):
+            with self.subTest(host=host):
+                path = os.path.join(self.home, self.FILES[host])
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(before)
+                code, out, err = self.install(host, "--", self.script)
+                self.assertEqual((code, err), (0, ""), out)
+                with open(path, encoding="utf-8") as f:
+                    self.assertEqual(f.read(), after)
+                code, out, _ = self.install(host, "--", self.script)
+                self.assertEqual(code, 0)
+                self.assertIn("is installed already; nothing changed", out)
+        path = os.path.join(self.home, self.FILES["gemini-cli"])
+        for text, said in (
+                ('{"mcpServers": {},}', "line 1 column 18: a trailing comma, which gemini-cli's "
+                                        "reader does not allow"),
+                ("[" * 1000 + "]" * 1000, "nests arrays or objects more than 100 deep"),
+                ('{"mcpServers": {"a" 1}}', "is not JSON (line 1 column 21): Expecting ':' "
+                                            "delimiter"),
+                (b"\xff{}", "is not UTF-8 text (byte 0xff at offset 0)"),
+                ("[]", "its top level or 'mcpServers' is not a JSON object")):
+            with self.subTest(text=text[:20]):
+                with open(path, "wb") as f:
+                    f.write(text if isinstance(text, bytes) else text.encode())
+                code, out, err = self.install("gemini-cli", "--", self.script)
+                self.assertEqual((code, out), (2, ""))
+                self.assertTrue(err.startswith("error: %s" % path), err)
+                self.assertIn(said, err.splitlines()[0])
+                self.assertNotIn("Traceback", err)
+                with open(path, "rb") as f:
+                    self.assertEqual(f.read(), text if isinstance(text, bytes) else text.encode())
+
+    def test_a_command_or_a_script_after_the_dashes(self):
+        """config and install take what the doctor takes: a first word ending in .py is a
+        script run with this interpreter, anything else a command found as a shell finds it
+        (by its absolute path in the entry, its file arguments absolute too); each says what
+        it registers."""
+        python = os.path.basename(sys.executable)        # on the PATH install() gives
+        servers = os.path.join(self.home, "servers.json")
+        with open(servers, "w") as f:
+            json.dump({"mcpServers": {"demo": {"command": sys.executable,
+                                               "args": ["-m", "mcp_stdio"],
+                                               "env": {"PYTHONPATH": HERE}}}}, f)
+        code, out, err = self.install("claude-code", "--name", "front", "--", python,
+                                      SERVER, "proxy", "servers.json")
+        self.assertEqual((code, err), (0, ""), out)
+        self.assertEqual(out, "claude is not on PATH; run:\n  claude mcp add --scope user front "
+                              "-- %s %s proxy %s\n" % (sys.executable, SERVER, servers))
+        code, out, err = self.install("cursor", "--", python, SERVER, "proxy", "servers.json")
+        self.assertEqual((code, err), (0, ""), out)
+        with open(os.path.join(self.home, self.FILES["cursor"])) as f:
+            entry, = json.load(f)["mcpServers"].values()
+        self.assertEqual(entry, {"command": sys.executable,
+                                 "args": [SERVER, "proxy", servers]})
+        self.assertTrue(out.endswith("  it runs %s %s proxy %s\n" % (sys.executable, SERVER,
+                                                                     servers)), out)
+        for words, said in (([os.path.join(self.home, "nope")], "%s does not exist" %
+                             os.path.join(self.home, "nope")),
+                            (["no-such-program-here"], "'no-such-program-here' is not on PATH"),
+                            (["gone.py"], "%s does not exist" % os.path.join(self.home,
+                                                                             "gone.py"))):
+            with self.subTest(words=words):
+                code, out, err = self.install("cursor", "--", *words)
+                self.assertEqual((code, out), (2, ""))
+                self.assertTrue(err.startswith("error: " + said), err)
+        r = subprocess.run(SERVE + ["config", "claude-desktop", "--name", "t", "--", sys.executable,
+                                    self.script], capture_output=True, text=True, cwd=HERE,
+                           timeout=60, stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout), {"mcpServers": {"t": {
+            "command": sys.executable, "args": [self.script]}}})
+        self.assertIn("; it runs %s %s)" % (sys.executable, self.script), r.stderr)
+
+    def test_a_repeat_answers_alike_for_every_host(self):
+        """An identical entry is installed already (exit 0) for Claude Code too, read from the
+        file its own command writes; a different one of that name is refused naming --force
+        (exit 1), and --force replaces it (for Claude Code, removing it first)."""
+        home = self.home
+        with open(os.path.join(home, ".claude.json"), "w") as f:
+            json.dump({"mcpServers": {"team-tools": {
+                "type": "stdio", "command": sys.executable, "args": [self.script], "env": {}}},
+                "numStartups": 3}, f)
+        code, out, err = self.install("claude-code", "--", self.script)
+        self.assertEqual((code, out, err), (0, "%s: 'team-tools' is installed already; nothing "
+                                               "changed\n" % os.path.join(home, ".claude.json"),
+                                            ""))
+        other = self.copy_of_the_script("other_repeat.py")
+        code, out, err = self.install("claude-code", "--name", "team-tools", "--", other)
+        self.assertEqual((code, out), (1, ""))
+        self.assertIn("already has a different server named 'team-tools': give another --name, "
+                      "or --force", err)
+        code, out, err = self.install("claude-code", "--force", "--name", "team-tools", "--",
+                                      other)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out, "claude is not on PATH; run:\n  claude mcp remove team-tools "
+                              "--scope user\n  claude mcp add --scope user team-tools -- %s %s\n"
+                         % (sys.executable, other))
+
+    def test_a_project_file_and_claude_code(self):
+        project = os.path.dirname(self.script)
+        code, out, _ = self.install("vscode", "--project", "--", self.script, cwd=project)
+        self.assertEqual(code, 0, out)
+        with open(os.path.join(project, ".vscode", "mcp.json"), encoding="utf-8") as f:
+            self.assertIn("team-tools", json.load(f)["servers"])
+        code, out, _ = self.install("claude-code", "--project", "--", self.script)
+        self.assertEqual((code, out), (0, "claude is not on PATH; run:\n  claude mcp add --scope "
+                                          "project team-tools -- %s %s\n"
+                                       % (os.path.abspath(sys.executable), self.script)))
+
+
+@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_HOSTS_BIN") and
+                     os.environ.get("MCP_STDIO_NODE_BIN"),
+                     "needs MCP_STDIO_SLOW=1 and Claude Code and Gemini CLI (.ci/run installs)")
+class Hosts(unittest.TestCase):
+    """Real hosts list a server that install registered, started from folders of their own."""
+
+    def test_claude_code_and_gemini_cli_connect_from_another_folder(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        home, elsewhere = os.path.join(tmp.name, "home"), os.path.join(tmp.name, "elsewhere")
+        project = os.path.join(tmp.name, "project")
+        for folder in (home, elsewhere, project):
+            os.mkdir(folder)
+        script = os.path.join(project, "team_tools.py")
+        with open(script, "w", encoding="utf-8") as f:
+            f.write(DOCTOR_SERVER.replace('mode = sys.argv[1] if len(sys.argv) > 1 else "good"',
+                                          'mode = "skills"'))
+        shutil.copy(SERVER, project)
+        write_skill(os.path.join(project, "skills"), "good", "name: good\ndescription: Good.")
+        env = dict(os.environ, HOME=home, PYTHONPATH=HERE, PATH=os.pathsep.join((
+            os.environ["MCP_STDIO_HOSTS_BIN"], os.environ["MCP_STDIO_NODE_BIN"],
+            os.path.dirname(sys.executable), "/usr/bin", "/bin")))
+        env.pop("XDG_CONFIG_HOME", None)
+        # The MCP Apps example too: these hosts render no views, and nothing may break.
+        apps = os.path.join(project, "examples", "apps")
+        os.makedirs(apps)
+        for name in ("board.py", "board.html"):
+            shutil.copy(os.path.join(HERE, "examples", "apps", name), apps)
+        # Gemini CLI's settings.json takes comments: the user's stay, and it reads the result.
+        settings = os.path.join(home, ".gemini", "settings.json")
+        os.makedirs(os.path.dirname(settings))
+        with open(settings, "w") as f:
+            f.write('{\n  // my own settings\n  "ui": {"hideTips": true} /* kept */\n}\n')
+        for host in ("claude-code", "gemini-cli"):
+            for words in ([script], ["--name", "task-board", os.path.join(apps, "board.py")],
+                          [script]):           # again: the same entry, nothing changed
+                r = subprocess.run(SERVE + ["install", host] + words[:-1] + ["--", words[-1]],
+                                   capture_output=True, env=env, cwd=project, timeout=120,
+                                   stdin=subprocess.DEVNULL)
+                self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn(b"is installed already; nothing changed", r.stdout)
+        with open(settings) as f:
+            self.assertIn('  // my own settings\n  "ui": {"hideTips": true}, /* kept */', f.read())
+        with open(os.path.join(home, ".gemini", "trustedFolders.json"), "w") as f:
+            json.dump({elsewhere: "TRUST_FOLDER"}, f)    # it runs no server in other folders
+        for words in (["claude", "mcp", "list"], ["gemini", "mcp", "list"]):
+            with self.subTest(host=words[0]):
+                r = subprocess.run(words, capture_output=True, env=env, cwd=elsewhere,
+                                   timeout=180, stdin=subprocess.DEVNULL)
+                said = (r.stdout + r.stderr).decode("utf-8", "replace")    # gemini: on stderr
+                for name in ("team-tools", "task-board"):
+                    listed = [line for line in said.splitlines() if name in line]
+                    self.assertEqual(len(listed), 1, r.stdout + r.stderr)
+                    self.assertIn("Connected", listed[0])
+
+
+class ConfigCommand(unittest.TestCase):
+    """config: client configurations that start a server by absolute paths (in-process)."""
+
+    def run_cli(self, *args):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = mcp_stdio.main(list(args))
+        return subprocess.CompletedProcess(args, code, out.getvalue().encode(),
+                                           err.getvalue().encode())
+
+    def test_the_demo_names_every_tool(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(mcp_stdio.main(["--help"]), 0)
+        server = mcp_stdio.demo_server()
+        for name in server.tools:
+            self.assertIn(name, out.getvalue())
+            self.assertIn(name, server.instructions)
+
+    def test_an_installed_demo_is_configured_with_dash_m(self):
+        saved = mcp_stdio.__file__
+        mcp_stdio.__file__ = os.path.join(os.sep, "venv", "lib", "python3.12", "site-packages",
+                                          "mcp_stdio.py")
+        try:
+            r = self.run_cli("config", "claude-desktop")
+        finally:
+            mcp_stdio.__file__ = saved
+        entry = json.loads(r.stdout)["mcpServers"]["mcp-stdio-demo"]
+        self.assertEqual((entry["command"], entry["args"]), (sys.executable, ["-m", "mcp_stdio"]))
+
+
+class ConfigProcesses(unittest.TestCase):
+    """config through real processes, beside the other process tests: it starts each server."""
+
+    def run_cli(self, *args):
+        return subprocess.run(SERVE + list(args), capture_output=True, cwd=HERE, timeout=60,
+                              stdin=subprocess.DEVNULL)
+
+    def test_config_for_each_client(self):
+        script = os.path.join(HERE, "examples", "notes_server.py")
+        for client in ("claude-desktop", "cursor", "gemini-cli", "vscode"):
+            # The first asks the server its name; the others are told it (one start each).
+            named = [] if client == "claude-desktop" else ["--name", "notes"]
+            r = self.run_cli("config", client, *named, "--", script)
+            self.assertEqual(r.returncode, 0)
+            config = json.loads(r.stdout)
+            entry = list(config.values())[0]["notes"]       # the server's own name
+            self.assertEqual((entry["command"], entry["args"]), (sys.executable, [script]))
+            self.assertTrue(os.path.isabs(entry["command"]))
+        r = self.run_cli("config", "claude-code", "--name", "notes", "--", script)
+        self.assertEqual(r.stdout.decode(), "claude mcp add notes -- %s %s\n"
+                         % (sys.executable, script))
+        r = self.run_cli("config", "codex")
+        self.assertEqual(r.stdout.decode(), '[mcp_servers.mcp-stdio-demo]\ncommand = %s\n'
+                         'args = [%s]\n' % (json.dumps(sys.executable), json.dumps(SERVER)))
+        r = self.run_cli("config", "notepad")
+        self.assertEqual(r.returncode, 2)
+        with tempfile.TemporaryDirectory() as tmp:      # a server that cannot say its name
+            broken = os.path.join(tmp, "team_tools.py")
+            with open(broken, "w", encoding="utf-8") as f:
+                f.write("import sys\nsys.exit(3)\n")
+            r = self.run_cli("config", "cursor", "--", broken)
+            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["team-tools"])
+            named = os.path.join(tmp, "named.py")
+            with open(named, "w", encoding="utf-8") as f:
+                f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\nraise SystemExit("
+                        "mcp_stdio.Server('Team Tools: v2!', '1').run([]))\n" % HERE)
+            r = self.run_cli("config", "cursor", "--", named)
+            self.assertEqual(list(json.loads(r.stdout)["mcpServers"]), ["Team-Tools--v2"])
+        # The printed configuration starts the server with a PATH that has no python at all.
+        r = self.run_cli("config", "claude-desktop", "--", script)
+        entry = json.loads(r.stdout)["mcpServers"]["notes"]
+        with tempfile.TemporaryDirectory() as tmp:
+            c = mcp_stdio.Client([entry["command"]] + entry["args"], timeout=TIMEOUT,
+                                 env={"PATH": tmp, "NOTES_DIR": tmp})
+            with c:
+                self.assertIn("add_note", [t["name"] for t in c.list_tools()])
+
+
+###############################################################################
+# Demo catalog ################################################################
+###############################################################################
+
+
+class DemoTools(InProcTest):
+
+    def setUp(self):
+        self.p = self.spawn()
+        self.p.initialize("2025-11-25")
+
+    def call(self, name, args=None, rid=1, **params):
+        params.update({"name": name})
+        if args is not None:
+            params["arguments"] = args
+        return self.p.request({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
+                               "params": params})
+
+    def test_echo(self):
+        r = self.call("echo", {"text": "h\u00e9llo \U0001F600"})["result"]
+        self.assertEqual(r, {"content": [{"type": "text", "text": "h\u00e9llo \U0001F600"}],
+                             "structuredContent": {"text": "h\u00e9llo \U0001F600"}})
+
+    def test_divide_reports_actionable_error(self):
+        r = self.call("divide", {"dividend": 1, "divisor": 0})["result"]
+        self.assertEqual(r, {"content": [{"type": "text", "text":
+                             "Cannot divide by zero: pass a non-zero 'divisor'."}], "isError": True})
+        r = self.call("divide", {"dividend": 1, "divisor": 4})["result"]
+        self.assertEqual(r["structuredContent"], {"quotient": 0.25})
+
+    def test_protocol_errors(self):
+        for params in ({}, {"name": 5}, {"name": "echo", "arguments": []},
+                       {"name": "echo", "arguments": "x"}):
+            r = self.p.request({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params})
+            self.assertEqual(err_code(r), -32602)
+        r = self.call("nope", {})
+        self.assertEqual(r["error"], {"code": -32602, "message": 'Unknown tool: "nope"'})
+
+    def test_invalid_arguments_are_a_tool_error(self):
+        r = self.call("add", {"a": "1", "c": 2})["result"]
+        self.assertTrue(r["isError"])
+        self.assertEqual(r["content"][0]["text"], "Invalid arguments for tool 'add':\n"
+                         '- /a: expected type number, got string\n'
+                         '- (root): unexpected property "c" (additionalProperties)\n'
+                         '- (root): missing required property "b"')
+        self.assertNotIn("structuredContent", r)
+        r = self.call("echo")["result"]          # arguments absent means {}
+        self.assertTrue(r["isError"])
+
+    def test_grant_hides_tools(self):
+        p = self.spawn("--tools", "echo,add")
+        p.initialize()
+        names = [t["name"] for t in p.request({"jsonrpc": "2.0", "id": 1,
+                                               "method": "tools/list"})["result"]["tools"]]
+        self.assertEqual(names, ["add", "echo"])
+        hidden = p.request({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                            "params": {"name": "divide", "arguments": {}}})
+        missing = p.request({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                             "params": {"name": "divide2", "arguments": {}}})
+        self.assertEqual(hidden["error"]["message"].replace("divide", "X"),
+                         missing["error"]["message"].replace("divide2", "X"))
+
+
+###############################################################################
+# Command line: the demo server and the commands ##############################
+###############################################################################
+
+
+class CommandLine(ProcTest):
+
+    def run_cli(self, *args, script=False):
+        # As a script the file is compiled at every start (a quarter second here),
+        # so only the test of the README's own command starts it that way.
+        return subprocess.run((PY + [SERVER] if script else SERVE) + list(args),
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=TIMEOUT,
+                              cwd=HERE)
+
+    def test_help_and_version(self):
+        r = self.run_cli("--help", script=True)
+        self.assertEqual(r.returncode, 0)
+        self.assertTrue(r.stdout.startswith(b"usage: python mcp_stdio.py"))
+        r = self.run_cli("--version")
+        self.assertEqual((r.returncode, r.stdout),
+                         (0, ("mcp_stdio %s\n" % mcp_stdio.__version__).encode()))
+
+    def test_bad_arguments(self):
+        r = self.run_cli("--workers", "0")
+        self.assertEqual((r.returncode, r.stdout), (2, b""))
+        self.assertIn(b"error: server: workers must be an integer of at least 1\n\nusage: "
+                      b"python -m mcp_stdio [options]", r.stderr)
 
 
 ###############################################################################
