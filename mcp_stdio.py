@@ -3089,6 +3089,26 @@ def _source_line(sources, filename, number):
     return lines[number - 1].strip() if 0 < number <= len(lines) else ""
 
 
+def _short_text(exc):
+    try:
+        text = _short(str(exc), 200)      # one line: JSON escapes newlines and controls
+    except Exception:   # noqa: BLE001 - a broken __str__ must not hide the incident
+        return "(the exception cannot be shown)"
+    text = text[1:-1] if text.endswith('"') else text[1:]     # the JSON string's quotes
+    if isinstance(exc, KeyError) and len(text) > 1 and text[0] == text[-1] == "'":
+        text = text[1:-1]                 # a KeyError's words are its key's repr
+    return text
+
+
+def _first_line(text, width=100):
+    """The first line of text (none for what is not text), cut at a word boundary."""
+    text = text.strip() if isinstance(text, str) else ""
+    line = text.splitlines()[0] if text else ""
+    if len(line) <= width:
+        return line
+    return line[:width].rsplit(" ", 1)[0] + " ..."
+
+
 ###############################################################################
 # Asking the client: questions and answers ####################################
 ###############################################################################
@@ -5171,16 +5191,6 @@ def _tool_work(call, ctx):
             return result, True
     return result, False
 
-
-def _short_text(exc):
-    try:
-        text = _short(str(exc), 200)      # one line: JSON escapes newlines and controls
-    except Exception:   # noqa: BLE001 - a broken __str__ must not hide the incident
-        return "(the exception cannot be shown)"
-    text = text[1:-1] if text.endswith('"') else text[1:]     # the JSON string's quotes
-    if isinstance(exc, KeyError) and len(text) > 1 and text[0] == text[-1] == "'":
-        text = text[1:-1]                 # a KeyError's words are its key's repr
-    return text
 
 
 ###############################################################################
@@ -14652,6 +14662,39 @@ def _simple_front_matter(lines):
 # and the command line that dispatches them.
 
 
+def _prog():
+    """How this file was started, for usage lines: the mcp-stdio command, -m or a path."""
+    name = os.path.basename(sys.argv[0] or "")
+    if name.startswith("mcp-stdio"):
+        return "mcp-stdio"
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    if spec is not None and spec.name == "mcp_stdio":     # python -m mcp_stdio
+        return "python -m mcp_stdio"
+    return "python mcp_stdio.py"
+
+
+def _seconds_argument(text):
+    """A time limit given on the command line, as a float; ValueError when it is not one."""
+    value = float(text)
+    return value if _is_seconds(value) else _refuse(value)
+
+
+def _demo_command():
+    """The arguments that start this demo: -m when installed, else this file by its path.
+
+    An installed module is importable by its interpreter, and -m starts from its
+    cached bytecode; a file given by path is compiled again on every start.
+    """
+    here = os.path.dirname(os.path.abspath(__file__))
+    if os.path.basename(here) in ("site-packages", "dist-packages"):
+        return ["-m", "mcp_stdio"]
+    return [os.path.abspath(__file__)]
+
+
+def _refuse(value):
+    raise ValueError(value)
+
+
 ###############################################################################
 # Proxy: a host's configuration file served as one server #####################
 ###############################################################################
@@ -15178,14 +15221,6 @@ def _signature_of(schema, root=None, depth=0):
     return "(%s)" % ", ".join(parts)
 
 
-def _first_line(text, width=100):
-    """The first line of text (none for what is not text), cut at a word boundary."""
-    text = text.strip() if isinstance(text, str) else ""
-    line = text.splitlines()[0] if text else ""
-    if len(line) <= width:
-        return line
-    return line[:width].rsplit(" ", 1)[0] + " ..."
-
 
 def _print_inspection(client, as_json):
     """Print what the server offers (as JSON, or as text); return the status."""
@@ -15320,11 +15355,6 @@ _CLI_TIMEOUT = 30.0
 _CLI_START_TIMEOUT = 30.0
 
 
-def _seconds_argument(text):
-    """A time limit given on the command line, as a float; ValueError when it is not one."""
-    value = float(text)
-    return value if _is_seconds(value) else _refuse(value)
-
 
 # The log messages call, read and get ask for, unless told otherwise: what a tool
 # says it is doing, without its debugging.
@@ -15351,9 +15381,6 @@ _CLIENT_OPTIONS = (
     ("--json", None, "print machine-readable JSON", "json", None),
 )
 
-
-def _refuse(value):
-    raise ValueError(value)
 
 
 def _inspect_command(client, words, opts):
@@ -17075,28 +17102,6 @@ _COMMANDS = {
 
 # -- install: the configuration config prints, written into the host's own file --------
 
-
-def _demo_command():
-    """The arguments that start this demo: -m when installed, else this file by its path.
-
-    An installed module is importable by its interpreter, and -m starts from its
-    cached bytecode; a file given by path is compiled again on every start.
-    """
-    here = os.path.dirname(os.path.abspath(__file__))
-    if os.path.basename(here) in ("site-packages", "dist-packages"):
-        return ["-m", "mcp_stdio"]
-    return [os.path.abspath(__file__)]
-
-
-def _prog():
-    """How this file was started, for usage lines: the mcp-stdio command, -m or a path."""
-    name = os.path.basename(sys.argv[0] or "")
-    if name.startswith("mcp-stdio"):
-        return "mcp-stdio"
-    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
-    if spec is not None and spec.name == "mcp_stdio":     # python -m mcp_stdio
-        return "python -m mcp_stdio"
-    return "python mcp_stdio.py"
 
 
 _DEMO_ABOUT = """\
