@@ -14662,6 +14662,11 @@ def _simple_front_matter(lines):
 # and the command line that dispatches them.
 
 
+class _Usage(Exception):
+    """A command's words ask for its help (no message) or are wrong (the message): the
+    command line prints the commands' usage after the message, and exits 0 or 2."""
+
+
 def _prog():
     """How this file was started, for usage lines: the mcp-stdio command, -m or a path."""
     name = os.path.basename(sys.argv[0] or "")
@@ -15432,25 +15437,12 @@ def _get_command(client, words, opts):
     return _print_result(client, result, opts["json"])
 
 
-_CLIENT_ABOUT = """\
-Start an MCP stdio server (COMMAND, run without a shell) and inspect it, call
-one of its tools, read a resource or get a prompt; preview calls a tool that
-has an MCP App view and shows the view in your browser, on 127.0.0.1, as a
-host would. KEY=VALUE arguments are typed from the tool's input schema
-(numbers, booleans, JSON arrays and objects); one JSON object works too.
-config prints a ready-to-paste
-configuration for CLIENT ({clients}) that starts SERVER (default: this
-demo) by absolute paths; install writes it into the host's own file. doctor
-starts SERVER the way each host (or HOST) does and names what would fail
-there. For all three, SERVER is a script ending in .py (run with this
-interpreter) or a command with its arguments.
-"""
 
-
-def _parse_client_options(command, opts):
-    """The options of a server command as a dict, and its words; raises ValueError(word)."""
+def _parse_client_options(own, opts):
+    """The options of a server command (own: its own, beside the client options) as a
+    dict, and its words; raises ValueError(word)."""
     table = {}
-    for row in _CLIENT_OPTIONS + _COMMANDS[command].own:
+    for row in _CLIENT_OPTIONS + tuple(own):
         for flag in row[0].split(", "):
             table[flag] = row
     values = {"era": "auto", "revision": LATEST_LEGACY, "timeout": _CLI_TIMEOUT,
@@ -15481,38 +15473,6 @@ def _parse_client_options(command, opts):
         values[name] = value
     return values, words
 
-
-def _client_main(command, args):
-    """A command of the table: inspect, call, read, get or config; return the exit status."""
-    spec = _COMMANDS[command]
-    if not spec.serves:
-        return spec.handler(args)
-    if "--" not in args:
-        if any(a in ("-h", "--help") for a in args):
-            sys.stdout.write(_client_usage())
-            return 0
-        sys.stderr.write("error: put the server command after --\n\n" + _client_usage())
-        return 2
-    i = args.index("--")
-    opts, server_cmd = args[:i], args[i + 1:]
-    if any(a in ("-h", "--help") for a in opts):
-        sys.stdout.write(_client_usage())
-        return 0
-    try:
-        values, positional = _parse_client_options(command, list(opts))
-    except ValueError as e:
-        sys.stderr.write("error: bad argument %r\n\n%s" % (str(e), _client_usage()))
-        return 2
-    low, high = spec.positional
-    if not server_cmd or len(positional) < low or (high is not None and len(positional) > high):
-        sys.stderr.write("error: wrong arguments for %s\n\n%s" % (command, _client_usage()))
-        return 2
-    try:                               # what can be checked before starting the server
-        _check_words(command, positional)
-    except _BadArguments as e:
-        sys.stderr.write("error: %s\n" % e)
-        return 2
-    return _run_client_command(spec, server_cmd, positional, values)
 
 
 def _run_client_command(spec, server_cmd, positional, values):
@@ -15583,23 +15543,6 @@ def _check_words(command, positional):
             raise _BadArguments("%r is not KEY=VALUE: give the arguments as KEY=VALUE words "
                                 "or one JSON object" % w)
 
-
-def _client_usage():
-    """The help of the commands, from the tables of commands and options."""
-    prog = _prog()
-    lines = ["%s %s %s" % ("usage:" if i == 0 else "      ", prog, c.usage)
-             for i, c in enumerate(_COMMANDS.values())]
-    import textwrap
-    about = _CLIENT_ABOUT.format(clients=", ".join(sorted(_CONFIGS))).replace("\n", " ")
-    lines += [""] + textwrap.wrap(about, 78, break_on_hyphens=False) + ["", "options:"]
-    rows = [o for o in _CLIENT_OPTIONS] + [o for c in _COMMANDS.values() for o in c.own]
-    for flag, metavar, help_text, _, _ in rows:
-        head = "  %s %s" % (flag, metavar) if metavar else "  " + flag
-        lines.append("%-29s%s" % (head, help_text))
-    lines += ["", "exit status: 0 success; 1 the tool returned isError; 2 bad arguments;",
-              "3 the server misbehaved, exited or did not answer; 4 the server answered",
-              "with a JSON-RPC error.", ""]
-    return "\n".join(lines)
 
 
 class _BadArguments(ValueError):
@@ -16402,7 +16345,7 @@ def _mount_faults(stderr):
     return [("mount %r does not start: %s" % (name, _short_text(why)),
              "its last lines on stderr: %s" % " | ".join(words[name][-3:]) if name in words
              else "run its command yourself to see why")
-            for name, why in failing.items()]
+            for name, why in sorted(failing.items())]
 
 
 def _listing_faults(host, client, tools, faults, warnings):
@@ -16468,11 +16411,9 @@ def _doctor_main(args):
     """Start a server the way each host does and report what would fail; return the status."""
     args = list(args)
     if any(a in ("-h", "--help") for a in args[:args.index("--") if "--" in args else None]):
-        sys.stdout.write(_client_usage())
-        return 0
+        raise _Usage()
     if "--" not in args or args.index("--") == len(args) - 1:
-        sys.stderr.write("error: put the server command after --\n\n" + _client_usage())
-        return 2
+        raise _Usage("put the server command after --")
     i = args.index("--")
     opts, command = args[:i], args[i + 1:]
     try:
@@ -16565,12 +16506,9 @@ def _config_main(args):
         sys.stderr.write("error: %s\n" % e)
         return 2
     if any(a in ("-h", "--help") for a in args):
-        sys.stdout.write(_client_usage())
-        return 0
+        raise _Usage()
     if len(args) != 1 or args[0] not in _CONFIGS:
-        sys.stderr.write("error: name one client: %s\n\n%s" % (", ".join(sorted(_CONFIGS)),
-                                                               _client_usage()))
-        return 2
+        raise _Usage("name one client: %s" % ", ".join(sorted(_CONFIGS)))
     if server:
         try:
             command = _entry_command(server)
@@ -17113,6 +17051,80 @@ the template demo://greeting/{name}; the prompt summarize.
 Inspect any stdio server: {prog} inspect|call|read|get|skill|preview|doctor ... -- COMMAND
 [ARGS...]; install it in a host: {prog} install HOST -- SERVER;
 print a client configuration: {prog} config CLIENT [-- SERVER] (see inspect --help)."""
+
+
+_CLIENT_ABOUT = """\
+Start an MCP stdio server (COMMAND, run without a shell) and inspect it, call
+one of its tools, read a resource or get a prompt; preview calls a tool that
+has an MCP App view and shows the view in your browser, on 127.0.0.1, as a
+host would. KEY=VALUE arguments are typed from the tool's input schema
+(numbers, booleans, JSON arrays and objects); one JSON object works too.
+config prints a ready-to-paste
+configuration for CLIENT ({clients}) that starts SERVER (default: this
+demo) by absolute paths; install writes it into the host's own file. doctor
+starts SERVER the way each host (or HOST) does and names what would fail
+there. For all three, SERVER is a script ending in .py (run with this
+interpreter) or a command with its arguments.
+"""
+
+
+def _client_usage():
+    """The help of the commands, from the tables of commands and options."""
+    prog = _prog()
+    lines = ["%s %s %s" % ("usage:" if i == 0 else "      ", prog, c.usage)
+             for i, c in enumerate(_COMMANDS.values())]
+    import textwrap
+    about = _CLIENT_ABOUT.format(clients=", ".join(sorted(_CONFIGS))).replace("\n", " ")
+    lines += [""] + textwrap.wrap(about, 78, break_on_hyphens=False) + ["", "options:"]
+    rows = [o for o in _CLIENT_OPTIONS] + [o for c in _COMMANDS.values() for o in c.own]
+    for flag, metavar, help_text, _, _ in rows:
+        head = "  %s %s" % (flag, metavar) if metavar else "  " + flag
+        lines.append("%-29s%s" % (head, help_text))
+    lines += ["", "exit status: 0 success; 1 the tool returned isError; 2 bad arguments;",
+              "3 the server misbehaved, exited or did not answer; 4 the server answered",
+              "with a JSON-RPC error.", ""]
+    return "\n".join(lines)
+
+
+def _client_main(command, args):
+    """Run a command of the table on args; return the exit status (its usage said for
+    words that ask for it, or are wrong)."""
+    try:
+        return _command_main(command, args)
+    except _Usage as e:
+        if not e.args:
+            sys.stdout.write(_client_usage())
+            return 0
+        sys.stderr.write("error: %s\n\n%s" % (e.args[0], _client_usage()))
+        return 2
+
+
+def _command_main(command, args):
+    """A command of the table: inspect, call, read, get or config; return the exit status."""
+    spec = _COMMANDS[command]
+    if not spec.serves:
+        return spec.handler(args)
+    if "--" not in args:
+        if any(a in ("-h", "--help") for a in args):
+            raise _Usage()
+        raise _Usage("put the server command after --")
+    i = args.index("--")
+    opts, server_cmd = args[:i], args[i + 1:]
+    if any(a in ("-h", "--help") for a in opts):
+        raise _Usage()
+    try:
+        values, positional = _parse_client_options(spec.own, list(opts))
+    except ValueError as e:
+        raise _Usage("bad argument %r" % str(e)) from None
+    low, high = spec.positional
+    if not server_cmd or len(positional) < low or (high is not None and len(positional) > high):
+        raise _Usage("wrong arguments for %s" % command)
+    try:                               # what can be checked before starting the server
+        _check_words(command, positional)
+    except _BadArguments as e:
+        sys.stderr.write("error: %s\n" % e)
+        return 2
+    return _run_client_command(spec, server_cmd, positional, values)
 
 
 def main(argv=None):

@@ -13284,10 +13284,10 @@ class Doctor(unittest.TestCase):
         self.assertEqual(code, 1, out)
         faults = ("  fault: mount 'missing' does not start: cannot start %s: [Errno 2] No such "
                   "file or directory: %r\n    fix: run its command yourself to see why\n"
-                  "  fault: mount 'quits' does not start: the server exited (status 3)\n"
-                  "    fix: its last lines on stderr: one | two: no config\n"
                   "  fault: mount 'mute' does not start: it did not list within its start "
-                  "timeout\n    fix: run its command yourself to see why\n" % (
+                  "timeout\n    fix: run its command yourself to see why\n"
+                  "  fault: mount 'quits' does not start: the server exited (status 3)\n"
+                  "    fix: its last lines on stderr: one | two: no config\n" % (
                       os.path.join(folder, "no-such-server"),
                       os.path.join(folder, "no-such-server")))
         self.assertEqual(out.count(faults), 6, out)
