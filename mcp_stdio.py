@@ -44,21 +44,23 @@ a request meets them from the wire inward, as far as the last rule below allows
   Connection (input, admission, dispatch, settling);
 - the extensions, each a section of its own: Tasks (long-running tool calls,
   core in 2025-11-25, an extension from 2026-07-28), Skills (folders of Agent
-  Skills) and MCP Apps (tools that show an HTML view, and the preview command
-  that shows one in a browser), then Extensions: how to add one, and the table
+  Skills) and MCP Apps (tools that show an HTML view), Tool search, then
+  Extensions: how to add one, and the table
   of what each adds, its methods, kinds and hooks (a new extension is a section
   and one row);
 - Middleware: code around every request (the chain, run where handlers run);
 - Server: identity, catalog and the options table (a new option is one row);
 - Stdio runtime: threads, waiting, the handler Context;
-- Client; Mounting (another server served as part of this one); Proxy (a host's
-  file served as one server); Demo catalog;
-- the command line: Client commands (inspect, call, read, get), the terminal
-  they ask and show on, Host setup (config, doctor, install), and Command line:
-  the table of commands (a new command is one row and one handler) and main();
+- Client; Mounting (another server served as part of this one);
 - Appendices, libraries of their own: the JSON Schema 2020-12 subset checker,
   schemas from type hints, and the strict reader of the YAML subset front
-  matter uses.
+  matter uses;
+- then, after the Commands banner, what `python mcp_stdio.py COMMAND` runs:
+  Proxy (a host's file served as one server), the terminal the client commands
+  ask and show on, Client commands (inspect, call, read, get), the MCP Apps
+  preview, Host setup (config, doctor, install), the Demo catalog, and Command
+  line: the table of commands (a new command is one row and one handler) and
+  main(). The library above the banner needs nothing below it.
 
 The file's rules, each held by a structural test:
 
@@ -72,7 +74,9 @@ The file's rules, each held by a structural test:
   rules and the era machine branches on an era, and nothing compares dates;
 - a section holds at most 1,200 lines and defines at most 45 names (the wire, the
   engine and the appendices excepted: tables and their libraries);
-- no section uses at import time anything defined below it.
+- no section uses at import time anything defined below it, nor at run time
+  but for the crossings the structural test names, each still to undo (the
+  appendices excepted: any section may use them).
 
 Imports: only what serving needs is imported at the top. Anything else (inspect,
 typing, asyncio, hashlib, base64, traceback, ...) is imported inside the function

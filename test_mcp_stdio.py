@@ -14033,6 +14033,82 @@ class Structure(unittest.TestCase):
                                              "C = E = F = G = 2\n"),
                          [("C", 2), ("E", 3), ("F", 5)])
 
+    def test_the_sections_cross_only_where_named(self):
+        """A section names only sections above it, at import and at run time (the appendices,
+        libraries of their own, excepted). The crossings not undone yet are named here, each
+        to undo; none reaches from the library into the commands below their banner."""
+        text, tree = module_tree()
+
+        def short(title):
+            return title.split(":")[0].split(" (")[0]
+        found = {(short(user), short(owner)): names
+                 for (user, owner), names in crossings(text, tree).items()}
+        self.assertEqual(found, {
+            ('Asking the client',
+             'Protocol engine'): ['_ERA_RULES', '_b64', '_trace_out', '_unb64'],
+            ('Authoring API',
+             'Extensions'): ['_KIND_OF'],
+            ('Authoring API',
+             'Large catalogs'): ['_function_reader', '_plain_signature'],
+            ('Authoring API',
+             'Middleware'): ['MIDDLEWARE_KINDS'],
+            ('Authoring API',
+             'Outcomes'): ['_ResultInvalid', '_looks_like_content'],
+            ('Authoring API',
+             'Stdio runtime'): ['Context'],
+            ('Catalog',
+             'Extensions'): ['_LIST_HOOKS', '_TASK_FIELDS', '_TOOL_CHECKS'],
+            ('Catalog',
+             'Large catalogs'): ['_FUNCTION_PARTS', '_describe_function', '_function_reader', '_takes_nothing'],
+            ('Catalog',
+             'Outcomes'): ['_ResultInvalid'],
+            ('Catalog',
+             'Protocol engine'): ['_list', '_tool_work'],
+            ('Catalog',
+             'Skills'): ['_MAX_SKILL_BYTES'],
+            ('Large catalogs',
+             'Server'): ['_UNSEEN'],
+            ('Large catalogs',
+             'Stdio runtime'): ['Context'],
+            ('MCP Apps',
+             'Client'): ['MalformedResult'],
+            ('Outcomes',
+             'Protocol engine'): ['_ERA_RULES', '_binding_digest'],
+            ('Protocol engine',
+             'Extensions'): ['_ADMIT_HOOKS', '_EXTENSIONS', '_KIND', '_KINDS', '_LISTEN_HOOKS', '_REFRESH_HOOKS', '_TAKE_HOOKS'],
+            ('Protocol engine',
+             'Middleware'): ['_Left', '_chain_work', '_method_kind', '_serve_admitted', '_served', '_through'],
+            ('Server',
+             'Client'): ['_CLOSE_GRACE'],
+            ('Server',
+             'Mounting'): ['_Mount', '_sources_listed'],
+            ('Server',
+             'Stdio runtime'): ['Context', '_DIAG_STATE', '_report', '_speak_as', 'serve_stdio'],
+            ('Skills',
+             'Client'): ['_COUNT', '_MAYBE', '_OBJECT', '_TEXT', '_checked', '_list_of', '_page_of', '_shape'],
+            ('Skills',
+             'Stdio runtime'): ['_report'],
+            ('Tasks',
+             'Client'): ['ClientError', 'ServerError', '_COUNT', '_MAYBE', '_OBJECT', '_TEXT', '_checked', '_shape'],
+            ('Tool search',
+             'Extensions'): ['_HIDE_HOOKS'],
+            ('Tool search',
+             'Server'): ['_matcher'],
+        })
+        titles = [short(line[2:].rstrip("# ")) for i, line in enumerate(text.split("\n")) if
+                  line.startswith("# ") and line.endswith("##") and i and
+                  text.split("\n")[i - 1].startswith("####")]
+        library = titles[:titles.index("Commands")]
+        self.assertGreater(len(library), 15)
+        self.assertEqual([pair for pair in found if pair[0] in library and
+                          pair[1] not in library], [])
+        banner = lambda title: "#" * 79 + "\n# %s ###\n" % title + "#" * 79 + "\n"   # noqa
+        self.assertEqual(crossings(
+            banner("A") + "def f(x):\n    return g() + x + h + _p\n" +
+            "def k():\n    g = 1\n    return g\n" + banner("B") + "def g():\n    return f\n" +
+            "x = 1\n" + banner("Appendix: C") + "def h():\n    return 0\n_p = 2\n"),
+            {("A", "B"): ["g"]})
+
     def test_tests_that_patch_what_threads_share_run_alone(self):
         """A test that patches process-wide state never runs beside another test."""
         with open(__file__, encoding="utf-8") as f:
