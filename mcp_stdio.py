@@ -2768,6 +2768,25 @@ _ANNOTATION_NAMES = {int: "int", float: "float", str: "str", bool: "bool", dict:
 # exception) becomes one wire line here, shaped for the revision in use.
 # Nothing else in the file builds a response line.
 
+def _b64(data):
+    import base64
+    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
+
+
+def _unb64(text):
+    import base64
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _binding_digest(binding):
+    """[method, target, digest of the arguments]: what a requestState is bound to."""
+    import hashlib
+    method, name, args = binding
+    digest = hashlib.sha256(json.dumps(args, sort_keys=True, separators=(",", ":"),
+                                       ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    return [method, name, digest.hexdigest()[:32]]
+
+
 class _ResultInvalid(Exception):
     """A handler's result failed its own checks; the message names the problem."""
 
@@ -3122,6 +3141,84 @@ def _first_line(text, width=100):
 # request, the client capability it needs, and how to read the answer; the
 # engine decides how it travels (an InputRequiredResult round for modern
 # clients, server-to-client requests for legacy ones).
+
+# Trace context (W3C Trace Context and Baggage in a request's _meta, SEP-414): read
+# when asked for (ctx.trace), never on the reading thread's path, and carried on
+# unchanged on the requests the server sends for the call. A malformed value is
+# ignored, never an error; mcp_stdio makes no spans of its own.
+TRACE_KEYS = ("traceparent", "tracestate", "baggage")
+_TRACEPARENT_RE = r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-[^\s]*)?\Z"
+_TRACESTATE_KEY_RE = (r"([a-z0-9][_0-9a-z*/-]{0,255}|"
+                      r"[a-z0-9][_0-9a-z*/-]{0,240}@[a-z][_0-9a-z*/-]{0,13})\Z")
+_TRACESTATE_VALUE_RE = r"[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]\Z"
+_BAGGAGE_KEY_RE = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z"
+_BAGGAGE_VALUE_RE = r"[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*\Z"
+# The W3C limits: a tracestate of at most 32 members and (what every vendor must
+# carry) 512 characters; a baggage of at most 8,192 bytes and 64 members.
+_MAX_TRACESTATE_MEMBERS, _MAX_TRACESTATE = 32, 512
+_MAX_BAGGAGE, _MAX_BAGGAGE_MEMBERS = 8192, 64
+
+
+def _trace_context(meta):
+    """The valid trace context in a request's _meta: {key: value}, the malformed left out."""
+    if not isinstance(meta, dict):
+        return {}
+    out = {}
+    parent = meta.get("traceparent")
+    if _valid_traceparent(parent):
+        out["traceparent"] = parent
+        state = meta.get("tracestate")         # read only beside a valid traceparent
+        if _valid_tracestate(state):
+            out["tracestate"] = state
+    baggage = meta.get("baggage")
+    if _valid_baggage(baggage):
+        out["baggage"] = baggage
+    return out
+
+
+def _valid_traceparent(value):
+    m = _pattern(_TRACEPARENT_RE).match(value) if type(value) is str else None
+    if m is None or m.group(1) == "ff" or m.group(1) == "00" and m.group(5):
+        return False
+    return m.group(2) != "0" * 32 and m.group(3) != "0" * 16
+
+
+def _valid_tracestate(value):
+    if type(value) is not str or len(value) > _MAX_TRACESTATE:
+        return False
+    members = [m.strip(" \t") for m in value.split(",")]
+    members = [m for m in members if m]
+    keys = [m.partition("=")[0] for m in members]
+    return 0 < len(members) <= _MAX_TRACESTATE_MEMBERS and len(set(keys)) == len(keys) and all(
+        "=" in m and _pattern(_TRACESTATE_KEY_RE).match(m.partition("=")[0]) and
+        _pattern(_TRACESTATE_VALUE_RE).match(m.partition("=")[2]) for m in members)
+
+
+def _valid_baggage(value):
+    if type(value) is not str or len(value.encode("utf-8", "replace")) > _MAX_BAGGAGE:
+        return False
+    members = value.split(",")
+    if not 0 < len(members) <= _MAX_BAGGAGE_MEMBERS:
+        return False
+    for member in members:
+        parts = [p.strip(" \t") for p in member.split(";")]
+        key, eq, val = parts[0].partition("=")
+        if not eq or not _pattern(_BAGGAGE_KEY_RE).match(key.strip(" \t")) or \
+                not _pattern(_BAGGAGE_VALUE_RE).match(val.strip(" \t")):
+            return False
+        for prop in parts[1:]:
+            k, eq, v = prop.partition("=")
+            if not _pattern(_BAGGAGE_KEY_RE).match(k.strip(" \t")) or eq and \
+                    not _pattern(_BAGGAGE_VALUE_RE).match(v.strip(" \t")):
+                return False
+    return True
+
+
+def _trace_out(call):
+    """The trace context the server's own requests for call carry: the author's, or the call's."""
+    trace = getattr(call, "trace", None)       # set by ctx.propagate()
+    return trace if trace is not None else _trace_context(call.meta)
+
 
 class ElicitResult:
     """The user's answer to an elicitation: action is "accept", "decline" or "cancel".
@@ -3684,84 +3781,6 @@ class _StateSigner:
 # settle a call or emit under the given lock, and a call is answered at most
 # once. Catalog reads use the server's tables as they are when a request is
 # admitted.
-
-
-# Trace context (W3C Trace Context and Baggage in a request's _meta, SEP-414): read
-# when asked for (ctx.trace), never on the reading thread's path, and carried on
-# unchanged on the requests the server sends for the call. A malformed value is
-# ignored, never an error; mcp_stdio makes no spans of its own.
-TRACE_KEYS = ("traceparent", "tracestate", "baggage")
-_TRACEPARENT_RE = r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-[^\s]*)?\Z"
-_TRACESTATE_KEY_RE = (r"([a-z0-9][_0-9a-z*/-]{0,255}|"
-                      r"[a-z0-9][_0-9a-z*/-]{0,240}@[a-z][_0-9a-z*/-]{0,13})\Z")
-_TRACESTATE_VALUE_RE = r"[\x20-\x2b\x2d-\x3c\x3e-\x7e]{0,255}[\x21-\x2b\x2d-\x3c\x3e-\x7e]\Z"
-_BAGGAGE_KEY_RE = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z"
-_BAGGAGE_VALUE_RE = r"[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*\Z"
-# The W3C limits: a tracestate of at most 32 members and (what every vendor must
-# carry) 512 characters; a baggage of at most 8,192 bytes and 64 members.
-_MAX_TRACESTATE_MEMBERS, _MAX_TRACESTATE = 32, 512
-_MAX_BAGGAGE, _MAX_BAGGAGE_MEMBERS = 8192, 64
-
-
-def _trace_context(meta):
-    """The valid trace context in a request's _meta: {key: value}, the malformed left out."""
-    if not isinstance(meta, dict):
-        return {}
-    out = {}
-    parent = meta.get("traceparent")
-    if _valid_traceparent(parent):
-        out["traceparent"] = parent
-        state = meta.get("tracestate")         # read only beside a valid traceparent
-        if _valid_tracestate(state):
-            out["tracestate"] = state
-    baggage = meta.get("baggage")
-    if _valid_baggage(baggage):
-        out["baggage"] = baggage
-    return out
-
-
-def _valid_traceparent(value):
-    m = _pattern(_TRACEPARENT_RE).match(value) if type(value) is str else None
-    if m is None or m.group(1) == "ff" or m.group(1) == "00" and m.group(5):
-        return False
-    return m.group(2) != "0" * 32 and m.group(3) != "0" * 16
-
-
-def _valid_tracestate(value):
-    if type(value) is not str or len(value) > _MAX_TRACESTATE:
-        return False
-    members = [m.strip(" \t") for m in value.split(",")]
-    members = [m for m in members if m]
-    keys = [m.partition("=")[0] for m in members]
-    return 0 < len(members) <= _MAX_TRACESTATE_MEMBERS and len(set(keys)) == len(keys) and all(
-        "=" in m and _pattern(_TRACESTATE_KEY_RE).match(m.partition("=")[0]) and
-        _pattern(_TRACESTATE_VALUE_RE).match(m.partition("=")[2]) for m in members)
-
-
-def _valid_baggage(value):
-    if type(value) is not str or len(value.encode("utf-8", "replace")) > _MAX_BAGGAGE:
-        return False
-    members = value.split(",")
-    if not 0 < len(members) <= _MAX_BAGGAGE_MEMBERS:
-        return False
-    for member in members:
-        parts = [p.strip(" \t") for p in member.split(";")]
-        key, eq, val = parts[0].partition("=")
-        if not eq or not _pattern(_BAGGAGE_KEY_RE).match(key.strip(" \t")) or \
-                not _pattern(_BAGGAGE_VALUE_RE).match(val.strip(" \t")):
-            return False
-        for prop in parts[1:]:
-            k, eq, v = prop.partition("=")
-            if not _pattern(_BAGGAGE_KEY_RE).match(k.strip(" \t")) or eq and \
-                    not _pattern(_BAGGAGE_VALUE_RE).match(v.strip(" \t")):
-                return False
-    return True
-
-
-def _trace_out(call):
-    """The trace context the server's own requests for call carry: the author's, or the call's."""
-    trace = getattr(call, "trace", None)       # set by ctx.propagate()
-    return trace if trace is not None else _trace_context(call.meta)
 
 
 class Call:
@@ -4657,24 +4676,6 @@ _ERA_MACHINE = {
     (MODERN, "plain"): (_missing_meta, MODERN),
 }
 
-
-def _b64(data):
-    import base64
-    return base64.urlsafe_b64encode(data).decode("ascii").rstrip("=")
-
-
-def _unb64(text):
-    import base64
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def _binding_digest(binding):
-    """[method, target, digest of the arguments]: what a requestState is bound to."""
-    import hashlib
-    method, name, args = binding
-    digest = hashlib.sha256(json.dumps(args, sort_keys=True, separators=(",", ":"),
-                                       ensure_ascii=False).encode("utf-8", "surrogatepass"))
-    return [method, name, digest.hexdigest()[:32]]
 
 
 class Connection:

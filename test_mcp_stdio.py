@@ -14045,7 +14045,7 @@ class Structure(unittest.TestCase):
                  for (user, owner), names in crossings(text, tree).items()}
         self.assertEqual(found, {
             ('Asking the client',
-             'Protocol engine'): ['_ERA_RULES', '_b64', '_trace_out', '_unb64'],
+             'Protocol engine'): ['_ERA_RULES'],
             ('Authoring API',
              'Extensions'): ['_KIND_OF'],
             ('Authoring API',
@@ -14073,7 +14073,7 @@ class Structure(unittest.TestCase):
             ('MCP Apps',
              'Client'): ['MalformedResult'],
             ('Outcomes',
-             'Protocol engine'): ['_ERA_RULES', '_binding_digest'],
+             'Protocol engine'): ['_ERA_RULES'],
             ('Protocol engine',
              'Extensions'): ['_ADMIT_HOOKS', '_EXTENSIONS', '_KIND', '_KINDS', '_LISTEN_HOOKS', '_REFRESH_HOOKS', '_TAKE_HOOKS'],
             ('Protocol engine',
