@@ -39,9 +39,10 @@ a request meets them from the wire inward, as far as the last rule below allows
 - Authoring API: decorators, tool_from_function, results from values;
 - Outcomes: every answer's wire form, and the table of what each failure becomes;
 - Asking the client: questions, answers, request-state signing;
-- Protocol engine (sans-IO): calls, the methods beside their route rows (a new
-  method is one function and one row), the era rules and the era machine, and
-  Connection (input, admission, dispatch, settling);
+- Protocol engine (sans-IO), in two sections: calls and methods (each method
+  beside its route row: a new method is one function and one row, and the era
+  rules); then the era machine and Connection (input, admission, dispatch,
+  settling);
 - the extensions, each a section of its own: Tasks (long-running tool calls,
   core in 2025-11-25, an extension from 2026-07-28), Skills (folders of Agent
   Skills) and MCP Apps (tools that show an HTML view), Tool search, then
@@ -3765,22 +3766,14 @@ class _StateSigner:
 
 
 ###############################################################################
-# Protocol engine (sans-IO) ###################################################
+# Protocol engine (sans-IO): calls and methods ################################
 ###############################################################################
 #
-# A Connection turns inbound bytes into outbound lines and Calls; it reads no
-# stream, writes none, starts no thread and never waits. What it needs from
-# the world comes in as arguments: emit(line) for lines produced later, a
-# lock, clock() and wall_clock() for deadlines and request states, random(n)
-# for incident numbers and keys, report(line, detail) for diagnostics, and
-# context(call) making the object a handler receives.
-#
-# Threading contract: feed() and close() are called by one reading thread at a
-# time. run(), settle(), expire(), reject(), cancel(), notify(), progress(),
-# log() and the elicitation methods may be called from any thread: they
-# settle a call or emit under the given lock, and a call is answered at most
-# once. Catalog reads use the server's tables as they are when a request is
-# admitted.
+# A request admitted becomes a Call; each method is one handler beside its row of
+# _ROUTES (a new method is one function and one row), and the era rules say what
+# differs between the eras (how to ask, refuse, and tell of changes). The era
+# machine and Connection, in the next section, admit requests and dispatch them
+# here; nothing here reads a stream or a clock of its own.
 
 
 class Call:
@@ -4447,6 +4440,35 @@ class _Deferred:
     __slots__ = ()
 
 
+def _read(resource, uri, variables, ctx, revision):
+    """Run a resource (or template) handler; return the ReadResourceResult for revision."""
+    value = (resource.handler(uri, ctx) if variables is None
+             else resource.handler(uri, variables, ctx))
+    result = {"contents": _resource_contents(value, uri, resource.mime_type, revision)}
+    if _has(revision, "cache_hints"):
+        result["ttlMs"] = resource.ttl_ms
+        result["cacheScope"] = resource.cache_scope
+    return result
+
+
+def _tool_work(call, ctx):
+    tool = call.target
+    value = tool.handler(call.arguments, ctx)
+    if type(value) is str and tool.output_schema is None and call.keeper is None and \
+            "tools/call" not in call.conn._chains:   # middleware reads results as values
+        # What _tool_result makes of text, without its checks: the most common answer,
+        # encoded here unless it is large (the large encoder quotes long text faster)
+        # or a task keeps it (a keeper keeps values).
+        if len(value) > _LARGE_STRING:
+            return {"content": [{"type": "text", "text": value}]}, True
+        return '{"content":[{"type":"text","text":%s}]}' % _eb(value), False
+    result = _tool_result(tool, value, call.revision)
+    for b in result["content"]:
+        if len(b.get("text", "")) > _LARGE_STRING:
+            return result, True
+    return result, False
+
+
 # How each method is served: its handler(conn, call), the revision feature it
 # exists from (None: every revision), and the capability the server must offer.
 # A method missing here, absent from the request's revision, or whose capability
@@ -4464,6 +4486,25 @@ _ROUTES = {
     "subscriptions/listen": _Route(_listen, "listen"),
 }
 _ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _CORE_KINDS)
+
+
+###############################################################################
+# Protocol engine (sans-IO): the era machine and Connection ###################
+###############################################################################
+#
+# A Connection turns inbound bytes into outbound lines and Calls; it reads no
+# stream, writes none, starts no thread and never waits. What it needs from
+# the world comes in as arguments: emit(line) for lines produced later, a
+# lock, clock() and wall_clock() for deadlines and request states, random(n)
+# for incident numbers and keys, report(line, detail) for diagnostics, and
+# context(call) making the object a handler receives.
+#
+# Threading contract: feed() and close() are called by one reading thread at a
+# time. run(), settle(), expire(), reject(), cancel(), notify(), progress(),
+# log() and the elicitation methods may be called from any thread: they
+# settle a call or emit under the given lock, and a call is answered at most
+# once. Catalog reads use the server's tables as they are when a request is
+# admitted.
 
 
 def _cancelled(conn, method, params):
@@ -5166,35 +5207,6 @@ class _Changes:
             rules = _ERA_RULES.get(conn.era)          # an unlocked connection hears nothing
             for line in rules.changes(conn, methods, uris) if rules else ():
                 conn.emit(line)
-
-
-def _read(resource, uri, variables, ctx, revision):
-    """Run a resource (or template) handler; return the ReadResourceResult for revision."""
-    value = (resource.handler(uri, ctx) if variables is None
-             else resource.handler(uri, variables, ctx))
-    result = {"contents": _resource_contents(value, uri, resource.mime_type, revision)}
-    if _has(revision, "cache_hints"):
-        result["ttlMs"] = resource.ttl_ms
-        result["cacheScope"] = resource.cache_scope
-    return result
-
-
-def _tool_work(call, ctx):
-    tool = call.target
-    value = tool.handler(call.arguments, ctx)
-    if type(value) is str and tool.output_schema is None and call.keeper is None and \
-            "tools/call" not in call.conn._chains:   # middleware reads results as values
-        # What _tool_result makes of text, without its checks: the most common answer,
-        # encoded here unless it is large (the large encoder quotes long text faster)
-        # or a task keeps it (a keeper keeps values).
-        if len(value) > _LARGE_STRING:
-            return {"content": [{"type": "text", "text": value}]}, True
-        return '{"content":[{"type":"text","text":%s}]}' % _eb(value), False
-    result = _tool_result(tool, value, call.revision)
-    for b in result["content"]:
-        if len(b.get("text", "")) > _LARGE_STRING:
-            return result, True
-    return result, False
 
 
 
