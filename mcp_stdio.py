@@ -1546,15 +1546,17 @@ class _Kind:
     """One kind of catalog entry, and every name the protocol and the API give it."""
 
     __slots__ = ("attr", "cls", "noun", "key", "list_method", "field", "grant", "changed",
-                 "flag", "capability", "lister", "extension", "shown")
+                 "flag", "capability", "lister", "extension", "shown", "served_by", "listed")
 
     def __init__(self, attr, cls, noun, key, list_method, field, grant, changed, flag,
-                 capability, extension=None, shown=None):
+                 capability, extension=None, shown=None, served_by=(), listed=None):
         self.attr, self.cls, self.noun, self.key = attr, cls, noun, key
         self.list_method, self.field, self.grant = list_method, field, grant
         self.changed, self.flag, self.capability = changed, flag, capability
         self.extension = extension      # an extension's kind: offered when the server serves it
         self.shown = shown              # an extension's kind: inspect's row of a listed entry
+        self.served_by = served_by      # the methods that serve an entry (its middleware's)
+        self.listed = listed or key     # the member of a listing that names its entry
         self.lister = lambda conn, call: _list(conn, call, self)    # the list method's handler
 
 
@@ -1571,21 +1573,25 @@ def _copied(entry, **fields):
 # The kinds of catalog entries: the Server and catalog table (attr), the class,
 # the noun of messages, the key attribute, the list method and its result field,
 # the grant option, the list_changed notification, the subscriptions/listen
-# flag that asks for it, the capability that offers the kind, and the extension
-# that defines it (its listings are described afresh each time: files change). A
+# flag that asks for it, the capability that offers the kind, the extension
+# that defines it (its listings are described afresh each time: files change),
+# the methods that serve an entry of it, and its listing's member that names it. A
 # new kind is one row; an extension's kinds are rows of its own (_Extension.kinds),
 # and _KINDS, every kind, is made where the table of extensions is.
 _CORE_KINDS = (
     _Kind("tools", Tool, "tool", "name", "tools/list", "tools", "grant",
-          "notifications/tools/list_changed", "toolsListChanged", "tools"),
+          "notifications/tools/list_changed", "toolsListChanged", "tools",
+          served_by=("tools/call",)),
     _Kind("resources", Resource, "resource", "uri", "resources/list", "resources",
           "grant_resources", "notifications/resources/list_changed", "resourcesListChanged",
-          "resources"),
+          "resources", served_by=("resources/read",)),
     _Kind("templates", ResourceTemplate, "resource template", "uri_template",
           "resources/templates/list", "resourceTemplates", "grant_resources",
-          "notifications/resources/list_changed", "resourcesListChanged", "resources"),
+          "notifications/resources/list_changed", "resourcesListChanged", "resources",
+          served_by=("resources/read", "completion/complete"), listed="uriTemplate"),
     _Kind("prompts", Prompt, "prompt", "name", "prompts/list", "prompts", "grant_prompts",
-          "notifications/prompts/list_changed", "promptsListChanged", "prompts"),
+          "notifications/prompts/list_changed", "promptsListChanged", "prompts",
+          served_by=("prompts/get", "completion/complete")),
 )
 
 
@@ -11140,18 +11146,18 @@ class _Mount:
         """Our key (a name or URI) of what the mount's listing x of kind attr becomes."""
         if attr in ("tools", "prompts"):
             return self._named(x["name"]) if type(x.get("name")) is str else None
-        return x.get("uri" if attr == "resources" else "uriTemplate")
+        return x.get(_KIND[attr].listed)
 
     def _own(self, attr, x):
         """The entry a Server object mounted in this process serves for its listing x (of
         kind attr): served directly, values and not bytes passed, where no middleware of
         its own runs around it (its engine would run it as ours does); else None, and it
         is relayed through that server's engine, as a process's is."""
-        target = self.target
+        target, kind = self.target, _KIND[attr]
         if not isinstance(target, Server) or target.catalog is None or \
-                any(target.wrapped(m) for m in _SERVED_BY[attr]):
+                any(target.wrapped(m) for m in kind.served_by):
             return None
-        return getattr(target.catalog, attr).get(x.get(_LISTED_KEY[attr]))
+        return getattr(target.catalog, attr).get(x.get(kind.listed))
 
     def _direct(self, own, **fields):
         """own (a mounted Server object's entry) as ours: its handler sees its own serve's
@@ -11596,16 +11602,6 @@ class _Mount:
                     self.prefix, ": %s" % logger if type(logger) is str else ""), data)
             except Exception:   # noqa: BLE001 - a log line is never worth a failure
                 pass
-
-
-# What a direct entry of each kind serves without the mounted server's engine: where its
-# middleware wraps one of these methods, the kind is relayed through that engine.
-_SERVED_BY = {"tools": ("tools/call",), "prompts": ("prompts/get", "completion/complete"),
-              "resources": ("resources/read",),
-              "templates": ("resources/read", "completion/complete")}
-# The key of each kind's listings that names its entry in the mounted server's catalog.
-_LISTED_KEY = {"tools": "name", "prompts": "name", "resources": "uri",
-               "templates": "uriTemplate"}
 
 
 def _in_rounds(era):
