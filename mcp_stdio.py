@@ -3782,6 +3782,12 @@ class _StateSigner:
 # here; nothing here reads a stream or a clock of its own.
 
 
+def _as_value(outcome):
+    """A work's outcome as middleware reads it: a result the work wrote as JSON text (a
+    tool's text on its fast path) read back as a value."""
+    return json.loads(outcome) if type(outcome) is str else outcome
+
+
 class Call:
     """One admitted request: what it asks and whether it has been answered.
 
@@ -3873,7 +3879,7 @@ class Call:
                 if self.kind != "tool":
                     raise
                 return _error_result(str(e))
-            return json.loads(r) if type(r) is str else r
+            return _as_value(r)
         self.mw_at = at + 1
         try:
             if at < len(chain):
@@ -7574,13 +7580,13 @@ def _served(call):
             call.mw_large = _LEFT
             return None
         if type(r) is not Call:
-            return json.loads(r) if type(r) is str else r
+            return _as_value(r)
         work = r.work
     ctx = call.mw_ctx
     if ctx is None and call.context:
         ctx = call.ctx
     r, call.mw_large = work(call, ctx)
-    return json.loads(r) if type(r) is str else r
+    return _as_value(r)
 
 
 ###############################################################################
