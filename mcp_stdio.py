@@ -2318,6 +2318,9 @@ def _checked_conversion(builder, annotation, where):
 # fail is still described at registration, and fails there. What a serve
 # described is kept for the next start (_KeptListings).
 
+_UNSEEN = object()         # a listing object not made yet (_Catalog.page)
+
+
 def _any_other(entries, attr, value):
     """Whether any of entries has an attr other than value (the catalog's scans at
     serving start read it in C: a Python loop costs thousands of tools milliseconds)."""
@@ -7593,6 +7596,12 @@ def _served(call):
 # Server: identity, catalog and options #######################################
 ###############################################################################
 
+# What close() gives the server to exit once its stdin is closed, and what is left of its
+# group after that to end on SIGTERM: a server finishing its last answer is quick; one
+# that is not must not keep the caller (a command, a proxy's own exit) waiting.
+_CLOSE_GRACE = 2.0
+
+
 class _Option:
     """One server option: keyword, default, kind, lower bound, flag, help and reason."""
 
@@ -8368,8 +8377,6 @@ class _SyncLifespan:
 # Our cursors are about 40 characters; anything much longer is not one of ours.
 _MAX_CURSOR = 200
 
-
-_UNSEEN = object()         # a listing object not made yet (_Catalog.page)
 
 
 class _Catalog:
@@ -9833,10 +9840,6 @@ def _result_shapes():
     return shapes
 
 
-# What close() gives the server to exit once its stdin is closed, and what is left of its
-# group after that to end on SIGTERM: a server finishing its last answer is quick; one
-# that is not must not keep the caller (a command, a proxy's own exit) waiting.
-_CLOSE_GRACE = 2.0
 # How long a server whose stdout ended has to exit before the client says it closed stdout
 # and runs on: time for its exit status, which says why it ended, to arrive.
 _STDOUT_CLOSED_WAIT = 2.0
