@@ -9303,7 +9303,10 @@ class ScriptTools(ScriptTest):
         p.stdin.flush()
         self.assertIn(b'"id":1', p.stdout.readline())
         import select
-        time.sleep(0.3)               # the server is blocked in the middle of the 3 MB line
+        # The server has begun the 3 MB line (a loaded machine may take longer than a fixed
+        # pause to get there), and is then blocked in its middle: the pipe holds 64 KB.
+        self.assertTrue(select.select([p.stdout], [], [], 20)[0])
+        time.sleep(0.3)
         start = time.monotonic()
         p.send_signal(signal.SIGTERM)
         # Read once the server says it stops (its main thread acts within 0.1 s): the
@@ -14034,6 +14037,7 @@ class Structure(unittest.TestCase):
                                              "C = E = F = G = 2\n"),
                          [("C", 2), ("E", 3), ("F", 5)])
 
+    @about("tasks", "skills", "apps")      # the crossings of the whole module
     def test_the_sections_cross_only_where_named(self):
         """A section names only sections above it, at import and at run time (the appendices,
         libraries of their own, excepted). The crossings not undone yet are named here, each
