@@ -11219,13 +11219,13 @@ class _Mount:
     def _named(self, inner):
         """Our name for the mount's tool or prompt inner: its rename, else inner under the
         naming prefix, unless it starts with that prefix already (git's git_status under
-        "git" stays git_status) or there is none."""
+        "git" stays git_status, fetch's fetch under "fetch" fetch) or there is none."""
         renamed = self.rename.get(inner)
         if renamed:
             return renamed
         naming = self.naming
-        return inner if not naming or inner.startswith(naming + "_") else \
-            "%s_%s" % (naming, inner)
+        return inner if not naming or inner == naming or inner.startswith(naming + "_") \
+            else "%s_%s" % (naming, inner)
 
     def _made(self, make, what):
         try:

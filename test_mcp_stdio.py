@@ -10141,15 +10141,15 @@ class Mounting(unittest.TestCase):
 
     def test_names_are_not_prefixed_twice_and_prefix_chooses_another(self):
         """A name that starts with the prefix already is served as it is (git's git_status
-        under "git"); a clash this makes is refused when the mount lists, naming both; prefix
-        chooses another prefix, or none."""
+        under "git", and a tool named "git" itself); a clash this makes is refused when the
+        mount lists, naming both; prefix chooses another prefix, or none."""
         inner = mcp_stdio.Server("git", "1")
-        for tool in ("git_status", "git_log", "diff", "status"):
+        for tool in ("git_status", "git_log", "diff", "status", "git"):
             inner.add(mcp_stdio.Tool(tool, lambda a, c, t=tool: t,
                                      input_schema={"type": "object"}))
-        for prefix, names in ((None, ["git_diff", "git_log", "git_status"]),
-                              ("", ["diff", "git_log", "git_status", "status"]),
-                              ("vcs", ["vcs_diff", "vcs_git_log", "vcs_git_status",
+        for prefix, names in ((None, ["git", "git_diff", "git_log", "git_status"]),
+                              ("", ["diff", "git", "git_log", "git_status", "status"]),
+                              ("vcs", ["vcs_diff", "vcs_git", "vcs_git_log", "vcs_git_status",
                                        "vcs_status"])):
             outer = mcp_stdio.Server("front", "1")
             outer.mount("git", inner, **({} if prefix is None else {"prefix": prefix}))
