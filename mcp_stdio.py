@@ -9947,11 +9947,14 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                                           start_new_session=os.name != "nt")
         except OSError as e:
             raise ClientError("cannot start %s: %s" % (self.command[0], e))
-        self._readers = [threading.Thread(target=self._read, daemon=True, name="mcp-client-out"),
-                         threading.Thread(target=self._read_stderr, daemon=True,
-                                          name="mcp-client-err")]
-        for t in reversed(self._readers):      # stderr's first: the other joins it at the end
-            t.start()
+        # Started before they are published: close() on another thread (a proxy ending
+        # while a mount starts again) joins only readers that run.
+        err = threading.Thread(target=self._read_stderr, daemon=True, name="mcp-client-err")
+        err.start()                     # stderr's first: the other joins it at the end
+        out = threading.Thread(target=self._read, args=(err,), daemon=True,
+                               name="mcp-client-out")
+        out.start()
+        self._readers = [out, err]
 
     def close(self, grace=_CLOSE_GRACE):
         """Close the server's stdin; after grace seconds end it, and every process of its
@@ -10093,7 +10096,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         with self._pipes:
             pipe.close()
 
-    def _read(self):
+    def _read(self, err):
         pipe = self._proc.stdout
         fd = pipe.fileno()
         while True:
@@ -10118,8 +10121,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         # A server that closed its stdout and goes on running can never answer: the calls
         # in flight fail now, not at their timeout.
         code = self.exit_status(_STDOUT_CLOSED_WAIT)
-        for t in self._readers[1:]:     # its last words: stderr may end after stdout
-            t.join(1.0)
+        err.join(1.0)                   # its last words: stderr may end after stdout
         self._fail("%s%s" % (_exit_words(code) if code is not None else
                              "the server closed its stdout and did not exit",
                              "; stderr: " + _tail(self.stderr.strip(), 300)

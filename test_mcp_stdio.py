@@ -9387,6 +9387,23 @@ class ClientTests(unittest.TestCase):
         self.addCleanup(c.close)
         return c.connect()
 
+    def test_a_close_while_the_client_starts_joins_only_running_readers(self):
+        """A proxy ending while a mount starts again closes a client whose start() is under
+        way on another thread: close() never joins a reader that has not started (it
+        raised RuntimeError, and the proxy's teardown failed with a traceback)."""
+        from unittest import mock
+        c = mcp_stdio.Client(SERVE, cwd=HERE)
+        real_start, closed = threading.Thread.start, []
+
+        def start(thread):
+            if thread.name == "mcp-client-out" and not closed:
+                closed.append(c.close(0.5))     # another thread's close, within start()
+            return real_start(thread)
+        with mock.patch.object(threading.Thread, "start", start):
+            c.start()
+        self.assertEqual(closed, [0])
+        self.assertEqual(c.close(), 0)
+
     def test_the_lines_a_request_is_sent_as(self):
         """Its _meta goes last, the caller's members after the ones every modern request
         carries (encoded once per client)."""
@@ -15384,7 +15401,8 @@ EXCLUSIVE_TESTS = ("ConfigCommand", "RuntimeRaces", "Browser",
                    "Skills.test_a_folder_that_cannot_be_read_is_skipped",
                    "Skills.test_a_live_folder_that_goes_away_and_comes_back",
                    "Tasks.test_a_task_that_ends_as_its_result_is_deferred_leaves_no_id_in_use",
-                   "Mounting.test_a_mounting_servers_text_tool_keeps_the_fast_path")
+                   "Mounting.test_a_mounting_servers_text_tool_keeps_the_fast_path",
+                   "ClientTests.test_a_close_while_the_client_starts_joins_only_running_readers")
 
 
 class _Outcome(unittest.TestResult):
