@@ -9395,8 +9395,9 @@ class ClientTests(unittest.TestCase):
         c = mcp_stdio.Client(SERVE, cwd=HERE)
         real_start, closed = threading.Thread.start, []
 
-        def start(thread):
-            if thread.name == "mcp-client-out" and not closed:
+        def start(thread):           # this client's stdout reader (others may start too)
+            if thread.name == "mcp-client-out" and not closed and \
+                    getattr(getattr(thread, "_target", None), "__self__", None) is c:
                 closed.append(c.close(0.5))     # another thread's close, within start()
             return real_start(thread)
         with mock.patch.object(threading.Thread, "start", start):
