@@ -16268,6 +16268,10 @@ class _Started:
         self.later = []             # faults found after it listed (tasks, skills, mounts)
 
 
+# What the doctor gives a server it has listed to exit once its input is closed.
+_DOCTOR_GRACE = 0.5
+
+
 def _doctor_start(names, command):
     """Start command once as the hosts names start it (they start it alike): a _Started."""
     import shutil
@@ -16312,7 +16316,9 @@ def _doctor_start(names, command):
                 "absolute paths)" % (", ".join(relative), cwd) if relative else
                 "run it yourself in %s, in a minimal environment (env -i), to see why" % cwd))
     finally:
-        client.close()
+        # What it had to say came with its answers: no grace to end (a proxy ends its
+        # mounts on SIGTERM), as a host that closes a server it has listed need not wait.
+        client.close(_DOCTOR_GRACE)
     if client.skipped_lines:
         line = next((p for p in client.problems if p.startswith("skipped a line")), "")
         seen.faults.append(("output on stdout before the first message: %s" % line.split(
