@@ -16210,7 +16210,7 @@ def _doctor_one(name, command):
 def _doctor_many(names, command):
     """{host name: (faults, warnings, key)} of _doctor_one for each of names: hosts that start
     a server alike (environment, era, revision, capabilities) share one start, and the starts
-    run at once, so a slow server (a proxy over many) costs about one start."""
+    run at once: a server whose start waits (a proxy over many) costs about one start."""
     groups = {}
     for name in names:
         h = _HOSTS[name]
