@@ -14134,6 +14134,51 @@ class Structure(unittest.TestCase):
             "x = 1\n" + banner("Appendix: C") + "def h():\n    return 0\n_p = 2\n"),
             {("A", "B"): ["g"]})
 
+    def test_the_library_serves_without_the_commands(self):
+        """The file cut at the Commands banner imports, and serves: a server of its own with
+        a mounted one, in both eras in this process and over a real pipe; of __all__ only
+        main() is gone."""
+        with open(SERVER, encoding="utf-8") as f:
+            source = f.read()
+        cut = source[:source.index("#" * 79 + "\n# Commands: ")]
+        self.assertNotIn("\ndef main(", cut)
+        folder = built_module(self, cut)
+        script = textwrap.dedent('''
+            import json, subprocess, sys
+            import mcp_stdio
+            server, inner = mcp_stdio.Server("lib", "1"), mcp_stdio.Server("inner", "1")
+
+            @server.tool
+            def add(a: int, b: int) -> int:
+                "Add."
+                return a + b
+
+            @inner.tool
+            def echo(text: str) -> str:
+                "Echo."
+                return text
+            server.mount("in", inner)
+            if sys.argv[1:] == ["serve"]:
+                raise SystemExit(server.run([]))
+            seen = [[n for n in mcp_stdio.__all__ if not hasattr(mcp_stdio, n)]]
+            for era in ("legacy", "modern"):
+                with mcp_stdio.InProcessClient(server, era=era) as c:
+                    seen.append([c.call_tool("add", {"a": 1, "b": 2})["content"][0]["text"],
+                                 c.call_tool("in_echo", {"text": "hi"})["content"][0]["text"]])
+            with mcp_stdio.Client([sys.executable, "-S", __file__, "serve"]) as c:
+                seen.append([t["name"] for t in c.list_tools()])
+            print(json.dumps(seen))
+            ''')
+        path = os.path.join(folder, "lib_server.py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(script)
+        r = subprocess.run(PY + [path], capture_output=True, text=True, cwd=folder,
+                           stdin=subprocess.DEVNULL, timeout=60,
+                           env=dict(os.environ, PYTHONPATH=folder))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(json.loads(r.stdout), [["main"], ["3", "hi"], ["3", "hi"],
+                                                ["add", "in_echo"]])
+
     def test_tests_that_patch_what_threads_share_run_alone(self):
         """A test that patches process-wide state never runs beside another test."""
         with open(__file__, encoding="utf-8") as f:
