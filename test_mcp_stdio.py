@@ -8285,6 +8285,32 @@ class Rebuilds(unittest.TestCase):
                 self.assertRegex(out, r"\nOK \(skipped=\d+\)\n$")
                 self.assertIn("skipped 'the module is built without %s'" % name, out)
 
+    @unittest.skipUnless(os.environ.get("MCP_STDIO_REBUILDS") == "1", "a suite of its own: "
+                         "with MCP_STDIO_REBUILDS=1 (.ci/run sets it for one interpreter)")
+    def test_the_library_passes_its_tests_without_the_commands(self):
+        """The library's tests (LIBRARY_TESTS: none starts the demo or a command) pass
+        against the file cut at the Commands banner."""
+        with open(SERVER, encoding="utf-8") as f:
+            source = f.read()
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        for entry in ("test_mcp_stdio.py", "README.md", "pyproject.toml", "examples",
+                      "benchmarks"):
+            path = os.path.join(HERE, entry)
+            (shutil.copytree if os.path.isdir(path) else shutil.copy)(
+                path, os.path.join(tmp.name, entry))
+        with open(os.path.join(tmp.name, "mcp_stdio.py"), "w", encoding="utf-8") as f:
+            f.write(source[:source.index("#" * 79 + "\n# Commands: ")])
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_STDIO_")}
+        p = subprocess.Popen(PY + ["-m", "unittest", "-v"] + ["test_mcp_stdio." + name
+                                                            for name in LIBRARY_TESTS],
+                             cwd=tmp.name, env=env, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = p.communicate(timeout=600)[0].decode(errors="replace")
+        failed = re.findall(r"(?ms)^={60,}\n(?:FAIL|ERROR): .*?(?=^={60,}|^-{60,}\nRan )", out)
+        self.assertEqual(p.returncode, 0, "".join(failed)[-6000:] or out[-3000:])
+        self.assertRegex(out, r"\nRan [1-9]\d\d tests in ")
+
     def test_a_later_modern_revision_is_one_entry(self):
         """The module rebuilt from its source with "2027-03-01" appended to MODERN_VERSIONS
         serves a 2026-07-28 client byte for byte as before (but for the new entry of
@@ -15428,6 +15454,14 @@ class Adversarial(ScriptTest):
 # classes patch what every thread shares (os, time, sys.modules, sys.stderr,
 # the module's own functions), so they run last, with nothing else running; so
 # does Browser, whose Chromium would load the machine under tests that wait.
+# The library's tests: none starts the demo or a command, so they pass against the file cut
+# at the Commands banner (Rebuilds runs them there).
+LIBRARY_TESTS = ("AskingLegacy", "AskingModern", "BacktrackingProcess", "ClientAnswers", "Codec",
+                 "Draft07Forms", "ElicitationPromptsAndResources", "ElicitationTwoQuestions",
+                 "Examples", "ForeignTypes", "InProcessBytes", "LargeCatalogs", "Lifespan",
+                 "OfficialSuite", "Registration", "RuntimeRaces", "SchemaChecker",
+                 "SchemaProperties", "SchemasFromHints", "TaskAdmission", "Tasks",
+                 "UserCommandLine", "ValueTypes")
 PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "AppProcesses", "BacktrackingProcess",
                     "TaskAdmission", "RealMounts", "ConfigProcesses", "MountProcesses",
                     "Rebuilds", "ClientTests", "TaskCommandLine",
@@ -15438,6 +15472,7 @@ PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "AppProcesses", "BacktrackingP
                     "OfficialInspector", "ExtensionContract")   # the longest first: first
 EXCLUSIVE_TESTS = ("ConfigCommand", "RuntimeRaces", "Browser",
                    "Rebuilds.test_the_suite_passes_without_each_extension",
+                   "Rebuilds.test_the_library_passes_its_tests_without_the_commands",
                    "Engine.test_incidents_keep_the_cause_and_the_source",
                    "ReadmeTutorial.test_sections_one_to_three",
                    "Structure.test_feed_makes_no_call_to_the_world",
