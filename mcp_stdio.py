@@ -2776,7 +2776,10 @@ _ANNOTATION_NAMES = {int: "int", float: "float", str: "str", bool: "bool", dict:
 #
 # What a request produced (a result dict, a tool's return value, or an
 # exception) becomes one wire line here, shaped for the revision in use.
-# Nothing else in the file builds a response line.
+# Nothing else in the file builds a response line. What the client is not told
+# (an incident's traceback, a mount's failure) is a line on stderr, written by
+# the diagnostics at the end of this section.
+
 
 def _b64(data):
     import base64
@@ -3140,6 +3143,58 @@ def _first_line(text, width=100):
     if len(line) <= width:
         return line
     return line[:width].rsplit(" ", 1)[0] + " ..."
+
+
+# "prefix" names who speaks: the library's own commands are mcp_stdio, a server its
+# Server name (a host that merges the stderr of several servers must tell them apart).
+_DIAG_STATE = {"last": None, "at": 0.0, "repeats": 0, "prefix": "mcp_stdio"}
+
+
+# One diagnostic line is cut at this many characters: diagnostics say what
+# happened, they never carry payloads.
+_DIAG_WIDTH = 1000
+
+
+def _diag(line):
+    """Write one diagnostic line to stderr (never request payloads).
+
+    A line identical to the previous one within a second is counted instead of
+    written, so hostile input cannot flood a client that does not drain stderr.
+    """
+    st = _DIAG_STATE
+    now = _monotonic()
+    if line == st["last"] and now - st["at"] < 1.0:
+        st["repeats"] += 1
+        return
+    text = "%s: %s\n" % (st["prefix"], line.replace("\n", " ")[:_DIAG_WIDTH])
+    if st["repeats"]:
+        text = "%s: (the message before was repeated %d more times)\n%s" % (
+            st["prefix"], st["repeats"], text)
+    st["last"], st["at"], st["repeats"] = line, now, 0
+    _log_line(text, raw=True)
+
+
+def _log_line(text, raw=False):
+    """Write one line to stderr as it is (the author's own log lines are never folded)."""
+    try:
+        sys.stderr.write(text if raw else text.replace("\n", " ")[:_DIAG_WIDTH] + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):   # None: started without stderr
+        pass
+
+
+def _report(line, detail=None):
+    """Report a diagnostic line, and a multi-line detail (a traceback) when given."""
+    _diag(line)
+    if detail:
+        _log_line(detail, raw=True)
+
+
+def _speak_as(server):
+    """Start stderr lines with server's name from now on; return the prefix it replaces."""
+    saved = _DIAG_STATE["prefix"]
+    _DIAG_STATE["prefix"] = str(server.name).replace("\n", " ")[:80] or "mcp_stdio"
+    return saved
 
 
 ###############################################################################
@@ -8880,48 +8935,6 @@ class _Served(Context):
     state = property(lambda self: self._state, doc="What its serve's lifespan setup made.")
 
 
-# "prefix" names who speaks: the library's own commands are mcp_stdio, a server its
-# Server name (a host that merges the stderr of several servers must tell them apart).
-_DIAG_STATE = {"last": None, "at": 0.0, "repeats": 0, "prefix": "mcp_stdio"}
-# One diagnostic line is cut at this many characters: diagnostics say what
-# happened, they never carry payloads.
-_DIAG_WIDTH = 1000
-
-
-def _diag(line):
-    """Write one diagnostic line to stderr (never request payloads).
-
-    A line identical to the previous one within a second is counted instead of
-    written, so hostile input cannot flood a client that does not drain stderr.
-    """
-    st = _DIAG_STATE
-    now = _monotonic()
-    if line == st["last"] and now - st["at"] < 1.0:
-        st["repeats"] += 1
-        return
-    text = "%s: %s\n" % (st["prefix"], line.replace("\n", " ")[:_DIAG_WIDTH])
-    if st["repeats"]:
-        text = "%s: (the message before was repeated %d more times)\n%s" % (
-            st["prefix"], st["repeats"], text)
-    st["last"], st["at"], st["repeats"] = line, now, 0
-    _log_line(text, raw=True)
-
-
-def _log_line(text, raw=False):
-    """Write one line to stderr as it is (the author's own log lines are never folded)."""
-    try:
-        sys.stderr.write(text if raw else text.replace("\n", " ")[:_DIAG_WIDTH] + "\n")
-        sys.stderr.flush()
-    except (OSError, ValueError, AttributeError):   # None: started without stderr
-        pass
-
-
-def _report(line, detail=None):
-    """Report a diagnostic line, and a multi-line detail (a traceback) when given."""
-    _diag(line)
-    if detail:
-        _log_line(detail, raw=True)
-
 
 # Teardown on a signal gets what is left of this many seconds after the line.
 _SIGNAL_SECONDS = 1.8
@@ -9519,12 +9532,6 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
     finally:
         _DIAG_STATE["prefix"] = saved
 
-
-def _speak_as(server):
-    """Start stderr lines with server's name from now on; return the prefix it replaces."""
-    saved = _DIAG_STATE["prefix"]
-    _DIAG_STATE["prefix"] = str(server.name).replace("\n", " ")[:80] or "mcp_stdio"
-    return saved
 
 
 def _open_std_fds():
