@@ -1515,32 +1515,6 @@ def _prompt_result(prompt, value, revision):
     return result
 
 
-def _read_regular(path):
-    """(bytes, stat) of the regular file at path, or None: not one (a link, a FIFO, a
-    folder), gone, unreadable, or larger than a skill may be."""
-    try:                            # a link is not followed, a FIFO put there not waited on
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) |
-                     getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    try:                            # plain reads: no buffered file object
-        st = os.fstat(fd)
-        if st.st_mode & 0o170000 != 0o100000 or st.st_size > _MAX_SKILL_BYTES:
-            return None             # (a sparse file of terabytes is never read)
-        data = os.read(fd, st.st_size + 1)    # a short read of a regular file is its end
-        while st.st_size < len(data) <= _MAX_SKILL_BYTES:    # it grew since its fstat
-            more = os.read(fd, 1 << 16)
-            if not more:
-                break
-            data += more
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):
-        return None
-    return data, st
-
 
 class _Kind:
     """One kind of catalog entry, and every name the protocol and the API give it."""
@@ -5929,6 +5903,33 @@ def _follow_task(client, result, timeout, on_status, on_progress):
 # is a skill, served as skill://<skill-path>/<file-path> resources and listed
 # by skills/list. SKILL.md starts with YAML front matter, read by the strict
 # reader of the appendix (the subset front matter uses, YAML 1.2 core types).
+
+
+def _read_regular(path):
+    """(bytes, stat) of the regular file at path, or None: not one (a link, a FIFO, a
+    folder), gone, unreadable, or larger than a skill may be."""
+    try:                            # a link is not followed, a FIFO put there not waited on
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) |
+                     getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:                            # plain reads: no buffered file object
+        st = os.fstat(fd)
+        if st.st_mode & 0o170000 != 0o100000 or st.st_size > _MAX_SKILL_BYTES:
+            return None             # (a sparse file of terabytes is never read)
+        data = os.read(fd, st.st_size + 1)    # a short read of a regular file is its end
+        while st.st_size < len(data) <= _MAX_SKILL_BYTES:    # it grew since its fstat
+            more = os.read(fd, 1 << 16)
+            if not more:
+                break
+            data += more
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):
+        return None
+    return data, st
 
 
 # The limits of one skill, from the extension's specification: clients need not

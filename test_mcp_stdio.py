@@ -14115,8 +14115,6 @@ class Structure(unittest.TestCase):
              'Outcomes'): ['_ResultInvalid'],
             ('Catalog',
              'Protocol engine: calls and methods'): ['_list', '_tool_work'],
-            ('Catalog',
-             'Skills'): ['_MAX_SKILL_BYTES'],
             ('Large catalogs',
              'Stdio runtime'): ['Context'],
             ('MCP Apps',
