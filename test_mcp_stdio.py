@@ -1897,10 +1897,15 @@ MOUNTED_SERVER = textwrap.dedent('''
 ''') % HERE
 
 
-# A legacy server written by hand that misbehaves as argv[1] says: "closes-stdout" closes
-# its stdout when a tool is called and runs on; "cursor-loop" pages its tools for ever.
+# A legacy server written by hand that misbehaves as argv[2] says, counting its starts in
+# the folder argv[1]: "foreign-id" answers a tool call first with the id argv[3] gives as
+# JSON (an id nobody sent), then as it should; "closes-stdout" closes its stdout when a
+# tool is called and runs on; "cursor-loop" pages its tools for ever.
 ROGUE_SERVER = textwrap.dedent('''
     import json, os, sys, time
+    folder, mode = sys.argv[1], sys.argv[2]
+    with open(os.path.join(folder, "starts"), "a") as f:
+        f.write("1\\n")
 
     def send(msg):
         sys.stdout.write(json.dumps(msg) + "\\n")
@@ -1915,11 +1920,18 @@ ROGUE_SERVER = textwrap.dedent('''
         elif method == "tools/list":
             send({"jsonrpc": "2.0", "id": m["id"], "result": dict({"tools": [
                 {"name": "noop", "inputSchema": {"type": "object"}}]}, **(
-                    {"nextCursor": "again"} if sys.argv[1] == "cursor-loop" else {}))})
-        elif method == "tools/call":
+                    {"nextCursor": "again"} if mode == "cursor-loop" else {}))})
+        elif method == "tools/call" and mode == "closes-stdout":
             sys.stdout.close()
             os.close(1)
             time.sleep(60)
+        elif method == "tools/call":
+            if mode == "foreign-id":
+                send({"jsonrpc": "2.0", "id": json.loads(sys.argv[3]), "result": {}})
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {"content": [
+                {"type": "text", "text": "ok"}]}})
+        elif method == "ping":
+            send({"jsonrpc": "2.0", "id": m["id"], "result": {}})
         elif "id" in m:
             send({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601,
                                                              "message": "Method not found"}})
@@ -1994,38 +2006,6 @@ ASKING_SERVER = textwrap.dedent('''
         elif method == "tools/call":
             send({"jsonrpc": "2.0", "id": m["id"], "result": {"content": [
                 {"type": "text", "text": "ok"}]}})
-        elif "id" in m:
-            send({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601,
-                                                             "message": "Method not found"}})
-''')
-
-
-# A legacy server written by hand whose tool call is answered first with the id given as
-# JSON in argv[2] (an id nobody sent), then as it should be; it counts its starts.
-FOREIGN_ID_SERVER = textwrap.dedent('''
-    import json, os, sys
-    with open(os.path.join(sys.argv[1], "starts"), "a") as f:
-        f.write("1\\n")
-
-    def send(msg):
-        sys.stdout.write(json.dumps(msg) + "\\n")
-        sys.stdout.flush()
-    for line in sys.stdin:
-        m = json.loads(line)
-        method = m.get("method")
-        if method == "initialize":
-            send({"jsonrpc": "2.0", "id": m["id"], "result": {
-                "protocolVersion": m["params"]["protocolVersion"],
-                "capabilities": {"tools": {}}, "serverInfo": {"name": "rogue", "version": "1"}}})
-        elif method == "tools/list":
-            send({"jsonrpc": "2.0", "id": m["id"], "result": {"tools": [
-                {"name": "noop", "inputSchema": {"type": "object"}}]}})
-        elif method == "tools/call":
-            send({"jsonrpc": "2.0", "id": json.loads(sys.argv[2]), "result": {}})
-            send({"jsonrpc": "2.0", "id": m["id"], "result": {"content": [
-                {"type": "text", "text": "ok"}]}})
-        elif method == "ping":
-            send({"jsonrpc": "2.0", "id": m["id"], "result": {}})
         elif "id" in m:
             send({"jsonrpc": "2.0", "id": m["id"], "error": {"code": -32601,
                                                              "message": "Method not found"}})
@@ -10567,12 +10547,12 @@ class MountProcesses(unittest.TestCase):
         fault at once, the mount starts again, and no traceback reaches stderr."""
         script = os.path.join(self.dir, "rogue.py")
         with open(script, "w", encoding="utf-8") as f:
-            f.write(FOREIGN_ID_SERVER)
+            f.write(ROGUE_SERVER)
         for rid in ('{"a":1}', '[1]', 'true', '"2"', '1.0', 'null', '999'):
             folder = os.path.join(self.dir, "rogue-%d" % len(os.listdir(self.dir)))
             os.makedirs(folder)
             path = self.config({"rogue": {"command": sys.executable,
-                                          "args": ["-S", script, folder, rid]}})
+                                          "args": ["-S", script, folder, "foreign-id", rid]}})
             with self.subTest(id=rid), mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE,
                                                         era="legacy", timeout=30) as c:
                 c.list_tools()
@@ -10595,9 +10575,9 @@ class MountProcesses(unittest.TestCase):
         with open(script, "w", encoding="utf-8") as f:
             f.write(ROGUE_SERVER)
         path = self.config({"shut": {"command": sys.executable,
-                                     "args": ["-S", script, "closes-stdout"]},
+                                     "args": ["-S", script, self.dir, "closes-stdout"]},
                             "loop": {"command": sys.executable,
-                                     "args": ["-S", script, "cursor-loop"]}})
+                                     "args": ["-S", script, self.dir, "cursor-loop"]}})
         with mcp_stdio.Client(SERVE + ["proxy", path], cwd=HERE, era="legacy",
                               timeout=60) as c:
             self.assertEqual([t["name"] for t in c.list_tools()], ["shut_noop"])
