@@ -999,6 +999,37 @@ def built_module(test, source):
     return tmp.name
 
 
+def library_cut(source):
+    """The module's source cut at the Commands banner: the library (and the appendices)."""
+    return source[:source.index("#" * 79 + "\n# Commands: ")]
+
+
+def checkout_with(test, source):
+    """A folder holding this checkout's tests, README and examples beside source as
+    mcp_stdio.py, removed after test."""
+    tmp = tempfile.TemporaryDirectory()
+    test.addCleanup(tmp.cleanup)
+    for entry in ("test_mcp_stdio.py", "README.md", "pyproject.toml", "examples", "benchmarks"):
+        path = os.path.join(HERE, entry)
+        (shutil.copytree if os.path.isdir(path) else shutil.copy)(
+            path, os.path.join(tmp.name, entry))
+    with open(os.path.join(tmp.name, "mcp_stdio.py"), "w", encoding="utf-8") as f:
+        f.write(source)
+    return tmp.name
+
+
+def suite_in(folder, *names):
+    """Run the tests named (all by default) in folder, without the MCP_STDIO_ variables:
+    (exit status, output, the failures' reports, not the tail: a test's output can fill it)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_STDIO_")}
+    p = subprocess.Popen(PY + ["-m", "unittest", "-v"] + ["test_mcp_stdio." + n for n in names],
+                         cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT)
+    out = p.communicate(timeout=600)[0].decode(errors="replace")
+    failed = re.findall(r"(?ms)^={60,}\n(?:FAIL|ERROR): .*?(?=^={60,}|^-{60,}\nRan )", out)
+    return p.returncode, out, "".join(failed)
+
+
 # A small extension of a test's own, added as the Extensions section says: a section and
 # a row. It has a method, a declaration, and an admit hook that refuses one tool.
 HELLO_SECTION = "#" * 79 + "\n# Hello: a test's own extension " + "#" * 47 + "\n" + "#" * 79 + '''
@@ -8240,28 +8271,11 @@ class Rebuilds(unittest.TestCase):
         suite after the other: beside other tests, their load fails tests that wait."""
         with open(SERVER, encoding="utf-8") as f:
             source = f.read()
-        runs = {}
-        for name in EXTENSIONS:
-            tmp = tempfile.TemporaryDirectory()
-            self.addCleanup(tmp.cleanup)
-            for entry in ("test_mcp_stdio.py", "README.md", "pyproject.toml", "examples",
-                          "benchmarks"):
-                path = os.path.join(HERE, entry)
-                (shutil.copytree if os.path.isdir(path) else shutil.copy)(
-                    path, os.path.join(tmp.name, entry))
-            with open(os.path.join(tmp.name, "mcp_stdio.py"), "w", encoding="utf-8") as f:
-                f.write(module_without(source, name))
-            env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_STDIO_")}
-            runs[name] = tmp.name
+        runs = {name: checkout_with(self, module_without(source, name)) for name in EXTENSIONS}
         for name, folder in runs.items():
             with self.subTest(without=name):
-                p = subprocess.Popen(PY + ["-m", "unittest", "-v"], cwd=folder, env=env,
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT)
-                out = p.communicate(timeout=600)[0].decode(errors="replace")
-                # The failures' reports, not the tail: a test's own output can fill it.
-                failed = re.findall(r"(?ms)^={60,}\n(?:FAIL|ERROR): .*?(?=^={60,}|^-{60,}\nRan )", out)
-                self.assertEqual(p.returncode, 0, "".join(failed)[-6000:] or out[-3000:])
+                status, out, failed = suite_in(folder)
+                self.assertEqual(status, 0, failed[-6000:] or out[-3000:])
                 self.assertRegex(out, r"\nOK \(skipped=\d+\)\n$")
                 self.assertIn("skipped 'the module is built without %s'" % name, out)
 
@@ -8272,23 +8286,8 @@ class Rebuilds(unittest.TestCase):
         against the file cut at the Commands banner."""
         with open(SERVER, encoding="utf-8") as f:
             source = f.read()
-        tmp = tempfile.TemporaryDirectory()
-        self.addCleanup(tmp.cleanup)
-        for entry in ("test_mcp_stdio.py", "README.md", "pyproject.toml", "examples",
-                      "benchmarks"):
-            path = os.path.join(HERE, entry)
-            (shutil.copytree if os.path.isdir(path) else shutil.copy)(
-                path, os.path.join(tmp.name, entry))
-        with open(os.path.join(tmp.name, "mcp_stdio.py"), "w", encoding="utf-8") as f:
-            f.write(source[:source.index("#" * 79 + "\n# Commands: ")])
-        env = {k: v for k, v in os.environ.items() if not k.startswith("MCP_STDIO_")}
-        p = subprocess.Popen(PY + ["-m", "unittest", "-v"] + ["test_mcp_stdio." + name
-                                                            for name in LIBRARY_TESTS],
-                             cwd=tmp.name, env=env, stdin=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        out = p.communicate(timeout=600)[0].decode(errors="replace")
-        failed = re.findall(r"(?ms)^={60,}\n(?:FAIL|ERROR): .*?(?=^={60,}|^-{60,}\nRan )", out)
-        self.assertEqual(p.returncode, 0, "".join(failed)[-6000:] or out[-3000:])
+        status, out, failed = suite_in(checkout_with(self, library_cut(source)), *LIBRARY_TESTS)
+        self.assertEqual(status, 0, failed[-6000:] or out[-3000:])
         self.assertRegex(out, r"\nRan [1-9]\d\d tests in ")
 
     def test_a_later_modern_revision_is_one_entry(self):
@@ -14142,7 +14141,7 @@ class Structure(unittest.TestCase):
         main() is gone."""
         with open(SERVER, encoding="utf-8") as f:
             source = f.read()
-        cut = source[:source.index("#" * 79 + "\n# Commands: ")]
+        cut = library_cut(source)
         self.assertNotIn("\ndef main(", cut)
         folder = built_module(self, cut)
         script = textwrap.dedent('''
