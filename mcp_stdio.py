@@ -29,30 +29,36 @@ c.call_tool("add", {"a": 1, "b": 2})``. Inspect any stdio server:
 view in your browser: ``python mcp_stdio.py preview TOOL -- COMMAND``; print a
 client configuration: ``python mcp_stdio.py config claude-desktop -- server.py``.
 
-The file is organised in sections, each opened by a banner comment, in the order
-a request meets them from the wire inward, as far as the last rule below allows
-(what a table row names is defined above the table):
+The file is organised in sections, each opened by a banner comment, read from the
+top: each names only what a section above it defines, so the library comes first,
+layer on layer, the server last, and the commands after it:
 
 - Wire: the JSON-RPC codec and line splitter, the revisions served and the table
   of what each revision has (a new modern revision is one entry);
-- Catalog: tools, resources, prompts, and the kinds table (a new kind is one row);
-- Authoring API: decorators, tool_from_function, results from values;
+- Extension points: the tables of hooks and kinds the engine and the catalog
+  read, empty until the Extensions section fills them;
+- Catalog, in two sections: tools and their results (Tool, and _tool_result,
+  which makes every tool's wire result); resources, prompts and the kinds table
+  (a new kind is one row);
+- Authoring API: functions, fields and results from values (a handler made of a
+  function); Large catalogs (a function's tool described at first use, listings
+  kept between starts); then the decorators;
 - Outcomes: every answer's wire form, and the table of what each failure becomes;
 - Asking the client: questions, answers, request-state signing;
-- Protocol engine (sans-IO), in two sections: calls and methods (each method
-  beside its route row: a new method is one function and one row, and the era
-  rules); then the era machine and Connection (input, admission, dispatch,
-  settling);
+- Protocol engine (sans-IO): calls and methods (each method beside its route
+  row: a new method is one function and one row, and the era rules);
+  Middleware (code around every request); then the era machine and Connection
+  (input, admission, dispatch, settling);
+- Client: errors and the shapes of answers, which the client and the extensions'
+  client sides check;
 - the extensions, each a section of its own: Tasks (long-running tool calls,
   core in 2025-11-25, an extension from 2026-07-28), Skills (folders of Agent
-  Skills) and MCP Apps (tools that show an HTML view), Tool search, then
-  Extensions: how to add one, and the table
-  of what each adds, its methods, kinds and hooks (a new extension is a section
-  and one row);
-- Middleware: code around every request (the chain, run where handlers run);
-- Server: identity, catalog and the options table (a new option is one row);
+  Skills), MCP Apps (tools that show an HTML view) and Tool search; then
+  Extensions: how to add one, and the table of what each adds, its methods,
+  kinds and hooks (a new extension is a section and one row);
 - Stdio runtime: threads, waiting, the handler Context;
 - Client; Mounting (another server served as part of this one);
+- Server: identity, catalog and the options table (a new option is one row);
 - Appendices, libraries of their own: the JSON Schema 2020-12 subset checker,
   schemas from type hints, and the strict reader of the YAML subset front
   matter uses;
@@ -73,10 +79,9 @@ The file's rules, each held by a structural test:
 - a feature is rows and hooks, never a branch in Connection, which names no
   feature (no extension, app, view, mount or middleware); nothing but the era
   rules and the era machine branches on an era, and nothing compares dates;
-- a section holds at most 1,200 lines and defines at most 45 names (the wire, the
-  engine and the appendices excepted: tables and their libraries);
-- no section uses at import time anything defined below it, nor at run time
-  but for the crossings the structural test names, each still to undo (the
+- a section holds at most 1,200 lines and defines at most 45 names (the wire and
+  the appendices excepted: tables and their libraries);
+- no section uses anything defined below it, at import time or at run time (the
   appendices excepted: any section may use them).
 
 Imports: only what serving needs is imported at the top. Anything else (inspect,
@@ -740,6 +745,132 @@ class LineSplitter:
 
 
 ###############################################################################
+# Extension points: the tables extensions fill ################################
+###############################################################################
+#
+# The engine, the catalog and the classes read these tables, and never name an
+# extension: each is empty here and filled by _extend(), once for each row of the
+# Extensions section (and _KINDS first with the catalog's own kinds). A table read
+# at start-up or per request is a list, walked as it is.
+
+
+class _Extension:
+    """One extension's row: its identifier, its methods, and the engine's hooks it needs.
+
+    What it adds (each optional):
+    - routes: {method: _Route} for its methods; kinds: the rows of _KINDS it adds
+      (skills), each with its list method;
+    - client, server, context: classes of the methods it adds to Client
+      (list_skills), Server (app()) and a handler's Context (renders_apps),
+      bases of those classes; shapes(): the result shapes the client checks for
+      its methods ({method: JSON Schema}); tool_fields: the keywords it adds to
+      every way of making a tool ({name: default}), checked by
+      tool_check(owner, fields); inspects: what the command line declares for it,
+      so that inspect sees all it adds (a host's view).
+
+    The hooks the engine calls (each optional):
+    - serves(server): whether a server serves its kind of entries;
+    - connect(conn, wall_clock), close(conn): a connection opens, ends;
+    - declare(server, revision, capabilities): the server says what it offers;
+    - admit(conn, call, tool): a tools/call is admitted: it may refuse (raise
+      ProtocolError), and returns what takes the call over at once
+      (take(conn, call), which answers it, a task's) or None;
+    - listen(conn, call, filter, honoured): what a subscriptions/listen asks of it;
+    - lists(entry, revision, listing, audience): what it adds to a listed entry
+      (returns the listing, or None where the entry is not listed);
+    - takes(server, call): whether the request's client takes it up in a way that
+      shapes its listings (its key then joins the audience listings are cached for);
+    - hides(conn, call, tool): whether a tool is not there for this request (it
+      answers as an unknown tool would);
+    - offers(server, catalog): the capability the catalog makes it offer, or None;
+    - grants(server, tables): what the grants imply beyond their names (it may
+      change the granted tables); checks(server): what a catalog must hold when
+      serving starts and after every change (raises CatalogError);
+    - refresh(server): before a request reads what its entries are made of (a
+      listing of its kind, a read of its files), off the reading thread;
+      warns(server): the warning lines said when serving starts;
+    - on the client's side: offer(client, params, task) shapes a tools/call,
+      follow(client, result, timeout, on_status, on_progress) follows an answer it
+      made (a task, polled to its end; None when the answer is not its own), and
+      marks(field, entry, report) names for inspect what it adds to a listed entry
+      ("problem: ..." for what breaks its rules).
+
+    The keeper of a call it took over (call.keeper, its task) is asked:
+    settled(conn, call, message) when the call settles, under the connection's
+    lock, its outcome still a value ({"result": ...} or {"error": ...}, None when
+    cancelled; what a middleware would see); after(conn, what) with its answer
+    once the lock is released; related(params) for what is sent about it; and
+    progress(conn, call, progress, total, message) and logs(call) for what a
+    handler says (progress returns None to send it as for any call).
+    """
+
+    __slots__ = ("key", "routes", "kinds", "serves", "connect", "close", "declare", "admit",
+                 "listen", "lists", "takes", "hides", "offers", "grants", "checks", "offer",
+                 "follow", "marks", "client", "shapes", "server", "context", "tool_fields",
+                 "tool_check", "inspects", "refresh", "warns")
+
+    def __init__(self, key, routes=None, kinds=(), serves=None, connect=None, close=None,
+                 declare=None, admit=None, listen=None, lists=None, takes=None, hides=None,
+                 offers=None, grants=None, checks=None, offer=None, follow=None, marks=None,
+                 client=None, shapes=None, server=None, context=None, tool_fields=None,
+                 tool_check=None, inspects=None, refresh=None, warns=None):
+        self.key, self.routes, self.kinds = key, routes or {}, kinds
+        self.serves = serves or (lambda server: True)   # whether a server serves it
+        self.connect, self.close, self.declare = connect, close, declare
+        self.admit, self.listen, self.offer, self.follow = admit, listen, offer, follow
+        self.lists, self.takes, self.hides = lists, takes, hides
+        self.offers, self.grants, self.checks = offers, grants, checks
+        self.client, self.shapes, self.marks = client, shapes, marks
+        self.server, self.context, self.inspects = server, context, inspects
+        self.refresh, self.warns = refresh, warns
+        self.tool_fields, self.tool_check = tool_fields or {}, tool_check
+
+
+# The hooks of every extension, in the order of their rows (see _Extension).
+_CONNECT_HOOKS, _CLOSE_HOOKS, _ADMIT_HOOKS, _LISTEN_HOOKS = [], [], [], []
+_REFRESH_HOOKS, _WARN_HOOKS, _LIST_HOOKS, _HIDE_HOOKS = [], [], [], []
+_GRANT_HOOKS, _CHECK_HOOKS, _OFFER_HOOKS, _FOLLOW_HOOKS, _MARK_HOOKS = [], [], [], [], []
+_SHAPE_HOOKS = []
+_HOOK_TABLES = (("connect", _CONNECT_HOOKS), ("close", _CLOSE_HOOKS),
+                ("admit", _ADMIT_HOOKS), ("listen", _LISTEN_HOOKS),
+                ("refresh", _REFRESH_HOOKS), ("warns", _WARN_HOOKS), ("lists", _LIST_HOOKS),
+                ("hides", _HIDE_HOOKS), ("grants", _GRANT_HOOKS), ("checks", _CHECK_HOOKS),
+                ("offer", _OFFER_HOOKS), ("follow", _FOLLOW_HOOKS), ("marks", _MARK_HOOKS),
+                ("shapes", _SHAPE_HOOKS))
+_TAKE_HOOKS = []        # (key, takes): a client that takes it up joins the audience
+_TOOL_CHECKS = []       # (the tool fields that call it, tool_check), run when one is given
+_EXTENSION_TOOL_FIELDS = []     # the fields extensions add to a tool (app, ...)
+_INSPECTS = {}          # what the command line declares of each, to see all it adds
+# Every kind of catalog entry (_Kind), the core ones first; by attr; by class (the first
+# kind of a class).
+_KINDS, _KIND, _KIND_OF = [], {}, {}
+
+
+def _add_kinds(kinds):
+    """Add rows of kinds to _KINDS and its indexes."""
+    for k in kinds:
+        _KINDS.append(k)
+        _KIND[k.attr] = k
+        _KIND_OF.setdefault(k.cls, k)
+
+
+def _extend(row):
+    """Add an extension's row (an _Extension) to the tables."""
+    for attr, table in _HOOK_TABLES:
+        hook = getattr(row, attr)
+        if hook is not None:
+            table.append(hook)
+    if row.takes is not None:
+        _TAKE_HOOKS.append((row.key, row.takes))
+    _EXTENSION_TOOL_FIELDS.extend(row.tool_fields)
+    if row.tool_check is not None:
+        _TOOL_CHECKS.append((frozenset(row.tool_fields) | {"meta"}, row.tool_check))
+    if row.inspects is not None:
+        _INSPECTS[row.key] = row.inspects
+    _add_kinds(row.kinds)
+
+
+###############################################################################
 # Catalog: tools and results ##################################################
 ###############################################################################
 
@@ -767,9 +898,15 @@ _TASK_MODES = ("forbidden", "optional", "required")
 _TOOL_FIELDS = {"title": None, "description": None, "annotations": None, "icons": None,
                 "timeout": None, "meta": None, "task": "forbidden", "task_start": "call",
                 "pinned": False}
-_EXTENSION_TOOL_FIELDS = ()    # the fields extensions add (app, ...), set with their table
+# The fields of a tool given only its task mode, as decorators give them (not to be
+# changed; the Extensions section adds the fields extensions add).
+_TASK_FIELDS = {mode: dict(_TOOL_FIELDS, task=mode) for mode in _TASK_MODES}
 _TOOL_ANNOTATIONS = ("title", "readOnlyHint", "destructiveHint", "idempotentHint",
                      "openWorldHint")
+
+
+class _ResultInvalid(Exception):
+    """A handler's result failed its own checks; the message names the problem."""
 
 
 def _check_tool_name(name):
@@ -816,6 +953,32 @@ def _tool_fields(name, fields):
     return out
 
 
+class _AtFirstUse:
+    """An attribute made when first read, by make(obj, attr), which sets it on obj.
+
+    A non-data descriptor, not __getattr__: what it sets is read from then on,
+    and the object's other attributes are read as any object's, quickly.
+    """
+
+    __slots__ = ("attr", "make")
+
+    def __init__(self, attr, make):
+        self.attr, self.make = attr, make
+
+    def __get__(self, obj, cls=None):
+        return self if obj is None else self.make(obj, self.attr)
+
+
+def _compiled(tool, attr):
+    """Compile a validator of a tool made with lazy=True (its schemas known to be valid)."""
+    which = "input" if attr == "input_validator" else "output"
+    schema = getattr(tool, which + "_schema")
+    validator = None if schema is None else _compile_for("tool %r: %s" % (tool.name, which),
+                                                         schema)
+    setattr(tool, attr, validator)
+    return validator
+
+
 class Tool:
     """A tool: a name, a handler(arguments, ctx) and its schemas and metadata.
 
@@ -855,46 +1018,23 @@ class Tool:
         self.description = f["description"]
         self._set_fields(name, f)
 
-    @classmethod
-    def _of_function(cls, fn, name, fields):
-        """The tool of a function _plain_signature() passed, described at first use.
-
-        Nothing in such a function can fail to describe, so only the fields are
-        checked now: a catalog of thousands starts without reading docstrings,
-        and keeps no handler for a tool never called.
-        """
-        f = _tool_fields(name, fields)
-        if f is _TASK_FIELDS.get(f["task"]):      # a decorator's: every field the class's
-            return cls._of_plain(fn, name, f["task"])
-        _check_tool_name(name)
-        self = cls.__new__(cls)
-        from_doc = f["description"] is None       # the docstring's summary, at first use
-        self._function = (fn, name, from_doc)
-        if not from_doc:
-            self.description = f["description"]
-        self._set_fields(name, f)
-        return self
-
-    @classmethod
-    def _of_plain(cls, fn, name, task):
-        """_of_function() of a function given no field but its task (@server.tool's usual
-        case, thousands at a start: kept short)."""
-        if not (type(name) is str and name.isidentifier() and name.isascii() and
-                len(name) <= 128):               # _check_tool_name()'s usual case, inline
-            _check_tool_name(name)
-        self = cls.__new__(cls)
-        self._function = (fn, name, True)
-        self.name = name
-        if task != "forbidden":                   # the class's
-            self.task = task
-        return self
-
-    # Defaults on the class: most tools keep them (and a class's instances share at most
-    # 30 attribute names in CPython: see _share_tool_keys).
-    _function = None       # (function, name, description from its docstring?) of a tool
-                           # described at first use (_of_function)
+    # A tool's fields default to the class's, which a decorated function's tool keeps
+    # (_set_fields): a catalog of thousands sets ten attributes fewer a tool. Extensions
+    # add theirs (app, ...) as they are added (the Extensions section).
+    title = description = annotations = icons = timeout = meta = None
+    task, task_start, pinned = "forbidden", "call", False
     forwards = None        # a tool that calls another: forwards(arguments) -> (its name, its
                            # arguments) (tool search's call_tool)
+    # A tool made with lazy=True compiles its validators when first used.
+    input_validator = _AtFirstUse("input_validator", _compiled)
+    output_validator = _AtFirstUse("output_validator", _compiled)
+
+    @staticmethod          # read as the function, not a method: work(call, ctx)
+    def work(call, ctx):
+        """Run a tools/call's handler: (its result as _tool_result() makes it, large)."""
+        tool = call.target
+        result = _tool_result(tool, tool.handler(call.arguments, ctx), call.revision, call)
+        return result, type(result) is not str and _has_large_text(result)
 
     def _set_fields(self, name, f):
         self.name = name
@@ -905,29 +1045,11 @@ class Tool:
             return
         self.title, self.annotations, self.icons = f["title"], f["annotations"], f["icons"]
         self.timeout, self.meta, self.pinned = f["timeout"], f["meta"], f["pinned"]
-        self.work = _tool_work         # what runs a call: work(call, ctx) -> (result, large);
-                                       # the handler, shaped (a mount's relays instead)
         # May it run as a task (the client polls it), and does the task start with the
         # call, or when the handler says (ctx.start_task(), after asking what it needs)?
         self.task, self.task_start = f["task"], f["task_start"]
         for k in _EXTENSION_TOOL_FIELDS:     # app, visibility (MCP Apps), ...
             setattr(self, k, f[k])
-
-    def _first_use(self, attr):
-        # What _AtFirstUse reads where nothing is set yet: the parts of a function described
-        # at first use (_of_function), and validators not yet compiled (lazy=True).
-        if attr in _FUNCTION_PARTS and self._function is not None:
-            _describe_function(self, attr)
-            return getattr(self, attr)
-        if attr == "input_validator":
-            self.input_validator = _compile_for("tool %r: input" % self.name,
-                                                self.input_schema)
-            return self.input_validator
-        if attr == "output_validator":
-            self.output_validator = (None if self.output_schema is None else _compile_for(
-                "tool %r: output" % self.name, self.output_schema))
-            return self.output_validator
-        raise AttributeError(attr)
 
     def describe(self, revision, audience=frozenset()):
         """Return the Tool object of tools/list, shaped for a protocol revision.
@@ -1090,14 +1212,6 @@ def _down_level_block(b, revision):
     return b
 
 
-class ResourceNotFound(Exception):
-    """Raise in a resource or template handler when the URI names nothing."""
-
-    def __init__(self, uri):
-        Exception.__init__(self, "resource not found: %s" % uri)
-        self.uri = uri
-
-
 def _check_meta_fields(owner, title, description, annotations, icons):
     if title is None and annotations is None and icons is None and \
             (description is None or type(description) is str):
@@ -1110,6 +1224,109 @@ def _check_meta_fields(owner, title, description, annotations, icons):
     if icons is not None and (not isinstance(icons, list) or any(
             not isinstance(i, dict) or not isinstance(i.get("src"), str) for i in icons)):
         raise CatalogError("%s: icons must be a list of objects with a \"src\"" % owner)
+
+
+def _listed(entry, revision, d, audience):
+    """d, the listing of entry, with what each extension adds (None: not listed there)."""
+    for lists in _LIST_HOOKS:
+        d = lists(entry, revision, d, audience)
+        if d is None:
+            return None
+    return d
+
+
+def _looks_like_content(value):
+    return isinstance(value, list) and bool(value) and all(
+        isinstance(b, dict) and b.get("type") in _CONTENT_FIELDS for b in value)
+
+
+def _not_json_problem(exc):
+    """Say why encoding failed, without the value that made it fail."""
+    if isinstance(exc, UnicodeEncodeError):
+        return "it holds a string that is not valid Unicode (a lone surrogate)"
+    if isinstance(exc, TypeError):        # our own message: "<type> is not JSON serializable"
+        return "it holds a value JSON cannot carry (%s)" % str(exc)[:100]
+    if isinstance(exc, RecursionError):
+        return "it is nested too deeply or contains a cycle"
+    return "it holds a number JSON cannot carry (NaN or infinity)"
+
+
+def _tool_result(tool, value, revision, call=None):
+    """Turn a tool handler's return value into a CallToolResult for the revision.
+
+    For the call's own answer (call given), text is the common result: it comes
+    back as the result's JSON text, made at once, unless long (the large
+    encoder quotes it faster), kept by a task or read by middleware (which keep
+    and read values). Raises _ResultInvalid when the value fails the tool's own
+    checks.
+    """
+    if type(value) is str and call is not None and tool.output_schema is None and \
+            len(value) <= _LARGE_STRING and call.keeper is None and \
+            "tools/call" not in call.conn._chains:
+        return '{"content":[{"type":"text","text":%s}]}' % _eb(value)
+    structured = _MISSING
+    if isinstance(value, ToolResult):
+        content, is_error, checked = value.content, value.is_error, False
+        if not is_error and value.structured is not None:
+            structured = value.structured
+    elif type(value) is str:          # content built here needs no checking
+        content, is_error, checked = [{"type": "text", "text": value}], False, True
+    elif value is None and tool.output_schema is None:
+        content, is_error, checked = [], False, True
+    elif tool.output_schema is None and _looks_like_content(value):
+        content, is_error, checked = list(value), False, False
+    else:
+        content, is_error, checked, structured = None, False, False, value
+    validator = tool.output_validator
+    if structured is not _MISSING:
+        if content is None:
+            try:
+                content = [{"type": "text", "text": _encoder.encode(structured)}]
+            except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as e:
+                raise _ResultInvalid(_not_json_problem(e))
+            checked = True
+        if not isinstance(structured, dict):     # a list or a number: one shape, every era
+            structured = {"result": structured}
+        if validator is not None:
+            problems = validator.errors(structured)
+            if problems:
+                raise _ResultInvalid("structuredContent does not match outputSchema: "
+                                     + problems[0])
+    elif validator is not None and not is_error:
+        raise _ResultInvalid("the tool declares an outputSchema but returned no "
+                             "structured content")
+    features = _FEATURES[revision]
+    if not checked:
+        problem = _check_content(content)
+        if problem:
+            raise _ResultInvalid(problem)
+        if "resource_links" not in features or "icons" not in features:
+            content = [_down_level_block(b, revision) for b in content]
+    if is_error:
+        return {"content": content, "isError": True}
+    if structured is not _MISSING and "structured_content" in features:
+        return {"content": content, "structuredContent": structured}
+    return {"content": content}
+
+
+def _has_large_text(result):
+    """True when a result's content holds text the large encoder should quote."""
+    for b in result["content"]:
+        if len(b.get("text", "")) > _LARGE_STRING:
+            return True
+    return False
+
+
+###############################################################################
+# Catalog: resources, prompts and the kinds of entry ##########################
+###############################################################################
+
+class ResourceNotFound(Exception):
+    """Raise in a resource or template handler when the URI names nothing."""
+
+    def __init__(self, uri):
+        Exception.__init__(self, "resource not found: %s" % uri)
+        self.uri = uri
 
 
 def _describe(obj, revision, first, audience):
@@ -1136,15 +1353,6 @@ def _describe(obj, revision, first, audience):
     if "annotations" in d and "last_modified" not in features:
         d["annotations"] = {k: v for k, v in d["annotations"].items() if k != "lastModified"}
     return _listed(obj, revision, d, audience)
-
-
-def _listed(entry, revision, d, audience):
-    """d, the listing of entry, with what each extension adds (None: not listed there)."""
-    for lists in _LIST_HOOKS:
-        d = lists(entry, revision, d, audience)
-        if d is None:
-            return None
-    return d
 
 
 class ResourceContents(list):
@@ -1180,27 +1388,8 @@ class Resource:
         self.annotations, self.icons, self.meta = annotations, icons, meta
         self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
 
-    @classmethod
-    def _of_function(cls, uri, fn):
-        """The resource of a function decorated with only its URI: every other field the
-        class's, and its handler made at its first read when it takes nothing (there is
-        nothing to check then: a catalog of thousands keeps no handler it never reads)."""
-        handler = None if _takes_nothing(fn) else _function_reader(fn, uri, None)
-        name, description = fn.__name__, _parse_docstring(fn.__doc__)[0]
-        _check_uri(uri)
-        self = cls.__new__(cls)
-        self.uri, self.name = uri, name
-        if handler is None:
-            self._function = fn             # read by _HandlerAtFirstRead
-        else:
-            self.handler = handler
-        if description is not None:
-            self.description = description
-        return self
-
     # Defaults on the class: a decorated resource sets only its URI, function (or handler),
     # name and description (a catalog of thousands stores nine fields fewer each).
-    _function = None
     title = description = mime_type = size = annotations = icons = meta = None
     ttl_ms, cache_scope = 0, "private"
 
@@ -1515,12 +1704,11 @@ def _prompt_result(prompt, value, revision):
     return result
 
 
-
 class _Kind:
     """One kind of catalog entry, and every name the protocol and the API give it."""
 
     __slots__ = ("attr", "cls", "noun", "key", "list_method", "field", "grant", "changed",
-                 "flag", "capability", "lister", "extension", "shown", "served_by", "listed")
+                 "flag", "capability", "extension", "shown", "served_by", "listed")
 
     def __init__(self, attr, cls, noun, key, list_method, field, grant, changed, flag,
                  capability, extension=None, shown=None, served_by=(), listed=None):
@@ -1531,7 +1719,6 @@ class _Kind:
         self.shown = shown              # an extension's kind: inspect's row of a listed entry
         self.served_by = served_by      # the methods that serve an entry (its middleware's)
         self.listed = listed or key     # the member of a listing that names its entry
-        self.lister = lambda conn, call: _list(conn, call, self)    # the list method's handler
 
 
 def _copied(entry, **fields):
@@ -1567,10 +1754,41 @@ _CORE_KINDS = (
           "notifications/prompts/list_changed", "promptsListChanged", "prompts",
           served_by=("prompts/get", "completion/complete")),
 )
+_add_kinds(_CORE_KINDS)
+
+
+def _patterns(patterns):
+    """One regular expression matching any of patterns (shell-style), or None for None."""
+    if patterns is None:
+        return None
+    import fnmatch
+    return re.compile("|".join("(?:%s)" % fnmatch.translate(p) for p in patterns) or "(?!)")
+
+
+_MATCHERS = {}      # names (a tuple) -> their matcher: a grant's is asked at every change
+
+
+def _matcher(names):
+    """A test of a name against names, each a name or a shell-style pattern (fnmatch)."""
+    key = tuple(names)
+    test = _MATCHERS.get(key)
+    if test is None:
+        exact = frozenset(key)
+        wild = [n for n in key if any(c in n for c in "*?[")]
+        rx = _patterns(wild) if wild else None
+        test = _MATCHERS[key] = exact.__contains__ if rx is None else \
+            (lambda name: name in exact or rx.match(name) is not None)
+    return test
+
+
+def _unmatched(names, table):
+    """The names or patterns of names that match no key of table, sorted."""
+    return sorted(n for n in set(names) if n not in table and not any(
+        _matcher((n,))(k) for k in table))
 
 
 ###############################################################################
-# Authoring API: decorators and results from values ###########################
+# Authoring API: functions, fields and results from values ####################
 ###############################################################################
 #
 #     server = mcp_stdio.Server("notes", "1.0")
@@ -1672,40 +1890,6 @@ def embedded_resource(uri, text=None, *, blob=None, mime_type=None):
     if mime_type is not None:
         contents["mimeType"] = mime_type
     return {"type": "resource", "resource": contents}
-
-
-def tool_from_function(fn, *, name=None, **fields):
-    """Return a Tool whose schemas come from fn's signature, annotations and docstring.
-
-    fields are a tool's keywords (title, description, annotations, icons, timeout,
-    meta, task, task_start, app, visibility; the docstring's summary is the default
-    description).
-    A parameter named ctx (or annotated Context) receives the handler context.
-    Raises CatalogError naming the parameter it cannot express.
-    """
-    _tool_keywords("tool_from_function", fields)
-    return _function_tool(fn, name, fields)
-
-
-def _function_tool(fn, name, fields):
-    """tool_from_function(fn, name=name, **fields), fields' keywords known."""
-    if _plain_signature(fn):
-        return Tool._of_function(fn, name or fn.__name__, fields)
-    owner = "tool %r" % (name or getattr(fn, "__name__", fn),)
-    if _is_generator_function(fn):
-        raise CatalogError("%s: a generator cannot be a tool: return the whole result, and "
-                           "report steps with ctx.progress()" % owner)
-    tool_name = name or fn.__name__
-    parts, constrained = _function_parts(fn, tool_name, owner)
-    if fields.get("description") is None:
-        fields["description"] = parts["description"]
-    tool = Tool(tool_name, parts["handler"], input_schema=parts["input_schema"],
-                output_schema=parts["output_schema"],
-                # Schemas made here are valid by construction, unless they carry the author's
-                # constraints (a pattern, bounds): those are checked now, the rest on first use.
-                lazy=not constrained, **fields)
-    tool.nullable, tool.uses_context = parts["nullable"], parts["uses_context"]
-    return tool
 
 
 def _function_parts(fn, tool_name, owner, listing=True, call=True):
@@ -1976,8 +2160,9 @@ def _run_coroutine(coro, ctx=None):
     if loop is None or loop.is_closed():
         loop = _LOOP.loop = asyncio.new_event_loop()
     task = loop.create_task(coro)
-    if isinstance(ctx, Context):
-        ctx.when_cancelled(lambda: loop.call_soon_threadsafe(task.cancel))
+    when_cancelled = getattr(ctx, "when_cancelled", None)     # a Context's (None: no ctx)
+    if when_cancelled is not None:
+        when_cancelled(lambda: loop.call_soon_threadsafe(task.cancel))
     return loop.run_until_complete(task)
 
 
@@ -2045,203 +2230,6 @@ def _author_path(path):
     if source.startswith("<") or not os.path.isfile(source):
         return os.path.abspath(path)
     return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(source)), path))
-
-
-def _decorator(register, fn):
-    # Allow both @server.tool and @server.tool(...)
-    return register(fn) if fn is not None else register
-
-
-class _Decorators:
-    """The decorator half of Server: sugar over Server.add()."""
-
-    def tool(self, fn=None, *, name=None, **fields):
-        """Register a function as a tool; its signature and docstring give the schema.
-
-        fields are a tool's keywords, as tool_from_function() takes them. Annotation
-        hints may be given as annotations={"readOnlyHint": True, ...}.
-        task="optional" or "required" lets it run as a task (default: the server's
-        task_support option); task_start="handler" starts the task when the
-        handler calls ctx.start_task() instead of with the call. app="ui://..."
-        names the MCP App view that shows its result (see app()); visibility=
-        ["app"] makes it a tool only views call, hidden from the model.
-        """
-        if fn is not None and name is None and not fields:     # @server.tool, thousands
-            task = self.task_support
-            if _plain_signature(fn):
-                name = fn.__name__
-                return self._placed(self.tools, name, Tool._of_plain(fn, name, task), fn)
-            return self._added(_function_tool(fn, None, {"task": task}), fn)
-        if fields.get("task") is None:
-            fields["task"] = self.task_support
-        if len(fields) > 1:                   # more than the task: some may be unknown
-            _tool_keywords("tool", fields)
-
-        def register(f):
-            return self._added(_function_tool(f, name, fields), f)
-        return _decorator(register, fn)
-
-    def _added(self, entry, fn):
-        """Add the entry a decorator made of fn, and return fn (add(fn) is then a no-op)."""
-        kind = _KIND_OF.get(type(entry))
-        if kind is None:                  # an author's subclass of an entry
-            self.add(entry)
-            self._decorated.append(fn)
-            return fn
-        return self._placed(getattr(self, kind.attr), getattr(entry, kind.key), entry, fn)
-
-    def _placed(self, table, key, entry, fn):
-        """_added() of an entry whose table and key are known: add(), for the usual case of
-        thousands, quickly."""
-        lock = self._lock      # acquire() and release(), not "with", which costs twice as
-        lock.acquire()         # much in CPython 3.11: a catalog of thousands takes it for each
-        try:
-            if not self._frozen and key not in table:
-                table[key] = entry
-                entry = None
-        finally:
-            lock.release()
-        if entry is not None:
-            self.add(entry)
-        self._decorated.append(fn)
-        return fn
-
-    def middleware(self, fn=None, *, kinds=None):
-        """Register fn(request, next) around every request, or those of some kinds only.
-
-        request is the request's Call (method, params, kind, name, ctx, era,
-        revision, client_capabilities); next() serves it with request.params and
-        returns its result, which fn returns (or another). kinds:
-        some of MIDDLEWARE_KINDS ("tool", "resource", "prompt", "list",
-        "completion", "request"). The first registered is outermost. A ToolError
-        raised around a tools/call is an isError result; a ProtocolError refuses
-        any request; anything else is an incident, as from a handler. An async
-        def fn awaits next().
-        """
-        if kinds is not None:
-            kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
-            unknown = [k for k in kinds if k not in MIDDLEWARE_KINDS]
-            if unknown:
-                raise CatalogError("middleware: unknown kind(s) %s (known: %s)" % (
-                    ", ".join(map(repr, unknown)), ", ".join(MIDDLEWARE_KINDS)))
-
-        def register(f):
-            if not callable(f):
-                raise CatalogError("middleware: %r is not a function" % (f,))
-            if self._frozen:
-                raise CatalogError("server %r: middleware cannot be added once it serves "
-                                   "(connections already follow it)" % self.name)
-            self._middleware.append((f, kinds))
-            return f
-        return _decorator(register, fn)
-
-    def resource(self, uri, *, name=None, title=None, description=None, mime_type=None,
-                 size=None, annotations=None, icons=None, meta=None, ttl_ms=0,
-                 cache_scope="private"):
-        """Register a function returning a resource's contents (str, bytes or JSON data).
-
-        The function may take uri and ctx.
-        """
-        # A partial, not a closure over eleven names: a catalog of thousands makes one each.
-        if name is None and title is None and description is None and mime_type is None and \
-                size is None and annotations is None and icons is None and meta is None and \
-                ttl_ms == 0 and cache_scope == "private":   # the usual @server.resource(uri)
-            return _partial(_Decorators._plain_resource, self, uri)   # no bound method
-        return _partial(self._resource_of, uri, name, title, description, mime_type, size,
-                        annotations, icons, meta, ttl_ms, cache_scope)
-
-    def _resource_of(self, uri, name, title, description, mime_type, size, annotations,
-                     icons, meta, ttl_ms, cache_scope, f):
-        """Register f as resource() was asked to, and return it."""
-        resource = Resource(uri, _function_reader(f, uri, mime_type), name=name or f.__name__,
-                            title=title, description=description if description is not None
-                            else _parse_docstring(f.__doc__)[0], mime_type=mime_type,
-                            size=size, annotations=annotations, icons=icons, meta=meta,
-                            ttl_ms=ttl_ms, cache_scope=cache_scope)
-        return self._added(resource, f)
-
-    def _plain_resource(self, uri, f):
-        """Register f as resource(uri) was asked to, every keyword its default."""
-        return self._placed(self.resources, uri, Resource._of_function(uri, f), f)
-
-    def resource_template(self, uri_template, *, name=None, title=None, description=None,
-                          mime_type=None, annotations=None, icons=None, meta=None,
-                          complete=None, ttl_ms=0, cache_scope="private"):
-        """Register a function serving the resources of a URI template such as notes://{id}.
-
-        The function takes the template's variables by name (converted to their
-        annotated types: str, int, float, Enum, Literal), and may take uri and ctx.
-        Values that could walk a file tree never reach it: a "/" in a {var}
-        (even percent-encoded), a ".." path segment or a NUL in any variable
-        make the URI "not found". Declare {+var} for a value that may hold
-        slashes (a relative path), or {/var*} for path segments; neither
-        ever holds a ".." segment. A {?a,b} query's variables may be left
-        out of a URI, so their parameters need defaults.
-        """
-        def register(f):
-            owner = "resource template %r" % uri_template
-            _, path, query = _parse_template(uri_template, owner)
-            variables = {n for n, _ in path} | set(query or ())
-            params, _, hints = _signature(f, owner)
-            for pname, _, default, _ in params:
-                if pname in (query or ()) and default is _EMPTY:
-                    raise CatalogError("%s: parameter %r needs a default: a URI may leave "
-                                       "out the query's %r" % (owner, pname, pname))
-            builder, convert = _SchemaBuilder(owner), {}
-            for v in variables:
-                if v in hints:
-                    convert[v] = _checked_conversion(builder, hints[v], "variable %r" % v)
-            call = _wrap_handler(f, owner, variables | {"uri"}, convert)
-            summary = _parse_docstring(f.__doc__)[0]
-
-            def handler(uri, values, ctx):
-                try:
-                    return _resource_value(call(dict(values, uri=uri), ctx), uri, mime_type)
-                except (ValueError, _ConversionError):
-                    raise ResourceNotFound(uri)
-            template = ResourceTemplate(uri_template, handler, name=name or f.__name__,
-                                        title=title,
-                                        description=description if description is not None
-                                        else summary, mime_type=mime_type,
-                                        annotations=annotations, icons=icons, meta=meta,
-                                        complete=complete, ttl_ms=ttl_ms, cache_scope=cache_scope)
-            return self._added(template, f)
-        return register
-
-    def prompt(self, fn=None, *, name=None, title=None, description=None, icons=None,
-               meta=None, complete=None):
-        """Register a function as a prompt; its parameters (strings) are the arguments.
-
-        Parameters without a default are required; descriptions come from the
-        docstring. It returns a str (one user message), messages, or
-        {"description", "messages"}.
-        """
-        def register(f):
-            owner = "prompt %r" % (name or f.__name__)
-            params, _, hints = _signature(f, owner)
-            summary, docs = _parse_docstring(f.__doc__)
-            arguments = []
-            for pname, _, default, ann in params:
-                ann = hints.get(pname, ann)
-                if pname == "ctx" or _is_context(ann):
-                    continue
-                base = _strip_annotated(ann)
-                if base is not _EMPTY and base is not str and \
-                        _without_none_or(base) is not str:
-                    raise CatalogError("%s: parameter %r: prompt arguments are strings; "
-                                       "annotate it str" % (owner, pname))
-                arg = {"name": pname}
-                if pname in docs:
-                    arg["description"] = docs[pname]
-                if default is _EMPTY:
-                    arg["required"] = True
-                arguments.append(arg)
-            call = _wrap_handler(f, owner, {a["name"] for a in arguments})
-            prompt = Prompt(name or f.__name__, lambda args, ctx: call(args, ctx), title=title,
-                            description=description if description is not None else summary,
-                            arguments=arguments, icons=icons, meta=meta, complete=complete)
-            return self._added(prompt, f)
-        return _decorator(register, fn)
 
 
 class _ConversionError(ValueError):
@@ -2338,9 +2326,9 @@ def _plain_signature(fn, params=None):
         default = (_EMPTY if i < first else defaults[i - first] if i < n_pos else
                    (fn.__kwdefaults__ or {}).get(pname, _EMPTY))
         i += 1
-        a = ann.get(pname)
-        if pname == "ctx" or a is Context:
+        if pname == "ctx":
             continue
+        a = ann.get(pname)
         plain = _PLAIN_SCHEMAS.get(a) if type(a) is type else None
         if plain is None:
             plain = _optional_plain(a) if default is None else None
@@ -2354,7 +2342,7 @@ def _plain_signature(fn, params=None):
     return True
 
 
-# The parts of a tool that _of_function describes at first use, by what first needs
+# The parts of a _DescribedTool describes at first use, by what first needs
 # them: its listing, or a call (a catalog that is only listed keeps no handlers).
 _FUNCTION_PARTS = {"input_schema": "listing", "output_schema": "listing",
                    "description": "listing", "handler": "call", "nullable": "call",
@@ -2365,7 +2353,7 @@ _DESCRIBING = threading.Lock()
 
 
 def _describe_function(tool, attr):
-    """Set the parts of a tool made by _of_function that attr's use needs, once, but none
+    """Set the parts of a _DescribedTool that attr's use needs, once, but none
     it has (an author's description, a mount's handler on its copy)."""
     fn, name, _ = tool._function
     with _DESCRIBING:
@@ -2379,14 +2367,81 @@ def _describe_function(tool, attr):
                 have[k] = v
 
 
+def _described(tool, attr):
+    _describe_function(tool, attr)
+    return tool.__dict__[attr]
+
+
+class _DescribedTool(Tool):
+    """The Tool of a function _plain_signature() passed, described at first use.
+
+    Nothing in such a function can fail to describe, so only the fields are
+    checked when it is made: a catalog of thousands starts without reading
+    docstrings, and keeps no handler for a tool never called.
+    """
+
+    _function = None       # (function, name, description from its docstring?)
+
+    @classmethod
+    def of_function(cls, fn, name, fields):
+        """The tool of fn, named name, with fields (a tool's keywords)."""
+        f = _tool_fields(name, fields)
+        if f is _TASK_FIELDS.get(f["task"]):      # a decorator's: every field the class's
+            return cls.of_plain(fn, name, f["task"])
+        _check_tool_name(name)
+        self = cls.__new__(cls)
+        from_doc = f["description"] is None       # the docstring's summary, at first use
+        self._function = (fn, name, from_doc)
+        if not from_doc:
+            self.description = f["description"]
+        self._set_fields(name, f)
+        return self
+
+    @classmethod
+    def of_plain(cls, fn, name, task):
+        """of_function() of a function given no field but its task (@server.tool's usual
+        case, thousands at a start: kept short)."""
+        if not (type(name) is str and name.isidentifier() and name.isascii() and
+                len(name) <= 128):               # _check_tool_name()'s usual case, inline
+            _check_tool_name(name)
+        self = cls.__new__(cls)
+        self._function = (fn, name, True)
+        self.name = name
+        if task != "forbidden":                   # the class's
+            self.task = task
+        return self
+
+
+for _k in _FUNCTION_PARTS:
+    setattr(_DescribedTool, _k, _AtFirstUse(_k, _described))
+del _k
+_KIND_OF[_DescribedTool] = _KIND_OF[Tool]
+
+
+def _share_keys(cls):
+    """Give cls's instances every attribute name a tool takes, on one instance made first.
+
+    CPython keeps the attributes of a class's instances in a compact array while their
+    names are the class's shared keys, which stop taking new names once a few dozen
+    instances exist: a name first set after that (the parts of a tool described at
+    first use, at its listing) gives each instance a dictionary of its own, 800
+    bytes more a tool.
+    """
+    tool = cls.__new__(cls)
+    for name in ("_function", "name", "title", "annotations", "icons", "timeout", "meta",
+                 "pinned", "task", "task_start") + tuple(_EXTENSION_TOOL_FIELDS) + tuple(
+                     _FUNCTION_PARTS) + ("input_validator", "output_validator"):
+        setattr(tool, name, None)
+
+
 # Some hosts cut a tool's description and the server's instructions at this length.
 _HOSTS_CUT_AT = 2048
 
 
 def _fair_description(tool):
-    """True when a tool _of_function made surely has a description hosts take whole, as
+    """True when a _DescribedTool surely has a description hosts take whole, as
     the first line of its docstring tells (it is then not described to know)."""
-    later = tool._function
+    later = tool._function if type(tool) is _DescribedTool else None
     if later is None or not later[2]:
         return False                      # known already: the caller reads it
     doc = later[0].__doc__
@@ -2399,7 +2454,7 @@ def _fair_description(tool):
 
 
 def _plain_listing(fn):
-    """The listing parts of a tool _of_function made (input and output schema, description)."""
+    """The listing parts of a _DescribedTool (input and output schema, description)."""
     params = []
     _plain_signature(fn, params)
     summary, docs = _parse_docstring(fn.__doc__)
@@ -2434,19 +2489,38 @@ class _FunctionReader:
         return _resource_value(call({"uri": uri}, ctx), uri, self.mime_type)
 
 
-class _HandlerAtFirstRead:
-    """Resource.handler where no handler is set: the reader of the function a resource
-    was made of (Resource._of_function), made at its first read and then set on it."""
-
-    def __get__(self, resource, cls=None):
-        fn = resource._function if resource is not None else None
-        if fn is None:
-            raise AttributeError("handler")
-        resource.handler = reader = _FunctionReader(fn, None)
-        return reader
+def _first_reader(resource, attr):
+    """The handler of a _DescribedResource: the reader of its function, made at its first
+    read and then set on it."""
+    resource.handler = reader = _FunctionReader(resource._function, None)
+    return reader
 
 
-Resource.handler = _HandlerAtFirstRead()      # a non-data descriptor: a handler set wins
+class _DescribedResource(Resource):
+    """The Resource of a function decorated with only its URI: every other field the
+    class's, and its handler made at its first read when it takes nothing (there is
+    nothing to check then: a catalog of thousands keeps no handler it never reads)."""
+
+    handler = _AtFirstUse("handler", _first_reader)     # a handler set on one wins
+
+    @classmethod
+    def of_function(cls, uri, fn):
+        """The resource of fn at uri."""
+        handler = None if _takes_nothing(fn) else _function_reader(fn, uri, None)
+        name, description = fn.__name__, _parse_docstring(fn.__doc__)[0]
+        _check_uri(uri)
+        self = cls.__new__(cls)
+        self.uri, self.name = uri, name
+        if handler is None:
+            self._function = fn             # read by _first_reader
+        else:
+            self.handler = handler
+        if description is not None:
+            self.description = description
+        return self
+
+
+_KIND_OF[_DescribedResource] = _KIND_OF[Resource]
 
 
 def _function_reader(fn, uri, mime_type):
@@ -2512,7 +2586,7 @@ class _KeptListings:
         """The kept listings for the plain tools a server serves, beside the module of the
         first (the file's chunks when it has them), or None where no file can keep them."""
         plain = (t._function[0] for t in server.catalog.tools.values()
-                 if type(t) is Tool and t._function is not None)
+                 if type(t) is _DescribedTool)
         fns = [fn for _, fn in zip(range(_KEPT_FEWEST), plain)]
         if len(fns) < _KEPT_FEWEST or not os.path.isfile(fns[0].__code__.co_filename):
             return None                     # a few tools; "<string>", made by exec
@@ -2586,7 +2660,7 @@ class _KeptListings:
             for k, v in old.items():
                 entries.setdefault(k, v)
             plain = [t._function[0] for t in self.server.tools.values()
-                     if type(t) is Tool and t._function is not None]
+                     if type(t) is _DescribedTool]
             if len(entries) > len(plain) + _KEPT_SPARE:     # what no tool reads any more
                 current = set(map(_listing_key, plain))
                 entries = {k: v for k, v in entries.items() if k in current}
@@ -2624,9 +2698,9 @@ def _listing_text(entry, revision, audience, memo, kept=None, at=0):
     schemas is read from kept (a serve's _KeptListings), and made there when not yet
     kept."""
     cls = type(entry)
-    if cls is Tool:
+    if cls is _DescribedTool:
         return _UNSEEN if kept is None else kept.listing(entry, revision, audience, memo, at)
-    if cls is not Resource or entry.title is not None or entry.mime_type is not None or \
+    if cls is not _DescribedResource and cls is not Resource or entry.title is not None or entry.mime_type is not None or \
             entry.size is not None or entry.annotations is not None or \
             entry.icons is not None or entry.meta is not None:
         return _UNSEEN      # more (fields read, not vars(), which makes a dict of each)
@@ -2745,6 +2819,245 @@ _ANNOTATION_NAMES = {int: "int", float: "float", str: "str", bool: "bool", dict:
 
 
 ###############################################################################
+# Authoring API: the decorators ###############################################
+###############################################################################
+
+
+def tool_from_function(fn, *, name=None, **fields):
+    """Return a Tool whose schemas come from fn's signature, annotations and docstring.
+
+    fields are a tool's keywords (title, description, annotations, icons, timeout,
+    meta, task, task_start, app, visibility; the docstring's summary is the default
+    description).
+    A parameter named ctx (or annotated Context) receives the handler context.
+    Raises CatalogError naming the parameter it cannot express.
+    """
+    _tool_keywords("tool_from_function", fields)
+    return _function_tool(fn, name, fields)
+
+
+def _function_tool(fn, name, fields):
+    """tool_from_function(fn, name=name, **fields), fields' keywords known."""
+    if _plain_signature(fn):
+        return _DescribedTool.of_function(fn, name or fn.__name__, fields)
+    owner = "tool %r" % (name or getattr(fn, "__name__", fn),)
+    if _is_generator_function(fn):
+        raise CatalogError("%s: a generator cannot be a tool: return the whole result, and "
+                           "report steps with ctx.progress()" % owner)
+    tool_name = name or fn.__name__
+    parts, constrained = _function_parts(fn, tool_name, owner)
+    if fields.get("description") is None:
+        fields["description"] = parts["description"]
+    tool = Tool(tool_name, parts["handler"], input_schema=parts["input_schema"],
+                output_schema=parts["output_schema"],
+                # Schemas made here are valid by construction, unless they carry the author's
+                # constraints (a pattern, bounds): those are checked now, the rest on first use.
+                lazy=not constrained, **fields)
+    tool.nullable, tool.uses_context = parts["nullable"], parts["uses_context"]
+    return tool
+
+
+def _decorator(register, fn):
+    # Allow both @server.tool and @server.tool(...)
+    return register(fn) if fn is not None else register
+
+
+class _Decorators:
+    """The decorator half of Server: sugar over Server.add()."""
+
+    def tool(self, fn=None, *, name=None, **fields):
+        """Register a function as a tool; its signature and docstring give the schema.
+
+        fields are a tool's keywords, as tool_from_function() takes them. Annotation
+        hints may be given as annotations={"readOnlyHint": True, ...}.
+        task="optional" or "required" lets it run as a task (default: the server's
+        task_support option); task_start="handler" starts the task when the
+        handler calls ctx.start_task() instead of with the call. app="ui://..."
+        names the MCP App view that shows its result (see app()); visibility=
+        ["app"] makes it a tool only views call, hidden from the model.
+        """
+        if fn is not None and name is None and not fields:     # @server.tool, thousands
+            task = self.task_support
+            if _plain_signature(fn):
+                name = fn.__name__
+                return self._placed(self.tools, name, _DescribedTool.of_plain(fn, name, task), fn)
+            return self._added(_function_tool(fn, None, {"task": task}), fn)
+        if fields.get("task") is None:
+            fields["task"] = self.task_support
+        if len(fields) > 1:                   # more than the task: some may be unknown
+            _tool_keywords("tool", fields)
+
+        def register(f):
+            return self._added(_function_tool(f, name, fields), f)
+        return _decorator(register, fn)
+
+    def _added(self, entry, fn):
+        """Add the entry a decorator made of fn, and return fn (add(fn) is then a no-op)."""
+        kind = _KIND_OF.get(type(entry))
+        if kind is None:                  # an author's subclass of an entry
+            self.add(entry)
+            self._decorated.append(fn)
+            return fn
+        return self._placed(getattr(self, kind.attr), getattr(entry, kind.key), entry, fn)
+
+    def _placed(self, table, key, entry, fn):
+        """_added() of an entry whose table and key are known: add(), for the usual case of
+        thousands, quickly."""
+        lock = self._lock      # acquire() and release(), not "with", which costs twice as
+        lock.acquire()         # much in CPython 3.11: a catalog of thousands takes it for each
+        try:
+            if not self._frozen and key not in table:
+                table[key] = entry
+                entry = None
+        finally:
+            lock.release()
+        if entry is not None:
+            self.add(entry)
+        self._decorated.append(fn)
+        return fn
+
+    def middleware(self, fn=None, *, kinds=None):
+        """Register fn(request, next) around every request, or those of some kinds only.
+
+        request is the request's Call (method, params, kind, name, ctx, era,
+        revision, client_capabilities); next() serves it with request.params and
+        returns its result, which fn returns (or another). kinds:
+        some of MIDDLEWARE_KINDS ("tool", "resource", "prompt", "list",
+        "completion", "request"). The first registered is outermost. A ToolError
+        raised around a tools/call is an isError result; a ProtocolError refuses
+        any request; anything else is an incident, as from a handler. An async
+        def fn awaits next().
+        """
+        if kinds is not None:
+            kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+            unknown = [k for k in kinds if k not in MIDDLEWARE_KINDS]
+            if unknown:
+                raise CatalogError("middleware: unknown kind(s) %s (known: %s)" % (
+                    ", ".join(map(repr, unknown)), ", ".join(MIDDLEWARE_KINDS)))
+
+        def register(f):
+            if not callable(f):
+                raise CatalogError("middleware: %r is not a function" % (f,))
+            if self._frozen:
+                raise CatalogError("server %r: middleware cannot be added once it serves "
+                                   "(connections already follow it)" % self.name)
+            self._middleware.append((f, kinds))
+            return f
+        return _decorator(register, fn)
+
+    def resource(self, uri, *, name=None, title=None, description=None, mime_type=None,
+                 size=None, annotations=None, icons=None, meta=None, ttl_ms=0,
+                 cache_scope="private"):
+        """Register a function returning a resource's contents (str, bytes or JSON data).
+
+        The function may take uri and ctx.
+        """
+        # A partial, not a closure over eleven names: a catalog of thousands makes one each.
+        if name is None and title is None and description is None and mime_type is None and \
+                size is None and annotations is None and icons is None and meta is None and \
+                ttl_ms == 0 and cache_scope == "private":   # the usual @server.resource(uri)
+            return _partial(_Decorators._plain_resource, self, uri)   # no bound method
+        return _partial(self._resource_of, uri, name, title, description, mime_type, size,
+                        annotations, icons, meta, ttl_ms, cache_scope)
+
+    def _resource_of(self, uri, name, title, description, mime_type, size, annotations,
+                     icons, meta, ttl_ms, cache_scope, f):
+        """Register f as resource() was asked to, and return it."""
+        resource = Resource(uri, _function_reader(f, uri, mime_type), name=name or f.__name__,
+                            title=title, description=description if description is not None
+                            else _parse_docstring(f.__doc__)[0], mime_type=mime_type,
+                            size=size, annotations=annotations, icons=icons, meta=meta,
+                            ttl_ms=ttl_ms, cache_scope=cache_scope)
+        return self._added(resource, f)
+
+    def _plain_resource(self, uri, f):
+        """Register f as resource(uri) was asked to, every keyword its default."""
+        return self._placed(self.resources, uri, _DescribedResource.of_function(uri, f), f)
+
+    def resource_template(self, uri_template, *, name=None, title=None, description=None,
+                          mime_type=None, annotations=None, icons=None, meta=None,
+                          complete=None, ttl_ms=0, cache_scope="private"):
+        """Register a function serving the resources of a URI template such as notes://{id}.
+
+        The function takes the template's variables by name (converted to their
+        annotated types: str, int, float, Enum, Literal), and may take uri and ctx.
+        Values that could walk a file tree never reach it: a "/" in a {var}
+        (even percent-encoded), a ".." path segment or a NUL in any variable
+        make the URI "not found". Declare {+var} for a value that may hold
+        slashes (a relative path), or {/var*} for path segments; neither
+        ever holds a ".." segment. A {?a,b} query's variables may be left
+        out of a URI, so their parameters need defaults.
+        """
+        def register(f):
+            owner = "resource template %r" % uri_template
+            _, path, query = _parse_template(uri_template, owner)
+            variables = {n for n, _ in path} | set(query or ())
+            params, _, hints = _signature(f, owner)
+            for pname, _, default, _ in params:
+                if pname in (query or ()) and default is _EMPTY:
+                    raise CatalogError("%s: parameter %r needs a default: a URI may leave "
+                                       "out the query's %r" % (owner, pname, pname))
+            builder, convert = _SchemaBuilder(owner), {}
+            for v in variables:
+                if v in hints:
+                    convert[v] = _checked_conversion(builder, hints[v], "variable %r" % v)
+            call = _wrap_handler(f, owner, variables | {"uri"}, convert)
+            summary = _parse_docstring(f.__doc__)[0]
+
+            def handler(uri, values, ctx):
+                try:
+                    return _resource_value(call(dict(values, uri=uri), ctx), uri, mime_type)
+                except (ValueError, _ConversionError):
+                    raise ResourceNotFound(uri)
+            template = ResourceTemplate(uri_template, handler, name=name or f.__name__,
+                                        title=title,
+                                        description=description if description is not None
+                                        else summary, mime_type=mime_type,
+                                        annotations=annotations, icons=icons, meta=meta,
+                                        complete=complete, ttl_ms=ttl_ms, cache_scope=cache_scope)
+            return self._added(template, f)
+        return register
+
+    def prompt(self, fn=None, *, name=None, title=None, description=None, icons=None,
+               meta=None, complete=None):
+        """Register a function as a prompt; its parameters (strings) are the arguments.
+
+        Parameters without a default are required; descriptions come from the
+        docstring. It returns a str (one user message), messages, or
+        {"description", "messages"}.
+        """
+        def register(f):
+            owner = "prompt %r" % (name or f.__name__)
+            params, _, hints = _signature(f, owner)
+            summary, docs = _parse_docstring(f.__doc__)
+            arguments = []
+            for pname, _, default, ann in params:
+                ann = hints.get(pname, ann)
+                if pname == "ctx" or _is_context(ann):
+                    continue
+                base = _strip_annotated(ann)
+                if base is not _EMPTY and base is not str and \
+                        _without_none_or(base) is not str:
+                    raise CatalogError("%s: parameter %r: prompt arguments are strings; "
+                                       "annotate it str" % (owner, pname))
+                arg = {"name": pname}
+                if pname in docs:
+                    arg["description"] = docs[pname]
+                if default is _EMPTY:
+                    arg["required"] = True
+                arguments.append(arg)
+            call = _wrap_handler(f, owner, {a["name"] for a in arguments})
+            prompt = Prompt(name or f.__name__, lambda args, ctx: call(args, ctx), title=title,
+                            description=description if description is not None else summary,
+                            arguments=arguments, icons=icons, meta=meta, complete=complete)
+            return self._added(prompt, f)
+        return _decorator(register, fn)
+
+
+# What kind each method is, for middleware registered for some kinds only.
+MIDDLEWARE_KINDS = ("tool", "resource", "prompt", "list", "completion", "request")
+
+###############################################################################
 # Outcomes: results and errors on the wire ####################################
 ###############################################################################
 #
@@ -2772,10 +3085,6 @@ def _binding_digest(binding):
     digest = hashlib.sha256(json.dumps(args, sort_keys=True, separators=(",", ":"),
                                        ensure_ascii=False).encode("utf-8", "surrogatepass"))
     return [method, name, digest.hexdigest()[:32]]
-
-
-class _ResultInvalid(Exception):
-    """A handler's result failed its own checks; the message names the problem."""
 
 
 class _TimedOut(Exception):
@@ -2861,17 +3170,6 @@ def _result_line(rid, result, stamp=None, large=False):
         raise _ResultInvalid(_not_json_problem(e))
 
 
-def _not_json_problem(exc):
-    """Say why encoding failed, without the value that made it fail."""
-    if isinstance(exc, UnicodeEncodeError):
-        return "it holds a string that is not valid Unicode (a lone surrogate)"
-    if isinstance(exc, TypeError):        # our own message: "<type> is not JSON serializable"
-        return "it holds a value JSON cannot carry (%s)" % str(exc)[:100]
-    if isinstance(exc, RecursionError):
-        return "it is nested too deeply or contains a cycle"
-    return "it holds a number JSON cannot carry (NaN or infinity)"
-
-
 def _stamp(server, revision):
     """The (members, meta) stamp of modern results of a revision for server, encoded once."""
     meta = {SERVER_INFO_KEY: server._implementation(revision)}
@@ -2919,7 +3217,7 @@ def _tool_error_outcome(conn, call, e):
 
 
 def _not_found_outcome(conn, call, e):
-    return _ERA_RULES[call.era].not_found, "Resource not found", {"uri": e.uri}
+    return call.rules.not_found, "Resource not found", {"uri": e.uri}
 
 
 def _input_outcome(conn, call, e):
@@ -2979,61 +3277,6 @@ def _shaped(conn, call, outcome):
         shape = _OUTCOMES.get(cls)
         if shape is not None:
             return shape(conn, call, outcome)
-
-
-def _looks_like_content(value):
-    return isinstance(value, list) and bool(value) and all(
-        isinstance(b, dict) and b.get("type") in _CONTENT_FIELDS for b in value)
-
-
-def _tool_result(tool, value, revision):
-    """Turn a tool handler's return value into a CallToolResult for the revision.
-
-    Raises _ResultInvalid when the value fails the tool's own checks.
-    """
-    structured = _MISSING
-    if isinstance(value, ToolResult):
-        content, is_error, checked = value.content, value.is_error, False
-        if not is_error and value.structured is not None:
-            structured = value.structured
-    elif type(value) is str:          # content built here needs no checking
-        content, is_error, checked = [{"type": "text", "text": value}], False, True
-    elif value is None and tool.output_schema is None:
-        content, is_error, checked = [], False, True
-    elif tool.output_schema is None and _looks_like_content(value):
-        content, is_error, checked = list(value), False, False
-    else:
-        content, is_error, checked, structured = None, False, False, value
-    validator = tool.output_validator
-    if structured is not _MISSING:
-        if content is None:
-            try:
-                content = [{"type": "text", "text": _encoder.encode(structured)}]
-            except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as e:
-                raise _ResultInvalid(_not_json_problem(e))
-            checked = True
-        if not isinstance(structured, dict):     # a list or a number: one shape, every era
-            structured = {"result": structured}
-        if validator is not None:
-            problems = validator.errors(structured)
-            if problems:
-                raise _ResultInvalid("structuredContent does not match outputSchema: "
-                                     + problems[0])
-    elif validator is not None and not is_error:
-        raise _ResultInvalid("the tool declares an outputSchema but returned no "
-                             "structured content")
-    features = _FEATURES[revision]
-    if not checked:
-        problem = _check_content(content)
-        if problem:
-            raise _ResultInvalid(problem)
-        if "resource_links" not in features or "icons" not in features:
-            content = [_down_level_block(b, revision) for b in content]
-    if is_error:
-        return {"content": content, "isError": True}
-    if structured is not _MISSING and "structured_content" in features:
-        return {"content": content, "structuredContent": structured}
-    return {"content": content}
 
 
 def _format_traceback(exc):
@@ -3169,6 +3412,33 @@ def _speak_as(server):
     saved = _DIAG_STATE["prefix"]
     _DIAG_STATE["prefix"] = str(server.name).replace("\n", " ")[:80] or "mcp_stdio"
     return saved
+
+
+# A position cursor holds a file name at most (255 bytes, hex-encoded).
+_MAX_POSITION_CURSOR = 1024
+
+
+def _position_cursor(kind, position):
+    """A cursor naming where the next page of kind starts (a task's seq, a child's name)."""
+    return ("%s:%s" % (kind, position)).encode("utf-8", "surrogatepass").hex()
+
+
+def _cursor_position(call, kind):
+    """The position call's cursor names (None: the first page); -32602 for any other cursor.
+
+    A null cursor counts as absent, as on the catalog's lists.
+    """
+    cursor = call.params.get("cursor") if call.params else None
+    if cursor is None:
+        return None
+    if type(cursor) is str and 0 < len(cursor) <= _MAX_POSITION_CURSOR:
+        try:
+            k, _, position = bytes.fromhex(cursor).decode("utf-8").partition(":")
+        except (ValueError, UnicodeDecodeError):
+            k = position = None
+        if k == kind and _position_cursor(kind, position) == cursor:
+            return position
+    raise ProtocolError(INVALID_PARAMS, "Invalid params: invalid cursor")
 
 
 ###############################################################################
@@ -3586,7 +3856,7 @@ def _ask_by_rounds(conn, call, questions, by_requests=False):
     """
     missing = _questions_missing(call, questions)
     if missing:
-        _ERA_RULES[call.era].refuse(call, missing)
+        call.rules.refuse(call, missing)
     answers, out, ask = call.answers or {}, {}, {}
     for key, q in questions.items():
         _note_question(call, key)
@@ -3689,7 +3959,7 @@ class _Outgoing:
         once. Return False, sending nothing, where the client is asked by input rounds or
         lacks what question needs."""
         conn = self._conn
-        rules = _ERA_RULES.get(conn.era)
+        rules = conn.rules
         if rules is None or rules.input_rounds or _missing_capabilities(
                 question.needs(), conn.client_capabilities or {}, conn.revision):
             return False
@@ -3888,6 +4158,11 @@ class Call:
     @property
     def is_cancelled(self):
         return self.cancelled
+
+    @property
+    def rules(self):
+        """What differs in the call's era (its row of _ERA_RULES)."""
+        return _ERA_RULES[self.era]
 
     # -- what middleware sees of it (see Server.middleware) -------------------
     @property
@@ -4442,32 +4717,6 @@ def _listen(conn, call):
     return _Notice("notifications/subscriptions/acknowledged",
                    {"_meta": {SUB_KEY: call.id}, "notifications": honoured})
 
-# A position cursor holds a file name at most (255 bytes, hex-encoded).
-_MAX_POSITION_CURSOR = 1024
-
-
-def _position_cursor(kind, position):
-    """A cursor naming where the next page of kind starts (a task's seq, a child's name)."""
-    return ("%s:%s" % (kind, position)).encode("utf-8", "surrogatepass").hex()
-
-
-def _cursor_position(call, kind):
-    """The position call's cursor names (None: the first page); -32602 for any other cursor.
-
-    A null cursor counts as absent, as on the catalog's lists.
-    """
-    cursor = call.params.get("cursor") if call.params else None
-    if cursor is None:
-        return None
-    if type(cursor) is str and 0 < len(cursor) <= _MAX_POSITION_CURSOR:
-        try:
-            k, _, position = bytes.fromhex(cursor).decode("utf-8").partition(":")
-        except (ValueError, UnicodeDecodeError):
-            k = position = None
-        if k == kind and _position_cursor(kind, position) == cursor:
-            return position
-    raise ProtocolError(INVALID_PARAMS, "Invalid params: invalid cursor")
-
 
 class _AndRun:
     """A method's answer, and a Call to run after it (a task's next round)."""
@@ -4495,24 +4744,6 @@ def _read(resource, uri, variables, ctx, revision):
     return result
 
 
-def _tool_work(call, ctx):
-    tool = call.target
-    value = tool.handler(call.arguments, ctx)
-    if type(value) is str and tool.output_schema is None and call.keeper is None and \
-            "tools/call" not in call.conn._chains:   # middleware reads results as values
-        # What _tool_result makes of text, without its checks: the most common answer,
-        # encoded here unless it is large (the large encoder quotes long text faster)
-        # or a task keeps it (a keeper keeps values).
-        if len(value) > _LARGE_STRING:
-            return {"content": [{"type": "text", "text": value}]}, True
-        return '{"content":[{"type":"text","text":%s}]}' % _eb(value), False
-    result = _tool_result(tool, value, call.revision)
-    for b in result["content"]:
-        if len(b.get("text", "")) > _LARGE_STRING:
-            return result, True
-    return result, False
-
-
 # How each method is served: its handler(conn, call), the revision feature it
 # exists from (None: every revision), and the capability the server must offer.
 # A method missing here, absent from the request's revision, or whose capability
@@ -4529,7 +4760,56 @@ _ROUTES = {
     "completion/complete": _Route(_complete, None, "completions"),
     "subscriptions/listen": _Route(_listen, "listen"),
 }
-_ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _CORE_KINDS)
+
+
+def _list_route(kind):
+    """The route of a kind's list method."""
+    return _Route(lambda conn, call: _list(conn, call, kind), None, kind.capability)
+
+
+_ROUTES.update((k.list_method, _list_route(k)) for k in _CORE_KINDS)
+
+
+_LEFT = "left"      # call.mw_large of a request answered later, by what it waits for
+
+
+def _served(call):
+    """The request served as without middleware, on this thread: its result (a dict)."""
+    conn = call.conn
+    chain, work, admitted = call.mw
+    if work is None or call.params is not admitted:     # admitted here, with these params
+        if call.keeper is not None:
+            raise ValueError("a middleware cannot change the params of a task's call")
+        hook = call.on_cancel               # a middleware's ctx may wait on it
+        r = _ROUTES[call.method].handler(conn, call)
+        if call.on_cancel is None:
+            call.on_cancel = hook
+        if type(r) is _AndRun:              # a task: answered with it now; it runs here
+            with conn._lock:
+                conn.inflight.pop(call.key, None)
+                conn.emit(conn._answer(call, r.result))
+            r = r.call
+        if type(r) is _Deferred or type(r) is _Notice:
+            if type(r) is _Notice:
+                with conn._lock:
+                    conn.emit(_notification_line(r.method, r.params))
+            call.mw_large = _LEFT
+            return None
+        if type(r) is not Call:
+            return _as_value(r)
+        work = r.work
+    ctx = call.mw_ctx
+    if ctx is None and call.context:
+        ctx = call.ctx
+    r, call.mw_large = work(call, ctx)
+    return _as_value(r)
+
+
+def _after_sources(server, timeout):
+    """timeout (None: none) with what the server's sources may still take to list on top:
+    a request's wait for them is not its own time (read while feeding: no clock)."""
+    bounds = [b for b in (s.pending() for s in server.sources) if b is not None]
+    return timeout if timeout is None or not bounds else timeout + max(bounds)
 
 
 ###############################################################################
@@ -4573,13 +4853,6 @@ def _heard_by_server(conn, method, params):
     """Any other notification is for what serves beside the engine (a mount hears that
     the client's roots changed)."""
     conn.server.heard(conn, method, params)
-
-
-def _after_sources(server, timeout):
-    """timeout (None: none) with what the server's sources may still take to list on top:
-    a request's wait for them is not its own time (read while feeding: no clock)."""
-    bounds = [b for b in (s.pending() for s in server.sources) if b is not None]
-    return timeout if timeout is None or not bounds else timeout + max(bounds)
 
 
 def _may_arrive(conn, call, error):
@@ -4762,7 +5035,6 @@ _ERA_MACHINE = {
 }
 
 
-
 class Connection:
     """The protocol state machine of one stdio connection (sans-IO).
 
@@ -4800,9 +5072,13 @@ class Connection:
         self._null_id = server.null_error_id
         self._stamps = {rev: _stamp(server, rev) for rev in MODERN_VERSIONS}
         self._chains = server._chains       # {method: its chain}, empty without any
-        for row in _EXTENSIONS:
-            if row.connect is not None:
-                row.connect(self, wall_clock)
+        for connect in _CONNECT_HOOKS:
+            connect(self, wall_clock)
+
+    @property
+    def rules(self):
+        """What differs in the connection's era (its row of _ERA_RULES); None until locked."""
+        return _ERA_RULES.get(self.era)
 
     # -- input ----------------------------------------------------------------
     def feed(self, data):
@@ -5010,12 +5286,11 @@ class Connection:
             self._report("ignored a response message with no matching server request", None)
 
     def close(self):
-        """End the connection: release waiting questions, tell each row of _EXTENSIONS; return
+        """End the connection: release waiting questions, tell the close hooks; return
         lines that close open subscription streams."""
         self.outgoing.close()
-        for row in _EXTENSIONS:
-            if row.close is not None:
-                row.close(self)
+        for close in _CLOSE_HOOKS:
+            close(self)
         self.server._closed(self)
         out = []
         for rid, _, revision in list(self.listens.values()):    # answered: nothing after it
@@ -5248,10 +5523,130 @@ class _Changes:
             pending, self._pending = self._pending, set()
             methods = sorted({_KIND[k].changed for what, k in pending if what == "list"})
             uris = sorted(u for what, u in pending if what == "updated")
-            rules = _ERA_RULES.get(conn.era)          # an unlocked connection hears nothing
+            rules = conn.rules          # an unlocked connection hears nothing
             for line in rules.changes(conn, methods, uris) if rules else ():
                 conn.emit(line)
 
+
+###############################################################################
+# Client: errors and the shapes of answers ####################################
+###############################################################################
+#
+# What a client raises, and the shapes of the results it reads (JSON Schemas, from
+# the specification): the Client below, and each extension's client side, check
+# what a server answers against them.
+
+
+class ClientError(Exception):
+    """Anything a client call raises: the server misbehaved, exited, did not answer in time,
+    or answered with an error (then a ServerError)."""
+
+
+class ServerError(ProtocolError, ClientError):
+    """The server answered with a JSON-RPC error: .code, .message and .data.
+
+    Both a ClientError (whatever went wrong with a call) and a ProtocolError
+    (the same fields as the errors a handler raises).
+    """
+
+
+class MalformedResult(ClientError):
+    """The server answered with a result whose shape breaks the specification (.method)."""
+
+    def __init__(self, method, problems):
+        ClientError.__init__(self, "the server's %s result is malformed: %s"
+                             % (method, "; ".join(problems[:3])))
+        self.method = method
+
+
+def _checked(method, result):
+    """Return result when it has the shape this client reads for method; else raise
+    MalformedResult saying where (a server's mistake must not become a traceback)."""
+    if method == "tools/call" and _text_only(result):
+        return result                 # the usual answer, sure to fit its shape
+    if not _RESULT_SHAPES:      # made whole, then added at once: no thread sees it half made
+        _RESULT_SHAPES.update({m: compile_schema(s) for m, s in _result_shapes().items()})
+    problems = _RESULT_SHAPES[method].errors(result)
+    if problems:
+        raise MalformedResult(method, problems)
+    return result
+
+
+_RESULT_SHAPES = {}     # method -> its compiled shape, made on first use
+
+
+def _text_only(result):
+    """True for a tool result of text blocks only (and an isError that is a boolean)."""
+    content = result.get("content") if type(result) is dict else None
+    if type(content) is not list or type(result.get("isError", False)) is not bool:
+        return False
+    for b in content:
+        if type(b) is not dict or b.get("type") != "text" or type(b.get("text")) is not str:
+            return False
+    return True
+
+
+# The pieces of the result shapes (JSON Schemas): a text, an object, a count, a text
+# that may be null, an object with required fields, a list, a page of a list.
+_TEXT, _OBJECT, _COUNT = {"type": "string"}, {"type": "object"}, {"type": "integer"}
+_MAYBE = {"type": ["string", "null"]}
+
+
+def _shape(required, **properties):
+    return {"type": "object", "required": list(required), "properties": properties}
+
+
+def _list_of(item):
+    return {"type": "array", "items": item}
+
+
+def _page_of(field, item):
+    return _shape([field], **{field: _list_of(item), "nextCursor": _MAYBE})
+
+
+def _result_shapes():
+    """What this client (and the inspector's printing) relies on in each result, by method:
+    the fields it reads and their types, from the specification (an extension's from its
+    row). Optional texts may be null, as some servers send them; unknown fields and content
+    types are welcome."""
+    text, obj, count, maybe = _TEXT, _OBJECT, _COUNT, _MAYBE
+    shape, listed, page = _shape, _list_of, _page_of
+    contents = dict(shape(["uri"], uri=text, mimeType=maybe, text=text, blob=text),
+                    anyOf=[{"required": ["text"]}, {"required": ["blob"]}])
+    block = dict(shape(["type"], type=text), allOf=[
+        {"if": shape(["type"], type={"const": kind}), "then": then}
+        for kind, then in (("text", shape(["text"], text=text)),
+                           ("image", shape(["data"], data=text, mimeType=maybe)),
+                           ("audio", shape(["data"], data=text, mimeType=maybe)),
+                           ("resource_link", shape(["uri"], uri=text, name=maybe)),
+                           ("resource", shape(["resource"], resource=contents)))])
+    capabilities = shape([], extensions=obj)
+    shapes = {
+        "initialize": shape(["protocolVersion", "capabilities", "serverInfo"],
+                            protocolVersion=text, capabilities=capabilities,
+                            serverInfo=shape(["name"], name=text, version=maybe, title=maybe),
+                            instructions=maybe),
+        "server/discover": shape([], capabilities=capabilities, instructions=maybe,
+                                 _meta=shape([], **{SERVER_INFO_KEY: shape(
+                                     ["name"], name=text, version=maybe, title=maybe)})),
+        "tools/list": page("tools", shape(["name", "inputSchema"], name=text,
+                                          description=maybe, inputSchema=obj)),
+        "resources/list": page("resources", shape(["uri"], uri=text, name=maybe,
+                                                  description=maybe, mimeType=maybe)),
+        "resources/templates/list": page("resourceTemplates", shape(
+            ["uriTemplate"], uriTemplate=text, name=maybe, description=maybe, mimeType=maybe)),
+        "prompts/list": page("prompts", shape(["name"], name=text, description=maybe,
+                                              arguments=listed(shape(["name"], name=text)))),
+        "tools/call": shape(["content"], content=listed(block), isError={"type": "boolean"}),
+        "resources/read": shape(["contents"], contents=listed(contents)),
+        "prompts/get": shape(["messages"], description=maybe, messages=listed(
+            shape(["role", "content"], role=text, content=block))),
+        "completion/complete": shape(["completion"], completion=shape(
+            ["values"], values=listed(text), total=count, hasMore={"type": "boolean"})),
+    }
+    for more in _SHAPE_HOOKS:
+        shapes.update(more())
+    return shapes
 
 
 ###############################################################################
@@ -5633,7 +6028,7 @@ def _rerun(conn, task):
     old = task.call
     call = Call(conn, old.id, ("task", task.id), old.method, old.params, old.era, old.revision,
                 old.client_capabilities, old.client_info, old.meta, old.log_level, None)
-    call.start("tool", old.name, _tool_work, old.timeout, old.context)
+    call.start("tool", old.name, Tool.work, old.timeout, old.context)
     call.target, call.arguments, call.keep = old.target, task.arguments, task.ttl_ms
     call.binding = getattr(old, "binding", None)       # set only where states are signed
     call.answers, call.keeper = dict(task.answers), task
@@ -7208,8 +7603,9 @@ def _search_work(call, ctx):
     absent = [source.prefix for source in sources if source.absent()]
     if absent:                      # their tools could not be searched: said, not hidden
         value["unavailable"] = absent
-    return _tool_result(call.target, ToolResult([{"type": "text", "text": _encoder.encode(
-        value)}], structured=value), call.revision), False
+    result = _tool_result(call.target, ToolResult([{"type": "text", "text": _encoder.encode(
+        value)}], structured=value), call.revision)
+    return result, _has_large_text(result)
 
 
 def _search_tools(server):
@@ -7313,84 +7709,13 @@ def _search_listing(entry, revision, d, audience):
 #   1. write its section above this one: its functions, and the classes of what it
 #      adds to Server, Client and a handler's Context, if any;
 #   2. add its row to _EXTENSIONS, _Extension(KEY, ...): KEY is its identifier, and
-#      every other field is optional: give the hooks it needs (listed below);
+#      every other field is optional: give the hooks it needs (listed with
+#      _Extension, in the Extension points section, whose tables the rows fill);
 #   3. a call it takes over (admit returns what takes it) gets a keeper, an object
 #      of its own in call.keeper that the engine asks what _Extension says.
 # The engine calls the hooks and never names an extension. A feature core in one
 # revision and an extension in the next (tasks) is one row whose hooks ask the
 # revision table. A test adds a small extension this way (ExtensionContract).
-
-
-class _Extension:
-    """One extension's row: its identifier, its methods, and the engine's hooks it needs.
-
-    What it adds (each optional):
-    - routes: {method: _Route} for its methods; kinds: the rows of _KINDS it adds
-      (skills), each with its list method;
-    - client, server, context: classes of the methods it adds to Client
-      (list_skills), Server (app()) and a handler's Context (renders_apps),
-      bases of those classes; shapes(): the result shapes the client checks for
-      its methods ({method: JSON Schema}); tool_fields: the keywords it adds to
-      every way of making a tool ({name: default}), checked by
-      tool_check(owner, fields); inspects: what the command line declares for it,
-      so that inspect sees all it adds (a host's view).
-
-    The hooks the engine calls (each optional):
-    - serves(server): whether a server serves its kind of entries;
-    - connect(conn, wall_clock), close(conn): a connection opens, ends;
-    - declare(server, revision, capabilities): the server says what it offers;
-    - admit(conn, call, tool): a tools/call is admitted: it may refuse (raise
-      ProtocolError), and returns what takes the call over at once
-      (take(conn, call), which answers it, a task's) or None;
-    - listen(conn, call, filter, honoured): what a subscriptions/listen asks of it;
-    - lists(entry, revision, listing, audience): what it adds to a listed entry
-      (returns the listing, or None where the entry is not listed);
-    - takes(server, call): whether the request's client takes it up in a way that
-      shapes its listings (its key then joins the audience listings are cached for);
-    - hides(conn, call, tool): whether a tool is not there for this request (it
-      answers as an unknown tool would);
-    - offers(server, catalog): the capability the catalog makes it offer, or None;
-    - grants(server, tables): what the grants imply beyond their names (it may
-      change the granted tables); checks(server): what a catalog must hold when
-      serving starts and after every change (raises CatalogError);
-    - refresh(server): before a request reads what its entries are made of (a
-      listing of its kind, a read of its files), off the reading thread;
-      warns(server): the warning lines said when serving starts;
-    - on the client's side: offer(client, params, task) shapes a tools/call,
-      follow(client, result, timeout, on_status, on_progress) follows an answer it
-      made (a task, polled to its end; None when the answer is not its own), and
-      marks(field, entry, report) names for inspect what it adds to a listed entry
-      ("problem: ..." for what breaks its rules).
-
-    The keeper of a call it took over (call.keeper, its task) is asked:
-    settled(conn, call, message) when the call settles, under the connection's
-    lock, its outcome still a value ({"result": ...} or {"error": ...}, None when
-    cancelled; what a middleware would see); after(conn, what) with its answer
-    once the lock is released; related(params) for what is sent about it; and
-    progress(conn, call, progress, total, message) and logs(call) for what a
-    handler says (progress returns None to send it as for any call).
-    """
-
-    __slots__ = ("key", "routes", "kinds", "serves", "connect", "close", "declare", "admit",
-                 "listen", "lists", "takes", "hides", "offers", "grants", "checks", "offer",
-                 "follow", "marks", "client", "shapes", "server", "context", "tool_fields",
-                 "tool_check", "inspects", "refresh", "warns")
-
-    def __init__(self, key, routes=None, kinds=(), serves=None, connect=None, close=None,
-                 declare=None, admit=None, listen=None, lists=None, takes=None, hides=None,
-                 offers=None, grants=None, checks=None, offer=None, follow=None, marks=None,
-                 client=None, shapes=None, server=None, context=None, tool_fields=None,
-                 tool_check=None, inspects=None, refresh=None, warns=None):
-        self.key, self.routes, self.kinds = key, routes or {}, kinds
-        self.serves = serves or (lambda server: True)   # whether a server serves it
-        self.connect, self.close, self.declare = connect, close, declare
-        self.admit, self.listen, self.offer, self.follow = admit, listen, offer, follow
-        self.lists, self.takes, self.hides = lists, takes, hides
-        self.offers, self.grants, self.checks = offers, grants, checks
-        self.client, self.shapes, self.marks = client, shapes, marks
-        self.server, self.context, self.inspects = server, context, inspects
-        self.refresh, self.warns = refresh, warns
-        self.tool_fields, self.tool_check = tool_fields or {}, tool_check
 
 
 _EXTENSIONS = (
@@ -7422,79 +7747,29 @@ _EXTENSIONS = (
                    "tasks/list": _Route(_tasks_list, "tasks_core", "tasks")}),
 )
 for _row in _EXTENSIONS:
+    _extend(_row)
     _ROUTES.update(_row.routes)
 del _row
 _EXTENSION_KINDS = tuple(k for r in _EXTENSIONS for k in r.kinds)
-_ROUTES.update((k.list_method, _Route(k.lister, None, k.capability)) for k in _EXTENSION_KINDS)
+_ROUTES.update((k.list_method, _list_route(k)) for k in _EXTENSION_KINDS)
 _FILTER_OF.update((k.changed, k.flag) for k in _EXTENSION_KINDS)
-_KINDS = _CORE_KINDS + _EXTENSION_KINDS     # every kind, the core ones first
-_KIND = {k.attr: k for k in _KINDS}
-_KIND_OF = {k.cls: k for k in reversed(_KINDS)}    # a kind's class -> the first kind of it
 _EXTENSION_OF = {r.key: r for r in _EXTENSIONS}
-_ADMIT_HOOKS = tuple(r.admit for r in _EXTENSIONS if r.admit is not None)
-_REFRESH_HOOKS = tuple(r.refresh for r in _EXTENSIONS if r.refresh is not None)
-_WARN_HOOKS = tuple(r.warns for r in _EXTENSIONS if r.warns is not None)
-_LISTEN_HOOKS = tuple(r.listen for r in _EXTENSIONS if r.listen is not None)
-_OFFER_HOOKS = tuple(r.offer for r in _EXTENSIONS if r.offer is not None)
-_FOLLOW_HOOKS = tuple(r.follow for r in _EXTENSIONS if r.follow is not None)
-_MARK_HOOKS = tuple(r.marks for r in _EXTENSIONS if r.marks is not None)
-_LIST_HOOKS = tuple(r.lists for r in _EXTENSIONS if r.lists is not None)
-_TAKE_HOOKS = tuple((r.key, r.takes) for r in _EXTENSIONS if r.takes is not None)
-_HIDE_HOOKS = tuple(r.hides for r in _EXTENSIONS if r.hides is not None)
-_GRANT_HOOKS = tuple(r.grants for r in _EXTENSIONS if r.grants is not None)
-_CHECK_HOOKS = tuple(r.checks for r in _EXTENSIONS if r.checks is not None)
 _CLIENT_SIDES = tuple(r.client for r in _EXTENSIONS if r.client is not None)
 _SERVER_SIDES = tuple(r.server for r in _EXTENSIONS if r.server is not None)
 _CONTEXT_SIDES = tuple(r.context for r in _EXTENSIONS if r.context is not None)
-_EXTENSION_TOOL_FIELDS = tuple(k for r in _EXTENSIONS for k in r.tool_fields)
 _TOOL_FIELDS.update((k, v) for r in _EXTENSIONS for k, v in r.tool_fields.items())
-# The fields of a tool given only its task mode, as decorators give them (not to be changed).
-_TASK_FIELDS = {mode: dict(_TOOL_FIELDS, task=mode) for mode in _TASK_MODES}
+for _f in _TASK_FIELDS.values():
+    _f.update((k, v) for r in _EXTENSIONS for k, v in r.tool_fields.items())
+del _f
 
 
-def _share_tool_keys():
-    """Give Tool instances every attribute name they take, on one instance made first.
-
-    CPython keeps the attributes of a class's instances in a compact array while their
-    names are the class's shared keys, which stop taking new names once a few dozen
-    instances exist: a name first set after that (the parts of a tool described at
-    first use, at its listing) gives each instance a dictionary of its own, 800
-    bytes more a tool.
-    """
-    tool = Tool.__new__(Tool)
-    for name in ("_function", "name", "title", "annotations", "icons", "timeout", "meta",
-                 "pinned", "work", "task", "task_start") + _EXTENSION_TOOL_FIELDS + tuple(
-                     _FUNCTION_PARTS) + ("input_validator", "output_validator"):
-        setattr(tool, name, None)
-
-
-class _AtFirstUse:
-    """A Tool's part that may be made when first read (Tool._first_use). A non-data
-    descriptor, not __getattr__: what it sets on the tool is read from then on, and
-    Tool's other attributes are read as any object's, quickly."""
-
-    def __init__(self, attr):
-        self.attr = attr
-
-    def __get__(self, tool, cls=None):
-        return self if tool is None else tool._first_use(self.attr)
-
-
-_share_tool_keys()
-for _k in tuple(_FUNCTION_PARTS) + ("input_validator", "output_validator"):
-    setattr(Tool, _k, _AtFirstUse(_k))
-# A tool's fields default to the class's (_TOOL_FIELDS), which a decorated function's tool
-# keeps (Tool._set_fields), and a catalog of thousands sets ten attributes fewer a tool.
+# An extension's tool fields default to the class's, as a tool's own do (Tool).
 for _k, _v in _TOOL_FIELDS.items():
-    if _k != "description":            # described at first use: an _AtFirstUse
+    if not hasattr(Tool, _k):
         setattr(Tool, _k, _v)
-Tool.work = staticmethod(_tool_work)     # read as the function, not a method
 del _k, _v
-# Each extension's check of its tool fields, run when one of them is given (or meta).
-_TOOL_CHECKS = tuple((frozenset(r.tool_fields) | {"meta"}, r.tool_check)
-                     for r in _EXTENSIONS if r.tool_check is not None)
-# What the command line declares of each extension, to see all it adds (a host's view).
-_INSPECTS = {r.key: r.inspects for r in _EXTENSIONS if r.inspects is not None}
+_share_keys(Tool)         # now that every field a tool takes is known
+_share_keys(_DescribedTool)
 
 
 ###############################################################################
@@ -7510,8 +7785,6 @@ _INSPECTS = {r.key: r.inspects for r in _EXTENSIONS if r.inspects is not None}
 # call with middleware becomes a task only there, so its task waits for a free
 # worker like its handler does.
 
-# What kind each method is, for middleware registered for some kinds only.
-MIDDLEWARE_KINDS = ("tool", "resource", "prompt", "list", "completion", "request")
 _METHOD_KINDS = {"tools/call": "tool", "resources/read": "resource", "prompts/get": "prompt",
                  "completion/complete": "completion"}
 _LIST_METHODS = frozenset(k.list_method for k in _KINDS)
@@ -7574,9 +7847,6 @@ def _through(conn, call, chain, answer):
     return call
 
 
-_LEFT = "left"      # call.mw_large of a request answered later, by what it waits for
-
-
 def _chain_work(call, ctx):
     """The work of a request with middleware: its outermost middleware, around the rest."""
     call.mw_ctx = ctx
@@ -7616,46 +7886,9 @@ def _serve_admitted(call, ctx):
     return result, call.mw_large
 
 
-def _served(call):
-    """The request served as without middleware, on this thread: its result (a dict)."""
-    conn = call.conn
-    chain, work, admitted = call.mw
-    if work is None or call.params is not admitted:     # admitted here, with these params
-        if call.keeper is not None:
-            raise ValueError("a middleware cannot change the params of a task's call")
-        hook = call.on_cancel               # a middleware's ctx may wait on it
-        r = _ROUTES[call.method].handler(conn, call)
-        if call.on_cancel is None:
-            call.on_cancel = hook
-        if type(r) is _AndRun:              # a task: answered with it now; it runs here
-            with conn._lock:
-                conn.inflight.pop(call.key, None)
-                conn.emit(conn._answer(call, r.result))
-            r = r.call
-        if type(r) is _Deferred or type(r) is _Notice:
-            if type(r) is _Notice:
-                with conn._lock:
-                    conn.emit(_notification_line(r.method, r.params))
-            call.mw_large = _LEFT
-            return None
-        if type(r) is not Call:
-            return _as_value(r)
-        work = r.work
-    ctx = call.mw_ctx
-    if ctx is None and call.context:
-        ctx = call.ctx
-    r, call.mw_large = work(call, ctx)
-    return _as_value(r)
-
-
 ###############################################################################
 # Server: identity, catalog and options #######################################
 ###############################################################################
-
-# What close() gives the server to exit once its stdin is closed, and what is left of its
-# group after that to end on SIGTERM: a server finishing its last answer is quick; one
-# that is not must not keep the caller (a command, a proxy's own exit) waiting.
-_CLOSE_GRACE = 2.0
 
 
 class _Option:
@@ -8434,7 +8667,6 @@ class _SyncLifespan:
 _MAX_CURSOR = 200
 
 
-
 class _Catalog:
     """What a server offers at one moment, after its grants.
 
@@ -8587,30 +8819,6 @@ def _granted(table, grant, grant_name, noun):
     return {k: v for k, v in table.items() if keep(k)}
 
 
-def _patterns(patterns):
-    """One regular expression matching any of patterns (shell-style), or None for None."""
-    if patterns is None:
-        return None
-    import fnmatch
-    return re.compile("|".join("(?:%s)" % fnmatch.translate(p) for p in patterns) or "(?!)")
-
-
-_MATCHERS = {}      # names (a tuple) -> their matcher: a grant's is asked at every change
-
-
-def _matcher(names):
-    """A test of a name against names, each a name or a shell-style pattern (fnmatch)."""
-    key = tuple(names)
-    test = _MATCHERS.get(key)
-    if test is None:
-        exact = frozenset(key)
-        wild = [n for n in key if any(c in n for c in "*?[")]
-        rx = _patterns(wild) if wild else None
-        test = _MATCHERS[key] = exact.__contains__ if rx is None else \
-            (lambda name: name in exact or rx.match(name) is not None)
-    return test
-
-
 def _some(names, room=600):
     """names joined for a diagnostic line: as many as fit room characters, then how many more."""
     out, used = [], 0
@@ -8620,12 +8828,6 @@ def _some(names, room=600):
             return ", ".join(out) + " and %d more" % (len(names) - i)
         out.append(n)
     return ", ".join(out)
-
-
-def _unmatched(names, table):
-    """The names or patterns of names that match no key of table, sorted."""
-    return sorted(n for n in set(names) if n not in table and not any(
-        _matcher((n,))(k) for k in table))
 
 
 def _usage(prog, about, own_options=None):
@@ -8699,6 +8901,12 @@ def _parse_options(args, usage, version_line):
 # bounded set of daemon threads; a watchdog thread expires calls past their
 # deadline. stdout belongs to the protocol: fd 1 and sys.stdout point at
 # stderr while serving, so a print() or a child process cannot corrupt it.
+
+# What close() gives the server to exit once its stdin is closed, and what is left of its
+# group after that to end on SIGTERM: a server finishing its last answer is quick; one
+# that is not must not keep the caller (a command, a proxy's own exit) waiting.
+_CLOSE_GRACE = 2.0
+
 
 class Context(*_CONTEXT_SIDES):     # what extensions add (renders_apps, ...)
     """What a handler knows about its request, and how it reports while it runs.
@@ -8934,7 +9142,6 @@ class _Served(Context):
         self._state = state
 
     state = property(lambda self: self._state, doc="What its serve's lifespan setup made.")
-
 
 
 # Teardown on a signal gets what is left of this many seconds after the line.
@@ -9534,7 +9741,6 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
         _DIAG_STATE["prefix"] = saved
 
 
-
 def _open_std_fds():
     """Point each of fd 0, 1 and 2 that is not open at the null device: a host may start us
     with stderr closed (pythonw.exe has none), and the private copies below must then not
@@ -9637,19 +9843,6 @@ MODERN_VERSION = MODERN_VERSIONS[-1]      # the revision the client offers: the 
 _HANDSHAKES = {"auto": (False, True), "modern": (False, False), "legacy": (True, False)}
 
 
-class ClientError(Exception):
-    """Anything a client call raises: the server misbehaved, exited, did not answer in time,
-    or answered with an error (then a ServerError)."""
-
-
-class ServerError(ProtocolError, ClientError):
-    """The server answered with a JSON-RPC error: .code, .message and .data.
-
-    Both a ClientError (whatever went wrong with a call) and a ProtocolError
-    (the same fields as the errors a handler raises).
-    """
-
-
 class PendingRequest:
     """A request in flight: wait() for its result, or cancel() it."""
 
@@ -9746,106 +9939,6 @@ def _wait_or_cancel(request, timeout, cancel_with=None):
 
 # A request that still asks for input after this many answered rounds is given up.
 _MAX_ROUNDS = 10
-
-
-class MalformedResult(ClientError):
-    """The server answered with a result whose shape breaks the specification (.method)."""
-
-    def __init__(self, method, problems):
-        ClientError.__init__(self, "the server's %s result is malformed: %s"
-                             % (method, "; ".join(problems[:3])))
-        self.method = method
-
-
-def _checked(method, result):
-    """Return result when it has the shape this client reads for method; else raise
-    MalformedResult saying where (a server's mistake must not become a traceback)."""
-    if method == "tools/call" and _text_only(result):
-        return result                 # the usual answer, sure to fit its shape
-    if not _RESULT_SHAPES:      # made whole, then added at once: no thread sees it half made
-        _RESULT_SHAPES.update({m: compile_schema(s) for m, s in _result_shapes().items()})
-    problems = _RESULT_SHAPES[method].errors(result)
-    if problems:
-        raise MalformedResult(method, problems)
-    return result
-
-
-_RESULT_SHAPES = {}     # method -> its compiled shape, made on first use
-
-
-def _text_only(result):
-    """True for a tool result of text blocks only (and an isError that is a boolean)."""
-    content = result.get("content") if type(result) is dict else None
-    if type(content) is not list or type(result.get("isError", False)) is not bool:
-        return False
-    for b in content:
-        if type(b) is not dict or b.get("type") != "text" or type(b.get("text")) is not str:
-            return False
-    return True
-
-
-# The pieces of the result shapes (JSON Schemas): a text, an object, a count, a text
-# that may be null, an object with required fields, a list, a page of a list.
-_TEXT, _OBJECT, _COUNT = {"type": "string"}, {"type": "object"}, {"type": "integer"}
-_MAYBE = {"type": ["string", "null"]}
-
-
-def _shape(required, **properties):
-    return {"type": "object", "required": list(required), "properties": properties}
-
-
-def _list_of(item):
-    return {"type": "array", "items": item}
-
-
-def _page_of(field, item):
-    return _shape([field], **{field: _list_of(item), "nextCursor": _MAYBE})
-
-
-def _result_shapes():
-    """What this client (and the inspector's printing) relies on in each result, by method:
-    the fields it reads and their types, from the specification (an extension's from its
-    row). Optional texts may be null, as some servers send them; unknown fields and content
-    types are welcome."""
-    text, obj, count, maybe = _TEXT, _OBJECT, _COUNT, _MAYBE
-    shape, listed, page = _shape, _list_of, _page_of
-    contents = dict(shape(["uri"], uri=text, mimeType=maybe, text=text, blob=text),
-                    anyOf=[{"required": ["text"]}, {"required": ["blob"]}])
-    block = dict(shape(["type"], type=text), allOf=[
-        {"if": shape(["type"], type={"const": kind}), "then": then}
-        for kind, then in (("text", shape(["text"], text=text)),
-                           ("image", shape(["data"], data=text, mimeType=maybe)),
-                           ("audio", shape(["data"], data=text, mimeType=maybe)),
-                           ("resource_link", shape(["uri"], uri=text, name=maybe)),
-                           ("resource", shape(["resource"], resource=contents)))])
-    capabilities = shape([], extensions=obj)
-    shapes = {
-        "initialize": shape(["protocolVersion", "capabilities", "serverInfo"],
-                            protocolVersion=text, capabilities=capabilities,
-                            serverInfo=shape(["name"], name=text, version=maybe, title=maybe),
-                            instructions=maybe),
-        "server/discover": shape([], capabilities=capabilities, instructions=maybe,
-                                 _meta=shape([], **{SERVER_INFO_KEY: shape(
-                                     ["name"], name=text, version=maybe, title=maybe)})),
-        "tools/list": page("tools", shape(["name", "inputSchema"], name=text,
-                                          description=maybe, inputSchema=obj)),
-        "resources/list": page("resources", shape(["uri"], uri=text, name=maybe,
-                                                  description=maybe, mimeType=maybe)),
-        "resources/templates/list": page("resourceTemplates", shape(
-            ["uriTemplate"], uriTemplate=text, name=maybe, description=maybe, mimeType=maybe)),
-        "prompts/list": page("prompts", shape(["name"], name=text, description=maybe,
-                                              arguments=listed(shape(["name"], name=text)))),
-        "tools/call": shape(["content"], content=listed(block), isError={"type": "boolean"}),
-        "resources/read": shape(["contents"], contents=listed(contents)),
-        "prompts/get": shape(["messages"], description=maybe, messages=listed(
-            shape(["role", "content"], role=text, content=block))),
-        "completion/complete": shape(["completion"], completion=shape(
-            ["values"], values=listed(text), total=count, hasMore={"type": "boolean"})),
-    }
-    for row in _EXTENSIONS:
-        if row.shapes is not None:
-            shapes.update(row.shapes())
-    return shapes
 
 
 # How long a server whose stdout ended has to exit before the client says it closed stdout
@@ -10821,27 +10914,7 @@ def _mounted_result(r):
 
 
 def _relayed_result(tool, r, revision):
-    """A mounted tool's CallToolResult r as ours for revision (as _tool_result makes it of
-    _mounted_result(r)); at once for blocks of bare text, which every revision reads as
-    they are, and structured content that needs no more than its schema's check."""
-    content, is_error = r.get("content"), r.get("isError", False)
-    if type(content) is list and type(is_error) is bool:
-        for b in content:
-            if type(b) is not dict or len(b) != 2 or b.get("type") != "text" or \
-                    type(b.get("text")) is not str:
-                break
-        else:
-            if is_error:
-                return {"content": content, "isError": True}
-            structured, validator = r.get("structuredContent"), tool.output_validator
-            if structured is None:
-                if validator is None:
-                    return {"content": content}
-            elif type(structured) is dict and (validator is None or
-                                               not validator.errors(structured)):
-                if "structured_content" not in _FEATURES[revision]:
-                    return {"content": content}
-                return {"content": content, "structuredContent": structured}
+    """A mounted tool's CallToolResult r as ours for revision."""
     return _tool_result(tool, _mounted_result(_checked("tools/call", r)), revision)
 
 
@@ -10855,6 +10928,7 @@ class _Mount:
 
     def __init__(self, server, prefix, target, env, cwd, era, start_timeout, ping_timeout):
         self.server, self.prefix, self.target = server, prefix, target
+        self.in_process = type(target) is not list      # a Server object, not a command
         self.env, self.cwd, self.era, self.start_timeout = env, cwd, era, start_timeout
         self.ping_timeout = ping_timeout
         self.state, self.reason, self.retry_at = "starting", None, None
@@ -11025,7 +11099,7 @@ class _Mount:
                         roots=self._roots, on_log=self._log, on_changed=self._changed,
                         on_updated=self._updated, capabilities=_RELAYED,
                         request_capabilities={})
-        if isinstance(self.target, Server):
+        if self.in_process:
             client = InProcessClient(self.target, era=self.era, **handlers)
         else:
             # Slower than start_timeout, it is left out of the first list but goes on
@@ -11173,7 +11247,7 @@ class _Mount:
         its own runs around it (its engine would run it as ours does); else None, and it
         is relayed through that server's engine, as a process's is."""
         target, kind = self.target, _KIND[attr]
-        if not isinstance(target, Server) or target.catalog is None or \
+        if not self.in_process or target.catalog is None or \
                 any(target.wrapped(m) for m in kind.served_by):
             return None
         return getattr(target.catalog, attr).get(x.get(kind.listed))
@@ -11276,7 +11350,7 @@ class _Mount:
             if call.keeper is None and type(client) is Client and self.state == "up" and \
                     call.era not in self.parking and self.tasks.get(inner) != "required":
                 self._call_later(client, inner, call, ctx)      # raises _Left
-            return _tool_work(call, ctx)
+            return Tool.work(call, ctx)
         fields = _listed_fields(t)
         task = (t.get("execution") or {}).get("taskSupport")
         if task in ("optional", "required"):        # an outer task is one inner task
@@ -11410,7 +11484,7 @@ class _Mount:
             raise _passed_on(e, self.prefix, ctx.era, tool=True)
         except ClientError as e:
             raise self._tool_error(e)
-        return _mounted_result(r)      # _tool_work checks it (middleware reads it as a value)
+        return _mounted_result(r)      # Tool.work checks it (middleware reads it as a value)
 
     def _call_later(self, client, name, call, ctx):
         """Send the mounted call and leave ours to be answered when the mount's answer
@@ -15258,7 +15332,6 @@ def _signature_of(schema, root=None, depth=0):
     return "(%s)" % ", ".join(parts)
 
 
-
 def _print_inspection(client, as_json):
     """Print what the server offers (as JSON, or as text); return the status."""
     report, status = _inspection(client)
@@ -15392,7 +15465,6 @@ _CLI_TIMEOUT = 30.0
 _CLI_START_TIMEOUT = 30.0
 
 
-
 # The log messages call, read and get ask for, unless told otherwise: what a tool
 # says it is doing, without its debugging.
 _CLI_LOG_LEVEL = "info"
@@ -15417,7 +15489,6 @@ _CLIENT_OPTIONS = (
      lambda v: v if os.path.isdir(v) else _refuse(v)),
     ("--json", None, "print machine-readable JSON", "json", None),
 )
-
 
 
 def _inspect_command(client, words, opts):
@@ -15469,7 +15540,6 @@ def _get_command(client, words, opts):
     return _print_result(client, result, opts["json"])
 
 
-
 def _parse_client_options(own, opts):
     """The options of a server command (own: its own, beside the client options) as a
     dict, and its words; raises ValueError(word)."""
@@ -15504,7 +15574,6 @@ def _parse_client_options(own, opts):
             value = dict(os.environ if values["env"] is None else values["env"], **{key: value})
         values[name] = value
     return values, words
-
 
 
 def _run_client_command(spec, server_cmd, positional, values):
@@ -15574,7 +15643,6 @@ def _check_words(command, positional):
         if "=" not in w[1:]:
             raise _BadArguments("%r is not KEY=VALUE: give the arguments as KEY=VALUE words "
                                 "or one JSON object" % w)
-
 
 
 class _BadArguments(ValueError):
@@ -17077,7 +17145,6 @@ _COMMANDS = {
 
 
 # -- install: the configuration config prints, written into the host's own file --------
-
 
 
 _DEMO_ABOUT = """\
