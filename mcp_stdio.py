@@ -4813,6 +4813,120 @@ def _after_sources(server, timeout):
 
 
 ###############################################################################
+# Middleware: code around every request #######################################
+###############################################################################
+#
+# server.middleware(fn) wraps fn around requests: fn(request, next) sees the
+# request's Call (method, params, kind, name, ctx), may change its params, calls next()
+# for the result of the rest of the chain (the request served as without
+# middleware), and returns a result, perhaps another; or it refuses by raising.
+# The first registered is outermost. A request with middleware is a Call, run
+# where handlers run (never on the reading thread), admission included: a tool
+# call with middleware becomes a task only there, so its task waits for a free
+# worker like its handler does.
+
+_METHOD_KINDS = {"tools/call": "tool", "resources/read": "resource", "prompts/get": "prompt",
+                 "completion/complete": "completion"}
+_LIST_METHODS = frozenset(k.list_method for k in _KINDS)
+
+
+class _Left(BaseException):
+    """A request the chain saw that is answered later, by what it waits for."""
+
+
+def _method_kind(method):
+    kind = _METHOD_KINDS.get(method)
+    if kind is None:
+        kind = "list" if method in _LIST_METHODS else "request"
+    return kind
+
+
+# The handshake is the engine's own: its answers say what the server is.
+_UNWRAPPED = ("initialize", "server/discover")
+# The kinds whose requests are admitted as without middleware (on the reading thread:
+# a task is created at once) before their middleware runs around the work.
+_ADMITTED_FIRST = ("tool", "resource", "prompt")
+
+
+def _chains(middleware):
+    """{method: (admitted first, ((fn, is async), ...))} for every routed method some
+    middleware wraps, outermost first."""
+    chains = {}
+    for method in _ROUTES:
+        if method in _UNWRAPPED:
+            continue
+        kind = _method_kind(method)
+        fns = tuple((fn, _is_coroutine_function(fn)) for fn, kinds in middleware
+                    if kinds is None or kind in kinds)
+        if fns:
+            chains[method] = (kind in _ADMITTED_FIRST, fns)
+    return chains
+
+
+def _through(conn, call, chain, answer):
+    """A request with middleware as a Call that runs its chain where handlers run.
+
+    A tool call, a read or a prompt get is admitted as without middleware (an
+    unknown tool is answered at once, a task created at once) and the engine
+    wraps its work; this makes the Call of any other request, served inside the
+    chain off the reading thread, and of an answer given at admission (answer:
+    arguments refused), which the middleware still sees.
+    """
+    kind = _method_kind(call.method)
+    if answer is None:
+        timeout = conn.server.timeout
+        if kind == "list" and conn.server.sources:    # a list waits for them first
+            timeout = _after_sources(conn.server, timeout)
+        call.start(kind, call.method, _chain_work, timeout, False)
+        call.mw = (chain, None, call.params)
+        return call
+    call.start(kind, (call.params or {}).get("name") or call.method,
+               lambda c, ctx: (answer, False), conn.server.timeout, False)
+    call.mw = (chain, call.work, call.params)
+    call.work = _chain_work
+    return call
+
+
+def _chain_work(call, ctx):
+    """The work of a request with middleware: its outermost middleware, around the rest."""
+    call.mw_ctx = ctx
+    call.mw_large = False
+    call.mw_at = 1
+    fn, is_async = call.mw[0][0]
+    try:
+        result = fn(call, call.next) if not is_async else \
+            _run_coroutine(fn(call, call._anext), ctx)
+    except ToolError as e:              # what a tool's refusal is: a result
+        if call.kind != "tool":
+            raise
+        result = _error_result(str(e))
+    finally:
+        # The context refers to its call: kept, the pair would wait for the cycle
+        # collector (an empty middleware cost 7% more per echo, most of it that).
+        call.mw_ctx = None
+    large = call.mw_large
+    if large is _LEFT:
+        raise _Left()
+    if type(result) is not dict:
+        raise _ResultInvalid("a middleware must return the result (a dict), not %s"
+                             % type(result).__name__)
+    return result, large
+
+
+def _serve_admitted(call, ctx):
+    """Admit call again and serve it here, around no middleware: (result, large); raises
+    _Left for one answered later (a work of its own that admits a request anew)."""
+    call.mw, call.mw_ctx, call.mw_large = ((), None, None), ctx, False
+    try:
+        result = _served(call)
+    finally:
+        call.mw_ctx = None            # it refers to its call: not left to the collector
+    if call.mw_large is _LEFT:
+        raise _Left()
+    return result, call.mw_large
+
+
+###############################################################################
 # Protocol engine (sans-IO): the era machine and Connection ###################
 ###############################################################################
 #
@@ -7773,1126 +7887,6 @@ _share_keys(_DescribedTool)
 
 
 ###############################################################################
-# Middleware: code around every request #######################################
-###############################################################################
-#
-# server.middleware(fn) wraps fn around requests: fn(request, next) sees the
-# request's Call (method, params, kind, name, ctx), may change its params, calls next()
-# for the result of the rest of the chain (the request served as without
-# middleware), and returns a result, perhaps another; or it refuses by raising.
-# The first registered is outermost. A request with middleware is a Call, run
-# where handlers run (never on the reading thread), admission included: a tool
-# call with middleware becomes a task only there, so its task waits for a free
-# worker like its handler does.
-
-_METHOD_KINDS = {"tools/call": "tool", "resources/read": "resource", "prompts/get": "prompt",
-                 "completion/complete": "completion"}
-_LIST_METHODS = frozenset(k.list_method for k in _KINDS)
-
-
-class _Left(BaseException):
-    """A request the chain saw that is answered later, by what it waits for."""
-
-
-def _method_kind(method):
-    kind = _METHOD_KINDS.get(method)
-    if kind is None:
-        kind = "list" if method in _LIST_METHODS else "request"
-    return kind
-
-
-# The handshake is the engine's own: its answers say what the server is.
-_UNWRAPPED = ("initialize", "server/discover")
-# The kinds whose requests are admitted as without middleware (on the reading thread:
-# a task is created at once) before their middleware runs around the work.
-_ADMITTED_FIRST = ("tool", "resource", "prompt")
-
-
-def _chains(middleware):
-    """{method: (admitted first, ((fn, is async), ...))} for every routed method some
-    middleware wraps, outermost first."""
-    chains = {}
-    for method in _ROUTES:
-        if method in _UNWRAPPED:
-            continue
-        kind = _method_kind(method)
-        fns = tuple((fn, _is_coroutine_function(fn)) for fn, kinds in middleware
-                    if kinds is None or kind in kinds)
-        if fns:
-            chains[method] = (kind in _ADMITTED_FIRST, fns)
-    return chains
-
-
-def _through(conn, call, chain, answer):
-    """A request with middleware as a Call that runs its chain where handlers run.
-
-    A tool call, a read or a prompt get is admitted as without middleware (an
-    unknown tool is answered at once, a task created at once) and the engine
-    wraps its work; this makes the Call of any other request, served inside the
-    chain off the reading thread, and of an answer given at admission (answer:
-    arguments refused), which the middleware still sees.
-    """
-    kind = _method_kind(call.method)
-    if answer is None:
-        timeout = conn.server.timeout
-        if kind == "list" and conn.server.sources:    # a list waits for them first
-            timeout = _after_sources(conn.server, timeout)
-        call.start(kind, call.method, _chain_work, timeout, False)
-        call.mw = (chain, None, call.params)
-        return call
-    call.start(kind, (call.params or {}).get("name") or call.method,
-               lambda c, ctx: (answer, False), conn.server.timeout, False)
-    call.mw = (chain, call.work, call.params)
-    call.work = _chain_work
-    return call
-
-
-def _chain_work(call, ctx):
-    """The work of a request with middleware: its outermost middleware, around the rest."""
-    call.mw_ctx = ctx
-    call.mw_large = False
-    call.mw_at = 1
-    fn, is_async = call.mw[0][0]
-    try:
-        result = fn(call, call.next) if not is_async else \
-            _run_coroutine(fn(call, call._anext), ctx)
-    except ToolError as e:              # what a tool's refusal is: a result
-        if call.kind != "tool":
-            raise
-        result = _error_result(str(e))
-    finally:
-        # The context refers to its call: kept, the pair would wait for the cycle
-        # collector (an empty middleware cost 7% more per echo, most of it that).
-        call.mw_ctx = None
-    large = call.mw_large
-    if large is _LEFT:
-        raise _Left()
-    if type(result) is not dict:
-        raise _ResultInvalid("a middleware must return the result (a dict), not %s"
-                             % type(result).__name__)
-    return result, large
-
-
-def _serve_admitted(call, ctx):
-    """Admit call again and serve it here, around no middleware: (result, large); raises
-    _Left for one answered later (a work of its own that admits a request anew)."""
-    call.mw, call.mw_ctx, call.mw_large = ((), None, None), ctx, False
-    try:
-        result = _served(call)
-    finally:
-        call.mw_ctx = None            # it refers to its call: not left to the collector
-    if call.mw_large is _LEFT:
-        raise _Left()
-    return result, call.mw_large
-
-
-###############################################################################
-# Server: identity, catalog and options #######################################
-###############################################################################
-
-
-class _Option:
-    """One server option: keyword, default, kind, lower bound, flag, help and reason."""
-
-    __slots__ = ("name", "default", "kind", "low", "flag", "metavar", "help", "reason")
-
-    def __init__(self, name, default, kind, flag, metavar, help, reason="", low=None):
-        self.name, self.default, self.kind, self.low = name, default, kind, low
-        self.flag, self.metavar, self.help, self.reason = flag, metavar, help, reason
-
-    def check(self, value):
-        """Return value converted for the server, or raise CatalogError saying why not."""
-        kind = self.kind
-        if kind == "names":
-            if value is None:
-                return None
-            if isinstance(value, str):
-                raise CatalogError("%s: give a list of names, not a string" % self.name)
-            value = list(value)
-            if any(not isinstance(v, str) for v in value):
-                raise CatalogError("%s: every name must be a string" % self.name)
-            return value
-        if kind == "flag":
-            if not isinstance(value, bool):
-                raise CatalogError("server: %s must be True or False" % self.name)
-            return value
-        if kind == "task":
-            if value not in _TASK_MODES:
-                raise CatalogError("server: %s must be one of %s" % (self.name,
-                                                                      ", ".join(_TASK_MODES)))
-            return value
-        if kind == "key":
-            if value is not None and (not isinstance(value, bytes) or len(value) < 16):
-                raise CatalogError("server: %s must be at least 16 bytes" % self.name)
-            return value
-        if kind == "int":
-            if value is None and self.default is None:
-                return None
-            if not isinstance(value, int) or isinstance(value, bool) or value < self.low:
-                raise CatalogError("server: %s must be an integer of at least %d"
-                                   % (self.name, self.low))
-            return value
-        if value is not None and not _is_seconds(value):
-            raise CatalogError("server: %s must be a positive number of seconds" % self.name)
-        return value
-
-    def parse(self, text):
-        """Convert a command-line value; raise ValueError when it is not one."""
-        if self.kind == "names":
-            return [n for n in text.split(",") if n]
-        return int(text) if self.kind == "int" else float(text)
-
-
-# Every option of a Server: the constructor's keywords, configure(), the
-# command line and --help all come from this table.
-_OPTIONS = (
-    _Option("grant", None, "names", "--tools", "A,B",
-            "serve only these tools, by name or shell-style pattern ('fs_*'); others are "
-            "neither listed nor callable"),
-    _Option("grant_resources", None, "names", "--resources", "U,V",
-            "serve only these resource URIs and URI templates (or patterns)"),
-    _Option("grant_prompts", None, "names", "--prompts", "P,Q",
-            "serve only these prompts (or patterns)"),
-    _Option("page_size", 100, "int", "--page-size", "N", "items per page of the list methods",
-            "most catalogs fit one page; a page stays far below the response limit", low=1),
-    _Option("workers", 16, "int", "--workers", "N",
-            "slow calls (and tasks' work) that may run at once; quick calls run on the "
-            "reading thread",
-            "enough for a host's parallel calls; bounds threads a flood can start", low=1),
-    _Option("backlog", 64, "int", "--backlog", "N",
-            "calls that may wait for a worker; more get a busy answer",
-            "absorbs a burst; bounds memory held by waiting calls", low=0),
-    _Option("timeout", 300.0, "seconds", "--timeout", "SECONDS",
-            "default time limit of a call (a task's work included: past it, the task ends)",
-            "hosts give up on a call after minutes; a stuck one must not hold a worker forever"),
-    _Option("grace", 10.0, "seconds", "--grace", "SECONDS",
-            "time given to calls in flight after stdin closes",
-            "lets short calls finish without keeping an orphaned server alive"),
-    _Option("elicit_timeout", 300.0, "seconds", "--elicit-timeout", "SECONDS",
-            "how long a legacy call waits for the user's answer",
-            "a person needs minutes; a client that never answers must not hold a worker"),
-    _Option("max_line", 1 << 20, "int", "--max-line", "BYTES",
-            "longest accepted message line (without its LF)",
-            "bounds the memory one message may take", low=1),
-    _Option("max_method", 128, "int", "--max-method", "BYTES",
-            "longest accepted method name (UTF-8)",
-            "real method names are short; long ones only cost work and log space", low=1),
-    _Option("max_params", 256 << 10, "int", "--max-params", "BYTES",
-            "largest accepted encoded params",
-            "bounds what one request makes a handler validate and hold", low=1),
-    _Option("max_depth", 32, "int", "--max-depth", "N",
-            "deepest accepted nesting of arrays and objects",
-            "MCP messages nest a few levels; deep nesting only serves to exhaust the stack",
-            low=1),
-    _Option("max_response", 1 << 20, "int", "--max-response", "BYTES",
-            "largest response line sent (without its LF)",
-            "clients buffer whole lines; some stop at a few MiB", low=1),
-    _Option("ttl_ms", None, "int", "--ttl-ms", "MS",
-            "cache hint of list results in the modern era (default 3600000, or 60000 for a "
-            "live server)", "an hour for a catalog that never changes; a minute for one that "
-            "may, so a client that missed a notification catches up soon", low=0),
-    _Option("null_error_id", False, "flag", "--null-error-id", None,
-            'send "id": null on errors whose request id is unknown',
-            "strict JSON-RPC 2.0 peers expect it; the MCP schemas allow no id"),
-    _Option("error_details", False, "flag", "--error-details", None,
-            "include the exception text in the result of a tool that fails",
-            "off by default: an exception's text may hold secrets"),
-    _Option("tool_search", False, "flag", "--tool-search", None,
-            "list two tools, search_tools and call_tool, and the pinned tools, instead of "
-            "every tool (each stays callable by its name)",
-            "hosts hold about forty tools well; each listed schema costs the model's context"),
-    _Option("tool_search_names", ["search_tools", "call_tool"], "names",
-            "--tool-search-names", "S,C", "the names of the two search tools",
-            "for a catalog that has tools of those names already"),
-    _Option("pin", None, "names", "--pin", "A,B",
-            "with --tool-search, keep these tools listed too (names or patterns)"),
-    _Option("max_tasks", 100, "int", "--max-tasks", "N",
-            "tasks a connection may hold (running or finished, until their TTL)",
-            "bounds the memory a client can pin with tasks; more get a busy answer", low=1),
-    _Option("task_ttl_ms", 600000, "int", "--task-ttl", "MS",
-            "how long a task and its result are kept (a client may ask for less)",
-            "long enough to fetch a result after a break, short enough to free it", low=1),
-    # Options of the code, not of the command line (no flag):
-    _Option("task_support", "forbidden", "task", None, None,
-            "may decorated tools run as tasks: forbidden, optional or required",
-            "a tool runs as a task only when its author says it may"),
-    _Option("live", False, "flag", None, None,
-            "the catalog may change while serving (clients are told)",
-            "a catalog that never changes is cached for an hour and offers no subscriptions"),
-    _Option("state_key", None, "key", None, None,
-            "the key that signs modern requestState (default: random per connection)",
-            "a fixed key lets several server processes accept each other's states"),
-)
-_OPTION_BY_NAME = {o.name: o for o in _OPTIONS}
-
-
-class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...)
-    """An MCP server: an identity, a catalog of tools, resources and prompts, and options.
-
-    Pass the catalog to the constructor, or register entries with add() and the
-    decorators (tool(), resource(), resource_template(), prompt()) until the
-    server starts serving; then it is fixed, unless the server was made with
-    live=True (add, replace and remove at any time). Every entry is validated when it
-    is added: a bad definition raises CatalogError. The options (grant,
-    page_size, workers, timeout, ...: see ``--help``) are keyword arguments
-    here and of configure(). grant, grant_resources and grant_prompts restrict
-    what is served: the rest is neither listed nor usable, and nothing reveals
-    that it exists. lifespan is a context manager or (async) generator function
-    taking the server: its setup runs before serving, what it yields becomes
-    server.state (ctx.state), its teardown runs however serving ends. Serve
-    with run() (stdio), test with InProcessClient, or drive a Connection from
-    connection().
-    """
-
-    def __init__(self, name, version, *, title=None, description=None, instructions=None,
-                 website_url=None, icons=None, tools=(), resources=(), templates=(),
-                 prompts=(), lifespan=None, **options):
-        if not isinstance(name, str) or not name or not isinstance(version, str) or not version:
-            raise CatalogError("server: name and version must be non-empty strings")
-        if lifespan is not None and not callable(lifespan):
-            raise CatalogError("server: lifespan must be a function (a context manager or "
-                               "generator function taking the server)")
-        self.name, self.version = name, version
-        self.title, self.description = title, description
-        self.instructions = instructions
-        self.website_url, self.icons = website_url, icons
-        self.lifespan = lifespan
-        self.state = None
-        for kind in _KINDS:              # self.tools, self.resources, ...: {key: entry}
-            setattr(self, kind.attr, {})
-        self.catalog = None            # what is offered now, once serving (a _Catalog)
-        self._decorated = []           # each function the decorators registered
-        self._frozen = False
-        self._kept_listings = None     # a serve's listings kept between starts (run())
-        self._hiding = _HIDE_HOOKS         # set for what is offered when serving starts
-        self._lock = threading.RLock()     # orders catalog changes
-        self._connections = []
-        self._middleware = []          # (fn, kinds or None), outermost first
-        self._chains = {}              # method -> its middleware, made when serving starts
-        # What serves beside the engine and adds to the catalog after serving starts (each
-        # mount): it starts with the first serve (begin(report)), is told to end
-        # (stopping()) and ends (end(grace)) or is abandoned (abandon()) with the last;
-        # says how long a request may wait for what it has still to add (pending():
-        # seconds, or None once it has listed; no clock, read while feeding) and waits for
-        # that (wait(), off the reading thread); says whether it is not up now (absent(),
-        # named by its prefix); and hears the client's notifications the engine does not
-        # act on (heard(conn, method, params)).
-        self.sources = []
-        self._serving = 0              # serves running: mounts run while one does
-        self._scoping_said = False     # report_scoping() spoke for this serve
-        for o in _OPTIONS:
-            setattr(self, o.name, o.default)
-        self.configure(**options)
-        self.add(*tools, *resources, *templates, *prompts)
-
-    def configure(self, **options):
-        """Set options (the keyword arguments of the constructor) before serving."""
-        if self._frozen and options:
-            raise CatalogError("server %r: %s cannot change once it serves (connections "
-                               "already follow them)" % (self.name, ", ".join(sorted(options))))
-        unknown = sorted(set(options) - set(_OPTION_BY_NAME))
-        if unknown:
-            raise CatalogError("server: unknown option(s): %s (known: %s)" % (
-                ", ".join(unknown), ", ".join(o.name for o in _OPTIONS)))
-        checked = {k: _OPTION_BY_NAME[k].check(v) for k, v in options.items()}
-        for k, v in checked.items():
-            setattr(self, k, v)
-
-    def add(self, *entries, replace=False):
-        """Register Tool, Resource, ResourceTemplate and Prompt objects.
-
-        A live server accepts them at any time, from any thread; its clients
-        are told that the list changed. replace=True replaces an entry of the
-        same name (or URI) instead of refusing it. A function that a decorator
-        registered (server.tool(fn), ...) is added already: adding it again
-        does nothing.
-        """
-        with self._lock:
-            self._check_change("added")
-            kinds = self._place(entries, replace)
-            if kinds:
-                self._changed(kinds, entries)
-
-    def change(self, added=(), removed=()):
-        """One change of a live catalog: entries added (replacing any of the same name or
-        URI) and (kind, key) pairs removed, such as ("tools", "echo"); its clients are told
-        once. An entry the catalog refuses is left out: returns [(entry, CatalogError)]."""
-        refused, added = [], list(added)
-        with self._lock:
-            self._check_change("changed")
-            kinds = {attr for attr, key in removed
-                     if getattr(self, attr).pop(key, None) is not None}
-            try:
-                kinds |= self._place(added, True)
-            except CatalogError:        # one entry's fault: each alone, to say which
-                for e in added:
-                    try:
-                        kinds |= self._place([e], True)
-                    except CatalogError as why:
-                        refused.append((e, why))
-            if kinds:
-                self._changed(kinds, added)
-        return refused
-
-    def wrapped(self, method):
-        """True when middleware runs around method's requests (once serving)."""
-        return method in self._chains
-
-    def _place(self, entries, replace):
-        """Put entries in their tables (all, or none when one is refused); return their
-        kinds. The caller holds the lock and tells the clients."""
-        placed = []                         # (table, key, entry, kind)
-        for e in entries:
-            kind = _KIND_OF.get(type(e)) or next(
-                (kind for kind in _KINDS if isinstance(e, kind.cls)), None)
-            if kind is None and any(f is e for f in self._decorated):
-                continue                    # registered by a decorator already
-            if kind is None:
-                raise CatalogError("server: %r is not a Tool, Resource, ResourceTemplate "
-                                   "or Prompt%s" % (e, "; register a function with "
-                                                    "server.tool(fn) (or resource, "
-                                                    "resource_template, prompt)"
-                                                    if callable(e) else ""))
-            k, table = getattr(e, kind.key), getattr(self, kind.attr)
-            if k in table and not replace or placed and (k, kind) in (
-                    (p[1], p[3]) for p in placed):
-                raise CatalogError("%s %r: registered twice" % (kind.noun, k))
-            placed.append((table, k, e, kind))
-        if not self._frozen:
-            for table, k, e, _ in placed:  # all checked: none is added alone
-                table[k] = e
-            return set()
-        kinds = {p[3].attr for p in placed}
-        before = [(table, k, table.get(k)) for table, k, e, _ in placed]
-        for table, k, e, _ in placed:
-            table[k] = e
-        try:
-            self._checked()                # what the whole must hold (a tool's view)
-        except CatalogError:
-            for table, k, old in before:
-                if old is None:
-                    del table[k]
-                else:
-                    table[k] = old
-            raise
-        return kinds
-
-    def mount(self, name, command, *, env=None, cwd=None, era="auto", start_timeout=10.0,
-              ping_timeout=10.0, start_limit=None, include=None, exclude=None, rename=None,
-              pinned=None, prefix=None):
-        """Serve another MCP server as part of this one, named name, its names under prefix.
-
-        command is the argument list that starts a stdio server (any language,
-        either era), or a Server object served in this process. Its tools and
-        prompts are served as prefix_name (prefix: name by default; "" for
-        none), a name that starts with prefix_ already as it is, or as the
-        name rename gives their own name (two of its names that become one
-        are refused when it lists, naming both); its resources and templates
-        at their own URIs (one already served
-        is not taken over: reported on stderr); include and exclude are lists of
-        shell-style patterns (fnmatch) of the mount's own names and URIs to serve
-        and to leave out, of every kind, applied before scoping; pinned, the
-        patterns of its tools that stay listed with tool search. It
-        starts when serving starts; the first list of each kind waits for it,
-        start_timeout seconds at most; a call of its entries waits for it as
-        long. One slower than that goes on starting, start_limit seconds at
-        most (ten times start_timeout by default), and joins with a list
-        change. The server becomes live (its catalog follows the mount's). A mount that fails or exits keeps its entries
-        listed, answers them with an error naming it and starts again with
-        back-off; so does one that does not answer a ping within ping_timeout
-        seconds while calls wait on it.
-        """
-        if self._frozen:
-            raise CatalogError("server %r: mount() must come before serving starts" % self.name)
-        words = _pattern(r"[A-Za-z0-9_.-]{1,64}\Z")
-        if not isinstance(name, str) or not words.match(name):
-            raise CatalogError("mount %r: the prefix must be 1-64 characters of A-Z, a-z, 0-9, "
-                               "'_', '-' or '.' (it starts every tool name)" % (name,))
-        if prefix is not None and (not isinstance(prefix, str) or prefix and not
-                                   words.match(prefix)):
-            raise CatalogError("mount %r: prefix must be \"\" (none) or 1-64 characters of "
-                               "A-Z, a-z, 0-9, '_', '-' or '.'" % name)
-        naming = name if prefix is None else prefix
-        if any(getattr(m, "prefix", None) == name for m in self.sources):
-            raise CatalogError("mount %r: mounted twice" % name)
-        if not isinstance(command, Server) and (isinstance(command, str) or not command or
-                                                not all(isinstance(a, str) for a in command)):
-            raise CatalogError("mount %r: the command must be a list of arguments (no shell) "
-                               "or a Server" % name)
-        for option, value in (("include", include), ("exclude", exclude), ("pinned", pinned)):
-            if value is not None and (not isinstance(value, (list, tuple, set, frozenset)) or
-                                      not all(isinstance(p, str) and p for p in value)):
-                raise CatalogError("mount %r: %s must be a list of names or shell-style "
-                                   "patterns" % (name, option))
-        if rename is not None and (not isinstance(rename, dict) or not all(
-                isinstance(k, str) and isinstance(v, str) for k, v in rename.items())):
-            raise CatalogError("mount %r: rename must map the mount's names to ours (strings)"
-                               % name)
-        if start_limit is None:
-            start_limit = 10 * start_timeout if _is_seconds(start_timeout) else start_timeout
-        for option, value in (("start_timeout", start_timeout), ("ping_timeout", ping_timeout),
-                              ("start_limit", start_limit)):
-            if not _is_seconds(value):
-                raise CatalogError("mount %r: %s must be a positive number of seconds"
-                                   % (name, option))
-        if not self.sources:
-            self.live = True
-            self.middleware(_sources_listed, kinds="list")
-        # Its name (m.prefix) names it in every report; naming starts its entries' names.
-        m = _Mount(self, name, command if isinstance(command, Server) else list(command),
-                   env, cwd, era, start_timeout, ping_timeout)
-        m.start_limit = max(start_limit, start_timeout)
-        m.include, m.exclude, m.pinned = _patterns(include), _patterns(exclude), \
-            _patterns(pinned)
-        m.rename, m.naming = dict(rename or {}), naming
-        m.patterns = {k: v for k, v in (("include", include), ("exclude", exclude),
-                                        ("pinned", pinned)) if v}
-        self.sources.append(m)
-        return self
-
-    def remove_tool(self, name):
-        """Remove a tool (a live server's clients are told the list changed)."""
-        self._remove("tools", name)
-
-    def remove_resource(self, uri):
-        """Remove a resource."""
-        self._remove("resources", uri)
-
-    def remove_template(self, uri_template):
-        """Remove a resource template."""
-        self._remove("templates", uri_template)
-
-    def remove_prompt(self, name):
-        """Remove a prompt."""
-        self._remove("prompts", name)
-
-    def _remove(self, kind, key):
-        with self._lock:
-            self._check_change("removed")
-            old = getattr(self, kind).pop(key, None)
-            if old is None:
-                raise CatalogError("server %r: no %s %r to remove" % (self.name, kind[:-1], key))
-            try:
-                self._checked()
-            except CatalogError:
-                getattr(self, kind)[key] = old
-                raise
-            self._changed({kind})
-
-    def _checked(self):
-        """Raise CatalogError when a serving catalog breaks a rule of the whole (a tool's view)."""
-        if self._frozen:
-            for checks in _CHECK_HOOKS:
-                checks(self)
-
-    def _check_change(self, what):
-        if self._frozen and not self.live:
-            raise CatalogError("server %r: entries cannot be %s once it serves; create it with "
-                               "live=True so that clients are told when the catalog changes"
-                               % (self.name, what))
-
-    def _changed(self, kinds, added=()):
-        """Offer the catalog as it is now; tell each connection what it sees change."""
-        if not self._frozen:
-            return
-        old, new = self.catalog, self._granted_catalog()
-        new.inherit(old, {id(e) for e in added})
-        changed = [k for k in _KIND if old.keys(k) != new.keys(k) or
-                   any(old.entry(k, n) is not new.entry(k, n) for n in new.keys(k))]
-        if changed:
-            new.generation = {k: old.generation[k] + (k in changed) for k in _KIND}
-            self.catalog = new
-            for conn in list(self._connections):
-                conn.changes.catalog_changed(changed)
-        else:
-            new.generation = old.generation
-            self.catalog = new
-
-    def heard(self, conn, method, params):
-        """A notification of conn's client the engine does not act on, for its sources (a
-        mount hears that the client's roots changed)."""
-        for source in self.sources:
-            source.heard(conn, method, params)
-
-    def report_scoping(self, report):
-        """Say once a serve, to report(line), what the scoping options (--tools, ...) leave
-        out of the catalog the mounts have completed, and each name or pattern that
-        matches nothing."""
-        with self._lock:
-            if self._scoping_said:
-                return
-            self._scoping_said = True
-        for o in _OPTIONS:
-            grant = getattr(self, o.name) if o.kind == "names" else None
-            kinds = [k for k in _KINDS if k.grant == o.name]
-            if grant is None or not kinds:
-                continue
-            names = {n for k in kinds for n in getattr(self, k.attr)}
-            noun = kinds[0].noun
-            for n in _unmatched(grant, names):
-                report("%s: %r matches no %s" % (o.flag, n, noun))
-            keep = _matcher(grant)
-            left = sorted(n for n in names if not keep(n))
-            if left:
-                report("%s serves %d of %d %ss; it leaves out %s" % (
-                    o.flag, len(names) - len(left), len(names), noun, _some(left)))
-
-    def connections(self):
-        """The connections serving now."""
-        with self._lock:
-            return list(self._connections)
-
-    def notify_resource_updated(self, uri):
-        """Tell the clients subscribed to uri that the resource changed (a live server only)."""
-        if not self.live:
-            raise CatalogError("server %r: resource updates need a server created with live=True"
-                               % self.name)
-        for conn in list(self._connections):
-            conn.changes.resource_updated(uri)
-
-    def freeze(self, report=None):
-        """Check the grants and start offering the catalog (done when serving starts).
-
-        Options are fixed from then on; the catalog too, unless the server is live.
-        Warnings about what real clients refuse go to report(line) (default: stderr).
-        """
-        with self._lock:
-            if self._frozen:
-                return self
-            if not self.live:        # a live server may grant what it adds later
-                for grant in {k.grant: None for k in _KINDS}:
-                    if getattr(self, grant) is None:
-                        continue                # grants everything
-                    kinds = [k for k in _KINDS if k.grant == grant]
-                    _granted({n: 1 for k in kinds for n in getattr(self, k.attr)},
-                             getattr(self, grant), grant, kinds[0].noun)
-            for checks in _CHECK_HOOKS:      # what only the whole catalog can say (links)
-                checks(self)
-            for warning in self._portability_warnings():
-                (report or _report)("warning: " + warning)
-            self.catalog = self._granted_catalog()
-            self.catalog.generation = dict.fromkeys(_KIND, 0)
-            # What each extension offers for this catalog, asked once: each scans it.
-            offering = {r: r.offers(self, self.catalog) for r in _EXTENSIONS
-                        if r.offers is not None}
-            self._offered = self._offers(offering)
-            self._chains = _chains(self._middleware) if self._middleware else {}
-            # The rules that hide a tool from some clients, for the extensions offered (a
-            # live server's catalog may come to need any of them).
-            self._hiding = _HIDE_HOOKS if self.live else tuple(
-                r.hides for r, name in offering.items() if name is not None and
-                r.hides is not None)
-            if self.ttl_ms is None:
-                self.ttl_ms = 60000 if self.live else 3600000
-            self._frozen = True
-            return self
-
-    def _offers(self, offering):
-        """The capabilities offered: what the grants admit (a static server: admit now),
-        and what offering ({extension's row: what it offers, or None}) names.
-
-        A live server offers a kind while its grant can still admit an entry of
-        it; a kind scoped away entirely is not offered, so nothing reveals that
-        entries of it exist.
-        """
-        cat, offered = self.catalog, {"logging"}
-        for k in _KINDS:
-            grant = getattr(self, k.grant)
-            row = _EXTENSION_OF.get(k.extension) if k.extension is not None else None
-            if k.extension is not None and (row is None or not row.serves(self)):
-                continue                        # an extension the server does not serve
-            if (grant is None or grant) if self.live else getattr(cat, k.attr):
-                offered.add(k.capability)
-        # tasks when a tool may run as one, apps for a view
-        offered.update(name for name in offering.values() if name is not None)
-        completers = ("prompts" in offered or "resources" in offered) if self.live else any(
-            x.complete is not None for x in list(cat.prompts.values()) +
-            list(cat.templates.values()))
-        if completers:
-            offered.add("completions")
-        return frozenset(offered)
-
-    def _granted_catalog(self):
-        """What the grants let clients see of the registered entries, sorted."""
-        tables = {}
-        for kind in _KINDS:
-            table, grant = getattr(self, kind.attr), getattr(self, kind.grant)
-            if grant is None:
-                keys = sorted(table)          # registered in order, as generated ones are:
-                tables[kind.attr] = dict(table) if keys == list(table) else \
-                    {k: table[k] for k in keys}                     # copied whole
-            else:
-                keep = _matcher(grant)
-                tables[kind.attr] = {k: table[k] for k in sorted(table) if keep(k)}
-        for grants in _GRANT_HOOKS:      # what a grant implies (a tool's view)
-            grants(self, tables)
-        return _Catalog(tables)
-
-    def _portability_warnings(self):
-        """What real clients are known to truncate or refuse, and what extensions refused
-        (skills)."""
-        for warns in _WARN_HOOKS:
-            yield from warns(self)
-        if self.instructions is not None and len(self.instructions) > _HOSTS_CUT_AT:
-            yield "instructions are %d characters; some hosts cut them at %d" % (
-                len(self.instructions), _HOSTS_CUT_AT)
-        for t in self.tools.values():
-            name = t.name
-            if not _fair_description(t):
-                if not t.description:
-                    yield "tool %r has no description: the model sees only its name (add " \
-                          "a docstring or description=...)" % name
-                elif len(t.description) > _HOSTS_CUT_AT:
-                    yield "tool %r: description is %d characters; some hosts cut it at %d" % (
-                        name, len(t.description), _HOSTS_CUT_AT)
-            if "." in name:
-                yield "tool %r: some clients refuse '.' in tool names" % name
-            if len(name) > 64:
-                yield "tool %r: names over 64 characters are refused by some clients" % name
-
-    def connection(self, emit=None, *, lock=None, clock=None, wall_clock=None, random=None,
-                   report=None, context=None, schedule=None, lifespan=None):
-        """Return a new sans-IO Connection to this server (freezing it).
-
-        The keywords replace what the connection takes from the world: a lock
-        (for use from several threads), clock() (monotonic seconds), wall_clock()
-        (Unix time), random(n) (n random bytes), report(line, detail) for
-        diagnostics, context(call) making a handler's Context, and
-        schedule(fn) running fn soon (change notifications are coalesced until
-        then; by default fn runs at once), and lifespan, the handle of this
-        serve's lifespan (from enter_lifespan()) whose state handlers see as
-        ctx.state (default: server.state). Close it with conn.close().
-        """
-        self.freeze(report)
-        if wall_clock is None:
-            import time
-            wall_clock = time.time
-        conn = Connection(self, emit, lock=lock, clock=clock or _monotonic,
-                          wall_clock=wall_clock, random=random or os.urandom,
-                          report=report or _report, context=context or Context,
-                          schedule=schedule,
-                          state=self.state if lifespan is None else lifespan.state)
-        with self._lock:
-            self._connections.append(conn)
-        return conn
-
-    def _closed(self, conn):
-        with self._lock:
-            if conn in self._connections:
-                self._connections.remove(conn)
-
-    def enter_lifespan(self, report=None):
-        """Start one serve's lifespan: run its setup; return a handle (.state, .close()).
-
-        Every serve (each run(), each InProcessClient) enters the lifespan
-        afresh and exits it at its end, so two serves never share torn-down
-        state; server.state is the state of the serve that started last. Its
-        mounts start with the first serve and say what goes wrong to report(line)
-        (default: stderr).
-        """
-        lifespan = _Lifespan(self, report or _report)
-        self.state = lifespan.state
-        return lifespan
-
-    def run(self, argv=None, *, own_options=None):
-        """Serve on stdin/stdout until EOF and return the exit status.
-
-        The command-line options (--tools, --workers, --timeout, ...) are read
-        from argv (default: sys.argv[1:]); --help lists them under this
-        server's name, --version prints its name and version. A server with
-        options of its own parses them first (argparse's parse_known_args) and
-        passes the rest here; own_options, lines such as
-        "  --notes-dir DIR   where notes are kept", are added to --help.
-        """
-        return self._command_line(sys.argv[1:] if argv is None else argv,
-                                  own_options=own_options)
-
-    def _help(self, prog, about=None, own_options=None):
-        """This server's --help text, started as prog."""
-        if about is None:
-            about = "Serve %s %s as an MCP server on stdin/stdout, for modern (%s) and legacy " \
-                    "(initialize) clients.%s" % (self.title or self.name, self.version,
-                                                 ", ".join(MODERN_VERSIONS), "\n\n" +
-                                                 self.description
-                                                 if self.description else "")
-        return _usage(prog, about, own_options)
-
-    def _command_line(self, args, prog=None, about=None, version_line=None, own_options=None):
-        if prog is None:
-            prog = "python " + os.path.basename(sys.argv[0] or "server.py")
-        usage = self._help(prog, about, own_options)
-        options = _parse_options(args, usage, version_line or "%s %s\n" % (self.name,
-                                                                          self.version))
-        if isinstance(options, int):
-            return options
-        saved = _speak_as(self)           # its warnings too are the server's
-        try:
-            self.configure(**options)
-            self.freeze()
-        except CatalogError as e:
-            return _usage_error(str(e), usage)
-        finally:
-            _DIAG_STATE["prefix"] = saved
-        return serve_stdio(self)
-
-    def _implementation(self, revision):
-        d = {"name": self.name, "version": self.version}
-        features = _FEATURES[revision]
-        if "titles" in features and self.title is not None:
-            d["title"] = self.title
-        if "implementation_details" in features:
-            if self.description is not None:
-                d["description"] = self.description
-            if self.icons is not None:
-                d["icons"] = self.icons
-            if self.website_url is not None:
-                d["websiteUrl"] = self.website_url
-        return d
-
-    def _capabilities(self, revision):
-        caps = {"logging": {}}
-        offered = self._offered
-        if "completions" in offered and _has(revision, "completions"):
-            caps["completions"] = {}
-        live = self.live
-        for capability in sorted({k.capability for k in _KINDS if k.extension is None} &
-                                 offered):
-            # Subscriptions are honoured by a live server only: nothing else ever changes.
-            caps[capability] = {"subscribe": live, "listChanged": live} \
-                if capability == "resources" else {"listChanged": live}
-        for row in _EXTENSIONS:
-            if row.declare is not None:
-                row.declare(self, revision, caps)
-        return caps
-
-
-class _Lifespan:
-    """One serve's lifespan: setup when made, teardown once at close()."""
-
-    def __init__(self, server, report=None):
-        self.state, self._finish, self._server = None, None, None
-        self._mounted = server if server.sources else None
-        if server.sources:
-            self._server = server
-            with server._lock:
-                server._serving += 1
-                if server._serving == 1:
-                    server._scoping_said = False
-                    for source in server.sources:
-                        source.begin(report or _report)
-        if server.lifespan is None:
-            return
-        made = server.lifespan(server)
-        if hasattr(made, "__aenter__") or hasattr(made, "__anext__"):
-            made = _SyncLifespan(made)             # async: run on a loop of its own
-        if hasattr(made, "__enter__") and hasattr(made, "__exit__"):
-            self.state = made.__enter__()
-            self._finish = lambda: made.__exit__(None, None, None)
-        elif hasattr(made, "__next__"):            # a generator function: setup, yield, teardown
-            self.state = next(made)
-
-            def finish():
-                try:
-                    next(made)
-                except StopIteration:
-                    return
-                raise RuntimeError("the lifespan generator yielded twice")
-            self._finish = finish
-        else:
-            raise CatalogError("server %r: lifespan must return a context manager or be a "
-                               "generator function" % server.name)
-
-    def close(self):
-        """Run the teardown, once whoever calls (end of input, a signal, a test)."""
-        finish, self._finish = self._finish, None     # one bytecode swap: no lock needed
-        server, self._server = self._server, None
-        try:
-            if finish is not None:
-                finish()
-        finally:
-            if server is not None:
-                with server._lock:
-                    server._serving -= 1
-                    last = server._serving == 0
-                sources = server.sources if last else ()
-                for source in sources:      # all told at once: their graces overlap
-                    source.stopping()
-                end = _monotonic() + _CLOSE_GRACE
-                for source in sources:
-                    source.end(max(0.0, end - _monotonic()))
-
-    def _last_sources(self):
-        server = self._mounted        # kept after close(): a signal may come during it
-        return server.sources if server is not None and server._serving <= 1 else ()
-
-    def stopping(self):
-        """The process is stopping (a signal): what this serve started is told to end."""
-        for source in self._last_sources():
-            source.stopping()
-
-    def abandon(self):
-        """The process leaves now: what this serve started and has not ended is ended."""
-        for source in self._last_sources():
-            source.abandon()
-
-
-class _SyncLifespan:
-    """An async context manager or async generator, driven as a synchronous context manager."""
-
-    def __init__(self, made):
-        import asyncio
-        self.made, self.loop = made, asyncio.new_event_loop()
-
-    def __enter__(self):
-        m = self.made
-        return self.loop.run_until_complete(m.__aenter__() if hasattr(m, "__aenter__")
-                                            else m.__anext__())
-
-    def __exit__(self, *exc):
-        m = self.made
-        try:
-            if hasattr(m, "__aexit__"):
-                self.loop.run_until_complete(m.__aexit__(*exc))
-            else:
-                try:
-                    self.loop.run_until_complete(m.__anext__())
-                except StopAsyncIteration:
-                    return
-                raise RuntimeError("the lifespan generator yielded twice")
-        finally:
-            self.loop.close()
-
-
-# Our cursors are about 40 characters; anything much longer is not one of ours.
-_MAX_CURSOR = 200
-
-
-class _Catalog:
-    """What a server offers at one moment, after its grants.
-
-    Connections read it; a change makes a new one, so a listing never mixes
-    two catalogs. generation counts the changes of each kind, and cursors
-    carry it.
-    """
-
-    def __init__(self, tables):
-        for kind in _KINDS:             # self.tools, self.resources, ...
-            setattr(self, kind.attr, tables[kind.attr])
-        self.generation = None
-        self._lists = {}          # (kind, revision, audience) -> (entries, listings, earlier)
-        self._whole = {}          # the same key -> every listing, once a page held them all
-        self._added = {}          # _added_text's memo
-        # (kind, revision, audience) -> {id(entry): its listing object}, from older catalogs, for
-        # entries of this one (alive while it is: their ids are theirs); by id, since an
-        # author's subclass may not be hashable.
-        self._earlier = {}
-
-    def inherit(self, old, fresh=()):
-        """Reuse an older catalog's listing objects for the entries both hold.
-
-        A change then costs a listing only the entries that changed, not the
-        whole catalog. fresh: ids of entries just added, described again even
-        if the same object was there before (its author may have edited it).
-        """
-        earlier = dict(old._earlier)            # kinds not listed since: carried on
-        for key, (entries, lst, known) in list(old._lists.items()):   # a copy: connections
-            listed = dict(known)                                       # may list now
-            listed.update((id(e), d) for e, d in zip(entries, lst) if d is not _UNSEEN)
-            earlier[key] = listed
-        for key, listed in earlier.items():     # old is alive here: an id is one entry's
-            self._earlier[key] = {i: listed[i] for i in map(id, getattr(self, key[0]).values())
-                                  if i in listed and i not in fresh}
-
-    def keys(self, kind):
-        return list(getattr(self, kind))
-
-    def entry(self, kind, key):
-        return getattr(self, kind).get(key)
-
-    def described(self, kind, revision, audience=frozenset()):
-        """The sorted listing objects of an extension's kind (skills), shaped for a
-        revision, described afresh: their files may change."""
-        return [x.describe(revision) for x in getattr(self, kind).values()]
-
-    def page(self, kind, revision, audience, start, size, kept=None):
-        """(the listing objects of the entries of kind from index start, at most size of
-        them, shaped for a revision and an audience (the extensions the client takes up
-        that shape listings); the index of the next page's first entry, or None).
-
-        Each is described when first listed, then kept: a long catalog's first
-        page describes a page of it, not the whole. An entry a revision does not
-        list (None) is left out. The one page of a short catalog is the same list
-        each time. Entries as made are listed as JSON text (_listing_text), a plain
-        function's Tool when a serve keeps listings (kept, its _KeptListings).
-        """
-        key = (kind, revision, audience)
-        made = self._lists.get(key)
-        if made is None:
-            entries = list(getattr(self, kind).values())
-            made = self._lists[key] = (entries, [_UNSEEN] * len(entries),
-                                       self._earlier.pop(key, {}))
-        entries, lst, known = made
-        whole = self._whole.get(key)
-        if whole is not None and start == 0 and len(whole) <= size:
-            return whole, None                  # a short catalog's one page, as it was
-        out, i, n = [], start, len(entries)
-        while i < n:
-            d = lst[i]
-            if d is _UNSEEN:
-                x = entries[i]
-                d = (known and known.get(id(x))) or _listing_text(x, revision, audience,
-                                                                  self._added, kept, i)
-                if d is _UNSEEN:
-                    # describe(revision) alone unless an audience shapes it: an author's
-                    # subclass of 0.7 may override describe(self, revision).
-                    d = x.describe(revision, audience) if audience else x.describe(revision)
-                lst[i] = d
-            if d is not None:
-                if len(out) == size:
-                    break
-                out.append(d)
-            i += 1
-        if i == n:
-            if start == 0:
-                self._whole[key] = out
-            return out, None
-        return out, i
-
-    def cursor(self, kind, offset):
-        # Hex, not base64: the cursor stays opaque, and base64 is not imported before
-        # the first listing of a long catalog.
-        return ("%s:%d:%d" % (kind, offset, self.generation[kind])).encode("ascii").hex()
-
-    def offset(self, kind, cursor):
-        """Return the offset a cursor of ours points at, or raise -32602."""
-        if type(cursor) is str and 0 < len(cursor) <= _MAX_CURSOR:
-            try:
-                k, offset, generation = bytes.fromhex(cursor).decode("ascii").split(":")
-                offset, generation = int(offset), int(generation)
-                canonical = ("%s:%d:%d" % (k, offset, generation)).encode("ascii").hex()
-            except (ValueError, UnicodeDecodeError):
-                canonical = None
-            if canonical == cursor and k == kind:
-                if generation != self.generation[kind]:
-                    raise ProtocolError(INVALID_PARAMS, "Invalid params: the list changed "
-                                        "since this cursor was made; list it again from "
-                                        "the start")
-                if 0 < offset < len(getattr(self, kind)):
-                    return offset
-        raise ProtocolError(INVALID_PARAMS, "Invalid params: invalid cursor")
-
-    def knows_uri(self, uri):
-        return uri in self.resources or any(t.match(uri) is not None
-                                            for t in self.templates.values())
-
-    def find_resource(self, uri, files=True):
-        """(resource or template, its variables or None) serving uri, or (None, None).
-
-        files=False leaves out the files of extension entries (a skill's), whose
-        lookup may touch the file system: (None, True) then says that one of them
-        may serve uri, to be looked up off the reading thread.
-        """
-        resource = self.resources.get(uri)
-        if resource is not None:
-            return resource, None
-        for template in self.templates.values():
-            variables = template.match(uri)
-            if variables is not None:
-                return template, variables
-        if not files:
-            return None, any(getattr(self, k.attr) for k in _EXTENSION_KINDS) or None
-        for kind in _EXTENSION_KINDS:           # a file of an extension's entry (a skill's)
-            for entry in getattr(self, kind.attr).values():
-                resource = entry.resource(uri)
-                if resource is not None:
-                    return resource, None
-        return None, None
-
-
-def _granted(table, grant, grant_name, noun):
-    if grant is None:
-        return table
-    unknown = _unmatched(grant, table)
-    if unknown:
-        raise CatalogError("%s: unknown %s(s): %s" % (grant_name, noun, ", ".join(unknown)))
-    keep = _matcher(grant)
-    return {k: v for k, v in table.items() if keep(k)}
-
-
-def _some(names, room=600):
-    """names joined for a diagnostic line: as many as fit room characters, then how many more."""
-    out, used = [], 0
-    for i, n in enumerate(names):
-        used += len(n) + 2
-        if used > room and out:
-            return ", ".join(out) + " and %d more" % (len(names) - i)
-        out.append(n)
-    return ", ".join(out)
-
-
-def _usage(prog, about, own_options=None):
-    """The --help text of a server: its summary, its own options and the options table."""
-    lines = ["usage: %s [options]" % prog, "", about, "", "options:"]
-    if own_options:
-        lines.extend(own_options)
-    for o in _OPTIONS:
-        if o.flag is None:
-            continue
-        head = "  %s %s" % (o.flag, o.metavar) if o.metavar else "  " + o.flag
-        default = "" if o.default in (None, False) else " (default %s)" % (
-            "%g" % o.default if isinstance(o.default, float) else o.default)
-        help_text = o.help + default
-        if len(head) < 22:
-            lines.append("%-22s%s" % (head, help_text))
-        else:
-            lines.extend((head, " " * 22 + help_text))
-    lines.extend(("%-22s%s" % ("  --version", "print the version and exit"),
-                  "%-22s%s" % ("  -h, --help", "print this help and exit"), "",
-                  "exit status: 0 after stdin closes or on SIGTERM/SIGINT, 1 when input ended "
-                  "inside a line",
-                  "or stdout was closed, 2 for bad command-line arguments.", ""))
-    return "\n".join(lines)
-
-
-def _usage_error(message, usage):
-    sys.stderr.write("error: %s\n\n%s" % (message, usage))
-    return 2
-
-
-def _parse_options(args, usage, version_line):
-    """Parse the serving options; return a dict, or an exit status after --help/--version."""
-    args = list(args)
-    options = {}
-    flags = {o.flag: o for o in _OPTIONS if o.flag is not None}
-    while args:
-        a = args.pop(0)
-        if a in ("-h", "--help"):
-            sys.stdout.write(usage)
-            return 0
-        if a == "--version":
-            sys.stdout.write(version_line)
-            return 0
-        name, eq, value = a.partition("=")
-        o = flags.get(name)
-        if o is None:
-            return _usage_error("unknown argument %r" % a, usage)
-        if o.kind == "flag":
-            if eq:
-                return _usage_error("%s takes no value" % name, usage)
-            options[o.name] = True
-            continue
-        if not eq:
-            if not args:
-                return _usage_error("%s needs a value" % name, usage)
-            value = args.pop(0)
-        try:
-            options[o.name] = o.parse(value)
-        except ValueError:
-            return _usage_error("bad value for %s: %r" % (name, value), usage)
-    return options
-
-
-###############################################################################
 # Stdio runtime ###############################################################
 ###############################################################################
 #
@@ -11751,6 +10745,1012 @@ def _sources_listed(request, next):
     for source in request.conn.server.sources:
         source.wait()
     return next()
+
+
+###############################################################################
+# Server: identity, catalog and options #######################################
+###############################################################################
+
+
+class _Option:
+    """One server option: keyword, default, kind, lower bound, flag, help and reason."""
+
+    __slots__ = ("name", "default", "kind", "low", "flag", "metavar", "help", "reason")
+
+    def __init__(self, name, default, kind, flag, metavar, help, reason="", low=None):
+        self.name, self.default, self.kind, self.low = name, default, kind, low
+        self.flag, self.metavar, self.help, self.reason = flag, metavar, help, reason
+
+    def check(self, value):
+        """Return value converted for the server, or raise CatalogError saying why not."""
+        kind = self.kind
+        if kind == "names":
+            if value is None:
+                return None
+            if isinstance(value, str):
+                raise CatalogError("%s: give a list of names, not a string" % self.name)
+            value = list(value)
+            if any(not isinstance(v, str) for v in value):
+                raise CatalogError("%s: every name must be a string" % self.name)
+            return value
+        if kind == "flag":
+            if not isinstance(value, bool):
+                raise CatalogError("server: %s must be True or False" % self.name)
+            return value
+        if kind == "task":
+            if value not in _TASK_MODES:
+                raise CatalogError("server: %s must be one of %s" % (self.name,
+                                                                      ", ".join(_TASK_MODES)))
+            return value
+        if kind == "key":
+            if value is not None and (not isinstance(value, bytes) or len(value) < 16):
+                raise CatalogError("server: %s must be at least 16 bytes" % self.name)
+            return value
+        if kind == "int":
+            if value is None and self.default is None:
+                return None
+            if not isinstance(value, int) or isinstance(value, bool) or value < self.low:
+                raise CatalogError("server: %s must be an integer of at least %d"
+                                   % (self.name, self.low))
+            return value
+        if value is not None and not _is_seconds(value):
+            raise CatalogError("server: %s must be a positive number of seconds" % self.name)
+        return value
+
+    def parse(self, text):
+        """Convert a command-line value; raise ValueError when it is not one."""
+        if self.kind == "names":
+            return [n for n in text.split(",") if n]
+        return int(text) if self.kind == "int" else float(text)
+
+
+# Every option of a Server: the constructor's keywords, configure(), the
+# command line and --help all come from this table.
+_OPTIONS = (
+    _Option("grant", None, "names", "--tools", "A,B",
+            "serve only these tools, by name or shell-style pattern ('fs_*'); others are "
+            "neither listed nor callable"),
+    _Option("grant_resources", None, "names", "--resources", "U,V",
+            "serve only these resource URIs and URI templates (or patterns)"),
+    _Option("grant_prompts", None, "names", "--prompts", "P,Q",
+            "serve only these prompts (or patterns)"),
+    _Option("page_size", 100, "int", "--page-size", "N", "items per page of the list methods",
+            "most catalogs fit one page; a page stays far below the response limit", low=1),
+    _Option("workers", 16, "int", "--workers", "N",
+            "slow calls (and tasks' work) that may run at once; quick calls run on the "
+            "reading thread",
+            "enough for a host's parallel calls; bounds threads a flood can start", low=1),
+    _Option("backlog", 64, "int", "--backlog", "N",
+            "calls that may wait for a worker; more get a busy answer",
+            "absorbs a burst; bounds memory held by waiting calls", low=0),
+    _Option("timeout", 300.0, "seconds", "--timeout", "SECONDS",
+            "default time limit of a call (a task's work included: past it, the task ends)",
+            "hosts give up on a call after minutes; a stuck one must not hold a worker forever"),
+    _Option("grace", 10.0, "seconds", "--grace", "SECONDS",
+            "time given to calls in flight after stdin closes",
+            "lets short calls finish without keeping an orphaned server alive"),
+    _Option("elicit_timeout", 300.0, "seconds", "--elicit-timeout", "SECONDS",
+            "how long a legacy call waits for the user's answer",
+            "a person needs minutes; a client that never answers must not hold a worker"),
+    _Option("max_line", 1 << 20, "int", "--max-line", "BYTES",
+            "longest accepted message line (without its LF)",
+            "bounds the memory one message may take", low=1),
+    _Option("max_method", 128, "int", "--max-method", "BYTES",
+            "longest accepted method name (UTF-8)",
+            "real method names are short; long ones only cost work and log space", low=1),
+    _Option("max_params", 256 << 10, "int", "--max-params", "BYTES",
+            "largest accepted encoded params",
+            "bounds what one request makes a handler validate and hold", low=1),
+    _Option("max_depth", 32, "int", "--max-depth", "N",
+            "deepest accepted nesting of arrays and objects",
+            "MCP messages nest a few levels; deep nesting only serves to exhaust the stack",
+            low=1),
+    _Option("max_response", 1 << 20, "int", "--max-response", "BYTES",
+            "largest response line sent (without its LF)",
+            "clients buffer whole lines; some stop at a few MiB", low=1),
+    _Option("ttl_ms", None, "int", "--ttl-ms", "MS",
+            "cache hint of list results in the modern era (default 3600000, or 60000 for a "
+            "live server)", "an hour for a catalog that never changes; a minute for one that "
+            "may, so a client that missed a notification catches up soon", low=0),
+    _Option("null_error_id", False, "flag", "--null-error-id", None,
+            'send "id": null on errors whose request id is unknown',
+            "strict JSON-RPC 2.0 peers expect it; the MCP schemas allow no id"),
+    _Option("error_details", False, "flag", "--error-details", None,
+            "include the exception text in the result of a tool that fails",
+            "off by default: an exception's text may hold secrets"),
+    _Option("tool_search", False, "flag", "--tool-search", None,
+            "list two tools, search_tools and call_tool, and the pinned tools, instead of "
+            "every tool (each stays callable by its name)",
+            "hosts hold about forty tools well; each listed schema costs the model's context"),
+    _Option("tool_search_names", ["search_tools", "call_tool"], "names",
+            "--tool-search-names", "S,C", "the names of the two search tools",
+            "for a catalog that has tools of those names already"),
+    _Option("pin", None, "names", "--pin", "A,B",
+            "with --tool-search, keep these tools listed too (names or patterns)"),
+    _Option("max_tasks", 100, "int", "--max-tasks", "N",
+            "tasks a connection may hold (running or finished, until their TTL)",
+            "bounds the memory a client can pin with tasks; more get a busy answer", low=1),
+    _Option("task_ttl_ms", 600000, "int", "--task-ttl", "MS",
+            "how long a task and its result are kept (a client may ask for less)",
+            "long enough to fetch a result after a break, short enough to free it", low=1),
+    # Options of the code, not of the command line (no flag):
+    _Option("task_support", "forbidden", "task", None, None,
+            "may decorated tools run as tasks: forbidden, optional or required",
+            "a tool runs as a task only when its author says it may"),
+    _Option("live", False, "flag", None, None,
+            "the catalog may change while serving (clients are told)",
+            "a catalog that never changes is cached for an hour and offers no subscriptions"),
+    _Option("state_key", None, "key", None, None,
+            "the key that signs modern requestState (default: random per connection)",
+            "a fixed key lets several server processes accept each other's states"),
+)
+_OPTION_BY_NAME = {o.name: o for o in _OPTIONS}
+
+
+class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...)
+    """An MCP server: an identity, a catalog of tools, resources and prompts, and options.
+
+    Pass the catalog to the constructor, or register entries with add() and the
+    decorators (tool(), resource(), resource_template(), prompt()) until the
+    server starts serving; then it is fixed, unless the server was made with
+    live=True (add, replace and remove at any time). Every entry is validated when it
+    is added: a bad definition raises CatalogError. The options (grant,
+    page_size, workers, timeout, ...: see ``--help``) are keyword arguments
+    here and of configure(). grant, grant_resources and grant_prompts restrict
+    what is served: the rest is neither listed nor usable, and nothing reveals
+    that it exists. lifespan is a context manager or (async) generator function
+    taking the server: its setup runs before serving, what it yields becomes
+    server.state (ctx.state), its teardown runs however serving ends. Serve
+    with run() (stdio), test with InProcessClient, or drive a Connection from
+    connection().
+    """
+
+    def __init__(self, name, version, *, title=None, description=None, instructions=None,
+                 website_url=None, icons=None, tools=(), resources=(), templates=(),
+                 prompts=(), lifespan=None, **options):
+        if not isinstance(name, str) or not name or not isinstance(version, str) or not version:
+            raise CatalogError("server: name and version must be non-empty strings")
+        if lifespan is not None and not callable(lifespan):
+            raise CatalogError("server: lifespan must be a function (a context manager or "
+                               "generator function taking the server)")
+        self.name, self.version = name, version
+        self.title, self.description = title, description
+        self.instructions = instructions
+        self.website_url, self.icons = website_url, icons
+        self.lifespan = lifespan
+        self.state = None
+        for kind in _KINDS:              # self.tools, self.resources, ...: {key: entry}
+            setattr(self, kind.attr, {})
+        self.catalog = None            # what is offered now, once serving (a _Catalog)
+        self._decorated = []           # each function the decorators registered
+        self._frozen = False
+        self._kept_listings = None     # a serve's listings kept between starts (run())
+        self._hiding = _HIDE_HOOKS         # set for what is offered when serving starts
+        self._lock = threading.RLock()     # orders catalog changes
+        self._connections = []
+        self._middleware = []          # (fn, kinds or None), outermost first
+        self._chains = {}              # method -> its middleware, made when serving starts
+        # What serves beside the engine and adds to the catalog after serving starts (each
+        # mount): it starts with the first serve (begin(report)), is told to end
+        # (stopping()) and ends (end(grace)) or is abandoned (abandon()) with the last;
+        # says how long a request may wait for what it has still to add (pending():
+        # seconds, or None once it has listed; no clock, read while feeding) and waits for
+        # that (wait(), off the reading thread); says whether it is not up now (absent(),
+        # named by its prefix); and hears the client's notifications the engine does not
+        # act on (heard(conn, method, params)).
+        self.sources = []
+        self._serving = 0              # serves running: mounts run while one does
+        self._scoping_said = False     # report_scoping() spoke for this serve
+        for o in _OPTIONS:
+            setattr(self, o.name, o.default)
+        self.configure(**options)
+        self.add(*tools, *resources, *templates, *prompts)
+
+    def configure(self, **options):
+        """Set options (the keyword arguments of the constructor) before serving."""
+        if self._frozen and options:
+            raise CatalogError("server %r: %s cannot change once it serves (connections "
+                               "already follow them)" % (self.name, ", ".join(sorted(options))))
+        unknown = sorted(set(options) - set(_OPTION_BY_NAME))
+        if unknown:
+            raise CatalogError("server: unknown option(s): %s (known: %s)" % (
+                ", ".join(unknown), ", ".join(o.name for o in _OPTIONS)))
+        checked = {k: _OPTION_BY_NAME[k].check(v) for k, v in options.items()}
+        for k, v in checked.items():
+            setattr(self, k, v)
+
+    def add(self, *entries, replace=False):
+        """Register Tool, Resource, ResourceTemplate and Prompt objects.
+
+        A live server accepts them at any time, from any thread; its clients
+        are told that the list changed. replace=True replaces an entry of the
+        same name (or URI) instead of refusing it. A function that a decorator
+        registered (server.tool(fn), ...) is added already: adding it again
+        does nothing.
+        """
+        with self._lock:
+            self._check_change("added")
+            kinds = self._place(entries, replace)
+            if kinds:
+                self._changed(kinds, entries)
+
+    def change(self, added=(), removed=()):
+        """One change of a live catalog: entries added (replacing any of the same name or
+        URI) and (kind, key) pairs removed, such as ("tools", "echo"); its clients are told
+        once. An entry the catalog refuses is left out: returns [(entry, CatalogError)]."""
+        refused, added = [], list(added)
+        with self._lock:
+            self._check_change("changed")
+            kinds = {attr for attr, key in removed
+                     if getattr(self, attr).pop(key, None) is not None}
+            try:
+                kinds |= self._place(added, True)
+            except CatalogError:        # one entry's fault: each alone, to say which
+                for e in added:
+                    try:
+                        kinds |= self._place([e], True)
+                    except CatalogError as why:
+                        refused.append((e, why))
+            if kinds:
+                self._changed(kinds, added)
+        return refused
+
+    def wrapped(self, method):
+        """True when middleware runs around method's requests (once serving)."""
+        return method in self._chains
+
+    def _place(self, entries, replace):
+        """Put entries in their tables (all, or none when one is refused); return their
+        kinds. The caller holds the lock and tells the clients."""
+        placed = []                         # (table, key, entry, kind)
+        for e in entries:
+            kind = _KIND_OF.get(type(e)) or next(
+                (kind for kind in _KINDS if isinstance(e, kind.cls)), None)
+            if kind is None and any(f is e for f in self._decorated):
+                continue                    # registered by a decorator already
+            if kind is None:
+                raise CatalogError("server: %r is not a Tool, Resource, ResourceTemplate "
+                                   "or Prompt%s" % (e, "; register a function with "
+                                                    "server.tool(fn) (or resource, "
+                                                    "resource_template, prompt)"
+                                                    if callable(e) else ""))
+            k, table = getattr(e, kind.key), getattr(self, kind.attr)
+            if k in table and not replace or placed and (k, kind) in (
+                    (p[1], p[3]) for p in placed):
+                raise CatalogError("%s %r: registered twice" % (kind.noun, k))
+            placed.append((table, k, e, kind))
+        if not self._frozen:
+            for table, k, e, _ in placed:  # all checked: none is added alone
+                table[k] = e
+            return set()
+        kinds = {p[3].attr for p in placed}
+        before = [(table, k, table.get(k)) for table, k, e, _ in placed]
+        for table, k, e, _ in placed:
+            table[k] = e
+        try:
+            self._checked()                # what the whole must hold (a tool's view)
+        except CatalogError:
+            for table, k, old in before:
+                if old is None:
+                    del table[k]
+                else:
+                    table[k] = old
+            raise
+        return kinds
+
+    def mount(self, name, command, *, env=None, cwd=None, era="auto", start_timeout=10.0,
+              ping_timeout=10.0, start_limit=None, include=None, exclude=None, rename=None,
+              pinned=None, prefix=None):
+        """Serve another MCP server as part of this one, named name, its names under prefix.
+
+        command is the argument list that starts a stdio server (any language,
+        either era), or a Server object served in this process. Its tools and
+        prompts are served as prefix_name (prefix: name by default; "" for
+        none), a name that starts with prefix_ already as it is, or as the
+        name rename gives their own name (two of its names that become one
+        are refused when it lists, naming both); its resources and templates
+        at their own URIs (one already served
+        is not taken over: reported on stderr); include and exclude are lists of
+        shell-style patterns (fnmatch) of the mount's own names and URIs to serve
+        and to leave out, of every kind, applied before scoping; pinned, the
+        patterns of its tools that stay listed with tool search. It
+        starts when serving starts; the first list of each kind waits for it,
+        start_timeout seconds at most; a call of its entries waits for it as
+        long. One slower than that goes on starting, start_limit seconds at
+        most (ten times start_timeout by default), and joins with a list
+        change. The server becomes live (its catalog follows the mount's). A mount that fails or exits keeps its entries
+        listed, answers them with an error naming it and starts again with
+        back-off; so does one that does not answer a ping within ping_timeout
+        seconds while calls wait on it.
+        """
+        if self._frozen:
+            raise CatalogError("server %r: mount() must come before serving starts" % self.name)
+        words = _pattern(r"[A-Za-z0-9_.-]{1,64}\Z")
+        if not isinstance(name, str) or not words.match(name):
+            raise CatalogError("mount %r: the prefix must be 1-64 characters of A-Z, a-z, 0-9, "
+                               "'_', '-' or '.' (it starts every tool name)" % (name,))
+        if prefix is not None and (not isinstance(prefix, str) or prefix and not
+                                   words.match(prefix)):
+            raise CatalogError("mount %r: prefix must be \"\" (none) or 1-64 characters of "
+                               "A-Z, a-z, 0-9, '_', '-' or '.'" % name)
+        naming = name if prefix is None else prefix
+        if any(getattr(m, "prefix", None) == name for m in self.sources):
+            raise CatalogError("mount %r: mounted twice" % name)
+        if not isinstance(command, Server) and (isinstance(command, str) or not command or
+                                                not all(isinstance(a, str) for a in command)):
+            raise CatalogError("mount %r: the command must be a list of arguments (no shell) "
+                               "or a Server" % name)
+        for option, value in (("include", include), ("exclude", exclude), ("pinned", pinned)):
+            if value is not None and (not isinstance(value, (list, tuple, set, frozenset)) or
+                                      not all(isinstance(p, str) and p for p in value)):
+                raise CatalogError("mount %r: %s must be a list of names or shell-style "
+                                   "patterns" % (name, option))
+        if rename is not None and (not isinstance(rename, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in rename.items())):
+            raise CatalogError("mount %r: rename must map the mount's names to ours (strings)"
+                               % name)
+        if start_limit is None:
+            start_limit = 10 * start_timeout if _is_seconds(start_timeout) else start_timeout
+        for option, value in (("start_timeout", start_timeout), ("ping_timeout", ping_timeout),
+                              ("start_limit", start_limit)):
+            if not _is_seconds(value):
+                raise CatalogError("mount %r: %s must be a positive number of seconds"
+                                   % (name, option))
+        if not self.sources:
+            self.live = True
+            self.middleware(_sources_listed, kinds="list")
+        # Its name (m.prefix) names it in every report; naming starts its entries' names.
+        m = _Mount(self, name, command if isinstance(command, Server) else list(command),
+                   env, cwd, era, start_timeout, ping_timeout)
+        m.start_limit = max(start_limit, start_timeout)
+        m.include, m.exclude, m.pinned = _patterns(include), _patterns(exclude), \
+            _patterns(pinned)
+        m.rename, m.naming = dict(rename or {}), naming
+        m.patterns = {k: v for k, v in (("include", include), ("exclude", exclude),
+                                        ("pinned", pinned)) if v}
+        self.sources.append(m)
+        return self
+
+    def remove_tool(self, name):
+        """Remove a tool (a live server's clients are told the list changed)."""
+        self._remove("tools", name)
+
+    def remove_resource(self, uri):
+        """Remove a resource."""
+        self._remove("resources", uri)
+
+    def remove_template(self, uri_template):
+        """Remove a resource template."""
+        self._remove("templates", uri_template)
+
+    def remove_prompt(self, name):
+        """Remove a prompt."""
+        self._remove("prompts", name)
+
+    def _remove(self, kind, key):
+        with self._lock:
+            self._check_change("removed")
+            old = getattr(self, kind).pop(key, None)
+            if old is None:
+                raise CatalogError("server %r: no %s %r to remove" % (self.name, kind[:-1], key))
+            try:
+                self._checked()
+            except CatalogError:
+                getattr(self, kind)[key] = old
+                raise
+            self._changed({kind})
+
+    def _checked(self):
+        """Raise CatalogError when a serving catalog breaks a rule of the whole (a tool's view)."""
+        if self._frozen:
+            for checks in _CHECK_HOOKS:
+                checks(self)
+
+    def _check_change(self, what):
+        if self._frozen and not self.live:
+            raise CatalogError("server %r: entries cannot be %s once it serves; create it with "
+                               "live=True so that clients are told when the catalog changes"
+                               % (self.name, what))
+
+    def _changed(self, kinds, added=()):
+        """Offer the catalog as it is now; tell each connection what it sees change."""
+        if not self._frozen:
+            return
+        old, new = self.catalog, self._granted_catalog()
+        new.inherit(old, {id(e) for e in added})
+        changed = [k for k in _KIND if old.keys(k) != new.keys(k) or
+                   any(old.entry(k, n) is not new.entry(k, n) for n in new.keys(k))]
+        if changed:
+            new.generation = {k: old.generation[k] + (k in changed) for k in _KIND}
+            self.catalog = new
+            for conn in list(self._connections):
+                conn.changes.catalog_changed(changed)
+        else:
+            new.generation = old.generation
+            self.catalog = new
+
+    def heard(self, conn, method, params):
+        """A notification of conn's client the engine does not act on, for its sources (a
+        mount hears that the client's roots changed)."""
+        for source in self.sources:
+            source.heard(conn, method, params)
+
+    def report_scoping(self, report):
+        """Say once a serve, to report(line), what the scoping options (--tools, ...) leave
+        out of the catalog the mounts have completed, and each name or pattern that
+        matches nothing."""
+        with self._lock:
+            if self._scoping_said:
+                return
+            self._scoping_said = True
+        for o in _OPTIONS:
+            grant = getattr(self, o.name) if o.kind == "names" else None
+            kinds = [k for k in _KINDS if k.grant == o.name]
+            if grant is None or not kinds:
+                continue
+            names = {n for k in kinds for n in getattr(self, k.attr)}
+            noun = kinds[0].noun
+            for n in _unmatched(grant, names):
+                report("%s: %r matches no %s" % (o.flag, n, noun))
+            keep = _matcher(grant)
+            left = sorted(n for n in names if not keep(n))
+            if left:
+                report("%s serves %d of %d %ss; it leaves out %s" % (
+                    o.flag, len(names) - len(left), len(names), noun, _some(left)))
+
+    def connections(self):
+        """The connections serving now."""
+        with self._lock:
+            return list(self._connections)
+
+    def notify_resource_updated(self, uri):
+        """Tell the clients subscribed to uri that the resource changed (a live server only)."""
+        if not self.live:
+            raise CatalogError("server %r: resource updates need a server created with live=True"
+                               % self.name)
+        for conn in list(self._connections):
+            conn.changes.resource_updated(uri)
+
+    def freeze(self, report=None):
+        """Check the grants and start offering the catalog (done when serving starts).
+
+        Options are fixed from then on; the catalog too, unless the server is live.
+        Warnings about what real clients refuse go to report(line) (default: stderr).
+        """
+        with self._lock:
+            if self._frozen:
+                return self
+            if not self.live:        # a live server may grant what it adds later
+                for grant in {k.grant: None for k in _KINDS}:
+                    if getattr(self, grant) is None:
+                        continue                # grants everything
+                    kinds = [k for k in _KINDS if k.grant == grant]
+                    _granted({n: 1 for k in kinds for n in getattr(self, k.attr)},
+                             getattr(self, grant), grant, kinds[0].noun)
+            for checks in _CHECK_HOOKS:      # what only the whole catalog can say (links)
+                checks(self)
+            for warning in self._portability_warnings():
+                (report or _report)("warning: " + warning)
+            self.catalog = self._granted_catalog()
+            self.catalog.generation = dict.fromkeys(_KIND, 0)
+            # What each extension offers for this catalog, asked once: each scans it.
+            offering = {r: r.offers(self, self.catalog) for r in _EXTENSIONS
+                        if r.offers is not None}
+            self._offered = self._offers(offering)
+            self._chains = _chains(self._middleware) if self._middleware else {}
+            # The rules that hide a tool from some clients, for the extensions offered (a
+            # live server's catalog may come to need any of them).
+            self._hiding = _HIDE_HOOKS if self.live else tuple(
+                r.hides for r, name in offering.items() if name is not None and
+                r.hides is not None)
+            if self.ttl_ms is None:
+                self.ttl_ms = 60000 if self.live else 3600000
+            self._frozen = True
+            return self
+
+    def _offers(self, offering):
+        """The capabilities offered: what the grants admit (a static server: admit now),
+        and what offering ({extension's row: what it offers, or None}) names.
+
+        A live server offers a kind while its grant can still admit an entry of
+        it; a kind scoped away entirely is not offered, so nothing reveals that
+        entries of it exist.
+        """
+        cat, offered = self.catalog, {"logging"}
+        for k in _KINDS:
+            grant = getattr(self, k.grant)
+            row = _EXTENSION_OF.get(k.extension) if k.extension is not None else None
+            if k.extension is not None and (row is None or not row.serves(self)):
+                continue                        # an extension the server does not serve
+            if (grant is None or grant) if self.live else getattr(cat, k.attr):
+                offered.add(k.capability)
+        # tasks when a tool may run as one, apps for a view
+        offered.update(name for name in offering.values() if name is not None)
+        completers = ("prompts" in offered or "resources" in offered) if self.live else any(
+            x.complete is not None for x in list(cat.prompts.values()) +
+            list(cat.templates.values()))
+        if completers:
+            offered.add("completions")
+        return frozenset(offered)
+
+    def _granted_catalog(self):
+        """What the grants let clients see of the registered entries, sorted."""
+        tables = {}
+        for kind in _KINDS:
+            table, grant = getattr(self, kind.attr), getattr(self, kind.grant)
+            if grant is None:
+                keys = sorted(table)          # registered in order, as generated ones are:
+                tables[kind.attr] = dict(table) if keys == list(table) else \
+                    {k: table[k] for k in keys}                     # copied whole
+            else:
+                keep = _matcher(grant)
+                tables[kind.attr] = {k: table[k] for k in sorted(table) if keep(k)}
+        for grants in _GRANT_HOOKS:      # what a grant implies (a tool's view)
+            grants(self, tables)
+        return _Catalog(tables)
+
+    def _portability_warnings(self):
+        """What real clients are known to truncate or refuse, and what extensions refused
+        (skills)."""
+        for warns in _WARN_HOOKS:
+            yield from warns(self)
+        if self.instructions is not None and len(self.instructions) > _HOSTS_CUT_AT:
+            yield "instructions are %d characters; some hosts cut them at %d" % (
+                len(self.instructions), _HOSTS_CUT_AT)
+        for t in self.tools.values():
+            name = t.name
+            if not _fair_description(t):
+                if not t.description:
+                    yield "tool %r has no description: the model sees only its name (add " \
+                          "a docstring or description=...)" % name
+                elif len(t.description) > _HOSTS_CUT_AT:
+                    yield "tool %r: description is %d characters; some hosts cut it at %d" % (
+                        name, len(t.description), _HOSTS_CUT_AT)
+            if "." in name:
+                yield "tool %r: some clients refuse '.' in tool names" % name
+            if len(name) > 64:
+                yield "tool %r: names over 64 characters are refused by some clients" % name
+
+    def connection(self, emit=None, *, lock=None, clock=None, wall_clock=None, random=None,
+                   report=None, context=None, schedule=None, lifespan=None):
+        """Return a new sans-IO Connection to this server (freezing it).
+
+        The keywords replace what the connection takes from the world: a lock
+        (for use from several threads), clock() (monotonic seconds), wall_clock()
+        (Unix time), random(n) (n random bytes), report(line, detail) for
+        diagnostics, context(call) making a handler's Context, and
+        schedule(fn) running fn soon (change notifications are coalesced until
+        then; by default fn runs at once), and lifespan, the handle of this
+        serve's lifespan (from enter_lifespan()) whose state handlers see as
+        ctx.state (default: server.state). Close it with conn.close().
+        """
+        self.freeze(report)
+        if wall_clock is None:
+            import time
+            wall_clock = time.time
+        conn = Connection(self, emit, lock=lock, clock=clock or _monotonic,
+                          wall_clock=wall_clock, random=random or os.urandom,
+                          report=report or _report, context=context or Context,
+                          schedule=schedule,
+                          state=self.state if lifespan is None else lifespan.state)
+        with self._lock:
+            self._connections.append(conn)
+        return conn
+
+    def _closed(self, conn):
+        with self._lock:
+            if conn in self._connections:
+                self._connections.remove(conn)
+
+    def enter_lifespan(self, report=None):
+        """Start one serve's lifespan: run its setup; return a handle (.state, .close()).
+
+        Every serve (each run(), each InProcessClient) enters the lifespan
+        afresh and exits it at its end, so two serves never share torn-down
+        state; server.state is the state of the serve that started last. Its
+        mounts start with the first serve and say what goes wrong to report(line)
+        (default: stderr).
+        """
+        lifespan = _Lifespan(self, report or _report)
+        self.state = lifespan.state
+        return lifespan
+
+    def run(self, argv=None, *, own_options=None):
+        """Serve on stdin/stdout until EOF and return the exit status.
+
+        The command-line options (--tools, --workers, --timeout, ...) are read
+        from argv (default: sys.argv[1:]); --help lists them under this
+        server's name, --version prints its name and version. A server with
+        options of its own parses them first (argparse's parse_known_args) and
+        passes the rest here; own_options, lines such as
+        "  --notes-dir DIR   where notes are kept", are added to --help.
+        """
+        return self._command_line(sys.argv[1:] if argv is None else argv,
+                                  own_options=own_options)
+
+    def _help(self, prog, about=None, own_options=None):
+        """This server's --help text, started as prog."""
+        if about is None:
+            about = "Serve %s %s as an MCP server on stdin/stdout, for modern (%s) and legacy " \
+                    "(initialize) clients.%s" % (self.title or self.name, self.version,
+                                                 ", ".join(MODERN_VERSIONS), "\n\n" +
+                                                 self.description
+                                                 if self.description else "")
+        return _usage(prog, about, own_options)
+
+    def _command_line(self, args, prog=None, about=None, version_line=None, own_options=None):
+        if prog is None:
+            prog = "python " + os.path.basename(sys.argv[0] or "server.py")
+        usage = self._help(prog, about, own_options)
+        options = _parse_options(args, usage, version_line or "%s %s\n" % (self.name,
+                                                                          self.version))
+        if isinstance(options, int):
+            return options
+        saved = _speak_as(self)           # its warnings too are the server's
+        try:
+            self.configure(**options)
+            self.freeze()
+        except CatalogError as e:
+            return _usage_error(str(e), usage)
+        finally:
+            _DIAG_STATE["prefix"] = saved
+        return serve_stdio(self)
+
+    def _implementation(self, revision):
+        d = {"name": self.name, "version": self.version}
+        features = _FEATURES[revision]
+        if "titles" in features and self.title is not None:
+            d["title"] = self.title
+        if "implementation_details" in features:
+            if self.description is not None:
+                d["description"] = self.description
+            if self.icons is not None:
+                d["icons"] = self.icons
+            if self.website_url is not None:
+                d["websiteUrl"] = self.website_url
+        return d
+
+    def _capabilities(self, revision):
+        caps = {"logging": {}}
+        offered = self._offered
+        if "completions" in offered and _has(revision, "completions"):
+            caps["completions"] = {}
+        live = self.live
+        for capability in sorted({k.capability for k in _KINDS if k.extension is None} &
+                                 offered):
+            # Subscriptions are honoured by a live server only: nothing else ever changes.
+            caps[capability] = {"subscribe": live, "listChanged": live} \
+                if capability == "resources" else {"listChanged": live}
+        for row in _EXTENSIONS:
+            if row.declare is not None:
+                row.declare(self, revision, caps)
+        return caps
+
+
+class _Lifespan:
+    """One serve's lifespan: setup when made, teardown once at close()."""
+
+    def __init__(self, server, report=None):
+        self.state, self._finish, self._server = None, None, None
+        self._mounted = server if server.sources else None
+        if server.sources:
+            self._server = server
+            with server._lock:
+                server._serving += 1
+                if server._serving == 1:
+                    server._scoping_said = False
+                    for source in server.sources:
+                        source.begin(report or _report)
+        if server.lifespan is None:
+            return
+        made = server.lifespan(server)
+        if hasattr(made, "__aenter__") or hasattr(made, "__anext__"):
+            made = _SyncLifespan(made)             # async: run on a loop of its own
+        if hasattr(made, "__enter__") and hasattr(made, "__exit__"):
+            self.state = made.__enter__()
+            self._finish = lambda: made.__exit__(None, None, None)
+        elif hasattr(made, "__next__"):            # a generator function: setup, yield, teardown
+            self.state = next(made)
+
+            def finish():
+                try:
+                    next(made)
+                except StopIteration:
+                    return
+                raise RuntimeError("the lifespan generator yielded twice")
+            self._finish = finish
+        else:
+            raise CatalogError("server %r: lifespan must return a context manager or be a "
+                               "generator function" % server.name)
+
+    def close(self):
+        """Run the teardown, once whoever calls (end of input, a signal, a test)."""
+        finish, self._finish = self._finish, None     # one bytecode swap: no lock needed
+        server, self._server = self._server, None
+        try:
+            if finish is not None:
+                finish()
+        finally:
+            if server is not None:
+                with server._lock:
+                    server._serving -= 1
+                    last = server._serving == 0
+                sources = server.sources if last else ()
+                for source in sources:      # all told at once: their graces overlap
+                    source.stopping()
+                end = _monotonic() + _CLOSE_GRACE
+                for source in sources:
+                    source.end(max(0.0, end - _monotonic()))
+
+    def _last_sources(self):
+        server = self._mounted        # kept after close(): a signal may come during it
+        return server.sources if server is not None and server._serving <= 1 else ()
+
+    def stopping(self):
+        """The process is stopping (a signal): what this serve started is told to end."""
+        for source in self._last_sources():
+            source.stopping()
+
+    def abandon(self):
+        """The process leaves now: what this serve started and has not ended is ended."""
+        for source in self._last_sources():
+            source.abandon()
+
+
+class _SyncLifespan:
+    """An async context manager or async generator, driven as a synchronous context manager."""
+
+    def __init__(self, made):
+        import asyncio
+        self.made, self.loop = made, asyncio.new_event_loop()
+
+    def __enter__(self):
+        m = self.made
+        return self.loop.run_until_complete(m.__aenter__() if hasattr(m, "__aenter__")
+                                            else m.__anext__())
+
+    def __exit__(self, *exc):
+        m = self.made
+        try:
+            if hasattr(m, "__aexit__"):
+                self.loop.run_until_complete(m.__aexit__(*exc))
+            else:
+                try:
+                    self.loop.run_until_complete(m.__anext__())
+                except StopAsyncIteration:
+                    return
+                raise RuntimeError("the lifespan generator yielded twice")
+        finally:
+            self.loop.close()
+
+
+# Our cursors are about 40 characters; anything much longer is not one of ours.
+_MAX_CURSOR = 200
+
+
+class _Catalog:
+    """What a server offers at one moment, after its grants.
+
+    Connections read it; a change makes a new one, so a listing never mixes
+    two catalogs. generation counts the changes of each kind, and cursors
+    carry it.
+    """
+
+    def __init__(self, tables):
+        for kind in _KINDS:             # self.tools, self.resources, ...
+            setattr(self, kind.attr, tables[kind.attr])
+        self.generation = None
+        self._lists = {}          # (kind, revision, audience) -> (entries, listings, earlier)
+        self._whole = {}          # the same key -> every listing, once a page held them all
+        self._added = {}          # _added_text's memo
+        # (kind, revision, audience) -> {id(entry): its listing object}, from older catalogs, for
+        # entries of this one (alive while it is: their ids are theirs); by id, since an
+        # author's subclass may not be hashable.
+        self._earlier = {}
+
+    def inherit(self, old, fresh=()):
+        """Reuse an older catalog's listing objects for the entries both hold.
+
+        A change then costs a listing only the entries that changed, not the
+        whole catalog. fresh: ids of entries just added, described again even
+        if the same object was there before (its author may have edited it).
+        """
+        earlier = dict(old._earlier)            # kinds not listed since: carried on
+        for key, (entries, lst, known) in list(old._lists.items()):   # a copy: connections
+            listed = dict(known)                                       # may list now
+            listed.update((id(e), d) for e, d in zip(entries, lst) if d is not _UNSEEN)
+            earlier[key] = listed
+        for key, listed in earlier.items():     # old is alive here: an id is one entry's
+            self._earlier[key] = {i: listed[i] for i in map(id, getattr(self, key[0]).values())
+                                  if i in listed and i not in fresh}
+
+    def keys(self, kind):
+        return list(getattr(self, kind))
+
+    def entry(self, kind, key):
+        return getattr(self, kind).get(key)
+
+    def described(self, kind, revision, audience=frozenset()):
+        """The sorted listing objects of an extension's kind (skills), shaped for a
+        revision, described afresh: their files may change."""
+        return [x.describe(revision) for x in getattr(self, kind).values()]
+
+    def page(self, kind, revision, audience, start, size, kept=None):
+        """(the listing objects of the entries of kind from index start, at most size of
+        them, shaped for a revision and an audience (the extensions the client takes up
+        that shape listings); the index of the next page's first entry, or None).
+
+        Each is described when first listed, then kept: a long catalog's first
+        page describes a page of it, not the whole. An entry a revision does not
+        list (None) is left out. The one page of a short catalog is the same list
+        each time. Entries as made are listed as JSON text (_listing_text), a plain
+        function's Tool when a serve keeps listings (kept, its _KeptListings).
+        """
+        key = (kind, revision, audience)
+        made = self._lists.get(key)
+        if made is None:
+            entries = list(getattr(self, kind).values())
+            made = self._lists[key] = (entries, [_UNSEEN] * len(entries),
+                                       self._earlier.pop(key, {}))
+        entries, lst, known = made
+        whole = self._whole.get(key)
+        if whole is not None and start == 0 and len(whole) <= size:
+            return whole, None                  # a short catalog's one page, as it was
+        out, i, n = [], start, len(entries)
+        while i < n:
+            d = lst[i]
+            if d is _UNSEEN:
+                x = entries[i]
+                d = (known and known.get(id(x))) or _listing_text(x, revision, audience,
+                                                                  self._added, kept, i)
+                if d is _UNSEEN:
+                    # describe(revision) alone unless an audience shapes it: an author's
+                    # subclass of 0.7 may override describe(self, revision).
+                    d = x.describe(revision, audience) if audience else x.describe(revision)
+                lst[i] = d
+            if d is not None:
+                if len(out) == size:
+                    break
+                out.append(d)
+            i += 1
+        if i == n:
+            if start == 0:
+                self._whole[key] = out
+            return out, None
+        return out, i
+
+    def cursor(self, kind, offset):
+        # Hex, not base64: the cursor stays opaque, and base64 is not imported before
+        # the first listing of a long catalog.
+        return ("%s:%d:%d" % (kind, offset, self.generation[kind])).encode("ascii").hex()
+
+    def offset(self, kind, cursor):
+        """Return the offset a cursor of ours points at, or raise -32602."""
+        if type(cursor) is str and 0 < len(cursor) <= _MAX_CURSOR:
+            try:
+                k, offset, generation = bytes.fromhex(cursor).decode("ascii").split(":")
+                offset, generation = int(offset), int(generation)
+                canonical = ("%s:%d:%d" % (k, offset, generation)).encode("ascii").hex()
+            except (ValueError, UnicodeDecodeError):
+                canonical = None
+            if canonical == cursor and k == kind:
+                if generation != self.generation[kind]:
+                    raise ProtocolError(INVALID_PARAMS, "Invalid params: the list changed "
+                                        "since this cursor was made; list it again from "
+                                        "the start")
+                if 0 < offset < len(getattr(self, kind)):
+                    return offset
+        raise ProtocolError(INVALID_PARAMS, "Invalid params: invalid cursor")
+
+    def knows_uri(self, uri):
+        return uri in self.resources or any(t.match(uri) is not None
+                                            for t in self.templates.values())
+
+    def find_resource(self, uri, files=True):
+        """(resource or template, its variables or None) serving uri, or (None, None).
+
+        files=False leaves out the files of extension entries (a skill's), whose
+        lookup may touch the file system: (None, True) then says that one of them
+        may serve uri, to be looked up off the reading thread.
+        """
+        resource = self.resources.get(uri)
+        if resource is not None:
+            return resource, None
+        for template in self.templates.values():
+            variables = template.match(uri)
+            if variables is not None:
+                return template, variables
+        if not files:
+            return None, any(getattr(self, k.attr) for k in _EXTENSION_KINDS) or None
+        for kind in _EXTENSION_KINDS:           # a file of an extension's entry (a skill's)
+            for entry in getattr(self, kind.attr).values():
+                resource = entry.resource(uri)
+                if resource is not None:
+                    return resource, None
+        return None, None
+
+
+def _granted(table, grant, grant_name, noun):
+    if grant is None:
+        return table
+    unknown = _unmatched(grant, table)
+    if unknown:
+        raise CatalogError("%s: unknown %s(s): %s" % (grant_name, noun, ", ".join(unknown)))
+    keep = _matcher(grant)
+    return {k: v for k, v in table.items() if keep(k)}
+
+
+def _some(names, room=600):
+    """names joined for a diagnostic line: as many as fit room characters, then how many more."""
+    out, used = [], 0
+    for i, n in enumerate(names):
+        used += len(n) + 2
+        if used > room and out:
+            return ", ".join(out) + " and %d more" % (len(names) - i)
+        out.append(n)
+    return ", ".join(out)
+
+
+def _usage(prog, about, own_options=None):
+    """The --help text of a server: its summary, its own options and the options table."""
+    lines = ["usage: %s [options]" % prog, "", about, "", "options:"]
+    if own_options:
+        lines.extend(own_options)
+    for o in _OPTIONS:
+        if o.flag is None:
+            continue
+        head = "  %s %s" % (o.flag, o.metavar) if o.metavar else "  " + o.flag
+        default = "" if o.default in (None, False) else " (default %s)" % (
+            "%g" % o.default if isinstance(o.default, float) else o.default)
+        help_text = o.help + default
+        if len(head) < 22:
+            lines.append("%-22s%s" % (head, help_text))
+        else:
+            lines.extend((head, " " * 22 + help_text))
+    lines.extend(("%-22s%s" % ("  --version", "print the version and exit"),
+                  "%-22s%s" % ("  -h, --help", "print this help and exit"), "",
+                  "exit status: 0 after stdin closes or on SIGTERM/SIGINT, 1 when input ended "
+                  "inside a line",
+                  "or stdout was closed, 2 for bad command-line arguments.", ""))
+    return "\n".join(lines)
+
+
+def _usage_error(message, usage):
+    sys.stderr.write("error: %s\n\n%s" % (message, usage))
+    return 2
+
+
+def _parse_options(args, usage, version_line):
+    """Parse the serving options; return a dict, or an exit status after --help/--version."""
+    args = list(args)
+    options = {}
+    flags = {o.flag: o for o in _OPTIONS if o.flag is not None}
+    while args:
+        a = args.pop(0)
+        if a in ("-h", "--help"):
+            sys.stdout.write(usage)
+            return 0
+        if a == "--version":
+            sys.stdout.write(version_line)
+            return 0
+        name, eq, value = a.partition("=")
+        o = flags.get(name)
+        if o is None:
+            return _usage_error("unknown argument %r" % a, usage)
+        if o.kind == "flag":
+            if eq:
+                return _usage_error("%s takes no value" % name, usage)
+            options[o.name] = True
+            continue
+        if not eq:
+            if not args:
+                return _usage_error("%s needs a value" % name, usage)
+            value = args.pop(0)
+        try:
+            options[o.name] = o.parse(value)
+        except ValueError:
+            return _usage_error("bad value for %s: %r" % (name, value), usage)
+    return options
 
 
 ###############################################################################
