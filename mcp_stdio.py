@@ -1317,6 +1317,66 @@ def _has_large_text(result):
     return False
 
 
+def _first_line(text, width=100):
+    """The first line of text (none for what is not text), cut at a word boundary."""
+    text = text.strip() if isinstance(text, str) else ""
+    line = text.splitlines()[0] if text else ""
+    if len(line) <= width:
+        return line
+    return line[:width].rsplit(" ", 1)[0] + " ..."
+
+
+def _type_of(schema, root, depth=0):
+    """A short readable type for a JSON Schema: enums, unions, arrays, refs."""
+    if not isinstance(schema, dict) or depth > 4:
+        return "any"
+    if "$ref" in schema and isinstance(schema["$ref"], str):
+        ref = schema["$ref"]
+        target = root
+        for tok in ref.lstrip("#/").split("/") if ref.startswith("#/") else ():
+            target = target.get(_unescape_token(tok), {}) if isinstance(target, dict) else {}
+        name = ref.rsplit("/", 1)[-1]
+        inner = _type_of(target, root, depth + 1) if target is not root else "object"
+        return name if inner == "object" else inner
+    if "enum" in schema and isinstance(schema["enum"], list):
+        return "|".join(json.dumps(v, ensure_ascii=False) for v in schema["enum"][:8]) + (
+            "|..." if len(schema["enum"]) > 8 else "")
+    if "const" in schema:
+        return json.dumps(schema["const"], ensure_ascii=False)
+    for k in ("anyOf", "oneOf"):
+        if isinstance(schema.get(k), list):
+            return "|".join(_type_of(x, root, depth + 1) for x in schema[k])
+    t = schema.get("type")
+    if isinstance(t, list):
+        return "|".join(str(x) for x in t)
+    if t == "array":
+        return "array of %s" % _type_of(schema.get("items"), root, depth + 1) \
+            if isinstance(schema.get("items"), dict) else "array"
+    if t == "object" and isinstance(schema.get("properties"), dict) and \
+            schema["properties"] and depth <= 2:       # a nested object: its shape
+        return "{%s}" % _signature_of(schema, root, depth + 1)[1:-1]
+    if t == "string" and isinstance(schema.get("format"), str):
+        return "string<%s>" % schema["format"][:40]
+    return t if isinstance(t, str) else "any"
+
+
+def _signature_of(schema, root=None, depth=0):
+    schema = schema if isinstance(schema, dict) else {}      # any JSON a server sent
+    props = schema.get("properties")
+    props = props if isinstance(props, dict) else {}
+    required = schema.get("required")
+    required = {r for r in required if isinstance(r, str)} if isinstance(required, list) \
+        else ()
+    parts = []
+    for k, v in props.items():
+        part = "%s%s: %s" % (k, "" if k in required else "?",
+                             _type_of(v, schema if root is None else root, depth))
+        if isinstance(v, dict) and "default" in v:
+            part += " = %s" % json.dumps(v["default"], ensure_ascii=False)
+        parts.append(part)
+    return "(%s)" % ", ".join(parts)
+
+
 ###############################################################################
 # Catalog: resources, prompts and the kinds of entry ##########################
 ###############################################################################
@@ -1716,7 +1776,7 @@ class _Kind:
         self.list_method, self.field, self.grant = list_method, field, grant
         self.changed, self.flag, self.capability = changed, flag, capability
         self.extension = extension      # an extension's kind: offered when the server serves it
-        self.shown = shown              # an extension's kind: inspect's row of a listed entry
+        self.shown = shown              # inspect's row of a listed entry (a tuple of text)
         self.served_by = served_by      # the methods that serve an entry (its middleware's)
         self.listed = listed or key     # the member of a listing that names its entry
 
@@ -1742,17 +1802,25 @@ def _copied(entry, **fields):
 _CORE_KINDS = (
     _Kind("tools", Tool, "tool", "name", "tools/list", "tools", "grant",
           "notifications/tools/list_changed", "toolsListChanged", "tools",
-          served_by=("tools/call",)),
+          served_by=("tools/call",), shown=lambda t: (
+              t["name"], _signature_of(t.get("inputSchema")), _first_line(t.get("description")))),
     _Kind("resources", Resource, "resource", "uri", "resources/list", "resources",
           "grant_resources", "notifications/resources/list_changed", "resourcesListChanged",
-          "resources", served_by=("resources/read",)),
+          "resources", served_by=("resources/read",), shown=lambda r: (
+              r["uri"], r.get("name", ""), r.get("mimeType", ""),
+              _first_line(r.get("description")))),
     _Kind("templates", ResourceTemplate, "resource template", "uri_template",
           "resources/templates/list", "resourceTemplates", "grant_resources",
           "notifications/resources/list_changed", "resourcesListChanged", "resources",
-          served_by=("resources/read", "completion/complete"), listed="uriTemplate"),
+          served_by=("resources/read", "completion/complete"), listed="uriTemplate",
+          shown=lambda r: (r["uriTemplate"], r.get("name", ""), r.get("mimeType", ""),
+                           _first_line(r.get("description")))),
     _Kind("prompts", Prompt, "prompt", "name", "prompts/list", "prompts", "grant_prompts",
           "notifications/prompts/list_changed", "promptsListChanged", "prompts",
-          served_by=("prompts/get", "completion/complete")),
+          served_by=("prompts/get", "completion/complete"), shown=lambda p: (
+              p["name"], "(%s)" % ", ".join(a["name"] + ("" if a.get("required") else "?")
+                                            for a in p.get("arguments") or []),
+              _first_line(p.get("description")))),
 )
 _add_kinds(_CORE_KINDS)
 
@@ -3352,14 +3420,6 @@ def _short_text(exc):
         text = text[1:-1]                 # a KeyError's words are its key's repr
     return text
 
-
-def _first_line(text, width=100):
-    """The first line of text (none for what is not text), cut at a word boundary."""
-    text = text.strip() if isinstance(text, str) else ""
-    line = text.splitlines()[0] if text else ""
-    if len(line) <= width:
-        return line
-    return line[:width].rsplit(" ", 1)[0] + " ..."
 
 
 # "prefix" names who speaks: the library's own commands are mcp_stdio, a server its
@@ -10147,7 +10207,7 @@ class _Mount:
     def _list(self):
         """List what the mounted server offers and make our catalog match it."""
         c, caps = self.client, self.client.server_capabilities or {}
-        made = {"tools": [], "prompts": [], "resources": [], "templates": []}
+        made = {kind.attr: [] for kind in _CORE_KINDS}
         names = {}                       # kind -> its own names (or URIs) as listed
         # Listing is part of starting: a short --timeout (meant for calls) must not cut it.
         t = max(c.timeout, self.start_timeout)
@@ -10231,7 +10291,7 @@ class _Mount:
 
     def _key(self, attr, x):
         """Our key (a name or URI) of what the mount's listing x of kind attr becomes."""
-        if attr in ("tools", "prompts"):
+        if _KIND[attr].key == "name":          # tools and prompts: named by the mount's naming
             return self._named(x["name"]) if type(x.get("name")) is str else None
         return x.get(_KIND[attr].listed)
 
@@ -15281,56 +15341,6 @@ def _b64_size(data):
     return len(data) * 3 // 4 - len(data) + len(data.rstrip("="))
 
 
-def _type_of(schema, root, depth=0):
-    """A short readable type for a JSON Schema: enums, unions, arrays, refs."""
-    if not isinstance(schema, dict) or depth > 4:
-        return "any"
-    if "$ref" in schema and isinstance(schema["$ref"], str):
-        ref = schema["$ref"]
-        target = root
-        for tok in ref.lstrip("#/").split("/") if ref.startswith("#/") else ():
-            target = target.get(_unescape_token(tok), {}) if isinstance(target, dict) else {}
-        name = ref.rsplit("/", 1)[-1]
-        inner = _type_of(target, root, depth + 1) if target is not root else "object"
-        return name if inner == "object" else inner
-    if "enum" in schema and isinstance(schema["enum"], list):
-        return "|".join(json.dumps(v, ensure_ascii=False) for v in schema["enum"][:8]) + (
-            "|..." if len(schema["enum"]) > 8 else "")
-    if "const" in schema:
-        return json.dumps(schema["const"], ensure_ascii=False)
-    for k in ("anyOf", "oneOf"):
-        if isinstance(schema.get(k), list):
-            return "|".join(_type_of(x, root, depth + 1) for x in schema[k])
-    t = schema.get("type")
-    if isinstance(t, list):
-        return "|".join(str(x) for x in t)
-    if t == "array":
-        return "array of %s" % _type_of(schema.get("items"), root, depth + 1) \
-            if isinstance(schema.get("items"), dict) else "array"
-    if t == "object" and isinstance(schema.get("properties"), dict) and \
-            schema["properties"] and depth <= 2:       # a nested object: its shape
-        return "{%s}" % _signature_of(schema, root, depth + 1)[1:-1]
-    if t == "string" and isinstance(schema.get("format"), str):
-        return "string<%s>" % schema["format"][:40]
-    return t if isinstance(t, str) else "any"
-
-
-def _signature_of(schema, root=None, depth=0):
-    schema = schema if isinstance(schema, dict) else {}      # any JSON a server sent
-    props = schema.get("properties")
-    props = props if isinstance(props, dict) else {}
-    required = schema.get("required")
-    required = {r for r in required if isinstance(r, str)} if isinstance(required, list) \
-        else ()
-    parts = []
-    for k, v in props.items():
-        part = "%s%s: %s" % (k, "" if k in required else "?",
-                             _type_of(v, schema if root is None else root, depth))
-        if isinstance(v, dict) and "default" in v:
-            part += " = %s" % json.dumps(v["default"], ensure_ascii=False)
-        parts.append(part)
-    return "(%s)" % ", ".join(parts)
-
 
 def _print_inspection(client, as_json):
     """Print what the server offers (as JSON, or as text); return the status."""
@@ -15412,25 +15422,14 @@ def _print_report(client, report):
                 w("  " + "  ".join(x for x in row[:-1] + (said,) if x) + "\n")
                 if row[-1]:
                     w("      " + row[-1] + "\n")
-    table("tools", "tools", [(t["name"], _signature_of(t.get("inputSchema")),
-                              _first_line(t.get("description")))
-                             for t in report["tools"] or []])
-    if report["tools"]:
-        size = report["listing"]["tools"]
-        w("  the listing: %.1f KB, about %d tokens (an estimate: bytes / 4)\n" % (
-            size["bytes"] / 1024.0, size["tokens"]))
-    table("resources", "resources", [(r["uri"], r.get("name", ""), r.get("mimeType", ""),
-                                      _first_line(r.get("description")))
-                                     for r in report["resources"] or []])
-    table("resource templates", "resourceTemplates",
-          [(r["uriTemplate"], r.get("name", ""), r.get("mimeType", ""),
-            _first_line(r.get("description"))) for r in report["resourceTemplates"] or []])
-    table("prompts", "prompts", [(p["name"], "(%s)" % ", ".join(
-        a["name"] + ("" if a.get("required") else "?") for a in p.get("arguments") or []),
-        _first_line(p.get("description"))) for p in report["prompts"] or []])
-    for kind in _EXTENSION_KINDS:          # shown only where served, each as its row says
-        if report[kind.field] is not None or kind.field in report["errors"]:
+    for kind in _KINDS:           # an extension's kind is shown only where it is served
+        if kind.extension is None or report[kind.field] is not None or \
+                kind.field in report["errors"]:
             table(kind.noun + "s", kind.field, [kind.shown(e) for e in report[kind.field] or []])
+        if kind.cls is Tool and report[kind.field]:      # what a model reads of every turn
+            size = report["listing"][kind.field]
+            w("  the listing: %.1f KB, about %d tokens (an estimate: bytes / 4)\n" % (
+                size["bytes"] / 1024.0, size["tokens"]))
     said = report["stderr"].splitlines()
     if said:
         w("\nthe server said on stderr (%d line%s)\n" % (len(said), "" if len(said) == 1
