@@ -953,6 +953,75 @@ def _tool_fields(name, fields):
     return out
 
 
+_HANDLER = object()      # _tool_result's value while the call's handler has still to run
+
+
+def _tool_result(call, ctx=None, value=_HANDLER):
+    """(call's CallToolResult, large): of value, or of what its tool's handler returns
+    (with ctx) when no value is given; large when its text is for the large encoder.
+
+    This is a tool's work (Tool.work): text, the common result, comes back as the
+    result's JSON text, made at once, unless long (the large encoder quotes it
+    faster), kept by a task or read by middleware (which keep and read values).
+    Raises _ResultInvalid when the value fails the tool's own checks.
+    """
+    tool = call.target
+    if value is _HANDLER:
+        value = tool.handler(call.arguments, ctx)
+    if type(value) is str and tool.output_schema is None and call.keeper is None and \
+            "tools/call" not in call.conn._chains and len(value) <= _LARGE_STRING:
+        return '{"content":[{"type":"text","text":%s}]}' % _eb(value), False
+    revision = call.revision
+    structured = _MISSING
+    if isinstance(value, ToolResult):
+        content, is_error, checked = value.content, value.is_error, False
+        if not is_error and value.structured is not None:
+            structured = value.structured
+    elif type(value) is str:          # content built here needs no checking
+        content, is_error, checked = [{"type": "text", "text": value}], False, True
+    elif value is None and tool.output_schema is None:
+        content, is_error, checked = [], False, True
+    elif tool.output_schema is None and _looks_like_content(value):
+        content, is_error, checked = list(value), False, False
+    else:
+        content, is_error, checked, structured = None, False, False, value
+    validator = tool.output_validator
+    if structured is not _MISSING:
+        if content is None:
+            try:
+                content = [{"type": "text", "text": _encoder.encode(structured)}]
+            except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as e:
+                raise _ResultInvalid(_not_json_problem(e))
+            checked = True
+        if not isinstance(structured, dict):     # a list or a number: one shape, every era
+            structured = {"result": structured}
+        if validator is not None:
+            problems = validator.errors(structured)
+            if problems:
+                raise _ResultInvalid("structuredContent does not match outputSchema: "
+                                     + problems[0])
+    elif validator is not None and not is_error:
+        raise _ResultInvalid("the tool declares an outputSchema but returned no "
+                             "structured content")
+    features = _FEATURES[revision]
+    if not checked:
+        problem = _check_content(content)
+        if problem:
+            raise _ResultInvalid(problem)
+        if "resource_links" not in features or "icons" not in features:
+            content = [_down_level_block(b, revision) for b in content]
+    if is_error:
+        result = {"content": content, "isError": True}
+    elif structured is not _MISSING and "structured_content" in features:
+        result = {"content": content, "structuredContent": structured}
+    else:
+        result = {"content": content}
+    for b in content:
+        if len(b.get("text", "")) > _LARGE_STRING:
+            return result, True
+    return result, False
+
+
 class _AtFirstUse:
     """An attribute made when first read, by make(obj, attr), which sets it on obj.
 
@@ -1029,12 +1098,9 @@ class Tool:
     input_validator = _AtFirstUse("input_validator", _compiled)
     output_validator = _AtFirstUse("output_validator", _compiled)
 
-    @staticmethod          # read as the function, not a method: work(call, ctx)
-    def work(call, ctx):
-        """Run a tools/call's handler: (its result as _tool_result() makes it, large)."""
-        tool = call.target
-        result = _tool_result(tool, tool.handler(call.arguments, ctx), call.revision, call)
-        return result, type(result) is not str and _has_large_text(result)
+    # What runs a call: work(call, ctx) -> (result, large), the handler's value shaped
+    # (read as the function, not a method; a mount's tool relays instead).
+    work = staticmethod(_tool_result)
 
     def _set_fields(self, name, f):
         self.name = name
@@ -1249,72 +1315,6 @@ def _not_json_problem(exc):
     if isinstance(exc, RecursionError):
         return "it is nested too deeply or contains a cycle"
     return "it holds a number JSON cannot carry (NaN or infinity)"
-
-
-def _tool_result(tool, value, revision, call=None):
-    """Turn a tool handler's return value into a CallToolResult for the revision.
-
-    For the call's own answer (call given), text is the common result: it comes
-    back as the result's JSON text, made at once, unless long (the large
-    encoder quotes it faster), kept by a task or read by middleware (which keep
-    and read values). Raises _ResultInvalid when the value fails the tool's own
-    checks.
-    """
-    if type(value) is str and call is not None and tool.output_schema is None and \
-            len(value) <= _LARGE_STRING and call.keeper is None and \
-            "tools/call" not in call.conn._chains:
-        return '{"content":[{"type":"text","text":%s}]}' % _eb(value)
-    structured = _MISSING
-    if isinstance(value, ToolResult):
-        content, is_error, checked = value.content, value.is_error, False
-        if not is_error and value.structured is not None:
-            structured = value.structured
-    elif type(value) is str:          # content built here needs no checking
-        content, is_error, checked = [{"type": "text", "text": value}], False, True
-    elif value is None and tool.output_schema is None:
-        content, is_error, checked = [], False, True
-    elif tool.output_schema is None and _looks_like_content(value):
-        content, is_error, checked = list(value), False, False
-    else:
-        content, is_error, checked, structured = None, False, False, value
-    validator = tool.output_validator
-    if structured is not _MISSING:
-        if content is None:
-            try:
-                content = [{"type": "text", "text": _encoder.encode(structured)}]
-            except (TypeError, ValueError, UnicodeEncodeError, RecursionError) as e:
-                raise _ResultInvalid(_not_json_problem(e))
-            checked = True
-        if not isinstance(structured, dict):     # a list or a number: one shape, every era
-            structured = {"result": structured}
-        if validator is not None:
-            problems = validator.errors(structured)
-            if problems:
-                raise _ResultInvalid("structuredContent does not match outputSchema: "
-                                     + problems[0])
-    elif validator is not None and not is_error:
-        raise _ResultInvalid("the tool declares an outputSchema but returned no "
-                             "structured content")
-    features = _FEATURES[revision]
-    if not checked:
-        problem = _check_content(content)
-        if problem:
-            raise _ResultInvalid(problem)
-        if "resource_links" not in features or "icons" not in features:
-            content = [_down_level_block(b, revision) for b in content]
-    if is_error:
-        return {"content": content, "isError": True}
-    if structured is not _MISSING and "structured_content" in features:
-        return {"content": content, "structuredContent": structured}
-    return {"content": content}
-
-
-def _has_large_text(result):
-    """True when a result's content holds text the large encoder should quote."""
-    for b in result["content"]:
-        if len(b.get("text", "")) > _LARGE_STRING:
-            return True
-    return False
 
 
 def _first_line(text, width=100):
@@ -7777,9 +7777,8 @@ def _search_work(call, ctx):
     absent = [source.prefix for source in sources if source.absent()]
     if absent:                      # their tools could not be searched: said, not hidden
         value["unavailable"] = absent
-    result = _tool_result(call.target, ToolResult([{"type": "text", "text": _encoder.encode(
-        value)}], structured=value), call.revision)
-    return result, _has_large_text(result)
+    return _tool_result(call, None, ToolResult([{"type": "text", "text": _encoder.encode(
+        value)}], structured=value))
 
 
 def _search_tools(server):
@@ -9967,9 +9966,9 @@ def _mounted_result(r):
     return ToolResult(r.get("content") or [], r.get("structuredContent"), r.get("isError") is True)
 
 
-def _relayed_result(tool, r, revision):
-    """A mounted tool's CallToolResult r as ours for revision."""
-    return _tool_result(tool, _mounted_result(_checked("tools/call", r)), revision)
+def _relayed_result(call, r):
+    """A mounted tool's CallToolResult r as the result of our call."""
+    return _tool_result(call, None, _mounted_result(_checked("tools/call", r)))[0]
 
 
 # Held while a mount makes the catalog match its listing: mounts listing at once must not
@@ -10573,7 +10572,7 @@ class _Mount:
             self._answer_with(call, req.wait, 0)           # raises its error
         elif r.get("resultType") in (None, "complete"):
             try:
-                outcome = _relayed_result(call.target, r, call.revision)
+                outcome = _relayed_result(call, r)
             except ClientError as e:              # a malformed result (MalformedResult)
                 outcome = self._tool_error(e)
             except Exception as e:   # noqa: BLE001 - shaped as the engine shapes a handler's
@@ -10589,7 +10588,7 @@ class _Mount:
         """Answer call with the tools/call result get(*args) returns, or the error it
         raises, as call_tool would."""
         try:
-            outcome = _relayed_result(call.target, get(*args), call.revision)
+            outcome = _relayed_result(call, get(*args))
         except ServerError as e:
             outcome = _passed_on(e, self.prefix, call.era, tool=True)
         except ClientError as e:

@@ -1087,6 +1087,15 @@ from typing import Annotated, Literal, Optional, TypedDict, Union  # noqa: E402
 from mcp_stdio import Field  # noqa: E402
 
 
+def tool_result(tool, value, revision):
+    """The CallToolResult _tool_result makes of value for a call of tool at revision (no
+    task keeps it, no middleware reads it)."""
+    import types
+    call = types.SimpleNamespace(target=tool, revision=revision, keeper=None,
+                                 conn=types.SimpleNamespace(_chains={}))
+    return mcp_stdio._tool_result(call, None, value)[0]
+
+
 def call_tool(server, name, args, modern=True):
     """Call a tool on a new connection: modern, or legacy after initialize (2025-11-25)."""
     conn = connect(server)
@@ -3201,7 +3210,7 @@ class ForeignTypes(unittest.TestCase):
             return [mcp_stdio.text("a")]
         tool = mcp_stdio.tool_from_function(pictures)
         self.assertIsNone(tool.output_schema)
-        r = mcp_stdio._tool_result(tool, tool.handler({}, None), "2025-11-25")
+        r = tool_result(tool, tool.handler({}, None), "2025-11-25")
         self.assertEqual([b["type"] for b in r["content"]], ["text", "image"])
         self.assertNotIn("structuredContent", r)
         self.assertIsNotNone(mcp_stdio.tool_from_function(listing).output_schema)
@@ -9839,36 +9848,53 @@ class InProcessBytes(unittest.TestCase):
 class Mounting(unittest.TestCase):
     """Another server served as part of ours, in this process."""
 
-    def test_a_relayed_result_is_what_a_handler_returning_it_gets(self):
-        """The quick path for a mounted call's result answers exactly as the general one."""
+    def test_a_relayed_result_is_shaped_as_our_own_for_the_callers_revision(self):
+        """A mounted tool's result is checked as the client checks any (a malformed one is
+        MalformedResult), then shaped as our handler's value would be: down-levelled for
+        the caller's revision and held to the tool's output schema."""
+        import types
         plain = mcp_stdio.Tool("t", lambda a, c: "")
         typed = mcp_stdio.Tool("s", lambda a, c: "", output_schema={
             "type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]})
         text = {"type": "text", "text": "hi"}
-        results = [
-            {"content": [text]}, {"content": [text, text], "isError": False},
-            {"content": [text], "isError": True, "structuredContent": {"n": 1}},
-            {"content": [dict(text, annotations={"lastModified": "2025-01-01T00:00:00Z"})]},
-            {"content": [dict(text, _meta={"k": 1})]}, {"content": []}, {"content": "hi"},
-            {"content": [text], "structuredContent": {"n": 1}},
-            {"content": [text], "structuredContent": {"n": "one"}},
-            {"content": [text], "structuredContent": [1]}, {"content": [{"type": "text"}]},
-            {"content": [text], "isError": "yes"}, {"content": [text], "resultType": "complete",
-                                                      "_meta": {"x": 1}}]
+        dated = dict(text, annotations={"lastModified": "2025-01-01T00:00:00Z"})
 
-        def outcome(fn):
+        def relayed(tool, r, revision):
+            call = types.SimpleNamespace(target=tool, revision=revision, keeper=None,
+                                         conn=types.SimpleNamespace(_chains={}))
             try:
-                return fn()
+                return mcp_stdio._relayed_result(call, r)
             except Exception as e:   # noqa: BLE001 - the exception's kind is compared
                 return type(e).__name__
-        for tool in (plain, typed):
-            for r in results:
-                for revision in mcp_stdio.REVISIONS:
-                    with self.subTest(tool=tool.name, result=r, revision=revision):
-                        self.assertEqual(
-                            outcome(lambda: mcp_stdio._relayed_result(tool, r, revision)),
-                            outcome(lambda: mcp_stdio._tool_result(tool, mcp_stdio._mounted_result(
-                                mcp_stdio._checked("tools/call", r)), revision)))
+        old, new = "2024-11-05", "2025-11-25"
+        for tool, r, revision, expected in (
+                (plain, {"content": [text]}, old, {"content": [text]}),
+                (plain, {"content": [text], "isError": True, "structuredContent": {"n": 1}},
+                 new, {"content": [text], "isError": True}),
+                (plain, {"content": [dated]}, old, {"content": [dict(text, annotations={})]}),
+                (plain, {"content": [dated]}, new, {"content": [dated]}),
+                (plain, {"content": [dict(text, _meta={"k": 1})]}, old, {"content": [text]}),
+                (plain, {"content": [text], "structuredContent": {"n": 1}}, old,
+                 {"content": [text]}),
+                (plain, {"content": [text], "structuredContent": {"n": 1}}, new,
+                 {"content": [text], "structuredContent": {"n": 1}}),
+                (plain, {"content": [text], "structuredContent": [1]}, new,
+                 {"content": [text], "structuredContent": {"result": [1]}}),
+                (plain, {"content": [text], "resultType": "complete", "_meta": {"x": 1}}, new,
+                 {"content": [text]}),
+                (plain, {"content": []}, new, {"content": []}),
+                (plain, {"content": "hi"}, new, "MalformedResult"),
+                (plain, {"content": [{"type": "text"}]}, new, "MalformedResult"),
+                (plain, {"content": [text], "isError": "yes"}, new, "MalformedResult"),
+                (typed, {"content": [text], "structuredContent": {"n": 1}}, new,
+                 {"content": [text], "structuredContent": {"n": 1}}),
+                (typed, {"content": [text], "structuredContent": {"n": "one"}}, new,
+                 "_ResultInvalid"),
+                (typed, {"content": [text]}, new, "_ResultInvalid"),
+                (typed, {"content": [text], "isError": True}, new,
+                 {"content": [text], "isError": True})):
+            with self.subTest(tool=tool.name, result=r, revision=revision):
+                self.assertEqual(relayed(tool, r, revision), expected)
 
     def test_a_mounted_error_keeps_its_code_only_where_it_means_the_same(self):
         inner = mcp_stdio.Server("inner", "1")
@@ -10081,13 +10107,13 @@ class Mounting(unittest.TestCase):
             if around:
                 outer.middleware(lambda request, next: next(), kinds=around)
             shaped = []
-            real = mcp_stdio._tool_result
+            real = mcp_stdio.Tool.work
 
-            def shape(*a):          # the names of the tools whose result is not JSON text
-                r = real(*a)
-                return r if type(r) is str else shaped.append(a[0].name) or r
+            def work(call, ctx):    # the names of the tools whose result is not JSON text
+                r = real(call, ctx)
+                return r if type(r[0]) is str else shaped.append(call.target.name) or r
             with self.subTest(around=around), mock.patch.object(
-                    mcp_stdio, "_tool_result", shape), \
+                    mcp_stdio.Tool, "work", staticmethod(work)), \
                     mcp_stdio.InProcessClient(outer, era="legacy") as c:
                 self.assertEqual(c.call_tool("in_echo", {"text": "hi"}),
                                  {"content": [{"type": "text", "text": "hi"}]})
