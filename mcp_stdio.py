@@ -33,8 +33,9 @@ The file is organised in sections, each opened by a banner comment, read from th
 top: each names only what a section above it defines, so the library comes first,
 layer on layer, the server last, and the commands after it:
 
-- Wire: the JSON-RPC codec and line splitter, the revisions served and the table
-  of what each revision has (a new modern revision is one entry);
+- Revisions: the revisions served and the table of what each has (a new modern
+  revision is one entry), the _meta keys and the error codes;
+- Wire: the JSON-RPC codec and line splitter;
 - Extension points: the tables of hooks and kinds the engine and the catalog
   read, empty until the Extensions section fills them;
 - Catalog, in two sections: tools and their results (Tool, and _tool_result,
@@ -79,8 +80,8 @@ The file's rules, each held by a structural test:
 - a feature is rows and hooks, never a branch in Connection, which names no
   feature (no extension, app, view, mount or middleware); nothing but the era
   rules and the era machine branches on an era, and nothing compares dates;
-- a section holds at most 1,200 lines and defines at most 45 names (the wire and
-  the appendices excepted: tables and their libraries);
+- a section holds at most 1,200 lines and defines at most 45 names (the
+  appendices excepted: libraries of their own);
 - no section uses anything defined below it, at import time or at run time (the
   appendices excepted: any section may use them).
 
@@ -126,7 +127,7 @@ def _pattern(source):
 
 
 ###############################################################################
-# Wire: JSON-RPC codec and line splitter ######################################
+# Revisions: versions, features, keys and error codes #########################
 ###############################################################################
 
 # The revisions served: legacy ones (the initialize handshake) and modern ones
@@ -213,18 +214,6 @@ UNSUPPORTED_VERSION = -32022
 # -32020..-32099 to the specification alone.
 TOO_MANY_TASKS = -31000       # a task-augmented call past --max-tasks (data says the bound)
 
-# The largest integer id: JavaScript clients read JSON numbers as doubles, which
-# hold integers exactly only up to 2^53 - 1.
-_MAX_ID = 2 ** 53 - 1
-_BOM = b"\xef\xbb\xbf"
-# The most messages in one batch: each member's response may be as large as the
-# response limit, and a batch's answers are held until its last one is ready.
-_MAX_BATCH = 100
-# Strings longer than this are "large": quoted by the fast path of the large
-# encoder, and a result holding one is encoded with it.
-_LARGE_STRING = 4096
-
-
 class ProtocolError(Exception):
     """A JSON-RPC error to send back: code, one-sentence message, optional data.
 
@@ -244,6 +233,22 @@ class ProtocolError(Exception):
 
 class _Unknown(ProtocolError):
     """-32602 for a name that no entry has (yet: a mount that is starting may add it)."""
+
+
+###############################################################################
+# Wire: JSON-RPC codec and line splitter ######################################
+###############################################################################
+
+# The largest integer id: JavaScript clients read JSON numbers as doubles, which
+# hold integers exactly only up to 2^53 - 1.
+_MAX_ID = 2 ** 53 - 1
+_BOM = b"\xef\xbb\xbf"
+# The most messages in one batch: each member's response may be as large as the
+# response limit, and a batch's answers are held until its last one is ready.
+_MAX_BATCH = 100
+# Strings longer than this are "large": quoted by the fast path of the large
+# encoder, and a result holding one is encoded with it.
+_LARGE_STRING = 4096
 
 
 def _valid_id(rid):

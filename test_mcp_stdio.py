@@ -14029,8 +14029,8 @@ class Structure(unittest.TestCase):
                                                             "# Client "))])
 
     def test_each_section_is_a_room_of_its_size(self):
-        """No section over 1,200 lines or 45 top-level names, but the wire and the appendices
-        (tables and their libraries); the engine is two sections within them."""
+        """No section over 1,200 lines or 45 top-level names, but the appendices (libraries
+        of their own); the engine is two sections within them."""
         import ast
         text, tree = module_tree()
         lines = text.split("\n")
@@ -14040,7 +14040,7 @@ class Structure(unittest.TestCase):
         for k, at in enumerate(banners):
             end = banners[k + 1] if k + 1 < len(banners) else len(lines)
             title = lines[at]
-            if title.startswith(("# Wire:", "# Appendix:")):
+            if title.startswith("# Appendix:"):
                 continue
             names = [n for n in tree.body if at < n.lineno <= end and isinstance(
                 n, (ast.FunctionDef, ast.ClassDef, ast.Assign, ast.AnnAssign))]
