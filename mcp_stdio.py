@@ -1484,6 +1484,16 @@ _VARIABLE_KINDS = {("", ""): "simple", ("+", ""): "reserved", ("/", "*"): "segme
                    ("?", ""): "query"}
 
 
+def _leaves_folder(value, windows=os.name == "nt"):
+    """True when a path value joined to a folder could name a file outside it, with "/"
+    or "\\" alike: a NUL, a ".." segment, a root (/x, \\x), a share (\\\\host\\x) or a
+    drive (C:\\x, C:/x); on Windows (windows), a drive at all (C:x is relative to C:'s
+    current folder, and a join drops the folder for it)."""
+    v = value.replace("\\", "/")
+    return "\0" in v or v[:1] == "/" or ".." in v.split("/") or (
+        v[1:2] == ":" and v[:1].isalpha() and (windows or v[2:3] == "/"))
+
+
 class ResourceTemplate:
     """A family of resources: an RFC 6570 URI template and a handler.
 
@@ -1529,11 +1539,12 @@ class ResourceTemplate:
         """Return the variables of uri when it matches the template, else None.
 
         Values that could walk a file tree do not match (the client gets "not
-        found"): a NUL or a ".." path segment in any variable, and a "/" in a
-        simple {var} or in one of {/var*}'s segments once percent-decoded
-        (encoded slashes are how traversal arrives). A {+var} may hold slashes,
-        for paths, but no ".." segment; {/var*} is its segments decoded and
-        joined by "/". With a {?...} query the URI's query starts at its first
+        found"): in any variable, what _leaves_folder() finds (a NUL, a ".."
+        segment, a root, a drive or a share, with either slash); and a "/" or
+        "\\" in a simple {var} or in one of {/var*}'s segments once
+        percent-decoded (encoded slashes are how traversal arrives). A {+var}
+        may hold slashes, for a relative path; {/var*} is its segments decoded
+        and joined by "/". With a {?...} query the URI's query starts at its first
         "?"; a query variable the URI leaves out is not among the variables.
         """
         query = None
@@ -1553,13 +1564,13 @@ class ResourceTemplate:
                 if value and value[0] != "/":
                     return None
                 parts = [unquote(v) for v in value[1:].split("/")] if value else []
-                if any("/" in v for v in parts):
+                if any("/" in v or "\\" in v for v in parts):
                     return None
                 decoded = "/".join(parts)
             else:
                 decoded = unquote(value)
-            if "\0" in decoded or ".." in decoded.replace("\\", "/").split("/") or (
-                    kind == "simple" and "/" in decoded):
+            if _leaves_folder(decoded) or kind == "simple" and (
+                    "/" in decoded or "\\" in decoded):
                 return None
             variables[name] = value if kind == "reserved" else decoded
         if query:
@@ -3054,11 +3065,11 @@ class _Decorators:
 
         The function takes the template's variables by name (converted to their
         annotated types: str, int, float, Enum, Literal), and may take uri and ctx.
-        Values that could walk a file tree never reach it: a "/" in a {var}
-        (even percent-encoded), a ".." path segment or a NUL in any variable
-        make the URI "not found". Declare {+var} for a value that may hold
-        slashes (a relative path), or {/var*} for path segments; neither
-        ever holds a ".." segment. A {?a,b} query's variables may be left
+        Values that could walk a file tree never reach it: a "/" or "\\" in a
+        {var} (even percent-encoded), and in any variable a ".." path segment, a
+        NUL, a root (/x), a drive (C:\\, and on Windows C:x) or a share
+        (\\\\host) make the URI "not found". Declare {+var} for a value that may
+        hold slashes (a relative path), or {/var*} for path segments. A {?a,b} query's variables may be left
         out of a URI, so their parameters need defaults.
         """
         def register(f):
@@ -6771,7 +6782,7 @@ def _unquote_path(text):
         from urllib.parse import unquote
         segments = [unquote(s) for s in segments]
     if any(s in ("", ".", "..") or s.startswith(".") or "\0" in s or "\\" in s or "/" in s
-           for s in segments):
+           for s in segments) or _leaves_folder(segments[0]):
         return None
     return "/".join(segments)
 

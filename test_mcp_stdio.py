@@ -5908,6 +5908,37 @@ class Prompts(InProcTest):
         self.assertEqual(r["error"], {"code": -32002, "message": "Resource not found",
                                       "data": {"uri": "demo://greeting/..%2F..%2Fetc%2Fpasswd"}})
 
+    def test_template_values_cannot_name_a_root_a_drive_or_a_share(self):
+        """What a join would take out of the handler's folder never matches, with "\\" as
+        "/": a root, a drive-absolute path, a share (the Windows path that sends the user's
+        NTLM hash to the host); on Windows, any value with a drive."""
+        t = mcp_stdio.ResourceTemplate("files://{dir}/{+path}", lambda u, v, c: "x", name="f")
+        for uri in ("files://C:%5CWindows%5Cwin.ini/x", "files://%5C%5Chost%5Cshare/x",
+                    "files://a%5Cb/x", "files://d/C:%5CWindows%5Cwin.ini", "files://d/C:/x",
+                    "files://d/%5C%5Chost%5Cshare", "files://d//etc/passwd",
+                    "files://d/%2Fetc/passwd", "files://d/%5Cx", "files://d/a%5C..%5Cb",
+                    "files://d/a/..%5C..%5Cb"):
+            with self.subTest(uri=uri):
+                self.assertIsNone(t.match(uri))
+        self.assertEqual(t.match("files://d/a:b/c"),       # drive a: on Windows
+                         None if os.name == "nt" else {"dir": "d", "path": "a:b/c"})
+        segments = mcp_stdio.ResourceTemplate("files://x{/parts*}", lambda u, v, c: "x",
+                                              name="s")
+        self.assertEqual(segments.match("files://x/a/b"), {"parts": "a/b"})
+        for uri in ("files://x/C:/b", "files://x/a%5Cb", "files://x/%5C%5Chost/s"):
+            self.assertIsNone(segments.match(uri), uri)
+        leaves = mcp_stdio._leaves_folder
+        for value, posix, windows in (
+                ("a/b", False, False), ("a\\b", False, False), ("C:x", False, True),
+                ("C:\\x", True, True), ("C:/x", True, True), ("c:", False, True),
+                ("\\\\host\\share", True, True), ("//host/share", True, True),
+                ("/etc", True, True), ("\\x", True, True), ("a/../b", True, True),
+                ("a\\..\\b", True, True), ("..", True, True), ("a..b", False, False),
+                ("a\0b", True, True), ("a:b", False, True), ("1:x", False, False)):
+            with self.subTest(value=value):
+                self.assertEqual((leaves(value, windows=False), leaves(value, windows=True)),
+                                 (posix, windows))
+
     def test_completion_is_capped_at_100(self):
         server = mcp_stdio.Server("s", "1", prompts=[mcp_stdio.Prompt(
             "p", lambda a, c: "x", arguments=["a"],
@@ -8943,12 +8974,12 @@ class Concurrency(ScriptTest):
         # that call's distant deadline. A queued call with a short timeout wakes it.
         p = self.spawn_script("workers=1", "timeout=30")
         p.initialize()
-        p.send(call_msg("long", "sleepy", {"seconds": 3.0}))
+        p.send(call_msg("long", "sleepy", {"seconds": 5.0}))
         p.send(call_msg("next", "sleepy", {"seconds": 0.1}))    # queued
         time.sleep(0.7)                           # the watchdog parks after 0.5 s of quiet
         p.send(call_msg("short", "short_timeout", {"seconds": 5}))
         r = p.recv()
-        # Before "long" ends (2.3 s from now): a parked watchdog would see it only then.
+        # Before "long" ends (4.3 s from now): a parked watchdog would see it only then.
         self.assertEqual(r["id"], "short")
         self.assertTrue(r["result"]["isError"])
         self.assertEqual([p.recv()["id"], p.recv()["id"]], ["long", "next"])
@@ -9499,7 +9530,7 @@ class ClientTests(unittest.TestCase):
         code = ("import subprocess, sys\n"
                 "sys.stdin.readline()\n"
                 "subprocess.Popen([sys.executable, '-S', '-c', 'import sys, time; "
-                "time.sleep(0.3); sys.stderr.write(\"fatal: late\\\\n\")'],\n"
+                "time.sleep(0.05); sys.stderr.write(\"fatal: late\\\\n\")'],\n"
                 "                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)\n"
                 "sys.exit(3)\n")
         c = mcp_stdio.Client(PY + ["-c", code], era="legacy")
