@@ -6490,12 +6490,19 @@ def _follow_task(client, result, timeout, on_status, on_progress):
 # reader of the appendix (the subset front matter uses, YAML 1.2 core types).
 
 
+def _read_flags(system):
+    """The os.open() flags of a skill file's read, of what system (the os module) has:
+    binary (Windows would read text: CRLF as LF, an end at byte 0x1A), a link not
+    followed, a FIFO not waited on."""
+    return system.O_RDONLY | getattr(system, "O_BINARY", 0) | \
+        getattr(system, "O_NOFOLLOW", 0) | getattr(system, "O_NONBLOCK", 0)
+
+
 def _read_regular(path):
     """(bytes, stat) of the regular file at path, or None: not one (a link, a FIFO, a
     folder), gone, unreadable, or larger than a skill may be."""
     try:                            # a link is not followed, a FIFO put there not waited on
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) |
-                     getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, _read_flags(os))
     except OSError:
         return None
     try:                            # plain reads: no buffered file object
@@ -17246,12 +17253,27 @@ def _command_main(command, args):
     return _run_client_command(spec, server_cmd, positional, values)
 
 
+def _utf8_text(*streams):
+    """Make text streams write UTF-8 whatever the console's code page: Windows pipes a
+    command's output in the ANSI code page (cp1252) before Python 3.15, where a tool's
+    emoji would raise UnicodeEncodeError."""
+    import codecs
+    for stream in streams:
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        if codecs.lookup(encoding).name != "utf-8" and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(encoding="utf-8")
+            except (ValueError, OSError):     # written to already, or closed: as it is
+                pass
+
+
 def main(argv=None):
     """Run the command line (the demo server, or inspect / call); return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "proxy":       # a server: its signals are its own
         return _client_main(args[0], args[1:])
     if args and args[0] in _COMMANDS:
+        _utf8_text(sys.stdout, sys.stderr)
         try:                              # Ctrl-C at any point, closing included
             return _client_main(args[0], args[1:])
         except KeyboardInterrupt:

@@ -6992,6 +6992,22 @@ class Skills(unittest.TestCase):
         self.addCleanup(c.close)
         return c.connect()
 
+    def test_a_skill_file_is_read_as_its_bytes(self):
+        """A skill's file comes back byte for byte: CRLF, a NUL and byte 0x1A (where a
+        Windows text-mode read stops) stay; the read is binary wherever the system has a
+        text mode (O_BINARY, Windows')."""
+        data = b"\x89PNG\r\n\x1a\n\x00\x00\r\nend"
+        write_skill(self.root, "bin", "name: bin\ndescription: Bytes.", {"x.png": data})
+        server = mcp_stdio.Server("s", "1")
+        server.serve_skills(self.root)
+        contents = self.client(server).read_resource("skill://bin/x.png")["contents"][0]
+        self.assertEqual(base64.b64decode(contents["blob"]), data)
+        import types
+        posix = types.SimpleNamespace(O_RDONLY=0, O_NOFOLLOW=0x20000, O_NONBLOCK=0x800)
+        windows = types.SimpleNamespace(O_RDONLY=0, O_BINARY=0x8000)   # no O_NOFOLLOW there
+        self.assertEqual(mcp_stdio._read_flags(posix), 0x20800)
+        self.assertEqual(mcp_stdio._read_flags(windows), 0x8000)
+
     def test_front_matter_reads_as_the_yaml_package_does(self):
         for text, expected in FRONT_MATTER_CORPUS:
             with self.subTest(text=text[:60]):
@@ -12709,6 +12725,21 @@ class ClientCommandLine(unittest.TestCase):
         with contextlib.redirect_stdout(out):
             mcp_stdio._print_result(None, result, False)
         return out.getvalue()
+
+    def test_output_is_utf8_whatever_the_code_page(self):
+        """A tool's emoji, piped out of call under cp1252 (Windows' pipes before Python
+        3.15), is written as UTF-8, not a UnicodeEncodeError."""
+        env = dict(os.environ, PYTHONIOENCODING="cp1252")
+        r = subprocess.run(SERVE + ["call", "echo", "text=h\u00e9llo \U0001F600", "--"] + SERVE,
+                           capture_output=True, cwd=HERE, timeout=60,
+                           stdin=subprocess.DEVNULL, env=env)
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (0, "h\u00e9llo \U0001F600\n".encode("utf-8"), b""))
+        r = subprocess.run(SERVE + ["call", "echo", "text=\U0001F600", "--json", "--"] + SERVE,
+                           capture_output=True, cwd=HERE, timeout=60,
+                           stdin=subprocess.DEVNULL, env=env)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("\U0001F600".encode("utf-8"), r.stdout)
 
     @unittest.skipIf(os.name == "nt", "process groups are POSIX")
     def test_closing_never_waits_on_a_pipe_a_child_holds(self):
