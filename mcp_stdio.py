@@ -8905,6 +8905,151 @@ def _drain():
 
 
 ###############################################################################
+# Platforms: what to start, and how, on Linux, macOS and Windows ##############
+###############################################################################
+#
+# The decisions that differ by platform, each a function of the platform's facts
+# (whether it is Windows, an environment, what files exist), so that they are
+# tested with Windows' and macOS's inputs on any machine; the code that starts and
+# ends processes (Client) stays thin around them.
+
+
+# What Windows tries for a command named without an extension when the environment has
+# no PATHEXT (its default); CreateProcess alone appends only ".exe".
+_PATHEXT = ".COM;.EXE;.BAT;.CMD"
+# What cmd.exe reads in a command line even between quotes: a quote ends them, "%"
+# expands a variable, a line break ends the command.
+_CMD_UNSAFE = '"%\r\n\0'
+
+
+def _env_value(env, key):
+    """env's value of key, matched without case as Windows matches names (None if absent)."""
+    value = env.get(key)
+    if value is None:
+        key = key.upper()
+        value = next((v for k, v in env.items() if k.upper() == key), None)
+    return value
+
+
+def _find_program(program, env, windows, is_file=os.path.isfile):
+    """The file a shell would run for program: a path as it is, else the first match in
+    env's PATH; on Windows (windows) trying each extension of PATHEXT where program has
+    none of them. None when there is none."""
+    if not windows:
+        import shutil
+        if "/" in program:
+            return program if is_file(program) and os.access(program, os.X_OK) else None
+        return shutil.which(program, path=_env_value(env, "PATH") or os.defpath)
+    import ntpath
+    exts = [e.lower() for e in (_env_value(env, "PATHEXT") or _PATHEXT).split(";") if e]
+    names = [program] if ntpath.splitext(program)[1].lower() in exts else \
+        [program + e for e in exts]
+    if any(c in program for c in "/\\:"):          # a path: no search
+        return next((n for n in names if is_file(n)), None)
+    for folder in (_env_value(env, "PATH") or "").split(";"):
+        folder = folder.strip().strip('"')
+        for name in names if folder else ():
+            path = ntpath.join(folder, name)
+            if is_file(path):
+                return path
+    return None
+
+
+def _cmd_quoted(arg):
+    """arg as one argument of a cmd.exe command line, quoted (backslashes before the
+    closing quote doubled, as the program then reads them); ValueError for what
+    cmd.exe would read between quotes (_CMD_UNSAFE)."""
+    bad = next((c for c in arg if c in _CMD_UNSAFE), None)
+    if bad is not None:
+        raise ValueError("the argument %r holds %r, which cmd.exe reads even between quotes: "
+                         "it cannot be passed to a .cmd or .bat file safely (start the "
+                         "program the file runs instead)" % (arg[:80], bad))
+    return '"%s%s"' % (arg, "\\" * (len(arg) - len(arg.rstrip("\\"))))
+
+
+def _what_to_start(command, env, windows, is_file=os.path.isfile):
+    """What subprocess.Popen gets for command (a list of arguments, no shell), run with
+    env: on Windows, its program found as a shell finds it (_find_program), and a .cmd
+    or .bat file (npx, uvx, an npm-installed CLI) run by cmd.exe with each argument
+    quoted by cmd.exe's rules (a command line, a str); elsewhere the command as it is
+    (Popen searches env's PATH itself). Raises ValueError for an argument a .cmd file
+    cannot be given safely."""
+    command = list(command)
+    if not windows:
+        return command
+    import ntpath
+    found = _find_program(command[0], env, True, is_file)
+    if found is None:
+        return command                  # CreateProcess's own search, and its own error
+    if ntpath.splitext(found)[1].lower() not in (".cmd", ".bat"):
+        return [found] + command[1:]
+    shell = ntpath.join(_env_value(env, "SystemRoot") or "C:\\Windows", "System32",
+                        "cmd.exe")
+    # /d: no AutoRun commands; /v:off: "!" is plain; /s /c: the rest, its outer quotes off.
+    return '"%s" /d /v:off /s /c "%s"' % (shell, " ".join(
+        _cmd_quoted(a) for a in [found] + command[1:]))
+
+
+# Windows' process creation flags: a process group of its own (a console's Ctrl-C reaches
+# us, not the server, which we then end as on other systems), and no console window.
+_CREATE_NEW_PROCESS_GROUP, _CREATE_NO_WINDOW = 0x00000200, 0x08000000
+
+
+def _popen_options(windows):
+    """The subprocess.Popen options that give a server its own process group: a session
+    of its own (POSIX), or Windows' group flags."""
+    if windows:
+        return {"creationflags": _CREATE_NEW_PROCESS_GROUP | _CREATE_NO_WINDOW}
+    return {"start_new_session": True}
+
+
+# JOBOBJECT_EXTENDED_LIMIT_INFORMATION's class (9) and its "end every process when the
+# job's last handle closes" flag.
+_JOB_EXTENDED_LIMITS, _JOB_KILL_ON_CLOSE = 9, 0x2000
+
+
+def _job_limits():
+    """A JOBOBJECT_EXTENDED_LIMIT_INFORMATION (ctypes) asking for _JOB_KILL_ON_CLOSE."""
+    import ctypes
+    i64, u32, size = ctypes.c_int64, ctypes.c_uint32, ctypes.c_size_t
+
+    class Basic(ctypes.Structure):
+        _fields_ = [("PerProcessUserTimeLimit", i64), ("PerJobUserTimeLimit", i64),
+                    ("LimitFlags", u32), ("MinimumWorkingSetSize", size),
+                    ("MaximumWorkingSetSize", size), ("ActiveProcessLimit", u32),
+                    ("Affinity", size), ("PriorityClass", u32), ("SchedulingClass", u32)]
+
+    class Extended(ctypes.Structure):
+        _fields_ = [("BasicLimitInformation", Basic), ("IoInfo", ctypes.c_uint64 * 6),
+                    ("ProcessMemoryLimit", size), ("JobMemoryLimit", size),
+                    ("PeakProcessMemoryUsed", size), ("PeakJobMemoryUsed", size)]
+    limits = Extended()
+    limits.BasicLimitInformation.LimitFlags = _JOB_KILL_ON_CLOSE
+    return limits
+
+
+def _windows_job(process_handle, kernel32):
+    """A job object holding the process of process_handle, which ends it and everything it
+    started when the job's last handle closes (ours: at close(), or when we exit), or
+    None where none can be made (kernel32: ctypes' WinDLL of it). Never raises: the
+    server then runs without, as before."""
+    try:
+        import ctypes
+        job = kernel32.CreateJobObjectW(None, None)
+        if not job:
+            return None
+        limits = _job_limits()
+        if kernel32.SetInformationJobObject(job, _JOB_EXTENDED_LIMITS, ctypes.byref(limits),
+                                            ctypes.sizeof(limits)) and \
+                kernel32.AssignProcessToJobObject(job, process_handle):
+            return job
+        kernel32.CloseHandle(job)
+    except Exception:   # noqa: BLE001 - a job is a bonus: the server runs without one
+        pass
+    return None
+
+
+###############################################################################
 # Client ######################################################################
 ###############################################################################
 #
@@ -9097,6 +9242,8 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         self._broken = None
         self.on_broken = on_broken    # called once when the connection breaks (a mount's wake)
         self._proc = None
+        self._group = None    # its process group's id, kept past its leader's reaping
+        self._job = None      # Windows: the job object that ends what it started
         self._readers = []
         self._pipes = threading.Lock()     # the readers' pipes close under it
         self._stderr = []
@@ -9114,16 +9261,22 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
 
     def start(self):
         import subprocess
+        windows = os.name == "nt"
         try:
             # A process group of its own: a terminal's Ctrl-C (SIGINT to the foreground
             # group) reaches the client, which then cancels what it asked; the server
             # is not killed in the middle of its answer.
-            self._proc = subprocess.Popen(self.command, stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                          env=self.env, cwd=self.cwd,
-                                          start_new_session=os.name != "nt")
-        except OSError as e:
+            self._proc = subprocess.Popen(
+                _what_to_start(self.command, os.environ if self.env is None else self.env,
+                               windows), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, env=self.env, cwd=self.cwd, **_popen_options(windows))
+        except (OSError, ValueError) as e:
             raise ClientError("cannot start %s: %s" % (self.command[0], e))
+        if windows:        # what it starts ends with it (POSIX: its group, self._group)
+            import ctypes
+            self._job = _windows_job(int(self._proc._handle), ctypes.WinDLL("kernel32"))
+        else:
+            self._group = self._proc.pid
         # Started before they are published: close() on another thread (a proxy ending
         # while a mount starts again) joins only readers that run.
         err = threading.Thread(target=self._read_stderr, daemon=True, name="mcp-client-err")
@@ -9159,7 +9312,17 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
             self.kill("SIGKILL")
             p.wait()
             raise
+        finally:
+            self._release_group()
         return p.wait()
+
+    def _release_group(self):
+        # Once closed, its group id is no longer ours to signal, nor its job to keep.
+        self._group = None
+        job, self._job = self._job, None
+        if job is not None:
+            import ctypes
+            ctypes.WinDLL("kernel32").CloseHandle(job)    # ends what is left in it
 
     def close_input(self):
         """Close the server's stdin, which tells it to finish and exit (close() waits)."""
@@ -9170,19 +9333,22 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
                 pass
 
     def kill(self, signal_name="SIGKILL"):
-        """Send a signal (by name) to the server and every process of its group: the group
-        it was started in, while its leader is not reaped (so the id is still ours)."""
+        """Send a signal (by name) to the server and every process of its group, its leader
+        reaped or not (without os.waitid, macOS until Python 3.13, the leader is reaped
+        first; a group's id is not reused while a process is in it). On Windows, end the
+        server and everything in its job."""
         p = self._proc
-        if p is None or p.returncode is not None:
+        if p is None:
             return
         import signal
         try:
-            if os.name != "nt":
-                os.killpg(p.pid, getattr(signal, signal_name))
-            elif signal_name == "SIGKILL":
-                p.kill()
-            else:
-                p.terminate()
+            if self._group is not None:
+                os.killpg(self._group, getattr(signal, signal_name))
+            elif self._job is not None:
+                import ctypes
+                ctypes.WinDLL("kernel32").TerminateJobObject(self._job, 1)
+            elif p.returncode is None:
+                p.kill() if signal_name == "SIGKILL" else p.terminate()
         except OSError:              # the group is empty, or the process gone
             pass
 
@@ -9235,13 +9401,19 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         or None while it holds."""
         return self._broken
 
-    def _outputs_end(self, timeout):
+    def _outputs_end(self, timeout, windows=os.name == "nt"):
         """Wait up to timeout seconds for the readers to reach the ends of the server's
-        stdout and stderr; then make any still reading see an end (True when none was)."""
+        stdout and stderr; then make any still reading see an end (True when none was).
+
+        On Windows a reader blocked on a descriptor holds its lock, so replacing the
+        descriptor would wait as long as someone else (what the server started) holds
+        the pipe: the reader is left to its end instead, a daemon thread."""
         end = _monotonic() + timeout
         for t in self._readers:
             t.join(max(0.0, end - _monotonic()))
         stuck = [t for t in self._readers if t.is_alive()]
+        if windows:
+            return not stuck
         with self._pipes:          # a reader that ends closes its pipe under this lock
             for f in (self._proc.stdout, self._proc.stderr) if stuck else ():
                 if not f.closed:   # its next read finds the end; the reader closes it
@@ -16371,14 +16543,14 @@ _DOCTOR_GRACE = 0.5
 
 def _doctor_start(names, command):
     """Start command once as the hosts names start it (they start it alike): a _Started."""
-    import shutil
     import time
     host, seen = _HOSTS[names[0]], _Started()
     limit = max(_HOSTS[n].limit for n in names)
     env, cwd = _host_environment(host)
-    program = command[0]
-    found = shutil.which(program, path=env["PATH"]) if os.sep not in program else \
-        (program if os.path.isabs(program) and os.access(program, os.X_OK) else None)
+    program, windows = command[0], os.name == "nt"
+    found = _find_program(program, env, windows)
+    if found is not None and not os.path.isabs(found):
+        found = None                      # relative to the host's folder, not ours
     if found is None and os.path.isabs(program):      # the advice fits the fault
         seen.faults.append(("%s %s" % (program, "is not executable" if os.path.exists(program)
                                        else "does not exist"),
@@ -16386,7 +16558,7 @@ def _doctor_start(names, command):
                             "prints the absolute path of one on your PATH)"))
         return seen
     if found is None:
-        here = shutil.which(program) or program
+        here = _find_program(program, os.environ, windows) or program
         seen.faults.append(("the host cannot find %r (PATH %s, working folder %s)"
                             % (program, env["PATH"], cwd),
                             "give the absolute path: %s (config prints one)" % here))
@@ -16616,8 +16788,7 @@ def _entry_command(words, resolve=True):
         if not os.path.exists(program):
             raise ValueError("%s does not exist" % program)
     else:
-        import shutil
-        found = shutil.which(program)
+        found = _find_program(program, os.environ, os.name == "nt")
         if found is None:
             raise ValueError("%r is not on PATH (%s)" % (program, os.environ.get("PATH", "")))
         program = os.path.abspath(found)
@@ -16802,7 +16973,6 @@ def _install_by_claude(name, python, command_args, flags):
     """Install by Claude Code's own command, after reading the file it writes (user scope:
     ~/.claude.json; project: .mcp.json here) for an entry of that name; return the status."""
     import shlex
-    import shutil
     project = "--project" in flags
     scope = "project" if project else "user"
     words = shlex.split(_CONFIGS["claude-code"][0](name, python, command_args))
@@ -16830,13 +17000,13 @@ def _install_by_claude(name, python, command_args, flags):
             return 1
     steps = ([["claude", "mcp", "remove", name, "--scope", scope]] if old is not None else
              []) + [words]
-    if shutil.which("claude") is None:
+    if _find_program("claude", os.environ, os.name == "nt") is None:
         sys.stdout.write("claude is not on PATH; run:\n%s" % "".join(
             "  %s\n" % _command_text(step) for step in steps))
         return 0
     import subprocess
     for step in steps:
-        status = subprocess.call(step)
+        status = subprocess.call(_what_to_start(step, os.environ, os.name == "nt"))
         if status:
             return status
     return 0
