@@ -100,7 +100,7 @@ from functools import partial as _partial     # imported by re already
 from operator import attrgetter as _attrgetter   # imported by re already too
 from time import monotonic as _monotonic
 
-__version__ = "0.12.0"
+__version__ = "0.13.0"
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
@@ -16340,8 +16340,7 @@ def _json_config(top, extra=None):
 
 def _shell_config(words):
     def make(name, command, args):
-        import shlex
-        return " ".join(shlex.quote(w) for w in words + [name, "--", command] + args) + "\n"
+        return _command_text(words + [name, "--", command] + args) + "\n"
     return make
 
 
@@ -16460,14 +16459,27 @@ _HOST_RULES = {
 }
 
 
-def _host_environment(host):
-    """The environment and working folder a host starts a server with."""
-    home = os.path.expanduser("~")
-    path = _DESKTOP_PATH if host.desktop else os.environ.get("PATH", _DESKTOP_PATH)
-    env = {"PATH": path, "HOME": home}
-    if os.name == "nt":                   # what Windows needs to start anything at all
-        env.update((k, os.environ[k]) for k in ("SYSTEMROOT", "APPDATA") if k in os.environ)
-    return env, ("/" if host.desktop else home)
+# What a server started on Windows has of its host's environment: PATH (";" between
+# folders) and PATHEXT find programs; the user's folders (Python reads USERPROFILE, not
+# HOME, there), SystemRoot (without it nothing starts) and TEMP.
+_WINDOWS_ENVIRONMENT = ("PATH", "PATHEXT", "USERPROFILE", "APPDATA", "LOCALAPPDATA",
+                        "SystemRoot", "TEMP", "TMP")
+
+
+def _host_environment(host, windows=os.name == "nt", environ=os.environ):
+    """(environment, working folder) a host starts a server with, on Windows (windows) or
+    not, the user's being environ: a desktop app on macOS and Linux gets launchd's short
+    PATH and "/"; on Windows every app gets the user's environment (its variables above),
+    and a desktop app starts in the system's folder."""
+    if windows:
+        env = {k: v for k, v in ((k, _env_value(environ, k)) for k in _WINDOWS_ENVIRONMENT)
+               if v is not None}
+        home = env.get("USERPROFILE") or "C:\\"
+        root = env.get("SystemRoot") or "C:\\Windows"
+        return env, (root + "\\System32" if host.desktop else home)
+    home = environ.get("HOME") or os.path.expanduser("~")
+    path = _DESKTOP_PATH if host.desktop else environ.get("PATH", _DESKTOP_PATH)
+    return {"PATH": path, "HOME": home}, ("/" if host.desktop else home)
 
 
 def _doctor_one(name, command):
@@ -16560,7 +16572,7 @@ def _doctor_start(names, command):
     if found is None:
         here = _find_program(program, os.environ, windows) or program
         seen.faults.append(("the host cannot find %r (PATH %s, working folder %s)"
-                            % (program, env["PATH"], cwd),
+                            % (program, env.get("PATH", ""), cwd),
                             "give the absolute path: %s (config prints one)" % here))
         return seen
     client = seen.client = Client(command, era=host.era, revision=host.revision, env=env,
@@ -16821,39 +16833,87 @@ def _config_main(args):
         default = "mcp-stdio-demo"
     make, where = _CONFIGS[args[0]]
     sys.stdout.write(make(name or default, command[0], command[1:]))
-    sys.stderr.write("(for %s: %s; it runs %s)\n" % (args[0], where, _command_text(command)))
+    runs = _command_text(command) if os.name != "nt" else "in cmd.exe %s; in PowerShell %s" % (
+        _command_text(command), _powershell_text(command))
+    sys.stderr.write("(for %s: %s; it runs %s)\n" % (args[0], where, runs))
     return 0
 
 
-def _command_text(command):
-    """command as a shell would take it, for the line that says what runs."""
-    import shlex
-    return " ".join(shlex.quote(w) for w in command)
+def _command_text(command, windows=os.name == "nt"):
+    """command as a shell takes it, for a line that says what runs or is to be run: in
+    POSIX sh's quoting, or on Windows (windows) cmd.exe's, which PowerShell takes too but
+    for a word holding "$" or "`" (_powershell_text has its own)."""
+    if not windows:
+        import shlex
+        return " ".join(shlex.quote(w) for w in command)
+    out = []
+    for w in command:
+        if w and all(c.isalnum() or c in "_-./:\\=+@," for c in w):
+            out.append(w)
+        elif any(c in w for c in _CMD_UNSAFE):       # shown as a program would read it
+            out.append('"%s"' % w.replace('"', '\\"'))
+        else:
+            out.append(_cmd_quoted(w))
+    return " ".join(out)
 
 
-def _host_file(host, project):
+def _powershell_text(command):
+    """command as PowerShell runs it: each word in single quotes, the first by "&"."""
+    return "& " + " ".join("'%s'" % w.replace("'", "''") for w in command)
+
+
+def _host_file(host, project, system=sys.platform, environ=os.environ, listdir=os.listdir):
     """The configuration file install writes for host (project: the project's own, None
-    when the host has none)."""
-    home = os.path.expanduser("~")
-    if sys.platform == "darwin":
-        user = os.path.join(home, "Library", "Application Support")
-    elif os.name == "nt":
-        user = os.environ.get("APPDATA") or os.path.join(home, "AppData", "Roaming")
+    when the host has none) on system (a sys.platform value), whose user's environment is
+    environ and whose folders listdir lists. Raises ValueError naming the candidates
+    where Claude Desktop has several package folders on Windows."""
+    import ntpath
+    import posixpath
+    windows = system == "win32"
+    join = ntpath.join if windows else posixpath.join
+    home = _env_value(environ, "USERPROFILE" if windows else "HOME") or os.path.expanduser("~")
+    if system == "darwin":
+        user = join(home, "Library", "Application Support")
+    elif windows:
+        user = _env_value(environ, "APPDATA") or join(home, "AppData", "Roaming")
     else:
-        user = os.environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
+        user = environ.get("XDG_CONFIG_HOME") or join(home, ".config")
+    desktop = join(user, "Claude", "claude_desktop_config.json")
+    if windows and host == "claude-desktop":
+        desktop = _packaged_desktop_file(environ, listdir) or desktop
     files = {
-        "claude-desktop": (os.path.join(user, "Claude", "claude_desktop_config.json"), None),
-        "cursor": (os.path.join(home, ".cursor", "mcp.json"), os.path.join(".cursor", "mcp.json")),
-        "vscode": (os.path.join(user, "Code", "User", "mcp.json"), os.path.join(".vscode",
-                                                                                 "mcp.json")),
-        "gemini-cli": (os.path.join(home, ".gemini", "settings.json"),
-                       os.path.join(".gemini", "settings.json")),
-        "codex": (os.path.join(home, ".codex", "config.toml"), None),
+        "claude-desktop": (desktop, None),
+        "cursor": (join(home, ".cursor", "mcp.json"), join(".cursor", "mcp.json")),
+        "vscode": (join(user, "Code", "User", "mcp.json"), join(".vscode", "mcp.json")),
+        "gemini-cli": (join(home, ".gemini", "settings.json"), join(".gemini", "settings.json")),
+        "codex": (join(home, ".codex", "config.toml"), None),
     }
     user_file, project_file = files[host]
     if not project:
         return user_file
     return None if project_file is None else os.path.abspath(project_file)
+
+
+def _packaged_desktop_file(environ, listdir):
+    """The file Claude Desktop reads on Windows as the MSIX package it has been since
+    February 2026 (from the Store and the direct installer alike), where its package
+    folder exists: it is read instead of the classic file under APPDATA, which may be
+    stale. None without one; ValueError naming each where there are several."""
+    import ntpath
+    local = _env_value(environ, "LOCALAPPDATA")
+    if not local:
+        return None
+    packages = ntpath.join(local, "Packages")
+    try:
+        names = sorted(n for n in listdir(packages) if n.startswith("Claude_"))
+    except OSError:
+        return None
+    files = [ntpath.join(packages, n, "LocalCache", "Roaming", "Claude",
+                         "claude_desktop_config.json") for n in names]
+    if len(files) > 1:
+        raise ValueError("Claude Desktop has %d package folders, and reads the file of the "
+                         "one installed: %s" % (len(files), "; ".join(files)))
+    return files[0] if files else None
 
 
 def _members(plain, start):
@@ -16972,12 +17032,10 @@ def _install_main(args):
 def _install_by_claude(name, python, command_args, flags):
     """Install by Claude Code's own command, after reading the file it writes (user scope:
     ~/.claude.json; project: .mcp.json here) for an entry of that name; return the status."""
-    import shlex
     project = "--project" in flags
     scope = "project" if project else "user"
-    words = shlex.split(_CONFIGS["claude-code"][0](name, python, command_args))
     # Its default scope is this folder only; a user's install serves every folder.
-    words[3:3] = ["--scope", scope]
+    words = ["claude", "mcp", "add", "--scope", scope, name, "--", python] + command_args
     path = os.path.abspath(".mcp.json") if project else \
         os.path.join(os.path.expanduser("~"), ".claude.json")
     old = None
@@ -17021,7 +17079,11 @@ def _install_in_file(host, name, python, command_args, flags):
     """Merge the entry into host's own file (a backup of the old one kept; the rest of the
     file, comments included, as it was); return the status."""
     make = _CONFIGS[host][0]
-    path = _host_file(host, "--project" in flags)
+    try:
+        path = _host_file(host, "--project" in flags)
+    except ValueError as e:                # several candidates: which is read is not ours
+        sys.stderr.write("error: %s; nothing written\n" % e)
+        return 1
     entry = make(name, python, command_args)
     comments, commas = _HOST_JSON_SYNTAX.get(host, (False, False))
     try:

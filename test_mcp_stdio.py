@@ -9478,6 +9478,76 @@ class Platforms(unittest.TestCase):
         self.assertLess(time.monotonic() - start, 2.0)
         self.assertTrue(any(t.is_alive() for t in c._readers))     # left reading, not replaced
 
+    def test_a_host_on_windows_starts_servers_with_the_users_environment(self):
+        """The doctor's model of a host on Windows: the user's PATH (";" between folders),
+        PATHEXT and folders, so npx is found as Windows finds it; macOS's desktop apps get
+        launchd's short PATH and "/"."""
+        user = dict(WINDOWS_ENV, USERPROFILE="C:\\Users\\me", HOME="/ignored",
+                    APPDATA="C:\\Users\\me\\AppData\\Roaming", SHELL="bash",
+                    LOCALAPPDATA="C:\\Users\\me\\AppData\\Local", TEMP="C:\\Temp")
+        desktop, code = mcp_stdio._HOSTS["claude-desktop"], mcp_stdio._HOSTS["claude-code"]
+        env, cwd = mcp_stdio._host_environment(desktop, True, user)
+        self.assertEqual(env, {"PATH": WINDOWS_ENV["Path"], "PATHEXT": WINDOWS_ENV["PATHEXT"],
+                               "USERPROFILE": "C:\\Users\\me", "APPDATA": user["APPDATA"],
+                               "LOCALAPPDATA": user["LOCALAPPDATA"],
+                               "SystemRoot": "C:\\Windows", "TEMP": "C:\\Temp"})
+        self.assertEqual(cwd, "C:\\Windows\\System32")
+        self.assertEqual(mcp_stdio._host_environment(code, True, user)[1], "C:\\Users\\me")
+        self.assertEqual(mcp_stdio._find_program("npx", env, True, windows_file),
+                         "C:\\Program Files\\nodejs\\npx.cmd")
+        mac = {"HOME": "/Users/me", "PATH": "/opt/homebrew/bin:/usr/bin:/bin"}
+        self.assertEqual(mcp_stdio._host_environment(desktop, False, mac),
+                         ({"PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "HOME": "/Users/me"}, "/"))
+        self.assertEqual(mcp_stdio._host_environment(code, False, mac),
+                         ({"PATH": mac["PATH"], "HOME": "/Users/me"}, "/Users/me"))
+
+    def test_claude_desktop_on_windows_reads_its_packages_file(self):
+        """Claude Desktop is an MSIX package on Windows: its file is under LOCALAPPDATA's
+        Packages\\Claude_*, preferred to a stale classic one; with several package folders
+        install names them and writes nothing."""
+        env = {"USERPROFILE": "C:\\Users\\me", "APPDATA": "C:\\Users\\me\\AppData\\Roaming",
+               "LOCALAPPDATA": "C:\\Users\\me\\AppData\\Local"}
+        classic = "C:\\Users\\me\\AppData\\Roaming\\Claude\\claude_desktop_config.json"
+        packaged = ("C:\\Users\\me\\AppData\\Local\\Packages\\Claude_pzs8sxrjxfjjc\\LocalCache"
+                    "\\Roaming\\Claude\\claude_desktop_config.json")
+
+        def folders(*names):
+            def listdir(path):
+                self.assertEqual(path, "C:\\Users\\me\\AppData\\Local\\Packages")
+                return list(names)
+            return listdir
+
+        def missing(path):
+            raise FileNotFoundError(path)
+        file = mcp_stdio._host_file
+        self.assertEqual(file("claude-desktop", False, "win32", env, missing), classic)
+        self.assertEqual(file("claude-desktop", False, "win32", env, folders("Other_1")),
+                         classic)
+        self.assertEqual(file("claude-desktop", False, "win32", env,
+                              folders("Microsoft.X_1", "Claude_pzs8sxrjxfjjc")), packaged)
+        with self.assertRaisesRegex(ValueError, "2 package folders.*Claude_a.*Claude_b"):
+            file("claude-desktop", False, "win32", env, folders("Claude_b", "Claude_a"))
+        self.assertEqual(file("cursor", False, "win32", env, missing),
+                         "C:\\Users\\me\\.cursor\\mcp.json")
+        self.assertEqual(file("claude-desktop", False, "darwin", {"HOME": "/Users/me"}),
+                         "/Users/me/Library/Application Support/Claude/claude_desktop_config.json")
+        self.assertEqual(file("vscode", False, "linux", {"HOME": "/home/me",
+                                                         "XDG_CONFIG_HOME": "/home/me/.cfg"}),
+                         "/home/me/.cfg/Code/User/mcp.json")
+
+    def test_config_says_the_command_in_each_shell_of_windows(self):
+        command = ["C:\\Program Files\\Python313\\python.exe", "C:\\srv\\server.py", "a b",
+                   "it's", "C:\\My Docs\\", "x&y"]
+        self.assertEqual(mcp_stdio._command_text(command, windows=True),
+                         '"C:\\Program Files\\Python313\\python.exe" C:\\srv\\server.py "a b" '
+                         '"it\'s" "C:\\My Docs\\\\" "x&y"')
+        self.assertEqual(mcp_stdio._powershell_text(command),
+                         "& 'C:\\Program Files\\Python313\\python.exe' 'C:\\srv\\server.py' 'a b' "
+                         "'it''s' 'C:\\My Docs\\' 'x&y'")
+        self.assertEqual(mcp_stdio._command_text(["/usr/bin/python3", "a b", "it's"],
+                                                 windows=False),
+                         "/usr/bin/python3 'a b' 'it'\"'\"'s'")
+
     def test_process_checks_look_without_proc(self):
         """The tests' check for a process left behind asks ps where there is no /proc
         (macOS), and agrees with /proc where there is one: a running process, a zombie,
