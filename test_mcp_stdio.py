@@ -2869,6 +2869,7 @@ class Framing(ProcTest):
             r = p.recv()
             self.assertEqual("result" in r, ok)
 
+    @unittest.skipIf(not os.path.isdir("/proc"), "reads the memory of a process from /proc (Linux)")
     def test_huge_line_without_lf_keeps_memory_bounded(self):
         p = self.spawn()
         chunk = b"x" * (1 << 20)
@@ -4044,6 +4045,7 @@ class KeptListings(unittest.TestCase):
             self.assertIn("env -u PYTHONDONTWRITEBYTECODE python mcp_stdio.py inspect -- ",
                           f.read())
 
+    @unittest.skipIf(os.name == "nt", "Windows has no SIGTERM to send")
     def test_a_serve_ended_by_a_signal_keeps_what_it_described(self):
         script = own_script(self, "kept_server.py", KEPT_SERVER)
         p = Proc(self, script=script, env={"PYTHONDONTWRITEBYTECODE": ""})
@@ -7271,6 +7273,7 @@ class Skills(unittest.TestCase):
                 self.assertEqual(("ttlMs" in result, "cacheScope" in result),
                                  (era == "modern",) * 2)
 
+    @unittest.skipIf(os.name == "nt", "symlinks need a privilege on Windows")
     def test_nothing_outside_the_skills_is_readable(self):
         outside = os.path.join(os.path.dirname(self.root), "secret.txt")
         with open(outside, "w") as f:
@@ -7842,6 +7845,7 @@ class AppProcesses(unittest.TestCase):
         self.addCleanup(tmp.cleanup)
         return tmp.name
 
+    @unittest.skipIf(os.name == "nt", "Windows has no SIGINT to send a process")
     def test_preview_serves_its_two_origins_to_the_token_only(self):
         """Without a browser: what each origin answers, and to whom."""
         import http.client
@@ -9106,6 +9110,7 @@ class ScriptTools(ScriptTest):
         self.assertTrue(answers[3]["result"]["isError"])
         self.assertEqual(answers[None]["error"]["code"], -32700)
 
+    @unittest.skipIf(os.name == "nt", "Windows has no SIGTERM to send")
     def test_sigterm_during_a_call(self):
         p = self.start()
         self.call(p, "sleepy", {"seconds": 30})
@@ -9223,6 +9228,7 @@ class ScriptTools(ScriptTest):
                       r.stderr)
         self.assertIn(b"RuntimeError: secret internal detail", r.stderr)
 
+    @unittest.skipIf(os.name == "nt", "Windows has no SIGINT to send a process")
     def test_a_server_stopped_by_a_signal_names_itself(self):
         p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -9237,6 +9243,7 @@ class ScriptTools(ScriptTest):
         self.assertEqual([x for x in lines if x.startswith(b"mcp_stdio:")], [])   # its warnings
         self.assertIn(b"test-server: warning: tool 'sleepy'", err)              # too
 
+    @unittest.skipIf(os.name == "nt", "Windows has no SIGTERM, nor select() on pipes")
     def test_sigterm_finishes_the_line_being_written(self):
         p = subprocess.Popen(PY + [self.script, "max_response=8000000"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -10981,6 +10988,7 @@ class MountProcesses(unittest.TestCase):
                       b'"waited"}]}}\n', out)
         self.assertEqual(p.returncode, 0, err[-2000:])
 
+    @unittest.skipIf(os.name == "nt", "Windows has no SIGKILL to send")
     def test_a_mount_that_fails_or_dies_costs_its_own_entries_only(self):
         a, a_dir = self.leaf("a")
         path = self.config({"a": a, "broken": {"command": sys.executable, "args": [
@@ -11017,6 +11025,7 @@ class MountProcesses(unittest.TestCase):
                       "again in 1 s\n", c.stderr)
         self.assertRegex(c.stderr, r"mount 'a' is up again, after \d+\.\d s down\n")
 
+    @unittest.skipIf(os.name == "nt", "Windows has no SIGSTOP")
     def test_a_mount_that_hangs_is_stopped_and_started_again(self):
         leaf, folder = self.leaf("leaf")
         outer = mcp_stdio.Server("front", "1")
@@ -11427,6 +11436,7 @@ class MountProcesses(unittest.TestCase):
         self.assertEqual(r.returncode, 2)
         self.assertIn(b"grant: unknown tool(s): nope*", r.stderr)
 
+    @unittest.skipIf(os.name == "nt", "Windows has no SIGKILL to send")
     def test_change_notices_only_for_changes(self):
         """No list_changed before the client's first list of that kind (mounts add their
         entries at start), nor after a restart that lists the same."""
@@ -11504,6 +11514,7 @@ class MountProcesses(unittest.TestCase):
         with open(os.path.join(folder, "starts")) as f:
             self.assertEqual(len(f.read().split()), 1)
 
+    @unittest.skipIf(os.name == "nt", "symlinks need a privilege on Windows")
     def test_relative_paths_follow_the_configuration_file(self):
         # cwd "." and a command with a slash are the file's folder's, wherever we run.
         link = os.path.join(self.dir, "py")
@@ -11871,6 +11882,7 @@ class Lifespan(ProcTest):
         self.assertEqual(p.close(), 0)
         self.assertEqual(self.events(), ["setup", "teardown"])
 
+    @unittest.skipIf(os.name == "nt", "Windows has no SIGTERM to send")
     def test_teardown_on_sigterm(self):
         p = self.start()
         start = time.monotonic()
@@ -15671,6 +15683,7 @@ class Adversarial(ScriptTest):
                 "params": {"name": "noisy", "arguments": {}}})
         self.assertEqual(p.recv()["id"], 1)
 
+    @unittest.skipIf(os.name == "nt", "select() takes no pipes on Windows")
     def test_stderr_not_read_by_the_client(self):
         # A client that never reads stderr must not stall the server (clients-in-the-wild 16).
         p = subprocess.Popen(PY + [self.script], stdin=subprocess.PIPE,
