@@ -902,10 +902,13 @@ _TASK_MODES = ("forbidden", "optional", "required")
 # keywords, checked in one place (_tool_fields).
 _TOOL_FIELDS = {"title": None, "description": None, "annotations": None, "icons": None,
                 "timeout": None, "meta": None, "task": "forbidden", "task_start": "call",
-                "pinned": False}
+                "pinned": False, "search_hint": None}
 # The fields of a tool given only its task mode, as decorators give them (not to be
 # changed; the Extensions section adds the fields extensions add).
 _TASK_FIELDS = {mode: dict(_TOOL_FIELDS, task=mode) for mode in _TASK_MODES}
+# What a listed tool's _meta tells a host that searches tools on its own (Claude Code):
+# keep this one loaded (a pinned tool), and a phrase for its search.
+ALWAYS_LOAD_KEY, SEARCH_HINT_KEY = "anthropic/alwaysLoad", "anthropic/searchHint"
 _TOOL_ANNOTATIONS = ("title", "readOnlyHint", "destructiveHint", "idempotentHint",
                      "openWorldHint")
 
@@ -943,6 +946,9 @@ def _tool_fields(name, fields):
         raise CatalogError("%s: timeout must be a positive number of seconds" % owner)
     if type(out["pinned"]) is not bool:
         raise CatalogError("%s: pinned must be True or False" % owner)
+    hint = out["search_hint"]
+    if hint is not None and (not isinstance(hint, str) or not hint.strip()):
+        raise CatalogError("%s: search_hint must be a phrase (a non-empty string)" % owner)
     if out["task"] not in _TASK_MODES or out["task_start"] not in ("call", "handler"):
         raise CatalogError("%s: task must be 'forbidden', 'optional' or 'required', "
                            "and task_start 'call' or 'handler'" % owner)
@@ -1096,7 +1102,7 @@ class Tool:
     # (_set_fields): a catalog of thousands sets ten attributes fewer a tool. Extensions
     # add theirs (app, ...) as they are added (the Extensions section).
     title = description = annotations = icons = timeout = meta = None
-    task, task_start, pinned = "forbidden", "call", False
+    task, task_start, pinned, search_hint = "forbidden", "call", False, None
     forwards = None        # a tool that calls another: forwards(arguments) -> (its name, its
                            # arguments) (tool search's call_tool)
     # A tool made with lazy=True compiles its validators when first used.
@@ -1116,6 +1122,7 @@ class Tool:
             return
         self.title, self.annotations, self.icons = f["title"], f["annotations"], f["icons"]
         self.timeout, self.meta, self.pinned = f["timeout"], f["meta"], f["pinned"]
+        self.search_hint = f["search_hint"]
         # May it run as a task (the client polls it), and does the task start with the
         # call, or when the handler says (ctx.start_task(), after asking what it needs)?
         self.task, self.task_start = f["task"], f["task_start"]
@@ -1142,8 +1149,15 @@ class Tool:
             d["annotations"] = self.annotations
         if self.icons is not None and "icons" in features:
             d["icons"] = self.icons
-        if self.meta is not None and "content_meta" in features:
-            d["_meta"] = self.meta
+        meta = self.meta
+        if (self.pinned or self.search_hint is not None) and "content_meta" in features:
+            meta = dict(meta or ())          # what a host that searches on its own reads
+            if self.pinned:
+                meta[ALWAYS_LOAD_KEY] = True
+            if self.search_hint is not None:
+                meta[SEARCH_HINT_KEY] = self.search_hint
+        if meta is not None and "content_meta" in features:
+            d["_meta"] = meta
         return _listed(self, revision, d, audience)
 
 
@@ -2513,7 +2527,8 @@ def _share_keys(cls):
     """
     tool = cls.__new__(cls)
     for name in ("_function", "name", "title", "annotations", "icons", "timeout", "meta",
-                 "pinned", "task", "task_start") + tuple(_EXTENSION_TOOL_FIELDS) + tuple(
+                 "pinned", "search_hint", "task", "task_start") + tuple(
+                     _EXTENSION_TOOL_FIELDS) + tuple(
                      _FUNCTION_PARTS) + ("input_validator", "output_validator"):
         setattr(tool, name, None)
 
@@ -10098,6 +10113,11 @@ _RELAYED = {"roots": {"listChanged": True}, "sampling": {},
 # A mounted tool's _meta says where it comes from (the doctor names the mount's options
 # that fix what a host refuses of it).
 MOUNT_KEY = "io.github.mcp-stdio/mount"
+# The keys of a mounted tool's _meta that this server says itself, for its own callers:
+# a view's link (MCP Apps, offered as the caller's capabilities allow), the tasks key,
+# and where a tool came from.
+_GOVERNED_META = frozenset(("ui", "ui/resourceUri", "io.modelcontextprotocol/tasks",
+                            MOUNT_KEY))
 # How long a call waits for a legacy mount told that the roots changed to ask for them:
 # a server that keeps roots asks at once; one that does not is not waited for longer.
 _ROOTS_ASKED_AGAIN = 1.0
@@ -10198,6 +10218,7 @@ class _Mount:
         self.roots_told = threading.Event()   # set each time it is answered its roots
         self.include = self.exclude = None   # compiled patterns of its own names: what to serve
         self.pinned = None               # and which of its tools tool search keeps listed
+        self.hints = {}                  # its tools' phrases for a searching host (own names)
         self.rename = {}                 # its own tool or prompt name -> ours
         self.naming = prefix             # what starts the names of its tools and prompts
         self.patterns = {}               # include, exclude, pinned: the patterns as given
@@ -10587,7 +10608,8 @@ class _Mount:
                 return self._direct(own, name=name, meta=dict(own.meta or {}, **mark),
                                     work=direct, task=("optional" if own.task == "required"
                                                        else own.task),
-                                    pinned=own.pinned or self._pins(inner))
+                                    pinned=own.pinned or self._pins(inner),
+                                    search_hint=self.hints.get(inner, own.search_hint))
             return self._made(make, "tool %r" % inner)
 
         def handler(arguments, ctx):
@@ -10600,12 +10622,15 @@ class _Mount:
                 self._call_later(client, inner, call, ctx)      # raises _Left
             return Tool.work(call, ctx)
         fields = _listed_fields(t)
+        fields["search_hint"] = self.hints.get(inner)
         task = (t.get("execution") or {}).get("taskSupport")
         if task in ("optional", "required"):        # an outer task is one inner task
             # One that must run as a task is followed here for a client that asks none
             # (call_tool): a host without tasks sees it too, and its author could not say so.
             fields["task"] = "optional"
-        fields["meta"] = mark
+        own_meta = t.get("_meta")         # its own, but what we govern and say ourselves
+        fields["meta"] = dict({k: v for k, v in own_meta.items() if k not in _GOVERNED_META}
+                              if type(own_meta) is dict else (), **mark)
         fields["pinned"] = self._pins(inner)
 
         def make():
@@ -11294,7 +11319,7 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
 
     def mount(self, name, command, *, env=None, cwd=None, era="auto", start_timeout=10.0,
               ping_timeout=10.0, start_limit=None, include=None, exclude=None, rename=None,
-              pinned=None, prefix=None):
+              pinned=None, prefix=None, search_hints=None):
         """Serve another MCP server as part of this one, named name, its names under prefix.
 
         command is the argument list that starts a stdio server (any language,
@@ -11307,7 +11332,9 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         is not taken over: reported on stderr); include and exclude are lists of
         shell-style patterns (fnmatch) of the mount's own names and URIs to serve
         and to leave out, of every kind, applied before scoping; pinned, the
-        patterns of its tools that stay listed with tool search. It
+        patterns of its tools that stay listed with tool search (and that a
+        host searching on its own keeps loaded); search_hints, a phrase for
+        such a host's search of each tool named (its own name). It
         starts when serving starts; the first list of each kind waits for it,
         start_timeout seconds at most; a call of its entries waits for it as
         long. One slower than that goes on starting, start_limit seconds at
@@ -11339,10 +11366,13 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
                                       not all(isinstance(p, str) and p for p in value)):
                 raise CatalogError("mount %r: %s must be a list of names or shell-style "
                                    "patterns" % (name, option))
-        if rename is not None and (not isinstance(rename, dict) or not all(
-                isinstance(k, str) and isinstance(v, str) for k, v in rename.items())):
-            raise CatalogError("mount %r: rename must map the mount's names to ours (strings)"
-                               % name)
+        for option, value in (("rename", rename), ("search_hints", search_hints)):
+            if value is not None and (not isinstance(value, dict) or not all(
+                    isinstance(k, str) and isinstance(v, str) and v.strip()
+                    for k, v in value.items())):
+                raise CatalogError("mount %r: %s must map the mount's names to %s (strings)"
+                                   % (name, option, "ours" if option == "rename" else
+                                      "phrases"))
         if start_limit is None:
             start_limit = 10 * start_timeout if _is_seconds(start_timeout) else start_timeout
         for option, value in (("start_timeout", start_timeout), ("ping_timeout", ping_timeout),
@@ -11360,6 +11390,7 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         m.include, m.exclude, m.pinned = _patterns(include), _patterns(exclude), \
             _patterns(pinned)
         m.rename, m.naming = dict(rename or {}), naming
+        m.hints = dict(search_hints or {})
         m.patterns = {k: v for k, v in (("include", include), ("exclude", exclude),
                                         ("pinned", pinned)) if v}
         self.sources.append(m)
@@ -15078,7 +15109,7 @@ _PROXY_OPTIONS = ["  --start-timeout SECONDS",
 # An entry's key for our own mount options (include, exclude, rename): hosts ignore keys
 # they do not know, so one file serves a host and the proxy alike.
 _PROXY_KEY = "mcp-stdio"
-_PROXY_ENTRY_OPTIONS = ("include", "exclude", "rename", "pinned", "prefix")
+_PROXY_ENTRY_OPTIONS = ("include", "exclude", "rename", "pinned", "prefix", "search_hints")
 # Entry types a host starts over HTTP: the proxy mounts stdio servers only.
 _REMOTE_TYPES = ("http", "sse", "streamable-http", "streamableHttp")
 
@@ -15239,6 +15270,10 @@ def _proxy_options(options):
         if key == "rename":
             fits = isinstance(value, dict) and all(type(v) is str for v in value.values())
             must = "an object of the server's names and ours (strings)"
+        elif key == "search_hints":
+            fits = isinstance(value, dict) and all(type(v) is str and v.strip()
+                                                   for v in value.values())
+            must = "an object of the server's tool names and phrases (strings)"
         elif key == "prefix":
             fits = type(value) is str
             must = "a string (\"\" for none)"

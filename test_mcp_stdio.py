@@ -2897,7 +2897,8 @@ class Registration(unittest.TestCase):
         """Tool(), server.tool() and tool_from_function() read one table of a tool's fields."""
         fields = {"title": "Look up", "description": "Finds it.", "annotations": {
             "readOnlyHint": True}, "icons": [{"src": "https://x/i.png"}], "timeout": 5,
-            "meta": {"x": 1}, "task": "optional", "task_start": "handler", "pinned": True}
+            "meta": {"x": 1}, "task": "optional", "task_start": "handler", "pinned": True,
+            "search_hint": "look things up"}
         if "apps" in SERVED:                   # the fields MCP Apps adds
             fields.update(app="ui://lookup", visibility=("model", "app"))
         self.assertEqual(set(fields), set(mcp_stdio._TOOL_FIELDS))
@@ -8395,6 +8396,76 @@ class ToolSearch(unittest.TestCase):
             self.assertEqual(sorted(t["name"] for t in c.list_tools()),
                              ["add", "call_tool", "echo", "search_tools", "status"])
 
+    def test_a_pinned_tool_is_kept_loaded_by_a_host_that_searches(self):
+        """A pinned tool carries _meta["anthropic/alwaysLoad"] (Claude Code keeps it loaded),
+        a search_hint _meta["anthropic/searchHint"], with or without --tool-search, in both
+        eras; not in revisions whose tool has no _meta; its own _meta kept beside them."""
+        def server(**options):
+            s = mcp_stdio.Server("s", "1", **options)
+
+            @s.tool(pinned=True, search_hint="is the service up", meta={"vendor/x": 1})
+            def status() -> str:
+                "Say whether the service is up."
+                return "up"
+
+            @s.tool(search_hint="pack files")
+            def archive(folder: str) -> str:
+                "Pack a folder."
+                return folder
+
+            @s.tool
+            def echo(text: str) -> str:
+                "Echo."
+                return text
+            return s
+        for searching in (False, True):
+            for era, revision in (("legacy", "2025-11-25"), ("legacy", "2025-06-18"),
+                                  ("legacy", "2025-03-26"), ("modern", MODERN)):
+                with self.subTest(searching=searching, revision=revision), \
+                        mcp_stdio.InProcessClient(server(tool_search=searching, pin=["echo"]),
+                                                  era=era, revision=revision) as c:
+                    metas = {t["name"]: t.get("_meta") for t in c.list_tools()}
+                    has_meta = revision != "2025-03-26"
+                    self.assertEqual(metas["status"], {
+                        "vendor/x": 1, "anthropic/alwaysLoad": True,
+                        "anthropic/searchHint": "is the service up"} if has_meta else None)
+                    self.assertEqual(metas["echo"], {"anthropic/alwaysLoad": True}
+                                     if has_meta and searching else None)
+                    if searching:
+                        self.assertNotIn("archive", metas)      # found by search_tools
+                        self.assertEqual(metas["search_tools"]["anthropic/alwaysLoad"]
+                                         if has_meta else None, True if has_meta else None)
+                    else:
+                        self.assertEqual(metas["archive"], {"anthropic/searchHint": "pack files"}
+                                         if has_meta else None)
+        for bad in ("", "  ", 5):
+            with self.assertRaisesRegex(mcp_stdio.CatalogError, "search_hint must be a phrase"):
+                mcp_stdio.Tool("t", lambda a, c: "", search_hint=bad)
+
+    def test_a_mounted_tool_keeps_its_own_meta_but_what_we_govern(self):
+        """A mounted tool's _meta is kept, but a view's link, the tasks key and where it came
+        from, which this server says for its own callers; our pinned and search_hints add the
+        keys a searching host reads."""
+        outer = mcp_stdio.Server("outer", "1")
+        outer.mount("m", PY + ["-c", "pass"], pinned=["t"], search_hints={"t": "find notes"})
+        mount = outer.sources[0]
+        listed = {"name": "t", "inputSchema": {"type": "object"}, "_meta": {
+            "vendor/x": {"y": 1}, "ui": {"resourceUri": "ui://v"}, "ui/resourceUri": "ui://v",
+            "io.modelcontextprotocol/tasks": {}, "io.github.mcp-stdio/mount": "forged",
+            "anthropic/searchHint": "theirs", "anthropic/alwaysLoad": False}}
+        self.assertEqual(mount._tool(listed).describe("2025-11-25")["_meta"], {
+            "vendor/x": {"y": 1}, "anthropic/searchHint": "find notes",
+            "anthropic/alwaysLoad": True,
+            "io.github.mcp-stdio/mount": {"server": "m", "name": "t"}})
+        other = dict(listed, name="u", _meta={"anthropic/searchHint": "theirs", "v/k": [1]})
+        self.assertEqual(mount._tool(other).describe("2025-11-25")["_meta"], {
+            "anthropic/searchHint": "theirs", "v/k": [1],
+            "io.github.mcp-stdio/mount": {"server": "m", "name": "u"}})
+        self.assertNotIn("_meta", mount._tool(dict(listed, name="w", _meta=[1])).describe(
+            "2025-03-26"))
+        with self.assertRaisesRegex(mcp_stdio.CatalogError, "search_hints must map"):
+            outer.mount("n", PY, search_hints={"t": 5})
+
     def test_search_ranks_by_purpose_and_shows_tools_as_listed(self):
         server = search_server()
         for era, revision in (("legacy", "2025-11-25"), ("modern", MODERN),
@@ -11244,7 +11315,7 @@ class MountProcesses(unittest.TestCase):
                 ("'off'", 'it is disabled ("disabled": true)'),
                 ("'bad'", '"args" must be a list of strings'),
                 ("'opts'", '"mcp-stdio" has no key "pins" (did you mean \'pinned\'?); its keys '
-                           'are include, exclude, rename, pinned, prefix'),
+                           'are include, exclude, rename, pinned, prefix, search_hints'),
                 ("'pat'", '"mcp-stdio": "include" must be a list of names or shell-style '
                           'patterns (strings), not "a*"'))) +
             "error: proxy: %s has no server the proxy can serve (each was left out, said "
@@ -11343,9 +11414,9 @@ class MountProcesses(unittest.TestCase):
             "an object of the server's names and ours (strings), not [\"a\"]",
             "mcp_stdio: proxy: server 'k' is left out: \"mcp-stdio\" has no key "
             "\"exlude\" (did you mean 'exclude'?); its keys are include, exclude, rename, "
-            "pinned, prefix",
+            "pinned, prefix, search_hints",
             "mcp_stdio: proxy: server 'n' is left out: \"mcp-stdio\" must be an object "
-            "with the keys include, exclude, rename, pinned, prefix, not []",
+            "with the keys include, exclude, rename, pinned, prefix, search_hints, not []",
             "mcp_stdio: proxy: server 'x' is left out: \"mcp-stdio\": \"prefix\" must be a "
             "string (\"\" for none), not 5",
             "mcp-stdio-proxy: mount 'i': include 'raed_*' matches none of its names or URIs",
