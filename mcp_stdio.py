@@ -1072,7 +1072,7 @@ class Tool:
     def __init__(self, name, handler, *, input_schema=None, output_schema=None, lazy=False,
                  **fields):
         """fields: the keywords of _TOOL_FIELDS (title, description, annotations, icons,
-        timeout, meta, task, task_start, pinned, app, visibility)."""
+        timeout, meta, task, task_start, pinned, search_hint, app, visibility)."""
         f = _tool_fields(name, fields)
         _check_tool_name(name)
         if not callable(handler):
@@ -2535,6 +2535,9 @@ def _share_keys(cls):
 
 # Some hosts cut a tool's description and the server's instructions at this length.
 _HOSTS_CUT_AT = 2048
+# What a server with mounts gives as instructions at most, its own and its mounts' (more
+# is cut by some hosts; the first thing a host that searches tools shows its model).
+_COMPOSED_LIMIT = _HOSTS_CUT_AT
 
 
 def _fair_description(tool):
@@ -4487,8 +4490,9 @@ def _discover(conn, call):
     s = conn.server
     result = {"supportedVersions": list(MODERN_VERSIONS),
               "capabilities": s._capabilities(call.revision)}
-    if s.instructions is not None:
-        result["instructions"] = s.instructions
+    instructions = s.composed_instructions()
+    if instructions is not None:
+        result["instructions"] = instructions
     result["ttlMs"] = s.ttl_ms
     result["cacheScope"] = "public"
     return result
@@ -5163,8 +5167,9 @@ def _handshake(conn, rid, key, method, params, meta, after, out, batch):
     s = conn.server
     result = {"protocolVersion": rev, "capabilities": s._capabilities(rev),
               "serverInfo": s._implementation(rev)}
-    if s.instructions is not None:
-        result["instructions"] = s.instructions
+    instructions = s.composed_instructions()
+    if instructions is not None:
+        result["instructions"] = instructions
     out.append(conn._result(rid, result))
 
 
@@ -10323,13 +10328,26 @@ class _Mount:
         """True when it is not up now (starting, or down): its tools may be missing."""
         return self.state != "up"
 
-    def wait(self):
-        """Wait until it has listed (or failed), within its start timeout; one that has
-        not is said once (it goes on starting)."""
+    def instructions(self):
+        """What its server's instructions are: their text, "" for none (or down), None
+        while it is starting."""
+        client = self.client
+        if self.state == "up" and client is not None:
+            return client.instructions if isinstance(client.instructions, str) else ""
+        return None if self.state == "starting" else ""
+
+    def wait(self, within=None):
+        """Wait until it has listed (or failed), within its start timeout (and within
+        seconds, when given, without a word); one that has not is said once (it goes on
+        starting)."""
         started = self.started
         if started is None or self.listed.is_set():
             return
-        if not self.listed.wait(max(0.0, started + self.start_timeout - _monotonic())) and \
+        left = max(0.0, started + self.start_timeout - _monotonic())
+        if within is not None:
+            self.listed.wait(min(left, within))
+            return
+        if not self.listed.wait(left) and \
                 not self.late_said:
             self.late_said = True
             self.report("mount %r has not listed within %g s (start_timeout); it is left out "
@@ -11146,6 +11164,10 @@ _OPTIONS = (
             "for a catalog that has tools of those names already"),
     _Option("pin", None, "names", "--pin", "A,B",
             "with --tool-search, keep these tools listed too (names or patterns)"),
+    _Option("mount_wait", 5.0, "seconds", "--mount-wait", "SECONDS",
+            "how long a serve's first answer (initialize, server/discover) waits for its "
+            "mounts to start, so that their instructions are in it",
+            "under every host's start limit; a mount slower than that is named as starting"),
     _Option("max_tasks", 100, "int", "--max-tasks", "N",
             "tasks a connection may hold (running or finished, until their TTL)",
             "bounds the memory a client can pin with tasks; more get a busy answer", low=1),
@@ -11638,7 +11660,33 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         """
         lifespan = _Lifespan(self, report or _report)
         self.state = lifespan.state
+        if self.sources:     # the first answer holds their instructions: mount_wait at most
+            end = _monotonic() + self.mount_wait
+            for source in self.sources:
+                source.wait(max(0.0, end - _monotonic()))
         return lifespan
+
+    def composed_instructions(self):
+        """The instructions initialize and server/discover give: this server's own, then
+        each mount's under its name, in the order mounted (one still starting named so),
+        _COMPOSED_LIMIT characters in all (each mount's cut to its share of the room)."""
+        own = self.instructions
+        if not self.sources:
+            return own
+        parts, room = [own] if own else [], _COMPOSED_LIMIT - len(own or "")
+        said = [(source.prefix, source.instructions()) for source in self.sources]
+        said = [(name, text) for name, text in said if text != ""]
+        for i, (name, text) in enumerate(said):
+            head = "## %s\n" % name
+            text = "(starting: its instructions are not in yet)" if text is None else text
+            share = room // (len(said) - i) - len(head) - 2
+            if share < 20:
+                break                           # no room left worth a heading
+            if len(text) > share:
+                text = text[:share - 4].rsplit(" ", 1)[0] + " ..."
+            parts.append(head + text)
+            room -= len(parts[-1]) + 2
+        return "\n\n".join(parts) if parts else None
 
     def run(self, argv=None, *, own_options=None):
         """Serve on stdin/stdout until EOF and return the exit status.
@@ -15103,7 +15151,10 @@ def _refuse(value):
 _PROXY_START_TIMEOUT = 10.0
 _PROXY_OPTIONS = ["  --start-timeout SECONDS",
                   " " * 22 + "time each server may take to start and list (default %g)"
-                  % _PROXY_START_TIMEOUT]
+                  % _PROXY_START_TIMEOUT,
+                  "  --instructions TEXT",
+                  " " * 22 + "the proxy's own instructions, before each server's (default: "
+                  "the file's \"mcp-stdio\": {\"instructions\": ...})"]
 
 
 # An entry's key for our own mount options (include, exclude, rename): hosts ignore keys
@@ -15186,7 +15237,8 @@ def _json_file(path, comments=True, commas=True, reader="strict JSON"):
     return value, text, plain
 
 
-def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT, report=None):
+def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT, report=None,
+                  instructions=None):
     """A Server that mounts every server of a host's configuration file under its key.
 
     The file has the mcpServers shape (Claude Desktop, Cursor, Cline): each entry a
@@ -15194,6 +15246,8 @@ def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT, report=None):
     relative cwd or command resolves against the file's folder; keys a host adds
     of its own are ignored. An entry it cannot serve (disabled, remote, no
     command, malformed) is left out and said to report(line); the rest serve.
+    Its instructions are instructions, else the file's own ({"mcp-stdio":
+    {"instructions": "..."}} at its top), then each server's (composed_instructions).
     Raises CatalogError when the file cannot be read or serves nothing.
     """
     report = report or _report
@@ -15205,8 +15259,14 @@ def _proxy_server(config_path, start_timeout=_PROXY_START_TIMEOUT, report=None):
     if not isinstance(entries, dict) or not entries:
         raise CatalogError("proxy: %s has no \"mcpServers\" object of servers" % config_path)
     here = os.path.dirname(os.path.abspath(config_path))
+    own = config.get(_PROXY_KEY, {})
+    if not isinstance(own, dict) or set(own) - {"instructions"} or \
+            not isinstance(own.get("instructions", ""), str):
+        raise CatalogError('proxy: %s: its top-level "%s" must be {"instructions": "..."}'
+                           % (config_path, _PROXY_KEY))
     server = Server("mcp-stdio-proxy", __version__, description="The servers of %s, as one"
-                    % os.path.basename(config_path))
+                    % os.path.basename(config_path),
+                    instructions=instructions or own.get("instructions") or None)
     served = 0
     for key, entry in entries.items():
         try:
@@ -15301,8 +15361,8 @@ def _file_first(args, valued):
 
 def _proxy_main(args):
     """The proxy command: serve the servers of CONFIG.json as one."""
-    args = _file_first(args, {"--start-timeout"} | {o.flag for o in _OPTIONS if o.flag and
-                                                    o.kind != "flag"})
+    args = _file_first(args, {"--start-timeout", "--instructions"} | {
+        o.flag for o in _OPTIONS if o.flag and o.kind != "flag"})
     if not args or args[0].startswith("-"):
         if any(a in ("-h", "--help") for a in args):
             sys.stdout.write("usage: proxy CONFIG.json [server options] (the options may come "
@@ -15310,14 +15370,17 @@ def _proxy_main(args):
             return 0
         sys.stderr.write("error: usage: proxy CONFIG.json [server options]\n")
         return 2
-    rest, start_timeout, refused = [], _PROXY_START_TIMEOUT, None
+    rest, start_timeout, refused, instructions = [], _PROXY_START_TIMEOUT, None, None
     words = iter(args[1:])
     for a in words:
         flag, eq, value = a.partition("=")
-        if flag != "--start-timeout":
+        if flag not in ("--start-timeout", "--instructions"):
             rest.append(a)
             continue
         value = value if eq else next(words, None)
+        if flag == "--instructions" and value is not None:
+            instructions = value
+            continue
         try:
             start_timeout = _seconds_argument(value)
         except (TypeError, ValueError):
@@ -15326,7 +15389,7 @@ def _proxy_main(args):
             start_timeout = _PROXY_START_TIMEOUT
             break
     try:
-        server = _proxy_server(args[0], start_timeout)
+        server = _proxy_server(args[0], start_timeout, instructions=instructions)
     except CatalogError as e:
         sys.stderr.write("error: %s\n" % e)
         return 2

@@ -10281,6 +10281,37 @@ class Mounting(unittest.TestCase):
             with self.subTest(tool=tool.name, result=r, revision=revision):
                 self.assertEqual(relayed(tool, r, revision), expected)
 
+    def test_a_servers_instructions_are_its_own_then_each_mounts(self):
+        """initialize and server/discover give this server's instructions, then each mount's
+        under its name, in the order mounted; a mount without any adds nothing; one still
+        starting when mount_wait ends is named so; the whole is cut to 2,048 characters,
+        each mount's to its share."""
+        outer = mcp_stdio.Server("outer", "1", instructions="Outer notes.")
+        outer.mount("a", mcp_stdio.Server("a", "1", instructions="Use a for x."))
+        outer.mount("b", mcp_stdio.Server("b", "1"))
+        outer.mount("c", mcp_stdio.Server("c", "1", instructions="C first."))
+        for era in ("legacy", "modern"):
+            with self.subTest(era=era), mcp_stdio.InProcessClient(outer, era=era) as c:
+                self.assertEqual(c.instructions, "Outer notes.\n\n## a\nUse a for x.\n\n"
+                                                 "## c\nC first.")
+        long = mcp_stdio.Server("long", "1")
+        long.mount("x", mcp_stdio.Server("x", "1", instructions="word " * 600))
+        long.mount("y", mcp_stdio.Server("y", "1", instructions="short."))
+        with mcp_stdio.InProcessClient(long, era="legacy") as c:
+            text = c.instructions
+        self.assertLessEqual(len(text), 2048)
+        self.assertTrue(text.startswith("## x\nword word"))
+        self.assertIn(" ...\n\n## y\nshort.", text)
+        slow = mcp_stdio.Server("slow", "1", mount_wait=0.3)
+        slow.mount("late", PY + ["-S", "-c", "import time; time.sleep(30)"], start_timeout=5)
+        slow.mount("demo", mcp_stdio.demo_server())
+        started = time.monotonic()
+        with mcp_stdio.InProcessClient(slow, era="legacy") as c:
+            self.assertLess(time.monotonic() - started, 3.0)
+            self.assertEqual(c.instructions.split("\n\n")[0],
+                             "## late\n(starting: its instructions are not in yet)")
+            self.assertIn("## demo\nDemo server of mcp_stdio.", c.instructions)
+
     def test_a_mounted_error_keeps_its_code_only_where_it_means_the_same(self):
         inner = mcp_stdio.Server("inner", "1")
         for code in (-32602, -31005, 7, -32001, -32022, -32099, -32021, -32002, -32042):
@@ -11297,6 +11328,37 @@ class MountProcesses(unittest.TestCase):
         self.assertEqual((r.returncode, r.stderr),
                          (2, b"error: usage: proxy CONFIG.json [server options]\n"))
 
+    def test_the_proxys_instructions_are_its_own_then_each_servers(self):
+        """A proxy's instructions: the file's own (or --instructions), then each server's
+        under its key, in the file's order; a server without any adds nothing, and the
+        first answer waits for the servers to start (--mount-wait)."""
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        quiet = os.path.join(folder, "quiet.py")
+        with open(quiet, "w") as f:
+            f.write("import sys\nsys.path.insert(0, %r)\nimport mcp_stdio\n"
+                    "s = mcp_stdio.Server('quiet', '1', instructions=None)\n"
+                    "raise SystemExit(s.run())\n" % HERE)
+        path = os.path.join(folder, "servers.json")
+        with open(path, "w") as f:
+            json.dump({"mcp-stdio": {"instructions": "Proxy notes."}, "mcpServers": {
+                "quiet": {"command": PY[0], "args": PY[1:] + [quiet]},
+                "demo": {"command": SERVE[0], "args": SERVE[1:], "cwd": HERE}}}, f)
+        demo = mcp_stdio.demo_server().instructions
+        for extra, own in (([], "Proxy notes."), (["--instructions", "Ours."], "Ours.")):
+            for era in ("legacy", "modern"):
+                with self.subTest(extra=extra, era=era), mcp_stdio.Client(
+                        SERVE + ["proxy", path] + extra, era=era, cwd=HERE) as c:
+                    self.assertEqual(c.instructions, own + "\n\n## demo\n" + demo)
+        with open(path, "w") as f:
+            json.dump({"mcp-stdio": {"instructions": 5}, "mcpServers": {
+                "demo": {"command": SERVE[0], "args": SERVE[1:]}}}, f)
+        r = subprocess.run(SERVE + ["proxy", path], capture_output=True, text=True,
+                           stdin=subprocess.DEVNULL, cwd=HERE, timeout=60)
+        self.assertEqual((r.returncode, r.stderr), (2, 'error: proxy: %s: its top-level '
+                                                       '"mcp-stdio" must be {"instructions": '
+                                                       '"..."}\n' % path))
+
     def test_what_the_proxy_command_refuses(self):
         """A file with no server the proxy can serve: each entry said, then exit 2."""
         path = self.config({"web": {"url": "https://example.com/mcp"}, "x": {"args": []},
@@ -11657,6 +11719,9 @@ class RealMounts(unittest.TestCase):
 
     def test_our_client_in_both_eras(self):
         direct = self.direct_names()
+        with mcp_stdio.Client(self.commands["everything"]) as d:
+            theirs = d.instructions
+        self.assertTrue(theirs)
         for era in ("legacy", "modern"):
             with self.subTest(era=era):
                 heard, updated = [], []
@@ -11666,6 +11731,8 @@ class RealMounts(unittest.TestCase):
                                       **_answers()) as c:
                     self.assertEqual(sorted(t["name"] for t in c.list_tools()), direct,
                                      c.stderr[-2000:])    # what a mount left out said why
+                    # The first thing a host that searches tools shows its model: theirs.
+                    self.assertIn("## everything\n" + theirs[:300], c.instructions)
                     for name, args, want in self.calls:
                         r = c.call_tool(name, args)
                         self.assertIn(want, r["content"][0]["text"], r)
