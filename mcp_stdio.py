@@ -66,9 +66,9 @@ layer on layer, the server last, and the commands after it:
 - then, after the Commands banner, what `python mcp_stdio.py COMMAND` runs:
   Proxy (a host's file served as one server), the terminal the client commands
   ask and show on, Client commands (inspect, call, read, get), the MCP Apps
-  preview, Host setup (config, doctor, install), the Demo catalog, and Command
-  line: the table of commands (a new command is one row and one handler) and
-  main(). The library above the banner needs nothing below it.
+  preview, Host setup (the hosts and the doctor; config and install), the Demo
+  catalog, and Command line: the table of commands (a new command is one row and
+  one handler) and main(). The library above the banner needs nothing below it.
 
 The file's rules, each held by a structural test:
 
@@ -15674,6 +15674,12 @@ def _inspection(client):
             size = len(encode_message({kind.field: entries})) - 1
             report["listing"][kind.field] = {"count": len(entries), "bytes": size,
                                              "tokens": size // 4}
+    # What a host that searches tools itself shows its model first: the server's
+    # instructions and the tools' names (their schemas load when its search finds them).
+    names = [t.get("name") for t in report.get("tools") or []]
+    size = len(encode_message({"instructions": client.instructions, "tools": names})) - 1
+    report["first_seen"] = {"instructions": len(client.instructions or ""),
+                            "names": len(names), "bytes": size, "tokens": size // 4}
     # What the extensions add to listed entries (a tool's task support), one shape for all:
     # {field: {the entry's uri or name: [mark, ...]}}, entries without marks left out.
     report["marks"] = {}
@@ -15719,9 +15725,12 @@ def _print_report(client, report):
                 kind.field in report["errors"]:
             table(kind.noun + "s", kind.field, [kind.shown(e) for e in report[kind.field] or []])
         if kind.cls is Tool and report[kind.field]:      # what a model reads of every turn
-            size = report["listing"][kind.field]
+            size, first = report["listing"][kind.field], report["first_seen"]
             w("  the listing: %.1f KB, about %d tokens (an estimate: bytes / 4)\n" % (
                 size["bytes"] / 1024.0, size["tokens"]))
+            w("  what a host that searches tools shows first (the instructions and the "
+              "names): %.1f KB, about %d tokens\n" % (first["bytes"] / 1024.0,
+                                                      first["tokens"]))
     said = report["stderr"].splitlines()
     if said:
         w("\nthe server said on stderr (%d line%s)\n" % (len(said), "" if len(said) == 1
@@ -16422,7 +16431,7 @@ _PREVIEW_PAGE = r"""<!DOCTYPE html>
 
 
 ###############################################################################
-# Host setup: config, doctor and install ######################################
+# Host setup: the hosts and the doctor ########################################
 ###############################################################################
 #
 # A server's entry in each host's configuration: printed (config), checked by starting
@@ -16460,6 +16469,8 @@ _CONFIGS = {
     "codex": (_toml_config, "~/.codex/config.toml"),
     "gemini-cli": (_json_config("mcpServers"), "~/.gemini/settings.json or "
                    ".gemini/settings.json, merged into \"mcpServers\""),
+    "copilot-cli": (_json_config("mcpServers", {"type": "local", "tools": ["*"]}),
+                    "~/.copilot/mcp-config.json, merged into \"mcpServers\""),
 }
 
 
@@ -16467,14 +16478,27 @@ class _Host:
     """What one host does when it starts a stdio server, as the doctor models it."""
 
     __slots__ = ("title", "source", "era", "revision", "capabilities", "limit", "desktop",
-                 "rules", "budget")
+                 "rules", "budget", "catalog")
 
     def __init__(self, title, source, era, revision, capabilities, limit, desktop, rules=(),
-                 budget=None):
+                 budget=None, catalog=None):
         self.title, self.source, self.era, self.revision = title, source, era, revision
         self.capabilities, self.limit, self.desktop = capabilities, limit, desktop
         self.rules = rules          # names of _HOST_RULES the host's tool list must pass
         self.budget = budget        # (tools, what the host does past them), where published
+        # How it holds a catalog: (how, what it does, its source). How: it "searches" the
+        # catalog itself (the model sees the tools' names and each server's instructions
+        # first; a schema loads when its search finds the tool), "searches with some
+        # models", "groups" it past a threshold, or "loads" every schema on every turn.
+        self.catalog = catalog or ("loads", "it loads every tool's schema on every turn",
+                                   source)
+
+
+# Past _SEARCH_PAST tools a host that loads every schema holds them badly (Cursor warned at
+# 40 before it searched): --tool-search is recommended there. A server of more than
+# _NAMES_ALONE tools, behind a host that searches, needs instructions: they and the tools'
+# names are what its model sees first.
+_SEARCH_PAST, _NAMES_ALONE = 40, 10
 
 
 # The PATH a desktop app gets when it is started from the desktop, not a shell
@@ -16492,28 +16516,47 @@ _HOSTS = {
     "claude-desktop": _Host(
         "Claude Desktop 1.25927.0 (Aug 2026)",
         "https://github.com/modelcontextprotocol/servers/issues/4153",
-        "legacy", "2025-11-25", {}, 60.0, True),
+        "legacy", "2025-11-25", {}, 60.0, True,
+        budget=(_SEARCH_PAST, "Claude Desktop loads every tool's schema on every turn")),
     "claude-code": _Host(
         "Claude Code 2.1.283 (2026-09-28)",
         "https://github.com/anthropics/claude-code/issues/84136",
         "auto", "2025-11-25", {"roots": {}, "elicitation": {}}, 30.0, False,
-        ("full_name_128",)),
+        ("full_name_128",), catalog=(
+            "searches", "Claude Code defers every MCP tool behind its own tool search",
+            "https://github.com/anthropics/claude-code/issues/56551")),
     "cursor": _Host(
         "Cursor CLI 2026.08.25-3e8eec8",
         "https://github.com/CursorTouch/Windows-MCP/issues/68",
-        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, ("server_and_tool_60",),
-        (40, "Cursor degrades past about 40 active tools")),
+        "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, ("server_and_tool_60",), catalog=(
+            "searches", "Cursor loads only the tools' names and fetches the rest on demand",
+            "Cursor's dynamic context discovery (January 2026)")),
     "vscode": _Host(
         "VS Code 1.132.0 with Copilot chat (Aug 2026)",
         "https://github.com/microsoft/vscode/issues/329848",
         "legacy", "2025-11-25", {}, _USUAL_LIMIT, True, (),
-        (128, "Copilot refuses a request that carries more than 128 tools")),
+        (128, "Copilot refuses a request that carries more than 128 tools"), catalog=(
+            "groups", "VS Code groups tools behind activate_* tools past 64",
+            "https://github.com/microsoft/vscode/issues/258360")),
     "codex": _Host(
         "Codex CLI 0.165.0 (2026-11-03)", "https://github.com/openai/codex/issues/11851",
-        "legacy", "2025-06-18", {}, 10.0, False),
+        "legacy", "2025-06-18", {}, 10.0, False,
+        budget=(_SEARCH_PAST, "Codex loads every schema with a model without tool_search"),
+        catalog=("searches with some models", "Codex defers MCP tools behind its "
+                 "tool_search with the models that support it",
+                 "https://github.com/openai/codex/issues/24536")),
+    "copilot-cli": _Host(
+        "Copilot CLI (Nov 2026)", "https://github.com/github/copilot-cli/issues/4588",
+        "legacy", "2025-11-25", {}, _USUAL_LIMIT, False,
+        budget=(_SEARCH_PAST, "Copilot CLI loads every schema with the models it does "
+                "not defer tools for"),
+        catalog=("searches with some models", "Copilot CLI defers MCP tools with some "
+                 "models (an entry opts out with \"deferTools\": \"never\")",
+                 "https://github.com/github/copilot-cli/issues/4588")),
     "gemini-cli": _Host(
         "Gemini CLI 0.61", "https://github.com/google-gemini/gemini-cli/issues/13326",
-        "legacy", "2025-06-18", {}, _USUAL_LIMIT, False, ("flat_schemas",)),
+        "legacy", "2025-06-18", {}, _USUAL_LIMIT, False, ("flat_schemas",),
+        budget=(_SEARCH_PAST, "Gemini CLI loads every tool's schema on every turn")),
 }
 
 
@@ -16766,20 +16809,37 @@ def _listing_faults(host, client, tools, faults, warnings):
             if fault:
                 faults.append(("tool %r: %s" % (t.get("name"), fault),
                                _mounted_fix(t) or "rename it, or flatten its schema"))
+    how, does, _ = host.catalog
+    if how.startswith("searches"):        # what its search needs: names and instructions
+        if len(tools) > _NAMES_ALONE and not client.instructions:
+            warnings.append((
+                "it lists %d tools and no instructions: %s, so its model sees the tools' "
+                "names and each server's instructions first" % (len(tools), does),
+                "give the server instructions (Server(..., instructions=...)): what it is "
+                "for, and which tools to reach for first"))
+        for t in tools:
+            if (t.get("_meta") or {}).get(ALWAYS_LOAD_KEY) is True and not t.get("description"):
+                warnings.append(("tool %r is pinned (kept loaded) but has no description"
+                                 % t.get("name"), "say what it is for: a docstring, or "
+                                 "description=..."))
     if host.budget is not None and len(tools) > host.budget[0]:
-        warnings.append(_over_budget(tools, *host.budget))
+        warnings.append(_over_budget(tools, *host.budget, conditional=how != "loads" and
+                                     how != "groups"))
 
 
-def _over_budget(tools, budget, words):
-    """The doctor's warning for a listing of more tools than a host holds well."""
+def _over_budget(tools, budget, words, conditional=False):
+    """The doctor's warning for a listing of more tools than a host holds well (conditional:
+    only where it does not search them itself, with some models)."""
     size = len(encode_message({"tools": tools}))
     return ("it lists %d tools (%.1f KB, about %d tokens, estimated as bytes / 4); %s, and a "
             "host that keeps the first %d would not see %s" % (
                 len(tools), size / 1024.0, size // 4, words, budget,
                 _some([t.get("name") for t in tools[budget:]], 300)),
-            "list two search tools instead (--tool-search: the rest stay callable and are "
+            "%slist two search tools instead (--tool-search: the rest stay callable and are "
             "found by search_tools), or serve fewer: --tools with names or patterns "
-            "('fs_*'), or mount(..., include=, exclude=) for a mounted server's")
+            "('fs_*'), or mount(..., include=, exclude=) for a mounted server's" % (
+                "where the model in use has no tool search of the host's own: "
+                if conditional else ""))
 
 
 def _mounted_fix(tool):
@@ -16854,26 +16914,27 @@ def _doctor_main(args):
     return 1 if failed else 0
 
 
-def _entry_words(args):
-    """(the words before --, the server command after it, the --name value or None) of
-    config and install; raises ValueError when --name has no value."""
-    args, server = list(args), []
-    if "--" in args:
-        i = args.index("--")
-        args, server = args[:i], args[i + 1:]
-    name = None
-    if "--name" in args:
-        i = args.index("--name")
-        if i + 1 >= len(args):
-            raise ValueError("--name needs a value")
-        name = args.pop(i + 1)
-        args.pop(i)
-    return args, server, name
+def _command_text(command, windows=os.name == "nt"):
+    """command as a shell takes it, for a line that says what runs or is to be run: in
+    POSIX sh's quoting, or on Windows (windows) cmd.exe's, which PowerShell takes too but
+    for a word holding "$" or "`" (_powershell_text has its own)."""
+    if not windows:
+        import shlex
+        return " ".join(shlex.quote(w) for w in command)
+    out = []
+    for w in command:
+        if w and all(c.isalnum() or c in "_-./:\\=+@," for c in w):
+            out.append(w)
+        elif any(c in w for c in _CMD_UNSAFE):       # shown as a program would read it
+            out.append('"%s"' % w.replace('"', '\\"'))
+        else:
+            out.append(_cmd_quoted(w))
+    return " ".join(out)
 
 
-def _file_key(script):
-    """An entry's name from its file's, when the server cannot say its own."""
-    return os.path.splitext(os.path.basename(script))[0].replace("_", "-")
+def _powershell_text(command):
+    """command as PowerShell runs it: each word in single quotes, the first by "&"."""
+    return "& " + " ".join("'%s'" % w.replace("'", "''") for w in command)
 
 
 def _entry_command(words, resolve=True):
@@ -16904,6 +16965,42 @@ def _entry_command(words, resolve=True):
         program = os.path.abspath(found)
     return [program] + [os.path.abspath(a) if ("." in a or os.sep in a) and a[:1] != "-" and
                         os.path.exists(a) else a for a in args]
+
+
+def _safe_key(name):
+    """name as a key every host takes: letters, digits, '-' and '_' (Codex's TOML keys,
+    Claude Code's names), at most 64; None for no name."""
+    if not isinstance(name, str):
+        return None
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in name)
+    return safe.strip("-")[:64] or None
+
+
+###############################################################################
+# Host setup: config and install ##############################################
+###############################################################################
+
+def _entry_words(args):
+    """(the words before --, the server command after it, the --name value or None) of
+    config and install; raises ValueError when --name has no value."""
+    args, server = list(args), []
+    if "--" in args:
+        i = args.index("--")
+        args, server = args[:i], args[i + 1:]
+    name = None
+    if "--name" in args:
+        i = args.index("--name")
+        if i + 1 >= len(args):
+            raise ValueError("--name needs a value")
+        name = args.pop(i + 1)
+        args.pop(i)
+    return args, server, name
+
+
+def _file_key(script):
+    """An entry's name from its file's, when the server cannot say its own."""
+    return os.path.splitext(os.path.basename(script))[0].replace("_", "-")
+
 
 
 def _config_main(args):
@@ -16937,28 +17034,6 @@ def _config_main(args):
     return 0
 
 
-def _command_text(command, windows=os.name == "nt"):
-    """command as a shell takes it, for a line that says what runs or is to be run: in
-    POSIX sh's quoting, or on Windows (windows) cmd.exe's, which PowerShell takes too but
-    for a word holding "$" or "`" (_powershell_text has its own)."""
-    if not windows:
-        import shlex
-        return " ".join(shlex.quote(w) for w in command)
-    out = []
-    for w in command:
-        if w and all(c.isalnum() or c in "_-./:\\=+@," for c in w):
-            out.append(w)
-        elif any(c in w for c in _CMD_UNSAFE):       # shown as a program would read it
-            out.append('"%s"' % w.replace('"', '\\"'))
-        else:
-            out.append(_cmd_quoted(w))
-    return " ".join(out)
-
-
-def _powershell_text(command):
-    """command as PowerShell runs it: each word in single quotes, the first by "&"."""
-    return "& " + " ".join("'%s'" % w.replace("'", "''") for w in command)
-
 
 def _host_file(host, project, system=sys.platform, environ=os.environ, listdir=os.listdir):
     """The configuration file install writes for host (project: the project's own, None
@@ -16985,6 +17060,7 @@ def _host_file(host, project, system=sys.platform, environ=os.environ, listdir=o
         "vscode": (join(user, "Code", "User", "mcp.json"), join(".vscode", "mcp.json")),
         "gemini-cli": (join(home, ".gemini", "settings.json"), join(".gemini", "settings.json")),
         "codex": (join(home, ".codex", "config.toml"), None),
+        "copilot-cli": (join(home, ".copilot", "mcp-config.json"), None),
     }
     user_file, project_file = files[host]
     if not project:
@@ -17100,13 +17176,18 @@ def _install_main(args):
     except ValueError as e:
         sys.stderr.write("error: %s\n" % e)
         return 2
-    flags = {a for a in args if a in ("--project", "--force")}
+    flags = {a for a in args if a in ("--project", "--force", "--always-load")}
     args = [a for a in args if a not in flags]
     if len(args) != 1 or args[0] not in _CONFIGS or not server or name == "":
-        sys.stderr.write("error: install HOST [--name NAME] [--project] [--force] -- "
-                         "SERVER [ARGS...]; HOST is one of %s\n" % ", ".join(sorted(_CONFIGS)))
+        sys.stderr.write("error: install HOST [--name NAME] [--project] [--force] "
+                         "[--always-load] -- SERVER [ARGS...]; HOST is one of %s\n"
+                         % ", ".join(sorted(_CONFIGS)))
         return 2
     host = args[0]
+    if "--always-load" in flags and host not in _ALWAYS_LOAD:
+        sys.stderr.write("error: --always-load: %s has no setting that keeps a server's tools "
+                         "loaded (%s have)\n" % (host, " and ".join(sorted(_ALWAYS_LOAD))))
+        return 2
     if "--project" in flags and host != "claude-code" and _host_file(host, True) is None:
         sys.stderr.write("error: %s has no project file\n" % host)
         return 2
@@ -17134,6 +17215,11 @@ def _install_by_claude(name, python, command_args, flags):
     scope = "project" if project else "user"
     # Its default scope is this folder only; a user's install serves every folder.
     words = ["claude", "mcp", "add", "--scope", scope, name, "--", python] + command_args
+    keep = "--always-load" in flags
+    if keep:                             # "claude mcp add" has no flag for it
+        words = ["claude", "mcp", "add-json", "--scope", scope, name, json.dumps(dict(
+            {"type": "stdio", "command": python, "args": command_args}, **_ALWAYS_LOAD[
+                "claude-code"]))]
     path = os.path.abspath(".mcp.json") if project else \
         os.path.join(os.path.expanduser("~"), ".claude.json")
     old = None
@@ -17147,7 +17233,8 @@ def _install_by_claude(name, python, command_args, flags):
         old = servers.get(name) if isinstance(servers, dict) else None
     if old is not None:
         if isinstance(old, dict) and old.get("command") == python and \
-                (old.get("args") or []) == command_args:
+                (old.get("args") or []) == command_args and \
+                (old.get("alwaysLoad") is True) == keep:
             sys.stdout.write("%s: %r is installed already; nothing changed\n" % (path, name))
             return 0
         if "--force" not in flags:
@@ -17165,7 +17252,15 @@ def _install_by_claude(name, python, command_args, flags):
         status = subprocess.call(_what_to_start(step, os.environ, os.name == "nt"))
         if status:
             return status
+    if keep:
+        sys.stdout.write('wrote "alwaysLoad": true for %r: Claude Code keeps its tools loaded '
+                         "(not behind its tool search)\n" % name)
     return 0
+
+
+# What install --always-load writes in a host's entry so that the host keeps the server's
+# tools loaded instead of deferring them behind its own search.
+_ALWAYS_LOAD = {"claude-code": {"alwaysLoad": True}, "copilot-cli": {"deferTools": "never"}}
 
 
 # What each host's reader takes beyond strict JSON: (comments, trailing commas). VS Code's
@@ -17183,6 +17278,11 @@ def _install_in_file(host, name, python, command_args, flags):
         sys.stderr.write("error: %s; nothing written\n" % e)
         return 1
     entry = make(name, python, command_args)
+    keep = _ALWAYS_LOAD.get(host) if "--always-load" in flags else None
+    if keep:
+        (top, entries), = json.loads(entry).items()
+        entries[name].update(keep)
+        entry = json.dumps({top: entries}, indent=2) + "\n"
     comments, commas = _HOST_JSON_SYNTAX.get(host, (False, False))
     try:
         if not os.path.exists(path):
@@ -17224,9 +17324,11 @@ def _install_in_file(host, name, python, command_args, flags):
             f.write(text)
     with open(path, "w", encoding="utf-8") as f:
         f.write(new)
-    sys.stdout.write("%s: installed %r%s\n  it runs %s\n" % (
+    sys.stdout.write("%s: installed %r%s\n  it runs %s\n%s" % (
         path, name, " (the old file is in %s)" % backup if text is not None else "",
-        _command_text([python] + command_args)))
+        _command_text([python] + command_args), "".join(
+            "  with %s: %s, so the host keeps its tools loaded\n" % (
+                json.dumps(k), json.dumps(v)) for k, v in (keep or {}).items())))
     return 0
 
 
@@ -17248,14 +17350,6 @@ def _server_name(command):
         client.close()
     return _safe_key(name)
 
-
-def _safe_key(name):
-    """name as a key every host takes: letters, digits, '-' and '_' (Codex's TOML keys,
-    Claude Code's names), at most 64; None for no name."""
-    if not isinstance(name, str):
-        return None
-    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in name)
-    return safe.strip("-")[:64] or None
 
 
 ###############################################################################
@@ -17486,7 +17580,7 @@ _COMMANDS = {
     "doctor": _Command(lambda args: _doctor_main(args), "doctor [--host HOST] -- COMMAND "
                        "[ARGS...]", serves=False),
     "install": _Command(lambda args: _install_main(args), "install HOST [--name NAME] "
-                        "[--project] [--force] -- SERVER [ARGS...]", serves=False),
+                        "[--project] [--force] [--always-load] -- SERVER [ARGS...]", serves=False),
     "proxy": _Command(lambda args: _proxy_main(args), "proxy CONFIG.json [server options]",
                       serves=False),
 }

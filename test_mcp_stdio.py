@@ -29,6 +29,7 @@ import os
 import queue
 import random
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -11884,7 +11885,7 @@ class RealMounts(unittest.TestCase):
         r = subprocess.run(SERVE + ["doctor", "--"] + PY + [script], capture_output=True,
                            cwd=HERE, timeout=300, stdin=subprocess.DEVNULL)
         self.assertEqual(r.returncode, 0, r.stdout)
-        self.assertTrue(r.stdout.endswith(b"doctor: 6 of 6 host(s) would start it\n"), r.stdout)
+        self.assertTrue(r.stdout.endswith(b"doctor: 7 of 7 host(s) would start it\n"), r.stdout)
 
     def test_tool_search_over_server_everything_and_the_demo(self):
         """proxy --tool-search: two tools listed in both eras; purposes find their tools;
@@ -13448,6 +13449,16 @@ class ClientCommandLine(unittest.TestCase):
         report = json.loads(r.stdout)
         self.assertEqual((report["era"], report["revision"]), ("legacy", "2025-03-26"))
         self.assertEqual(len(report["tools"]), 6)
+        # What a host that searches tools shows its model first, beside the whole listing:
+        # the instructions and the tools' names.
+        names = [t["name"] for t in report["tools"]]
+        size = len(json.dumps({"instructions": report["instructions"], "tools": names},
+                              separators=(",", ":"), ensure_ascii=False).encode())
+        self.assertEqual(report["first_seen"], {"instructions": len(report["instructions"]),
+                                                "names": 6, "bytes": size, "tokens": size // 4})
+        self.assertIn("  what a host that searches tools shows first (the instructions and the "
+                      "names): %.1f KB, about %d tokens\n" % (size / 1024.0, size // 4), out)
+        self.assertLess(size, report["listing"]["tools"]["bytes"] / 4)
 
     def test_call(self):
         r = self.run_cli("call", "echo", '{"text": "hello"}', "--", *SERVE)
@@ -13716,7 +13727,7 @@ class CtrlC(ProcTest):
 
 
 ###############################################################################
-# Host setup: config, doctor and install ######################################
+# Host setup: the hosts and the doctor ########################################
 ###############################################################################
 
 
@@ -13747,7 +13758,7 @@ class Doctor(unittest.TestCase):
         self.assertEqual(code, 0, out)
         self.assertEqual([line.split(":")[0] for line in out.splitlines() if
                           not line.startswith(" ")][1:-1], sorted(mcp_stdio._HOSTS))
-        self.assertTrue(out.endswith("doctor: 6 of 6 host(s) would start it\n"), out)
+        self.assertTrue(out.endswith("doctor: 7 of 7 host(s) would start it\n"), out)
         self.assertIn("codex: ok  (models Codex CLI 0.165.0 (2026-11-03), speaks 2025-06-18; "
                       "https://github.com/openai/codex/issues/11851)", out)
         self.assertIn("claude-code: ok  (models Claude Code 2.1.283 (2026-09-28), probes, then "
@@ -13796,9 +13807,9 @@ class Doctor(unittest.TestCase):
     def test_a_proxys_entries_that_fail_are_named_and_hosts_share_starts(self):
         """A proxy whose entries fail to start (a missing command, one that exits at once, one
         that never answers) fails, each entry named with its last lines on stderr. Hosts
-        that start a server alike share one start, and the starts run at once: six hosts,
-        three starts (0.11.2: eight); the two without tasks learn which tools run only as a
-        task from another host's listing."""
+        that start a server alike share one start, and the starts run at once: seven hosts,
+        four starts (0.11.2: eight for six); the two without tasks learn which tools run only
+        as a task from another host's listing."""
         folder, leaf = leaf_folder(self)
         path = servers_file(folder, {
             "good": {"command": sys.executable, "args": ["-S", leaf, folder]},
@@ -13818,10 +13829,10 @@ class Doctor(unittest.TestCase):
                   "    fix: its last lines on stderr: one | two: no config\n" % (
                       os.path.join(folder, "no-such-server"),
                       os.path.join(folder, "no-such-server")))
-        self.assertEqual(out.count(faults), 6, out)
-        self.assertTrue(out.endswith("doctor: 0 of 6 host(s) would start it\n"), out)
+        self.assertEqual(out.count(faults), 7, out)
+        self.assertTrue(out.endswith("doctor: 0 of 7 host(s) would start it\n"), out)
         with open(os.path.join(folder, "starts")) as f:
-            self.assertEqual(len(f.read().split()), 3)
+            self.assertEqual(len(f.read().split()), 4)
 
     def test_what_a_host_refuses_in_the_tool_list(self):
         code, out = self.doctor("--host", "gemini-cli", command=PY + [self.script, "nested"])
@@ -13833,14 +13844,18 @@ class Doctor(unittest.TestCase):
             self.script, "nested"])[0], 0)
 
     def test_a_listing_over_a_hosts_tool_budget_is_warned_of(self):
-        """Cursor holds about 40 tools well: past that the doctor says so, with the size and
-        which tools a host that keeps the first 40 would lose (in the order listed)."""
-        code, out = self.doctor("--host", "cursor", command=PY + [self.script, "many"])
+        """A host that loads every schema holds about 40 tools well: past that the doctor
+        says so, with the size and which tools a host that keeps the first 40 would lose
+        (in the order listed), and recommends tool search; said as conditional where the
+        host searches with some models; not where it searches them itself, which needs the
+        server's instructions instead."""
+        code, out = self.doctor("--host", "claude-desktop", command=PY + [self.script, "many"])
         self.assertEqual(code, 0, out)
         self.assertRegex(out, r"\n  warning: it lists 45 tools \(\d+\.\d KB, about \d+ tokens, "
-                              r"estimated as bytes / 4\); Cursor degrades past about 40 active "
-                              r"tools, and a host that keeps the first 40 would not see t39, "
-                              r"t40, t41, t42, t43\n    fix: list two search tools instead "
+                              r"estimated as bytes / 4\); Claude Desktop loads every tool's "
+                              r"schema on every turn, and a host that keeps the first 40 would "
+                              r"not see t39, t40, t41, t42, t43\n    fix: list two search tools "
+                              r"instead "
                               r"\(--tool-search: the rest stay callable and are found by "
                               r"search_tools\), or serve fewer: --tools with names or patterns "
                               r"\('fs_\*'\), or mount\(\.\.\., include=, exclude=\) for a mounted "
@@ -13848,9 +13863,18 @@ class Doctor(unittest.TestCase):
         code, out = self.doctor("--host", "vscode", command=PY + [self.script, "many"])
         self.assertEqual((code, out.count("warning")), (0, 0), out)      # 128 for Copilot
         # The fix it names: with tool search the host lists two tools (and the pinned).
-        code, out = self.doctor("--host", "cursor", command=PY + [self.script, "many",
-                                                                  "--tool-search"])
+        code, out = self.doctor("--host", "claude-desktop", command=PY + [
+            self.script, "many", "--tool-search"])
         self.assertEqual((code, out.count("warning")), (0, 0), out)
+        code, out = self.doctor("--host", "codex", command=PY + [self.script, "many"])
+        self.assertIn("\n    fix: where the model in use has no tool search of the host's own: "
+                      "list two search tools instead (--tool-search", out)
+        # A host that searches: no tool search of ours, but what its search needs.
+        for host in ("claude-code", "cursor"):
+            code, out = self.doctor("--host", host, command=PY + [self.script, "many"])
+            self.assertEqual((code, out.count("warning")), (0, 1), out)
+            self.assertNotIn("--tool-search", out)
+            self.assertIn("warning: it lists 45 tools and no instructions: ", out)
 
     def test_a_mounted_tool_a_host_refuses_names_the_mounts_options(self):
         """The author cannot change someone else's tool: the fix is the mount's options. A
@@ -13876,7 +13900,7 @@ class Doctor(unittest.TestCase):
         code, out = self.doctor(command=PY + [self.script, "task"])
         self.assertEqual(code, 1, out)
         self.assertEqual(out.count(fault), 2, out)
-        self.assertTrue(out.endswith("doctor: 4 of 6 host(s) would start it\n"), out)
+        self.assertTrue(out.endswith("doctor: 5 of 7 host(s) would start it\n"), out)
 
     @about("skills")
     def test_a_refused_skill_fails_and_a_relative_folder_is_found(self):
@@ -13893,7 +13917,10 @@ class Doctor(unittest.TestCase):
         with open(path, encoding="utf-8") as f:
             reported = f.read()
         for name, host in mcp_stdio._HOSTS.items():
-            self.assertIn(host.source, reported, name)
+            issue = re.match(r"https://github\.com/[^/]+/([^/]+)/(?:issues|pull)/(\d+)\Z",
+                             host.source)      # the document may write it "repo #N"
+            self.assertTrue(host.source in reported or issue is not None and
+                            "%s #%s" % issue.groups() in reported, name)
             if name != "gemini-cli":          # its version is from a trial, not the document
                 self.assertIn(host.title.split(" (")[0].rsplit(" ", 1)[-1], reported, name)
 
@@ -13911,12 +13938,18 @@ class Doctor(unittest.TestCase):
             self.assertTrue(r.stderr.startswith(b"error: "), r.stderr)
 
 
+###############################################################################
+# Host setup: config and install ##############################################
+###############################################################################
+
+
 class Install(unittest.TestCase):
     """install writes config's entry into each host's own file (real processes, a fake home)."""
 
     FILES = {"claude-desktop": ".config/Claude/claude_desktop_config.json",
              "cursor": ".cursor/mcp.json", "vscode": ".config/Code/User/mcp.json",
-             "gemini-cli": ".gemini/settings.json", "codex": ".codex/config.toml"}
+             "gemini-cli": ".gemini/settings.json", "codex": ".codex/config.toml",
+             "copilot-cli": ".copilot/mcp-config.json"}
 
     def setUp(self):
         tmp = tempfile.TemporaryDirectory()
@@ -13946,6 +13979,10 @@ class Install(unittest.TestCase):
     @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
     def test_gemini_cli(self):
         self.keeps_the_rest_and_a_repeat_changes_nothing("gemini-cli")
+
+    @unittest.skipUnless(SLOW, "the other JSON hosts: with MCP_STDIO_SLOW=1 (.ci/run sets it)")
+    def test_copilot_cli(self):
+        self.keeps_the_rest_and_a_repeat_changes_nothing("copilot-cli")
 
     def test_codex(self):
         self.keeps_the_rest_and_a_repeat_changes_nothing("codex")
@@ -13981,7 +14018,8 @@ class Install(unittest.TestCase):
                                                 json.dumps(self.script)))
         else:
             data = json.loads(after)
-            want = dict({"type": "stdio"} if host == "vscode" else {}, **entry)
+            want = dict({"type": "stdio"} if host == "vscode" else {"type": "local", "tools": [
+                "*"]} if host == "copilot-cli" else {}, **entry)
             self.assertEqual(data, {"theme": "dark", top: {"other": {"command": "x"},
                                                            "team-tools": want}})
             self.assertIn('\n    "theme"', after)        # its indentation kept
@@ -14148,6 +14186,31 @@ class Install(unittest.TestCase):
                               "--scope user\n  claude mcp add --scope user team-tools -- %s %s\n"
                          % (sys.executable, other))
 
+    def test_always_load_where_a_host_has_it(self):
+        """--always-load writes what keeps a server's tools out of a host's own search:
+        "deferTools": "never" in Copilot CLI's entry (and says so), Claude Code's
+        "alwaysLoad": true through its add-json; a host without such a setting refuses."""
+        code, out, err = self.install("copilot-cli", "--always-load", "--", self.script)
+        path = os.path.join(self.home, self.FILES["copilot-cli"])
+        self.assertEqual((code, err), (0, ""), out)
+        self.assertEqual(out, "%s: installed 'team-tools'\n  it runs %s %s\n  with \"deferTools\": "
+                              "\"never\", so the host keeps its tools loaded\n"
+                         % (path, sys.executable, self.script))
+        with open(path, encoding="utf-8") as f:
+            self.assertEqual(json.load(f), {"mcpServers": {"team-tools": {
+                "type": "local", "tools": ["*"], "command": os.path.abspath(sys.executable),
+                "args": [self.script], "deferTools": "never"}}})
+        code, out, _ = self.install("claude-code", "--always-load", "--", self.script)
+        entry = {"type": "stdio", "command": os.path.abspath(sys.executable),
+                 "args": [self.script], "alwaysLoad": True}
+        self.assertEqual((code, out), (0, "claude is not on PATH; run:\n  claude mcp add-json "
+                                          "--scope user team-tools %s\n" % shlex.quote(
+                                              json.dumps(entry))))
+        code, out, err = self.install("cursor", "--always-load", "--", self.script)
+        self.assertEqual((code, out, err), (2, "", "error: --always-load: cursor has no setting "
+                                                   "that keeps a server's tools loaded "
+                                                   "(claude-code and copilot-cli have)\n"))
+
     def test_a_project_file_and_claude_code(self):
         project = os.path.dirname(self.script)
         code, out, _ = self.install("vscode", "--project", "--", self.script, cwd=project)
@@ -14205,6 +14268,14 @@ class Hosts(unittest.TestCase):
             self.assertIn('  // my own settings\n  "ui": {"hideTips": true}, /* kept */', f.read())
         with open(os.path.join(home, ".gemini", "trustedFolders.json"), "w") as f:
             json.dump({elsewhere: "TRUST_FOLDER"}, f)    # it runs no server in other folders
+        # --always-load: Claude Code's own command writes what keeps the tools loaded.
+        r = subprocess.run(SERVE + ["install", "claude-code", "--always-load", "--name", "kept",
+                                    "--", script], capture_output=True, env=env, cwd=project,
+                           timeout=120, stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(b'wrote "alwaysLoad": true for \'kept\'', r.stdout)
+        with open(os.path.join(home, ".claude.json")) as f:
+            self.assertIs(json.load(f)["mcpServers"]["kept"]["alwaysLoad"], True)
         for words in (["claude", "mcp", "list"], ["gemini", "mcp", "list"]):
             with self.subTest(host=words[0]):
                 r = subprocess.run(words, capture_output=True, env=env, cwd=elsewhere,
