@@ -14287,6 +14287,36 @@ class Hosts(unittest.TestCase):
                     self.assertIn("Connected", listed[0])
 
 
+@unittest.skipUnless(SLOW and os.environ.get("MCP_STDIO_HOSTS_BIN") and os.path.exists(
+    os.path.join(os.environ.get("MCP_STDIO_HOSTS_BIN", ""), "copilot")),
+    "Copilot CLI from npm: with MCP_STDIO_SLOW=1 and MCP_STDIO_HOSTS_BIN (.ci/run sets them)")
+class CopilotHost(unittest.TestCase):
+    """Copilot CLI reads the file install writes: its own "mcp list" and "mcp get" (which
+    need no login) name the server, as --always-load wrote it."""
+
+    def test_copilot_cli_reads_what_install_wrote(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        env = dict(os.environ, HOME=tmp.name, PYTHONPATH=HERE, PATH=os.pathsep.join((
+            os.environ["MCP_STDIO_HOSTS_BIN"], os.path.dirname(sys.executable), "/usr/bin",
+            "/bin")))
+        env.pop("XDG_CONFIG_HOME", None)
+        r = subprocess.run(SERVE + ["install", "copilot-cli", "--always-load", "--", SERVER],
+                           capture_output=True, env=env, cwd=tmp.name, timeout=120,
+                           stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = subprocess.run(["copilot", "mcp", "list", "--json"], capture_output=True, env=env,
+                           cwd=tmp.name, timeout=120, stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        entry = json.loads(r.stdout)["mcpServers"]["mcp-stdio-demo"]
+        self.assertEqual((entry["type"], entry["command"], entry["args"], entry["deferTools"],
+                          entry["enabled"]),
+                         ("local", os.path.abspath(sys.executable), [SERVER], "never", True))
+        r = subprocess.run(["copilot", "mcp", "get", "mcp-stdio-demo"], capture_output=True,
+                           env=env, cwd=tmp.name, timeout=120, stdin=subprocess.DEVNULL)
+        self.assertIn(b"Status: Enabled", r.stdout, r.stderr)
+
+
 class ConfigCommand(unittest.TestCase):
     """config: client configurations that start a server by absolute paths (in-process)."""
 
@@ -15966,7 +15996,7 @@ LIBRARY_TESTS = ("AskingLegacy", "AskingModern", "BacktrackingProcess", "ClientA
                  "OfficialSuite", "Registration", "RuntimeRaces", "SchemaChecker",
                  "SchemaProperties", "SchemasFromHints", "TaskAdmission", "Tasks",
                  "UserCommandLine", "ValueTypes")
-PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "AppProcesses", "BacktrackingProcess",
+PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "CopilotHost", "AppProcesses", "BacktrackingProcess",
                     "TaskAdmission", "RealMounts", "ConfigProcesses", "MountProcesses",
                     "Rebuilds", "ClientTests", "TaskCommandLine",
                     "CtrlC", "FuzzProcesses", "Concurrency", "ClientCommandLine", "ScriptTools",
