@@ -38,18 +38,18 @@ layer on layer, the server last, and the commands after it:
 - Wire: the JSON-RPC codec and line splitter;
 - Extension points: the tables of hooks and kinds the engine and the catalog
   read, empty until the Extensions section fills them;
-- Catalog, in two sections: tools and their results (Tool, and _tool_result,
-  which makes every tool's wire result); resources, prompts and the kinds table
-  (a new kind is one row);
+- Catalog: tools and their results (Tool, and _tool_answer, which makes every
+  tool's wire result); Catalog: resources, prompts and the kinds table (a new
+  kind is one row);
 - Authoring API: functions, fields and results from values (a handler made of a
   function); Large catalogs (a function's tool described at first use, listings
-  kept between starts); then the decorators;
+  kept between starts); then Authoring API: the decorators;
 - Outcomes: every answer's wire form, and the table of what each failure becomes;
 - Asking the client: questions, answers, request-state signing;
 - Protocol engine (sans-IO): calls and methods (each method beside its route
   row: a new method is one function and one row, and the era rules);
-  Middleware (code around every request); then the era machine and Connection
-  (input, admission, dispatch, settling);
+  Middleware (code around every request); then Protocol engine (sans-IO): the
+  era machine and Connection (input, admission, dispatch, settling);
 - Client: errors and the shapes of answers, which the client and the extensions'
   client sides check;
 - the extensions, each a section of its own: Tasks (long-running tool calls,
@@ -58,17 +58,19 @@ layer on layer, the server last, and the commands after it:
   Extensions: how to add one, and the table of what each adds, its methods,
   kinds and hooks (a new extension is a section and one row);
 - Stdio runtime: threads, waiting, the handler Context;
+- Platforms: what to start, and how, on Linux, macOS and Windows;
 - Client; Mounting (another server served as part of this one);
 - Server: identity, catalog and the options table (a new option is one row);
 - Appendices, libraries of their own: the JSON Schema 2020-12 subset checker,
   schemas from type hints, and the strict reader of the YAML subset front
   matter uses;
 - then, after the Commands banner, what `python mcp_stdio.py COMMAND` runs:
-  Proxy (a host's file served as one server), the terminal the client commands
-  ask and show on, Client commands (inspect, call, read, get), the MCP Apps
-  preview, Host setup (the hosts and the doctor; config and install), the Demo
-  catalog, and Command line: the table of commands (a new command is one row and
-  one handler) and main(). The library above the banner needs nothing below it.
+  Proxy (a host's file served as one server), Client commands on a terminal
+  (questions asked, results shown), Client commands (inspect, call, read, get),
+  MCP Apps preview, Host setup (the hosts and the doctor; config and install),
+  Demo catalog, and Command line: the table of commands (a new command is one
+  row and one handler) and main(). The library above the banner needs nothing
+  below it.
 
 The file's rules, each held by a structural test:
 
@@ -84,6 +86,21 @@ The file's rules, each held by a structural test:
   appendices excepted: libraries of their own);
 - no section uses anything defined below it, at import time or at run time (the
   appendices excepted: any section may use them).
+
+Words this file uses in a sense of its own:
+
+- a source: what adds entries to a server's catalog while it serves (a mount);
+- the audience of a listing: the extensions the client takes up that change what
+  it is listed (MCP Apps, tool search), for which listings are kept apart; an
+  extension's hooks are named for what they do to it (takes: a client takes the
+  extension up; grants, checks, hides, lists, marks: see _Extension);
+- a keeper: what keeps a call's outcome when an extension took the call over
+  (a task), call.keeper;
+- the lead: the stdio runtime's reading thread, which runs quick calls itself
+  and hands the reading to a new thread when a call runs long (leader/follower);
+- parked: the runtime's watchdog while nothing runs (it sleeps until a call
+  comes); and a legacy mount's question to a modern client, which waits for the
+  client's retry that carries the answer.
 
 Imports: only what serving needs is imported at the top. Anything else (inspect,
 typing, asyncio, hashlib, base64, traceback, ...) is imported inside the function
@@ -178,14 +195,14 @@ _REVISION_TABLE = {
 }
 
 
-def _features(revisions):
+def _features_of(revisions):
     """{revision: the names of the revision table it has}."""
     return {rev: frozenset(name for name, (since, until) in _REVISION_TABLE.items()
                            if since <= rev and (until is None or rev < until))
             for rev in revisions}
 
 
-_FEATURES = _features(REVISIONS)
+_FEATURES = _features_of(REVISIONS)
 
 
 def _has(revision, feature):
@@ -382,13 +399,13 @@ def decode_message(line, max_depth=32, unique_keys=True):
     duplicate key replace an earlier one, as most JSON parsers do.
     """
     if line.count(b"[") + line.count(b"{") > max_depth and _nesting(line) > max_depth:
-        return _decode_deep(_text(line), max_depth)
+        return _decode_deep(_line_text(line), max_depth)
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
         text = None
     if text is None or text[:1] in _ODD_STARTS:
-        text = _text(line)      # leading whitespace; or -32700 for bad UTF-8 or a stray BOM
+        text = _line_text(line)      # leading whitespace; or -32700 for bad UTF-8 or a stray BOM
     try:
         value, end = (_scan_once if unique_keys else _scan_last_wins)(text, 0)
     except StopIteration as e:
@@ -411,7 +428,7 @@ def decode_message(line, max_depth=32, unique_keys=True):
     return value
 
 
-def _text(line):
+def _line_text(line):
     """The line as text for the decoder; -32700 for invalid UTF-8 or a misplaced BOM."""
     try:
         text = line.decode("utf-8")
@@ -848,14 +865,14 @@ _EXTENSION_TOOL_FIELDS = []     # the fields extensions add to a tool (app, ...)
 _INSPECTS = {}          # what the command line declares of each, to see all it adds
 # Every kind of catalog entry (_Kind), the core ones first; by attr; by class (the first
 # kind of a class).
-_KINDS, _KIND, _KIND_OF = [], {}, {}
+_KINDS, _KIND_BY_ATTR, _KIND_OF = [], {}, {}
 
 
 def _add_kinds(kinds):
     """Add rows of kinds to _KINDS and its indexes."""
     for k in kinds:
         _KINDS.append(k)
-        _KIND[k.attr] = k
+        _KIND_BY_ATTR[k.attr] = k
         _KIND_OF.setdefault(k.cls, k)
 
 
@@ -899,7 +916,7 @@ _TASK_MODES = ("forbidden", "optional", "required")
 
 # The fields an author gives a tool beside its name, handler and schemas, with their
 # defaults: Tool(), server.tool() and tool_from_function() all take exactly these
-# keywords, checked in one place (_tool_fields).
+# keywords, checked in one place (_checked_tool_fields).
 _TOOL_FIELDS = {"title": None, "description": None, "annotations": None, "icons": None,
                 "timeout": None, "meta": None, "task": "forbidden", "task_start": "call",
                 "pinned": False, "search_hint": None}
@@ -933,7 +950,7 @@ def _tool_keywords(who, fields):
             raise TypeError("%s() got an unexpected keyword argument %r" % (who, k))
 
 
-def _tool_fields(name, fields):
+def _checked_tool_fields(name, fields):
     """fields with every default filled in, checked (per tool at start-up: kept cheap)."""
     if len(fields) == 1 and fields.get("task") in _TASK_MODES:    # what a decorator gives
         return _TASK_FIELDS[fields["task"]]
@@ -964,10 +981,10 @@ def _tool_fields(name, fields):
     return out
 
 
-_HANDLER = object()      # _tool_result's value while the call's handler has still to run
+_HANDLER = object()      # _tool_answer's value while the call's handler has still to run
 
 
-def _tool_result(call, ctx=None, value=_HANDLER):
+def _tool_answer(call, ctx=None, value=_HANDLER):
     """(call's CallToolResult, large): of value, or of what its tool's handler returns
     (with ctx) when no value is given; large when its text is for the large encoder.
 
@@ -1073,7 +1090,7 @@ class Tool:
                  **fields):
         """fields: the keywords of _TOOL_FIELDS (title, description, annotations, icons,
         timeout, meta, task, task_start, pinned, search_hint, app, visibility)."""
-        f = _tool_fields(name, fields)
+        f = _checked_tool_fields(name, fields)
         _check_tool_name(name)
         if not callable(handler):
             raise CatalogError("tool %r: the handler is missing or not callable" % name)
@@ -1111,7 +1128,7 @@ class Tool:
 
     # What runs a call: work(call, ctx) -> (result, large), the handler's value shaped
     # (read as the function, not a method; a mount's tool relays instead).
-    work = staticmethod(_tool_result)
+    work = staticmethod(_tool_answer)
 
     def _set_fields(self, name, f):
         self.name = name
@@ -1738,7 +1755,7 @@ class Prompt:
         return _describe(self, revision, {}, audience)
 
 
-def _resource_contents(value, uri, mime_type, revision):
+def _contents_of(value, uri, mime_type, revision):
     """Turn a resource handler's return value into checked contents for a revision."""
     if isinstance(value, str):
         c = {"uri": uri, "text": value}
@@ -1855,7 +1872,7 @@ _CORE_KINDS = (
 _add_kinds(_CORE_KINDS)
 
 
-def _patterns(patterns):
+def _fnmatch_any(patterns):
     """One regular expression matching any of patterns (shell-style), or None for None."""
     if patterns is None:
         return None
@@ -1873,7 +1890,7 @@ def _matcher(names):
     if test is None:
         exact = frozenset(key)
         wild = [n for n in key if any(c in n for c in "*?[")]
-        rx = _patterns(wild) if wild else None
+        rx = _fnmatch_any(wild) if wild else None
         test = _MATCHERS[key] = exact.__contains__ if rx is None else \
             (lambda name: name in exact or rx.match(name) is not None)
     return test
@@ -1990,7 +2007,7 @@ def embedded_resource(uri, text=None, *, blob=None, mime_type=None):
     return {"type": "resource", "resource": contents}
 
 
-def _function_parts(fn, tool_name, owner, listing=True, call=True):
+def _read_function(fn, tool_name, owner, listing=True, call=True):
     """({part: value} of _FUNCTION_PARTS, those of its listing, of a call or both, as fn's
     signature, annotations and docstring make them; True when its schemas carry the
     author's constraints)."""
@@ -2222,7 +2239,7 @@ def _wants_structure(ret):
 
 
 def _tool_value(value, structured):
-    """Map a decorated tool's return value to what _tool_result accepts."""
+    """Map a decorated tool's return value to what _tool_answer accepts."""
     if isinstance(value, ToolResult) or isinstance(value, str) or value is None:
         return value
     if isinstance(value, dict) and value.get("type") in _CONTENT_FIELDS and not structured:
@@ -2459,7 +2476,7 @@ def _describe_function(tool, attr):
         if attr in have:
             return                            # another thread described it meanwhile
         parts = _plain_listing(fn) if _FUNCTION_PARTS[attr] == "listing" else \
-            _function_parts(fn, name, "tool %r" % name, listing=False)[0]
+            _read_function(fn, name, "tool %r" % name, listing=False)[0]
         for k, v in parts.items():
             if k not in have:
                 have[k] = v
@@ -2483,7 +2500,7 @@ class _DescribedTool(Tool):
     @classmethod
     def of_function(cls, fn, name, fields):
         """The tool of fn, named name, with fields (a tool's keywords)."""
-        f = _tool_fields(name, fields)
+        f = _checked_tool_fields(name, fields)
         if f is _TASK_FIELDS.get(f["task"]):      # a decorator's: every field the class's
             return cls.of_plain(fn, name, f["task"])
         _check_tool_name(name)
@@ -2608,7 +2625,7 @@ class _DescribedResource(Resource):
     @classmethod
     def of_function(cls, uri, fn):
         """The resource of fn at uri."""
-        handler = None if _takes_nothing(fn) else _function_reader(fn, uri, None)
+        handler = None if _takes_nothing(fn) else _reader_of(fn, uri, None)
         name, description = fn.__name__, _parse_docstring(fn.__doc__)[0]
         _check_uri(uri)
         self = cls.__new__(cls)
@@ -2625,7 +2642,7 @@ class _DescribedResource(Resource):
 _KIND_OF[_DescribedResource] = _KIND_OF[Resource]
 
 
-def _function_reader(fn, uri, mime_type):
+def _reader_of(fn, uri, mime_type):
     """A decorated resource function as its handler; one that takes parameters is checked
     now."""
     reader = _FunctionReader(fn, mime_type)
@@ -2747,7 +2764,7 @@ class _KeptListings:
         data, self.chunks[i] = self.chunks[i], None       # its bytes go once decoded
         if data is not None:
             self.unread -= 1
-            self.kept.update(_kept_chunk(data))
+            self.kept.update(_decoded_chunk(data))
 
     def save(self):
         """Write the entries this serve listed, in its order, then the file's others
@@ -2757,7 +2774,7 @@ class _KeptListings:
                 return
             old = {}
             for data in _read_kept(self.path):  # as this or another serve left it
-                old.update(_kept_chunk(data))
+                old.update(_decoded_chunk(data))
             entries = {k: self.made.get(k) or self.kept.get(k) for k in list(self.listed)}
             for k, v in old.items():
                 entries.setdefault(k, v)
@@ -2849,7 +2866,7 @@ def _read_kept(path):
     return chunks
 
 
-def _kept_chunk(data):
+def _decoded_chunk(data):
     """The entries of one chunk, or {} for a damaged one."""
     import marshal
     try:
@@ -2947,7 +2964,7 @@ def _function_tool(fn, name, fields):
         raise CatalogError("%s: a generator cannot be a tool: return the whole result, and "
                            "report steps with ctx.progress()" % owner)
     tool_name = name or fn.__name__
-    parts, constrained = _function_parts(fn, tool_name, owner)
+    parts, constrained = _read_function(fn, tool_name, owner)
     if fields.get("description") is None:
         fields["description"] = parts["description"]
     tool = Tool(tool_name, parts["handler"], input_schema=parts["input_schema"],
@@ -3065,7 +3082,7 @@ class _Decorators:
     def _resource_of(self, uri, name, title, description, mime_type, size, annotations,
                      icons, meta, ttl_ms, cache_scope, f):
         """Register f as resource() was asked to, and return it."""
-        resource = Resource(uri, _function_reader(f, uri, mime_type), name=name or f.__name__,
+        resource = Resource(uri, _reader_of(f, uri, mime_type), name=name or f.__name__,
                             title=title, description=description if description is not None
                             else _parse_docstring(f.__doc__)[0], mime_type=mime_type,
                             size=size, annotations=annotations, icons=icons, meta=meta,
@@ -3283,7 +3300,7 @@ def _error_result(message):
     return {"content": [{"type": "text", "text": message}], "isError": True}
 
 
-def _input_required(conn, call, requests):
+def _ask_for_input(conn, call, requests):
     """The InputRequiredResult asking requests ({key: request}), with a signed state.
 
     The state carries the answers given so far to what the handler asked,
@@ -3323,7 +3340,7 @@ def _not_found_outcome(conn, call, e):
 
 
 def _input_outcome(conn, call, e):
-    return _input_required(conn, call, e.requests)
+    return _ask_for_input(conn, call, e.requests)
 
 
 def _bad_answer_outcome(conn, call, e):
@@ -3549,7 +3566,6 @@ def _cursor_position(call, kind):
 # when asked for (ctx.trace), never on the reading thread's path, and carried on
 # unchanged on the requests the server sends for the call. A malformed value is
 # ignored, never an error; mcp_stdio makes no spans of its own.
-TRACE_KEYS = ("traceparent", "tracestate", "baggage")
 _TRACEPARENT_RE = r"([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-[^\s]*)?\Z"
 _TRACESTATE_KEY_RE = (r"([a-z0-9][_0-9a-z*/-]{0,255}|"
                       r"[a-z0-9][_0-9a-z*/-]{0,240}@[a-z][_0-9a-z*/-]{0,13})\Z")
@@ -3975,7 +3991,7 @@ def _ask_by_rounds(conn, call, questions, by_requests=False):
     return out
 
 
-def _no_answer(key, msg):
+def _no_answer_to(key, msg):
     """Why the response msg (None: the connection closed) to question key holds no answer."""
     if msg is None:
         return "The client closed the connection before answering %r." % key
@@ -4103,7 +4119,7 @@ class _Outgoing:
         for key, question in pending.items():
             msg = question.response
             if msg is None or "error" in msg:
-                raise ToolError(_no_answer(key, msg))
+                raise ToolError(_no_answer_to(key, msg))
             try:
                 out[key] = questions[key].answer(msg.get("result"), "the answer to %r" % key)
             except ValueError as e:
@@ -4288,7 +4304,7 @@ class Call:
                 if is_async:
                     return _run_coroutine(fn(self, self._anext), self.mw_ctx)
                 return fn(self, self.next)
-            return _served(self)
+            return _served_alone(self)
         except ToolError as e:              # what a tool's refusal is: a result
             if self.kind != "tool":
                 raise
@@ -4429,7 +4445,7 @@ def _undeclared(kind, missing):
         kind or "request", names, "capabilities" if " and " in names else "capability")
 
 
-class _EraRules:
+class _EraRow:
     """What differs between the eras once a connection is locked: one row of _ERA_RULES each."""
 
     __slots__ = ("not_found", "input_rounds", "request_log_level", "ask", "refuse", "changes")
@@ -4446,13 +4462,13 @@ class _EraRules:
 # ask(ctx, call, questions): how a handler's questions travel; refuse(call, missing):
 # a client lacking capabilities; changes(conn, methods, uris): change notifications.
 _ERA_RULES = {
-    LEGACY: _EraRules(not_found=RESOURCE_NOT_FOUND_LEGACY, input_rounds=False,
+    LEGACY: _EraRow(not_found=RESOURCE_NOT_FOUND_LEGACY, input_rounds=False,
                       request_log_level=False,
                       ask=lambda ctx, call, questions: _ask_by_rounds(call.conn, call, questions,
                                                                       by_requests=True)
                       if call.keeper is not None else ctx._ask_by_requests(call, questions),
                       refuse=_refuse_by_tool_error, changes=_legacy_changes),
-    MODERN: _EraRules(not_found=INVALID_PARAMS, input_rounds=True, request_log_level=True,
+    MODERN: _EraRow(not_found=INVALID_PARAMS, input_rounds=True, request_log_level=True,
                       ask=lambda ctx, call, questions: _ask_by_rounds(call.conn, call,
                                                                       questions),
                       refuse=_refuse_by_error, changes=_modern_changes),
@@ -4832,7 +4848,7 @@ def _read(resource, uri, variables, ctx, revision):
     """Run a resource (or template) handler; return the ReadResourceResult for revision."""
     value = (resource.handler(uri, ctx) if variables is None
              else resource.handler(uri, variables, ctx))
-    result = {"contents": _resource_contents(value, uri, resource.mime_type, revision)}
+    result = {"contents": _contents_of(value, uri, resource.mime_type, revision)}
     if _has(revision, "cache_hints"):
         result["ttlMs"] = resource.ttl_ms
         result["cacheScope"] = resource.cache_scope
@@ -4865,10 +4881,10 @@ def _list_route(kind):
 _ROUTES.update((k.list_method, _list_route(k)) for k in _CORE_KINDS)
 
 
-_LEFT = "left"      # call.mw_large of a request answered later, by what it waits for
+_ANSWERED_LATER = "left"      # call.mw_large of a request answered later, by what it waits for
 
 
-def _served(call):
+def _served_alone(call):
     """The request served as without middleware, on this thread: its result (a dict)."""
     conn = call.conn
     chain, work, admitted = call.mw
@@ -4888,7 +4904,7 @@ def _served(call):
             if type(r) is _Notice:
                 with conn._lock:
                     conn.emit(_notification_line(r.method, r.params))
-            call.mw_large = _LEFT
+            call.mw_large = _ANSWERED_LATER
             return None
         if type(r) is not Call:
             return _as_value(r)
@@ -5000,7 +5016,7 @@ def _chain_work(call, ctx):
         # collector (an empty middleware cost 7% more per echo, most of it that).
         call.mw_ctx = None
     large = call.mw_large
-    if large is _LEFT:
+    if large is _ANSWERED_LATER:
         raise _Left()
     if type(result) is not dict:
         raise _ResultInvalid("a middleware must return the result (a dict), not %s"
@@ -5013,10 +5029,10 @@ def _serve_admitted(call, ctx):
     _Left for one answered later (a work of its own that admits a request anew)."""
     call.mw, call.mw_ctx, call.mw_large = ((), None, None), ctx, False
     try:
-        result = _served(call)
+        result = _served_alone(call)
     finally:
         call.mw_ctx = None            # it refers to its call: not left to the collector
-    if call.mw_large is _LEFT:
+    if call.mw_large is _ANSWERED_LATER:
         raise _Left()
     return result, call.mw_large
 
@@ -5710,7 +5726,7 @@ class _Changes:
         with self._conn._lock:
             self.listed.add(changed)
             self._pending = {p for p in self._pending
-                             if p[0] != "list" or _KIND[p[1]].changed != changed}
+                             if p[0] != "list" or _KIND_BY_ATTR[p[1]].changed != changed}
 
     def resource_updated(self, uri):
         """Note that the resource at uri changed (any thread); notify its subscribers soon."""
@@ -5731,7 +5747,7 @@ class _Changes:
         conn = self._conn
         with conn._lock:
             pending, self._pending = self._pending, set()
-            methods = sorted({_KIND[k].changed for what, k in pending if what == "list"})
+            methods = sorted({_KIND_BY_ATTR[k].changed for what, k in pending if what == "list"})
             uris = sorted(u for what, u in pending if what == "updated")
             rules = conn.rules          # an unlocked connection hears nothing
             for line in rules.changes(conn, methods, uris) if rules else ():
@@ -5774,15 +5790,15 @@ def _checked(method, result):
     MalformedResult saying where (a server's mistake must not become a traceback)."""
     if method == "tools/call" and _text_only(result):
         return result                 # the usual answer, sure to fit its shape
-    if not _RESULT_SHAPES:      # made whole, then added at once: no thread sees it half made
-        _RESULT_SHAPES.update({m: compile_schema(s) for m, s in _result_shapes().items()})
-    problems = _RESULT_SHAPES[method].errors(result)
+    if not _COMPILED_SHAPES:      # made whole, then added at once: no thread sees it half made
+        _COMPILED_SHAPES.update({m: compile_schema(s) for m, s in _result_shapes().items()})
+    problems = _COMPILED_SHAPES[method].errors(result)
     if problems:
         raise MalformedResult(method, problems)
     return result
 
 
-_RESULT_SHAPES = {}     # method -> its compiled shape, made on first use
+_COMPILED_SHAPES = {}     # method -> its compiled shape, made on first use
 
 
 def _text_only(result):
@@ -5798,7 +5814,7 @@ def _text_only(result):
 
 # The pieces of the result shapes (JSON Schemas): a text, an object, a count, a text
 # that may be null, an object with required fields, a list, a page of a list.
-_TEXT, _OBJECT, _COUNT = {"type": "string"}, {"type": "object"}, {"type": "integer"}
+_STRING, _OBJECT, _COUNT = {"type": "string"}, {"type": "object"}, {"type": "integer"}
 _MAYBE = {"type": ["string", "null"]}
 
 
@@ -5819,7 +5835,7 @@ def _result_shapes():
     the fields it reads and their types, from the specification (an extension's from its
     row). Optional texts may be null, as some servers send them; unknown fields and content
     types are welcome."""
-    text, obj, count, maybe = _TEXT, _OBJECT, _COUNT, _MAYBE
+    text, obj, count, maybe = _STRING, _OBJECT, _COUNT, _MAYBE
     shape, listed, page = _shape, _list_of, _page_of
     contents = dict(shape(["uri"], uri=text, mimeType=maybe, text=text, blob=text),
                     anyOf=[{"required": ["text"]}, {"required": ["blob"]}])
@@ -6106,7 +6122,7 @@ class _Tasks:
                 if task.terminal:
                     return None
                 if msg is not None:             # the handler runs again and sees the answer
-                    task.answers[key] = (_NoAnswer(_no_answer(key, msg)) if "error" in msg
+                    task.answers[key] = (_NoAnswer(_no_answer_to(key, msg)) if "error" in msg
                                          else msg.get("result"))
                     left.discard(key)
                     if left:
@@ -6115,7 +6131,7 @@ class _Tasks:
                     return _rerun(conn, task)
                 # The connection closed: nothing runs again. The task ends as its
                 # handler would have, had it not caught the error of its question.
-                task.result = _error_result(_no_answer(key, None))
+                task.result = _error_result(_no_answer_to(key, None))
                 waiters = self.end(task, "failed")
             task.after(conn, waiters)
             return None
@@ -6409,9 +6425,9 @@ def _task_listing(entry, revision, d, audience):
 def _task_shapes():
     """What the client reads in task results (see _result_shapes)."""
     interval = {"type": ["integer", "null"]}
-    task = _shape(["taskId", "status"], taskId=_TEXT, status=_TEXT, statusMessage=_MAYBE,
+    task = _shape(["taskId", "status"], taskId=_STRING, status=_STRING, statusMessage=_MAYBE,
                   pollInterval=interval, pollIntervalMs=interval, inputRequests=_OBJECT,
-                  result=_OBJECT, error=_shape(["code", "message"], code=_COUNT, message=_TEXT))
+                  result=_OBJECT, error=_shape(["code", "message"], code=_COUNT, message=_STRING))
     return {"tasks/get": task,
             "task": {"if": _shape(["resultType"], resultType={"const": "task"}),  # a call
                      "then": task, "else": _shape(["task"], task=task)}}          # answered so
@@ -6886,11 +6902,11 @@ class _SkillsClient:
 
 def _skill_shapes():
     """What the client reads in the skills extension's results (see _result_shapes)."""
-    skill = _shape(["uri", "frontmatter", "resources"], uri=_TEXT, frontmatter=_OBJECT,
-                   resources=_list_of(_shape(["uri"], uri=_TEXT, digest=_MAYBE, size=_COUNT)))
+    skill = _shape(["uri", "frontmatter", "resources"], uri=_STRING, frontmatter=_OBJECT,
+                   resources=_list_of(_shape(["uri"], uri=_STRING, digest=_MAYBE, size=_COUNT)))
     return {"skills/list": _page_of("skills", skill), "skills/get": _shape(["skill"], skill=skill),
             "resources/directory/read": _shape(["resources"], resources=_list_of(_shape(
-                ["uri"], uri=_TEXT, name=_MAYBE, mimeType=_MAYBE)))}
+                ["uri"], uri=_STRING, name=_MAYBE, mimeType=_MAYBE)))}
 
 
 def _shown_skill(skill):
@@ -7820,7 +7836,7 @@ def _search_work(call, ctx):
     absent = [source.prefix for source in sources if source.absent()]
     if absent:                      # their tools could not be searched: said, not hidden
         value["unavailable"] = absent
-    return _tool_result(call, None, ToolResult([{"type": "text", "text": _encoder.encode(
+    return _tool_answer(call, None, ToolResult([{"type": "text", "text": _encoder.encode(
         value)}], structured=value))
 
 
@@ -8832,7 +8848,7 @@ def serve_stdio(server, stdin_fd=0, stdout_fd=1):
     """
     saved = _speak_as(server)
     try:
-        return _serve_stdio(server, stdin_fd, stdout_fd)
+        return _serve_on(server, stdin_fd, stdout_fd)
     finally:
         _DIAG_STATE["prefix"] = saved
 
@@ -8853,7 +8869,7 @@ def _open_std_fds():
                 os.set_inheritable(fd, True)     # as a standard descriptor is
 
 
-def _serve_stdio(server, stdin_fd, stdout_fd):
+def _serve_on(server, stdin_fd, stdout_fd):
     # The protocol streams get private descriptors, above 2; fd 0 becomes /dev/null and
     # fd 1 stderr, so a handler, or a child process it starts, can neither read
     # the client's messages nor corrupt the answers, nor close either stream.
@@ -9233,7 +9249,7 @@ class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, 
         if log_level is not None and log_level not in _LEVEL_RANK:
             raise ValueError("log_level must be one of %s, or None" % ", ".join(_LEVELS))
         self.log_level = log_level
-        self.command, self.era_choice, self.requested_revision = list(command), era, revision
+        self.command, self.requested_revision = list(command), revision
         self._initialize_first, self._may_fall_back = _HANDSHAKES[era]
         self.env, self.cwd, self.timeout, self.probe_timeout = env, cwd, timeout, probe_timeout
         self.start_timeout, self.on_waiting = start_timeout, on_waiting
@@ -10113,7 +10129,7 @@ _MOUNT_CALL = threading.local()     # .ctx: the handler's Context, while it call
 # What a mount is told it may ask: every question a client can answer. A legacy mount is
 # told once, at initialize, before any client of ours exists, so it is told all of it;
 # what our client cannot answer gets the answer a client with the capability may give.
-_RELAYED = {"roots": {"listChanged": True}, "sampling": {},
+_RELAYED_CAPABILITIES = {"roots": {"listChanged": True}, "sampling": {},
             "elicitation": {"form": {}, "url": {}}}
 # A mounted tool's _meta says where it comes from (the doctor names the mount's options
 # that fix what a host refuses of it).
@@ -10188,7 +10204,7 @@ def _mounted_result(r):
 
 def _relayed_result(call, r):
     """A mounted tool's CallToolResult r as the result of our call."""
-    return _tool_result(call, None, _mounted_result(_checked("tools/call", r)))[0]
+    return _tool_answer(call, None, _mounted_result(_checked("tools/call", r)))[0]
 
 
 # Held while a mount makes the catalog match its listing: mounts listing at once must not
@@ -10384,7 +10400,7 @@ class _Mount:
         handlers = dict(on_elicit=lambda p: self._question("elicitation/create", p),
                         on_sample=lambda p: self._question("sampling/createMessage", p),
                         roots=self._roots, on_log=self._log, on_changed=self._changed,
-                        on_updated=self._updated, capabilities=_RELAYED,
+                        on_updated=self._updated, capabilities=_RELAYED_CAPABILITIES,
                         request_capabilities={})
         if self.in_process:
             client = InProcessClient(self.target, era=self.era, **handlers)
@@ -10482,7 +10498,7 @@ class _Mount:
         rank = mounts.index(self)
         added, removed = [], []
         for attr, listed in made.items():
-            table, kind = getattr(self.server, attr), _KIND[attr]
+            table, kind = getattr(self.server, attr), _KIND_BY_ATTR[attr]
             before, now, whose = self.listings[attr], {}, {}
             for x in listed:
                 key = self._key(attr, x)
@@ -10518,22 +10534,22 @@ class _Mount:
         for e, why in self.server.change(added, removed):     # one change for its clients
             self.report("mount %r: %s" % (self.prefix, why))
             attr = next(k.attr for k in _CORE_KINDS if isinstance(e, k.cls))
-            key = getattr(e, _KIND[attr].key)
+            key = getattr(e, _KIND_BY_ATTR[attr].key)
             self.owned[attr].discard(key)
             self.listings[attr].pop(key, None)
 
     def _key(self, attr, x):
         """Our key (a name or URI) of what the mount's listing x of kind attr becomes."""
-        if _KIND[attr].key == "name":          # tools and prompts: named by the mount's naming
+        if _KIND_BY_ATTR[attr].key == "name":          # tools and prompts: named by the mount's naming
             return self._named(x["name"]) if type(x.get("name")) is str else None
-        return x.get(_KIND[attr].listed)
+        return x.get(_KIND_BY_ATTR[attr].listed)
 
     def _own(self, attr, x):
         """The entry a Server object mounted in this process serves for its listing x (of
         kind attr): served directly, values and not bytes passed, where no middleware of
         its own runs around it (its engine would run it as ours does); else None, and it
         is relayed through that server's engine, as a process's is."""
-        target, kind = self.target, _KIND[attr]
+        target, kind = self.target, _KIND_BY_ATTR[attr]
         if not self.in_process or target.catalog is None or \
                 any(target.wrapped(m) for m in kind.served_by):
             return None
@@ -11005,7 +11021,7 @@ def _declared(ctx):
     """The client capabilities a call of ctx's declares to a modern mount: what our caller
     declared for it, of what we can relay."""
     caps = ctx.client_capabilities
-    return {k: v for k, v in caps.items() if k in _RELAYED} if caps else caps
+    return {k: v for k, v in caps.items() if k in _RELAYED_CAPABILITIES} if caps else caps
 
 
 def _unanswered(method):
@@ -11409,8 +11425,8 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
         m = _Mount(self, name, command if isinstance(command, Server) else list(command),
                    env, cwd, era, start_timeout, ping_timeout)
         m.start_limit = max(start_limit, start_timeout)
-        m.include, m.exclude, m.pinned = _patterns(include), _patterns(exclude), \
-            _patterns(pinned)
+        m.include, m.exclude, m.pinned = _fnmatch_any(include), _fnmatch_any(exclude), \
+            _fnmatch_any(pinned)
         m.rename, m.naming = dict(rename or {}), naming
         m.hints = dict(search_hints or {})
         m.patterns = {k: v for k, v in (("include", include), ("exclude", exclude),
@@ -11465,10 +11481,10 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             return
         old, new = self.catalog, self._granted_catalog()
         new.inherit(old, {id(e) for e in added})
-        changed = [k for k in _KIND if old.keys(k) != new.keys(k) or
+        changed = [k for k in _KIND_BY_ATTR if old.keys(k) != new.keys(k) or
                    any(old.entry(k, n) is not new.entry(k, n) for n in new.keys(k))]
         if changed:
-            new.generation = {k: old.generation[k] + (k in changed) for k in _KIND}
+            new.generation = {k: old.generation[k] + (k in changed) for k in _KIND_BY_ATTR}
             self.catalog = new
             for conn in list(self._connections):
                 conn.changes.catalog_changed(changed)
@@ -11539,7 +11555,7 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
             for warning in self._portability_warnings():
                 (report or _report)("warning: " + warning)
             self.catalog = self._granted_catalog()
-            self.catalog.generation = dict.fromkeys(_KIND, 0)
+            self.catalog.generation = dict.fromkeys(_KIND_BY_ATTR, 0)
             # What each extension offers for this catalog, asked once: each scans it.
             offering = {r: r.offers(self, self.catalog) for r in _EXTENSIONS
                         if r.offers is not None}
@@ -11709,7 +11725,7 @@ class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...
                                                  ", ".join(MODERN_VERSIONS), "\n\n" +
                                                  self.description
                                                  if self.description else "")
-        return _usage(prog, about, own_options)
+        return _help_text(prog, about, own_options)
 
     def _command_line(self, args, prog=None, about=None, version_line=None, own_options=None):
         if prog is None:
@@ -12024,7 +12040,7 @@ def _some(names, room=600):
     return ", ".join(out)
 
 
-def _usage(prog, about, own_options=None):
+def _help_text(prog, about, own_options=None):
     """The --help text of a server: its summary, its own options and the options table."""
     lines = ["usage: %s [options]" % prog, "", about, "", "options:"]
     if own_options:
@@ -14014,7 +14030,7 @@ class _Invalid(ValueError):
         return _Invalid([((key,) + path, message) for path, message in self.problems])
 
 
-_VALUE_TYPES = {}
+_VALUE_TYPE_CACHE = {}
 
 
 _DECIMAL_RE = r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$"
@@ -14022,7 +14038,7 @@ _DECIMAL_RE = r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?$"
 
 def _value_types():
     """class -> (input schema, output schema, from JSON, to JSON); built on first use."""
-    table = _VALUE_TYPES
+    table = _VALUE_TYPE_CACHE
     if table:
         return table
     import datetime
@@ -15149,7 +15165,7 @@ def _refuse(value):
 # The proxy's own option, beside the server options: how long each server may take to
 # start and list before the first list answers without it (it is added when it lists).
 _PROXY_START_TIMEOUT = 10.0
-_PROXY_OPTIONS = ["  --start-timeout SECONDS",
+_PROXY_HELP = ["  --start-timeout SECONDS",
                   " " * 22 + "time each server may take to start and list (default %g)"
                   % _PROXY_START_TIMEOUT,
                   "  --instructions TEXT",
@@ -15395,8 +15411,8 @@ def _proxy_main(args):
         return 2
     prog = _prog() + " proxy " + args[0]
     if refused:
-        return _usage_error(refused, server._help(prog, own_options=_PROXY_OPTIONS))
-    return server._command_line(rest, prog, own_options=_PROXY_OPTIONS)
+        return _usage_error(refused, server._help(prog, own_options=_PROXY_HELP))
+    return server._command_line(rest, prog, own_options=_PROXY_HELP)
 
 
 ###############################################################################
@@ -15462,7 +15478,7 @@ class _EndOfInput(ClientError):
     """The terminal closed (or its input ended) before the question was answered."""
 
 
-def _prompt(text):
+def _ask_user(text):
     """Show text on stderr (stdout carries the results) and return the line typed, without LF."""
     sys.stderr.write(text)
     sys.stderr.flush()
@@ -15483,7 +15499,7 @@ _YES_NO = {"y": True, "yes": True, "true": True, "n": False, "no": False, "false
 def _read_answer(prompt, words, default):
     """The choice typed at prompt: a key of words, whose values are the words it takes."""
     while True:
-        typed = _prompt(prompt).strip().lower()
+        typed = _ask_user(prompt).strip().lower()
         if not typed:
             return default
         for choice, said in words.items():
@@ -15504,7 +15520,7 @@ def _read_field(name, prop, required):
         ", default %s" % json.dumps(default) if default is not None else "",
         "" if required else " [optional]")
     while True:
-        text = _prompt(label)
+        text = _ask_user(label)
         if not text.strip():
             if default is not None or not required and kind != "boolean":
                 return default
@@ -16076,7 +16092,6 @@ class _Preview:
         self.result = None
         self.done, self.stop = threading.Event(), threading.Event()
         self.heard = None              # when the page last polled (monotonic)
-        self.stderr_seen = 0
         self.servers = []
 
     def serve(self, port=0):
@@ -17584,12 +17599,6 @@ _COMMANDS = {
     "proxy": _Command(lambda args: _proxy_main(args), "proxy CONFIG.json [server options]",
                       serves=False),
 }
-
-
-# -- the doctor: start a server as each host does, before registering it -------------
-
-
-# -- install: the configuration config prints, written into the host's own file --------
 
 
 _DEMO_ABOUT = """\

@@ -1098,12 +1098,12 @@ from mcp_stdio import Field  # noqa: E402
 
 
 def tool_result(tool, value, revision):
-    """The CallToolResult _tool_result makes of value for a call of tool at revision (no
+    """The CallToolResult _tool_answer makes of value for a call of tool at revision (no
     task keeps it, no middleware reads it)."""
     import types
     call = types.SimpleNamespace(target=tool, revision=revision, keeper=None,
                                  conn=types.SimpleNamespace(_chains={}))
-    return mcp_stdio._tool_result(call, None, value)[0]
+    return mcp_stdio._tool_answer(call, None, value)[0]
 
 
 def call_tool(server, name, args, modern=True):
@@ -2958,7 +2958,7 @@ class Registration(unittest.TestCase):
         with self.assertRaisesRegex(mcp_stdio.CatalogError, r"'s': live, workers cannot "
                                     r"change once it serves"):
             server.configure(workers=3, live=False)
-        self.assertNotIn("state_key", mcp_stdio._usage("p", "about"))   # not a command-line flag
+        self.assertNotIn("state_key", mcp_stdio._help_text("p", "about"))   # not a command-line flag
 
     def test_bad_definitions(self):
         ok = lambda a, c: "x"  # noqa: E731
@@ -3361,7 +3361,7 @@ class LargeCatalogs(unittest.TestCase):
             with self.subTest(fn=fn.__name__):
                 self.assertTrue(mcp_stdio._plain_signature(fn))
                 lazy = mcp_stdio.tool_from_function(fn)
-                eager, _ = mcp_stdio._function_parts(fn, fn.__name__, "tool")
+                eager, _ = mcp_stdio._read_function(fn, fn.__name__, "tool")
                 for part in ("input_schema", "output_schema", "description", "nullable",
                              "uses_context"):
                     self.assertEqual(getattr(lazy, part), eager[part], part)
@@ -3704,7 +3704,7 @@ def kept_entries(path):
     """Every entry of a file of kept listings."""
     entries = {}
     for chunk in mcp_stdio._read_kept(path):
-        entries.update(mcp_stdio._kept_chunk(chunk))
+        entries.update(mcp_stdio._decoded_chunk(chunk))
     return entries
 
 
@@ -3941,7 +3941,7 @@ class KeptListings(unittest.TestCase):
             listed(cold, tool, MODERN, frozenset(), at)
         cold.save()
         chunks = mcp_stdio._read_kept(path)
-        self.assertEqual([len(mcp_stdio._kept_chunk(c)) for c in chunks], [7, 7, 6])
+        self.assertEqual([len(mcp_stdio._decoded_chunk(c)) for c in chunks], [7, 7, 6])
         self.assertEqual(list(kept_entries(path)), list(cold.listed))
         warm = mcp_stdio._KeptListings(plain_server(fns), path, chunks)
         again = list(warm.server.tools.values())
@@ -13371,16 +13371,16 @@ class ClientCommandLine(unittest.TestCase):
         """Clients on several threads check their first results at once: none finds the
         shapes table half built (it was filled while compiling, and a reader took it as
         ready: KeyError)."""
-        saved = dict(mcp_stdio._RESULT_SHAPES)
-        self.addCleanup(lambda: (mcp_stdio._RESULT_SHAPES.clear(),
-                                 mcp_stdio._RESULT_SHAPES.update(saved)))
+        saved = dict(mcp_stdio._COMPILED_SHAPES)
+        self.addCleanup(lambda: (mcp_stdio._COMPILED_SHAPES.clear(),
+                                 mcp_stdio._COMPILED_SHAPES.update(saved)))
         interval = sys.getswitchinterval()
         self.addCleanup(sys.setswitchinterval, interval)
         sys.setswitchinterval(1e-5)
         order = list(mcp_stdio._result_shapes())      # the last ones made, to be asked for
         methods = sorted((m for m in self.GOOD if m in order), key=order.index)
         for _ in range(3):
-            mcp_stdio._RESULT_SHAPES.clear()
+            mcp_stdio._COMPILED_SHAPES.clear()
             start, failed = threading.Barrier(16), []
 
             def check(method):
@@ -14682,6 +14682,46 @@ class Structure(unittest.TestCase):
             "def k():\n    g = 1\n    return g\n" + banner("B") + "def g():\n    return f\n" +
             "x = 1\n" + banner("Appendix: C") + "def h():\n    return 0\n_p = 2\n"),
             {("A", "B"): ["g"]})
+
+    def test_no_two_names_differ_only_by_case_or_underscores(self):
+        """A reader tells the module's names apart by their words (_Kind, _KIND were two)."""
+        import ast
+        _, tree = module_tree()
+        names = set()
+        for st in tree.body:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(st.name)
+            for t in getattr(st, "targets", [getattr(st, "target", None)]):
+                names.update(x.id for x in ast.walk(t) if isinstance(x, ast.Name)) \
+                    if t is not None else None
+        words = {}
+        for name in sorted(names):
+            words.setdefault(name.replace("_", "").lower(), []).append(name)
+        self.assertEqual([same for same in words.values() if len(same) > 1], [])
+
+    def test_the_header_lists_every_section_in_order(self):
+        """The module's docstring names each banner's section, in the file's order, and
+        every banner has code under it."""
+        import ast
+        text, tree = module_tree()
+        lines = text.split("\n")
+        banners = [(i, line[2:].rstrip("# ").rstrip()) for i, line in enumerate(lines)
+                   if line.startswith("# ") and line.endswith("##") and i and
+                   lines[i - 1].startswith("####")]
+        header = text[text.index("The file is organised in sections"):
+                      text.index("The file's rules")]
+        at = 0
+        for _, title in banners:
+            name = title.split(":")[0].split(" (")[0].replace("Appendix", "Appendices")
+            found = header.find(name, at)
+            self.assertGreaterEqual(found, 0, "%r is not in the header after %r" % (
+                name, header[max(0, at - 40):at]))
+            at = found
+        starts = [i + 1 for i, _ in banners] + [len(lines) + 1]
+        for (i, title), end in zip(banners, starts[1:]):
+            defined = [st for st in tree.body if i + 1 < st.lineno < end and
+                       not isinstance(st, ast.Expr)]
+            self.assertTrue(defined, "no code under the banner %r" % title)
 
     def test_the_library_serves_without_the_commands(self):
         """The file cut at the Commands banner imports, and serves: a server of its own with
