@@ -326,7 +326,7 @@ def _large_encoder():
     """A C encoder for one message that carries long strings.
 
     Long ASCII strings that need no escaping are just quoted: the C escaper goes
-    character by character at about 200 MB/s, this check at 800 MB/s. A long
+    character by character, this check several times faster. A long
     string met twice (as text and in structuredContent) is quoted once.
     """
     quoted = {}         # id -> (the string, kept alive so its id stays its own; JSON text)
@@ -2680,7 +2680,7 @@ _KEPT_CHUNK = 100
 # when next written: an edited catalog's old entries do not pile up.
 _KEPT_SPARE = 256
 # A server of fewer plain tools describes them at each start: opening and reading the
-# file costs about what describing a dozen does (half a million instructions).
+# file costs about what describing a dozen does.
 _KEPT_FEWEST = 16
 # The names a decorated function's Tool has before anything but its own parts is set on
 # it: a Tool with any other (a title, a schema set by hand) is described as usual.
@@ -2923,7 +2923,8 @@ def _listing_key(fn):
 
 def _blake2b(data, digest_size):
     """hashlib.blake2b(data, digest_size=...), without starting OpenSSL as importing hashlib
-    does (5 ms): at its first call it puts the class in its own place."""
+    does (a cost a start would notice): at its first call it puts the class in its own
+    place."""
     global _blake2b
     try:
         from _blake2 import blake2b as _blake2b     # hashlib's, without OpenSSL's start
@@ -5013,7 +5014,7 @@ def _chain_work(call, ctx):
         result = _error_result(str(e))
     finally:
         # The context refers to its call: kept, the pair would wait for the cycle
-        # collector (an empty middleware cost 7% more per echo, most of it that).
+        # collector (most of what an empty middleware cost each echo).
         call.mw_ctx = None
     large = call.mw_large
     if large is _ANSWERED_LATER:
@@ -12521,7 +12522,7 @@ def _pattern_search(p, where):
 # that can match the same characters; three repetitions in a row that can take the same
 # character, an unanchored search counting as one), and a pattern whose backtracking
 # can be quadratic checks strings of at most _PATTERN_TEXT_LIMIT characters.
-_PATTERN_TEXT_LIMIT = 4096      # quadratic backtracking over 4,096 characters: about 0.2 s
+_PATTERN_TEXT_LIMIT = 4096      # quadratic backtracking stays well under a second there
 # Characters every class is tried on: ASCII, and a few that classes often differ on.
 _PATTERN_SAMPLES = "".join(map(chr, range(128))) + "\u00a0\u00e9\u00df\u2028\u4e2d\ufeff\U0001f600"
 _CATEGORY_TESTS = {"CATEGORY_DIGIT": r"\d", "CATEGORY_NOT_DIGIT": r"\D",
