@@ -782,9 +782,7 @@ class _Extension:
     What it adds (each optional):
     - routes: {method: _Route} for its methods; kinds: the rows of _KINDS it adds
       (skills), each with its list method;
-    - client, server, context: classes of the methods it adds to Client
-      (list_skills), Server (app()) and a handler's Context (renders_apps),
-      bases of those classes; shapes(): the result shapes the client checks for
+    - shapes(): the result shapes the client checks for
       its methods ({method: JSON Schema}); tool_fields: the keywords it adds to
       every way of making a tool ({name: default}), checked by
       tool_check(owner, fields); inspects: what the command line declares for it,
@@ -828,22 +826,21 @@ class _Extension:
 
     __slots__ = ("key", "routes", "kinds", "serves", "connect", "close", "declare", "admit",
                  "listen", "lists", "takes", "hides", "offers", "grants", "checks", "offer",
-                 "follow", "marks", "client", "shapes", "server", "context", "tool_fields",
-                 "tool_check", "inspects", "refresh", "warns")
+                 "follow", "marks", "shapes", "tool_fields", "tool_check", "inspects",
+                 "refresh", "warns")
 
     def __init__(self, key, routes=None, kinds=(), serves=None, connect=None, close=None,
                  declare=None, admit=None, listen=None, lists=None, takes=None, hides=None,
                  offers=None, grants=None, checks=None, offer=None, follow=None, marks=None,
-                 client=None, shapes=None, server=None, context=None, tool_fields=None,
-                 tool_check=None, inspects=None, refresh=None, warns=None):
+                 shapes=None, tool_fields=None, tool_check=None, inspects=None, refresh=None,
+                 warns=None):
         self.key, self.routes, self.kinds = key, routes or {}, kinds
         self.serves = serves or (lambda server: True)   # whether a server serves it
         self.connect, self.close, self.declare = connect, close, declare
         self.admit, self.listen, self.offer, self.follow = admit, listen, offer, follow
         self.lists, self.takes, self.hides = lists, takes, hides
         self.offers, self.grants, self.checks = offers, grants, checks
-        self.client, self.shapes, self.marks = client, shapes, marks
-        self.server, self.context, self.inspects = server, context, inspects
+        self.shapes, self.marks, self.inspects = shapes, marks, inspects
         self.refresh, self.warns = refresh, warns
         self.tool_fields, self.tool_check = tool_fields or {}, tool_check
 
@@ -7940,7 +7937,8 @@ def _search_listing(entry, revision, d, audience):
 #
 # An extension is a section of its own and one row here. To add one:
 #   1. write its section above this one: its functions, and the classes of what it
-#      adds to Server, Client and a handler's Context, if any;
+#      adds to Server, Client and a handler's Context, if any, named as bases of
+#      those classes (an editor then completes what it adds);
 #   2. add its row to _EXTENSIONS, _Extension(KEY, ...): KEY is its identifier, and
 #      every other field is optional: give the hooks it needs (listed with
 #      _Extension, in the Extension points section, whose tables the rows fill);
@@ -7954,13 +7952,11 @@ def _search_listing(entry, revision, d, audience):
 _EXTENSIONS = (
     _Extension(APPS_KEY, declare=_declare_apps, lists=_apps_listing, takes=_apps_taken,
                hides=_apps_hidden, offers=_apps_offers, grants=_apps_grants,
-               checks=_apps_checks, marks=_apps_marks, client=_AppsClient,
-               server=_AppsServer, context=_AppsContext, tool_fields=_APP_TOOL_FIELDS,
+               checks=_apps_checks, marks=_apps_marks, tool_fields=_APP_TOOL_FIELDS,
                tool_check=_check_tool_view, inspects={"mimeTypes": [APP_MIME]}),
     _Extension(TOOL_SEARCH_KEY, grants=_search_grants, checks=_search_checks,
                takes=_search_taken, lists=_search_listing),
-    _Extension(SKILLS_KEY, declare=_declare_skills, serves=_serves_skills,
-               client=_SkillsClient, shapes=_skill_shapes, server=_SkillsServer,
+    _Extension(SKILLS_KEY, declare=_declare_skills, serves=_serves_skills, shapes=_skill_shapes,
                refresh=_refresh_skills, warns=_refused_skills, kinds=(
         _Kind("skills", Skill, "skill", "uri", "skills/list", "skills", "grant_resources",
               "notifications/resources/list_changed", "resourcesListChanged", "skills",
@@ -7969,7 +7965,6 @@ _EXTENSIONS = (
         "resources/directory/read": _Route(_read_directory, None, "skills")}),
     _Extension(TASKS_KEY, connect=_tasks_connect, close=_tasks_close, declare=_declare_tasks,
                admit=_tasks_admit, listen=_tasks_listen, offer=_offer_task,
-               context=_TasksContext,
                follow=_follow_task, marks=_task_marks, lists=_task_listing,
                hides=_task_hidden, offers=_task_offers,
                shapes=_task_shapes, routes={
@@ -7987,9 +7982,6 @@ _EXTENSION_KINDS = tuple(k for r in _EXTENSIONS for k in r.kinds)
 _ROUTES.update((k.list_method, _list_route(k)) for k in _EXTENSION_KINDS)
 _FILTER_OF.update((k.changed, k.flag) for k in _EXTENSION_KINDS)
 _EXTENSION_OF = {r.key: r for r in _EXTENSIONS}
-_CLIENT_SIDES = tuple(r.client for r in _EXTENSIONS if r.client is not None)
-_SERVER_SIDES = tuple(r.server for r in _EXTENSIONS if r.server is not None)
-_CONTEXT_SIDES = tuple(r.context for r in _EXTENSIONS if r.context is not None)
 _TOOL_FIELDS.update((k, v) for r in _EXTENSIONS for k, v in r.tool_fields.items())
 for _f in _TASK_FIELDS.values():
     _f.update((k, v) for r in _EXTENSIONS for k, v in r.tool_fields.items())
@@ -8021,7 +8013,7 @@ _share_keys(_DescribedTool)
 _CLOSE_GRACE = 2.0
 
 
-class Context(*_CONTEXT_SIDES):     # what extensions add (renders_apps, ...)
+class Context(_AppsContext, _TasksContext):     # what extensions add (renders_apps, ...)
     """What a handler knows about its request, and how it reports while it runs.
 
     Attributes: request_id, method, era ("legacy" or "modern"), revision,
@@ -9204,7 +9196,7 @@ _MAX_ROUNDS = 10
 _STDOUT_CLOSED_WAIT = 2.0
 
 
-class Client(*_CLIENT_SIDES):        # the methods extensions add (list_skills, ...)
+class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skills, ...)
     """An MCP client for a server started as a subprocess (an argument list, no shell).
 
     era="auto" probes with server/discover and falls back to initialize on any
@@ -11205,7 +11197,7 @@ _OPTIONS = (
 _OPTION_BY_NAME = {o.name: o for o in _OPTIONS}
 
 
-class Server(_Decorators, *_SERVER_SIDES):     # what extensions add (app(), ...)
+class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add (app(), ...)
     """An MCP server: an identity, a catalog of tools, resources and prompts, and options.
 
     Pass the catalog to the constructor, or register entries with add() and the

@@ -978,13 +978,18 @@ def section(name):
 
 
 def module_without(source, name):
-    """The module's source without an extension's section (from its banner to the next)
-    and its row of _EXTENSIONS."""
+    """The module's source without an extension's section (from its banner to the next),
+    its row of _EXTENSIONS, and its classes among the bases of Server, Client and
+    Context."""
     banner = "#" * 79 + "\n# "
     start = source.index(banner + {"tasks": "Tasks: ", "skills": "Skills: ",
                                    "apps": "MCP Apps: "}[name])
     end = source.index(banner, start + len(banner) + 80)
+    classes = re.findall(r"(?m)^class (\w+)", source[start:end])
     source = source[:start] + source[end:]
+    for cls in classes:          # a base named in a class statement: "(A, cls, B):"
+        source = re.sub(r"(?m)^(class \w+\([^)\n]*?)(?:, %s\b|%s, )" % (cls, cls), r"\1",
+                        source)
     table = source.index(banner + "Extensions: what each adds")
     row = source.index("    _Extension(%s_KEY," % name.upper(), table)
     after = min(i for i in (source.find("\n    _Extension(", row + 1),
