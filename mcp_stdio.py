@@ -108,6 +108,8 @@ that needs it, so that start-up pays only for what every server uses, and a cold
 path costs nothing until it runs.
 """
 
+from __future__ import annotations     # annotations stay text: the start never reads them
+
 import json
 import os
 import re
@@ -118,6 +120,15 @@ from operator import attrgetter as _attrgetter   # imported by re already too
 from time import monotonic as _monotonic
 
 __version__ = "0.13.0"
+
+# True for a type checker only: what it reads under "if TYPE_CHECKING:" (typing and the
+# decorators' overloads) costs the start nothing.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, List, TypeVar, overload
+    _Fn = TypeVar("_Fn", bound=Callable[..., Any])
+    _Client = TypeVar("_Client", bound="Client")
+    _JSON = Dict[str, Any]        # a JSON object as the client returns it
 
 __all__ = [
     "SchemaError", "Validator", "compile_schema", "validate",
@@ -1247,7 +1258,7 @@ class ToolResult:
         self.is_error = is_error
 
 
-def text(value, annotations=None):
+def text(value: str, annotations: _JSON | None = None) -> _JSON:
     """Return a text content block."""
     block = {"type": "text", "text": value}
     if annotations:
@@ -2982,7 +2993,27 @@ def _decorator(register, fn):
 class _Decorators:
     """The decorator half of Server: sugar over Server.add()."""
 
-    def tool(self, fn=None, *, name=None, **fields):
+    if TYPE_CHECKING:       # what a decorated function keeps: its own type
+        @overload
+        def tool(self, fn: _Fn, *, name: str | None = None, **fields: Any) -> _Fn: ...
+        @overload
+        def tool(self, fn: None = None, *, name: str | None = None,
+                 **fields: Any) -> Callable[[_Fn], _Fn]: ...
+        @overload
+        def middleware(self, fn: _Fn, *, kinds: Any = None) -> _Fn: ...
+        @overload
+        def middleware(self, fn: None = None, *,
+                       kinds: Any = None) -> Callable[[_Fn], _Fn]: ...
+        @overload
+        def prompt(self, fn: _Fn, *, name: str | None = None, title: str | None = None,
+                   description: str | None = None, icons: Any = None, meta: Any = None,
+                   complete: Any = None) -> _Fn: ...
+        @overload
+        def prompt(self, fn: None = None, *, name: str | None = None, title: str | None = None,
+                   description: str | None = None, icons: Any = None, meta: Any = None,
+                   complete: Any = None) -> Callable[[_Fn], _Fn]: ...
+
+    def tool(self, fn: Any = None, *, name: str | None = None, **fields: Any) -> Any:
         """Register a function as a tool; its signature and docstring give the schema.
 
         fields are a tool's keywords, as tool_from_function() takes them. Annotation
@@ -3033,7 +3064,7 @@ class _Decorators:
         self._decorated.append(fn)
         return fn
 
-    def middleware(self, fn=None, *, kinds=None):
+    def middleware(self, fn: Any = None, *, kinds: Any = None) -> Any:
         """Register fn(request, next) around every request, or those of some kinds only.
 
         request is the request's Call (method, params, kind, name, ctx, era,
@@ -3062,9 +3093,11 @@ class _Decorators:
             return f
         return _decorator(register, fn)
 
-    def resource(self, uri, *, name=None, title=None, description=None, mime_type=None,
-                 size=None, annotations=None, icons=None, meta=None, ttl_ms=0,
-                 cache_scope="private"):
+    def resource(self, uri: str, *, name: str | None = None, title: str | None = None,
+                 description: str | None = None, mime_type: str | None = None,
+                 size: int | None = None, annotations: Any = None, icons: Any = None,
+                 meta: Any = None, ttl_ms: int = 0,
+                 cache_scope: str = "private") -> Callable[[_Fn], _Fn]:
         """Register a function returning a resource's contents (str, bytes or JSON data).
 
         The function may take uri and ctx.
@@ -3091,9 +3124,12 @@ class _Decorators:
         """Register f as resource(uri) was asked to, every keyword its default."""
         return self._placed(self.resources, uri, _DescribedResource.of_function(uri, f), f)
 
-    def resource_template(self, uri_template, *, name=None, title=None, description=None,
-                          mime_type=None, annotations=None, icons=None, meta=None,
-                          complete=None, ttl_ms=0, cache_scope="private"):
+    def resource_template(self, uri_template: str, *, name: str | None = None,
+                          title: str | None = None, description: str | None = None,
+                          mime_type: str | None = None, annotations: Any = None,
+                          icons: Any = None, meta: Any = None, complete: Any = None,
+                          ttl_ms: int = 0,
+                          cache_scope: str = "private") -> Callable[[_Fn], _Fn]:
         """Register a function serving the resources of a URI template such as notes://{id}.
 
         The function takes the template's variables by name (converted to their
@@ -3135,8 +3171,9 @@ class _Decorators:
             return self._added(template, f)
         return register
 
-    def prompt(self, fn=None, *, name=None, title=None, description=None, icons=None,
-               meta=None, complete=None):
+    def prompt(self, fn: Any = None, *, name: str | None = None, title: str | None = None,
+               description: str | None = None, icons: Any = None, meta: Any = None,
+               complete: Any = None) -> Any:
         """Register a function as a prompt; its parameters (strings) are the arguments.
 
         Parameters without a default are required; descriptions come from the
@@ -7619,9 +7656,11 @@ def _apps_marks(field, entry, report):
 class _AppsServer:
     """What MCP Apps add to Server (its row's server side)."""
 
-    def app(self, uri, path=None, *, html=None, name=None, title=None, description=None,
-            csp=None, permissions=None, domain=None, prefers_border=None, bridge=False,
-            icons=None, meta=None):
+    def app(self, uri: str, path: str | None = None, *, html: str | bytes | None = None,
+            name: str | None = None, title: str | None = None,
+            description: str | None = None, csp: Any = None, permissions: Any = None,
+            domain: str | None = None, prefers_border: bool | None = None,
+            bridge: bool = False, icons: Any = None, meta: Any = None) -> Any:
         """Register an MCP App view: a ui:// resource holding one HTML document.
 
         With path (an HTML file; a relative path follows your source file) or
@@ -8114,11 +8153,12 @@ class Context(_AppsContext, _TasksContext):     # what extensions add (renders_a
             raise ValueError("not a well-formed %s: %r" % (bad[0], trace[bad[0]]))
         self._call.trace = checked
 
-    def sleep(self, seconds):
+    def sleep(self, seconds: float) -> bool:
         """Sleep up to seconds; return True early if the request is cancelled meanwhile."""
         return self.cancelled.wait(seconds)
 
-    def progress(self, progress, total=None, message=None):
+    def progress(self, progress: float, total: float | None = None,
+                 message: str | None = None) -> bool:
         """Send notifications/progress when the client asked for it (a progressToken).
 
         Values must increase; a value that does not is dropped. Nothing is sent
@@ -8126,7 +8166,7 @@ class Context(_AppsContext, _TasksContext):     # what extensions add (renders_a
         """
         return self._call.conn.progress(self._call, progress, total, message)
 
-    def log(self, level, message, data=None):
+    def log(self, level: str, message: str, data: Any = None) -> bool:
         """Log for the client when it asked for logs at this level, else one line on stderr."""
         if self._call.conn.log(self._call, level, message, data):
             return True
@@ -9281,11 +9321,11 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
         self.skipped_lines = 0       # lines on the server's stdout that were not JSON-RPC
 
     # -- process --------------------------------------------------------------
-    def __enter__(self):
+    def __enter__(self: _Client) -> _Client:
         self.connect()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def start(self):
@@ -9891,7 +9931,8 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
     def discover(self):
         return self.request("server/discover", modern=True)
 
-    def list_all(self, method, field, params=None, timeout=None):
+    def list_all(self, method: str, field: str, params: _JSON | None = None,
+                 timeout: float | None = None) -> List[_JSON]:
         """Every item of a list method's pages (field names them in each result)."""
         items, cursor, seen = [], None, set()
         for _ in range(10000):
@@ -9908,20 +9949,22 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
             seen.add(cursor)
         raise ClientError("%s never stopped paginating" % method)
 
-    def list_tools(self):
+    def list_tools(self) -> List[_JSON]:
         return self.list_all("tools/list", "tools")
 
-    def list_resources(self):
+    def list_resources(self) -> List[_JSON]:
         return self.list_all("resources/list", "resources")
 
-    def list_resource_templates(self):
+    def list_resource_templates(self) -> List[_JSON]:
         return self.list_all("resources/templates/list", "resourceTemplates")
 
-    def list_prompts(self):
+    def list_prompts(self) -> List[_JSON]:
         return self.list_all("prompts/list", "prompts")
 
-    def call_tool(self, name, arguments=None, *, timeout=None, on_progress=None, task=None,
-                  on_status=None, cancel_with=None, meta=None, capabilities=None):
+    def call_tool(self, name: str, arguments: _JSON | None = None, *, timeout: float | None = None,
+                  on_progress: Any = None, task: Any = None, on_status: Any = None,
+                  cancel_with: Any = None, meta: _JSON | None = None,
+                  capabilities: _JSON | None = None) -> _JSON:
         """Call a tool; when the server answers with a task, poll it and return its result.
 
         task=True (or {"ttl": ms}) asks a 2025-11-25 server for a task; a modern
@@ -11348,9 +11391,12 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
             raise
         return kinds
 
-    def mount(self, name, command, *, env=None, cwd=None, era="auto", start_timeout=10.0,
-              ping_timeout=10.0, start_limit=None, include=None, exclude=None, rename=None,
-              pinned=None, prefix=None, search_hints=None):
+    def mount(self, name: str, command: Any, *, env: Dict[str, str] | None = None,
+              cwd: str | None = None, era: str = "auto", start_timeout: float = 10.0,
+              ping_timeout: float = 10.0, start_limit: float | None = None,
+              include: Any = None, exclude: Any = None, rename: Dict[str, str] | None = None,
+              pinned: Any = None, prefix: str | None = None,
+              search_hints: Dict[str, str] | None = None) -> Server:
         """Serve another MCP server as part of this one, named name, its names under prefix.
 
         command is the argument list that starts a stdio server (any language,
@@ -11697,7 +11743,8 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
             room -= len(parts[-1]) + 2
         return "\n\n".join(parts) if parts else None
 
-    def run(self, argv=None, *, own_options=None):
+    def run(self, argv: List[str] | None = None, *,
+            own_options: List[str] | None = None) -> int:
         """Serve on stdin/stdout until EOF and return the exit status.
 
         The command-line options (--tools, --workers, --timeout, ...) are read

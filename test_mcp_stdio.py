@@ -1145,6 +1145,13 @@ EXAMPLE_CALLS = {
         ("wait_then_echo", {"text": "later", "seconds": 0.01},
          lambda r: r["content"] == [{"type": "text", "text": "later"}]),
     ],
+    "typed_server.py": [
+        ("add_note", {"name": "a", "text": "hello"},
+         lambda r: r["content"] == [{"type": "text", "text": "added a"}]),
+        ("count_notes", {}, lambda r: r["content"][0]["text"] == "1"),
+        ("slow_sum", {"numbers": [1, 2.5]}, lambda r: r["content"][0]["text"] == "3.5"),
+        ("loud_shout", {"text": "hi"}, lambda r: r["content"][0]["text"] == "HI"),
+    ],
 }
 
 
@@ -3231,6 +3238,40 @@ class ForeignTypes(unittest.TestCase):
         self.assertEqual([b["type"] for b in r["content"]], ["text", "image"])
         self.assertNotIn("structuredContent", r)
         self.assertIsNotNone(mcp_stdio.tool_from_function(listing).output_schema)
+
+
+@unittest.skipUnless(os.environ.get("MCP_STDIO_PYRIGHT"),
+                     "pyright from npm: with MCP_STDIO_PYRIGHT (.ci/run sets it)")
+class Typing(unittest.TestCase):
+    """A server written with the public names the README shows type-checks in pyright's
+    strict mode: decorated functions keep their types, and what the API takes and returns
+    is known (errors inside mcp_stdio.py itself are not counted: only the example's)."""
+
+    def test_the_typed_example_passes_pyright_strict(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        config = os.path.join(tmp.name, "pyrightconfig.json")
+        with open(config, "w") as f:
+            json.dump({"typeCheckingMode": "strict", "pythonVersion": "3.9",
+                       "extraPaths": [HERE]}, f)
+        example = os.path.join(HERE, "examples", "typed_server.py")
+        env = dict(os.environ, PATH=os.pathsep.join(     # its script runs on node
+            [os.environ.get("MCP_STDIO_NODE_BIN", ""), os.environ.get("PATH", "")]))
+        r = subprocess.run([os.environ["MCP_STDIO_PYRIGHT"], "-p", config, example],
+                           capture_output=True, text=True, timeout=300, env=env,
+                           stdin=subprocess.DEVNULL)
+        self.assertIn("0 errors", r.stdout, r.stdout[-3000:])
+        self.assertEqual(r.returncode, 0, r.stdout[-3000:])
+        # And it holds what it says: a decorator that hid the function's type fails it.
+        broken = os.path.join(tmp.name, "untyped.py")
+        with open(broken, "w") as f:
+            f.write("import mcp_stdio\n\nserver = mcp_stdio.Server('s', '1')\n\n\n"
+                    "def untyped(fn):\n    return fn\n\n\n@untyped\n"
+                    "def f(x: int) -> int:\n    return x\n")
+        r = subprocess.run([os.environ["MCP_STDIO_PYRIGHT"], "-p", config, broken],
+                           capture_output=True, text=True, timeout=300, env=env,
+                           stdin=subprocess.DEVNULL)
+        self.assertNotEqual(r.returncode, 0, r.stdout)
 
 
 class Examples(ProcTest):
@@ -16041,7 +16082,7 @@ LIBRARY_TESTS = ("AskingLegacy", "AskingModern", "BacktrackingProcess", "ClientA
                  "OfficialSuite", "Registration", "RuntimeRaces", "SchemaChecker",
                  "SchemaProperties", "SchemasFromHints", "TaskAdmission", "Tasks",
                  "UserCommandLine", "ValueTypes")
-PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "CopilotHost", "AppProcesses", "BacktrackingProcess",
+PARALLEL_CLASSES = ("Install", "Doctor", "Hosts", "CopilotHost", "Typing", "AppProcesses", "BacktrackingProcess",
                     "TaskAdmission", "RealMounts", "ConfigProcesses", "MountProcesses",
                     "Rebuilds", "ClientTests", "TaskCommandLine",
                     "CtrlC", "FuzzProcesses", "Concurrency", "ClientCommandLine", "ScriptTools",
