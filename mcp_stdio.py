@@ -252,7 +252,7 @@ class ProtocolError(Exception):
 
     request_id = None    # set by decode_message(): the id to answer a refused line with
 
-    def __init__(self, code, message, data=None):
+    def __init__(self, code: Any, message: str, data: Any = None) -> None:
         Exception.__init__(self, message)
         self.code = code
         self.message = message
@@ -401,7 +401,7 @@ _ODD_STARTS = frozenset((" ", "\t", "\r", "\ufeff"))
 # raised as ProtocolError whose .request_id is the id to answer with (None: no id).
 
 
-def decode_message(line, max_depth=32, unique_keys=True):
+def decode_message(line: Any, max_depth: int = 32, unique_keys: bool = True) -> Any:
     """Decode one line (bytes, without its LF) strictly into a JSON value.
 
     Raises ProtocolError: -32700 (id None) for a line that is not JSON in UTF-8,
@@ -690,7 +690,7 @@ def _scalar(token, kind):
     return _Refused("not an id")
 
 
-def encode_message(message, large=False):
+def encode_message(message: Any, large: bool = False) -> Any:
     """Encode a message as one canonical line: compact UTF-8 JSON ending in LF.
 
     large=True suits messages that carry long strings (it quotes clean ones
@@ -717,14 +717,14 @@ class LineSplitter:
 
     OVERSIZED = None
 
-    def __init__(self, max_line=1 << 20):
+    def __init__(self, max_line: Any = 1 << 20) -> None:
         self.max_line = max_line
         self._buf = []          # pieces of an incomplete line
         self._held = 0          # their total length
         self._discarding = False
         self._at_start = True
 
-    def feed(self, data):
+    def feed(self, data: Any) -> Any:
         if not self._buf and not self._discarding and not self._at_start:
             # One whole line per read, as a client waiting for each answer sends it.
             end = len(data) - 1
@@ -772,7 +772,7 @@ class LineSplitter:
             self._buf, self._held = [tail], rest
         return out
 
-    def pending(self):
+    def pending(self) -> bool:
         """Return True when a partial, non-blank line is buffered (or being discarded)."""
         return self._discarding or bool(b"".join(self._buf).strip())
 
@@ -1094,8 +1094,10 @@ class Tool:
     arguments dict; an output_schema model means the handler returns instances.
     """
 
-    def __init__(self, name, handler, *, input_schema=None, output_schema=None, lazy=False,
-                 **fields):
+    def __init__(self, name: str, handler: Callable[..., Any], *,
+                 input_schema: Dict[str, Any] | None = None,
+                 output_schema: Dict[str, Any] | None = None, lazy: bool = False,
+                 **fields: Any) -> None:
         """fields: the keywords of _TOOL_FIELDS (title, description, annotations, icons,
         timeout, meta, task, task_start, pinned, search_hint, app, visibility)."""
         f = _checked_tool_fields(name, fields)
@@ -1154,7 +1156,7 @@ class Tool:
         for k in _EXTENSION_TOOL_FIELDS:     # app, visibility (MCP Apps), ...
             setattr(self, k, f[k])
 
-    def describe(self, revision, audience=frozenset()):
+    def describe(self, revision: str, audience: Any = frozenset()) -> Any:
         """Return the Tool object of tools/list, shaped for a protocol revision.
 
         audience: the extensions the client takes up that shape listings (MCP
@@ -1252,7 +1254,8 @@ class ToolResult:
 
     __slots__ = ("content", "structured", "is_error")
 
-    def __init__(self, content=(), structured=None, is_error=False):
+    def __init__(self, content: Any = (), structured: Any = None,
+                 is_error: bool = False) -> None:
         self.content = list(content)
         self.structured = structured
         self.is_error = is_error
@@ -1428,7 +1431,7 @@ def _signature_of(schema, root=None, depth=0):
 class ResourceNotFound(Exception):
     """Raise in a resource or template handler when the URI names nothing."""
 
-    def __init__(self, uri):
+    def __init__(self, uri: str) -> None:
         Exception.__init__(self, "resource not found: %s" % uri)
         self.uri = uri
 
@@ -1474,9 +1477,12 @@ class Resource:
     contents objects ({"uri", "text" or "blob", "mimeType"?}), such as ResourceContents.
     """
 
-    def __init__(self, uri, handler, *, name=None, title=None, description=None,
-                 mime_type=None, size=None, annotations=None, icons=None, meta=None,
-                 ttl_ms=0, cache_scope="private"):
+    def __init__(self, uri: str, handler: Callable[..., Any], *, name: str | None = None,
+                 title: str | None = None, description: str | None = None,
+                 mime_type: str | None = None, size: int | None = None,
+                 annotations: Dict[str, Any] | None = None, icons: Any = None,
+                 meta: Dict[str, Any] | None = None, ttl_ms: int = 0,
+                 cache_scope: str = "private") -> None:
         _check_uri(uri)
         if not callable(handler):
             raise CatalogError("resource %r: the handler is missing or not callable" % uri)
@@ -1497,7 +1503,7 @@ class Resource:
     title = description = mime_type = size = annotations = icons = meta = None
     ttl_ms, cache_scope = 0, "private"
 
-    def describe(self, revision, audience=frozenset()):
+    def describe(self, revision: str, audience: Any = frozenset()) -> Any:
         return _describe(self, revision, {"uri": self.uri}, audience)
 
 
@@ -1544,9 +1550,12 @@ class ResourceTemplate:
     may return suggestions for a variable.
     """
 
-    def __init__(self, uri_template, handler, *, name, title=None, description=None,
-                 mime_type=None, annotations=None, icons=None, meta=None, complete=None,
-                 ttl_ms=0, cache_scope="private"):
+    def __init__(self, uri_template: str, handler: Callable[..., Any], *, name: str,
+                 title: str | None = None, description: str | None = None,
+                 mime_type: str | None = None, annotations: Dict[str, Any] | None = None,
+                 icons: Any = None, meta: Dict[str, Any] | None = None,
+                 complete: Callable[..., Any] | None = None, ttl_ms: int = 0,
+                 cache_scope: str = "private") -> None:
         owner = "resource template %r" % (uri_template,)
         if not isinstance(uri_template, str) or ":" not in uri_template:
             raise CatalogError("%s: the template must be a string with a scheme" % owner)
@@ -1574,7 +1583,7 @@ class ResourceTemplate:
         self.annotations, self.icons, self.meta, self.complete = annotations, icons, meta, complete
         self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
 
-    def match(self, uri):
+    def match(self, uri: str) -> Any:
         """Return the variables of uri when it matches the template, else None.
 
         Values that could walk a file tree do not match (the client gets "not
@@ -1666,7 +1675,7 @@ class ResourceTemplate:
             p = q + len(literals[i + 1])
         return values
 
-    def expand(self, **variables):
+    def expand(self, **variables: Any) -> Any:
         """Return the URI for these variable values (simple expansion percent-encodes;
         {/var*} takes a list of segments or a path; a {?...} variable not given, or None,
         is left out)."""
@@ -1685,7 +1694,7 @@ class ResourceTemplate:
             return str(v) if op == "+" else quote(str(v), safe="-._~")
         return _pattern(_TEMPLATE_EXPR_RE).sub(sub, self.uri_template)
 
-    def describe(self, revision, audience=frozenset()):
+    def describe(self, revision: str, audience: Any = frozenset()) -> Any:
         return _describe(self, revision, {"uriTemplate": self.uri_template}, audience)
 
 
@@ -1737,8 +1746,10 @@ class Prompt:
     context_arguments) may return suggestions for an argument.
     """
 
-    def __init__(self, name, handler, *, title=None, description=None, arguments=(),
-                 icons=None, meta=None, complete=None):
+    def __init__(self, name: str, handler: Callable[..., Any], *, title: str | None = None,
+                 description: str | None = None, arguments: Any = (), icons: Any = None,
+                 meta: Dict[str, Any] | None = None,
+                 complete: Callable[..., Any] | None = None) -> None:
         if not isinstance(name, str) or not name:
             raise CatalogError("prompt %r: the name must be a non-empty string" % (name,))
         if not callable(handler):
@@ -1759,7 +1770,7 @@ class Prompt:
         self.arguments, self.icons, self.meta, self.complete = args, icons, meta, complete
         self.annotations = None
 
-    def describe(self, revision, audience=frozenset()):
+    def describe(self, revision: str, audience: Any = frozenset()) -> Any:
         return _describe(self, revision, {}, audience)
 
 
@@ -1948,7 +1959,8 @@ class Field:
              "format": "format", "deprecated": "deprecated", "read_only": "readOnly",
              "write_only": "writeOnly"}
 
-    def __init__(self, *, alias=None, extra=None, **constraints):
+    def __init__(self, *, alias: str | None = None, extra: Any = None,
+                 **constraints: Any) -> None:
         unknown = set(constraints) - set(self._KEYS)
         if unknown:
             raise CatalogError("Field: unknown constraint(s): %s (use %s, alias or extra)" % (
@@ -1969,12 +1981,14 @@ class Content(dict):
     output, whatever the values look like."""
 
 
-def image(data, mime_type="image/png", annotations=None):
+def image(data: Any, mime_type: str = "image/png",
+          annotations: Dict[str, Any] | None = None) -> Any:
     """Return an image content block from raw bytes."""
     return _binary_block("image", data, mime_type, annotations)
 
 
-def audio(data, mime_type="audio/wav", annotations=None):
+def audio(data: Any, mime_type: str = "audio/wav",
+          annotations: Dict[str, Any] | None = None) -> Any:
     """Return an audio content block from raw bytes."""
     return _binary_block("audio", data, mime_type, annotations)
 
@@ -1990,7 +2004,9 @@ def _binary_block(kind, data, mime_type, annotations):
     return block
 
 
-def resource_link(uri, name, *, title=None, description=None, mime_type=None, size=None):
+def resource_link(uri: str, name: str, *, title: str | None = None,
+                  description: str | None = None, mime_type: str | None = None,
+                  size: int | None = None) -> Any:
     """Return a resource_link content block (a URI the client may read)."""
     block = {"type": "resource_link", "uri": uri, "name": name}
     for key, value in (("title", title), ("description", description),
@@ -2000,7 +2016,8 @@ def resource_link(uri, name, *, title=None, description=None, mime_type=None, si
     return block
 
 
-def embedded_resource(uri, text=None, *, blob=None, mime_type=None):
+def embedded_resource(uri: str, text: str | None = None, *, blob: Any = None,
+                      mime_type: str | None = None) -> Any:
     """Return an embedded resource content block with text or binary (bytes) contents."""
     contents = {"uri": uri}
     if (text is None) == (blob is None):
@@ -2951,7 +2968,8 @@ _ANNOTATION_NAMES = {int: "int", float: "float", str: "str", bool: "bool", dict:
 ###############################################################################
 
 
-def tool_from_function(fn, *, name=None, **fields):
+def tool_from_function(fn: Callable[..., Any], *, name: str | None = None,
+                       **fields: Any) -> Any:
     """Return a Tool whose schemas come from fn's signature, annotations and docstring.
 
     fields are a tool's keywords (title, description, annotations, icons, timeout,
@@ -3683,7 +3701,7 @@ class ElicitResult:
 
     __slots__ = ("action", "content")
 
-    def __init__(self, action, content=None):
+    def __init__(self, action: Any, content: Any = None) -> None:
         self.action, self.content = action, content
 
     @property
@@ -3703,7 +3721,7 @@ class SampleResult:
 
     __slots__ = ("role", "content", "model", "stop_reason")
 
-    def __init__(self, role, content, model, stop_reason=None):
+    def __init__(self, role: Any, content: Any, model: Any, stop_reason: Any = None) -> None:
         self.role, self.content, self.model = role, content, model
         self.stop_reason = stop_reason
 
@@ -3726,15 +3744,15 @@ class Question:
     method = None
     prefix = None       # of the key a question asked without one gets: "elicit-1"
 
-    def params(self, revision, random):
+    def params(self, revision: str, random: Callable[..., Any]) -> Any:
         """The request's params for protocol revision (random(n) gives n random bytes)."""
         raise NotImplementedError
 
-    def needs(self):
+    def needs(self) -> Any:
         """The client capabilities this question needs, as names ("sampling", "elicitation.url")."""
         raise NotImplementedError
 
-    def answer(self, value, where):
+    def answer(self, value: Any, where: Any) -> Any:
         """Read the client's answer; raise ValueError saying what is wrong with it."""
         raise NotImplementedError
 
@@ -3745,19 +3763,19 @@ class Form(Question):
     method = "elicitation/create"
     prefix = "elicit"
 
-    def __init__(self, message, schema):
+    def __init__(self, message: str, schema: Dict[str, Any]) -> None:
         _check_elicitation_schema(schema)
         self.message, self.schema = message, schema
 
-    def params(self, revision, random):
+    def params(self, revision: str, random: Callable[..., Any]) -> Any:
         if _has(revision, "elicitation_mode"):
             return {"mode": "form", "message": self.message, "requestedSchema": self.schema}
         return {"message": self.message, "requestedSchema": self.schema}
 
-    def needs(self):
+    def needs(self) -> Any:
         return ["elicitation.form"]
 
-    def answer(self, value, where):
+    def answer(self, value: Any, where: Any) -> Any:
         action = _elicit_action(value, where)
         if action != "accept":
             return ElicitResult(action)
@@ -3780,12 +3798,12 @@ class OpenURL(Question):
     method = "elicitation/create"
     prefix = "elicit"
 
-    def __init__(self, message, url, elicitation_id=None):
+    def __init__(self, message: str, url: str, elicitation_id: Any = None) -> None:
         if not isinstance(url, str) or "://" not in url:
             raise ValueError("OpenURL needs an absolute URL, not %r" % (url,))
         self.message, self.url, self.elicitation_id = message, url, elicitation_id
 
-    def params(self, revision, random):
+    def params(self, revision: str, random: Callable[..., Any]) -> Any:
         params = {"mode": "url", "message": self.message, "url": self.url}
         if _has(revision, "elicitation_id"):
             if self.elicitation_id is None:
@@ -3793,10 +3811,10 @@ class OpenURL(Question):
             params["elicitationId"] = self.elicitation_id
         return params
 
-    def needs(self):
+    def needs(self) -> Any:
         return ["elicitation.url"]
 
-    def answer(self, value, where):
+    def answer(self, value: Any, where: Any) -> Any:
         return ElicitResult(_elicit_action(value, where))
 
 
@@ -3817,7 +3835,7 @@ class Sample(Question):
                "include_context": "includeContext", "metadata": "metadata",
                "tools": "tools", "tool_choice": "toolChoice"}
 
-    def __init__(self, messages, max_tokens=1000, **options):
+    def __init__(self, messages: Any, max_tokens: int = 1000, **options: Any) -> None:
         if isinstance(messages, str):
             messages = [{"role": "user", "content": {"type": "text", "text": messages}}]
         if not isinstance(messages, list) or not messages:
@@ -3832,10 +3850,10 @@ class Sample(Question):
             if value is not None:
                 self.request[self._FIELDS[name]] = value
 
-    def params(self, revision, random):
+    def params(self, revision: str, random: Callable[..., Any]) -> Any:
         return self.request
 
-    def needs(self):
+    def needs(self) -> Any:
         needs = ["sampling"]
         if "tools" in self.request:
             needs.append("sampling.tools")
@@ -3843,7 +3861,7 @@ class Sample(Question):
             needs.append("sampling.context")
         return needs
 
-    def answer(self, value, where):
+    def answer(self, value: Any, where: Any) -> Any:
         if not isinstance(value, dict) or value.get("role") not in ("user", "assistant") or \
                 not isinstance(value.get("content"), (dict, list)) or \
                 not isinstance(value.get("model"), str):
@@ -3859,13 +3877,13 @@ class Roots(Question):
     method = "roots/list"
     prefix = "roots"
 
-    def params(self, revision, random):
+    def params(self, revision: str, random: Callable[..., Any]) -> Any:
         return {}
 
-    def needs(self):
+    def needs(self) -> Any:
         return ["roots"]
 
-    def answer(self, value, where):
+    def answer(self, value: Any, where: Any) -> Any:
         roots = value.get("roots") if isinstance(value, dict) else None
         if not isinstance(roots, list) or not all(
                 isinstance(r, dict) and isinstance(r.get("uri"), str) for r in roots):
@@ -4273,7 +4291,8 @@ class Call:
         self.keeper = self.keep = None
         self.settled = False
 
-    def start(self, kind, name, work, timeout, context=True):
+    def start(self, kind: Any, name: str, work: Any, timeout: float,
+              context: bool = True) -> Any:
         """Make this request a call of kind ("tool", "resource" or "prompt"); return it.
 
         work(call, ctx) returns (result dict, large) and runs in run(); context=False
@@ -4296,7 +4315,7 @@ class Call:
         self.progress_token = token
         return self
 
-    def run(self, ctx=None):
+    def run(self, ctx: Any = None) -> Any:
         """Run the handler and send its answer (unless the call is already settled)."""
         self.conn.run(self, ctx)
 
@@ -4317,7 +4336,7 @@ class Call:
             self.mw_ctx = self.conn._context(self)
         return self.mw_ctx
 
-    def next(self):
+    def next(self) -> Any:
         """Serve the rest of the middleware chain, then the request; return its result."""
         at = self.mw_at
         chain, work, admitted = self.mw
@@ -5342,7 +5361,7 @@ class Connection:
         return _ERA_RULES.get(self.era)
 
     # -- input ----------------------------------------------------------------
-    def feed(self, data):
+    def feed(self, data: Any) -> Any:
         """Accept raw bytes from the client; return lines to write and Calls to run."""
         out = []
         for line in self.splitter.feed(data):
@@ -5354,7 +5373,7 @@ class Connection:
                 self.receive_line(line, out)
         return out
 
-    def receive_line(self, line, out=None):
+    def receive_line(self, line: Any, out: Any = None) -> Any:
         """Handle one complete line (bytes, no LF); return the out list."""
         if out is None:
             out = []
@@ -5546,7 +5565,7 @@ class Connection:
         if not self.outgoing.receive(msg, out):
             self._report("ignored a response message with no matching server request", None)
 
-    def close(self):
+    def close(self) -> Any:
         """End the connection: release waiting questions, tell the close hooks; return
         lines that close open subscription streams."""
         self.outgoing.close()
@@ -5560,7 +5579,7 @@ class Connection:
         return out
 
     # -- calls: running and settling ------------------------------------------
-    def run(self, call, ctx=None):
+    def run(self, call: Any, ctx: Any = None) -> Any:
         """Run call's handler with ctx (a new Context when None) and send its answer."""
         if call.settled:
             return
@@ -5582,7 +5601,7 @@ class Connection:
         self._settle(call, self._answer(call, outcome, large) if call.keeper is None else
                      self._kept(call, outcome, large))
 
-    def settle(self, call, outcome):
+    def settle(self, call: Any, outcome: Any) -> Any:
         """Answer call with outcome (a result dict or an exception) unless already settled."""
         if not call.settled:
             self._settle(call, self._answer(call, outcome) if call.keeper is None else
@@ -5590,17 +5609,17 @@ class Connection:
 
     # Each settles first and then tells the handler: a handler woken by its
     # cancellation must find its call already answered.
-    def cancel(self, call):
+    def cancel(self, call: Any) -> Any:
         """Settle call without an answer (the client cancelled it); tell the handler."""
         self._settle(call, None)
         self._mark_cancelled(call)
 
-    def expire(self, call):
+    def expire(self, call: Any) -> Any:
         """Settle call with its timeout answer; tell the handler."""
         self.settle(call, _TimedOut(call.timeout))
         self._mark_cancelled(call)
 
-    def reject(self, call, message):
+    def reject(self, call: Any, message: str) -> Any:
         """Settle call at once with message (for example: the server is busy)."""
         self.settle(call, _Busy(message))
         self._mark_cancelled(call)
@@ -5634,7 +5653,7 @@ class Connection:
         keeper.after(self, after)
 
     # -- what a running handler sends -----------------------------------------
-    def notify(self, call, method, params):
+    def notify(self, call: Any, method: str, params: Dict[str, Any]) -> bool:
         """Emit a notification about call while it is in flight; return True if sent."""
         with self._lock:
             if call.settled:
@@ -5644,7 +5663,8 @@ class Connection:
             self.emit(_notification_line(method, params))
             return True
 
-    def progress(self, call, progress, total=None, message=None):
+    def progress(self, call: Any, progress: float, total: float | None = None,
+                 message: str | None = None) -> Any:
         """Send notifications/progress for call when the client asked for it."""
         if call.keeper is not None:
             said = call.keeper.progress(self, call, progress, total, message)
@@ -5662,7 +5682,7 @@ class Connection:
             params["message"] = message
         return self.notify(call, "notifications/progress", params)
 
-    def log(self, call, level, message, data=None):
+    def log(self, call: Any, level: str, message: str, data: Any = None) -> Any:
         """Send a log message for call when the client asked for this level; return True if sent."""
         if level not in _LEVEL_RANK:
             raise ValueError("unknown log level %r; use one of %s" % (level, ", ".join(_LEVELS)))
@@ -5814,7 +5834,7 @@ class ServerError(ProtocolError, ClientError):
 class MalformedResult(ClientError):
     """The server answered with a result whose shape breaks the specification (.method)."""
 
-    def __init__(self, method, problems):
+    def __init__(self, method: str, problems: Any) -> None:
         ClientError.__init__(self, "the server's %s result is malformed: %s"
                              % (method, "; ".join(problems[:3])))
         self.method = method
@@ -6342,7 +6362,7 @@ class _TasksContext:
 
     __slots__ = ()
 
-    def start_task(self):
+    def start_task(self) -> Any:
         """Go on as a task: the call is answered with one, and the client polls it.
 
         For a tool registered with task_start="handler": what the handler asked
@@ -6892,7 +6912,7 @@ class _SkillsServer:
 
     skill_folders = ()          # the SkillFolders serve_skills made, in order
 
-    def serve_skills(self, path, *, directory_read=True):
+    def serve_skills(self, path: str, *, directory_read: bool = True) -> Any:
         """Serve every Agent Skill in the folder at path; return its SkillFolder.
 
         Each folder below path holding a SKILL.md is a skill, its files served as
@@ -6922,15 +6942,15 @@ def _refused_skills(server):
 class _SkillsClient:
     """What the skills extension adds to Client (its row's client side)."""
 
-    def list_skills(self):
+    def list_skills(self) -> Any:
         """The skills the server serves (the skills extension): entries of skills/list."""
         return self.list_all("skills/list", "skills")
 
-    def get_skill(self, uri):
+    def get_skill(self, uri: str) -> Any:
         """One skill's entry (uri, frontmatter, resources) by its SKILL.md URI."""
         return _checked("skills/get", self.request("skills/get", {"uri": uri}))["skill"]
 
-    def read_directory(self, uri):
+    def read_directory(self, uri: str) -> Any:
         """The direct children of a folder of a skill (resources/directory/read), every page."""
         return self.list_all("resources/directory/read", "resources", {"uri": uri})
 
@@ -6969,7 +6989,8 @@ class Skill:
     the skills nested in it too), folders those of its sub-folders.
     """
 
-    def __init__(self, uri, folder, skill_path, frontmatter, files, folders=()):
+    def __init__(self, uri: str, folder: Any, skill_path: Any, frontmatter: Any, files: Any,
+                 folders: Any = ()) -> None:
         self.uri, self.folder, self.skill_path = uri, folder, skill_path
         self.frontmatter, self.files, self.folders = frontmatter, files, tuple(folders)
         self.name = frontmatter["name"]
@@ -6978,16 +6999,16 @@ class Skill:
         self._digests = {}        # file -> (size, mtime_ns, "sha256:...")
         self._resources = {}      # file -> its Resource, made on first read
 
-    def describe(self, revision):
+    def describe(self, revision: str) -> Any:
         """The skill entry of skills/list and skills/get: every file with its digest and size."""
         return {"uri": self.uri, "frontmatter": self.frontmatter,
                 "resources": [dict(zip(("uri", "digest", "size"), (self.file_uri(f),) +
                                        self.digest(f))) for f in self.files]}
 
-    def file_uri(self, rel):
+    def file_uri(self, rel: Any) -> Any:
         return self.prefix + _quote_path(rel)
 
-    def digest(self, rel):
+    def digest(self, rel: Any) -> Any:
         """(digest, size) of a file, computed again only when it changed on disk."""
         known = self._digests.get(rel)
         if known is not None:
@@ -6998,7 +7019,7 @@ class Skill:
         known = self._digests[rel]
         return known[2], known[0]
 
-    def read(self, rel):
+    def read(self, rel: Any) -> Any:
         """The bytes of a file of this skill; refuses a path that left the folder since."""
         path, sep = self.folder, os.sep
         parts = rel.split("/")
@@ -7027,7 +7048,7 @@ class Skill:
     def _path(self, rel):
         return self.folder + os.sep + rel.replace("/", os.sep)
 
-    def resource(self, uri):
+    def resource(self, uri: str) -> Any:
         """The Resource serving uri when it names a file of this skill, else None."""
         prefix = self.prefix
         if not uri.startswith(prefix):
@@ -7044,7 +7065,7 @@ class Skill:
                 description=self.frontmatter["description"] if rel == "SKILL.md" else None)
         return resource
 
-    def directory(self, uri):
+    def directory(self, uri: str) -> Any:
         """Every direct child of a folder of this skill as resources (sorted by name), or None.
 
         Sub-folders are listed whether or not they hold files (an empty one is
@@ -7317,10 +7338,13 @@ class View(Resource):
     bridge=True inlines the view bridge (window.mcpApp) into the document.
     """
 
-    def __init__(self, uri, html=None, *, path=None, render=None, name=None, title=None,
-                 description=None, csp=None, permissions=None, domain=None,
-                 prefers_border=None, bridge=False, icons=None, meta=None, ttl_ms=0,
-                 cache_scope="private"):
+    def __init__(self, uri: str, html: Any = None, *, path: str | None = None,
+                 render: Callable[..., Any] | None = None, name: str | None = None,
+                 title: str | None = None, description: str | None = None, csp: Any = None,
+                 permissions: Any = None, domain: str | None = None,
+                 prefers_border: bool | None = None, bridge: bool = False, icons: Any = None,
+                 meta: Dict[str, Any] | None = None, ttl_ms: int = 0,
+                 cache_scope: str = "private") -> None:
         owner = "view %r" % (uri,)
         if not isinstance(uri, str) or not uri.startswith("ui://") or len(uri) == 5:
             raise CatalogError("%s: a view's URI starts with ui:// (the MCP Apps scheme)"
@@ -7384,7 +7408,7 @@ class View(Resource):
             self._loaded = (stamp, _with_bridge(text) if self.bridge else text)
         return self._loaded[1]
 
-    def document(self, ctx=None):
+    def document(self, ctx: Any = None) -> Any:
         """The view's HTML document as served now (str, or bytes from render)."""
         if self.path is not None:
             return self._load()
@@ -7700,7 +7724,7 @@ class _AppsContext:
 class _AppsClient:
     """What MCP Apps add to Client (its row's client side)."""
 
-    def read_view(self, uri):
+    def read_view(self, uri: str) -> Any:
         """A view's document and metadata: {"uri", "html", "ui"}; checks its MIME type."""
         contents = self.read_resource(uri).get("contents") or []
         c = next((c for c in contents if isinstance(c, dict) and c.get("uri") == uri),
@@ -8063,7 +8087,7 @@ class Context(_AppsContext, _TasksContext):     # what extensions add (renders_a
 
     __slots__ = ("_call", "_event", "_waiting", "_hooks", "__weakref__")
 
-    def __init__(self, call):
+    def __init__(self, call: Any) -> None:
         self._call = call
         self._event = None          # _waiting and _hooks are set when first needed
 
@@ -8111,7 +8135,7 @@ class Context(_AppsContext, _TasksContext):     # what extensions add (renders_a
             except Exception:   # noqa: BLE001 - runs on the watchdog's or reader's thread
                 pass
 
-    def when_cancelled(self, hook):
+    def when_cancelled(self, hook: Callable[..., Any]) -> Any:
         """Run hook() (from another thread) when the request is cancelled or times out."""
         if getattr(self, "_hooks", None) is None:
             self._hooks = []
@@ -8125,19 +8149,20 @@ class Context(_AppsContext, _TasksContext):     # what extensions add (renders_a
         """What this serve's lifespan setup made, or None."""
         return self._call.conn.state
 
-    def serving(self, state):
+    def serving(self, state: Any) -> Any:
         """This call's Context as a handler of a Server object mounted in this process sees
         it: its state is that server's serve's (state); the rest is this call's."""
         return _Served(self._call, state)
 
-    def read_resource(self, uri):
+    def read_resource(self, uri: str) -> Any:
         """Return what resources/read of uri would (a dict with "contents"), without a round trip.
 
         The same handlers, templates and grants apply; raises ResourceNotFound.
         """
         return _read_for(self._call.conn, self._call, uri, self)
 
-    def propagate(self, traceparent=None, tracestate=None, baggage=None):
+    def propagate(self, traceparent: str | None = None, tracestate: str | None = None,
+                  baggage: str | None = None) -> Any:
         """Carry this trace context, not the request's, on the requests sent for this call.
 
         Each value must be well formed (W3C Trace Context and Baggage), or ValueError;
@@ -8173,7 +8198,7 @@ class Context(_AppsContext, _TasksContext):     # what extensions add (renders_a
         _log_line("%s: %s: %s" % (self._call.conn.server.name, level, message))
         return False
 
-    def ask(self, *questions, **named):
+    def ask(self, *questions: Any, **named: Any) -> Any:
         """Ask the client several questions at once; return {key: answer}.
 
         Questions are Form, OpenURL, Sample and Roots objects, given as
@@ -8227,7 +8252,7 @@ class Context(_AppsContext, _TasksContext):     # what extensions add (renders_a
             key = "%s-%d" % (question.prefix, 1 + (len(asked) if asked else 0))
         return self.ask({key: question})[key]
 
-    def elicit(self, message, schema, *, key=None):
+    def elicit(self, message: str, schema: Dict[str, Any], *, key: str | None = None) -> Any:
         """Ask the user to fill a form (a flat object schema of primitives); return an ElicitResult.
 
         One question: see ask() for how it travels in each era. key names the
@@ -8235,25 +8260,26 @@ class Context(_AppsContext, _TasksContext):     # what extensions add (renders_a
         """
         return self._ask_one(Form(message, schema), key)
 
-    def elicit_url(self, message, url, *, key=None):
+    def elicit_url(self, message: str, url: str, *, key: str | None = None) -> Any:
         """Ask the user to open url; return an ElicitResult ("accept": they agreed to open it)."""
         return self._ask_one(OpenURL(message, url), key)
 
-    def sample(self, messages, *, max_tokens=1000, key=None, **options):
+    def sample(self, messages: Any, *, max_tokens: int = 1000, key: str | None = None,
+               **options: Any) -> Any:
         """Ask the client's model for a message (a prompt or SamplingMessages); return a SampleResult."""
         return self._ask_one(Sample(messages, max_tokens, **options), key)
 
-    def roots(self, *, key=None):
+    def roots(self, *, key: str | None = None) -> Any:
         """Ask for the client's roots; return a list of {"uri", "name"?} dicts."""
         return self._ask_one(Roots(), key)
 
-    def can(self, capability):
+    def can(self, capability: Any) -> bool:
         """True when the client declared capability ("sampling", "roots", "elicitation.url", ...)."""
         call = self._call
         return _missing_capabilities([capability], call.client_capabilities or {},
                                      call.revision) is None
 
-    def require(self, *capabilities):
+    def require(self, *capabilities: Any) -> Any:
         """Fail the request unless the client declared every capability named.
 
         Modern clients get -32021 with data.requiredCapabilities; legacy ones a
@@ -8265,7 +8291,7 @@ class Context(_AppsContext, _TasksContext):     # what extensions add (renders_a
         if missing is not None:
             _ERA_RULES[call.era].refuse(call, missing)
 
-    def elicitation_complete(self, question):
+    def elicitation_complete(self, question: Any) -> Any:
         """Tell a 2025-11-25 client the interaction at an OpenURL question's URL has finished.
 
         Returns True if sent: other revisions have no such notification.
@@ -8871,7 +8897,7 @@ def _teardown(seconds):
         _diag("lifespan teardown still running after %.1f s; exiting anyway" % max(0.0, seconds))
 
 
-def serve_stdio(server, stdin_fd=0, stdout_fd=1):
+def serve_stdio(server: Any, stdin_fd: int = 0, stdout_fd: int = 1) -> Any:
     """Serve server on the stdio file descriptors until EOF; return the exit status.
 
     Exit status 0 after a clean EOF (calls in flight get up to server.grace
@@ -9136,7 +9162,7 @@ _HANDSHAKES = {"auto": (False, True), "modern": (False, False), "legacy": (True,
 class PendingRequest:
     """A request in flight: wait() for its result, or cancel() it."""
 
-    def __init__(self, client, rid, method):
+    def __init__(self, client: Any, rid: int, method: str) -> None:
         self.client, self.id, self.method = client, rid, method
         # A lock held until the answer comes: waiting on it is one C call, where an Event
         # is a Condition's Python code on both sides of every request.
@@ -9160,7 +9186,7 @@ class PendingRequest:
             self._on_answer, self._answer_args = None, ()    # they may refer to this request
             fn(*args)
 
-    def then(self, fn, *args):
+    def then(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Call fn(*args) once the answer is there (at once if it is): on the thread that
         resolves the request, usually the client's reader. A race may call it twice."""
         self._answer_args = args
@@ -9169,7 +9195,7 @@ class PendingRequest:
             self._on_answer, self._answer_args = None, ()    # as _resolve: no cycle left
             fn(*args)
 
-    def answered(self, timeout):
+    def answered(self, timeout: float) -> bool:
         """Wait up to timeout seconds for the answer; return True once it is there."""
         if self._done:
             return True
@@ -9186,7 +9212,7 @@ class PendingRequest:
         """The result dict once answered with one, else None (wait() says why not)."""
         return self._result
 
-    def wait(self, timeout=None):
+    def wait(self, timeout: float | None = None) -> Any:
         """Return the result dict; raise ServerError for an error answer, ClientError else."""
         timeout = self.client.timeout if timeout is None else timeout
         if not self.answered(timeout):
@@ -9196,7 +9222,7 @@ class PendingRequest:
             raise self._error
         return self._result
 
-    def cancel(self, reason=None):
+    def cancel(self, reason: str | None = None) -> Any:
         """Send notifications/cancelled for this request; wait() then raises ClientError."""
         params = {"requestId": self.id}
         if reason:
@@ -9265,12 +9291,18 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
     # 30 s too; probe_timeout: a legacy-only server may ignore server/discover, so after
     # 3 s auto mode also sends initialize (the discover answer still counts if it comes);
     # max_line: 64 MiB, far above any server's response limit, bounds the reader's memory.
-    def __init__(self, command, *, era="auto", revision=LATEST_LEGACY, env=None, cwd=None,
-                 timeout=30.0, probe_timeout=3.0, start_timeout=30.0, on_waiting=None,
-                 on_log=None, log_level=None, capabilities=None, client_info=None,
-                 max_line=64 << 20, on_elicit=None, on_sample=None, roots=None,
-                 transcript=None, on_changed=None, on_updated=None,
-                 request_capabilities=None, on_broken=None):
+    def __init__(self, command: Any, *, era: str = "auto", revision: Any = LATEST_LEGACY,
+                 env: Dict[str, Any] | None = None, cwd: str | None = None,
+                 timeout: float = 30.0, probe_timeout: float = 3.0,
+                 start_timeout: float = 30.0, on_waiting: Callable[..., Any] | None = None,
+                 on_log: Callable[..., Any] | None = None, log_level: Any = None,
+                 capabilities: Dict[str, Any] | None = None, client_info: Any = None,
+                 max_line: Any = 64 << 20, on_elicit: Callable[..., Any] | None = None,
+                 on_sample: Callable[..., Any] | None = None, roots: Any = None,
+                 transcript: Any = None, on_changed: Callable[..., Any] | None = None,
+                 on_updated: Callable[..., Any] | None = None,
+                 request_capabilities: Dict[str, Any] | None = None,
+                 on_broken: Callable[..., Any] | None = None) -> None:
         if isinstance(command, str) or not command:
             raise ValueError("command must be a non-empty list of arguments (no shell)")
         if era not in ("auto", "modern", "legacy"):
@@ -9328,7 +9360,7 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def start(self):
+    def start(self) -> Any:
         import subprocess
         windows = os.name == "nt"
         try:
@@ -9355,7 +9387,7 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
         out.start()
         self._readers = [out, err]
 
-    def close(self, grace=_CLOSE_GRACE):
+    def close(self, grace: Any = _CLOSE_GRACE) -> Any:
         """Close the server's stdin; after grace seconds end it, and every process of its
         group (what it left behind), by SIGTERM, then SIGKILL; return its exit status.
 
@@ -9393,7 +9425,7 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
             import ctypes
             ctypes.WinDLL("kernel32").CloseHandle(job)    # ends what is left in it
 
-    def close_input(self):
+    def close_input(self) -> Any:
         """Close the server's stdin, which tells it to finish and exit (close() waits)."""
         if self._proc is not None:
             try:
@@ -9401,7 +9433,7 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
             except OSError:
                 pass
 
-    def kill(self, signal_name="SIGKILL"):
+    def kill(self, signal_name: Any = "SIGKILL") -> Any:
         """Send a signal (by name) to the server and every process of its group, its leader
         reaped or not (without os.waitid, macOS until Python 3.13, the leader is reaped
         first; a group's id is not reused while a process is in it). On Windows, end the
@@ -9421,7 +9453,7 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
         except OSError:              # the group is empty, or the process gone
             pass
 
-    def exit_status(self, timeout=0.0):
+    def exit_status(self, timeout: float = 0.0) -> Any:
         """The server's exit status once it has exited (within timeout seconds), else None.
 
         Where the system can, the process is not reaped: kill() can still reach
@@ -9450,7 +9482,7 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
             nap.wait(min(pause, left))
             pause = min(0.1, pause * 2)
 
-    def ended(self, timeout=0.0):
+    def ended(self, timeout: float = 0.0) -> Any:
         """The server's exit status once it has exited (within timeout seconds) and its
         output has been read to its end (what it said last is in stderr), else None."""
         code = self.exit_status(timeout)
@@ -9677,8 +9709,10 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
                 self._forgotten.add(key)
 
     # -- requests --------------------------------------------------------------------
-    def send(self, method, params=None, *, on_progress=None, modern=None, tasks=True,
-             progress_token=None, capabilities=None):
+    def send(self, method: str, params: Dict[str, Any] | None = None, *,
+             on_progress: Callable[..., Any] | None = None, modern: Any = None,
+             tasks: Any = True, progress_token: Any = None,
+             capabilities: Dict[str, Any] | None = None) -> Any:
         """Send a request and return its PendingRequest (per-request _meta when modern).
 
         tasks=False leaves the tasks extension out of a modern request's capabilities
@@ -9732,7 +9766,8 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
         stamp = self._stamps[key] = "".join(_chunks(fixed))[1:-1]
         return stamp
 
-    def request(self, method, params=None, timeout=None, cancel_with=None, **kw):
+    def request(self, method: str, params: Dict[str, Any] | None = None,
+                timeout: float | None = None, cancel_with: Any = None, **kw: Any) -> Any:
         """Send a request and wait for its result.
 
         When a modern server asks for input (an InputRequiredResult), its
@@ -9744,8 +9779,9 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
         result = _wait_or_cancel(self.send(method, params, **kw), timeout, cancel_with)
         return self._rounds(method, params, result, timeout, cancel_with, kw)
 
-    def follow(self, method, params, result, *, timeout=None, cancel_with=None,
-               on_progress=None, **kw):
+    def follow(self, method: str, params: Dict[str, Any], result: Dict[str, Any], *,
+               timeout: float | None = None, cancel_with: Any = None,
+               on_progress: Callable[..., Any] | None = None, **kw: Any) -> Any:
         """The final result of a request sent with send() and answered with result: its
         questions answered and the request sent again (kw: what send() was given), and a
         tool call's task followed to its end."""
@@ -9774,7 +9810,7 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
             result = _wait_or_cancel(self.send(method, retry, **kw), timeout, cancel_with)
         raise ClientError("%s still asks for input after %d rounds" % (method, _MAX_ROUNDS))
 
-    def listen(self, uris=()):
+    def listen(self, uris: Any = ()) -> Any:
         """Ask to hear the server's list changes and the updates of uris (on_changed,
         on_updated): a stream of subscriptions/listen where the revision has it (a new
         call replaces the stream), else resources/subscribe for each URI not asked yet."""
@@ -9794,11 +9830,11 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
                 self.request("resources/subscribe", {"uri": uri})
                 self._subscribed.add(uri)
 
-    def roots_changed(self):
+    def roots_changed(self) -> Any:
         """Tell a legacy server that the roots changed (notifications/roots/list_changed)."""
         self.notify("notifications/roots/list_changed")
 
-    def notify(self, method, params=None):
+    def notify(self, method: str, params: Dict[str, Any] | None = None) -> None:
         msg = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             msg["params"] = params
@@ -9822,7 +9858,7 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
         return feature in _FEATURES.get(self.revision, ())
 
     # -- era ------------------------------------------------------------------------
-    def connect(self):
+    def connect(self) -> Any:
         """Start the server if needed and settle the era; return self."""
         if self.era is not None:
             return self
@@ -9928,7 +9964,7 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
         self.server_info = (result.get("_meta") or {}).get(SERVER_INFO_KEY)
 
     # -- methods ------------------------------------------------------------------------
-    def discover(self):
+    def discover(self) -> Any:
         return self.request("server/discover", modern=True)
 
     def list_all(self, method: str, field: str, params: _JSON | None = None,
@@ -10007,14 +10043,17 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
                 return _checked("tools/call", followed)
         return _checked("tools/call", result)
 
-    def read_resource(self, uri, timeout=None):
+    def read_resource(self, uri: str, timeout: float | None = None) -> Any:
         return _checked("resources/read", self.request("resources/read", {"uri": uri}, timeout))
 
-    def get_prompt(self, name, arguments=None, timeout=None):
+    def get_prompt(self, name: str, arguments: Dict[str, Any] | None = None,
+                   timeout: float | None = None) -> Any:
         return _checked("prompts/get", self.request(
             "prompts/get", {"name": name, "arguments": arguments or {}}, timeout))
 
-    def complete(self, ref, argument, value, context=None, timeout=None):
+    def complete(self, ref: Any, argument: str, value: Any,
+                 context: Callable[..., Any] | None = None,
+                 timeout: float | None = None) -> Any:
         params = {"ref": ref, "argument": {"name": argument, "value": value}}
         if context:
             params["context"] = {"arguments": context}
@@ -10061,13 +10100,13 @@ class InProcessClient(Client):
     real process) is kept in diagnostics.
     """
 
-    def __init__(self, server, **options):
+    def __init__(self, server: Any, **options: Any) -> None:
         Client.__init__(self, ["<in-process>"], **options)
         self.server = server
         self.diagnostics = []
         self._conn = None
 
-    def start(self):
+    def start(self) -> Any:
         self._lifespan = self.server.enter_lifespan(self._diagnose)
         # Reentrant: a task's work runs on a thread of its own, and this client answers
         # the server's questions from within the server's own emit.
@@ -10100,7 +10139,7 @@ class InProcessClient(Client):
             else:
                 self._conn.run(item)
 
-    def close(self, grace=None):
+    def close(self, grace: float | None = None) -> Any:
         """End the connection and run the lifespan teardown; return 0 (grace: unused,
         nothing runs outside this process)."""
         conn, self._conn = self._conn, None
@@ -11258,9 +11297,11 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
     connection().
     """
 
-    def __init__(self, name, version, *, title=None, description=None, instructions=None,
-                 website_url=None, icons=None, tools=(), resources=(), templates=(),
-                 prompts=(), lifespan=None, **options):
+    def __init__(self, name: str, version: str, *, title: str | None = None,
+                 description: str | None = None, instructions: str | None = None,
+                 website_url: str | None = None, icons: Any = None, tools: Any = (),
+                 resources: Any = (), templates: Any = (), prompts: Any = (),
+                 lifespan: Callable[..., Any] | None = None, **options: Any) -> None:
         if not isinstance(name, str) or not name or not isinstance(version, str) or not version:
             raise CatalogError("server: name and version must be non-empty strings")
         if lifespan is not None and not callable(lifespan):
@@ -11299,7 +11340,7 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
         self.configure(**options)
         self.add(*tools, *resources, *templates, *prompts)
 
-    def configure(self, **options):
+    def configure(self, **options: Any) -> Any:
         """Set options (the keyword arguments of the constructor) before serving."""
         if self._frozen and options:
             raise CatalogError("server %r: %s cannot change once it serves (connections "
@@ -11312,7 +11353,7 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
         for k, v in checked.items():
             setattr(self, k, v)
 
-    def add(self, *entries, replace=False):
+    def add(self, *entries: Any, replace: Any = False) -> Any:
         """Register Tool, Resource, ResourceTemplate and Prompt objects.
 
         A live server accepts them at any time, from any thread; its clients
@@ -11327,7 +11368,7 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
             if kinds:
                 self._changed(kinds, entries)
 
-    def change(self, added=(), removed=()):
+    def change(self, added: Any = (), removed: Any = ()) -> Any:
         """One change of a live catalog: entries added (replacing any of the same name or
         URI) and (kind, key) pairs removed, such as ("tools", "echo"); its clients are told
         once. An entry the catalog refuses is left out: returns [(entry, CatalogError)]."""
@@ -11348,7 +11389,7 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
                 self._changed(kinds, added)
         return refused
 
-    def wrapped(self, method):
+    def wrapped(self, method: str) -> Any:
         """True when middleware runs around method's requests (once serving)."""
         return method in self._chains
 
@@ -11473,19 +11514,19 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
         self.sources.append(m)
         return self
 
-    def remove_tool(self, name):
+    def remove_tool(self, name: str) -> Any:
         """Remove a tool (a live server's clients are told the list changed)."""
         self._remove("tools", name)
 
-    def remove_resource(self, uri):
+    def remove_resource(self, uri: str) -> Any:
         """Remove a resource."""
         self._remove("resources", uri)
 
-    def remove_template(self, uri_template):
+    def remove_template(self, uri_template: str) -> Any:
         """Remove a resource template."""
         self._remove("templates", uri_template)
 
-    def remove_prompt(self, name):
+    def remove_prompt(self, name: str) -> Any:
         """Remove a prompt."""
         self._remove("prompts", name)
 
@@ -11531,13 +11572,13 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
             new.generation = old.generation
             self.catalog = new
 
-    def heard(self, conn, method, params):
+    def heard(self, conn: Any, method: str, params: Dict[str, Any]) -> Any:
         """A notification of conn's client the engine does not act on, for its sources (a
         mount hears that the client's roots changed)."""
         for source in self.sources:
             source.heard(conn, method, params)
 
-    def report_scoping(self, report):
+    def report_scoping(self, report: Callable[..., Any]) -> Any:
         """Say once a serve, to report(line), what the scoping options (--tools, ...) leave
         out of the catalog the mounts have completed, and each name or pattern that
         matches nothing."""
@@ -11560,12 +11601,12 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
                 report("%s serves %d of %d %ss; it leaves out %s" % (
                     o.flag, len(names) - len(left), len(names), noun, _some(left)))
 
-    def connections(self):
+    def connections(self) -> Any:
         """The connections serving now."""
         with self._lock:
             return list(self._connections)
 
-    def notify_resource_updated(self, uri):
+    def notify_resource_updated(self, uri: str) -> Any:
         """Tell the clients subscribed to uri that the resource changed (a live server only)."""
         if not self.live:
             raise CatalogError("server %r: resource updates need a server created with live=True"
@@ -11573,7 +11614,7 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
         for conn in list(self._connections):
             conn.changes.resource_updated(uri)
 
-    def freeze(self, report=None):
+    def freeze(self, report: Callable[..., Any] | None = None) -> Any:
         """Check the grants and start offering the catalog (done when serving starts).
 
         Options are fixed from then on; the catalog too, unless the server is live.
@@ -11673,8 +11714,14 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
             if len(name) > 64:
                 yield "tool %r: names over 64 characters are refused by some clients" % name
 
-    def connection(self, emit=None, *, lock=None, clock=None, wall_clock=None, random=None,
-                   report=None, context=None, schedule=None, lifespan=None):
+    def connection(self, emit: Callable[..., Any] | None = None, *, lock: Any = None,
+                   clock: Callable[..., Any] | None = None,
+                   wall_clock: Callable[..., Any] | None = None,
+                   random: Callable[..., Any] | None = None,
+                   report: Callable[..., Any] | None = None,
+                   context: Callable[..., Any] | None = None,
+                   schedule: Callable[..., Any] | None = None,
+                   lifespan: Callable[..., Any] | None = None) -> Any:
         """Return a new sans-IO Connection to this server (freezing it).
 
         The keywords replace what the connection takes from the world: a lock
@@ -11704,7 +11751,7 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
             if conn in self._connections:
                 self._connections.remove(conn)
 
-    def enter_lifespan(self, report=None):
+    def enter_lifespan(self, report: Callable[..., Any] | None = None) -> Any:
         """Start one serve's lifespan: run its setup; return a handle (.state, .close()).
 
         Every serve (each run(), each InProcessClient) enters the lifespan
@@ -11721,7 +11768,7 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
                 source.wait(max(0.0, end - _monotonic()))
         return lifespan
 
-    def composed_instructions(self):
+    def composed_instructions(self) -> Any:
         """The instructions initialize and server/discover give: this server's own, then
         each mount's under its name, in the order mounted (one still starting named so),
         _COMPOSED_LIMIT characters in all (each mount's cut to its share of the room)."""
@@ -12160,13 +12207,14 @@ class Validator:
 
     __slots__ = ("schema", "_root", "_max_errors", "_accept")
 
-    def __init__(self, schema, root, max_errors=20, accept=None):
+    def __init__(self, schema: Dict[str, Any], root: Any, max_errors: int = 20,
+                 accept: Any = None) -> None:
         self.schema = schema          # the caller's object, unchanged
         self._root = root
         self._max_errors = max_errors
         self._accept = accept         # a quick sufficient test of validity, or None
 
-    def errors(self, instance):
+    def errors(self, instance: Any) -> Any:
         """Return a list of messages, empty when instance is valid.
 
         Each message starts with the JSON pointer of the failing location in the
@@ -12182,7 +12230,7 @@ class Validator:
             pass
         return st.errors or ["(root): invalid"]
 
-    def is_valid(self, instance):
+    def is_valid(self, instance: Any) -> bool:
         """Return True when instance conforms to the schema."""
         return not self.errors(instance)
 
@@ -12197,7 +12245,8 @@ _DIALECTS_07 = ("http://json-schema.org/draft-07/schema#",
                 "http://json-schema.org/draft-07/schema")
 
 
-def compile_schema(schema, *, max_depth=64, max_subschemas=10000, max_errors=20):
+def compile_schema(schema: Dict[str, Any], *, max_depth: int = 64, max_subschemas: Any = 10000,
+                   max_errors: int = 20) -> Any:
     """Compile a JSON Schema (2020-12, or draft-07 where it agrees) into a Validator.
 
     Raises SchemaError naming the JSON pointer inside the schema and the reason.
@@ -12214,7 +12263,7 @@ def compile_schema(schema, *, max_depth=64, max_subschemas=10000, max_errors=20)
     return Validator(source, root, max_errors, _flat_object_accept(schema, c.used))
 
 
-def validate(schema, instance):
+def validate(schema: Dict[str, Any], instance: Any) -> Any:
     """Check instance against schema (compiled once and cached); return error messages."""
     return _cached_validator(schema).errors(instance)
 
@@ -17740,7 +17789,7 @@ def _utf8_text(*streams):
                 pass
 
 
-def main(argv=None):
+def main(argv: Any = None) -> Any:
     """Run the command line (the demo server, or inspect / call); return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "proxy":       # a server: its signals are its own
