@@ -8091,6 +8091,20 @@ class Context(_AppsContext, _TasksContext):     # what extensions add (renders_a
         self._call = call
         self._event = None          # _waiting and _hooks are set when first needed
 
+    if TYPE_CHECKING:      # the types of the properties below, as a type checker reads them
+        request_id: str | int
+        method: str
+        era: str
+        revision: str
+        client_capabilities: Dict[str, Any]
+        client_info: Dict[str, Any] | None
+        deadline: float | None
+        progress_token: str | int | None
+        trace: Dict[str, str]
+        is_cancelled: bool
+        is_task: bool
+        input_responses: Dict[str, Any]
+
     request_id = property(lambda self: self._call.id, doc="The JSON-RPC id of the request.")
     method = property(lambda self: self._call.method, doc="The request's method.")
     era = property(lambda self: self._call.era, doc='"legacy" or "modern".')
@@ -9858,7 +9872,7 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
         return feature in _FEATURES.get(self.revision, ())
 
     # -- era ------------------------------------------------------------------------
-    def connect(self) -> Any:
+    def connect(self: _Client) -> _Client:
         """Start the server if needed and settle the era; return self."""
         if self.era is not None:
             return self
@@ -10043,17 +10057,17 @@ class Client(_AppsClient, _SkillsClient):       # what extensions add (list_skil
                 return _checked("tools/call", followed)
         return _checked("tools/call", result)
 
-    def read_resource(self, uri: str, timeout: float | None = None) -> Any:
+    def read_resource(self, uri: str, timeout: float | None = None) -> _JSON:
         return _checked("resources/read", self.request("resources/read", {"uri": uri}, timeout))
 
     def get_prompt(self, name: str, arguments: Dict[str, Any] | None = None,
-                   timeout: float | None = None) -> Any:
+                   timeout: float | None = None) -> _JSON:
         return _checked("prompts/get", self.request(
             "prompts/get", {"name": name, "arguments": arguments or {}}, timeout))
 
-    def complete(self, ref: Any, argument: str, value: Any,
-                 context: Callable[..., Any] | None = None,
-                 timeout: float | None = None) -> Any:
+    def complete(self, ref: Dict[str, Any], argument: str, value: str,
+                 context: Dict[str, str] | None = None,
+                 timeout: float | None = None) -> _JSON:
         params = {"ref": ref, "argument": {"name": argument, "value": value}}
         if context:
             params["context"] = {"arguments": context}

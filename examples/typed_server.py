@@ -26,7 +26,9 @@ def add_note(name: str, text: str) -> str:
 def count_notes(ctx: Context) -> int:
     """Count the notes, reporting progress."""
     ctx.progress(1, 1, "counted")
-    ctx.log("info", "counting")
+    ctx.log("info", "counting in %s request %s" % (ctx.era, ctx.request_id))
+    if ctx.is_cancelled or ctx.deadline is not None and ctx.deadline < 0:
+        raise mcp_stdio.ToolError("cancelled")
     return len(NOTES)
 
 
@@ -87,8 +89,10 @@ def check() -> None:
     with mcp_stdio.InProcessClient(server, era="legacy") as client:
         names = [t["name"] for t in client.list_tools()]
         result = client.call_tool("add_note", {"name": "a", "text": "hello"})
+        index = client.read_resource("notes://index")["contents"]
+        prompt = client.get_prompt("summarize", {"style": "short"})["messages"]
         text = mcp_stdio.text("x")
-        print(names, result["content"], text["text"])
+        print(names, result["content"], index, len(prompt), text["text"])
 
 
 if __name__ == "__main__":
