@@ -690,7 +690,7 @@ def _scalar(token, kind):
     return _Refused("not an id")
 
 
-def encode_message(message: Any, large: bool = False) -> Any:
+def encode_message(message: Any, large: bool = False) -> bytes:
     """Encode a message as one canonical line: compact UTF-8 JSON ending in LF.
 
     large=True suits messages that carry long strings (it quotes clean ones
@@ -1124,6 +1124,22 @@ class Tool:
         self.uses_context = True       # False: the handler ignores its ctx (it gets None)
         self.description = f["description"]
         self._set_fields(name, f)
+
+    if TYPE_CHECKING:      # what a type checker reads of a tool's attributes
+        name: str
+        handler: Callable[..., Any]
+        input_schema: Dict[str, Any]
+        output_schema: Dict[str, Any] | None
+        title: str | None
+        description: str | None
+        annotations: Dict[str, Any] | None
+        icons: List[Dict[str, Any]] | None
+        timeout: float | None
+        meta: Dict[str, Any] | None
+        task: str
+        task_start: str
+        pinned: bool
+        search_hint: str | None
 
     # A tool's fields default to the class's, which a decorated function's tool keeps
     # (_set_fields): a catalog of thousands sets ten attributes fewer a tool. Extensions
@@ -1583,7 +1599,7 @@ class ResourceTemplate:
         self.annotations, self.icons, self.meta, self.complete = annotations, icons, meta, complete
         self.ttl_ms, self.cache_scope = ttl_ms, cache_scope
 
-    def match(self, uri: str) -> Any:
+    def match(self, uri: str) -> Dict[str, str] | None:
         """Return the variables of uri when it matches the template, else None.
 
         Values that could walk a file tree do not match (the client gets "not
@@ -1675,7 +1691,7 @@ class ResourceTemplate:
             p = q + len(literals[i + 1])
         return values
 
-    def expand(self, **variables: Any) -> Any:
+    def expand(self, **variables: Any) -> str:
         """Return the URI for these variable values (simple expansion percent-encodes;
         {/var*} takes a list of segments or a path; a {?...} variable not given, or None,
         is left out)."""
@@ -1982,13 +1998,13 @@ class Content(dict):
 
 
 def image(data: Any, mime_type: str = "image/png",
-          annotations: Dict[str, Any] | None = None) -> Any:
+          annotations: Dict[str, Any] | None = None) -> _JSON:
     """Return an image content block from raw bytes."""
     return _binary_block("image", data, mime_type, annotations)
 
 
 def audio(data: Any, mime_type: str = "audio/wav",
-          annotations: Dict[str, Any] | None = None) -> Any:
+          annotations: Dict[str, Any] | None = None) -> _JSON:
     """Return an audio content block from raw bytes."""
     return _binary_block("audio", data, mime_type, annotations)
 
@@ -2006,7 +2022,7 @@ def _binary_block(kind, data, mime_type, annotations):
 
 def resource_link(uri: str, name: str, *, title: str | None = None,
                   description: str | None = None, mime_type: str | None = None,
-                  size: int | None = None) -> Any:
+                  size: int | None = None) -> _JSON:
     """Return a resource_link content block (a URI the client may read)."""
     block = {"type": "resource_link", "uri": uri, "name": name}
     for key, value in (("title", title), ("description", description),
@@ -2017,7 +2033,7 @@ def resource_link(uri: str, name: str, *, title: str | None = None,
 
 
 def embedded_resource(uri: str, text: str | None = None, *, blob: Any = None,
-                      mime_type: str | None = None) -> Any:
+                      mime_type: str | None = None) -> _JSON:
     """Return an embedded resource content block with text or binary (bytes) contents."""
     contents = {"uri": uri}
     if (text is None) == (blob is None):
@@ -2969,7 +2985,7 @@ _ANNOTATION_NAMES = {int: "int", float: "float", str: "str", bool: "bool", dict:
 
 
 def tool_from_function(fn: Callable[..., Any], *, name: str | None = None,
-                       **fields: Any) -> Any:
+                       **fields: Any) -> Tool:
     """Return a Tool whose schemas come from fn's signature, annotations and docstring.
 
     fields are a tool's keywords (title, description, annotations, icons, timeout,
@@ -6942,7 +6958,7 @@ def _refused_skills(server):
 class _SkillsClient:
     """What the skills extension adds to Client (its row's client side)."""
 
-    def list_skills(self) -> Any:
+    def list_skills(self) -> List[_JSON]:
         """The skills the server serves (the skills extension): entries of skills/list."""
         return self.list_all("skills/list", "skills")
 
@@ -8283,7 +8299,7 @@ class Context(_AppsContext, _TasksContext):     # what extensions add (renders_a
         """Ask the client's model for a message (a prompt or SamplingMessages); return a SampleResult."""
         return self._ask_one(Sample(messages, max_tokens, **options), key)
 
-    def roots(self, *, key: str | None = None) -> Any:
+    def roots(self, *, key: str | None = None) -> List[_JSON]:
         """Ask for the client's roots; return a list of {"uri", "name"?} dicts."""
         return self._ask_one(Roots(), key)
 
@@ -8911,7 +8927,7 @@ def _teardown(seconds):
         _diag("lifespan teardown still running after %.1f s; exiting anyway" % max(0.0, seconds))
 
 
-def serve_stdio(server: Any, stdin_fd: int = 0, stdout_fd: int = 1) -> Any:
+def serve_stdio(server: Any, stdin_fd: int = 0, stdout_fd: int = 1) -> int:
     """Serve server on the stdio file descriptors until EOF; return the exit status.
 
     Exit status 0 after a clean EOF (calls in flight get up to server.grace
@@ -11782,7 +11798,7 @@ class Server(_Decorators, _AppsServer, _SkillsServer):     # what extensions add
                 source.wait(max(0.0, end - _monotonic()))
         return lifespan
 
-    def composed_instructions(self) -> Any:
+    def composed_instructions(self) -> str | None:
         """The instructions initialize and server/discover give: this server's own, then
         each mount's under its name, in the order mounted (one still starting named so),
         _COMPOSED_LIMIT characters in all (each mount's cut to its share of the room)."""
@@ -12228,7 +12244,7 @@ class Validator:
         self._max_errors = max_errors
         self._accept = accept         # a quick sufficient test of validity, or None
 
-    def errors(self, instance: Any) -> Any:
+    def errors(self, instance: Any) -> List[str]:
         """Return a list of messages, empty when instance is valid.
 
         Each message starts with the JSON pointer of the failing location in the
@@ -12260,7 +12276,7 @@ _DIALECTS_07 = ("http://json-schema.org/draft-07/schema#",
 
 
 def compile_schema(schema: Dict[str, Any], *, max_depth: int = 64, max_subschemas: Any = 10000,
-                   max_errors: int = 20) -> Any:
+                   max_errors: int = 20) -> Validator:
     """Compile a JSON Schema (2020-12, or draft-07 where it agrees) into a Validator.
 
     Raises SchemaError naming the JSON pointer inside the schema and the reason.
@@ -17803,7 +17819,7 @@ def _utf8_text(*streams):
                 pass
 
 
-def main(argv: Any = None) -> Any:
+def main(argv: List[str] | None = None) -> int:
     """Run the command line (the demo server, or inspect / call); return the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "proxy":       # a server: its signals are its own

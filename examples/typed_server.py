@@ -93,6 +93,10 @@ def check() -> None:
         prompt = client.get_prompt("summarize", {"style": "short"})["messages"]
         text = mcp_stdio.text("x")
         print(names, result["content"], index, len(prompt), text["text"])
+    tool: mcp_stdio.Tool = mcp_stdio.tool_from_function(add_note)
+    problems: "list[str]" = mcp_stdio.compile_schema({"type": "object"}).errors([])
+    line: bytes = mcp_stdio.encode_message({"jsonrpc": "2.0", "method": "ping"})
+    print(tool.name, problems, line)
 
 
 if __name__ == "__main__":
