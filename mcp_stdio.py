@@ -13649,15 +13649,20 @@ def _any_of(fns):
         for fn in fns:
             if _quietly(fn, x, st, loc):
                 return True
-        mark = len(st.errors)             # none matched: again, for what each said
-        for fn in fns:
-            fn(x, st, loc)
-        first = st.errors[mark:mark + 2]
-        del st.errors[mark:]
-        detail = "; ".join(first)
-        return st.fail(loc, "does not match any schema in anyOf" +
-                       (" (%s)" % detail if detail else ""))
+        return _none_matched(fns, x, st, loc, "anyOf")
     return check
+
+
+def _none_matched(fns, x, st, loc, keyword):
+    """Fail for x matching none of fns (anyOf, oneOf), quoting what the first two said."""
+    mark = len(st.errors)                 # again, for what each said
+    for fn in fns:
+        fn(x, st, loc)
+    first = st.errors[mark:mark + 2]
+    del st.errors[mark:]
+    detail = "; ".join(first)
+    return st.fail(loc, "does not match any schema in %s" % keyword +
+                   (" (%s)" % detail if detail else ""))
 
 
 def _one_of(fns):
@@ -13673,14 +13678,7 @@ def _one_of(fns):
         if hits:
             return st.fail(loc, "matches schemas %d and %d in oneOf; expected exactly one"
                            % (hits[0], hits[1]))
-        mark = len(st.errors)
-        for fn in fns:
-            fn(x, st, loc)
-        first = st.errors[mark:mark + 2]
-        del st.errors[mark:]
-        detail = "; ".join(first)
-        return st.fail(loc, "does not match any schema in oneOf" +
-                       (" (%s)" % detail if detail else ""))
+        return _none_matched(fns, x, st, loc, "oneOf")
     return check
 
 

@@ -6358,6 +6358,16 @@ class Tasks(InProcTest):
         del p.lines[:]
         return out
 
+    def started_tasks(self, p, n):
+        """The ids of n tasks of the tool maybe, started one after another (ids 0..n-1)."""
+        ids = []
+        for i in range(n):
+            p.send({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+                "name": "maybe", "arguments": {"x": i}, "task": {}}})
+            ids.append(p.recv()["result"]["task"]["taskId"])
+            self.lines(p)
+        return ids
+
     def test_the_2025_11_25_design(self):
         p, init = self.legacy()
         self.assertEqual(init["capabilities"]["tasks"], {"list": {}, "cancel": {},
@@ -6483,12 +6493,7 @@ class Tasks(InProcTest):
 
     def test_tasks_list_reads_its_cursor_and_pages(self):
         p, _ = self.legacy(page_size=1)
-        ids = []
-        for i in range(3):
-            p.send({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
-                "name": "maybe", "arguments": {"x": i}, "task": {}}})
-            ids.append(p.recv()["result"]["task"]["taskId"])
-            self.lines(p)
+        ids = self.started_tasks(p, 3)
         seen, cursor, rid = [], None, 10
         while True:
             r = p.request(req_msg(rid, "tasks/list", {"cursor": cursor}))["result"]
@@ -6699,12 +6704,7 @@ class Tasks(InProcTest):
 
     def test_the_store_is_bounded_and_tasks_expire(self):
         p, _ = self.legacy(max_tasks=2, task_ttl_ms=1000)
-        ids = []
-        for i in range(2):
-            p.send({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
-                "name": "maybe", "arguments": {"x": i}, "task": {}}})
-            ids.append(p.recv()["result"]["task"]["taskId"])
-            self.lines(p)
+        ids = self.started_tasks(p, 2)
         r = p.request({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
             "name": "maybe", "arguments": {"x": 5}, "task": {}}})
         self.assertEqual(r["error"], {"code": -31000, "message": "Too many tasks: the server "
