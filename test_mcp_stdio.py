@@ -14234,6 +14234,24 @@ class Install(unittest.TestCase):
                               "--scope user\n  claude mcp add --scope user team-tools -- %s %s\n"
                          % (sys.executable, other))
 
+    def test_a_file_with_a_byte_order_mark_is_read(self):
+        """Windows PowerShell 5.1 writes UTF-8 with a byte order mark: a host's file and a
+        proxy's file that start with one are read as any other."""
+        path = os.path.join(self.home, self.FILES["cursor"])
+        os.makedirs(os.path.dirname(path))
+        with open(path, "wb") as f:
+            f.write(b"\xef\xbb\xbf" + json.dumps({"mcpServers": {"other": {
+                "command": "x"}}}).encode())
+        code, out, err = self.install("cursor", "--", self.script)
+        self.assertEqual((code, err), (0, ""), out)
+        with open(path, encoding="utf-8") as f:
+            self.assertEqual(sorted(json.load(f)["mcpServers"]), ["other", "team-tools"])
+        proxy = os.path.join(self.home, "servers.json")
+        with open(proxy, "wb") as f:
+            f.write(b"\xef\xbb\xbf" + json.dumps({"mcpServers": {"demo": {
+                "command": SERVE[0], "args": SERVE[1:]}}}).encode())
+        self.assertEqual([m.prefix for m in mcp_stdio._proxy_server(proxy).sources], ["demo"])
+
     def test_always_load_where_a_host_has_it(self):
         """--always-load writes what keeps a server's tools out of a host's own search:
         "deferTools": "never" in Copilot CLI's entry (and says so), Claude Code's
